@@ -1,0 +1,130 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import { M } from '@marquee/core';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import type { Deps } from './deps.js';
+import { registerAccountRoutes } from './modules/accounts/routes.js';
+import { registerFileRoutes } from './modules/files/routes.js';
+import { registerHealthRoutes } from './modules/health/routes.js';
+import { registerOutboxRoutes } from './modules/outbox/routes.js';
+import { registerSiteRoutes } from './modules/site/routes.js';
+import { AppError } from './platform/errors.js';
+import { registerGuard } from './platform/auth/guard.js';
+import { createJobs } from './platform/jobs.js';
+import { createMailer } from './platform/mail.js';
+import { createLocalStorage } from './platform/storage.js';
+
+export type App = FastifyInstance & { deps: Deps };
+
+/** Builds the whole server around an open database. Listening and job workers are the caller's. */
+export async function buildApp(config: Config, database: Database): Promise<App> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const jobs = createJobs(database.db, app.log, config.jobsPollMs);
+  const storage = createLocalStorage({ root: path.join(config.dataDir, 'files'), secret: config.secret, publicBase: '' });
+  const mailer = createMailer({ db: database.db, jobs, storage, log: app.log, smtpUrl: config.smtpUrl, from: config.mailFrom });
+  const deps: Deps = { config, database, db: database.db, jobs, mailer, storage, log: app.log };
+  app.decorate('deps', deps);
+
+  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+    if (err instanceof AppError) {
+      return reply.status(err.status).send({ error: { code: err.code, message: err.message, fields: err.fields } });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields: Record<string, string> = {};
+      for (const v of err.validation) {
+        const key = v.instancePath.replace(/^\//, '').replace(/\//g, '.') || String(v.params?.missingProperty ?? '_');
+        fields[key] ??= v.message ?? M.invalidValue;
+      }
+      const message = err.validation[0]?.message ?? M.inputValidationError;
+      return reply.status(400).send({ error: { code: 'VALIDATION', message, fields } });
+    }
+    const status = err.statusCode ?? 500;
+    if (status === 429) return reply.status(429).send({ error: { code: 'RATE_LIMITED', message: M.tooManyRequests } });
+    if (status >= 400 && status < 500) {
+      const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : status === 404 ? 'NOT_FOUND' : 'BAD_REQUEST';
+      return reply.status(status).send({ error: { code, message: err.message } });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api') || req.method !== 'GET' || !existsSync(path.join(config.webDist, 'index.html'))) {
+      return reply.status(404).send({ error: { code: 'NOT_FOUND', message: M.notFound } });
+    }
+    // The web app is a single page: every non-API path serves index.html and the router decides.
+    return reply.type('text/html').sendFile('index.html', config.webDist, { maxAge: 0 });
+  });
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        formAction: ["'self'", 'https://checkout.stripe.com'],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    hsts: config.publicScheme === 'https',
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => ({ statusCode: 429, error: { code: 'RATE_LIMITED', message: M.tooManyRequests } }),
+  });
+  await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1, fields: 10 } });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Marquee API', version: '1.0.0', description: 'Multi-tenant event ticketing.' },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'mq_session' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  registerGuard(app, {
+    db: database.db,
+    baseDomain: config.baseDomain,
+    session: { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours },
+  });
+
+  registerHealthRoutes(app, deps);
+  registerAccountRoutes(app, deps);
+  registerFileRoutes(app, deps);
+  registerOutboxRoutes(app, deps);
+  registerSiteRoutes(app, deps);
+
+  if (existsSync(config.webDist)) {
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, maxAge: '1h' });
+    app.get('/', { config: {} }, (_req, reply) => reply.type('text/html').sendFile('index.html', config.webDist, { maxAge: 0 }));
+  }
+
+  await app.ready();
+  return app as unknown as App;
+}

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const ZEnv = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  BASE_DOMAIN: z.string().default('localhost'),
+  PUBLIC_SCHEME: z.enum(['http', 'https']).default('http'),
+  /** Port shown in public links; defaults to PORT. Set to '' behind a proxy on 80/443. */
+  PUBLIC_PORT: z.string().optional(),
+  SECRET: z.string().min(32).optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Marquee <no-reply@marquee.localhost>'),
+  ADMIN_EMAIL: z.string().default('admin@marquee.test'),
+  ADMIN_PASSWORD: z.string().default('Marquee-Admin-1'),
+  SEED_DEMO: z.enum(['true', 'false']).default('true'),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(12 * 60),
+  SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(14 * 24),
+  RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  JOBS_POLL_MS: z.coerce.number().int().min(0).default(1000),
+  HOLD_MINUTES: z.coerce.number().int().min(1).default(15),
+  PAYMENT_DRIVER: z.enum(['test', 'stripe']).default('test'),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_API_BASE: z.string().optional(),
+  WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  baseDomain: string;
+  publicScheme: 'http' | 'https';
+  publicPort: string;
+  secret: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  adminEmail: string;
+  adminPassword: string;
+  seedDemo: boolean;
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
+  rateLimitAuthPerMinute: number;
+  jobsPollMs: number;
+  holdMinutes: number;
+  paymentDriver: 'test' | 'stripe';
+  stripeSecretKey: string | undefined;
+  stripeWebhookSecret: string | undefined;
+  stripeApiBase: string | undefined;
+  webDist: string;
+  logLevel: string;
+};
+
+/** The secret signs file URLs and webhooks; it is generated once per data directory when not given. */
+function loadSecret(dataDir: string, given: string | undefined): string {
+  if (given) return given;
+  const file = path.join(dataDir, 'secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const e = ZEnv.parse(env);
+  const dataDir = path.resolve(overrides.dataDir ?? e.DATA_DIR);
+  const port = overrides.port ?? e.PORT;
+  return {
+    port,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL || undefined,
+    baseDomain: e.BASE_DOMAIN,
+    publicScheme: e.PUBLIC_SCHEME,
+    publicPort: e.PUBLIC_PORT ?? String(port),
+    secret: overrides.secret ?? loadSecret(dataDir, e.SECRET),
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    adminEmail: e.ADMIN_EMAIL.toLowerCase(),
+    adminPassword: e.ADMIN_PASSWORD,
+    seedDemo: e.SEED_DEMO === 'true',
+    sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+    sessionMaxHours: e.SESSION_MAX_HOURS,
+    rateLimitAuthPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
+    jobsPollMs: e.JOBS_POLL_MS,
+    holdMinutes: e.HOLD_MINUTES,
+    paymentDriver: e.PAYMENT_DRIVER,
+    stripeSecretKey: e.STRIPE_SECRET_KEY,
+    stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    stripeApiBase: e.STRIPE_API_BASE,
+    webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    logLevel: e.LOG_LEVEL,
+    ...overrides,
+  };
+}
+
+/** Public origin of the platform console, or of a tenant's host when a slug is given. */
+export function publicOrigin(config: Config, tenantSlug?: string): string {
+  const host = tenantSlug ? `${tenantSlug}.${config.baseDomain}` : config.baseDomain;
+  const port = config.publicPort && !['80', '443'].includes(config.publicPort) ? `:${config.publicPort}` : '';
+  return `${config.publicScheme}://${host}${port}`;
+}

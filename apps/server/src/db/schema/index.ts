@@ -1,0 +1,3 @@
+export * from './accounts.js';
+export * from './tenancy.js';
+export * from './platform.js';

@@ -1,0 +1,17 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
+import type { Database, Db } from './db/client.js';
+import type { Jobs } from './platform/jobs.js';
+import type { Mailer } from './platform/mail.js';
+import type { Storage } from './platform/storage.js';
+
+/** What modules are given: built once in app.ts, never read from globals. */
+export type Deps = {
+  config: Config;
+  database: Database;
+  db: Db;
+  jobs: Jobs;
+  mailer: Mailer;
+  storage: Storage;
+  log: FastifyBaseLogger;
+};

@@ -1,0 +1,39 @@
+import { publicOrigin, loadConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { buildApp } from './app.js';
+import { DEMO_ORGANISER_EMAIL, DEMO_TENANT, seedIfEmpty } from './seed.js';
+import path from 'node:path';
+
+const config = loadConfig();
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
+await database.migrate();
+const app = await buildApp(config, database);
+const { seeded } = await seedIfEmpty(app.deps);
+app.deps.jobs.start();
+await app.listen({ port: config.port, host: config.host });
+
+const platform = publicOrigin(config);
+const tenant = publicOrigin(config, DEMO_TENANT.url);
+const lines = [
+  '',
+  '  Marquee is running.',
+  `  Database:          ${database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${path.join(config.dataDir, 'pglite')}`}${seeded ? ' (demo data seeded)' : ''}`,
+  `  Platform console:  ${platform}/`,
+  `  Tenant console:    ${tenant}/   (demo tenant "${DEMO_TENANT.name}")`,
+  `  Attendee site:     ${tenant}/{eventName}/`,
+  `  API docs:          ${platform}/api/docs`,
+  `  Platform admin:    ${config.adminEmail} / ${config.adminPassword === 'Marquee-Admin-1' ? 'Marquee-Admin-1 (demo default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
+  `  Demo organiser:    ${DEMO_ORGANISER_EMAIL} / same password as the admin at first seed`,
+  `  Mail:              ${config.smtpUrl ? 'SMTP' : `kept in the outbox: ${platform}/outbox`}`,
+  '',
+];
+console.log(lines.join('\n'));
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    await app.deps.jobs.stop();
+    await app.close();
+    await database.close();
+    process.exit(0);
+  });
+}

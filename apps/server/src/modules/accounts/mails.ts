@@ -1,0 +1,57 @@
+import { escapeHtml, type MailMessage } from '../../platform/mail.js';
+
+// The account mails. Plain text first (what SMTP-less outboxes show), with a simple HTML twin.
+function html(paragraphs: string[], link?: { href: string; label: string }) {
+  const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('');
+  const button = link
+    ? `<p><a href="${escapeHtml(link.href)}" style="background:#5b3cc4;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(link.label)}</a></p><p style="color:#666;font-size:12px">${escapeHtml(link.href)}</p>`
+    : '';
+  return `<div style="font-family:system-ui,sans-serif;max-width:560px">${body}${button}</div>`;
+}
+
+export function verificationMail(to: string, code: string, link: string): MailMessage {
+  const lines = [
+    'Welcome to Marquee.',
+    `Your verification code is ${code}. It is valid for 30 minutes and can be used once.`,
+    'Open this link to verify your e-mail address:',
+  ];
+  return {
+    to,
+    subject: `Your Marquee verification code: ${code}`,
+    text: `${lines.join('\n\n')}\n${link}\n`,
+    html: html(lines, { href: link, label: 'Verify my e-mail' }),
+  };
+}
+
+export function alreadyRegisteredMail(to: string, loginLink: string, forgotLink: string): MailMessage {
+  const lines = [
+    'Someone, probably you, tried to create a Marquee account with this e-mail address, which already has one.',
+    `Log in: ${loginLink}`,
+    `Forgot your password? ${forgotLink}`,
+    'If this was not you, you can ignore this message.',
+  ];
+  return { to, subject: 'You already have a Marquee account', text: lines.join('\n\n'), html: html(lines) };
+}
+
+export function resetMail(to: string, code: string, link: string): MailMessage {
+  const lines = [
+    `Your password reset code is ${code}. It is valid for 30 minutes and can be used once.`,
+    'Open this link to choose a new password:',
+  ];
+  return {
+    to,
+    subject: 'Reset your Marquee password',
+    text: `${lines.join('\n\n')}\n${link}\n\nIf you did not ask for this, ignore this message; your password stays as it is.`,
+    html: html(lines, { href: link, label: 'Choose a new password' }),
+  };
+}
+
+export function inviteMail(opts: { to: string; subject: string; body: string; link: string; tenantId: string | null }): MailMessage {
+  return {
+    to: opts.to,
+    tenantId: opts.tenantId,
+    subject: opts.subject,
+    text: `${opts.body}\n\n${opts.link}\n`,
+    html: html(opts.body.split(/\n{2,}/), { href: opts.link, label: 'Accept the invitation' }),
+  };
+}

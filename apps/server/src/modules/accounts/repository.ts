@@ -1,0 +1,125 @@
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { events, invites, memberships, tenants, users, verificationCodes } from '../../db/schema/index.js';
+
+export type UserRow = typeof users.$inferSelect;
+export type InviteRow = typeof invites.$inferSelect;
+
+export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase()));
+  return row;
+}
+
+export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  return row;
+}
+
+export async function insertUser(db: DbOrTx, values: typeof users.$inferInsert) {
+  await db.insert(users).values(values);
+}
+
+export async function updateUser(db: DbOrTx, id: string, values: Partial<typeof users.$inferInsert>) {
+  await db.update(users).set({ ...values, updatedAt: new Date() }).where(eq(users.id, id));
+}
+
+export async function insertCode(db: DbOrTx, values: typeof verificationCodes.$inferInsert) {
+  // A new code replaces any earlier unused code of the same purpose.
+  await db
+    .update(verificationCodes)
+    .set({ usedAt: new Date() })
+    .where(and(eq(verificationCodes.userId, values.userId), eq(verificationCodes.purpose, values.purpose), isNull(verificationCodes.usedAt)));
+  await db.insert(verificationCodes).values(values);
+}
+
+export async function findLiveCode(db: DbOrTx, userId: string, purpose: string) {
+  const [row] = await db
+    .select()
+    .from(verificationCodes)
+    .where(
+      and(
+        eq(verificationCodes.userId, userId),
+        eq(verificationCodes.purpose, purpose),
+        isNull(verificationCodes.usedAt),
+        gt(verificationCodes.expiresAt, new Date()),
+      ),
+    )
+    .for('update');
+  return row;
+}
+
+export async function markCodeAttempt(db: DbOrTx, id: string, attempts: number, used: boolean) {
+  await db
+    .update(verificationCodes)
+    .set({ attempts, usedAt: used ? new Date() : null })
+    .where(eq(verificationCodes.id, id));
+}
+
+export async function insertInvite(db: DbOrTx, values: typeof invites.$inferInsert) {
+  await db.insert(invites).values(values);
+}
+
+export async function findLiveInvite(db: DbOrTx, codeHash: string): Promise<InviteRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(invites)
+    .where(and(eq(invites.codeHash, codeHash), isNull(invites.acceptedAt), gt(invites.expiresAt, new Date())));
+  return row;
+}
+
+export async function findInviteById(db: DbOrTx, id: string): Promise<InviteRow | undefined> {
+  const [row] = await db.select().from(invites).where(eq(invites.id, id));
+  return row;
+}
+
+export async function markInviteAccepted(db: DbOrTx, id: string) {
+  await db.update(invites).set({ acceptedAt: new Date() }).where(eq(invites.id, id));
+}
+
+/** Adds roles to a user's membership of a group (merging with roles already held). */
+export async function upsertMembership(
+  db: DbOrTx,
+  m: { id: string; userId: string; groupId: string; tenantId: string | null; eventId: string | null; roles: string[] },
+) {
+  const [existing] = await db
+    .select()
+    .from(memberships)
+    .where(
+      and(
+        eq(memberships.userId, m.userId),
+        eq(memberships.groupId, m.groupId),
+        m.eventId ? eq(memberships.eventId, m.eventId) : isNull(memberships.eventId),
+      ),
+    );
+  if (existing) {
+    const roles = [...new Set([...existing.roles, ...m.roles])];
+    await db.update(memberships).set({ roles }).where(eq(memberships.id, existing.id));
+    return;
+  }
+  await db.insert(memberships).values(m);
+}
+
+export async function membershipsOf(db: DbOrTx, userId: string) {
+  return db
+    .select({
+      groupId: memberships.groupId,
+      tenantId: memberships.tenantId,
+      eventId: memberships.eventId,
+      roles: memberships.roles,
+      tenantName: tenants.name,
+      tenantUrl: tenants.url,
+    })
+    .from(memberships)
+    .leftJoin(tenants, and(eq(tenants.id, memberships.tenantId), isNull(tenants.deletedAt)))
+    .where(eq(memberships.userId, userId));
+}
+
+export async function findTenant(db: DbOrTx, id: string) {
+  const [row] = await db.select().from(tenants).where(and(eq(tenants.id, id), isNull(tenants.deletedAt)));
+  return row;
+}
+
+export async function findEvent(db: DbOrTx, tenantId: string, eventId: string) {
+  const [row] = await db.select({ id: events.id }).from(events).where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)));
+  return row;
+}

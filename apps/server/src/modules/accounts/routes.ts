@@ -1,0 +1,242 @@
+import {
+  M,
+  TENANT_ROLES,
+  EVENT_ROLES,
+  ZChangePasswordRequest,
+  ZForgotPasswordRequest,
+  ZInviteInfo,
+  ZLinkAccountRequest,
+  ZLoginRequest,
+  ZProfile,
+  ZProfileUpdate,
+  ZRegisterRequest,
+  ZResetPasswordRequest,
+  ZSession,
+  ZVerifyRequest,
+  zEmail,
+} from '@marquee/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Deps } from '../../deps.js';
+import { platformCtxOf, tenantCtxOf, userOf } from '../../platform/auth/guard.js';
+import { SESSION_COOKIE } from '../../platform/auth/sessions.js';
+import { AppError, notFound } from '../../platform/errors.js';
+import * as accounts from './service.js';
+
+const ZOk = z.object({ success: z.literal(true), message: z.string().optional() });
+const ZUserParams = z.object({ userId: z.string().max(100) });
+
+export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const secure = deps.config.publicScheme === 'https';
+  const perMinute = deps.config.rateLimitAuthPerMinute;
+  // Sign-in, sign-up, code checks and forgot-password are limited per client address and per
+  // account name, so neither guessing one password everywhere nor everything on one account works.
+  const limited = (max: number) => ({
+    max,
+    timeWindow: 60_000,
+    keyGenerator: (req: FastifyRequest) => {
+      const body = (req.body ?? {}) as { username?: unknown };
+      return `${req.routeOptions.url}|${req.ip}|${typeof body.username === 'string' ? body.username.toLowerCase() : ''}`;
+    },
+  });
+
+  function setSessionCookie(reply: FastifyReply, token: string, expiresAt: Date) {
+    reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', expires: expiresAt });
+  }
+  r.get(
+    '/api/auth/session',
+    { config: { access: { kind: 'user' } }, schema: { tags: ['accounts'], response: { 200: ZSession } } },
+    async (req) => accounts.getSessionInfo({ deps, user: userOf(req), csrfToken: req.ctx.csrfToken! }),
+  );
+
+  r.post(
+    '/api/auth/login',
+    {
+      config: { access: { kind: 'public' }, rateLimit: limited(perMinute) },
+      schema: { tags: ['accounts'], body: ZLoginRequest, response: { 200: ZSession } },
+    },
+    async (req, reply) => {
+      const s = await accounts.login({ deps, username: req.body.username, password: req.body.password, host: req.ctx.host });
+      setSessionCookie(reply, s.token, s.expiresAt);
+      return accounts.getSessionInfo({ deps, user: s.user, csrfToken: s.csrfToken });
+    },
+  );
+
+  r.post(
+    '/api/auth/logout',
+    { config: { access: { kind: 'public' } }, schema: { tags: ['accounts'], response: { 200: ZOk } } },
+    async (req, reply) => {
+      await accounts.logout({ deps, token: req.ctx.sessionToken });
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return { success: true as const };
+    },
+  );
+
+  r.post(
+    '/api/auth/register',
+    {
+      config: { access: { kind: 'public' }, rateLimit: limited(perMinute) },
+      schema: { tags: ['accounts'], body: ZRegisterRequest, response: { 201: ZOk } },
+    },
+    async (req, reply) => reply.status(201).send(await accounts.register({ deps, input: req.body, host: req.ctx.host })),
+  );
+
+  r.post(
+    '/api/auth/verify',
+    {
+      config: { access: { kind: 'public' }, rateLimit: limited(perMinute) },
+      schema: { tags: ['accounts'], body: ZVerifyRequest, response: { 200: ZOk } },
+    },
+    async (req) => accounts.verifyEmail({ deps, username: req.body.username, code: req.body.code }),
+  );
+
+  r.post(
+    '/api/auth/forgot-password',
+    {
+      config: { access: { kind: 'public' }, rateLimit: limited(Math.max(1, Math.ceil(perMinute / 2))) },
+      schema: { tags: ['accounts'], body: ZForgotPasswordRequest, response: { 202: ZOk } },
+    },
+    async (req, reply) => reply.status(202).send(await accounts.forgotPassword({ deps, username: req.body.username, host: req.ctx.host })),
+  );
+
+  r.post(
+    '/api/auth/reset-password',
+    {
+      config: { access: { kind: 'public' }, rateLimit: limited(perMinute) },
+      schema: { tags: ['accounts'], body: ZResetPasswordRequest, response: { 200: ZOk } },
+    },
+    async (req) => accounts.resetPassword({ deps, input: req.body }),
+  );
+
+  r.post(
+    '/api/auth/change-password',
+    {
+      config: { access: { kind: 'user' }, rateLimit: limited(perMinute) },
+      schema: { tags: ['accounts'], body: ZChangePasswordRequest, response: { 200: ZSession } },
+    },
+    async (req, reply) => {
+      const user = userOf(req);
+      const s = await accounts.changePassword({ deps, user, input: req.body, host: req.ctx.host });
+      setSessionCookie(reply, s.token, s.expiresAt);
+      return accounts.getSessionInfo({ deps, user, csrfToken: s.csrfToken });
+    },
+  );
+
+  r.get(
+    '/api/invites/verify',
+    {
+      config: { access: { kind: 'public' }, rateLimit: limited(perMinute * 3) },
+      schema: { tags: ['accounts'], querystring: z.object({ code: z.string().min(1).max(200), groupId: z.string().max(100).optional() }), response: { 200: ZInviteInfo } },
+    },
+    async (req) => accounts.describeInvite({ deps, code: req.query.code, groupId: req.query.groupId }),
+  );
+
+  r.post(
+    '/api/auth/link-account',
+    {
+      config: { access: { kind: 'public' }, rateLimit: limited(perMinute) },
+      schema: { tags: ['accounts'], body: ZLinkAccountRequest, response: { 200: z.object({ success: z.literal(true), targetUrl: z.string() }) } },
+    },
+    async (req) => accounts.linkAccount({ deps, input: req.body }),
+  );
+
+  r.get(
+    '/api/users/:userId/profile',
+    { config: { access: { kind: 'user' } }, schema: { tags: ['accounts'], params: ZUserParams, response: { 200: ZProfile } } },
+    async (req) => accounts.getProfile({ deps, user: userOf(req), userId: req.params.userId }),
+  );
+
+  r.patch(
+    '/api/users/:userId/profile',
+    { config: { access: { kind: 'user' } }, schema: { tags: ['accounts'], params: ZUserParams, body: ZProfileUpdate, response: { 200: ZProfile } } },
+    async (req) => accounts.updateProfile({ deps, user: userOf(req), userId: req.params.userId, changes: req.body }),
+  );
+
+  r.post(
+    '/api/users/:userId/picture',
+    {
+      config: { access: { kind: 'user' } },
+      bodyLimit: 6 * 1024 * 1024,
+      schema: { tags: ['accounts'], params: ZUserParams, consumes: ['multipart/form-data'], response: { 200: ZProfile } },
+    },
+    async (req) => {
+      const user = userOf(req);
+      if (user.id !== req.params.userId) throw notFound();
+      if (!req.isMultipart()) throw new AppError('BAD_REQUEST', M.pictureType);
+      const file = await req.file({ limits: { fileSize: accounts.PICTURE_MAX_BYTES } });
+      if (!file) throw new AppError('BAD_REQUEST', M.pictureType);
+      const bytes = await file.toBuffer().catch((err: { code?: string }) => {
+        if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', M.pictureSize);
+        throw err;
+      });
+      return accounts.uploadPicture({ deps, user, userId: req.params.userId, bytes, truncated: file.file.truncated });
+    },
+  );
+
+  // ---- invites -----------------------------------------------------------------------------
+
+  const ZInviteResult = z.object({ success: z.literal(true), userExists: z.boolean() });
+
+  r.post(
+    '/api/platform/users',
+    {
+      config: { access: { kind: 'platform', roles: ['super_user', 'platform_manager'] } },
+      schema: {
+        tags: ['platform users'],
+        summary: 'Add Platform User / Send Platform Invite (all four platform roles)',
+        body: z.object({ id: zEmail(M.emailRequired, M.emailFormat), group: z.object({ roles: z.array(z.string()).optional() }).optional() }),
+        response: { 201: ZInviteResult },
+      },
+    },
+    async (req, reply) => {
+      const ctx = platformCtxOf(req);
+      return reply.status(201).send(await accounts.sendInvite({ deps, inviter: ctx.user, email: req.body.id, target: { kind: 'platform' } }));
+    },
+  );
+
+  r.post(
+    '/api/tenants/:tenantId/staff/invites',
+    {
+      config: { access: { kind: 'tenant', roles: ['tenant_admin'], platformRoles: ['super_user', 'platform_manager'] } },
+      schema: {
+        tags: ['staff'],
+        params: z.object({ tenantId: z.string() }),
+        body: z.object({ email: zEmail(M.emailRequired, M.emailFormat), roles: z.array(z.enum(TENANT_ROLES)).min(1) }),
+        response: { 201: ZInviteResult },
+      },
+    },
+    async (req, reply) => {
+      const ctx = tenantCtxOf(req);
+      return reply
+        .status(201)
+        .send(await accounts.sendInvite({ deps, inviter: ctx.user, email: req.body.email, target: { kind: 'tenant', tenantId: ctx.tenantId, roles: req.body.roles } }));
+    },
+  );
+
+  r.post(
+    '/api/tenants/:tenantId/events/:eventId/staff/invites',
+    {
+      config: { access: { kind: 'tenant', roles: ['tenant_admin'], platformRoles: ['super_user', 'platform_manager'], eventRoles: ['event_manager'] } },
+      schema: {
+        tags: ['staff'],
+        params: z.object({ tenantId: z.string(), eventId: z.string() }),
+        body: z.object({ email: zEmail(M.emailRequired, M.emailFormat), roles: z.array(z.enum(EVENT_ROLES)).min(1) }),
+        response: { 201: ZInviteResult },
+      },
+    },
+    async (req, reply) => {
+      const ctx = tenantCtxOf(req);
+      const eventId = req.params.eventId;
+      return reply.status(201).send(
+        await accounts.sendInvite({
+          deps,
+          inviter: ctx.user,
+          email: req.body.email,
+          target: { kind: 'event', tenantId: ctx.tenantId, eventId, roles: req.body.roles },
+        }),
+      );
+    },
+  );
+}

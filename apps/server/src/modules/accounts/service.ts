@@ -1,0 +1,401 @@
+import { randomUUID } from 'node:crypto';
+import {
+  EVENT_ROLES,
+  M,
+  PLATFORM_GROUP_ID,
+  PLATFORM_ROLES,
+  TENANT_ROLES,
+  type AppType,
+  type TChangePasswordRequest,
+  type TInviteInfo,
+  type TLinkAccountRequest,
+  type TMembership,
+  type TProfile,
+  type TProfileUpdate,
+  type ZRegisterRequest,
+  type ZProfileUpdate,
+  type ZResetPasswordRequest,
+} from '@marquee/core';
+import type { z } from 'zod';
+import { publicOrigin } from '../../config.js';
+import type { Tx } from '../../db/client.js';
+import type { Deps } from '../../deps.js';
+import type { AuthUser } from '../../platform/auth/context.js';
+import { UUID_RE } from '../../platform/auth/guard.js';
+import { hashPassword, verifyPassword } from '../../platform/auth/passwords.js';
+import { createSession, deleteSession, deleteUserSessions } from '../../platform/auth/sessions.js';
+import { newCode, newToken, sha256 } from '../../platform/auth/tokens.js';
+import { PICTURE_TYPES, sniffContentType } from '../../platform/content-type.js';
+import { AppError, badRequest, notFound } from '../../platform/errors.js';
+import { alreadyRegisteredMail, inviteMail, resetMail, verificationMail } from './mails.js';
+import * as repo from './repository.js';
+
+export const CODE_TTL_MINUTES = 30; // spec: accounts §9 verification code valid 30 minutes
+export const INVITE_TTL_DAYS = 7;
+const MAX_CODE_ATTEMPTS = 5;
+export const PICTURE_MAX_BYTES = 5 * 1024 * 1024; // spec: accounts §9
+
+type SessionPolicy = { idleMinutes: number; maxHours: number };
+const policyOf = (deps: Deps): SessionPolicy => ({ idleMinutes: deps.config.sessionIdleMinutes, maxHours: deps.config.sessionMaxHours });
+
+/** Origin of the host a person should use for a group: the platform console or the tenant's host. */
+function originFor(deps: Deps, tenantUrl: string | null | undefined) {
+  return publicOrigin(deps.config, tenantUrl ?? undefined);
+}
+
+export function toProfile(deps: Deps, u: repo.UserRow): TProfile {
+  return {
+    id: u.id,
+    email: u.email,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    contactNumber: u.contactNumber,
+    birthDate: u.birthDate,
+    address1: u.address1,
+    address2: u.address2,
+    city: u.city,
+    state: u.state,
+    zip: u.zip,
+    country: u.country,
+    profile: u.pictureKey ? deps.storage.downloadUrl(u.pictureKey, 24 * 3600) : null,
+  };
+}
+
+export async function getSessionInfo({ deps, user, csrfToken }: { deps: Deps; user: AuthUser; csrfToken: string }) {
+  const row = await repo.findUserById(deps.db, user.id);
+  if (!row) throw notFound();
+  const rows = await repo.membershipsOf(deps.db, user.id);
+  const memberships: TMembership[] = rows
+    .filter((m) => m.groupId === PLATFORM_GROUP_ID || m.tenantName !== null)
+    .map((m) => ({
+      groupId: m.groupId,
+      kind: m.groupId === PLATFORM_GROUP_ID ? 'platform' : m.eventId ? 'event' : 'tenant',
+      tenantId: m.tenantId,
+      tenantName: m.tenantName,
+      tenantUrl: m.tenantUrl ? originFor(deps, m.tenantUrl) : null,
+      eventId: m.eventId,
+      roles: m.roles,
+    }));
+  return { user: toProfile(deps, row), memberships, csrfToken };
+}
+
+// ---- sign-in -----------------------------------------------------------------------------
+
+export async function login({ deps, username, password, host }: { deps: Deps; username: string; password: string; host: string }) {
+  const user = await repo.findUserByEmail(deps.db, username);
+  const ok = await verifyPassword(user?.passwordHash, password);
+  if (!user || !ok || user.status === 'DISABLED') throw new AppError('UNAUTHENTICATED', M.signInFailed);
+  if (user.status === 'PENDING') {
+    // Only someone who knows the password learns the account is unverified; they get a new code.
+    await deps.db.transaction(async (tx) => sendVerificationCode(deps, tx, user, null));
+    throw new AppError('FORBIDDEN', 'Please verify your e-mail address first. We have sent you a new code.');
+  }
+  await repo.updateUser(deps.db, user.id, { lastLoginAt: new Date() });
+  const session = await createSession(deps.db, user.id, host, policyOf(deps));
+  const authUser: AuthUser = { id: user.id, email: user.email, status: user.status, firstName: user.firstName, lastName: user.lastName };
+  return { ...session, user: authUser };
+}
+
+export async function logout({ deps, token }: { deps: Deps; token: string | null }) {
+  if (token) await deleteSession(deps.db, token);
+}
+
+// ---- sign-up and verification ---------------------------------------------------------------
+
+async function sendVerificationCode(deps: Deps, tx: Tx, user: repo.UserRow, invite: repo.InviteRow | null) {
+  const code = newCode();
+  await repo.insertCode(tx, {
+    id: randomUUID(),
+    userId: user.id,
+    purpose: 'signup',
+    codeHash: sha256(code),
+    inviteId: invite?.id ?? null,
+    expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000),
+  });
+  const tenant = invite?.tenantId ? await repo.findTenant(tx, invite.tenantId) : undefined;
+  const origin = originFor(deps, tenant?.url);
+  const params = new URLSearchParams({ newUserName: user.email, code, groupId: invite?.groupId ?? '' });
+  let link = `${origin}/verify?${params}`;
+  if (invite?.eventId) {
+    // spec: accounts §2 /event-staff-verify?newUserName&code&groupId&inviteCode&targetEventId&roles
+    params.set('targetEventId', invite.eventId);
+    params.set('roles', invite.roles.join(','));
+    link = `${origin}/event-staff-verify?${params}`;
+  }
+  await deps.mailer.send(tx, { ...verificationMail(user.email, code, link), tenantId: tenant?.id ?? null });
+}
+
+/** The invite a code and group name, if it is live; null otherwise. */
+async function liveInvite(deps: Deps, code: string | undefined, groupId: string | undefined) {
+  if (!code) return null;
+  const invite = await repo.findLiveInvite(deps.db, sha256(code));
+  if (!invite || (groupId && invite.groupId !== groupId)) return null;
+  return invite;
+}
+
+export async function register({ deps, input, host }: { deps: Deps; input: z.output<typeof ZRegisterRequest>; host: string }) {
+  const appType: AppType = input.appType;
+  const invite = await liveInvite(deps, input.inviteCode, input.groupId);
+  if (appType !== 'ATTENDEE' || input.inviteCode) {
+    // TENANT and PLATFORM accounts come only through an invite to that address.
+    if (!invite || invite.email !== input.username) throw new AppError('BAD_REQUEST', M.inviteFailedTitle);
+  }
+  const passwordHash = await hashPassword(input.password);
+  const existing = await repo.findUserByEmail(deps.db, input.username);
+  await deps.db.transaction(async (tx) => {
+    if (existing && existing.status !== 'PENDING') {
+      // No enumeration: the answer is the same; the owner of the address is told by mail.
+      const origin = host ? `${deps.config.publicScheme}://${host}` : originFor(deps, null);
+      await deps.mailer.send(tx, alreadyRegisteredMail(existing.email, `${origin}/login`, `${origin}/forgot-password`));
+      return;
+    }
+    const values = {
+      email: input.username,
+      passwordHash,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      contactNumber: input.contactNumber ?? null,
+      state: input.state || null,
+      zip: input.zip || null,
+      status: 'PENDING',
+    };
+    let user: repo.UserRow;
+    if (existing) {
+      await repo.updateUser(tx, existing.id, values);
+      user = { ...existing, ...values };
+    } else {
+      const id = randomUUID();
+      await repo.insertUser(tx, { id, ...values });
+      user = (await repo.findUserById(tx, id))!;
+    }
+    await sendVerificationCode(deps, tx, user, invite);
+  });
+  return { success: true as const, message: M.registerSuccess };
+}
+
+/** Checks a one-time code; counts failed attempts and burns the code after too many. */
+async function consumeCode(deps: Deps, tx: Tx, user: repo.UserRow | undefined, purpose: string, code: string) {
+  if (!user) return null;
+  const row = await repo.findLiveCode(tx, user.id, purpose);
+  if (!row) return null;
+  const ok = row.codeHash === sha256(code.trim());
+  const attempts = row.attempts + 1;
+  await repo.markCodeAttempt(tx, row.id, attempts, ok || attempts >= MAX_CODE_ATTEMPTS);
+  return ok ? row : null;
+}
+
+export async function verifyEmail({ deps, username, code }: { deps: Deps; username: string; code: string }) {
+  const user = await repo.findUserByEmail(deps.db, username);
+  const outcome = await deps.db.transaction(async (tx) => {
+    const row = await consumeCode(deps, tx, user, 'signup', code);
+    if (!row || !user) return false;
+    await repo.updateUser(tx, user.id, { status: 'ACTIVE' });
+    if (row.inviteId) {
+      const invite = await repo.findInviteById(tx, row.inviteId);
+      if (invite && !invite.acceptedAt && invite.email === user.email) await acceptInvite(tx, invite, user.id);
+    }
+    return true;
+  });
+  // The failed attempt is committed (it counts) before the error is raised.
+  if (!outcome) throw new AppError('BAD_REQUEST', M.invalidCode);
+  return { success: true as const };
+}
+
+async function acceptInvite(tx: Tx, invite: repo.InviteRow, userId: string) {
+  await repo.upsertMembership(tx, {
+    id: randomUUID(),
+    userId,
+    groupId: invite.groupId,
+    tenantId: invite.tenantId,
+    eventId: invite.eventId,
+    roles: invite.roles,
+  });
+  await repo.markInviteAccepted(tx, invite.id);
+}
+
+// ---- passwords -------------------------------------------------------------------------------
+
+export async function forgotPassword({ deps, username, host }: { deps: Deps; username: string; host: string }) {
+  const user = await repo.findUserByEmail(deps.db, username);
+  if (user && user.status !== 'DISABLED') {
+    const code = newCode();
+    const origin = `${deps.config.publicScheme}://${host}`;
+    const link = `${origin}/forgot-password?${new URLSearchParams({ username: user.email, code })}`;
+    await deps.db.transaction(async (tx) => {
+      await repo.insertCode(tx, {
+        id: randomUUID(),
+        userId: user.id,
+        purpose: 'reset',
+        codeHash: sha256(code),
+        expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000),
+      });
+      await deps.mailer.send(tx, resetMail(user.email, code, link));
+    });
+  } else {
+    // Spend comparable time so the answer's timing does not tell whether the account exists.
+    await hashPassword(newToken());
+  }
+  return { success: true as const, message: M.codeSent };
+}
+
+export async function resetPassword({ deps, input }: { deps: Deps; input: z.output<typeof ZResetPasswordRequest> }) {
+  const user = await repo.findUserByEmail(deps.db, input.username);
+  const passwordHash = await hashPassword(input.password);
+  const ok = await deps.db.transaction(async (tx) => {
+    const row = await consumeCode(deps, tx, user, 'reset', input.code);
+    if (!row || !user) return false;
+    // A reset code proves control of the address, so it also verifies a pending account.
+    await repo.updateUser(tx, user.id, { passwordHash, status: 'ACTIVE' });
+    await deleteUserSessions(tx, user.id);
+    return true;
+  });
+  if (!ok) throw new AppError('BAD_REQUEST', M.invalidCode);
+  return { success: true as const };
+}
+
+export async function changePassword({ deps, user, input, host }: { deps: Deps; user: AuthUser; input: TChangePasswordRequest; host: string }) {
+  const row = await repo.findUserById(deps.db, user.id);
+  if (!row) throw notFound();
+  if (!(await verifyPassword(row.passwordHash, input.oldPassword))) throw new AppError('BAD_REQUEST', M.wrongPassword);
+  const passwordHash = await hashPassword(input.password);
+  return deps.db.transaction(async (tx) => {
+    await repo.updateUser(tx, user.id, { passwordHash });
+    // Every session ends; this browser gets a fresh one so the person stays signed in here.
+    await deleteUserSessions(tx, user.id);
+    return createSession(tx, user.id, host, policyOf(deps));
+  });
+}
+
+// ---- profile ---------------------------------------------------------------------------------
+
+function ownProfile(user: AuthUser, userId: string) {
+  // One's own profile only; anyone else's id is simply not there.
+  if (user.id !== userId) throw notFound();
+}
+
+export async function getProfile({ deps, user, userId }: { deps: Deps; user: AuthUser; userId: string }) {
+  ownProfile(user, userId);
+  const row = await repo.findUserById(deps.db, userId);
+  if (!row) throw notFound();
+  return toProfile(deps, row);
+}
+
+export async function updateProfile({ deps, user, userId, changes }: { deps: Deps; user: AuthUser; userId: string; changes: z.output<typeof ZProfileUpdate> }) {
+  ownProfile(user, userId);
+  await repo.updateUser(deps.db, userId, changes as TProfileUpdate & Record<string, unknown>);
+  return getProfile({ deps, user, userId });
+}
+
+export async function uploadPicture({ deps, user, userId, bytes, truncated }: { deps: Deps; user: AuthUser; userId: string; bytes: Buffer; truncated: boolean }) {
+  ownProfile(user, userId);
+  if (truncated || bytes.length > PICTURE_MAX_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', M.pictureSize);
+  const type = sniffContentType(bytes);
+  if (!type || !PICTURE_TYPES.includes(type)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', M.pictureType);
+  const key = `users/${userId}/picture-${randomUUID()}.${type === 'image/png' ? 'png' : 'jpg'}`;
+  await deps.storage.put(key, bytes, type);
+  const previous = (await repo.findUserById(deps.db, userId))?.pictureKey;
+  await repo.updateUser(deps.db, userId, { pictureKey: key });
+  if (previous) await deps.storage.delete(previous);
+  return getProfile({ deps, user, userId });
+}
+
+// ---- invites ---------------------------------------------------------------------------------
+
+export type InviteTarget =
+  | { kind: 'platform' }
+  | { kind: 'tenant'; tenantId: string; roles: string[] }
+  | { kind: 'event'; tenantId: string; eventId: string; roles: string[] };
+
+/**
+ * Invites an address to the platform, a tenant or an event. A person without an account gets a
+ * sign-up link; one with an account gets an Accept and Link Account link.
+ */
+export async function sendInvite({ deps, inviter, email, target }: { deps: Deps; inviter: AuthUser; email: string; target: InviteTarget }) {
+  const tenant = target.kind === 'platform' ? null : await repo.findTenant(deps.db, target.tenantId);
+  if (target.kind !== 'platform' && !tenant) throw notFound();
+  if (target.kind === 'event' && !(UUID_RE.test(target.eventId) && (await repo.findEvent(deps.db, target.tenantId, target.eventId)))) {
+    throw notFound();
+  }
+  const roles =
+    target.kind === 'platform'
+      ? [...PLATFORM_ROLES] // spec: accounts §6 a platform invite grants all four roles
+      : target.roles.filter((r) => (target.kind === 'tenant' ? (TENANT_ROLES as readonly string[]) : (EVENT_ROLES as readonly string[])).includes(r));
+  if (roles.length === 0) throw badRequest('Choose at least one role.');
+  const groupId = target.kind === 'platform' ? PLATFORM_GROUP_ID : target.tenantId;
+  const appType: AppType = target.kind === 'platform' ? 'PLATFORM' : 'TENANT';
+  const code = newToken();
+  const existing = await repo.findUserByEmail(deps.db, email);
+  const origin = originFor(deps, tenant?.url);
+  const eventId = target.kind === 'event' ? target.eventId : null;
+  const targetName = tenant?.name ?? 'Marquee';
+
+  let link: string;
+  if (existing && existing.status === 'ACTIVE') {
+    const params = new URLSearchParams({ targetGroupId: groupId, code, email, userExist: 'true', targetName, targetUrl: origin });
+    if (eventId) {
+      params.set('targetEventId', eventId);
+      params.set('roles', roles.join(','));
+    }
+    link = `${origin}/accept-invite?${params}`;
+  } else {
+    const params = new URLSearchParams({ inviteCode: code, groupId, email });
+    if (eventId) {
+      params.set('targetEventId', eventId);
+      params.set('roles', roles.join(','));
+    }
+    link = `${origin}/signup?${params}`;
+  }
+
+  const subject = tenant ? tenant.inviteTemplateSubject : 'You are invited to administer Marquee';
+  const body = tenant
+    ? tenant.inviteTemplateBody
+    : `${inviter.firstName || inviter.email} invited you to join Marquee as a Platform Admin.`;
+
+  await deps.db.transaction(async (tx) => {
+    await repo.insertInvite(tx, {
+      id: randomUUID(),
+      codeHash: sha256(code),
+      email,
+      groupId,
+      tenantId: tenant?.id ?? null,
+      eventId,
+      roles,
+      appType,
+      invitedBy: inviter.id,
+      expiresAt: new Date(Date.now() + INVITE_TTL_DAYS * 24 * 3600_000),
+    });
+    await deps.mailer.send(tx, inviteMail({ to: email, subject, body, link, tenantId: tenant?.id ?? null }));
+  });
+  return { success: true as const, userExists: !!existing };
+}
+
+export async function describeInvite({ deps, code, groupId }: { deps: Deps; code: string; groupId?: string }): Promise<TInviteInfo> {
+  const invite = await liveInvite(deps, code, groupId);
+  if (!invite) throw new AppError('NOT_FOUND', M.inviteFailedTitle);
+  const tenant = invite.tenantId ? await repo.findTenant(deps.db, invite.tenantId) : undefined;
+  if (invite.tenantId && !tenant) throw new AppError('NOT_FOUND', M.inviteFailedTitle);
+  const user = await repo.findUserByEmail(deps.db, invite.email);
+  return {
+    email: invite.email,
+    groupId: invite.groupId,
+    groupName: tenant?.name ?? 'Marquee',
+    appType: invite.appType as AppType,
+    eventId: invite.eventId,
+    roles: invite.roles,
+    userExists: !!user && user.status === 'ACTIVE',
+    targetUrl: originFor(deps, tenant?.url),
+  };
+}
+
+export async function linkAccount({ deps, input }: { deps: Deps; input: TLinkAccountRequest }) {
+  const user = await repo.findUserByEmail(deps.db, input.username);
+  const ok = await verifyPassword(user?.passwordHash, input.password);
+  if (!user || !ok || user.status !== 'ACTIVE') throw new AppError('UNAUTHENTICATED', M.linkAuthFailedTitle);
+  const invite = await liveInvite(deps, input.inviteCode, input.targetGroupId);
+  if (!invite || invite.email !== user.email || (input.eventId && invite.eventId !== input.eventId)) {
+    throw new AppError('BAD_REQUEST', M.linkFailedBody);
+  }
+  await deps.db.transaction((tx) => acceptInvite(tx, invite, user.id));
+  const tenant = invite.tenantId ? await repo.findTenant(deps.db, invite.tenantId) : undefined;
+  return { success: true as const, targetUrl: originFor(deps, tenant?.url) };
+}

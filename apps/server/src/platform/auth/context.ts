@@ -1,0 +1,56 @@
+import type { EventRole, PlatformRole, TenantRole } from '@marquee/core';
+
+export type AuthUser = { id: string; email: string; status: string; firstName: string; lastName: string };
+
+export type MembershipRow = {
+  groupId: string;
+  tenantId: string | null;
+  eventId: string | null;
+  roles: string[];
+};
+
+export type HostTenant = { id: string; name: string; url: string; status: string };
+
+/** Who is asking, from where. Built once per request from the verified session and the Host. */
+export type RequestCtx = {
+  user: AuthUser | null;
+  sessionToken: string | null;
+  csrfToken: string | null;
+  memberships: MembershipRow[];
+  /** null on the platform host; the tenant whose host this is otherwise. */
+  hostTenant: HostTenant | null;
+  /** True when the Host names a tenant label that does not exist (or was deleted). */
+  unknownTenantHost: boolean;
+  host: string;
+};
+
+/** What a service gets for a tenant-scoped use case: the caller and the tenant it acts in. */
+export type TenantCtx = {
+  user: AuthUser;
+  tenantId: string;
+  /** Roles in this tenant; platform operators acting on a tenant have none here. */
+  tenantRoles: TenantRole[];
+  platformRoles: PlatformRole[];
+  /** Event roles by event id, for event staff. */
+  eventRoles: Record<string, EventRole[]>;
+};
+
+export type PlatformCtx = { user: AuthUser; platformRoles: PlatformRole[] };
+
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'user' }
+  | { kind: 'platform'; roles: readonly PlatformRole[] }
+  /**
+   * A tenant's resource, the tenant id in the :tenantId path parameter. Allowed to tenant members
+   * holding one of `roles`, to platform operators holding one of `platformRoles`, and, when
+   * `eventRoles` is given, to staff of the :eventId event holding one of those.
+   */
+  | {
+      kind: 'tenant';
+      roles: readonly TenantRole[];
+      platformRoles: readonly PlatformRole[];
+      eventRoles?: readonly EventRole[];
+    }
+  /** The tenant whose host served the request (tenant console routes without a tenant id). */
+  | { kind: 'hostTenant'; roles: readonly TenantRole[] };

@@ -1,0 +1,177 @@
+import { M, PLATFORM_GROUP_ID, type EventRole, type PlatformRole, type TenantRole } from '@marquee/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { memberships, tenants } from '../../db/schema/index.js';
+import { AppError, forbidden, notFound, unauthenticated } from '../errors.js';
+import type { Access, PlatformCtx, RequestCtx, TenantCtx } from './context.js';
+import { findSession, SESSION_COOKIE, type SessionPolicy } from './sessions.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx: RequestCtx;
+    tenantCtx?: TenantCtx;
+    platformCtx?: PlatformCtx;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export function platformRolesOf(ctx: RequestCtx): PlatformRole[] {
+  return ctx.memberships.filter((m) => m.groupId === PLATFORM_GROUP_ID).flatMap((m) => m.roles as PlatformRole[]);
+}
+
+/** The tenant label of a host under BASE_DOMAIN, or null for the platform host itself. */
+export function tenantLabel(hostHeader: string, baseDomain: string): string | null {
+  const hostname = hostHeader.replace(/:\d+$/, '').toLowerCase();
+  if (hostname === baseDomain || !hostname.endsWith(`.${baseDomain}`)) return null;
+  const label = hostname.slice(0, -(baseDomain.length + 1));
+  return label && !label.includes('.') ? label : null;
+}
+
+/**
+ * The one authorization guard (architecture rule 1). Every /api route must declare its access in
+ * `config.access`; the server refuses to start otherwise. Tenant resources are checked against the
+ * caller's memberships here and nowhere else; another tenant's id is a 404, never a 403.
+ */
+export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: string; session: SessionPolicy }) {
+  const { db } = opts;
+
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api') && !route.config?.access && route.method !== 'HEAD') {
+      throw new Error(`Route ${route.method} ${route.url} declares no access rule`);
+    }
+  });
+
+  app.decorateRequest('ctx', null as unknown as RequestCtx);
+
+  app.addHook('onRequest', async (req) => {
+    const host = req.headers.host ?? '';
+    const ctx: RequestCtx = {
+      user: null,
+      sessionToken: null,
+      csrfToken: null,
+      memberships: [],
+      hostTenant: null,
+      unknownTenantHost: false,
+      host,
+    };
+    req.ctx = ctx;
+    if (!req.url.startsWith('/api')) return;
+
+    const label = tenantLabel(host, opts.baseDomain);
+    if (label) {
+      const [tenant] = await db
+        .select({ id: tenants.id, name: tenants.name, url: tenants.url, status: tenants.status })
+        .from(tenants)
+        .where(and(eq(tenants.url, label), isNull(tenants.deletedAt)));
+      if (tenant) ctx.hostTenant = tenant;
+      else ctx.unknownTenantHost = true;
+    }
+
+    const token = req.cookies[SESSION_COOKIE];
+    if (!token) return;
+    const found = await findSession(db, token, opts.session);
+    if (!found || found.session.host !== host || found.user.status !== 'ACTIVE') return;
+    ctx.user = {
+      id: found.user.id,
+      email: found.user.email,
+      status: found.user.status,
+      firstName: found.user.firstName,
+      lastName: found.user.lastName,
+    };
+    ctx.sessionToken = token;
+    ctx.csrfToken = found.session.csrfToken;
+    ctx.memberships = await db
+      .select({ groupId: memberships.groupId, tenantId: memberships.tenantId, eventId: memberships.eventId, roles: memberships.roles })
+      .from(memberships)
+      .where(eq(memberships.userId, found.user.id));
+  });
+
+  app.addHook('preHandler', async (req: FastifyRequest, _reply: FastifyReply) => {
+    if (!req.url.startsWith('/api')) return;
+    const access = req.routeOptions.config?.access;
+    if (!access) return;
+    const ctx = req.ctx;
+
+    // Cross-site writes are refused outright; cookie-authenticated writes need the CSRF token.
+    if (UNSAFE.has(req.method)) {
+      const origin = req.headers.origin;
+      if (origin && origin !== 'null') {
+        let originHost = '';
+        try {
+          originHost = new URL(origin).host;
+        } catch {
+          originHost = '';
+        }
+        if (originHost !== ctx.host) throw new AppError('FORBIDDEN', M.csrf);
+      }
+      if (ctx.sessionToken && access.kind !== 'public' && req.headers['x-csrf-token'] !== ctx.csrfToken) {
+        throw new AppError('FORBIDDEN', M.csrf);
+      }
+    }
+
+    if (ctx.unknownTenantHost) throw notFound();
+    if (access.kind === 'public') return;
+    const user = ctx.user;
+    if (!user) throw unauthenticated();
+    if (access.kind === 'user') return;
+
+    const platformRoles = platformRolesOf(ctx);
+    if (access.kind === 'platform') {
+      // Platform routes exist only on the platform host.
+      if (ctx.hostTenant) throw notFound();
+      if (!platformRoles.some((r) => access.roles.includes(r))) throw forbidden();
+      req.platformCtx = { user, platformRoles };
+      return;
+    }
+
+    const params = (req.params ?? {}) as Record<string, string | undefined>;
+    const tenantId = access.kind === 'hostTenant' ? ctx.hostTenant?.id : params.tenantId;
+    if (!tenantId || !UUID_RE.test(tenantId)) throw notFound();
+    // On a tenant's host only that tenant's resources exist.
+    if (ctx.hostTenant && ctx.hostTenant.id !== tenantId) throw notFound();
+
+    const inTenant = ctx.memberships.filter((m) => m.tenantId === tenantId);
+    const tenantRoles = inTenant.filter((m) => m.eventId === null).flatMap((m) => m.roles as TenantRole[]);
+    const eventRoles: Record<string, EventRole[]> = {};
+    for (const m of inTenant) if (m.eventId) eventRoles[m.eventId] = m.roles as EventRole[];
+
+    const allowedByTenant = tenantRoles.some((r) => access.roles.includes(r));
+    const allowedByPlatform =
+      access.kind === 'tenant' && !ctx.hostTenant && platformRoles.some((r) => access.platformRoles.includes(r));
+    const eventId = params.eventId;
+    const allowedByEvent =
+      access.kind === 'tenant' && !!access.eventRoles && !!eventId && (eventRoles[eventId] ?? []).some((r) => access.eventRoles!.includes(r));
+
+    if (!allowedByTenant && !allowedByPlatform && !allowedByEvent) {
+      // A member of this tenant without the role gets 403; anyone else cannot learn it exists.
+      if (inTenant.length > 0) throw forbidden();
+      throw notFound();
+    }
+
+    const [tenant] = await db.select({ id: tenants.id }).from(tenants).where(and(eq(tenants.id, tenantId), isNull(tenants.deletedAt)));
+    if (!tenant) throw notFound();
+    req.tenantCtx = { user, tenantId, tenantRoles, platformRoles: allowedByPlatform ? platformRoles : [], eventRoles };
+  });
+}
+
+export function tenantCtxOf(req: FastifyRequest): TenantCtx {
+  if (!req.tenantCtx) throw new Error('tenant route without a tenant access rule');
+  return req.tenantCtx;
+}
+
+export function platformCtxOf(req: FastifyRequest): PlatformCtx {
+  if (!req.platformCtx) throw new Error('platform route without a platform access rule');
+  return req.platformCtx;
+}
+
+export function userOf(req: FastifyRequest) {
+  if (!req.ctx.user) throw unauthenticated();
+  return req.ctx.user;
+}

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { eq } from 'drizzle-orm';
+import nodemailer from 'nodemailer';
+import type { Db, DbOrTx } from '../db/client.js';
+import { outbox } from '../db/schema/index.js';
+import type { Jobs } from './jobs.js';
+import type { Storage } from './storage.js';
+
+// Every message is written to the outbox in the caller's transaction and delivered by a job:
+// through SMTP when SMTP_URL is set, otherwise kept in the outbox (the platform console lists it)
+// with its links logged, so a newcomer can click a verification link with no mail server.
+
+export type MailAttachment = { filename: string; contentType: string; key: string };
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  tenantId?: string | null;
+  attachments?: MailAttachment[];
+};
+
+export type Mailer = {
+  send(tx: DbOrTx, message: MailMessage): Promise<string>;
+};
+
+export const MAIL_JOB = 'mail.deliver';
+
+export function createMailer(opts: {
+  db: Db;
+  jobs: Jobs;
+  storage: Storage;
+  log: FastifyBaseLogger;
+  smtpUrl?: string;
+  from: string;
+}): Mailer {
+  const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
+
+  opts.jobs.register(MAIL_JOB, async ({ id }: { id: string }) => {
+    const [message] = await opts.db.select().from(outbox).where(eq(outbox.id, id));
+    if (!message || message.status === 'sent' || message.status === 'kept') return;
+    if (!transport) {
+      const links = message.text.match(/https?:\/\/\S+/g) ?? [];
+      opts.log.info({ to: message.to, subject: message.subject, links }, 'mail kept in outbox (no SMTP_URL)');
+      await opts.db.update(outbox).set({ status: 'kept' }).where(eq(outbox.id, id));
+      return;
+    }
+    const attachments = await Promise.all(
+      message.attachments.map(async (a) => {
+        const object = await opts.storage.get(a.key);
+        if (!object) throw new Error(`attachment missing: ${a.key}`);
+        return { filename: a.filename, contentType: a.contentType, content: object.bytes };
+      }),
+    );
+    await transport.sendMail({
+      from: opts.from,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html ?? undefined,
+      attachments,
+      messageId: `<${id}@marquee>`,
+    });
+    await opts.db.update(outbox).set({ status: 'sent', sentAt: new Date() }).where(eq(outbox.id, id));
+  });
+
+  return {
+    async send(tx, message) {
+      const id = randomUUID();
+      await tx.insert(outbox).values({
+        id,
+        tenantId: message.tenantId ?? null,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html ?? null,
+        attachments: message.attachments ?? [],
+      });
+      await opts.jobs.enqueue(tx, MAIL_JOB, { id }, { dedupeKey: `mail:${id}` });
+      return id;
+    },
+  };
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}

@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import { PLATFORM_GROUP_ID, PLATFORM_ROLES } from '@marquee/core';
+import { count } from 'drizzle-orm';
+import type { Deps } from './deps.js';
+import { memberships, tenants, users } from './db/schema/index.js';
+import { hashPassword } from './platform/auth/passwords.js';
+
+export const DEMO_TENANT = { url: 'acme', name: 'Acme Events', email: 'hello@acme.test', phone: '+15555550100' };
+export const DEMO_ORGANISER_EMAIL = 'organiser@acme.test';
+
+/** Seeds the platform admin and, when SEED_DEMO is on, a demo tenant; only into an empty database. */
+export async function seedIfEmpty(deps: Deps): Promise<{ seeded: boolean }> {
+  const [row] = await deps.db.select({ n: count() }).from(users);
+  if ((row?.n ?? 0) > 0) return { seeded: false };
+  const { config } = deps;
+  const passwordHash = await hashPassword(config.adminPassword);
+  await deps.db.transaction(async (tx) => {
+    const adminId = randomUUID();
+    await tx.insert(users).values({ id: adminId, email: config.adminEmail, passwordHash, firstName: 'Platform', lastName: 'Admin', status: 'ACTIVE' });
+    await tx.insert(memberships).values({ id: randomUUID(), userId: adminId, groupId: PLATFORM_GROUP_ID, roles: [...PLATFORM_ROLES] });
+    if (!config.seedDemo) return;
+    const tenantId = randomUUID();
+    await tx.insert(tenants).values({
+      id: tenantId,
+      ...DEMO_TENANT,
+      status: 'active',
+      inviteTemplateSubject: 'Join Acme Events on Marquee',
+      inviteTemplateBody: 'You have been invited to help run Acme Events on Marquee.',
+    });
+    const organiserId = randomUUID();
+    await tx.insert(users).values({ id: organiserId, email: DEMO_ORGANISER_EMAIL, passwordHash, firstName: 'Avery', lastName: 'Organiser', status: 'ACTIVE' });
+    await tx.insert(memberships).values({ id: randomUUID(), userId: organiserId, groupId: tenantId, tenantId, roles: ['tenant_admin'] });
+  });
+  return { seeded: true };
+}

@@ -1,0 +1,16 @@
+// Top-level web paths owned by the consoles and the account pages. An event's URL name
+// (the attendee site's /{eventName}/) can never be one of these.
+export const RESERVED_PATHS = [
+  'api', 'assets', 'static', 'favicon.ico', 'robots.txt',
+  'login', 'logout', 'signup', 'verify', 'event-staff-verify', 'forgot-password', 'reset-password',
+  'accept-invite', 'link-account', 'profile', 'change-password', 'terms', 'privacy', 'policies',
+  'dashboard', 'tenants', 'tenant', 'platform-users', 'users', 'policies', 'fees', 'global-fees',
+  'tenant-fees', 'payment-settings', 'settings', 'info', 'reports', 'payouts', 'events', 'event',
+  'staff', 'charities', 'templates', 'site-builder', 'outbox', 'pay', 'files', 'uploads', 'admin',
+] as const;
+
+const reserved = new Set<string>(RESERVED_PATHS);
+
+export function isReservedPath(segment: string): boolean {
+  return reserved.has(segment.toLowerCase());
+}
