@@ -205,6 +205,15 @@ describe('priceOrder: worked examples of docs/pricing.md', () => {
       sellerNet: 355,
       platformTotal: 129,
     });
+    const withDefaultFee = priceOrder({
+      lines: [{ ticketTypeId: 'general', ticketName: 'General', unitPrice: 500, quantity: 1 }],
+      rule,
+      settings: online(1),
+      channel: 'online',
+      donation: 20000,
+    });
+    expect(withDefaultFee).toMatchObject({ donationFee: 4000, donationNet: 20000 });
+    expect(withDefaultFee.platformTotal).toBe(124 + 5 + 4000 - 696);
   });
 
   it('example 11: a 100% discount makes a free order with no fees and no charge', () => {
@@ -333,6 +342,8 @@ describe('priceOrder: rejects invalid input', () => {
     ['a processing fee above 50%', { settings: { ...settings, processingFee: 50.01 } }, /processingFee must be at most 50%/],
     ['an unknown channel', { channel: 'kiosk' as never }, /channel must be/],
     ['an unknown payment method', { paymentMethod: 'cheque' as never }, /paymentMethod must be/],
+    ['a missing line', { lines: [null as never] }, /lines\[0\] must be an object/],
+    ['a missing rule', { rule: undefined as never }, /rule must be an object/],
     ['an unknown discount kind', { discount: { kind: 'bogo' as never, value: 1 } }, /discount\.kind/],
   ])('%s', (_label, overrides, message) => {
     expect(() => price(overrides)).toThrow(message);

@@ -21,6 +21,10 @@ function percent(field: string, value: unknown): void {
   if (!isPercent(value)) fail(field, 'a percentage from 0 to 100 with at most 2 decimals', value);
 }
 
+function isObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null;
+}
+
 function optionalCents(field: string, value: unknown): void {
   if (value !== null && value !== undefined) cents(field, value);
 }
@@ -29,7 +33,10 @@ export function validatePriceOrderInput(input: PriceOrderInput): void {
   const { lines, rule, settings, channel, discount, donation, paymentMethod } = input;
 
   if (!Array.isArray(lines)) fail('lines', 'an array', lines);
+  if (!isObject(rule)) fail('rule', 'an object', rule);
+  if (!isObject(settings)) fail('settings', 'an object', settings);
   lines.forEach((line, i) => {
+    if (!isObject(line)) fail(`lines[${i}]`, 'an object', line);
     if (typeof line.ticketTypeId !== 'string' || line.ticketTypeId === '') {
       fail(`lines[${i}].ticketTypeId`, 'a non-empty string', line.ticketTypeId);
     }
@@ -70,6 +77,7 @@ export function validatePriceOrderInput(input: PriceOrderInput): void {
   if (donation !== undefined) cents('donation', donation);
 
   if (discount !== undefined) {
+    if (!isObject(discount)) fail('discount', 'an object', discount);
     if (discount.kind === 'percent') percent('discount.value', discount.value);
     else if (discount.kind === 'amount') cents('discount.value', discount.value);
     else fail('discount.kind', "'percent' or 'amount'", discount.kind);

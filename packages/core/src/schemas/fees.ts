@@ -85,7 +85,8 @@ export const ZTicketSettingsInput = z
     maximumComplimentaryTickets: z.number({ error: M.complimentaryLimited }).int(M.complimentaryLimited).min(1, M.complimentaryLimited).max(COMPLIMENTARY_UNLIMITED, M.complimentaryLimited),
     autoShowActiveTicketsAsSoldOut: z.boolean().default(false),
     platformFee: percent(M.platformFeeRequired),
-    processingFee: percent(M.processingFeeRequired),
+    // Above 50% the customer-paid gross-up cannot cover itself (docs/pricing.md); the engine refuses it too.
+    processingFee: percent(M.processingFeeRequired).max(50, M.invalidValue),
   })
   .superRefine((v, ctx) => {
     if (v.chargeTax && (v.taxRate === null || v.taxRate === undefined))
