@@ -22,11 +22,25 @@ import { registerAccountRoutes } from './modules/accounts/routes.js';
 import { registerFileRoutes } from './modules/files/routes.js';
 import { registerHealthRoutes } from './modules/health/routes.js';
 import { registerOutboxRoutes } from './modules/outbox/routes.js';
+import { registerPaymentRoutes } from './modules/payments/routes.js';
+import { registerFulfilmentRoutes } from './modules/fulfilment/routes.js';
 import { registerSiteRoutes } from './modules/site/routes.js';
+import { registerTenantRoutes } from './modules/tenants/routes.js';
+import { registerPlatformUserRoutes } from './modules/platform-users/routes.js';
+import { registerPolicyRoutes } from './modules/policies/routes.js';
+import { registerFeeRoutes } from './modules/fees/routes.js';
+import { registerPaymentSettingsRoutes } from './modules/payment-settings/routes.js';
+import { registerDashboardRoutes } from './modules/dashboard/routes.js';
+import { registerEventRoutes } from './modules/events/routes.js';
+import { registerTicketTypeRoutes } from './modules/ticket-types/routes.js';
+import { registerDiscountRoutes } from './modules/discounts/routes.js';
+import { registerOrderRoutes } from './modules/orders/routes.js';
+import { registerPublicSiteRoutes } from './modules/public-site/routes.js';
 import { AppError } from './platform/errors.js';
 import { registerGuard } from './platform/auth/guard.js';
 import { createJobs } from './platform/jobs.js';
 import { createMailer } from './platform/mail.js';
+import { createPaymentGateway } from './platform/payments/index.js';
 import { createLocalStorage } from './platform/storage.js';
 
 export type App = FastifyInstance & { deps: Deps };
@@ -35,7 +49,7 @@ export type App = FastifyInstance & { deps: Deps };
 export async function buildApp(config: Config, database: Database): Promise<App> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -44,7 +58,8 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   const jobs = createJobs(database.db, app.log, config.jobsPollMs);
   const storage = createLocalStorage({ root: path.join(config.dataDir, 'files'), secret: config.secret, publicBase: '' });
   const mailer = createMailer({ db: database.db, jobs, storage, log: app.log, smtpUrl: config.smtpUrl, from: config.mailFrom });
-  const deps: Deps = { config, database, db: database.db, jobs, mailer, storage, log: app.log };
+  const payments = createPaymentGateway({ config, db: database.db, jobs });
+  const deps: Deps = { config, database, db: database.db, jobs, mailer, payments, storage, log: app.log };
   app.decorate('deps', deps);
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
@@ -118,7 +133,20 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerAccountRoutes(app, deps);
   registerFileRoutes(app, deps);
   registerOutboxRoutes(app, deps);
+  registerPaymentRoutes(app, deps);
+  registerFulfilmentRoutes(app, deps);
   registerSiteRoutes(app, deps);
+  registerTenantRoutes(app, deps);
+  registerPlatformUserRoutes(app, deps);
+  registerPolicyRoutes(app, deps);
+  registerFeeRoutes(app, deps);
+  registerPaymentSettingsRoutes(app, deps);
+  registerDashboardRoutes(app, deps);
+  registerEventRoutes(app, deps);
+  registerTicketTypeRoutes(app, deps);
+  registerDiscountRoutes(app, deps);
+  registerOrderRoutes(app, deps);
+  registerPublicSiteRoutes(app, deps);
 
   if (existsSync(config.webDist)) {
     await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, maxAge: '1h' });

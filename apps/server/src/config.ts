@@ -21,6 +21,8 @@ const ZEnv = z.object({
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(12 * 60),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(14 * 24),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  /** Which proxies may set X-Forwarded-For: true, false, a hop count, or addresses/subnets ('loopback,10.0.0.0/8'). */
+  TRUST_PROXY: z.string().default('loopback'),
   JOBS_POLL_MS: z.coerce.number().int().min(0).default(1000),
   HOLD_MINUTES: z.coerce.number().int().min(1).default(15),
   PAYMENT_DRIVER: z.enum(['test', 'stripe']).default('test'),
@@ -48,6 +50,8 @@ export type Config = {
   sessionIdleMinutes: number;
   sessionMaxHours: number;
   rateLimitAuthPerMinute: number;
+  /** Fastify's trustProxy: all, none, a list of addresses/subnets, or the nearest n hops. */
+  trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   jobsPollMs: number;
   holdMinutes: number;
   paymentDriver: 'test' | 'stripe';
@@ -67,6 +71,19 @@ function loadSecret(dataDir: string, given: string | undefined): string {
   const secret = randomBytes(32).toString('hex');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+// Trusting every X-Forwarded-For would let any client pick its own address and walk past the
+// per-address rate limits; by default only a proxy on this machine is believed.
+function parseTrustProxy(value: string): Config['trustProxy'] {
+  const v = value.trim().toLowerCase();
+  if (v === 'true') return true;
+  if (v === 'false' || v === '') return false;
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    return (_address, hop) => hop < hops;
+  }
+  return v.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -90,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,
     rateLimitAuthPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     jobsPollMs: e.JOBS_POLL_MS,
     holdMinutes: e.HOLD_MINUTES,
     paymentDriver: e.PAYMENT_DRIVER,

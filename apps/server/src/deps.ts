@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import type { Jobs } from './platform/jobs.js';
 import type { Mailer } from './platform/mail.js';
+import type { PaymentGateway } from './platform/payments/gateway.js';
 import type { Storage } from './platform/storage.js';
 
 /** What modules are given: built once in app.ts, never read from globals. */
@@ -12,6 +13,7 @@ export type Deps = {
   db: Db;
   jobs: Jobs;
   mailer: Mailer;
+  payments: PaymentGateway;
   storage: Storage;
   log: FastifyBaseLogger;
 };

@@ -2,14 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { PLATFORM_GROUP_ID, PLATFORM_ROLES } from '@marquee/core';
 import { count } from 'drizzle-orm';
 import type { Deps } from './deps.js';
-import { memberships, tenants, users } from './db/schema/index.js';
+import { memberships, users } from './db/schema/index.js';
 import { hashPassword } from './platform/auth/passwords.js';
+import { ensureGlobalFeeDefaults } from './modules/fees/service.js';
+import { ensureDefaultPolicies } from './modules/policies/service.js';
+import { createTenant } from './modules/tenants/service.js';
+import { seedDemoEvent } from './modules/events/demo.js';
 
 export const DEMO_TENANT = { url: 'acme', name: 'Acme Events', email: 'hello@acme.test', phone: '+15555550100' };
 export const DEMO_ORGANISER_EMAIL = 'organiser@acme.test';
 
 /** Seeds the platform admin and, when SEED_DEMO is on, a demo tenant; only into an empty database. */
 export async function seedIfEmpty(deps: Deps): Promise<{ seeded: boolean }> {
+  // Idempotent, on every start: the global fee template and the attendee-facing policies.
+  await ensureGlobalFeeDefaults(deps);
+  await ensureDefaultPolicies(deps);
   const [row] = await deps.db.select({ n: count() }).from(users);
   if ((row?.n ?? 0) > 0) return { seeded: false };
   const { config } = deps;
@@ -19,17 +26,22 @@ export async function seedIfEmpty(deps: Deps): Promise<{ seeded: boolean }> {
     await tx.insert(users).values({ id: adminId, email: config.adminEmail, passwordHash, firstName: 'Platform', lastName: 'Admin', status: 'ACTIVE' });
     await tx.insert(memberships).values({ id: randomUUID(), userId: adminId, groupId: PLATFORM_GROUP_ID, roles: [...PLATFORM_ROLES] });
     if (!config.seedDemo) return;
-    const tenantId = randomUUID();
-    await tx.insert(tenants).values({
-      id: tenantId,
-      ...DEMO_TENANT,
-      status: 'active',
-      inviteTemplateSubject: 'Join Acme Events on Marquee',
-      inviteTemplateBody: 'You have been invited to help run Acme Events on Marquee.',
+    // Through the real use case, so the demo tenant has its fee settings, rules and payment settings.
+    const { id: tenantId } = await createTenant({
+      deps,
+      tx,
+      input: {
+        details: {
+          ...DEMO_TENANT,
+          inviteTemplateSubject: 'Join Acme Events on Marquee',
+          inviteTemplateBody: 'You have been invited to help run Acme Events on Marquee.',
+        },
+      },
     });
     const organiserId = randomUUID();
     await tx.insert(users).values({ id: organiserId, email: DEMO_ORGANISER_EMAIL, passwordHash, firstName: 'Avery', lastName: 'Organiser', status: 'ACTIVE' });
     await tx.insert(memberships).values({ id: randomUUID(), userId: organiserId, groupId: tenantId, tenantId, roles: ['tenant_admin'] });
+    await seedDemoEvent(tx, tenantId);
   });
   return { seeded: true };
 }

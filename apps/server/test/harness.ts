@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import { inflateSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { PLATFORM_GROUP_ID, PLATFORM_ROLES, type PlatformRole } from '@marquee/core';
@@ -9,7 +10,7 @@ import pg from 'pg';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
-import { events, memberships, outbox, tenants, users } from '../src/db/schema/index.js';
+import { discountCodes, events, memberships, orderLines, orders, outbox, tenants, ticketTypes, users } from '../src/db/schema/index.js';
 import { hashPassword } from '../src/platform/auth/passwords.js';
 
 // Tests run the real server over real HTTP against a real database: PGlite in memory by default,
@@ -37,6 +38,13 @@ async function freshPostgresDatabase(adminUrl: string): Promise<{ url: string; d
     async drop() {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
+      // pg's pool.end() resolves before its sockets close; forcing the drop while they are still
+      // open kills them and their 'error' surfaces as an uncaught exception. Let them go first.
+      for (let i = 0; i < 50; i++) {
+        const open = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (open.rows[0]?.n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
     },
@@ -230,4 +238,288 @@ export function linkFrom(text: string): URL {
   const m = /(https?:\/\/\S+)/.exec(text);
   if (!m) throw new Error(`no link in: ${text}`);
   return new URL(m[1]!);
+}
+
+// ---- PDF inspection (tickets) ---------------------------------------------------------------------
+
+export type PdfPage = {
+  /** The page's text, one line per text-showing operator. */
+  text: string;
+  /** Every square the page fills with `re` (x, y, side), e.g. the modules of a vector QR code. */
+  squares: Array<{ x: number; y: number; size: number }>;
+};
+
+/** Reads the pages of an uncomplicated PDF (pdfkit's output): page order, text and squares. */
+export function inspectPdf(pdf: Buffer): { header: string; pages: PdfPage[] } {
+  const src = pdf.toString('latin1');
+  const objects = new Map<number, { dict: string; stream: Buffer | null }>();
+  const objRe = /(\d+) 0 obj\s*([\s\S]*?)endobj/g;
+  for (let m = objRe.exec(src); m; m = objRe.exec(src)) {
+    const body = m[2]!;
+    const at = body.indexOf('stream');
+    if (at < 0) {
+      objects.set(Number(m[1]), { dict: body, stream: null });
+      continue;
+    }
+    const dict = body.slice(0, at);
+    const raw = Buffer.from(body.slice(at + 'stream'.length).replace(/^\r?\n/, '').replace(/\r?\nendstream\s*$/, ''), 'latin1');
+    objects.set(Number(m[1]), { dict, stream: /FlateDecode/.test(dict) ? inflateSync(raw) : raw });
+  }
+  const pagesRoot = [...objects.values()].find((o) => /\/Type \/Pages\b/.test(o.dict));
+  const kids = [...(pagesRoot?.dict.match(/\/Kids \[([^\]]*)\]/)?.[1] ?? '').matchAll(/(\d+) 0 R/g)].map((k) => Number(k[1]));
+  const pages = kids.map((kid) => {
+    const page = objects.get(kid)!;
+    const contentId = Number(/\/Contents (\d+) 0 R/.exec(page.dict)?.[1]);
+    const content = objects.get(contentId)?.stream?.toString('latin1') ?? '';
+    const lines: string[] = [];
+    for (const tj of content.matchAll(/\[([^\]]*)\]\s*TJ|<([0-9a-fA-F]*)>\s*Tj/g)) {
+      const parts = tj[1] !== undefined ? [...tj[1].matchAll(/<([0-9a-fA-F]*)>/g)].map((h) => h[1]!) : [tj[2]!];
+      lines.push(parts.map((h) => Buffer.from(h, 'hex').toString('latin1')).join(''));
+    }
+    const squares = [...content.matchAll(/(-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) re/g)]
+      .filter((r) => r[3] === r[4])
+      .map((r) => ({ x: Number(r[1]), y: Number(r[2]), size: Number(r[3]) }));
+    return { text: lines.join('\n'), squares };
+  });
+  return { header: src.slice(0, 8), pages };
+}
+
+// ---- orders held for checkout (payments, fulfilment) ---------------------------------------------
+
+export type GivenHeldOrder = {
+  orderId: string;
+  orderUid: string;
+  eventId: string;
+  urlName: string;
+  email: string;
+  totalAmount: number;
+  ticketTypeIds: string[];
+  seats: number;
+};
+
+/**
+ * A draft order holding its tickets, as PLACE ORDER leaves it: the ticket types' remaining counts
+ * already taken, the hold expiring in `holdMinutes`. Each line creates its own ticket type with
+ * `quantity + left` tickets, so `left` are still on sale after the hold.
+ */
+export async function givenHeldOrder(
+  server: TestServer,
+  tenantId: string,
+  opts: {
+    eventId?: string;
+    lines?: Array<{ name: string; price: number; quantity: number; left?: number }>;
+    email?: string;
+    firstName?: string;
+    lastName?: string;
+    optInEmail?: boolean;
+    holdMinutes?: number;
+    status?: string;
+  } = {},
+): Promise<GivenHeldOrder> {
+  const db = server.app.deps.db;
+  const eventId = opts.eventId ?? randomUUID();
+  const urlName = `e${eventId.slice(0, 8)}`;
+  if (!opts.eventId) {
+    await db.insert(events).values({
+      tenantId,
+      id: eventId,
+      name: `Concert ${eventId.slice(0, 6)}`,
+      urlName,
+      status: 'published',
+      startDateTime: new Date('2030-06-01T00:30:00Z'),
+      timeZone: 'America/New_York',
+      venueName: 'The Hall',
+      address1: '10 Main St',
+      city: 'Springfield',
+      state: 'NY',
+      zip: '10001',
+      emailDeliveryVerbiage: 'Doors open at 7 PM. Bring a photo ID.',
+    });
+  }
+  const lines = opts.lines ?? [
+    { name: 'VIP', price: 5000, quantity: 1 },
+    { name: 'General Admission', price: 2500, quantity: 2 },
+  ];
+  const orderId = randomUUID();
+  const orderUid = `T${orderId.replace(/-/g, '').slice(0, 9).toUpperCase()}`;
+  const email = opts.email ?? `buyer-${orderId.slice(0, 8)}@example.test`;
+  const ticketTypeIds: string[] = [];
+  for (const line of lines) {
+    const id = randomUUID();
+    ticketTypeIds.push(id);
+    const left = line.left ?? 10;
+    await db.insert(ticketTypes).values({ tenantId, id, eventId, name: line.name, price: line.price, quantity: line.quantity + left, remaining: left });
+  }
+  const subtotal = lines.reduce((sum, l) => sum + l.price * l.quantity, 0);
+  const seats = lines.reduce((sum, l) => sum + l.quantity, 0);
+  await db.insert(orders).values({
+    tenantId,
+    id: orderId,
+    orderUid,
+    eventId,
+    status: opts.status ?? 'draft',
+    email,
+    firstName: opts.firstName ?? 'Ada',
+    lastName: opts.lastName ?? 'Lovelace',
+    phone: '+15555550123',
+    optInEmail: opts.optInEmail ?? false,
+    ticketCount: seats,
+    subtotal,
+    totalAmount: subtotal,
+    tenantTotal: subtotal,
+    holdExpiresAt: new Date(Date.now() + (opts.holdMinutes ?? 15) * 60_000),
+  });
+  await db.insert(orderLines).values(
+    lines.map((l, i) => ({ tenantId, orderId, ticketTypeId: ticketTypeIds[i]!, ticketName: l.name, unitPrice: l.price, quantity: l.quantity })),
+  );
+  return { orderId, orderUid, eventId, urlName, email, totalAmount: subtotal, ticketTypeIds, seats };
+}
+
+/**
+ * A tenant created through the real use case (modules/tenants createTenant): payment/payout
+ * settings, copies of the global surcharge rules and ticket settings, and its site provisioned.
+ * The global fee defaults are seeded first when missing.
+ */
+export async function givenTenantWithSettings(
+  server: TestServer,
+  opts: { url?: string; name?: string; status?: string } = {},
+): Promise<GivenTenant> {
+  const { ensureGlobalFeeDefaults } = await import('../src/modules/fees/service.js');
+  const { createTenant, provisionTenantSite } = await import('../src/modules/tenants/service.js');
+  const deps = server.app.deps;
+  await ensureGlobalFeeDefaults(deps);
+  const url = opts.url ?? `t${randomUUID().slice(0, 8)}`;
+  const name = opts.name ?? `Tenant ${url}`;
+  const tenant = await createTenant({
+    deps,
+    input: {
+      details: { name, url, email: `hello@${url}.test`, phone: '+15555550123', inviteTemplateSubject: `Join ${name}`, inviteTemplateBody: `You are invited to ${name}.` },
+    },
+  });
+  await provisionTenantSite(deps, tenant.id);
+  if (opts.status) await deps.db.update(tenants).set({ status: opts.status }).where(eq(tenants.id, tenant.id));
+  return { id: tenant.id, url, name };
+}
+
+// ---- events on sale (events, ticket types, discounts, orders) ------------------------------------
+
+export type GivenEventOnSale = {
+  id: string;
+  urlName: string;
+  name: string;
+  ticketTypeIds: string[];
+  discountCodeIds: string[];
+};
+
+/**
+ * A published event with its ticket types (and optional discount codes), as the console would
+ * leave it. `capacity` caps the whole event; ticket types default to OPT_1 with 1..10 per order.
+ */
+export async function givenEventOnSale(
+  server: TestServer,
+  tenantId: string,
+  opts: {
+    name?: string;
+    urlName?: string;
+    status?: string;
+    capacity?: number | null;
+    timeZone?: string;
+    ticketTypes?: Array<{
+      name: string;
+      price: number;
+      quantity: number;
+      remaining?: number;
+      minPerOrder?: number;
+      maxPerOrder?: number;
+      salesAvailability?: string;
+      salesStartAt?: Date | null;
+      salesEndAt?: Date | null;
+      otherIndex?: number;
+      active?: boolean;
+    }>;
+    discounts?: Array<{ code: string; kind: 'percent' | 'amount'; value: number; usageLimit?: number | null; ticketTypeIndexes?: number[] }>;
+  } = {},
+): Promise<GivenEventOnSale> {
+  const db = server.app.deps.db;
+  const id = randomUUID();
+  const name = opts.name ?? `Show ${id.slice(0, 6)}`;
+  const urlName = opts.urlName ?? `s${id.slice(0, 8)}`;
+  const capacity = opts.capacity ?? null;
+  await db.insert(events).values({
+    tenantId,
+    id,
+    name,
+    urlName,
+    status: opts.status ?? 'published',
+    startDateTime: new Date(Date.now() + 30 * 24 * 3600_000),
+    timeZone: opts.timeZone ?? 'America/New_York',
+    venueName: 'The Hall',
+    address1: '10 Main St',
+    city: 'Springfield',
+    state: 'NY',
+    zip: '10001',
+    capacity,
+    remainingCapacity: capacity,
+    emailDeliveryVerbiage: 'Print your tickets at home.',
+  });
+  const types = opts.ticketTypes ?? [{ name: 'General Admission', price: 4500, quantity: 100 }];
+  const ticketTypeIds = types.map(() => randomUUID());
+  await db.insert(ticketTypes).values(
+    types.map((t, i) => ({
+      tenantId,
+      id: ticketTypeIds[i]!,
+      eventId: id,
+      name: t.name,
+      price: t.price,
+      quantity: t.quantity,
+      remaining: t.remaining ?? t.quantity,
+      minPerOrder: t.minPerOrder ?? 1,
+      maxPerOrder: t.maxPerOrder ?? 10,
+      salesAvailability: t.salesAvailability ?? 'SALES_AVAILABILITY_OPT_1',
+      salesStartAt: t.salesStartAt ?? null,
+      salesEndAt: t.salesEndAt ?? null,
+      otherTicketTypeId: t.otherIndex === undefined ? null : ticketTypeIds[t.otherIndex]!,
+      sortOrder: i,
+      active: t.active ?? true,
+    })),
+  );
+  const discountCodeIds: string[] = [];
+  for (const d of opts.discounts ?? []) {
+    const did = randomUUID();
+    discountCodeIds.push(did);
+    await db.insert(discountCodes).values({
+      tenantId,
+      id: did,
+      eventId: id,
+      code: d.code.toUpperCase(),
+      kind: d.kind,
+      value: d.kind === 'percent' ? Math.round(d.value * 100) : d.value,
+      usageLimit: d.usageLimit ?? null,
+      ticketTypeIds: (d.ticketTypeIndexes ?? []).map((i) => ticketTypeIds[i]!),
+    });
+  }
+  return { id, urlName, name, ticketTypeIds, discountCodeIds };
+}
+
+/** A checkout payload for PLACE ORDER that passes every §5 field rule. */
+export function checkoutPayload(lines: Array<{ ticketTypeId: string; quantity: number }>, order: Record<string, unknown> = {}) {
+  return {
+    order: {
+      email: 'buyer@example.test',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      phone: '+1 (555) 123 4567',
+      address1: '1 Infinite Loop',
+      address2: 'Apt 2',
+      city: 'Springfield',
+      state: 'NY',
+      zipCode: '10001',
+      country: 'USA',
+      optInEmail: false,
+      optInText: false,
+      ...order,
+    },
+    lines,
+    source: 'online',
+  };
 }

@@ -93,6 +93,33 @@ function decodeCursor(cursor: string): [unknown, string] {
   throw badRequest('Invalid cursor.');
 }
 
+const isCalendarDate = (y: number, m: number, d: number) => {
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+};
+
+const TIMESTAMP_TEXT = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(Z|[+-]\d{2}(:?\d{2}){0,2})?$/;
+
+/** A cursor comes back from the client: its sort value must fit the field, or the SQL cast fails. */
+function cursorValueFits(type: FieldType, v: unknown): boolean {
+  switch (type) {
+    case 'text':
+      return typeof v === 'string';
+    case 'number':
+      return (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v));
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'timestamp': {
+      const m = typeof v === 'string' ? TIMESTAMP_TEXT.exec(v) : null;
+      return !!m && isCalendarDate(+m[1]!, +m[2]!, +m[3]!) && +m[4]! < 24 && +m[5]! < 60 && +m[6]! < 60;
+    }
+    case 'date': {
+      const m = typeof v === 'string' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(v) : null;
+      return !!m && isCalendarDate(+m[1]!, +m[2]!, +m[3]!);
+    }
+  }
+}
+
 function filterList(filters: TListQuery['filters']): Filter[] {
   if (!filters) return [];
   const parts = (Array.isArray(filters) ? filters : [filters]).flatMap((f) => f.split(';')).filter((f) => f.trim() !== '');
@@ -138,6 +165,7 @@ export function compileList(spec: ListSpec, rawQuery: unknown): CompiledList {
   let pageWhere = where;
   if (query.cursor) {
     const [value, id] = decodeCursor(query.cursor);
+    if (!cursorValueFits(sortField.type, value)) throw badRequest('Invalid cursor.');
     const cast = castFor(sortField.type);
     const cmp = sql.raw(desc ? '<' : '>');
     const after = sql`(${sortExpr}, ${idKey}) ${cmp} (${value}::${cast}, ${id}::text)`;

@@ -98,7 +98,9 @@ export const ZProfileUpdate = z
       .regex(/^\d{4}-\d{2}-\d{2}$/, M.birthDateRange)
       .refine((v) => {
         const { min, max } = birthDateBounds();
-        return v >= min && v <= max;
+        // A calendar date (no 1990-13-45) inside the range; strings compare as dates in this form.
+        const real = new Date(`${v}T00:00:00Z`);
+        return !Number.isNaN(real.getTime()) && real.toISOString().slice(0, 10) === v && v >= min && v <= max;
       }, M.birthDateRange)
       .nullable(),
     address1: z.string().trim().max(200).nullable(),

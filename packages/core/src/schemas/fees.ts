@@ -98,3 +98,67 @@ export const ZTicketSettingsInput = z
   });
 export type TTicketSettingsInput = z.input<typeof ZTicketSettingsInput>;
 export type TTicketSettings = z.output<typeof ZTicketSettingsInput> & { defaultSurchargeRule: string | null };
+
+// ---- API contracts of the fees screens (accounts §7 Fees and settings) ----------------------
+
+/** Owner id of the platform-wide (global) rules and settings; a tenant's are owned by its id. */
+export const GLOBAL_OWNER_ID = 'global';
+
+/** PUT .../rule/:id sends the whole rule (ZSurchargeRuleInput); PATCH any subset, e.g. {active}. */
+export const ZSurchargeRulePatch = z
+  .object({
+    name: ZSurchargeRuleInput.shape.name,
+    serviceFeePercent: ZSurchargeRuleInput.shape.serviceFeePercent,
+    serviceFeeFlatRate: ZSurchargeRuleInput.shape.serviceFeeFlatRate,
+    serviceFeePOSPercent: ZSurchargeRuleInput.shape.serviceFeePOSPercent,
+    serviceFeePOSFlatRate: ZSurchargeRuleInput.shape.serviceFeePOSFlatRate,
+    active: z.boolean(),
+    default: z.boolean(),
+  })
+  .partial();
+export type TSurchargeRulePatch = z.input<typeof ZSurchargeRulePatch>;
+
+/** spec §7: the created-rule response carries data.rule.id; updates answer the same shape. */
+export const ZSurchargeRuleResponse = z.object({ data: z.object({ rule: ZSurchargeRule }) });
+export type TSurchargeRuleResponse = z.infer<typeof ZSurchargeRuleResponse>;
+
+/** spec §3: lists wrap each rule as an owner id plus the rule. */
+export const ZSurchargeRuleListItem = z.object({ ownerId: z.string(), rule: ZSurchargeRule });
+export const ZSurchargeRuleList = z.object({ result: z.array(ZSurchargeRuleListItem), count: z.number().int(), cursor: z.string().nullable() });
+export type TSurchargeRuleList = z.infer<typeof ZSurchargeRuleList>;
+
+/** The stored settings, global or a tenant's, as read by the screens (and the pricing engine). */
+export const ZTicketSettings = z.object({
+  ownerId: z.string(),
+  defaultSurchargeRule: z.string().nullable(),
+  isTenantSettingsControlEnabled: z.boolean(),
+  donationServiceFee: z.number(),
+  donationCharge: z.number().int(),
+  roundUpServiceFeeValue: z.number().int(),
+  serviceFeePassAlongOptionOnline: z.string(),
+  serviceFeePassAlongOptionBackend: z.string(),
+  serviceFeePassAlongOptionApp: z.string(),
+  chargeTax: z.boolean(),
+  taxRate: z.number().nullable(),
+  chargeOnline: z.boolean(),
+  chargeOnlineValue: z.number().int().nullable(),
+  chargeCash: z.boolean(),
+  chargeCashValue: z.number().int().nullable(),
+  chargeBoxOffice: z.boolean(),
+  chargeBoxOfficeValue: z.number().int(),
+  maximumComplimentaryTickets: z.number().int(),
+  autoShowActiveTicketsAsSoldOut: z.boolean(),
+  platformFee: z.number(),
+  processingFee: z.number(),
+});
+export type TTicketSettingsResource = z.infer<typeof ZTicketSettings>;
+
+/** spec §7: settings updates send either {defaultSurchargeRule} or the full settings. */
+export const ZSetDefaultSurchargeRuleRequest = z.object({ defaultSurchargeRule: z.string({ error: M.invalidValue }).min(1, M.invalidValue).max(200) }).strict();
+export type TTicketSettingsUpdateRequest =
+  | z.input<typeof ZSetDefaultSurchargeRuleRequest>
+  | (TTicketSettingsInput & { defaultSurchargeRule?: string });
+
+/** Whether a settings update body is the make-default form rather than the full settings. */
+export const isSetDefaultRequest = (body: unknown): body is { defaultSurchargeRule: string } =>
+  !!body && typeof body === 'object' && Object.keys(body).length === 1 && 'defaultSurchargeRule' in body;

@@ -1,4 +1,5 @@
-import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { uuid } from 'drizzle-orm/pg-core';
 
 export const tenants = pgTable(
   'tenants',
@@ -21,28 +22,3 @@ export const tenants = pgTable(
   (t) => [uniqueIndex('tenants_url_key').on(t.url), index('tenants_name_idx').on(t.name, t.id)],
 );
 
-/**
- * Events belong to a tenant; tenant_id is part of the primary key so the schema can be
- * distributed by tenant. The full event model (ticket types, sale windows) builds on this.
- */
-export const events = pgTable(
-  'events',
-  {
-    tenantId: uuid('tenant_id')
-      .notNull()
-      .references(() => tenants.id),
-    id: uuid('id').notNull(),
-    name: text('name').notNull(),
-    urlName: text('url_name').notNull(),
-    status: text('status').notNull().default('draft'),
-    startDateTime: timestamp('start_date_time', { withTimezone: true }),
-    timeZone: text('time_zone').notNull().default('America/New_York'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    uniqueIndex('events_id_key').on(t.id),
-    uniqueIndex('events_url_name_key').on(t.tenantId, t.urlName),
-  ],
-);

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { events, invites, memberships, tenants, users, verificationCodes } from '../../db/schema/index.js';
 
@@ -70,6 +70,19 @@ export async function findLiveInvite(db: DbOrTx, codeHash: string): Promise<Invi
 export async function findInviteById(db: DbOrTx, id: string): Promise<InviteRow | undefined> {
   const [row] = await db.select().from(invites).where(eq(invites.id, id));
   return row;
+}
+
+/** The live, unaccepted invite that the user's latest sign-up code was sent for, if any. */
+export async function findPendingSignupInvite(db: DbOrTx, userId: string): Promise<InviteRow | null> {
+  const [row] = await db
+    .select({ invite: invites })
+    .from(verificationCodes)
+    .leftJoin(invites, eq(invites.id, verificationCodes.inviteId))
+    .where(and(eq(verificationCodes.userId, userId), eq(verificationCodes.purpose, 'signup')))
+    .orderBy(desc(verificationCodes.createdAt))
+    .limit(1);
+  const invite = row?.invite;
+  return invite && !invite.acceptedAt && invite.expiresAt > new Date() ? invite : null;
 }
 
 export async function markInviteAccepted(db: DbOrTx, id: string) {

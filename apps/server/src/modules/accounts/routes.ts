@@ -33,14 +33,27 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
   const perMinute = deps.config.rateLimitAuthPerMinute;
   // Sign-in, sign-up, code checks and forgot-password are limited per client address and per
   // account name, so neither guessing one password everywhere nor everything on one account works.
+  // The address limit runs before the body is read; the account limit needs the parsed body.
   const limited = (max: number) => ({
     max,
     timeWindow: 60_000,
-    keyGenerator: (req: FastifyRequest) => {
-      const body = (req.body ?? {}) as { username?: unknown };
-      return `${req.routeOptions.url}|${req.ip}|${typeof body.username === 'string' ? body.username.toLowerCase() : ''}`;
-    },
+    keyGenerator: (req: FastifyRequest) => `${req.routeOptions.url}|${req.ip}`,
   });
+  const usernameOf = (req: FastifyRequest) => {
+    const body = (req.body ?? {}) as { username?: unknown };
+    return typeof body.username === 'string' && body.username.trim() ? body.username.trim().toLowerCase() : null;
+  };
+  const perAccount = (max: number, accountOf: (req: FastifyRequest) => string | null = usernameOf) => {
+    const check = app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: (req) => `${req.routeOptions.url}|${accountOf(req)}` });
+    return async (req: FastifyRequest, reply: FastifyReply) => {
+      if (!accountOf(req)) return;
+      const outcome = await check(req);
+      if (!outcome.isAllowed && outcome.isExceeded) {
+        reply.header('retry-after', outcome.ttlInSeconds);
+        throw new AppError('RATE_LIMITED', M.tooManyRequests);
+      }
+    };
+  };
 
   function setSessionCookie(reply: FastifyReply, token: string, expiresAt: Date) {
     reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', expires: expiresAt });
@@ -55,6 +68,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     '/api/auth/login',
     {
       config: { access: { kind: 'public' }, rateLimit: limited(perMinute) },
+      preHandler: perAccount(perMinute),
       schema: { tags: ['accounts'], body: ZLoginRequest, response: { 200: ZSession } },
     },
     async (req, reply) => {
@@ -78,15 +92,18 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     '/api/auth/register',
     {
       config: { access: { kind: 'public' }, rateLimit: limited(perMinute) },
+      preHandler: perAccount(perMinute),
       schema: { tags: ['accounts'], body: ZRegisterRequest, response: { 201: ZOk } },
     },
-    async (req, reply) => reply.status(201).send(await accounts.register({ deps, input: req.body, host: req.ctx.host })),
+    async (req, reply) =>
+      reply.status(201).send(await accounts.register({ deps, input: req.body, hostTenantUrl: req.ctx.hostTenant?.url ?? null })),
   );
 
   r.post(
     '/api/auth/verify',
     {
       config: { access: { kind: 'public' }, rateLimit: limited(perMinute) },
+      preHandler: perAccount(perMinute),
       schema: { tags: ['accounts'], body: ZVerifyRequest, response: { 200: ZOk } },
     },
     async (req) => accounts.verifyEmail({ deps, username: req.body.username, code: req.body.code }),
@@ -96,15 +113,20 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     '/api/auth/forgot-password',
     {
       config: { access: { kind: 'public' }, rateLimit: limited(Math.max(1, Math.ceil(perMinute / 2))) },
+      preHandler: perAccount(Math.max(1, Math.ceil(perMinute / 2))),
       schema: { tags: ['accounts'], body: ZForgotPasswordRequest, response: { 202: ZOk } },
     },
-    async (req, reply) => reply.status(202).send(await accounts.forgotPassword({ deps, username: req.body.username, host: req.ctx.host })),
+    async (req, reply) =>
+      reply
+        .status(202)
+        .send(await accounts.forgotPassword({ deps, username: req.body.username, hostTenantUrl: req.ctx.hostTenant?.url ?? null })),
   );
 
   r.post(
     '/api/auth/reset-password',
     {
       config: { access: { kind: 'public' }, rateLimit: limited(perMinute) },
+      preHandler: perAccount(perMinute),
       schema: { tags: ['accounts'], body: ZResetPasswordRequest, response: { 200: ZOk } },
     },
     async (req) => accounts.resetPassword({ deps, input: req.body }),
@@ -114,6 +136,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     '/api/auth/change-password',
     {
       config: { access: { kind: 'user' }, rateLimit: limited(perMinute) },
+      // The signed-in account, whatever username the body names.
+      preHandler: perAccount(perMinute, (req) => req.ctx.user?.id ?? null),
       schema: { tags: ['accounts'], body: ZChangePasswordRequest, response: { 200: ZSession } },
     },
     async (req, reply) => {
@@ -137,6 +161,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     '/api/auth/link-account',
     {
       config: { access: { kind: 'public' }, rateLimit: limited(perMinute) },
+      preHandler: perAccount(perMinute),
       schema: { tags: ['accounts'], body: ZLinkAccountRequest, response: { 200: z.object({ success: z.literal(true), targetUrl: z.string() }) } },
     },
     async (req) => accounts.linkAccount({ deps, input: req.body }),

@@ -86,9 +86,10 @@ export async function login({ deps, username, password, host }: { deps: Deps; us
   const ok = await verifyPassword(user?.passwordHash, password);
   if (!user || !ok || user.status === 'DISABLED') throw new AppError('UNAUTHENTICATED', M.signInFailed);
   if (user.status === 'PENDING') {
-    // Only someone who knows the password learns the account is unverified; they get a new code.
-    await deps.db.transaction(async (tx) => sendVerificationCode(deps, tx, user, null));
-    throw new AppError('FORBIDDEN', 'Please verify your e-mail address first. We have sent you a new code.');
+    // Only someone who knows the password learns the account is unverified; they get a new code,
+    // still tied to the invite they signed up with (the new code replaces the old one).
+    await deps.db.transaction(async (tx) => sendVerificationCode(deps, tx, user, await repo.findPendingSignupInvite(tx, user.id)));
+    throw new AppError('FORBIDDEN', M.emailNotVerified);
   }
   await repo.updateUser(deps.db, user.id, { lastLoginAt: new Date() });
   const session = await createSession(deps.db, user.id, host, policyOf(deps));
@@ -102,7 +103,7 @@ export async function logout({ deps, token }: { deps: Deps; token: string | null
 
 // ---- sign-up and verification ---------------------------------------------------------------
 
-async function sendVerificationCode(deps: Deps, tx: Tx, user: repo.UserRow, invite: repo.InviteRow | null) {
+async function sendVerificationCode(deps: Deps, tx: Tx, user: repo.UserRow, invite: repo.InviteRow | null, inviteCode?: string) {
   const code = newCode();
   await repo.insertCode(tx, {
     id: randomUUID(),
@@ -118,6 +119,7 @@ async function sendVerificationCode(deps: Deps, tx: Tx, user: repo.UserRow, invi
   let link = `${origin}/verify?${params}`;
   if (invite?.eventId) {
     // spec: accounts §2 /event-staff-verify?newUserName&code&groupId&inviteCode&targetEventId&roles
+    if (inviteCode) params.set('inviteCode', inviteCode);
     params.set('targetEventId', invite.eventId);
     params.set('roles', invite.roles.join(','));
     link = `${origin}/event-staff-verify?${params}`;
@@ -133,7 +135,11 @@ async function liveInvite(deps: Deps, code: string | undefined, groupId: string 
   return invite;
 }
 
-export async function register({ deps, input, host }: { deps: Deps; input: z.output<typeof ZRegisterRequest>; host: string }) {
+/**
+ * `hostTenantUrl` is the tenant whose host served the request (null on the platform host): links
+ * in mails are built from configuration, never from the Host header.
+ */
+export async function register({ deps, input, hostTenantUrl }: { deps: Deps; input: z.output<typeof ZRegisterRequest>; hostTenantUrl: string | null }) {
   const appType: AppType = input.appType;
   const invite = await liveInvite(deps, input.inviteCode, input.groupId);
   if (appType !== 'ATTENDEE' || input.inviteCode) {
@@ -145,7 +151,7 @@ export async function register({ deps, input, host }: { deps: Deps; input: z.out
   await deps.db.transaction(async (tx) => {
     if (existing && existing.status !== 'PENDING') {
       // No enumeration: the answer is the same; the owner of the address is told by mail.
-      const origin = host ? `${deps.config.publicScheme}://${host}` : originFor(deps, null);
+      const origin = originFor(deps, hostTenantUrl);
       await deps.mailer.send(tx, alreadyRegisteredMail(existing.email, `${origin}/login`, `${origin}/forgot-password`));
       return;
     }
@@ -168,7 +174,7 @@ export async function register({ deps, input, host }: { deps: Deps; input: z.out
       await repo.insertUser(tx, { id, ...values });
       user = (await repo.findUserById(tx, id))!;
     }
-    await sendVerificationCode(deps, tx, user, invite);
+    await sendVerificationCode(deps, tx, user, invite, invite ? input.inviteCode : undefined);
   });
   return { success: true as const, message: M.registerSuccess };
 }
@@ -215,11 +221,12 @@ async function acceptInvite(tx: Tx, invite: repo.InviteRow, userId: string) {
 
 // ---- passwords -------------------------------------------------------------------------------
 
-export async function forgotPassword({ deps, username, host }: { deps: Deps; username: string; host: string }) {
+export async function forgotPassword({ deps, username, hostTenantUrl }: { deps: Deps; username: string; hostTenantUrl: string | null }) {
   const user = await repo.findUserByEmail(deps.db, username);
   if (user && user.status !== 'DISABLED') {
     const code = newCode();
-    const origin = `${deps.config.publicScheme}://${host}`;
+    // A link built from the Host header would let anyone have the code mailed to their own site.
+    const origin = originFor(deps, hostTenantUrl);
     const link = `${origin}/forgot-password?${new URLSearchParams({ username: user.email, code })}`;
     await deps.db.transaction(async (tx) => {
       await repo.insertCode(tx, {
@@ -320,7 +327,7 @@ export async function sendInvite({ deps, inviter, email, target }: { deps: Deps;
     target.kind === 'platform'
       ? [...PLATFORM_ROLES] // spec: accounts §6 a platform invite grants all four roles
       : target.roles.filter((r) => (target.kind === 'tenant' ? (TENANT_ROLES as readonly string[]) : (EVENT_ROLES as readonly string[])).includes(r));
-  if (roles.length === 0) throw badRequest('Choose at least one role.');
+  if (roles.length === 0) throw badRequest(M.rolesRequired);
   const groupId = target.kind === 'platform' ? PLATFORM_GROUP_ID : target.tenantId;
   const appType: AppType = target.kind === 'platform' ? 'PLATFORM' : 'TENANT';
   const code = newToken();

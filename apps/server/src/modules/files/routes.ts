@@ -42,7 +42,11 @@ export function registerFileRoutes(app: FastifyInstance, deps: Deps) {
       const key = (req.params as { '*': string })['*'];
       const grant = deps.storage.verify('put', key, req.query);
       if (!grant || grant === true) throw notFound();
-      const bytes = req.body as Buffer | undefined;
+      const bytes = req.body as unknown;
+      // A body Fastify parsed as text or JSON was not sent as a file type we take.
+      if (bytes !== undefined && bytes !== null && !Buffer.isBuffer(bytes)) {
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'This kind of file is not accepted here.');
+      }
       if (!Buffer.isBuffer(bytes) || bytes.length === 0) throw new AppError('BAD_REQUEST', 'The upload is empty.');
       if (bytes.length > grant.maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', 'The file is too large.');
       const type = sniffContentType(bytes);

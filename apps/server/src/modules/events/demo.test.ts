@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TENANT, seedIfEmpty } from '../../seed.js';
+import { checkoutPayload, startServer, type TestServer } from '../../../test/harness.js';
+import { DEMO_EVENT } from './demo.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+  await seedIfEmpty(server.app.deps);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('the demo seed', () => {
+  it('puts Summer Jam on sale on the demo tenant, with two ticket types and WELCOME10', async () => {
+    const site = server.client(DEMO_TENANT.url);
+    const event = await site.get(`/api/p/events/${DEMO_EVENT.urlName}`);
+    expect(event.status).toBe(200);
+    expect(event.body.details).toMatchObject({ name: 'Summer Jam', status: 'published', city: 'New York', covidSafety: true });
+    const start = Date.parse(event.body.details.startDateTime);
+    expect(start - Date.now()).toBeGreaterThan(50 * 24 * 3600_000);
+    expect(start - Date.now()).toBeLessThan(70 * 24 * 3600_000);
+    const types = event.body.ticketTypes.map((t: { details: { name: string; price: number; remainingQuantity: number; available: boolean } }) => [
+      t.details.name,
+      t.details.price,
+      t.details.remainingQuantity,
+      t.details.available,
+    ]);
+    expect(types).toEqual([
+      ['General Admission', 4500, 500, true],
+      ['VIP', 12000, 50, true],
+    ]);
+    const [ga] = event.body.ticketTypes as Array<{ id: string }>;
+    const price = await site.post(`/api/p/events/${DEMO_EVENT.urlName}/price`, { lines: [{ ticketTypeId: ga!.id, quantity: 2 }], discountCode: DEMO_EVENT.discountCode });
+    expect(price.body).toMatchObject({ subtotal: 9000, discount: 900, discountCode: 'WELCOME10' });
+    const order = await site.post(`/api/p/tenants/${event.body.tenantId}/events/${event.body.id}/orders`, checkoutPayload([{ ticketTypeId: ga!.id, quantity: 2 }]));
+    expect(order.status).toBe(201);
+    expect(order.body.message).toContain('/pay/');
+  });
+});

@@ -1,0 +1,102 @@
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { discountCodes, events, orders, surchargeRules, ticketTypes } from '../../db/schema/index.js';
+import type { CompiledList, ListSpec } from '../../platform/list-query.js';
+
+export type EventRow = typeof events.$inferSelect;
+export type EventInsert = typeof events.$inferInsert;
+
+export const EVENT_LIST: ListSpec = {
+  fields: {
+    'details.name': { expr: events.name, type: 'text', match: 'contains' },
+    'details.urlName': { expr: events.urlName, type: 'text' },
+    'details.status': { expr: events.status, type: 'text' },
+    'details.startDateTime': { expr: sql`coalesce(${events.startDateTime}, 'infinity'::timestamptz)`, type: 'timestamp' },
+    'details.dateCreated': { expr: events.createdAt, type: 'timestamp' },
+  },
+  id: events.id,
+  defaultSort: '-details.dateCreated',
+};
+
+export async function insertEvent(db: DbOrTx, values: EventInsert): Promise<EventRow> {
+  const [row] = await db.insert(events).values(values).returning();
+  return row!;
+}
+
+export async function findEvent(db: DbOrTx, tenantId: string, eventId: string, lock = false): Promise<EventRow | undefined> {
+  const query = db.select().from(events).where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)));
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+export async function findEventByUrlName(db: DbOrTx, tenantId: string, urlName: string): Promise<EventRow | undefined> {
+  const [row] = await db.select().from(events).where(and(eq(events.tenantId, tenantId), eq(events.urlName, urlName)));
+  return row;
+}
+
+export async function listEvents(db: DbOrTx, tenantId: string, q: CompiledList) {
+  const own = eq(events.tenantId, tenantId);
+  const rows = await db
+    .select({ row: events, _sort: q.sortKey, _id: q.idKey })
+    .from(events)
+    .where(and(own, q.pageWhere))
+    .orderBy(...q.orderBy)
+    .limit(q.limit + 1);
+  const [total] = await db.select({ n: count() }).from(events).where(and(own, q.where));
+  return { rows, total: total?.n ?? 0 };
+}
+
+export async function updateEvent(db: DbOrTx, tenantId: string, eventId: string, set: Partial<EventInsert>): Promise<EventRow | undefined> {
+  const [row] = await db
+    .update(events)
+    .set({ ...set, updatedAt: new Date() })
+    .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)))
+    .returning();
+  return row;
+}
+
+/** Moves the event to `to` only from one of `from`; undefined when it was in another state. */
+export async function transitionEvent(db: DbOrTx, tenantId: string, eventId: string, from: readonly string[], to: string) {
+  const [row] = await db
+    .update(events)
+    .set({ status: to, updatedAt: new Date() })
+    .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId), inArray(events.status, [...from])))
+    .returning();
+  return row;
+}
+
+export async function deleteEvent(db: DbOrTx, tenantId: string, eventId: string) {
+  await db.delete(discountCodes).where(and(eq(discountCodes.tenantId, tenantId), eq(discountCodes.eventId, eventId)));
+  await db.delete(ticketTypes).where(and(eq(ticketTypes.tenantId, tenantId), eq(ticketTypes.eventId, eventId)));
+  await db.delete(events).where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)));
+}
+
+export async function countOrders(db: DbOrTx, tenantId: string, eventId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(orders).where(and(eq(orders.tenantId, tenantId), eq(orders.eventId, eventId)));
+  return row?.n ?? 0;
+}
+
+export async function countTicketTypes(db: DbOrTx, tenantId: string, eventId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.tenantId, tenantId), eq(ticketTypes.eventId, eventId)));
+  return row?.n ?? 0;
+}
+
+/** Tickets of the event sold or held right now: what its ticket types have given out. */
+export async function soldOrHeld(db: DbOrTx, tenantId: string, eventId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(sum(${ticketTypes.quantity} - ${ticketTypes.remaining}), 0)::int` })
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.tenantId, tenantId), eq(ticketTypes.eventId, eventId)));
+  return Number(row?.n ?? 0);
+}
+
+export async function isActiveSurchargeRule(db: DbOrTx, tenantId: string, ruleId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: surchargeRules.id })
+    .from(surchargeRules)
+    .where(and(eq(surchargeRules.tenantId, tenantId), eq(surchargeRules.id, ruleId), eq(surchargeRules.active, true)));
+  return !!row;
+}

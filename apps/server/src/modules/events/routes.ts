@@ -1,0 +1,99 @@
+import { M, SEATMAP_MAX_BYTES, ZCreateEventRequest, ZEvent, ZEventList, ZSuccess, ZUpdateEventRequest } from '@marquee/core';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Deps } from '../../deps.js';
+import { tenantCtxOf } from '../../platform/auth/guard.js';
+import { AppError } from '../../platform/errors.js';
+import { EVENT_READ, EVENT_WRITE, EVENTS_READ, EVENTS_WRITE } from './access.js';
+import * as service from './service.js';
+
+const ZTenantParams = z.object({ tenantId: z.string() });
+const ZEventParams = z.object({ tenantId: z.string(), eventId: z.uuid() });
+
+/** The tenant console's events: spec reports-payouts-checkout §7 (event lookups) and issue 4. */
+export function registerEventRoutes(app: FastifyInstance, deps: Deps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['events'];
+
+  r.get(
+    '/api/tenants/:tenantId/events',
+    {
+      config: { access: EVENTS_READ },
+      schema: { tags, summary: 'Events of the tenant; filters on details.name (contains), details.status, details.urlName', params: ZTenantParams, response: { 200: ZEventList } },
+    },
+    async (req) => service.listEvents({ deps, ctx: tenantCtxOf(req), query: req.query }),
+  );
+
+  r.post(
+    '/api/tenants/:tenantId/events',
+    { config: { access: EVENTS_WRITE }, schema: { tags, params: ZTenantParams, body: ZCreateEventRequest, response: { 201: ZEvent } } },
+    async (req, reply) => reply.status(201).send(await service.createEvent({ deps, ctx: tenantCtxOf(req), input: req.body.details })),
+  );
+
+  r.get(
+    '/api/tenants/:tenantId/events/:eventId',
+    { config: { access: EVENT_READ }, schema: { tags, params: ZEventParams, response: { 200: ZEvent } } },
+    async (req) => service.getEvent({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId }),
+  );
+
+  r.patch(
+    '/api/tenants/:tenantId/events/:eventId',
+    { config: { access: EVENT_WRITE }, schema: { tags, params: ZEventParams, body: ZUpdateEventRequest, response: { 200: ZEvent } } },
+    async (req) => service.updateEvent({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, changes: req.body.details }),
+  );
+
+  r.delete(
+    '/api/tenants/:tenantId/events/:eventId',
+    {
+      config: { access: EVENTS_WRITE },
+      schema: { tags, summary: 'Deletes an event that has no orders (otherwise cancel it)', params: ZEventParams, response: { 200: ZSuccess } },
+    },
+    async (req) => service.deleteEvent({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId }),
+  );
+
+  for (const action of ['publish', 'unpublish'] as const) {
+    r.post(
+      `/api/tenants/:tenantId/events/:eventId/${action}`,
+      { config: { access: EVENT_WRITE }, schema: { tags, params: ZEventParams, response: { 200: ZEvent } } },
+      async (req) => service.changeEventStatus({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, action }),
+    );
+  }
+
+  r.post(
+    '/api/tenants/:tenantId/events/:eventId/cancel',
+    { config: { access: EVENTS_WRITE }, schema: { tags, params: ZEventParams, response: { 200: ZEvent } } },
+    async (req) => service.changeEventStatus({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, action: 'cancel' }),
+  );
+
+  r.post(
+    '/api/tenants/:tenantId/events/:eventId/seatmap',
+    {
+      config: { access: EVENT_WRITE },
+      bodyLimit: SEATMAP_MAX_BYTES + 64 * 1024,
+      schema: {
+        tags,
+        summary: 'Seat map image (PNG, JPG or GIF, at most 5 MB), multipart field "file"',
+        params: ZEventParams,
+        consumes: ['multipart/form-data'],
+        response: { 200: ZEvent },
+      },
+    },
+    async (req) => {
+      if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', M.seatmapType);
+      const file = await req.file({ limits: { fileSize: SEATMAP_MAX_BYTES } });
+      if (!file) throw new AppError('BAD_REQUEST', M.seatmapType);
+      const bytes = await file.toBuffer().catch((err: { code?: string }) => {
+        if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', M.seatmapSize);
+        throw err;
+      });
+      return service.uploadSeatMap({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, bytes, truncated: file.file.truncated });
+    },
+  );
+
+  r.delete(
+    '/api/tenants/:tenantId/events/:eventId/seatmap',
+    { config: { access: EVENT_WRITE }, schema: { tags, params: ZEventParams, response: { 200: ZEvent } } },
+    async (req) => service.deleteSeatMap({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId }),
+  );
+}

@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DEFAULT_COUNTRY,
+  DEFAULT_TIME_ZONE,
+  M,
+  SEATMAP_MAX_BYTES,
+  urlNameFrom,
+  isReservedPath,
+  type EventStatus,
+  type TEvent,
+  type ZCreateEventRequest,
+  type ZUpdateEventRequest,
+} from '@marquee/core';
+import type { z } from 'zod';
+import type { DbOrTx } from '../../db/client.js';
+import type { Deps } from '../../deps.js';
+import type { TenantCtx } from '../../platform/auth/context.js';
+import { sniffContentType, type SniffedType } from '../../platform/content-type.js';
+import { isUniqueViolation } from '../../platform/db-errors.js';
+import { AppError, conflict, notFound } from '../../platform/errors.js';
+import { compileList } from '../../platform/list-query.js';
+import { recomputeSalesWindows } from '../ticket-types/service.js';
+import * as repo from './repository.js';
+
+type EventInput = z.output<typeof ZCreateEventRequest>['details'];
+type EventChanges = z.output<typeof ZUpdateEventRequest>['details'];
+
+const SEATMAP_EXT: Partial<Record<SniffedType, 'png' | 'jpg' | 'gif'>> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif' };
+
+/** Where the attendee site serves the seat map: /{eventName}/assets/seatmap.{ext}. */
+export function seatMapPath(row: Pick<repo.EventRow, 'urlName' | 'seatmapKey'>): string | null {
+  if (!row.seatmapKey) return null;
+  const ext = row.seatmapKey.slice(row.seatmapKey.lastIndexOf('.') + 1);
+  return `/${row.urlName}/assets/seatmap.${ext}`;
+}
+
+export function toEvent(row: repo.EventRow): TEvent {
+  return {
+    id: row.id,
+    tenantId: row.tenantId,
+    details: {
+      name: row.name,
+      urlName: row.urlName,
+      status: row.status as EventStatus,
+      description: row.description,
+      startDateTime: row.startDateTime?.toISOString() ?? null,
+      endDateTime: row.endDateTime?.toISOString() ?? null,
+      timeZone: row.timeZone,
+      venueName: row.venueName,
+      address1: row.address1,
+      city: row.city,
+      state: row.state,
+      zip: row.zip,
+      country: row.country,
+      capacity: row.capacity,
+      remainingCapacity: row.remainingCapacity,
+      covidSafety: row.covidSafetyEnabled,
+      covidSafetyText: row.covidSafetyText,
+      emailDeliveryVerbiage: row.emailDeliveryVerbiage,
+      charityId: row.charityId,
+      surchargeRuleId: row.surchargeRuleId,
+      seatMap: seatMapPath(row),
+      dateCreated: row.createdAt.toISOString(),
+      dateModified: row.updatedAt.toISOString(),
+    },
+  };
+}
+
+function toColumns(d: EventChanges): Partial<repo.EventInsert> {
+  const out: Partial<repo.EventInsert> = {};
+  if (d.name !== undefined) out.name = d.name;
+  if (d.urlName !== undefined) out.urlName = d.urlName;
+  if (d.description !== undefined) out.description = d.description;
+  if (d.startDateTime !== undefined) out.startDateTime = d.startDateTime === null ? null : new Date(d.startDateTime);
+  if (d.endDateTime !== undefined) out.endDateTime = d.endDateTime === null ? null : new Date(d.endDateTime);
+  if (d.timeZone !== undefined) out.timeZone = d.timeZone;
+  if (d.venueName !== undefined) out.venueName = d.venueName;
+  if (d.address1 !== undefined) out.address1 = d.address1;
+  if (d.city !== undefined) out.city = d.city;
+  if (d.state !== undefined) out.state = d.state;
+  if (d.zip !== undefined) out.zip = d.zip;
+  if (d.country !== undefined) out.country = d.country;
+  if (d.covidSafety !== undefined) out.covidSafetyEnabled = d.covidSafety;
+  if (d.covidSafetyText !== undefined) out.covidSafetyText = d.covidSafetyText;
+  if (d.emailDeliveryVerbiage !== undefined) out.emailDeliveryVerbiage = d.emailDeliveryVerbiage;
+  if (d.charityId !== undefined) out.charityId = d.charityId;
+  if (d.surchargeRuleId !== undefined) out.surchargeRuleId = d.surchargeRuleId;
+  return out;
+}
+
+const urlNameTaken = () => new AppError('CONFLICT', M.urlNameTaken, { 'details.urlName': M.urlNameTaken });
+
+function assertEndAfterStart(start: Date | null | undefined, end: Date | null | undefined) {
+  if (start && end && end <= start) throw new AppError('VALIDATION', M.salesWindowOrder, { 'details.endDateTime': M.salesWindowOrder });
+}
+
+async function assertRule(db: DbOrTx, tenantId: string, ruleId: string | null | undefined) {
+  if (ruleId && !(await repo.isActiveSurchargeRule(db, tenantId, ruleId))) {
+    throw new AppError('VALIDATION', M.surchargeRuleInvalid, { 'details.surchargeRuleId': M.surchargeRuleInvalid });
+  }
+}
+
+async function findOrThrow(db: DbOrTx, tenantId: string, eventId: string) {
+  const row = await repo.findEvent(db, tenantId, eventId);
+  if (!row) throw notFound();
+  return row;
+}
+
+/** spec §7 also shows the lookup sent as ?filters=q?details.name={name}: read it as details.name={name}. */
+function withoutQPrefix(query: unknown): unknown {
+  if (!query || typeof query !== 'object') return query;
+  const { filters } = query as { filters?: unknown };
+  const strip = (f: unknown) => (typeof f === 'string' && f.startsWith('q?') ? f.slice(2) : f);
+  if (typeof filters === 'string') return { ...query, filters: strip(filters) };
+  if (Array.isArray(filters)) return { ...query, filters: filters.map(strip) };
+  return query;
+}
+
+export async function listEvents({ deps, ctx, query }: { deps: Deps; ctx: TenantCtx; query: unknown }) {
+  const q = compileList(repo.EVENT_LIST, withoutQPrefix(query));
+  const { rows, total } = await repo.listEvents(deps.db, ctx.tenantId, q);
+  return q.page(rows, total, ({ row }) => toEvent(row));
+}
+
+export async function getEvent({ deps, ctx, eventId }: { deps: Deps; ctx: TenantCtx; eventId: string }): Promise<TEvent> {
+  return toEvent(await findOrThrow(deps.db, ctx.tenantId, eventId));
+}
+
+export async function createEvent({ deps, ctx, input }: { deps: Deps; ctx: TenantCtx; input: EventInput }): Promise<TEvent> {
+  const urlName = input.urlName ?? urlNameFrom(input.name);
+  if (!urlName || isReservedPath(urlName)) {
+    const message = urlName ? M.urlNameReserved : M.urlNameFormat;
+    throw new AppError('VALIDATION', message, { 'details.urlName': message });
+  }
+  const columns = toColumns(input);
+  assertEndAfterStart(columns.startDateTime, columns.endDateTime);
+  await assertRule(deps.db, ctx.tenantId, input.surchargeRuleId);
+  if (await repo.findEventByUrlName(deps.db, ctx.tenantId, urlName)) throw urlNameTaken();
+  try {
+    const row = await repo.insertEvent(deps.db, {
+      timeZone: DEFAULT_TIME_ZONE,
+      country: DEFAULT_COUNTRY,
+      ...columns,
+      tenantId: ctx.tenantId,
+      id: randomUUID(),
+      name: input.name,
+      urlName,
+      status: 'draft',
+      capacity: input.capacity ?? null,
+      remainingCapacity: input.capacity ?? null,
+    });
+    return toEvent(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw urlNameTaken();
+    throw err;
+  }
+}
+
+export async function updateEvent({ deps, ctx, eventId, changes }: { deps: Deps; ctx: TenantCtx; eventId: string; changes: EventChanges }): Promise<TEvent> {
+  const current = await findOrThrow(deps.db, ctx.tenantId, eventId);
+  if (current.status === 'cancelled') throw conflict(M.eventCancelledReadOnly);
+  const { capacity, ...rest } = changes;
+  const columns = toColumns(rest);
+  assertEndAfterStart(
+    columns.startDateTime === undefined ? current.startDateTime : columns.startDateTime,
+    columns.endDateTime === undefined ? current.endDateTime : columns.endDateTime,
+  );
+  await assertRule(deps.db, ctx.tenantId, changes.surchargeRuleId);
+  if (columns.urlName && columns.urlName !== current.urlName) {
+    const other = await repo.findEventByUrlName(deps.db, ctx.tenantId, columns.urlName);
+    if (other && other.id !== eventId) throw urlNameTaken();
+  }
+  try {
+    const row = await deps.db.transaction(async (tx) => {
+      // Ticket types before the event: every writer takes ticket type rows first (lock order).
+      if (columns.timeZone && columns.timeZone !== current.timeZone) await recomputeSalesWindows(tx, ctx.tenantId, eventId, columns.timeZone);
+      if (capacity !== undefined) await setCapacity(tx, ctx.tenantId, eventId, capacity);
+      const updated = await repo.updateEvent(tx, ctx.tenantId, eventId, columns);
+      if (!updated) throw notFound();
+      return updated;
+    });
+    return toEvent(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw urlNameTaken();
+    throw err;
+  }
+}
+
+/**
+ * A new capacity keeps what is sold or held: remaining moves by the change, and a capacity below
+ * what is already out is refused. Read under the event's row lock, so no hold slips between.
+ */
+async function setCapacity(tx: DbOrTx, tenantId: string, eventId: string, capacity: number | null) {
+  const event = await repo.findEvent(tx, tenantId, eventId, true);
+  if (!event) throw notFound();
+  if (capacity === null) {
+    await repo.updateEvent(tx, tenantId, eventId, { capacity: null, remainingCapacity: null });
+    return;
+  }
+  const out =
+    event.capacity !== null && event.remainingCapacity !== null
+      ? event.capacity - event.remainingCapacity
+      : await repo.soldOrHeld(tx, tenantId, eventId);
+  if (capacity < out) throw new AppError('CONFLICT', M.capacityBelowSold, { 'details.capacity': M.capacityBelowSold });
+  await repo.updateEvent(tx, tenantId, eventId, { capacity, remainingCapacity: capacity - out });
+}
+
+const TRANSITIONS: Record<'publish' | 'unpublish' | 'cancel', { from: EventStatus[]; to: EventStatus }> = {
+  publish: { from: ['draft'], to: 'published' },
+  unpublish: { from: ['published'], to: 'draft' },
+  cancel: { from: ['draft', 'published'], to: 'cancelled' },
+};
+
+/** draft -> published -> draft; either -> cancelled, which is final. Repeating a transition is a no-op. */
+export async function changeEventStatus({
+  deps,
+  ctx,
+  eventId,
+  action,
+}: {
+  deps: Deps;
+  ctx: TenantCtx;
+  eventId: string;
+  action: keyof typeof TRANSITIONS;
+}): Promise<TEvent> {
+  const current = await findOrThrow(deps.db, ctx.tenantId, eventId);
+  const { from, to } = TRANSITIONS[action];
+  if (current.status === to) return toEvent(current);
+  if (current.status === 'cancelled') throw conflict(M.eventCancelledReadOnly);
+  if (action === 'publish') {
+    if (!current.startDateTime) throw new AppError('CONFLICT', M.publishNeedsStart, { 'details.startDateTime': M.publishNeedsStart });
+    if ((await repo.countTicketTypes(deps.db, ctx.tenantId, eventId)) === 0) throw conflict(M.publishNeedsTickets);
+  }
+  const row = await repo.transitionEvent(deps.db, ctx.tenantId, eventId, from, to);
+  if (!row) return toEvent(await findOrThrow(deps.db, ctx.tenantId, eventId));
+  return toEvent(row);
+}
+
+export async function deleteEvent({ deps, ctx, eventId }: { deps: Deps; ctx: TenantCtx; eventId: string }) {
+  const current = await findOrThrow(deps.db, ctx.tenantId, eventId);
+  await deps.db.transaction(async (tx) => {
+    if ((await repo.countOrders(tx, ctx.tenantId, eventId)) > 0) throw conflict(M.eventHasOrders);
+    await repo.deleteEvent(tx, ctx.tenantId, eventId);
+  });
+  if (current.seatmapKey) await deps.storage.delete(current.seatmapKey);
+  return { success: true as const };
+}
+
+// ---- seat map --------------------------------------------------------------------------------
+
+/** A PNG, JPEG or GIF judged by its bytes, at most 5 MB; replaces any earlier seat map. */
+export async function uploadSeatMap({
+  deps,
+  ctx,
+  eventId,
+  bytes,
+  truncated,
+}: {
+  deps: Deps;
+  ctx: TenantCtx;
+  eventId: string;
+  bytes: Buffer;
+  truncated: boolean;
+}): Promise<TEvent> {
+  const current = await findOrThrow(deps.db, ctx.tenantId, eventId);
+  if (current.status === 'cancelled') throw conflict(M.eventCancelledReadOnly);
+  if (truncated || bytes.length > SEATMAP_MAX_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', M.seatmapSize);
+  const type = sniffContentType(bytes);
+  const ext = type ? SEATMAP_EXT[type] : undefined;
+  if (!type || !ext) throw new AppError('UNSUPPORTED_MEDIA_TYPE', M.seatmapType);
+  const key = `tenants/${ctx.tenantId}/events/${eventId}/seatmap.${ext}`;
+  await deps.storage.put(key, bytes, type);
+  const row = await repo.updateEvent(deps.db, ctx.tenantId, eventId, { seatmapKey: key });
+  if (!row) throw notFound();
+  if (current.seatmapKey && current.seatmapKey !== key) await deps.storage.delete(current.seatmapKey);
+  return toEvent(row);
+}
+
+export async function deleteSeatMap({ deps, ctx, eventId }: { deps: Deps; ctx: TenantCtx; eventId: string }): Promise<TEvent> {
+  const current = await findOrThrow(deps.db, ctx.tenantId, eventId);
+  if (current.status === 'cancelled') throw conflict(M.eventCancelledReadOnly);
+  const row = await repo.updateEvent(deps.db, ctx.tenantId, eventId, { seatmapKey: null });
+  if (!row) throw notFound();
+  if (current.seatmapKey) await deps.storage.delete(current.seatmapKey);
+  return toEvent(row);
+}

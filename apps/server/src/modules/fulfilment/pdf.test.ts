@@ -1,0 +1,93 @@
+import QRCode from 'qrcode';
+import { describe, expect, it } from 'vitest';
+import { inspectPdf } from '../../../test/harness.js';
+import { formatEventDateTime, QR_MODULE_PT, renderTicketsPdf, TICKET_QR_OPTIONS, type TicketDocument } from './pdf.js';
+import { newTicketUid } from './service.js';
+
+const event: TicketDocument['event'] = {
+  name: 'Jazz Under The Stars',
+  startDateTime: new Date('2026-07-04T23:30:00Z'),
+  timeZone: 'America/Los_Angeles',
+  venueName: 'Harbor Pavilion',
+  address1: '1 Ocean Ave',
+  city: 'San Diego',
+  state: 'CA',
+  zip: '92101',
+  country: 'USA',
+  emailDeliveryVerbiage: 'Doors open one hour before the show.',
+};
+
+/** Rebuilds the QR module grid a page draws, row-major, as "row,col" of every dark module. */
+function drawnModules(squares: Array<{ x: number; y: number; size: number }>): Set<string> {
+  const modules = squares.filter((s) => s.size === QR_MODULE_PT);
+  const x0 = Math.min(...modules.map((s) => s.x));
+  const y0 = Math.min(...modules.map((s) => s.y));
+  return new Set(modules.map((s) => `${(s.y - y0) / QR_MODULE_PT},${(s.x - x0) / QR_MODULE_PT}`));
+}
+
+function expectedModules(text: string): Set<string> {
+  const { modules } = QRCode.create(text, TICKET_QR_OPTIONS);
+  const out = new Set<string>();
+  for (let r = 0; r < modules.size; r++) for (let c = 0; c < modules.size; c++) if (modules.get(r, c)) out.add(`${r},${c}`);
+  return out;
+}
+
+describe('ticket PDF', () => {
+  it('is a real PDF with one page per ticket: event, local date and time, venue, type, attendee, order, price, and a QR of the uid', async () => {
+    const tickets = [
+      { ticketUid: newTicketUid(), ticketTypeName: 'VIP', price: 123456, fullName: 'Ada Lovelace' },
+      { ticketUid: newTicketUid(), ticketTypeName: 'General Admission', price: 2500, fullName: 'Ada Lovelace' },
+      { ticketUid: newTicketUid(), ticketTypeName: 'Kids', price: 0, fullName: 'Ada Lovelace' },
+    ];
+    const pdf = await renderTicketsPdf({ event, orderUid: 'ORD-123ABC', tickets });
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const { pages } = inspectPdf(pdf);
+    expect(pages).toHaveLength(3);
+    pages.forEach((page, i) => {
+      const t = tickets[i]!;
+      expect(page.text).toContain('Jazz Under The Stars');
+      // 23:30 UTC on July 4th is 4:30 PM in Los Angeles (PDT).
+      expect(page.text).toContain('Saturday, July 4, 2026 at 4:30 PM PDT');
+      expect(page.text).toContain('Harbor Pavilion');
+      expect(page.text).toContain('San Diego, CA 92101, USA');
+      expect(page.text).toContain(t.ticketTypeName);
+      expect(page.text).toContain('Ada Lovelace');
+      expect(page.text).toContain('ORD-123ABC');
+      expect(page.text).toContain(t.ticketUid);
+      expect(page.text).toContain('Print At Home (Email)');
+      expect(page.text).toContain('Doors open one hour before the show.');
+      expect(page.text).toContain(`Ticket ${i + 1} of 3`);
+      // The drawn symbol is exactly the QR code of this page's ticket uid, and of no other.
+      expect(drawnModules(page.squares)).toEqual(expectedModules(t.ticketUid));
+      expect(drawnModules(page.squares)).not.toEqual(expectedModules(tickets[(i + 1) % 3]!.ticketUid));
+    });
+    expect(pages[0]!.text).toContain('$1,234.56');
+    expect(pages[1]!.text).toContain('$25.00');
+    expect(pages[2]!.text).toContain('$0.00');
+  });
+
+  it('keeps one page per ticket even with a long delivery wording', async () => {
+    const pdf = await renderTicketsPdf({
+      event: { ...event, name: 'A very long event name '.repeat(6), emailDeliveryVerbiage: 'Bring your ID. '.repeat(400) },
+      orderUid: 'ORD-LONG',
+      tickets: [
+        { ticketUid: newTicketUid(), ticketTypeName: 'GA', price: 100, fullName: 'X' },
+        { ticketUid: newTicketUid(), ticketTypeName: 'GA', price: 100, fullName: 'Y' },
+      ],
+    });
+    expect(inspectPdf(pdf).pages).toHaveLength(2);
+  });
+
+  it('formats the date in the event time zone and says when there is none', () => {
+    expect(formatEventDateTime(new Date('2026-01-15T01:00:00Z'), 'America/New_York').replace(/\u202f/g, ' ')).toBe(
+      'Wednesday, January 14, 2026 at 8:00 PM EST',
+    );
+    expect(formatEventDateTime(null, 'America/New_York')).toBe('Date to be announced');
+  });
+
+  it('makes ticket uids of 26 base32 characters that do not repeat', () => {
+    const uids = new Set(Array.from({ length: 2000 }, () => newTicketUid()));
+    expect(uids.size).toBe(2000);
+    for (const uid of uids) expect(uid).toMatch(/^[A-Z2-7]{26}$/);
+  });
+});

@@ -1,0 +1,141 @@
+import { formatMoney, M } from '@marquee/core';
+import PDFDocument from 'pdfkit';
+import QRCode, { type QRCodeOptions } from 'qrcode';
+
+// Print-at-home tickets: one Letter page per ticket with the event, the seat's details and a QR
+// code of the ticket's unguessable uid (what the door scanner looks up).
+
+export type TicketEventInfo = {
+  name: string;
+  startDateTime: Date | null;
+  timeZone: string;
+  venueName: string;
+  address1: string;
+  city: string;
+  state: string;
+  zip: string;
+  country: string;
+  emailDeliveryVerbiage: string;
+};
+
+export type TicketInfo = { ticketUid: string; ticketTypeName: string; price: number; fullName: string };
+
+export type TicketDocument = { event: TicketEventInfo; orderUid: string; tickets: TicketInfo[] };
+
+/** Error correction M survives a crease or a smudge on a printed page. */
+export const TICKET_QR_OPTIONS: QRCodeOptions = { errorCorrectionLevel: 'M' };
+/** Points per QR module; whole points keep every module on the PDF's grid. */
+export const QR_MODULE_PT = 5;
+const QR_QUIET_MODULES = 4;
+
+const PAGE = { width: 612, height: 792, margin: 54 };
+
+/** The standard PDF fonts speak WinAnsi: typographic spaces from Intl become plain spaces. */
+const pdfText = (text: string) => text.replace(/[\u202f\u2009\u00a0]/g, ' ');
+
+/** "Saturday, March 14, 2026 at 7:30 PM EDT" in the event's own time zone. */
+export function formatEventDateTime(start: Date | null, timeZone: string): string {
+  if (!start) return 'Date to be announced';
+  try {
+    return new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      weekday: 'long',
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    }).format(start);
+  } catch {
+    return start.toISOString();
+  }
+}
+
+export function venueLines(e: TicketEventInfo): string[] {
+  const cityLine = [e.city, [e.state, e.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  return [e.venueName, e.address1, [cityLine, e.country].filter(Boolean).join(', ')].filter((l) => l.trim() !== '');
+}
+
+/** Draws the QR symbol as filled squares: crisp at any print resolution, and no image decoding. */
+function drawQr(doc: PDFKit.PDFDocument, text: string, x: number, y: number) {
+  const { modules } = QRCode.create(text, TICKET_QR_OPTIONS);
+  const size = modules.size;
+  const side = (size + 2 * QR_QUIET_MODULES) * QR_MODULE_PT;
+  doc.save();
+  doc.rect(x, y, side, side).fill('#ffffff');
+  const x0 = x + QR_QUIET_MODULES * QR_MODULE_PT;
+  const y0 = y + QR_QUIET_MODULES * QR_MODULE_PT;
+  for (let row = 0; row < size; row++) {
+    for (let col = 0; col < size; col++) {
+      if (modules.get(row, col)) doc.rect(x0 + col * QR_MODULE_PT, y0 + row * QR_MODULE_PT, QR_MODULE_PT, QR_MODULE_PT);
+    }
+  }
+  doc.fill('#000000');
+  doc.restore();
+  return side;
+}
+
+function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, index: number) {
+  const { margin, width } = PAGE;
+  const inner = width - 2 * margin;
+  doc.fillColor('#59636e').font('Helvetica').fontSize(10).text(pdfText(`${M.printAtHome}  ·  Ticket ${index + 1} of ${d.tickets.length}`), margin, margin, { width: inner });
+  doc.moveDown(0.6);
+  doc.fillColor('#000000').font('Helvetica-Bold').fontSize(22).text(pdfText(d.event.name), { width: inner });
+  doc.moveDown(0.3);
+  doc.font('Helvetica').fontSize(12).text(pdfText(formatEventDateTime(d.event.startDateTime, d.event.timeZone)), { width: inner });
+  for (const line of venueLines(d.event)) doc.text(pdfText(line), { width: inner });
+
+  const top = doc.y + 18;
+  doc.moveTo(margin, top - 9).lineTo(width - margin, top - 9).lineWidth(0.5).strokeColor('#d0d7de').stroke();
+  const qrSide = (QRCode.create(t.ticketUid, TICKET_QR_OPTIONS).modules.size + 2 * QR_QUIET_MODULES) * QR_MODULE_PT;
+  const qrX = Math.round(width - margin - qrSide);
+  drawQr(doc, t.ticketUid, qrX, Math.round(top));
+
+  const colWidth = qrX - margin - 18;
+  const rows: Array<[string, string]> = [
+    ['Ticket type', t.ticketTypeName],
+    ['Price', formatMoney(t.price)],
+    ['Attendee', t.fullName || '-'],
+    ['Order ID', d.orderUid],
+    ['Ticket ID', t.ticketUid],
+  ];
+  doc.x = margin;
+  doc.y = top;
+  for (const [label, value] of rows) {
+    doc.fillColor('#59636e').font('Helvetica').fontSize(9).text(label.toUpperCase(), margin, doc.y, { width: colWidth });
+    doc.fillColor('#000000').font('Helvetica-Bold').fontSize(13).text(pdfText(value), margin, doc.y, { width: colWidth });
+    doc.moveDown(0.5);
+  }
+
+  doc.y = Math.max(doc.y, top + qrSide) + 18;
+  doc.font('Helvetica-Bold').fontSize(11).fillColor('#000000').text(pdfText(`Delivery: ${M.printAtHome}`), margin, doc.y, { width: inner });
+  doc.font('Helvetica').fontSize(10);
+  const verbiage = d.event.emailDeliveryVerbiage.trim();
+  // Bounded so that one ticket is always one page.
+  if (verbiage) doc.moveDown(0.3).text(pdfText(verbiage.length > 1200 ? `${verbiage.slice(0, 1200)}...` : verbiage), { width: inner });
+  doc.moveDown(0.3).text('Print this page or show it on your phone at the entrance. Each QR code admits one person once; do not share it.', {
+    width: inner,
+  });
+}
+
+export function renderTicketsPdf(d: TicketDocument): Promise<Buffer> {
+  if (d.tickets.length === 0) return Promise.reject(new Error('no tickets to render'));
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({
+      size: 'LETTER',
+      margin: PAGE.margin,
+      autoFirstPage: false,
+      info: { Title: pdfText(`Tickets ${d.orderUid} - ${d.event.name}`), Author: 'Marquee' },
+    });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    d.tickets.forEach((t, i) => {
+      doc.addPage();
+      drawTicket(doc, d, t, i);
+    });
+    doc.end();
+  });
+}

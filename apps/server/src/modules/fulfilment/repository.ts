@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, lt, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { events, orderLines, orders, subscribers, tickets } from '../../db/schema/index.js';
+
+export type OrderRow = typeof orders.$inferSelect;
+export type TicketRow = typeof tickets.$inferSelect;
+
+/** The order, locked for the rest of the transaction so two fulfilments of it run one at a time. */
+export async function lockOrder(tx: DbOrTx, tenantId: string, orderId: string): Promise<OrderRow | null> {
+  const [row] = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId)))
+    .for('update');
+  return row ?? null;
+}
+
+export async function findOrder(db: DbOrTx, tenantId: string, orderId: string): Promise<OrderRow | null> {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId)));
+  return row ?? null;
+}
+
+export async function findOrderOfEvent(db: DbOrTx, tenantId: string, eventId: string, orderUid: string): Promise<OrderRow | null> {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.eventId, eventId), eq(orders.orderUid, orderUid)));
+  return row ?? null;
+}
+
+export async function findEvent(db: DbOrTx, tenantId: string, eventId: string) {
+  const [row] = await db
+    .select()
+    .from(events)
+    .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)));
+  return row ?? null;
+}
+
+export async function linesOf(db: DbOrTx, tenantId: string, orderId: string) {
+  return db
+    .select()
+    .from(orderLines)
+    .where(and(eq(orderLines.tenantId, tenantId), eq(orderLines.orderId, orderId)))
+    .orderBy(asc(orderLines.ticketName), asc(orderLines.ticketTypeId));
+}
+
+export async function ticketsOf(db: DbOrTx, tenantId: string, orderId: string): Promise<TicketRow[]> {
+  return db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.tenantId, tenantId), eq(tickets.orderId, orderId)))
+    .orderBy(asc(tickets.createdAt), asc(tickets.ticketTypeName), asc(tickets.ticketUid));
+}
+
+export async function insertTickets(tx: DbOrTx, rows: Array<Omit<typeof tickets.$inferInsert, 'id'>>) {
+  if (rows.length === 0) return;
+  await tx.insert(tickets).values(rows.map((r) => ({ ...r, id: randomUUID() })));
+}
+
+/** processing -> completed; false when another run already completed it. */
+export async function completeOrder(tx: DbOrTx, tenantId: string, orderId: string): Promise<boolean> {
+  const rows = await tx
+    .update(orders)
+    .set({ status: 'completed', updatedAt: new Date() })
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId), eq(orders.status, 'processing')))
+    .returning({ id: orders.id });
+  return rows.length === 1;
+}
+
+export async function addSubscriber(tx: DbOrTx, s: { tenantId: string; eventId: string; email: string }) {
+  await tx
+    .insert(subscribers)
+    .values({ tenantId: s.tenantId, id: randomUUID(), eventId: s.eventId, email: s.email.toLowerCase() })
+    .onConflictDoNothing({ target: [subscribers.tenantId, subscribers.eventId, subscribers.email] });
+}
+
+/** Paid orders still not completed since `before`: their fulfilment job died or gave up. */
+export async function stuckProcessingOrders(db: DbOrTx, before: Date, limit: number) {
+  return db
+    .select({ tenantId: orders.tenantId, id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.status, 'processing'), lt(sql`coalesce(${orders.paidAt}, ${orders.updatedAt})`, before)))
+    .orderBy(asc(orders.updatedAt))
+    .limit(limit);
+}

@@ -1,0 +1,77 @@
+import { ZResendTicketsResponse, ZTicketsRequest } from '@marquee/core';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Deps } from '../../deps.js';
+import type { Access } from '../../platform/auth/context.js';
+import { tenantCtxOf } from '../../platform/auth/guard.js';
+import {
+  downloadTickets,
+  FULFIL_JOB,
+  FULFIL_RECONCILE_JOB,
+  fulfilOrder,
+  reconcileFulfilment,
+  resendTickets,
+  scheduleFulfilmentReconcile,
+} from './service.js';
+
+const RECONCILE_FIRST_DELAY_MS = 60_000;
+
+const ZEventParams = z.object({ tenantId: z.string(), eventId: z.string().max(100) });
+
+// spec: reports-payouts-checkout §6, resend and download are order actions of the tenant console.
+const TICKET_ACTIONS: Access = {
+  kind: 'tenant',
+  roles: ['tenant_admin', 'tenant_staff'],
+  platformRoles: ['super_user', 'platform_manager'],
+};
+
+/** Ticket fulfilment: the orders.fulfil job, and resend / download of an order's tickets. */
+export function registerFulfilmentRoutes(app: FastifyInstance, deps: Deps) {
+  deps.jobs.register(FULFIL_JOB, async ({ tenantId, orderId }: { tenantId: string; orderId: string }) => {
+    await fulfilOrder({ deps, tenantId, orderId });
+  });
+  deps.jobs.register(FULFIL_RECONCILE_JOB, async () => {
+    await reconcileFulfilment({ deps });
+  });
+  // Every start makes sure a reconcile run is queued (a lost chain of re-enqueues restarts here).
+  app.addHook('onReady', async () => {
+    try {
+      await scheduleFulfilmentReconcile(deps, Date.now() + RECONCILE_FIRST_DELAY_MS);
+    } catch (err) {
+      deps.log.error({ err }, 'could not schedule the fulfilment reconciliation');
+    }
+  });
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.post(
+    '/api/tenants/:tenantId/events/:eventId/resend',
+    {
+      config: { access: TICKET_ACTIONS },
+      schema: { tags: ['tickets'], params: ZEventParams, body: ZTicketsRequest, response: { 200: ZResendTicketsResponse } },
+    },
+    async (req) =>
+      resendTickets({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, orderUid: req.body.orderUID, email: req.body.email }),
+  );
+
+  r.post(
+    '/api/tenants/:tenantId/events/:eventId/download',
+    {
+      config: { access: TICKET_ACTIONS },
+      schema: {
+        tags: ['tickets'],
+        params: ZEventParams,
+        body: ZTicketsRequest,
+        response: { 200: z.any().describe('application/pdf: tickets_{orderUID}.pdf') },
+      },
+    },
+    async (req, reply) => {
+      const { filename, bytes } = await downloadTickets({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, orderUid: req.body.orderUID });
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .header('cache-control', 'private, no-store')
+        .send(bytes);
+    },
+  );
+}

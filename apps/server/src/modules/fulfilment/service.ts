@@ -1,0 +1,183 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { M } from '@marquee/core';
+import type { Deps } from '../../deps.js';
+import type { TenantCtx } from '../../platform/auth/context.js';
+import { UUID_RE } from '../../platform/auth/guard.js';
+import { conflict, notFound } from '../../platform/errors.js';
+import { plainVerbiage, ticketsFilename, ticketsMail } from './mails.js';
+import { renderTicketsPdf, type TicketDocument, type TicketEventInfo } from './pdf.js';
+import * as repo from './repository.js';
+
+/** Enqueued by the orders module when an order is paid: payload { tenantId, orderId }. */
+export { FULFIL_JOB } from '../orders/service.js';
+
+export const FULFIL_RECONCILE_JOB = 'orders.reconcile-fulfilment';
+const RECONCILE_EVERY_MS = 5 * 60_000;
+/** The fulfil job retries for about 8 minutes; past this an order is considered stuck. */
+const STUCK_AFTER_MS = 15 * 60_000;
+
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** 128 random bits as 26 base32 characters: unguessable, and QR alphanumeric mode keeps it small. */
+export function newTicketUid(): string {
+  const bytes = randomBytes(17);
+  let out = '';
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5 && out.length < 26) {
+      out += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  return out;
+}
+
+function eventInfo(e: NonNullable<Awaited<ReturnType<typeof repo.findEvent>>>): TicketEventInfo {
+  return {
+    name: e.name,
+    startDateTime: e.startDateTime,
+    timeZone: e.timeZone,
+    venueName: e.venueName,
+    address1: e.address1,
+    city: e.city,
+    state: e.state,
+    zip: e.zip,
+    country: e.country,
+    emailDeliveryVerbiage: plainVerbiage(e.emailDeliveryVerbiage),
+  };
+}
+
+/** The order's valid (not voided) tickets, ready to print. */
+async function ticketDocument(deps: Deps, order: repo.OrderRow): Promise<TicketDocument> {
+  const event = await repo.findEvent(deps.db, order.tenantId, order.eventId);
+  if (!event) throw new Error(`event ${order.eventId} of order ${order.id} is missing`);
+  const tickets = (await repo.ticketsOf(deps.db, order.tenantId, order.id)).filter((t) => !t.voided);
+  return {
+    event: eventInfo(event),
+    orderUid: order.orderUid,
+    tickets: tickets.map((t) => ({ ticketUid: t.ticketUid, ticketTypeName: t.ticketTypeName, price: t.price, fullName: t.fullName })),
+  };
+}
+
+/**
+ * Job orders.fulfil: tickets, the PDF, the mail, the newsletter subscription, then completed.
+ * Safe to run twice or concurrently: tickets are created under the order's row lock only when none
+ * exist, and only the run that moves processing -> completed sends the mail.
+ */
+export async function fulfilOrder(opts: { deps: Deps; tenantId: string; orderId: string }): Promise<'completed' | 'skipped'> {
+  const { deps, tenantId, orderId } = opts;
+  const order = await deps.db.transaction(async (tx) => {
+    const o = await repo.lockOrder(tx, tenantId, orderId);
+    if (!o || o.status !== 'processing') return null;
+    const existing = await repo.ticketsOf(tx, tenantId, orderId);
+    if (existing.length === 0) {
+      const fullName = `${o.firstName} ${o.lastName}`.trim();
+      const lines = await repo.linesOf(tx, tenantId, orderId);
+      await repo.insertTickets(
+        tx,
+        lines.flatMap((line) =>
+          Array.from({ length: line.quantity }, () => ({
+            tenantId,
+            ticketUid: newTicketUid(),
+            orderId,
+            eventId: o.eventId,
+            ticketTypeId: line.ticketTypeId,
+            ticketTypeName: line.ticketName,
+            price: line.unitPrice,
+            fullName,
+            email: o.email,
+            contactNumber: o.phone,
+          })),
+        ),
+      );
+    }
+    return o;
+  });
+  if (!order) return 'skipped';
+
+  // Rendering is the slow part: outside any transaction, and to a fixed key a retry overwrites.
+  const doc = await ticketDocument(deps, order);
+  const pdfKey = `tickets/${tenantId}/${orderId}/tickets.pdf`;
+  if (doc.tickets.length > 0) await deps.storage.put(pdfKey, await renderTicketsPdf(doc), 'application/pdf');
+
+  const completed = await deps.db.transaction(async (tx) => {
+    if (!(await repo.completeOrder(tx, tenantId, orderId))) return false;
+    if (doc.tickets.length > 0 && order.email) {
+      await deps.mailer.send(
+        tx,
+        ticketsMail({ to: order.email, tenantId, event: doc.event, order, ticketCount: doc.tickets.length, pdfKey }),
+      );
+    }
+    if (order.optInEmail && order.email) await repo.addSubscriber(tx, { tenantId, eventId: order.eventId, email: order.email });
+    return true;
+  });
+  deps.log.info({ orderId, tickets: doc.tickets.length, completed }, 'order fulfilled');
+  return completed ? 'completed' : 'skipped';
+}
+
+async function orderOfEvent(opts: { deps: Deps; ctx: TenantCtx; eventId: string; orderUid: string }) {
+  if (!UUID_RE.test(opts.eventId)) throw notFound();
+  const order = await repo.findOrderOfEvent(opts.deps.db, opts.ctx.tenantId, opts.eventId, opts.orderUid);
+  if (!order) throw notFound();
+  return order;
+}
+
+/** Mails the order's valid tickets again, to the given address or the order's own. */
+export async function resendTickets(opts: { deps: Deps; ctx: TenantCtx; eventId: string; orderUid: string; email?: string | null }) {
+  const { deps, ctx } = opts;
+  let order = await orderOfEvent(opts);
+  const to = opts.email || order.email;
+  if (order.status === 'processing') {
+    // spec §4: a processing order's resend is the claim e-mail; finishing its fulfilment sends it.
+    await fulfilOrder({ deps, tenantId: ctx.tenantId, orderId: order.id });
+    order = (await repo.findOrder(deps.db, ctx.tenantId, order.id)) ?? order;
+    if (order.status === 'completed' && to === order.email) return { success: true as const, message: M.resentTickets };
+  }
+  if (order.status !== 'completed') throw conflict(M.ticketsOnlyForCompletedOrders);
+  const doc = await ticketDocument(deps, order);
+  if (doc.tickets.length === 0) throw conflict(M.noValidTickets);
+  // A new key per resend: the earlier mail keeps the attachment it was sent with.
+  const pdfKey = `tickets/${ctx.tenantId}/${order.id}/${randomUUID()}.pdf`;
+  await deps.storage.put(pdfKey, await renderTicketsPdf(doc), 'application/pdf');
+  await deps.mailer.send(deps.db, ticketsMail({ to, tenantId: ctx.tenantId, event: doc.event, order, ticketCount: doc.tickets.length, pdfKey }));
+  return { success: true as const, message: M.resentTickets };
+}
+
+/** The order's valid tickets as one PDF; completed orders only (spec §6 Download Tickets). */
+export async function downloadTickets(opts: { deps: Deps; ctx: TenantCtx; eventId: string; orderUid: string }) {
+  const order = await orderOfEvent(opts);
+  if (order.status !== 'completed') throw conflict(M.ticketsOnlyForCompletedOrders);
+  const doc = await ticketDocument(opts.deps, order);
+  if (doc.tickets.length === 0) throw conflict(M.noValidTickets);
+  return { filename: ticketsFilename(order.orderUid), bytes: await renderTicketsPdf(doc) };
+}
+
+/**
+ * Job: paid orders left processing (their fulfilment job died or exhausted its retries) are
+ * fulfilled here; then it runs again in five minutes. One run per slot across all nodes.
+ */
+export async function reconcileFulfilment({ deps }: { deps: Deps }): Promise<number> {
+  let repaired = 0;
+  try {
+    for (const o of await repo.stuckProcessingOrders(deps.db, new Date(Date.now() - STUCK_AFTER_MS), 100)) {
+      try {
+        if ((await fulfilOrder({ deps, tenantId: o.tenantId, orderId: o.id })) === 'completed') repaired++;
+      } catch (err) {
+        deps.log.error({ err, orderId: o.id }, 'could not fulfil a stuck order');
+      }
+    }
+    if (repaired > 0) deps.log.warn({ repaired }, 'fulfilled stuck orders');
+  } finally {
+    await scheduleFulfilmentReconcile(deps, Date.now() + RECONCILE_EVERY_MS);
+  }
+  return repaired;
+}
+
+export async function scheduleFulfilmentReconcile(deps: Deps, at: number) {
+  // The slot boundary at or after `at`, so a run is never scheduled into the past.
+  const slot = Math.ceil(at / RECONCILE_EVERY_MS);
+  await deps.jobs.enqueue(deps.db, FULFIL_RECONCILE_JOB, {}, { runAt: new Date(slot * RECONCILE_EVERY_MS), dedupeKey: `${FULFIL_RECONCILE_JOB}:${slot}` });
+}

@@ -1,0 +1,339 @@
+import { M } from '@marquee/core';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discountCodes, events, jobs, orderLines, orders, ticketTypes } from '../../db/schema/index.js';
+import {
+  checkoutPayload,
+  givenEventOnSale,
+  givenTenant,
+  givenTenantWithSettings,
+  givenUser,
+  startServer,
+  type GivenEventOnSale,
+  type GivenTenant,
+  type TestServer,
+} from '../../../test/harness.js';
+import { markCheckoutExpired, markOrderPaid } from './service.js';
+
+let server: TestServer;
+let tenant: GivenTenant;
+let event: GivenEventOnSale;
+
+beforeAll(async () => {
+  server = await startServer();
+  tenant = await givenTenantWithSettings(server);
+  event = await givenEventOnSale(server, tenant.id, {
+    capacity: 100,
+    ticketTypes: [
+      { name: 'General Admission', price: 4500, quantity: 80 },
+      { name: 'VIP', price: 12000, quantity: 20, maxPerOrder: 4 },
+    ],
+    discounts: [
+      { code: 'WELCOME10', kind: 'percent', value: 10 },
+      { code: 'ALLFREE', kind: 'percent', value: 100 },
+      { code: 'ONCE', kind: 'amount', value: 500, usageLimit: 1 },
+    ],
+  });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const db = () => server.app.deps.db;
+const site = () => server.client(tenant.url);
+const ordersPath = (e: { id: string } = event, tenantId = tenant.id) => `/api/p/tenants/${tenantId}/events/${e.id}/orders`;
+const [GA, VIP] = [0, 1];
+const tt = (i: number, e: GivenEventOnSale = event) => e.ticketTypeIds[i]!;
+
+async function remaining(e: GivenEventOnSale = event) {
+  const rows = await db().select({ id: ticketTypes.id, remaining: ticketTypes.remaining }).from(ticketTypes).where(eq(ticketTypes.eventId, e.id));
+  const [ev] = await db().select({ remainingCapacity: events.remainingCapacity }).from(events).where(eq(events.id, e.id));
+  return { byType: Object.fromEntries(rows.map((r) => [r.id, r.remaining])), capacity: ev?.remainingCapacity ?? null };
+}
+
+async function orderRow(orderUid: string) {
+  const [row] = await db().select().from(orders).where(eq(orders.orderUid, orderUid));
+  return row!;
+}
+
+describe('PLACE ORDER (spec §7 create order)', () => {
+  it('holds the tickets in one transaction and answers the payment URL in message', async () => {
+    const before = await remaining();
+    const res = await site().post(
+      ordersPath(),
+      checkoutPayload(
+        [
+          { ticketTypeId: tt(GA), quantity: 2 },
+          { ticketTypeId: tt(VIP), quantity: 1 },
+        ],
+        { discountCode: 'welcome10', email: 'Ada@Example.test' },
+      ),
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.message).toMatch(new RegExp(`^http://${tenant.url}\\.localhost:${server.port}/pay/cs_test_`));
+    expect(res.body.orderUID).toMatch(/^[0-9A-Z]{12}$/);
+    expect(res.body.draftOrderUID).toBe(res.body.orderUID);
+    expect(res.body.orderToken.length).toBeGreaterThanOrEqual(32);
+    expect(res.body.breakdown).toMatchObject({ ticketCount: 3, subtotal: 21000, discount: 2100, discountCode: 'WELCOME10' });
+
+    const after = await remaining();
+    expect(after.byType[tt(GA)]).toBe(before.byType[tt(GA)]! - 2);
+    expect(after.byType[tt(VIP)]).toBe(before.byType[tt(VIP)]! - 1);
+    expect(after.capacity).toBe(before.capacity! - 3);
+
+    const order = await orderRow(res.body.orderUID);
+    expect(order).toMatchObject({
+      status: 'draft',
+      email: 'ada@example.test',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      phone: '+15551234567',
+      state: 'NY',
+      country: 'USA',
+      discountCode: 'WELCOME10',
+      ticketCount: 3,
+      subtotal: 21000,
+      discount: 2100,
+      totalAmount: res.body.breakdown.totalAmount,
+      paymentProvider: 'test',
+      source: 'online',
+    });
+    const holdMs = order.holdExpiresAt!.getTime() - order.createdAt.getTime();
+    expect(Math.abs(holdMs - server.config.holdMinutes * 60_000)).toBeLessThan(5_000);
+    const lines = await db().select().from(orderLines).where(eq(orderLines.orderId, order.id));
+    expect(lines.map((l) => [l.ticketName, l.unitPrice, l.quantity]).sort()).toEqual([
+      ['General Admission', 4500, 2],
+      ['VIP', 12000, 1],
+    ]);
+    const [job] = await db().select().from(jobs).where(eq(jobs.dedupeKey, `orders.expire-hold:${order.id}`));
+    expect(job?.runAt.getTime()).toBe(order.holdExpiresAt!.getTime());
+    const [code] = await db().select().from(discountCodes).where(and(eq(discountCodes.eventId, event.id), eq(discountCodes.code, 'WELCOME10')));
+    expect(code?.usedCount).toBe(1);
+  });
+
+  it("never trusts the client's numbers", async () => {
+    const body = { ...checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }]), totalAmount: 1, breakdown: { totalAmount: 1 }, price: 1 };
+    (body.order as Record<string, unknown>).totalAmount = 1;
+    const res = await site().post(ordersPath(), body);
+    expect(res.status).toBe(201);
+    expect((await orderRow(res.body.orderUID)).subtotal).toBe(4500);
+  });
+
+  it('sends the buyer back to this site only, with orderID on the success URL (spec §2)', async () => {
+    const origin = `http://${tenant.url}.localhost:${server.port}`;
+    const ok = await site().post(ordersPath(), {
+      ...checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }]),
+      successUrl: `${origin}/${event.urlName}/success`,
+      cancelUrl: `${origin}/${event.urlName}/account`,
+    });
+    expect(ok.status).toBe(201);
+    const sessionId = new URL(ok.body.message).pathname.split('/').pop()!;
+    const rows = await db().execute(sql`select success_url, cancel_url from test_checkout_sessions where id = ${sessionId}`);
+    const session = (rows as unknown as { rows: Array<{ success_url: string; cancel_url: string }> }).rows[0]!;
+    expect(session.success_url).toBe(`${origin}/${event.urlName}/success?orderID=${ok.body.orderUID}`);
+    expect(session.cancel_url).toBe(`${origin}/${event.urlName}/account`);
+    for (const url of ['https://evil.example/steal', 'javascript:alert(1)', `http://other.localhost:${server.port}/x`]) {
+      const bad = await site().post(ordersPath(), { ...checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }]), successUrl: url });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.message).toBe(M.redirectUrlInvalid);
+    }
+  });
+
+  it.each([
+    [{ email: '' }, 'order.email', M.checkoutEmailRequired],
+    [{ email: 'not-an-email' }, 'order.email', M.emailFormat],
+    [{ phone: '+1 (555) 123' }, 'order.phone', M.mobileRequired],
+    [{ address1: '' }, 'order.address1', M.addressRequired],
+    [{ address2: '  ' }, 'order.address2', M.addressRequired],
+    [{ city: '' }, 'order.city', M.cityRequired],
+    [{ city: 'Springfield ' }, 'order.city', M.noTrailingSpaces],
+    [{ state: '', country: 'Canada' }, 'order.state', M.stateRequired],
+    [{ state: 'Narnia', country: 'USA' }, 'order.state', M.stateRequired],
+    [{ zipCode: '' }, 'order.zipCode', M.zipRequired],
+    [{ zipCode: '12a45' }, 'order.zipCode', M.zipDigits],
+    [{ zipCode: '123456' }, 'order.zipCode', M.zipMax],
+    [{ country: '' }, 'order.country', M.countryRequired],
+    [{ firstName: '', lastName: '' }, 'order.firstName', M.firstNameRequired],
+  ])('refuses checkout field %o with the spec message (§5)', async (patch, field, message) => {
+    const res = await site().post(ordersPath(), checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }], patch));
+    expect(res.status).toBe(400);
+    expect(res.body.error.fields[field]).toBe(message);
+  });
+
+  it('accepts a blank optional phone, a full name, a US state by name, and a non-US address', async () => {
+    const a = await site().post(ordersPath(), checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }], { phone: '', firstName: undefined, lastName: undefined, name: 'Grace Brewster Hopper', state: 'new york' }));
+    expect(a.status).toBe(201);
+    expect(await orderRow(a.body.orderUID)).toMatchObject({ phone: null, firstName: 'Grace', lastName: 'Brewster Hopper', state: 'NY', country: 'USA' });
+    const b = await site().post(ordersPath(), checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }], { country: 'Canada', state: 'Ontario', zipCode: '12345' }));
+    expect(b.status).toBe(201);
+    expect(await orderRow(b.body.orderUID)).toMatchObject({ country: 'Canada', state: 'Ontario' });
+  });
+
+  it("answers 409 with the cart's problems when tickets ran out (Ticket Availability Issue)", async () => {
+    const small = await givenEventOnSale(server, tenant.id, { ticketTypes: [{ name: 'Last Few', price: 1000, quantity: 3 }] });
+    const res = await site().post(ordersPath(small), checkoutPayload([{ ticketTypeId: tt(0, small), quantity: 4 }]));
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({
+      error: { code: 'CONFLICT', message: M.ticketsNoLongerAvailable },
+      title: M.ticketAvailabilityIssue,
+      blockReason: 'lineProblems',
+      problems: [{ ticketTypeId: tt(0, small), ticketName: 'Last Few', kind: 'exceedsRemaining', requested: 4, available: 3, excess: 1, title: M.quantityLimitExceeded }],
+    });
+    expect((await remaining(small)).byType[tt(0, small)]).toBe(3);
+    const capped = await givenEventOnSale(server, tenant.id, { capacity: 2, ticketTypes: [{ name: 'A', price: 1000, quantity: 10 }] });
+    const over = await site().post(ordersPath(capped), checkoutPayload([{ ticketTypeId: tt(0, capped), quantity: 3 }]));
+    expect(over.status).toBe(409);
+    expect(over.body).toMatchObject({ title: M.insufficientCapacity, blockReason: 'overCapacity', remainingCapacity: 2 });
+  });
+
+  it("refuses a discount code that is not usable with 'Invalid Input', and counts a limited code once", async () => {
+    const bad = await site().post(ordersPath(), checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }], { discountCode: 'NOPE' }));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ message: M.invalidInput, fields: { discountCode: M.invalidInputBody } });
+    expect((await site().post(ordersPath(), checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }], { discountCode: 'ONCE' }))).status).toBe(201);
+    const second = await site().post(ordersPath(), checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }], { discountCode: 'ONCE' }));
+    expect(second.status).toBe(400);
+    expect(second.body.error.message).toBe(M.invalidInput);
+  });
+
+  it('is 404 on the platform host, for another tenant, for drafts; 409 for a cancelled event', async () => {
+    const payload = checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }]);
+    expect((await server.client().post(ordersPath(), payload)).status).toBe(404);
+    const other = await givenTenant(server);
+    const theirs = await givenEventOnSale(server, other.id);
+    expect((await site().post(ordersPath(theirs, other.id), checkoutPayload([{ ticketTypeId: tt(0, theirs), quantity: 1 }]))).status).toBe(404);
+    expect((await site().post(ordersPath(theirs), checkoutPayload([{ ticketTypeId: tt(0, theirs), quantity: 1 }]))).status).toBe(404);
+    const draft = await givenEventOnSale(server, tenant.id, { status: 'draft' });
+    expect((await site().post(ordersPath(draft), checkoutPayload([{ ticketTypeId: tt(0, draft), quantity: 1 }]))).status).toBe(404);
+    const cancelled = await givenEventOnSale(server, tenant.id, { status: 'cancelled' });
+    const res = await site().post(ordersPath(cancelled), checkoutPayload([{ ticketTypeId: tt(0, cancelled), quantity: 1 }]));
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toBe(M.eventNotOnSale);
+  });
+
+  it('replaces the draft this browser placed before: its tickets are given back, then held for the new order', async () => {
+    const e = await givenEventOnSale(server, tenant.id, { capacity: 5, ticketTypes: [{ name: 'A', price: 1000, quantity: 3 }, { name: 'B', price: 2000, quantity: 3 }] });
+    const first = await site().post(ordersPath(e), checkoutPayload([{ ticketTypeId: tt(0, e), quantity: 3 }], { email: 'same@example.test' }));
+    expect(first.status).toBe(201);
+    // All of A is held by this buyer; placing again for A + B works because the first draft gives A back.
+    const second = await site().post(ordersPath(e), {
+      ...checkoutPayload([{ ticketTypeId: tt(0, e), quantity: 2 }, { ticketTypeId: tt(1, e), quantity: 2 }], { email: 'same@example.test' }),
+      draftOrderUID: first.body.orderUID,
+    });
+    expect(second.status).toBe(201);
+    expect((await orderRow(first.body.orderUID)).status).toBe('expired');
+    expect(await remaining(e)).toEqual({ byType: { [tt(0, e)]: 1, [tt(1, e)]: 1 }, capacity: 1 });
+    // Someone else's email cannot release a draft.
+    const third = await site().post(ordersPath(e), {
+      ...checkoutPayload([{ ticketTypeId: tt(0, e), quantity: 1 }], { email: 'other@example.test' }),
+      draftOrderUID: second.body.orderUID,
+    });
+    expect(third.status).toBe(201);
+    expect((await orderRow(second.body.orderUID)).status).toBe('draft');
+    expect(await remaining(e)).toEqual({ byType: { [tt(0, e)]: 0, [tt(1, e)]: 1 }, capacity: 0 });
+  });
+
+  it('confirms a free order (100% discount) at once, without the gateway', async () => {
+    const res = await site().post(ordersPath(), checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }], { discountCode: 'ALLFREE' }));
+    expect(res.status).toBe(201);
+    expect(res.body.breakdown.totalAmount).toBe(0);
+    expect(res.body.message).toBe(`http://${tenant.url}.localhost:${server.port}/${event.urlName}/success?orderID=${res.body.orderUID}`);
+    const order = await orderRow(res.body.orderUID);
+    expect(order).toMatchObject({ status: 'processing', paymentMethod: 'free' });
+    const [job] = await db().select().from(jobs).where(eq(jobs.dedupeKey, `orders.fulfil:${order.id}`));
+    expect(job?.payload).toEqual({ tenantId: tenant.id, orderId: order.id });
+  });
+
+  it('keeps the signed-in attendee on the order', async () => {
+    const u = await givenUser(server);
+    const c = site();
+    await c.login(u.email);
+    const res = await c.post(ordersPath(), checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }], { email: u.email }));
+    expect(res.status).toBe(201);
+    expect((await orderRow(res.body.orderUID)).userId).toBe(u.id);
+  });
+});
+
+describe('the success page (GET /api/p/orders/:orderUID?token=)', () => {
+  it("shows 'processing' until paid, then the order; only with the token", async () => {
+    const res = await site().post(ordersPath(), checkoutPayload([{ ticketTypeId: tt(VIP), quantity: 2 }]));
+    const { orderUID, orderToken } = res.body as { orderUID: string; orderToken: string };
+    const view = (token: string, c = site()) => c.get(`/api/p/orders/${orderUID}?token=${encodeURIComponent(token)}`);
+    const pending = await view(orderToken);
+    expect(pending.status).toBe(200);
+    expect(pending.body).toEqual({ orderUID, paymentStatus: 'processing', eventName: event.name, details: null });
+    expect((await view('wrong-token')).status).toBe(404);
+    expect((await site().get(`/api/p/orders/${orderUID}`)).status).toBe(404);
+    expect((await view(orderToken, server.client())).status).toBe(404);
+
+    const order = await orderRow(orderUID);
+    await db().transaction((tx) => markOrderPaid({ deps: server.app.deps, tx, orderId: order.id, provider: 'test', sessionId: 'cs_x', chargeId: 'pi_x', paymentMethod: 'card' }));
+    const paid = await view(orderToken);
+    expect(paid.body).toMatchObject({
+      paymentStatus: 'paid',
+      details: { email: 'buyer@example.test', fullName: 'Ada Lovelace', ticketCount: 2, subtotal: 24000, orderDetails: [{ order: { ticketId: tt(VIP) }, ticketName: 'VIP', price: 12000, quantity: 2 }] },
+    });
+    expect(pending.headers['cache-control']).toBe('no-store');
+  });
+});
+
+describe('payment outcomes (called by the payments webhook)', () => {
+  const place = async (e: GivenEventOnSale, quantity: number) => {
+    const res = await site().post(ordersPath(e), checkoutPayload([{ ticketTypeId: tt(0, e), quantity }]));
+    expect(res.status).toBe(201);
+    return orderRow(res.body.orderUID);
+  };
+  const paid = (orderId: string, chargeId = 'pi_1') =>
+    db().transaction((tx) => markOrderPaid({ deps: server.app.deps, tx, orderId, provider: 'test', sessionId: 'cs_1', chargeId, paymentMethod: 'card' }));
+  const expireNow = (orderId: string) => db().transaction((tx) => markCheckoutExpired({ deps: server.app.deps, tx, orderId }));
+
+  it('moves a draft to processing once, queues the tickets, and answers already after', async () => {
+    const e = await givenEventOnSale(server, tenant.id, { ticketTypes: [{ name: 'A', price: 1000, quantity: 5 }] });
+    const order = await place(e, 2);
+    expect(await paid(order.id)).toEqual({ outcome: 'paid' });
+    expect(await orderRow(order.orderUid)).toMatchObject({ status: 'processing', chargeId: 'pi_1', paymentSessionId: 'cs_1', paymentMethod: 'card', paymentProvider: 'test' });
+    expect(await paid(order.id)).toEqual({ outcome: 'already' });
+    const fulfil = await db().select().from(jobs).where(eq(jobs.dedupeKey, `orders.fulfil:${order.id}`));
+    expect(fulfil).toHaveLength(1);
+    // A paid order is not released by its expiry or a late expiry webhook.
+    expect(await expireNow(order.id)).toEqual({ outcome: 'unchanged' });
+    expect((await remaining(e)).byType[tt(0, e)]).toBe(3);
+  });
+
+  it('releases a hold when the checkout expires; a late payment holds the tickets again if they are there', async () => {
+    const e = await givenEventOnSale(server, tenant.id, { capacity: 5, ticketTypes: [{ name: 'A', price: 1000, quantity: 5 }], discounts: [{ code: 'LIMITED', kind: 'amount', value: 100, usageLimit: 1 }] });
+    const res = await site().post(ordersPath(e), checkoutPayload([{ ticketTypeId: tt(0, e), quantity: 2 }], { discountCode: 'LIMITED' }));
+    const order = await orderRow(res.body.orderUID);
+    expect(await expireNow(order.id)).toEqual({ outcome: 'expired' });
+    expect(await expireNow(order.id)).toEqual({ outcome: 'unchanged' });
+    expect(await remaining(e)).toEqual({ byType: { [tt(0, e)]: 5 }, capacity: 5 });
+    const [code] = await db().select().from(discountCodes).where(eq(discountCodes.eventId, e.id));
+    expect(code?.usedCount).toBe(0);
+
+    expect(await paid(order.id)).toEqual({ outcome: 'paid' });
+    expect((await orderRow(order.orderUid)).status).toBe('processing');
+    expect(await remaining(e)).toEqual({ byType: { [tt(0, e)]: 3 }, capacity: 3 });
+    const [after] = await db().select().from(discountCodes).where(eq(discountCodes.eventId, e.id));
+    expect(after?.usedCount).toBe(1);
+  });
+
+  it('answers refund for a late payment whose tickets were sold meanwhile, and changes nothing', async () => {
+    const e = await givenEventOnSale(server, tenant.id, { ticketTypes: [{ name: 'A', price: 1000, quantity: 2 }] });
+    const late = await place(e, 2);
+    await expireNow(late.id);
+    const other = await place(e, 1);
+    expect(await paid(late.id)).toEqual({ outcome: 'refund' });
+    expect((await orderRow(late.orderUid)).status).toBe('expired');
+    expect((await remaining(e)).byType[tt(0, e)]).toBe(1);
+    expect((await orderRow(other.orderUid)).status).toBe('draft');
+  });
+
+  it('answers refund for a payment on a cancelled event and gives the tickets back', async () => {
+    const e = await givenEventOnSale(server, tenant.id, { ticketTypes: [{ name: 'A', price: 1000, quantity: 4 }] });
+    const order = await place(e, 2);
+    await db().update(events).set({ status: 'cancelled' }).where(eq(events.id, e.id));
+    expect(await paid(order.id)).toEqual({ outcome: 'refund' });
+    expect((await orderRow(order.orderUid)).status).toBe('expired');
+    expect((await remaining(e)).byType[tt(0, e)]).toBe(4);
+  });
+});

@@ -1,0 +1,65 @@
+import {
+  M,
+  priceOrder,
+  type PriceOrderDiscount,
+  type PriceOrderResult,
+  type PriceOrderRule,
+  type PriceOrderSettings,
+  type TBreakdown,
+} from '@marquee/core';
+import { AppError } from '../../platform/errors.js';
+import type { DiscountCodeRow } from '../discounts/repository.js';
+import { isUsable, toPriceDiscount } from '../discounts/service.js';
+import { toRule, toSettings } from '../fees/repository.js';
+import { GLOBAL_DEFAULT_RULE, GLOBAL_DEFAULT_SETTINGS } from '../fees/service.js';
+import * as repo from './repository.js';
+
+const NO_FEES: PriceOrderRule = { serviceFeePercent: 0, serviceFeeFlatRate: 0, serviceFeePOSPercent: 0, serviceFeePOSFlatRate: 0 };
+
+export type PricingConfig = { rule: PriceOrderRule; settings: PriceOrderSettings };
+
+/**
+ * The tenant's ticket settings and the event's rule (its own while active, else the tenant's
+ * default), as read with the checkout snapshot. A tenant without settings (created outside the
+ * console) is priced with the platform's seeded defaults; without a default rule, no service fee.
+ */
+export function pricingConfigOf(tenantId: string, found: repo.CheckoutSnapshot['pricing']): PricingConfig {
+  if (!found) return { rule: GLOBAL_DEFAULT_RULE, settings: GLOBAL_DEFAULT_SETTINGS };
+  return {
+    settings: toSettings(found.settings, tenantId),
+    rule: found.rule ? toRule(found.rule, tenantId, null) : NO_FEES,
+  };
+}
+
+export const invalidDiscount = () => new AppError('BAD_REQUEST', M.invalidInput, { discountCode: M.invalidInputBody });
+
+/** A code the attendee typed, usable right now for this event; 400 'Invalid Input' otherwise (spec §8 Checkout). */
+export function usableDiscount(row: DiscountCodeRow | null, now: Date): DiscountCodeRow {
+  if (!row || !isUsable(row, now)) throw invalidDiscount();
+  return row;
+}
+
+export type PricedLine = { ticketTypeId: string; ticketName: string; unitPrice: number; quantity: number };
+
+/** The server's price: always recomputed from stored prices, never the client's numbers. */
+export function priceLines(config: PricingConfig, lines: PricedLine[], discount: PriceOrderDiscount | undefined): PriceOrderResult {
+  return priceOrder({ lines, rule: config.rule, settings: config.settings, channel: 'online', discount });
+}
+
+/** spec: reports-payouts-checkout §3 Cart/checkout breakdown. */
+export function toBreakdown(result: PriceOrderResult, discountCode: string | null): TBreakdown {
+  return {
+    ticketCount: result.ticketCount,
+    subtotal: result.subtotal,
+    surcharge: result.surcharge,
+    processingFee: result.processingFee,
+    gatewayProcessingFee: result.gatewayProcessingFee,
+    discount: result.discount,
+    vat: result.vat,
+    totalAmount: result.totalAmount,
+    discountCode,
+    orderDetails: result.orderDetails.map((d) => ({ order: { ticketId: d.ticketId }, ticketName: d.ticketName, price: d.price, quantity: d.quantity })),
+  };
+}
+
+export { toPriceDiscount };

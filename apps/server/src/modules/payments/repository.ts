@@ -1,0 +1,110 @@
+import { and, eq, gt, isNull, lte, notInArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { orders, paymentEvents, tenants, testCheckoutSessions } from '../../db/schema/index.js';
+
+export type TestSessionRow = typeof testCheckoutSessions.$inferSelect;
+
+export async function findTenantIdByUrl(db: DbOrTx, url: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: tenants.id })
+    .from(tenants)
+    .where(and(eq(tenants.url, url), isNull(tenants.deletedAt)));
+  return row?.id ?? null;
+}
+
+export async function findTestSession(db: DbOrTx, tenantId: string, id: string): Promise<TestSessionRow | null> {
+  const [row] = await db
+    .select()
+    .from(testCheckoutSessions)
+    .where(and(eq(testCheckoutSessions.tenantId, tenantId), eq(testCheckoutSessions.id, id)));
+  return row ?? null;
+}
+
+/** open -> complete, only while the session has not expired; null when it was not open. */
+export async function completeTestSession(db: DbOrTx, tenantId: string, id: string, chargeId: string, now: Date) {
+  const [row] = await db
+    .update(testCheckoutSessions)
+    .set({ status: 'complete', chargeId, completedAt: now })
+    .where(
+      and(
+        eq(testCheckoutSessions.tenantId, tenantId),
+        eq(testCheckoutSessions.id, id),
+        eq(testCheckoutSessions.status, 'open'),
+        gt(testCheckoutSessions.expiresAt, now),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** open -> expired once its time has passed; null when it was not open or not yet due. */
+export async function expireTestSession(db: DbOrTx, tenantId: string, id: string, now: Date) {
+  const [row] = await db
+    .update(testCheckoutSessions)
+    .set({ status: 'expired' })
+    .where(
+      and(
+        eq(testCheckoutSessions.tenantId, tenantId),
+        eq(testCheckoutSessions.id, id),
+        eq(testCheckoutSessions.status, 'open'),
+        lte(testCheckoutSessions.expiresAt, now),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** The webhook dedupe: true when this provider event is new (and is now recorded). */
+export async function recordPaymentEvent(
+  tx: DbOrTx,
+  event: { provider: string; eventId: string; type: string; orderId: string | null },
+): Promise<boolean> {
+  const rows = await tx
+    .insert(paymentEvents)
+    .values(event)
+    .onConflictDoNothing({ target: [paymentEvents.provider, paymentEvents.eventId] })
+    .returning({ eventId: paymentEvents.eventId });
+  return rows.length === 1;
+}
+
+export async function findOrderPayment(db: DbOrTx, tenantId: string, orderId: string) {
+  const [row] = await db
+    .select({
+      id: orders.id,
+      status: orders.status,
+      totalAmount: orders.totalAmount,
+      chargeId: orders.chargeId,
+      paymentProvider: orders.paymentProvider,
+    })
+    .from(orders)
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId)));
+  return row ?? null;
+}
+
+/**
+ * A payment arrived for an order whose tickets are gone: the order is cancelled and remembers the
+ * charge, which the refund job gives back (refunded is set once the gateway confirmed it).
+ */
+export async function cancelUnfulfillableOrder(
+  tx: DbOrTx,
+  o: { tenantId: string; orderId: string; provider: string; sessionId: string | null; chargeId: string; paymentMethod: string | null },
+) {
+  await tx
+    .update(orders)
+    .set({
+      status: 'cancelled',
+      paymentProvider: o.provider,
+      paymentSessionId: o.sessionId ?? sql`${orders.paymentSessionId}`,
+      chargeId: o.chargeId,
+      paymentMethod: o.paymentMethod,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(orders.tenantId, o.tenantId), eq(orders.id, o.orderId), notInArray(orders.status, ['processing', 'completed'])));
+}
+
+export async function recordRefund(db: DbOrTx, o: { tenantId: string; orderId: string; amount: number }) {
+  await db
+    .update(orders)
+    .set({ refunded: true, refundedAmount: o.amount, updatedAt: new Date() })
+    .where(and(eq(orders.tenantId, o.tenantId), eq(orders.id, o.orderId), eq(orders.status, 'cancelled')));
+}

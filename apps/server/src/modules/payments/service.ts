@@ -1,0 +1,305 @@
+import { M } from '@marquee/core';
+import { z } from 'zod';
+import type { DbOrTx } from '../../db/client.js';
+import type { Deps } from '../../deps.js';
+import { tenantLabel, UUID_RE } from '../../platform/auth/guard.js';
+import { badRequest, notFound } from '../../platform/errors.js';
+import type { CheckoutEvent } from '../../platform/payments/gateway.js';
+import { verifyStripeWebhook } from '../../platform/payments/stripe-driver.js';
+import { newTestId, verifyTestWebhook } from '../../platform/payments/test-driver.js';
+import { markCheckoutExpired, markOrderPaid } from '../orders/service.js';
+import * as repo from './repository.js';
+
+export const TEST_WEBHOOK_JOB = 'payments.test-webhook';
+export const REFUND_JOB = 'payments.refund';
+
+export const TEST_CARD_SUCCESS = '4242424242424242';
+export const TEST_CARD_DECLINED = '4000000000000002';
+
+export type Provider = CheckoutEvent['provider'];
+
+// ---- provider events ---------------------------------------------------------------------------
+
+const ZEnvelope = z.object({
+  id: z.string().min(1).max(255),
+  type: z.string().min(1).max(255),
+  data: z.object({ object: z.unknown() }),
+});
+
+const ZCheckoutSession = z.object({
+  id: z.string().min(1).max(255),
+  metadata: z.record(z.string(), z.string()).nullish(),
+  client_reference_id: z.string().nullish(),
+  payment_intent: z.union([z.string(), z.object({ id: z.string() })]).nullish(),
+  payment_status: z.string().nullish(),
+  amount_total: z.number().int().nullish(),
+  payment_method_types: z.array(z.string()).nullish(),
+});
+
+/** Reads the few fields we use from a Stripe-shaped event (the test gateway sends the same shape). */
+export function toCheckoutEvent(provider: Provider, raw: unknown): CheckoutEvent {
+  const envelope = ZEnvelope.safeParse(raw);
+  if (!envelope.success) throw badRequest(M.webhookPayloadInvalid);
+  const { id: eventId, type: rawType } = envelope.data;
+  const base: CheckoutEvent = {
+    provider,
+    eventId,
+    rawType,
+    type: 'ignored',
+    sessionId: null,
+    orderId: null,
+    tenantId: null,
+    chargeId: null,
+    paymentMethod: null,
+    amountTotal: null,
+  };
+  if (!rawType.startsWith('checkout.session.')) return base;
+  const session = ZCheckoutSession.safeParse(envelope.data.data.object);
+  if (!session.success) throw badRequest(M.webhookPayloadInvalid);
+  const s = session.data;
+  const orderId = s.metadata?.orderId ?? s.client_reference_id ?? null;
+  const tenantId = s.metadata?.tenantId ?? null;
+  const paid = s.payment_status === 'paid' || s.payment_status === 'no_payment_required';
+  // A completed session with a delayed payment method is paid later (async_payment_succeeded).
+  const type =
+    (rawType === 'checkout.session.completed' && paid) || rawType === 'checkout.session.async_payment_succeeded'
+      ? 'completed'
+      : rawType === 'checkout.session.expired' || rawType === 'checkout.session.async_payment_failed'
+        ? 'expired'
+        : 'ignored';
+  return {
+    ...base,
+    type,
+    sessionId: s.id,
+    orderId: orderId && UUID_RE.test(orderId) ? orderId : null,
+    tenantId: tenantId && UUID_RE.test(tenantId) ? tenantId : null,
+    chargeId: typeof s.payment_intent === 'string' ? s.payment_intent : (s.payment_intent?.id ?? null),
+    paymentMethod: s.payment_method_types?.[0] ?? 'card',
+    amountTotal: s.amount_total ?? null,
+  };
+}
+
+/** Verifies a webhook's signature over its raw bytes, then processes it once. */
+export async function receiveWebhook(opts: { deps: Deps; provider: Provider; rawBody: Buffer; signature: string | undefined }) {
+  const { deps, provider, rawBody, signature } = opts;
+  let parsed: unknown;
+  if (provider === 'stripe') {
+    const secret = deps.config.stripeWebhookSecret;
+    if (!secret) throw notFound();
+    try {
+      parsed = verifyStripeWebhook(rawBody, signature, secret);
+    } catch {
+      throw badRequest(M.webhookSignatureInvalid);
+    }
+  } else {
+    if (deps.payments.name !== 'test') throw notFound();
+    if (!verifyTestWebhook(deps.config.secret, rawBody, signature)) throw badRequest(M.webhookSignatureInvalid);
+    try {
+      parsed = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      throw badRequest(M.webhookPayloadInvalid);
+    }
+  }
+  return processCheckoutEvent({ deps, event: toCheckoutEvent(provider, parsed) });
+}
+
+export type EventOutcome = 'duplicate' | 'ignored' | 'paid' | 'already' | 'refund' | 'expired';
+
+/**
+ * One provider event, applied exactly once: the event id is recorded in the same transaction as the
+ * order change, so a replay, a retry or twenty concurrent deliveries change the order once.
+ */
+export async function processCheckoutEvent(opts: { deps: Deps; event: CheckoutEvent }): Promise<{ outcome: EventOutcome }> {
+  const { deps, event } = opts;
+  const result = await deps.db.transaction(async (tx): Promise<{ outcome: EventOutcome }> => {
+    const fresh = await repo.recordPaymentEvent(tx, {
+      provider: event.provider,
+      eventId: event.eventId,
+      type: event.rawType,
+      orderId: event.orderId,
+    });
+    if (!fresh) return { outcome: 'duplicate' };
+    if (event.type === 'ignored' || !event.orderId || !event.tenantId) return { outcome: 'ignored' };
+    const order = await repo.findOrderPayment(tx, event.tenantId, event.orderId);
+    if (!order) {
+      deps.log.warn({ provider: event.provider, eventId: event.eventId, orderId: event.orderId }, 'payment event for an unknown order');
+      return { outcome: 'ignored' };
+    }
+
+    if (event.type === 'expired') {
+      await markCheckoutExpired({ deps, tx, orderId: order.id });
+      return { outcome: 'expired' };
+    }
+
+    const chargeId = event.chargeId ?? event.sessionId ?? event.eventId;
+    const { outcome } = await markOrderPaid({
+      deps,
+      tx,
+      orderId: order.id,
+      provider: event.provider,
+      sessionId: event.sessionId ?? '',
+      chargeId,
+      paymentMethod: event.paymentMethod ?? 'card',
+    });
+    const amount = event.amountTotal ?? order.totalAmount;
+    if (outcome === 'refund') {
+      // spec silent; docs/decisions.md: a payment whose tickets are gone is refunded in full and the
+      // order is cancelled (refunded is set when the gateway confirms).
+      await repo.cancelUnfulfillableOrder(tx, {
+        tenantId: event.tenantId,
+        orderId: order.id,
+        provider: event.provider,
+        sessionId: event.sessionId,
+        chargeId,
+        paymentMethod: event.paymentMethod,
+      });
+      await enqueueRefund(deps, tx, { tenantId: event.tenantId, orderId: order.id, provider: event.provider, chargeId, amount, reason: 'hold_expired' });
+    } else if (outcome === 'already' && event.chargeId && order.chargeId && order.chargeId !== event.chargeId) {
+      // A second checkout of an order that was already paid: give that second payment back.
+      await enqueueRefund(deps, tx, { tenantId: event.tenantId, orderId: order.id, provider: event.provider, chargeId, amount, reason: 'duplicate_payment' });
+    }
+    return { outcome };
+  });
+  deps.log.info({ provider: event.provider, eventId: event.eventId, type: event.rawType, orderId: event.orderId, outcome: result.outcome }, 'payment event');
+  return result;
+}
+
+// ---- refunds -------------------------------------------------------------------------------------
+
+export type RefundJob = {
+  tenantId: string;
+  orderId: string;
+  provider: Provider;
+  chargeId: string;
+  amount: number;
+  reason: 'hold_expired' | 'duplicate_payment';
+};
+
+async function enqueueRefund(deps: Deps, tx: DbOrTx, job: RefundJob) {
+  await deps.jobs.enqueue(tx, REFUND_JOB, job, { dedupeKey: `refund:${job.provider}:${job.chargeId}` });
+}
+
+/** Gives a payment back through the gateway; the idempotency key makes a retried job one refund. */
+export async function refundPayment(opts: { deps: Deps; job: RefundJob }) {
+  const { deps, job } = opts;
+  if (job.provider !== deps.payments.name) throw new Error(`refund for ${job.provider} but the gateway is ${deps.payments.name}`);
+  if (job.amount <= 0) return;
+  const { refundId } = await deps.payments.refund({
+    chargeId: job.chargeId,
+    amount: job.amount,
+    idempotencyKey: `refund:${job.orderId}:${job.chargeId}`,
+  });
+  if (job.reason === 'hold_expired') await repo.recordRefund(deps.db, { tenantId: job.tenantId, orderId: job.orderId, amount: job.amount });
+  deps.log.info({ orderId: job.orderId, chargeId: job.chargeId, refundId, amount: job.amount, reason: job.reason }, 'payment refunded');
+}
+
+// ---- test gateway: the hosted pay page -----------------------------------------------------------
+
+export type TestSession = repo.TestSessionRow;
+export type PayResult =
+  | { kind: 'paid'; session: TestSession }
+  | { kind: 'complete'; session: TestSession }
+  | { kind: 'expired'; session: TestSession }
+  | { kind: 'declined'; session: TestSession }
+  | { kind: 'invalid'; session: TestSession; message: string };
+
+/** The test session behind a pay page URL, on the host of the tenant that created it. */
+export async function findPaySession(opts: { deps: Deps; host: string; sessionId: string }): Promise<TestSession | null> {
+  const { deps, host, sessionId } = opts;
+  if (deps.payments.name !== 'test' || sessionId.length > 100) return null;
+  const label = tenantLabel(host, deps.config.baseDomain);
+  if (!label) return null;
+  const tenantId = await repo.findTenantIdByUrl(deps.db, label);
+  if (!tenantId) return null;
+  return repo.findTestSession(deps.db, tenantId, sessionId);
+}
+
+export function sessionState(session: TestSession, now = new Date()): 'open' | 'complete' | 'expired' {
+  if (session.status === 'open' && session.expiresAt <= now) return 'expired';
+  return session.status === 'complete' ? 'complete' : session.status === 'open' ? 'open' : 'expired';
+}
+
+function checkCard(card: { number: string; expiry: string; cvc: string }, now: Date): string | null {
+  const number = card.number.replace(/[\s-]/g, '');
+  if (!number) return M.cardNumberRequired;
+  const expiry = card.expiry.trim();
+  if (expiry) {
+    const m = /^(0[1-9]|1[0-2])\s*\/\s*(\d{2})$/.exec(expiry);
+    // A card is valid through the last day of its expiry month.
+    if (!m || new Date(Date.UTC(2000 + Number(m[2]), Number(m[1]), 1)) <= now) return M.cardExpiryInvalid;
+  }
+  if (card.cvc.trim() && !/^\d{3,4}$/.test(card.cvc.trim())) return M.cardCvcInvalid;
+  if (number !== TEST_CARD_SUCCESS && number !== TEST_CARD_DECLINED) return M.testCardUnknown;
+  return null;
+}
+
+/**
+ * Pays a test session with a test card. Success does not touch the order: like Stripe, it sends a
+ * signed checkout.session.completed webhook (as a job) and the webhook moves the order.
+ */
+export async function payTestSession(opts: {
+  deps: Deps;
+  session: TestSession;
+  card: { number: string; expiry: string; cvc: string };
+}): Promise<PayResult> {
+  const { deps, session, card } = opts;
+  const now = new Date();
+  const state = sessionState(session, now);
+  if (state !== 'open') return { kind: state, session };
+  const problem = checkCard(card, now);
+  if (problem) return { kind: 'invalid', session, message: problem };
+  if (card.number.replace(/[\s-]/g, '') === TEST_CARD_DECLINED) return { kind: 'declined', session };
+
+  return deps.db.transaction(async (tx): Promise<PayResult> => {
+    const completed = await repo.completeTestSession(tx, session.tenantId, session.id, newTestId('pi_test'), now);
+    if (!completed) {
+      const current = (await repo.findTestSession(tx, session.tenantId, session.id)) ?? session;
+      return { kind: sessionState(current, now) === 'complete' ? 'complete' : 'expired', session: current };
+    }
+    const body = testEventBody('checkout.session.completed', completed, now);
+    await deps.jobs.enqueue(tx, TEST_WEBHOOK_JOB, { body }, { dedupeKey: `test-webhook:${completed.id}:completed` });
+    return { kind: 'paid', session: completed };
+  });
+}
+
+/** Job: a test session lapsed; like Stripe, say so with a checkout.session.expired webhook. */
+export async function expireTestCheckout(opts: { deps: Deps; tenantId: string; sessionId: string }) {
+  const { deps, tenantId, sessionId } = opts;
+  const now = new Date();
+  await deps.db.transaction(async (tx) => {
+    const expired = await repo.expireTestSession(tx, tenantId, sessionId, now);
+    if (!expired) {
+      const current = await repo.findTestSession(tx, tenantId, sessionId);
+      if (current?.status === 'open') throw new Error(`test session ${sessionId} is not due to expire yet`);
+      return;
+    }
+    const body = testEventBody('checkout.session.expired', expired, now);
+    await deps.jobs.enqueue(tx, TEST_WEBHOOK_JOB, { body }, { dedupeKey: `test-webhook:${expired.id}:expired` });
+  });
+}
+
+/** The same shape as Stripe's event for a Checkout Session. */
+export function testEventBody(type: 'checkout.session.completed' | 'checkout.session.expired', s: TestSession, now: Date): string {
+  return JSON.stringify({
+    id: newTestId('evt_test'),
+    object: 'event',
+    type,
+    created: Math.floor(now.getTime() / 1000),
+    livemode: false,
+    data: {
+      object: {
+        id: s.id,
+        object: 'checkout.session',
+        amount_total: s.amount,
+        currency: s.currency,
+        client_reference_id: s.orderId,
+        customer_email: s.email,
+        metadata: { orderId: s.orderId, tenantId: s.tenantId, orderUid: s.orderUid },
+        payment_intent: s.chargeId,
+        payment_status: type === 'checkout.session.completed' ? 'paid' : 'unpaid',
+        payment_method_types: ['card'],
+        status: s.status,
+      },
+    },
+  });
+}

@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import { M, PLATFORM_ROLES } from '@marquee/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { givenPlatformAdmin, givenTenantWithSettings, givenUser, lastMailTo, linkFrom, startServer, type Client, type TestServer } from '../../../test/harness.js';
+import { givenActors, statusesOf, type Actors } from '../tenants/test-actors.js';
+
+let server: TestServer;
+let admin: Client;
+let adminEmail: string;
+let actors: Actors;
+
+beforeAll(async () => {
+  server = await startServer();
+  const user = await givenPlatformAdmin(server);
+  adminEmail = user.email;
+  admin = server.client();
+  await admin.login(user.email);
+  const tenant = await givenTenantWithSettings(server);
+  const other = await givenTenantWithSettings(server);
+  actors = await givenActors(server, tenant, other);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const email = (tag = 'ops') => `${tag}-${randomUUID().slice(0, 8)}@example.test`;
+
+/** Invites through the existing accounts route, then signs up through the mailed link (left PENDING). */
+async function invitedAndSignedUp(address: string) {
+  expect((await admin.post('/api/platform/users', { id: address })).status).toBe(201);
+  const link = linkFrom((await lastMailTo(server, address))!.text);
+  const res = await server.client().post('/api/auth/register', {
+    username: address,
+    password: 'Str0ng!pass',
+    password2: 'Str0ng!pass',
+    firstName: 'Olive',
+    lastName: 'Ops',
+    appType: 'PLATFORM',
+    inviteCode: link.searchParams.get('inviteCode'),
+    groupId: link.searchParams.get('groupId'),
+  });
+  expect(res.status).toBe(201);
+}
+
+async function find(address: string) {
+  const res = await admin.get(`/api/platform/users?filters=${encodeURIComponent(`details.id=${address}`)}`);
+  expect(res.status).toBe(200);
+  return res.body.result[0];
+}
+
+describe('platform users', () => {
+  it('lists members and pending invitees, searchable by id (contains)', async () => {
+    const invited = email('pending');
+    expect((await admin.post('/api/platform/users', { id: invited })).status).toBe(201);
+    const pending = await find(invited);
+    expect(pending).toEqual({ id: invited, group: { id: 'platform', name: '', status: 'PENDING', lastLogin: null, roles: [...PLATFORM_ROLES] } });
+
+    const me = await find(adminEmail);
+    expect(me.group).toMatchObject({ status: 'ACTIVE', name: 'Test User', roles: [...PLATFORM_ROLES] });
+    expect(me.group.lastLogin).not.toBeNull();
+
+    const part = await admin.get(`/api/platform/users?filters=${encodeURIComponent(`details.id=${invited.slice(0, 12).toUpperCase()}`)}`);
+    expect(part.body.result.map((u: { id: string }) => u.id)).toEqual([invited]);
+    const onlyPending = await admin.get('/api/platform/users?filters=details.status=PENDING&limit=100');
+    expect(onlyPending.body.result.every((u: { group: { status: string } }) => u.group.status === 'PENDING')).toBe(true);
+    expect(onlyPending.body.result.map((u: { id: string }) => u.id)).toContain(invited);
+  });
+
+  it('pages through the list with a cursor', async () => {
+    const tag = randomUUID().slice(0, 6);
+    for (const n of [1, 2, 3]) await admin.post('/api/platform/users', { id: `page-${tag}-${n}@example.test` });
+    const q = `filters=${encodeURIComponent(`details.id=page-${tag}`)}&limit=2`;
+    const first = await admin.get(`/api/platform/users?${q}`);
+    expect(first.body.count).toBe(3);
+    expect(first.body.result.map((u: { id: string }) => u.id)).toEqual([`page-${tag}-1@example.test`, `page-${tag}-2@example.test`]);
+    const second = await admin.get(`/api/platform/users?${q}&cursor=${first.body.cursor}`);
+    expect(second.body.result.map((u: { id: string }) => u.id)).toEqual([`page-${tag}-3@example.test`]);
+  });
+
+  it('verifies a pending user for real: the account is activated and gets platform access', async () => {
+    const address = email('verify');
+    await invitedAndSignedUp(address);
+    // still pending: cannot sign in yet
+    expect((await server.client().post('/api/auth/login', { username: address, password: 'Str0ng!pass' })).status).toBe(403);
+
+    const res = await admin.post(`/api/platform/users/${encodeURIComponent(address)}/verify`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ id: address, group: { id: 'platform', name: 'Olive Ops', status: 'ACTIVE', lastLogin: null, roles: [...PLATFORM_ROLES] } });
+
+    const c = server.client();
+    expect((await c.post('/api/auth/login', { username: address, password: 'Str0ng!pass' })).status).toBe(200);
+    expect((await c.get('/api/platform/users')).status).toBe(200);
+    // verifying is not deleting: the user is still there, and cannot be verified twice
+    expect((await find(address)).group.status).toBe('ACTIVE');
+    const again = await admin.post(`/api/platform/users/${encodeURIComponent(address)}/verify`);
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toBe(M.userNotPending);
+  });
+
+  it('cannot verify someone who has not signed up, nor someone unknown', async () => {
+    const invited = email('nosignup');
+    await admin.post('/api/platform/users', { id: invited });
+    const res = await admin.post(`/api/platform/users/${encodeURIComponent(invited)}/verify`);
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toBe(M.userNotSignedUp);
+    expect((await admin.post(`/api/platform/users/${encodeURIComponent(email('ghost'))}/verify`)).status).toBe(404);
+    // an attendee account without any platform invite is not a platform user
+    const attendee = await givenUser(server, { status: 'PENDING' });
+    expect((await admin.post(`/api/platform/users/${encodeURIComponent(attendee.email)}/verify`)).status).toBe(404);
+  });
+
+  it('edits name and roles; only a super user moves the super_user role; one super user always remains', async () => {
+    const member = await givenUser(server, { platformRoles: ['platform_user'] });
+    const res = await admin.patch(`/api/platform/users/${encodeURIComponent(member.email)}`, { group: { name: 'Ada  Byron King', roles: ['platform_user', 'platform_report'] } });
+    expect(res.status).toBe(200);
+    expect(res.body.group).toMatchObject({ name: 'Ada Byron King', roles: ['platform_user', 'platform_report'] });
+
+    const none = await admin.patch(`/api/platform/users/${encodeURIComponent(member.email)}`, { group: { roles: [] } });
+    expect(none.status).toBe(400);
+    expect(none.body.error.fields['group.roles']).toBe(M.rolesRequired);
+    const bogus = await admin.patch(`/api/platform/users/${encodeURIComponent(member.email)}`, { group: { roles: ['tenant_admin'] } });
+    expect(bogus.status).toBe(400);
+    const blankName = await admin.patch(`/api/platform/users/${encodeURIComponent(member.email)}`, { group: { name: ' ' } });
+    expect(blankName.body.error.fields['group.name']).toBe(M.fieldRequired);
+
+    const promote = await actors.platform_manager.platform.patch(`/api/platform/users/${encodeURIComponent(member.email)}`, { group: { roles: ['super_user'] } });
+    expect(promote.status).toBe(403);
+    expect(promote.body.error.message).toBe(M.superUserOnly);
+
+    // a server of its own, so that exactly one super user exists
+    const lone = await startServer();
+    try {
+      const root = await givenUser(lone, { platformRoles: ['super_user'] });
+      const c = lone.client();
+      await c.login(root.email);
+      const demote = await c.patch(`/api/platform/users/${encodeURIComponent(root.email)}`, { group: { roles: ['platform_manager'] } });
+      expect(demote.status).toBe(409);
+      expect(demote.body.error.message).toBe(M.lastSuperUser);
+      const second = await givenUser(lone, { platformRoles: ['super_user'] });
+      expect((await c.patch(`/api/platform/users/${encodeURIComponent(root.email)}`, { group: { roles: ['platform_manager'] } })).status).toBe(200);
+      // now `second` is the last one, and a platform manager cannot remove it
+      const del = await c.delete(`/api/platform/users/${encodeURIComponent(second.email)}`);
+      expect(del.status).toBe(403);
+      expect(del.body.error.message).toBe(M.superUserOnly);
+    } finally {
+      await lone.close();
+    }
+  });
+
+  it("edits a pending invitee's roles", async () => {
+    const invited = email('roles');
+    await admin.post('/api/platform/users', { id: invited });
+    const res = await admin.patch(`/api/platform/users/${encodeURIComponent(invited)}`, { group: { roles: ['platform_report'] } });
+    expect(res.status).toBe(200);
+    expect(res.body.group).toMatchObject({ status: 'PENDING', roles: ['platform_report'] });
+    const named = await admin.patch(`/api/platform/users/${encodeURIComponent(invited)}`, { group: { name: 'Who' } });
+    expect(named.status).toBe(409);
+    expect(named.body.error.message).toBe(M.userNotSignedUp);
+    expect((await admin.patch(`/api/platform/users/${encodeURIComponent(email('ghost'))}`, { group: { name: 'x' } })).status).toBe(404);
+  });
+
+  it('removes platform access (not the account), withdraws invites, and never removes oneself', async () => {
+    const member = await givenUser(server, { platformRoles: ['platform_user'] });
+    const c = server.client();
+    await c.login(member.email);
+    expect((await c.get('/api/platform/users')).status).toBe(200);
+    expect((await admin.delete(`/api/platform/users/${encodeURIComponent(member.email)}`)).body).toEqual({ success: true });
+    expect((await c.get('/api/platform/users')).status).toBe(403);
+    expect(await find(member.email)).toBeUndefined();
+
+    const invited = email('withdraw');
+    await admin.post('/api/platform/users', { id: invited });
+    expect((await admin.delete(`/api/platform/users/${encodeURIComponent(invited)}`)).status).toBe(200);
+    expect(await find(invited)).toBeUndefined();
+    expect((await admin.delete(`/api/platform/users/${encodeURIComponent(invited)}`)).status).toBe(404);
+
+    const self = await admin.delete(`/api/platform/users/${encodeURIComponent(adminEmail)}`);
+    expect(self.status).toBe(409);
+    expect(self.body.error.message).toBe(M.cannotRemoveSelf);
+  });
+});
+
+describe('platform user routes: who may call them', () => {
+  const refused = { platform_report: 403, platform_user: 403, tenant_admin: 403, tenant_staff: 403, other_tenant_admin: 403, attendee: 403, anonymous: 401 };
+  const others = ['platform_report', 'platform_user', 'tenant_admin', 'tenant_staff', 'other_tenant_admin', 'attendee', 'anonymous'] as const;
+
+  it('GET /api/platform/users', async () => {
+    expect(await statusesOf(actors, 'platform', (c) => c.get('/api/platform/users'))).toEqual({
+      super_user: 200, platform_manager: 200, platform_report: 403, platform_user: 200,
+      tenant_admin: 403, tenant_staff: 403, other_tenant_admin: 403, attendee: 403, anonymous: 401,
+    });
+    expect((await actors.tenant_admin.tenant.get('/api/platform/users')).status).toBe(404);
+  });
+
+  it('POST /api/platform/users/:id/verify', async () => {
+    const address = email('matrix');
+    await invitedAndSignedUp(address);
+    const path = `/api/platform/users/${encodeURIComponent(address)}/verify`;
+    expect(await statusesOf(actors, 'platform', (c) => c.post(path), others)).toEqual(refused);
+    expect((await actors.platform_manager.platform.post(path)).status).toBe(200);
+    const next = email('matrix');
+    await invitedAndSignedUp(next);
+    expect((await actors.super_user.platform.post(`/api/platform/users/${encodeURIComponent(next)}/verify`)).status).toBe(200);
+  });
+
+  it('PATCH and DELETE /api/platform/users/:id', async () => {
+    const member = await givenUser(server, { platformRoles: ['platform_user'] });
+    const path = `/api/platform/users/${encodeURIComponent(member.email)}`;
+    expect(await statusesOf(actors, 'platform', (c) => c.patch(path, { group: { name: 'Renamed Person' } }))).toEqual({
+      super_user: 200, platform_manager: 200, ...refused,
+    });
+    expect(await statusesOf(actors, 'platform', (c) => c.delete(path), others)).toEqual(refused);
+    expect((await actors.platform_manager.platform.delete(path)).status).toBe(200);
+    const another = await givenUser(server, { platformRoles: ['platform_report'] });
+    expect((await actors.super_user.platform.delete(`/api/platform/users/${encodeURIComponent(another.email)}`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,250 @@
+import { M, priceOrder } from '@marquee/core';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ticketSettings } from '../../db/schema/index.js';
+import { givenEventOnSale, givenTenant, givenTenantWithSettings, startServer, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
+
+let server: TestServer;
+let tenant: GivenTenant;
+let event: GivenEventOnSale;
+const HOUR = 3600_000;
+
+beforeAll(async () => {
+  server = await startServer();
+  tenant = await givenTenantWithSettings(server);
+  // The customer pays the service fee and card processing (option 2), 8.25% tax.
+  await server.app.deps.db
+    .update(ticketSettings)
+    .set({ serviceFeePassAlongOptionOnline: 'SERVICE_FEE_OPTION_ONLINE_2', chargeTax: true, taxRateBp: 825 })
+    .where(eq(ticketSettings.tenantId, tenant.id));
+  event = await givenEventOnSale(server, tenant.id, {
+    name: 'Open Air',
+    capacity: 120,
+    ticketTypes: [
+      { name: 'General Admission', price: 4500, quantity: 100 },
+      { name: 'VIP', price: 12000, quantity: 10, maxPerOrder: 4 },
+      { name: 'Sold Out', price: 1000, quantity: 5, remaining: 0 },
+      { name: 'Later', price: 1000, quantity: 5, salesAvailability: 'SALES_AVAILABILITY_OPT_2', salesStartAt: new Date(Date.now() + 24 * HOUR), salesEndAt: new Date(Date.now() + 48 * HOUR) },
+      { name: 'After Sold Out', price: 1000, quantity: 5, salesAvailability: 'SALES_AVAILABILITY_OPT_3', otherIndex: 2 },
+      { name: 'Hidden', price: 1000, quantity: 5, active: false },
+    ],
+    discounts: [
+      { code: 'WELCOME10', kind: 'percent', value: 10 },
+      { code: 'USEDUP', kind: 'amount', value: 500, usageLimit: 1 },
+    ],
+  });
+  await server.app.deps.db.execute(sql`update discount_codes set used_count = 1 where code = 'USEDUP' and event_id = ${event.id}`);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const site = () => server.client(tenant.url);
+const [GA, VIP, SOLD_OUT, LATER, AFTER] = [0, 1, 2, 3, 4];
+const tt = (i: number) => event.ticketTypeIds[i]!;
+
+describe('event home and ticket menu', () => {
+  it('shows a published event with its ticket types, remaining counts and availability', async () => {
+    const res = await site().get(`/api/p/events/${event.urlName}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: event.id, tenantId: tenant.id, details: { name: 'Open Air', urlName: event.urlName, status: 'published', city: 'Springfield' } });
+    const byName = Object.fromEntries(res.body.ticketTypes.map((t: { details: { name: string } }) => [t.details.name, t.details]));
+    expect(Object.keys(byName)).toEqual(['General Admission', 'VIP', 'Sold Out', 'Later', 'After Sold Out']);
+    expect(byName['General Admission']).toMatchObject({ price: 4500, remainingQuantity: 100, available: true, maxTicketPerOrder: 10 });
+    expect(byName['Sold Out']).toMatchObject({ remainingQuantity: 0, available: false });
+    expect(byName.Later).toMatchObject({ available: false, salesAvailability: 'SALES_AVAILABILITY_OPT_2' });
+    expect(byName['After Sold Out']).toMatchObject({ available: false, otherTicketTypeId: tt(SOLD_OUT) });
+    expect(res.body.settings).toEqual({
+      remainingCapacity: 120,
+      emailDeliveryVerbiage: 'Print your tickets at home.',
+      covidSafety: false,
+      covidSafetyText: '',
+      timeZone: 'America/New_York',
+      seatMap: null,
+    });
+    // The console's own numbers (quantity, sold) are not on the public page.
+    expect(byName['General Admission'].quantity).toBeUndefined();
+  });
+
+  it('does not exist on the platform host, on unknown hosts, for drafts, or for another tenant', async () => {
+    expect((await server.client().get(`/api/p/events/${event.urlName}`)).status).toBe(404);
+    expect((await server.client('nobody-here').get(`/api/p/events/${event.urlName}`)).status).toBe(404);
+    const draft = await givenEventOnSale(server, tenant.id, { status: 'draft' });
+    expect((await site().get(`/api/p/events/${draft.urlName}`)).status).toBe(404);
+    const cancelled = await givenEventOnSale(server, tenant.id, { status: 'cancelled' });
+    expect((await site().get(`/api/p/events/${cancelled.urlName}`)).status).toBe(404);
+    const other = await givenTenant(server);
+    const theirs = await givenEventOnSale(server, other.id);
+    expect((await site().get(`/api/p/events/${theirs.urlName}`)).status).toBe(404);
+    expect((await server.client(other.url).get(`/api/p/events/${theirs.urlName}`)).status).toBe(200);
+  });
+});
+
+describe('public settings (spec §7 /p/tenants/{tenantId}/events/{eventId}/setting)', () => {
+  it('answers remaining capacity and the delivery wording', async () => {
+    const res = await site().get(`/api/p/tenants/${tenant.id}/events/${event.id}/setting`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ remainingCapacity: 120, emailDeliveryVerbiage: 'Print your tickets at home.' });
+    // Without an event cap, what the active ticket types have left.
+    const uncapped = await givenEventOnSale(server, tenant.id, {
+      ticketTypes: [
+        { name: 'A', price: 100, quantity: 7 },
+        { name: 'B', price: 100, quantity: 5, remaining: 2 },
+        { name: 'Off', price: 100, quantity: 50, active: false },
+      ],
+    });
+    expect((await site().get(`/api/p/tenants/${tenant.id}/events/${uncapped.id}/setting`)).body.remainingCapacity).toBe(9);
+  });
+
+  it('is 404 for another tenant id, on the platform host, and for drafts', async () => {
+    const other = await givenTenant(server);
+    const theirs = await givenEventOnSale(server, other.id);
+    expect((await site().get(`/api/p/tenants/${other.id}/events/${theirs.id}/setting`)).status).toBe(404);
+    expect((await site().get(`/api/p/tenants/${tenant.id}/events/${theirs.id}/setting`)).status).toBe(404);
+    expect((await server.client().get(`/api/p/tenants/${tenant.id}/events/${event.id}/setting`)).status).toBe(404);
+    const draft = await givenEventOnSale(server, tenant.id, { status: 'draft' });
+    expect((await site().get(`/api/p/tenants/${tenant.id}/events/${draft.id}/setting`)).status).toBe(404);
+  });
+});
+
+describe('cart validation (spec §5, §8)', () => {
+  const validate = (lines: Array<{ ticketTypeId: string; quantity: number }>, urlName = event.urlName) => site().post(`/api/p/events/${urlName}/cart/validate`, { lines });
+
+  it('passes a cart within every limit', async () => {
+    const res = await validate([
+      { ticketTypeId: tt(GA), quantity: 2 },
+      { ticketTypeId: tt(VIP), quantity: 1 },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ valid: true, blocked: false, blockReason: null, title: null, totalQuantity: 3, remainingCapacity: 120, problems: [] });
+  });
+
+  it("reports each line's problem with requested, available and excess, and its §8 title", async () => {
+    await server.app.deps.db.execute(sql`update ticket_types set remaining = 3 where id = ${tt(VIP)}`);
+    const res = await validate([
+      { ticketTypeId: tt(VIP), quantity: 4 },
+      { ticketTypeId: tt(SOLD_OUT), quantity: 1 },
+      { ticketTypeId: tt(LATER), quantity: 2 },
+      { ticketTypeId: tt(GA), quantity: 11 },
+    ]);
+    await server.app.deps.db.execute(sql`update ticket_types set remaining = 10 where id = ${tt(VIP)}`);
+    expect(res.body.blocked).toBe(true);
+    expect(res.body.blockReason).toBe('lineProblems');
+    expect(res.body.title).toBe(M.ticketAvailabilityIssue);
+    expect(res.body.problems).toEqual([
+      { ticketTypeId: tt(VIP), ticketName: 'VIP', kind: 'exceedsRemaining', requested: 4, available: 3, excess: 1, title: M.quantityLimitExceeded },
+      { ticketTypeId: tt(SOLD_OUT), ticketName: 'Sold Out', kind: 'unavailable', requested: 1, available: 0, excess: 1, title: M.ticketsRemoved },
+      { ticketTypeId: tt(LATER), ticketName: 'Later', kind: 'unavailable', requested: 2, available: 0, excess: 2, title: M.ticketsRemoved },
+      { ticketTypeId: tt(GA), ticketName: 'General Admission', kind: 'aboveMaximum', requested: 11, available: 10, excess: 1, title: M.quantityLimitExceeded },
+    ]);
+  });
+
+  it('blocks an empty cart and a cart over the remaining capacity (Insufficient Capacity)', async () => {
+    expect((await validate([])).body).toMatchObject({ blocked: true, blockReason: 'empty', title: null });
+    const small = await givenEventOnSale(server, tenant.id, { capacity: 3, ticketTypes: [{ name: 'A', price: 100, quantity: 10 }] });
+    const over = await validate([{ ticketTypeId: small.ticketTypeIds[0]!, quantity: 4 }], small.urlName);
+    expect(over.body).toMatchObject({ blocked: true, blockReason: 'overCapacity', title: M.insufficientCapacity, remainingCapacity: 3 });
+    const full = await givenEventOnSale(server, tenant.id, { capacity: 1, ticketTypes: [{ name: 'A', price: 100, quantity: 10 }] });
+    await server.app.deps.db.execute(sql`update events set remaining_capacity = 0 where id = ${full.id}`);
+    expect((await validate([{ ticketTypeId: full.ticketTypeIds[0]!, quantity: 1 }], full.urlName)).body).toMatchObject({ blockReason: 'noCapacity', title: M.insufficientCapacity });
+  });
+
+  it('refuses malformed lines and is 404 on the platform host', async () => {
+    const bad = await validate([{ ticketTypeId: tt(GA), quantity: -1 }]);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.fields['lines.0.quantity']).toBe(M.invalidValue);
+    expect((await server.client().post(`/api/p/events/${event.urlName}/cart/validate`, { lines: [] })).status).toBe(404);
+  });
+});
+
+describe('price breakdown (spec §3)', () => {
+  const price = (body: unknown) => site().post(`/api/p/events/${event.urlName}/price`, body);
+
+  it("prices from stored prices and the tenant's fees, exactly as the core engine does", async () => {
+    const res = await price({
+      lines: [
+        { ticketTypeId: tt(GA), quantity: 2 },
+        { ticketTypeId: tt(VIP), quantity: 1 },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const expected = priceOrder({
+      lines: [
+        { ticketTypeId: tt(GA), ticketName: 'General Admission', unitPrice: 4500, quantity: 2 },
+        { ticketTypeId: tt(VIP), ticketName: 'VIP', unitPrice: 12000, quantity: 1 },
+      ],
+      rule: { serviceFeePercent: 2.5, serviceFeeFlatRate: 99, serviceFeePOSPercent: 0, serviceFeePOSFlatRate: 0 },
+      settings: {
+        donationServiceFee: 20,
+        donationCharge: 0,
+        roundUpServiceFeeValue: 1,
+        serviceFeePassAlongOptionOnline: 'SERVICE_FEE_OPTION_ONLINE_2',
+        serviceFeePassAlongOptionBackend: 'SERVICE_FEE_OPTION_BACKEND_1',
+        serviceFeePassAlongOptionApp: 'SERVICE_FEE_OPTION_APP_1',
+        chargeTax: true,
+        taxRate: 8.25,
+        chargeOnline: false,
+        chargeOnlineValue: null,
+        chargeCash: false,
+        chargeCashValue: null,
+        chargeBoxOffice: false,
+        chargeBoxOfficeValue: 0,
+        platformFee: 0,
+        processingFee: 2.9,
+      },
+      channel: 'online',
+    });
+    expect(res.body).toEqual({
+      ticketCount: 3,
+      subtotal: 21000,
+      surcharge: expected.surcharge,
+      processingFee: expected.processingFee,
+      gatewayProcessingFee: expected.gatewayProcessingFee,
+      discount: 0,
+      vat: 1733,
+      totalAmount: expected.totalAmount,
+      discountCode: null,
+      orderDetails: [
+        { order: { ticketId: tt(GA) }, ticketName: 'General Admission', price: 4500, quantity: 2 },
+        { order: { ticketId: tt(VIP) }, ticketName: 'VIP', price: 12000, quantity: 1 },
+      ],
+    });
+    // 2.5% + $0.99 per ticket: 2 x 2.12 + 3.99.
+    expect(res.body.surcharge).toBe(2 * 212 + 399);
+    expect(res.body.totalAmount).toBe(21000 + 823 + 1733 + res.body.processingFee);
+  });
+
+  it('applies a discount code typed in any case, and shows it upper-case', async () => {
+    const res = await price({ lines: [{ ticketTypeId: tt(GA), quantity: 2 }], discountCode: 'welcome10' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ discount: 900, discountCode: 'WELCOME10', subtotal: 9000 });
+  });
+
+  it("answers 'Invalid Input' for a code that does not exist, is used up, or belongs elsewhere; 'Discount is required.' for an empty one", async () => {
+    for (const code of ['NOPE', 'USEDUP']) {
+      const res = await price({ lines: [{ ticketTypeId: tt(GA), quantity: 1 }], discountCode: code });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ message: M.invalidInput, fields: { discountCode: M.invalidInputBody } });
+    }
+    const empty = await price({ lines: [{ ticketTypeId: tt(GA), quantity: 1 }], discountCode: '' });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.fields.discountCode).toBe(M.discountRequired);
+  });
+
+  it('refuses ticket types that are not on this event', async () => {
+    const other = await givenEventOnSale(server, tenant.id);
+    const res = await price({ lines: [{ ticketTypeId: other.ticketTypeIds[0], quantity: 1 }] });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toBe(M.invalidInput);
+    expect((await server.client().post(`/api/p/events/${event.urlName}/price`, { lines: [{ ticketTypeId: tt(GA), quantity: 1 }] })).status).toBe(404);
+  });
+
+  it('prices a tenant without fee settings with the platform defaults', async () => {
+    const bare = await givenTenant(server);
+    const e = await givenEventOnSale(server, bare.id, { ticketTypes: [{ name: 'A', price: 2000, quantity: 5 }] });
+    const res = await server.client(bare.url).post(`/api/p/events/${e.urlName}/price`, { lines: [{ ticketTypeId: e.ticketTypeIds[0], quantity: 2 }] });
+    expect(res.status).toBe(200);
+    // Option 1: the seller pays the fees; the customer pays the tickets.
+    expect(res.body).toMatchObject({ subtotal: 4000, surcharge: 0, processingFee: 0, totalAmount: 4000 });
+  });
+});

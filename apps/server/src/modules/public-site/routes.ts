@@ -1,0 +1,67 @@
+import { ZBreakdown, ZCartRequest, ZCartValidation, ZPriceRequest, ZPublicEvent, ZPublicEventSettings } from '@marquee/core';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Deps } from '../../deps.js';
+import { notFound } from '../../platform/errors.js';
+import * as service from './service.js';
+
+const ZEventNameParams = z.object({ eventName: z.string().min(1).max(100) });
+
+/** The attendee site's API on the tenant's host (spec reports-payouts-checkout §2, §5, §7). */
+export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['event site'];
+  const access = { kind: 'public' } as const;
+
+  r.get(
+    '/api/p/events/:eventName',
+    { config: { access }, schema: { tags, summary: 'Event home and ticket menu', params: ZEventNameParams, response: { 200: ZPublicEvent } } },
+    async (req) => service.getPublicEvent({ deps, hostTenant: req.ctx.hostTenant, eventName: req.params.eventName }),
+  );
+
+  r.get(
+    '/api/p/tenants/:tenantId/events/:eventId/setting',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Public settings: remainingCapacity, emailDeliveryVerbiage, COVID safety',
+        params: z.object({ tenantId: z.string().max(100), eventId: z.uuid() }),
+        response: { 200: ZPublicEventSettings },
+      },
+    },
+    async (req) => service.getPublicSettings({ deps, hostTenant: req.ctx.hostTenant, tenantId: req.params.tenantId, eventId: req.params.eventId }),
+  );
+
+  r.post(
+    '/api/p/events/:eventName/cart/validate',
+    {
+      config: { access },
+      schema: { tags, summary: 'Cart validation: per-line problems and whether CONTINUE is blocked', params: ZEventNameParams, body: ZCartRequest, response: { 200: ZCartValidation } },
+    },
+    async (req) => service.validatePublicCart({ deps, hostTenant: req.ctx.hostTenant, eventName: req.params.eventName, lines: req.body.lines }),
+  );
+
+  r.post(
+    '/api/p/events/:eventName/price',
+    {
+      config: { access },
+      schema: { tags, summary: "The cart's breakdown, priced by the server", params: ZEventNameParams, body: ZPriceRequest, response: { 200: ZBreakdown } },
+    },
+    async (req) =>
+      service.priceCart({ deps, hostTenant: req.ctx.hostTenant, eventName: req.params.eventName, lines: req.body.lines, discountCode: req.body.discountCode }),
+  );
+
+  // Not under /api: the event site's own path (spec §7), on a tenant's host only, four file names only.
+  app.get('/:eventName/assets/:file', { schema: { hide: true } }, async (req, reply) => {
+    const { eventName, file } = req.params as { eventName: string; file: string };
+    const image = await service.getSeatMapImage({ deps, host: req.headers.host ?? '', eventName, file });
+    if (!image) throw notFound();
+    return reply
+      .type(image.contentType)
+      .header('cache-control', 'public, max-age=300')
+      .header('x-content-type-options', 'nosniff')
+      .send(image.bytes);
+  });
+}

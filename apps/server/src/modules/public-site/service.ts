@@ -1,0 +1,162 @@
+import {
+  M,
+  isTicketTypeAvailable,
+  type TBreakdown,
+  type TCartValidation,
+  type TPublicEvent,
+  type TPublicEventSettings,
+  type TPublicTicketType,
+} from '@marquee/core';
+import type { Deps } from '../../deps.js';
+import type { HostTenant } from '../../platform/auth/context.js';
+import { tenantLabel } from '../../platform/auth/guard.js';
+import { AppError, notFound } from '../../platform/errors.js';
+import * as eventsRepo from '../events/repository.js';
+import { seatMapPath } from '../events/service.js';
+import { priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from '../orders/pricing.js';
+import { findCheckoutSnapshot } from '../orders/repository.js';
+import { checkCart, remainingCapacityOf, toCartTicketType } from '../orders/service.js';
+import * as ticketTypesRepo from '../ticket-types/repository.js';
+import * as repo from './repository.js';
+
+// The attendee site's reads (spec reports-payouts-checkout §2 attendee routes, §7). The tenant is
+// the one whose host served the request; the platform host has no event site.
+
+/** A published event of this host's tenant with its ticket types, fees and (asked-for) discount code, in one read. */
+async function publishedEvent(deps: Deps, hostTenant: HostTenant | null, eventName: string, discountCode: string | null = null) {
+  if (!hostTenant) throw notFound();
+  const snapshot = await findCheckoutSnapshot(deps.db, { tenantId: hostTenant.id, urlName: eventName.toLowerCase(), discountCode });
+  if (!snapshot || snapshot.event.status !== 'published') throw notFound();
+  return snapshot;
+}
+
+function toSettings(event: eventsRepo.EventRow, types: ticketTypesRepo.TicketTypeRow[]): TPublicEventSettings {
+  return {
+    remainingCapacity: remainingCapacityOf(event, types),
+    emailDeliveryVerbiage: event.emailDeliveryVerbiage,
+    covidSafety: event.covidSafetyEnabled,
+    covidSafetyText: event.covidSafetyText,
+    timeZone: event.timeZone,
+    seatMap: seatMapPath(event),
+  };
+}
+
+function toPublicTicketType(t: ticketTypesRepo.TicketTypeRow, all: ticketTypesRepo.TicketTypeRow[], now: Date): TPublicTicketType {
+  return {
+    id: t.id,
+    details: {
+      name: t.name,
+      details: t.description,
+      price: t.price,
+      remainingQuantity: t.remaining,
+      minTicketPerOrder: t.minPerOrder,
+      maxTicketPerOrder: t.maxPerOrder,
+      salesAvailability: t.salesAvailability,
+      startDate: t.startDate,
+      startTime: t.startTime,
+      endDate: t.endDate,
+      endTime: t.endTime,
+      salesStartAt: t.salesStartAt?.toISOString() ?? null,
+      salesEndAt: t.salesEndAt?.toISOString() ?? null,
+      otherTicketTypeId: t.otherTicketTypeId,
+      sortOrder: t.sortOrder,
+      sk: t.id,
+      available: isTicketTypeAvailable(toCartTicketType(t), all.map(toCartTicketType), now),
+    },
+  };
+}
+
+/** Event home and ticket menu: a published event of this host's tenant with its ticket types on offer. */
+export async function getPublicEvent({ deps, hostTenant, eventName }: { deps: Deps; hostTenant: HostTenant | null; eventName: string }): Promise<TPublicEvent> {
+  const { event, types } = await publishedEvent(deps, hostTenant, eventName);
+  const now = new Date();
+  return {
+    id: event.id,
+    tenantId: event.tenantId,
+    details: {
+      name: event.name,
+      urlName: event.urlName,
+      status: 'published',
+      description: event.description,
+      startDateTime: event.startDateTime?.toISOString() ?? null,
+      endDateTime: event.endDateTime?.toISOString() ?? null,
+      timeZone: event.timeZone,
+      venueName: event.venueName,
+      address1: event.address1,
+      city: event.city,
+      state: event.state,
+      zip: event.zip,
+      country: event.country,
+      covidSafety: event.covidSafetyEnabled,
+      covidSafetyText: event.covidSafetyText,
+      seatMap: seatMapPath(event),
+    },
+    // Ticket types switched off by the organiser are not on the menu; every other one is, with its availability.
+    ticketTypes: types.filter((t) => t.active).map((t) => toPublicTicketType(t, types, now)),
+    settings: toSettings(event, types),
+  };
+}
+
+/** spec §7 GET /p/tenants/{tenantId}/events/{eventId}/setting */
+export async function getPublicSettings(opts: { deps: Deps; hostTenant: HostTenant | null; tenantId: string; eventId: string }): Promise<TPublicEventSettings> {
+  const { deps, hostTenant } = opts;
+  if (!hostTenant || hostTenant.id !== opts.tenantId) throw notFound();
+  const snapshot = await findCheckoutSnapshot(deps.db, { tenantId: hostTenant.id, eventId: opts.eventId });
+  if (!snapshot || snapshot.event.status !== 'published') throw notFound();
+  return toSettings(snapshot.event, snapshot.types);
+}
+
+/** spec §5 Cart validation, against what is left right now. */
+export async function validatePublicCart(opts: {
+  deps: Deps;
+  hostTenant: HostTenant | null;
+  eventName: string;
+  lines: Array<{ ticketTypeId: string; quantity: number }>;
+}): Promise<TCartValidation> {
+  const { event, types } = await publishedEvent(opts.deps, opts.hostTenant, opts.eventName);
+  return checkCart(event, types, opts.lines, new Date());
+}
+
+/** The cart's breakdown (spec §3), priced by the server from stored prices and the tenant's fees. */
+export async function priceCart(opts: {
+  deps: Deps;
+  hostTenant: HostTenant | null;
+  eventName: string;
+  lines: Array<{ ticketTypeId: string; quantity: number }>;
+  discountCode: string | null | undefined;
+}): Promise<TBreakdown> {
+  const { deps } = opts;
+  const snapshot = await publishedEvent(deps, opts.hostTenant, opts.eventName, opts.discountCode ?? null);
+  const types = new Map(snapshot.types.filter((t) => t.active).map((t) => [t.id, t]));
+  const merged = new Map<string, number>();
+  for (const l of opts.lines) if (l.quantity > 0) merged.set(l.ticketTypeId, (merged.get(l.ticketTypeId) ?? 0) + l.quantity);
+  const lines = [...merged].map(([ticketTypeId, quantity]) => {
+    const t = types.get(ticketTypeId);
+    if (!t) throw new AppError('BAD_REQUEST', M.invalidInput, { lines: M.invalidInputBody });
+    return { ticketTypeId, ticketName: t.name, unitPrice: t.price, quantity };
+  });
+  const discount = opts.discountCode ? usableDiscount(snapshot.discount, new Date()) : null;
+  const config = pricingConfigOf(snapshot.event.tenantId, snapshot.pricing);
+  return toBreakdown(priceLines(config, lines, discount ? toPriceDiscount(discount) : undefined), discount?.code ?? null);
+}
+
+const SEATMAP_FILE_RE = /^seatmap\.(png|jpg|jpeg|gif)$/;
+
+/**
+ * GET {event site}/{eventName}/assets/seatmap.{png|jpg|jpeg|gif} (spec §7): the web probes the four
+ * names in that order, so only the stored one answers; .jpg and .jpeg both name a JPEG.
+ */
+export async function getSeatMapImage(opts: { deps: Deps; host: string; eventName: string; file: string }) {
+  const { deps } = opts;
+  const match = SEATMAP_FILE_RE.exec(opts.file);
+  const label = tenantLabel(opts.host, deps.config.baseDomain);
+  if (!match || !label) return null;
+  const tenantId = await repo.findTenantIdByUrl(deps.db, label);
+  if (!tenantId) return null;
+  const event = await eventsRepo.findEventByUrlName(deps.db, tenantId, opts.eventName.toLowerCase());
+  if (!event || event.status !== 'published' || !event.seatmapKey) return null;
+  const stored = event.seatmapKey.slice(event.seatmapKey.lastIndexOf('.') + 1);
+  const asked = match[1] === 'jpeg' ? 'jpg' : match[1];
+  if (stored !== asked) return null;
+  return deps.storage.get(event.seatmapKey);
+}

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import {
+  M,
+  TICKET_TYPE_DEFAULTS,
+  ticketTypeProblems,
+  zonedDateTimeToInstant,
+  type TCreateTicketTypeRequest,
+  type TTicketType,
+  type TTicketTypeFields,
+  type ZCreateTicketTypeRequest,
+  type ZUpdateTicketTypeRequest,
+} from '@marquee/core';
+import type { z } from 'zod';
+import type { DbOrTx, Tx } from '../../db/client.js';
+import type { Deps } from '../../deps.js';
+import type { TenantCtx } from '../../platform/auth/context.js';
+import { AppError, conflict, notFound } from '../../platform/errors.js';
+import { compileList } from '../../platform/list-query.js';
+import * as events from '../events/repository.js';
+import * as repo from './repository.js';
+
+export type { TCreateTicketTypeRequest };
+
+export function toTicketType(row: repo.TicketTypeRow): TTicketType {
+  return {
+    id: row.id,
+    details: {
+      eventId: row.eventId,
+      name: row.name,
+      details: row.description,
+      price: row.price,
+      quantity: row.quantity,
+      remainingQuantity: row.remaining,
+      soldOrHeld: row.quantity - row.remaining,
+      minTicketPerOrder: row.minPerOrder,
+      maxTicketPerOrder: row.maxPerOrder,
+      salesAvailability: row.salesAvailability,
+      startDate: row.startDate,
+      startTime: row.startTime,
+      endDate: row.endDate,
+      endTime: row.endTime,
+      salesStartAt: row.salesStartAt?.toISOString() ?? null,
+      salesEndAt: row.salesEndAt?.toISOString() ?? null,
+      otherTicketTypeId: row.otherTicketTypeId,
+      sortOrder: row.sortOrder,
+      active: row.active,
+      sk: row.id,
+      dateCreated: row.createdAt.toISOString(),
+    },
+  };
+}
+
+/** The sales window as instants: the organiser typed it as wall-clock times of the event's zone. */
+export function salesWindowInstants(
+  t: Pick<TTicketTypeFields, 'startDate' | 'startTime' | 'endDate' | 'endTime'>,
+  timeZone: string,
+): { salesStartAt: Date | null; salesEndAt: Date | null } {
+  return {
+    salesStartAt: t.startDate && t.startTime ? zonedDateTimeToInstant(t.startDate, t.startTime, timeZone) : null,
+    salesEndAt: t.endDate && t.endTime ? zonedDateTimeToInstant(t.endDate, t.endTime, timeZone) : null,
+  };
+}
+
+/** After the event's time zone changed: the same wall-clock windows are other instants now. */
+export async function recomputeSalesWindows(tx: Tx, tenantId: string, eventId: string, timeZone: string) {
+  const rows = await repo.allOfEvent(tx, tenantId, eventId);
+  // Fixed id order, like every other writer of ticket_types (docs/decisions.md, lock order).
+  for (const row of [...rows].sort((a, b) => a.id.localeCompare(b.id))) {
+    const window = salesWindowInstants(row, timeZone);
+    await repo.updateTicketType(tx, tenantId, eventId, row.id, window);
+  }
+}
+
+function fromRow(row: repo.TicketTypeRow): TTicketTypeFields {
+  return {
+    name: row.name,
+    details: row.description,
+    price: row.price,
+    quantity: row.quantity,
+    minTicketPerOrder: row.minPerOrder,
+    maxTicketPerOrder: row.maxPerOrder,
+    salesAvailability: row.salesAvailability as TTicketTypeFields['salesAvailability'],
+    startDate: row.startDate,
+    startTime: row.startTime,
+    endDate: row.endDate,
+    endTime: row.endTime,
+    otherTicketTypeId: row.otherTicketTypeId,
+    sortOrder: row.sortOrder,
+    active: row.active,
+  };
+}
+
+function toColumns(t: Partial<TTicketTypeFields>): Partial<repo.TicketTypeInsert> {
+  const out: Partial<repo.TicketTypeInsert> = {};
+  if (t.name !== undefined) out.name = t.name;
+  if (t.details !== undefined) out.description = t.details;
+  if (t.price !== undefined) out.price = t.price;
+  if (t.quantity !== undefined) out.quantity = t.quantity;
+  if (t.minTicketPerOrder !== undefined) out.minPerOrder = t.minTicketPerOrder;
+  if (t.maxTicketPerOrder !== undefined) out.maxPerOrder = t.maxTicketPerOrder;
+  if (t.salesAvailability !== undefined) out.salesAvailability = t.salesAvailability;
+  if (t.startDate !== undefined) out.startDate = t.startDate;
+  if (t.startTime !== undefined) out.startTime = t.startTime;
+  if (t.endDate !== undefined) out.endDate = t.endDate;
+  if (t.endTime !== undefined) out.endTime = t.endTime;
+  if (t.otherTicketTypeId !== undefined) out.otherTicketTypeId = t.otherTicketTypeId;
+  if (t.sortOrder !== undefined) out.sortOrder = t.sortOrder;
+  if (t.active !== undefined) out.active = t.active;
+  return out;
+}
+
+/** Cross-field rules on the whole ticket type, reported like route validation (400, fields under details.*). */
+async function assertValid(db: DbOrTx, tenantId: string, eventId: string, t: TTicketTypeFields, selfId: string | null) {
+  const problems = ticketTypeProblems(t);
+  if (t.salesAvailability === 'SALES_AVAILABILITY_OPT_3' && t.otherTicketTypeId && !problems.otherTicketTypeId) {
+    const other = t.otherTicketTypeId === selfId ? undefined : await repo.findTicketType(db, tenantId, eventId, t.otherTicketTypeId);
+    if (!other) problems.otherTicketTypeId = M.otherTicketTypeRequired;
+  }
+  const entries = Object.entries(problems);
+  if (entries.length === 0) return;
+  const fields = Object.fromEntries(entries.map(([k, v]) => [`details.${k}`, v]));
+  throw new AppError('VALIDATION', entries[0]![1], fields);
+}
+
+async function writableEvent(db: DbOrTx, tenantId: string, eventId: string) {
+  const event = await events.findEvent(db, tenantId, eventId);
+  if (!event) throw notFound();
+  if (event.status === 'cancelled') throw conflict(M.eventCancelledReadOnly);
+  return event;
+}
+
+export async function listTicketTypes({ deps, ctx, eventId, query }: { deps: Deps; ctx: TenantCtx; eventId: string; query: unknown }) {
+  const q = compileList(repo.TICKET_TYPE_LIST, query);
+  if (!(await events.findEvent(deps.db, ctx.tenantId, eventId))) throw notFound();
+  const { rows, total } = await repo.listTicketTypes(deps.db, ctx.tenantId, eventId, q);
+  return q.page(rows, total, ({ row }) => toTicketType(row));
+}
+
+export async function getTicketType({ deps, ctx, eventId, ticketTypeId }: { deps: Deps; ctx: TenantCtx; eventId: string; ticketTypeId: string }) {
+  const row = await repo.findTicketType(deps.db, ctx.tenantId, eventId, ticketTypeId);
+  if (!row) throw notFound();
+  return toTicketType(row);
+}
+
+export async function createTicketType({
+  deps,
+  ctx,
+  eventId,
+  input,
+}: {
+  deps: Deps;
+  ctx: TenantCtx;
+  eventId: string;
+  input: z.output<typeof ZCreateTicketTypeRequest>['details'];
+}): Promise<TTicketType> {
+  const event = await writableEvent(deps.db, ctx.tenantId, eventId);
+  const merged: TTicketTypeFields = { ...TICKET_TYPE_DEFAULTS, ...input } as TTicketTypeFields;
+  await assertValid(deps.db, ctx.tenantId, eventId, merged, null);
+  const row = await repo.insertTicketType(deps.db, {
+    tenantId: ctx.tenantId,
+    id: randomUUID(),
+    eventId,
+    ...(toColumns(merged) as Required<Pick<repo.TicketTypeInsert, 'name' | 'price' | 'quantity'>>),
+    remaining: merged.quantity,
+    ...salesWindowInstants(merged, event.timeZone),
+  });
+  return toTicketType(row);
+}
+
+export async function updateTicketType({
+  deps,
+  ctx,
+  eventId,
+  ticketTypeId,
+  changes,
+}: {
+  deps: Deps;
+  ctx: TenantCtx;
+  eventId: string;
+  ticketTypeId: string;
+  changes: z.output<typeof ZUpdateTicketTypeRequest>['details'];
+}): Promise<TTicketType> {
+  const event = await writableEvent(deps.db, ctx.tenantId, eventId);
+  const current = await repo.findTicketType(deps.db, ctx.tenantId, eventId, ticketTypeId);
+  if (!current) throw notFound();
+  const merged: TTicketTypeFields = { ...fromRow(current), ...changes } as TTicketTypeFields;
+  await assertValid(deps.db, ctx.tenantId, eventId, merged, ticketTypeId);
+  const row = await repo.updateTicketType(deps.db, ctx.tenantId, eventId, ticketTypeId, {
+    ...toColumns(changes),
+    ...salesWindowInstants(merged, event.timeZone),
+  });
+  if (!row) {
+    // Gone meanwhile, or the quantity fell below what is sold or held (checked in the update itself).
+    if (!(await repo.findTicketType(deps.db, ctx.tenantId, eventId, ticketTypeId))) throw notFound();
+    throw new AppError('CONFLICT', M.quantityBelowSold, { 'details.quantity': M.quantityBelowSold });
+  }
+  return toTicketType(row);
+}
+
+export async function deleteTicketType({ deps, ctx, eventId, ticketTypeId }: { deps: Deps; ctx: TenantCtx; eventId: string; ticketTypeId: string }) {
+  await writableEvent(deps.db, ctx.tenantId, eventId);
+  if (!(await repo.findTicketType(deps.db, ctx.tenantId, eventId, ticketTypeId))) throw notFound();
+  if ((await repo.countLinksTo(deps.db, ctx.tenantId, eventId, ticketTypeId)) > 0) throw conflict(M.ticketTypeLinked);
+  if (!(await repo.deleteUnsoldTicketType(deps.db, ctx.tenantId, eventId, ticketTypeId))) throw conflict(M.ticketTypeHasSales);
+  return { success: true as const };
+}

@@ -1,0 +1,195 @@
+import { M } from '@marquee/core';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { givenEventOnSale, givenTenant, startServer, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { givenActors, type Actors } from '../events/testing.js';
+
+let server: TestServer;
+let tenant: GivenTenant;
+let actors: Actors;
+let event: { id: string; ticketTypeIds: string[] };
+let otherEvent: { id: string; ticketTypeIds: string[] };
+const base = (eventId = event.id) => `/api/tenants/${tenant.id}/events/${eventId}/ticket-types`;
+
+beforeAll(async () => {
+  server = await startServer();
+  tenant = await givenTenant(server);
+  event = await givenEventOnSale(server, tenant.id, { timeZone: 'America/Chicago' });
+  otherEvent = await givenEventOnSale(server, tenant.id);
+  actors = await givenActors(server, tenant, event.id, otherEvent.id);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const setRemaining = (id: string, remaining: number) => server.app.deps.db.execute(sql`update ticket_types set remaining = ${remaining} where id = ${id}`);
+
+describe('ticket types', () => {
+  it('creates with the defaults (OPT_1, 1 to 10 per order) and reads back', async () => {
+    const res = await actors.admin.post(base(), { details: { name: 'Balcony', details: 'Upstairs', price: 3550, quantity: 40 } });
+    expect(res.status).toBe(201);
+    expect(res.body.details).toMatchObject({
+      eventId: event.id,
+      name: 'Balcony',
+      details: 'Upstairs',
+      price: 3550,
+      quantity: 40,
+      remainingQuantity: 40,
+      soldOrHeld: 0,
+      minTicketPerOrder: 1,
+      maxTicketPerOrder: 10,
+      salesAvailability: 'SALES_AVAILABILITY_OPT_1',
+      salesStartAt: null,
+      otherTicketTypeId: null,
+      active: true,
+      sk: res.body.id,
+    });
+    expect((await actors.admin.get(`${base()}/${res.body.id}`)).body).toEqual(res.body);
+  });
+
+  it.each([
+    [{ name: '' }, 'details.name', M.ticketNameRequired],
+    [{ price: -1 }, 'details.price', M.invalidValue],
+    [{ price: 10.5 }, 'details.price', M.invalidValue],
+    [{ quantity: -3 }, 'details.quantity', M.invalidValue],
+    [{ minTicketPerOrder: 0 }, 'details.minTicketPerOrder', M.invalidValue],
+    [{ minTicketPerOrder: 6, maxTicketPerOrder: 4 }, 'details.minTicketPerOrder', M.minAboveMax],
+    [{ salesAvailability: 'SALES_AVAILABILITY_OPT_9' }, 'details.salesAvailability', M.invalidValue],
+    [{ salesAvailability: 'SALES_AVAILABILITY_OPT_2', startDate: '2031-07-01', startTime: '10:00' }, 'details.endDate', M.salesWindowRequired],
+    [
+      { salesAvailability: 'SALES_AVAILABILITY_OPT_2', startDate: '2031-07-02', startTime: '10:00', endDate: '2031-07-01', endTime: '10:00' },
+      'details.endDate',
+      M.salesWindowOrder,
+    ],
+    [{ salesAvailability: 'SALES_AVAILABILITY_OPT_2', startDate: '07/01/2031', startTime: '10:00', endDate: '2031-07-02', endTime: '10:00' }, 'details.startDate', M.dateTimeInvalid],
+    [{ salesAvailability: 'SALES_AVAILABILITY_OPT_3' }, 'details.otherTicketTypeId', M.otherTicketTypeRequired],
+  ])('refuses %o with its message', async (patch, field, message) => {
+    const res = await actors.admin.post(base(), { details: { name: 'Bad', price: 1000, quantity: 5, ...patch } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.fields[field]).toBe(message);
+  });
+
+  it('links OPT_3 only to a ticket type of the same event', async () => {
+    const foreign = await actors.admin.post(base(), {
+      details: { name: 'Linked', price: 1000, quantity: 5, salesAvailability: 'SALES_AVAILABILITY_OPT_3', otherTicketTypeId: otherEvent.ticketTypeIds[0] },
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error.fields['details.otherTicketTypeId']).toBe(M.otherTicketTypeRequired);
+    const ok = await actors.admin.post(base(), {
+      details: { name: 'Linked', price: 1000, quantity: 5, salesAvailability: 'SALES_AVAILABILITY_OPT_3', otherTicketTypeId: event.ticketTypeIds[0] },
+    });
+    expect(ok.status).toBe(201);
+    const self = await actors.admin.patch(`${base()}/${ok.body.id}`, { details: { otherTicketTypeId: ok.body.id } });
+    expect(self.status).toBe(400);
+  });
+
+  it("computes the sales window's instants in the event's time zone, and again when the zone changes", async () => {
+    const res = await actors.admin.post(base(), {
+      details: {
+        name: 'Early Bird',
+        price: 2000,
+        quantity: 20,
+        salesAvailability: 'SALES_AVAILABILITY_OPT_2',
+        startDate: '2031-07-04',
+        startTime: '19:30',
+        endDate: '2031-12-01',
+        endTime: '09:00',
+      },
+    });
+    expect(res.status).toBe(201);
+    // Chicago: CDT (-5) in July, CST (-6) in December.
+    expect(res.body.details.salesStartAt).toBe('2031-07-05T00:30:00.000Z');
+    expect(res.body.details.salesEndAt).toBe('2031-12-01T15:00:00.000Z');
+    const moved = await actors.admin.patch(`/api/tenants/${tenant.id}/events/${event.id}`, { details: { timeZone: 'Europe/London' } });
+    expect(moved.status).toBe(200);
+    const after = await actors.admin.get(`${base()}/${res.body.id}`);
+    expect(after.body.details).toMatchObject({ startDate: '2031-07-04', startTime: '19:30', salesStartAt: '2031-07-04T18:30:00.000Z', salesEndAt: '2031-12-01T09:00:00.000Z' });
+    await actors.admin.patch(`/api/tenants/${tenant.id}/events/${event.id}`, { details: { timeZone: 'America/Chicago' } });
+  });
+
+  it('moves remaining with the quantity and never below what is sold or held', async () => {
+    const res = await actors.admin.post(base(), { details: { name: 'Floor', price: 5000, quantity: 10 } });
+    const id = res.body.id as string;
+    await setRemaining(id, 7); // three out
+    const more = await actors.admin.patch(`${base()}/${id}`, { details: { quantity: 20 } });
+    expect(more.body.details).toMatchObject({ quantity: 20, remainingQuantity: 17, soldOrHeld: 3 });
+    const tooFew = await actors.admin.patch(`${base()}/${id}`, { details: { quantity: 2 } });
+    expect(tooFew.status).toBe(409);
+    expect(tooFew.body.error.message).toBe(M.quantityBelowSold);
+    expect((await actors.admin.patch(`${base()}/${id}`, { details: { quantity: 3 } })).body.details).toMatchObject({ quantity: 3, remainingQuantity: 0 });
+    // Other fields alone leave the counts alone.
+    expect((await actors.admin.patch(`${base()}/${id}`, { details: { name: 'Floor Standing', active: false } })).body.details).toMatchObject({
+      name: 'Floor Standing',
+      active: false,
+      quantity: 3,
+      remainingQuantity: 0,
+    });
+  });
+
+  it('deletes only what never sold and nothing depends on', async () => {
+    const a = await actors.admin.post(base(), { details: { name: 'Gone Soon', price: 100, quantity: 5 } });
+    expect((await actors.admin.delete(`${base()}/${a.body.id}`)).status).toBe(200);
+    expect((await actors.admin.get(`${base()}/${a.body.id}`)).status).toBe(404);
+    const sold = await actors.admin.post(base(), { details: { name: 'Sold One', price: 100, quantity: 5 } });
+    await setRemaining(sold.body.id, 4);
+    const refused = await actors.admin.delete(`${base()}/${sold.body.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toBe(M.ticketTypeHasSales);
+    const target = await actors.admin.post(base(), { details: { name: 'Target', price: 100, quantity: 5 } });
+    await actors.admin.post(base(), { details: { name: 'Dependent', price: 100, quantity: 5, salesAvailability: 'SALES_AVAILABILITY_OPT_3', otherTicketTypeId: target.body.id } });
+    const linked = await actors.admin.delete(`${base()}/${target.body.id}`);
+    expect(linked.status).toBe(409);
+    expect(linked.body.error.message).toBe(M.ticketTypeLinked);
+  });
+
+  it('lists in menu order through the one list implementation', async () => {
+    const res = await actors.staff.get(`${base()}?limit=100`);
+    expect(res.status).toBe(200);
+    expect(res.body.count).toBe(res.body.result.length);
+    const orders = res.body.result.map((t: { details: { sortOrder: number } }) => t.details.sortOrder);
+    expect(orders).toEqual([...orders].sort((x: number, y: number) => x - y));
+    const named = await actors.staff.get(`${base()}?filters=${encodeURIComponent('details.name=early')}`);
+    expect(named.body.result.map((t: { details: { name: string } }) => t.details.name)).toEqual(['Early Bird']);
+  });
+
+  it('refuses changes on a cancelled event', async () => {
+    const cancelled = await givenEventOnSale(server, tenant.id, { status: 'cancelled' });
+    const res = await actors.admin.post(base(cancelled.id), { details: { name: 'Late', price: 100, quantity: 5 } });
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toBe(M.eventCancelledReadOnly);
+  });
+
+  it('role matrix: organisers, platform managers and the event manager write; staff, check-in and reporting read', async () => {
+    const id = event.ticketTypeIds[0]!;
+    const cases: Array<[keyof Actors, 'read' | 'write', number]> = [
+      ['admin', 'write', 200],
+      ['staff', 'read', 200],
+      ['staff', 'write', 403],
+      ['eventManager', 'write', 200],
+      ['checkin', 'read', 200],
+      ['checkin', 'write', 403],
+      ['otherEventManager', 'read', 403],
+      ['platformManager', 'write', 200],
+      ['platformReport', 'read', 200],
+      ['platformReport', 'write', 404],
+      ['outsider', 'read', 404],
+      ['outsiderHome', 'read', 404],
+      ['anonymous', 'read', 401],
+    ];
+    for (const [who, what, status] of cases) {
+      const res = what === 'read' ? await actors[who].get(`${base()}/${id}`) : await actors[who].patch(`${base()}/${id}`, { details: { details: `by ${who}` } });
+      expect({ who, what, status: res.status }).toEqual({ who, what, status });
+    }
+  });
+
+  it("answers 404 for another event's or another tenant's ticket type", async () => {
+    const foreignTenant = await givenTenant(server);
+    const foreign = await givenEventOnSale(server, foreignTenant.id);
+    expect((await actors.admin.get(`${base()}/${otherEvent.ticketTypeIds[0]}`)).status).toBe(404);
+    expect((await actors.admin.patch(`${base()}/${otherEvent.ticketTypeIds[0]}`, { details: { name: 'x' } })).status).toBe(404);
+    expect((await actors.admin.delete(`${base()}/${otherEvent.ticketTypeIds[0]}`)).status).toBe(404);
+    expect((await actors.admin.get(base(foreign.id))).status).toBe(404);
+    expect((await actors.admin.post(base(foreign.id), { details: { name: 'x', price: 1, quantity: 1 } })).status).toBe(404);
+    expect((await actors.admin.get(`/api/tenants/${foreignTenant.id}/events/${foreign.id}/ticket-types`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,238 @@
+import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import { M } from '@marquee/core';
+import { eq } from 'drizzle-orm';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { givenEvent, givenPlatformAdmin, givenTenant, givenUser, startServer, type GivenTenant, type GivenUser, type TestServer } from '../../../test/harness.js';
+import { memberships, tenants } from '../../db/schema/index.js';
+import { AppError } from '../errors.js';
+import { registerGuard } from './guard.js';
+import { SESSION_COOKIE } from './sessions.js';
+
+// The one guard, on a small app with one route per kind of access, against the real database and
+// real sessions (signed in through the real server, so they are bound to the same host names).
+
+let server: TestServer;
+let probe: FastifyInstance;
+let tenant: GivenTenant;
+let other: GivenTenant;
+let event: { id: string };
+let otherEvent: { id: string };
+
+beforeAll(async () => {
+  server = await startServer();
+  tenant = await givenTenant(server);
+  other = await givenTenant(server);
+  event = await givenEvent(server, tenant.id);
+  otherEvent = await givenEvent(server, tenant.id);
+
+  probe = Fastify();
+  await probe.register(cookie);
+  probe.setErrorHandler((err, _req, reply) => {
+    if (err instanceof AppError) return reply.status(err.status).send({ error: { code: err.code, message: err.message } });
+    return reply.status(500).send({ error: { message: String(err) } });
+  });
+  registerGuard(probe, {
+    db: server.app.deps.db,
+    baseDomain: server.config.baseDomain,
+    session: { idleMinutes: server.config.sessionIdleMinutes, maxHours: server.config.sessionMaxHours },
+  });
+  const echo = async (req: { tenantCtx?: unknown; platformCtx?: unknown; ctx: { user: { id: string } | null } }) => ({
+    user: req.ctx.user?.id ?? null,
+    tenantCtx: req.tenantCtx ?? null,
+    platformCtx: req.platformCtx ?? null,
+  });
+  probe.get('/api/p/public', { config: { access: { kind: 'public' } } }, echo);
+  probe.post('/api/p/public', { config: { access: { kind: 'public' } } }, echo);
+  probe.get('/api/p/user', { config: { access: { kind: 'user' } } }, echo);
+  probe.post('/api/p/user', { config: { access: { kind: 'user' } } }, echo);
+  probe.get('/api/p/platform', { config: { access: { kind: 'platform', roles: ['super_user', 'platform_report'] } } }, echo);
+  probe.get('/api/p/tenants/:tenantId', { config: { access: { kind: 'tenant', roles: ['tenant_admin'], platformRoles: ['super_user'] } } }, echo);
+  probe.get(
+    '/api/p/tenants/:tenantId/events/:eventId',
+    { config: { access: { kind: 'tenant', roles: ['tenant_admin'], platformRoles: ['super_user'], eventRoles: ['event_manager'] } } },
+    echo,
+  );
+  probe.get('/api/p/console', { config: { access: { kind: 'hostTenant', roles: ['tenant_admin'] } } }, echo);
+  probe.get('/not-api', async () => ({ ok: true }));
+  await probe.ready();
+});
+afterAll(async () => {
+  await probe.close();
+  await server.close();
+});
+
+const platformHost = () => `localhost:${server.port}`;
+const hostOf = (t: GivenTenant) => `${t.url}.localhost:${server.port}`;
+
+/** A real session for the user on the host, as a cookie header. */
+async function sessionOn(user: GivenUser, t?: GivenTenant) {
+  const c = server.client(t?.url);
+  await c.login(user.email);
+  return { cookie: `${SESSION_COOKIE}=${c.cookies.get(SESSION_COOKIE)}`, csrf: c.csrf!, host: t ? hostOf(t) : platformHost() };
+}
+
+type Session = Awaited<ReturnType<typeof sessionOn>>;
+const call = (url: string, s: Session | { host: string }, method: 'GET' | 'POST' = 'GET', headers: Record<string, string> = {}) =>
+  probe.inject({
+    method,
+    url,
+    headers: { host: s.host, ...('cookie' in s ? { cookie: s.cookie } : {}), ...('csrf' in s && method !== 'GET' ? { 'x-csrf-token': s.csrf } : {}), ...headers },
+  });
+
+describe('the guard', () => {
+  it('refuses to start a server with an /api route that declares no access', async () => {
+    const app = Fastify();
+    registerGuard(app, { db: server.app.deps.db, baseDomain: 'localhost', session: { idleMinutes: 1, maxHours: 1 } });
+    await expect(async () => {
+      app.get('/api/forgotten', async () => ({}));
+      await app.ready();
+    }).rejects.toThrow('Route GET /api/forgotten declares no access rule');
+    await app.close();
+    // Pages outside /api are not its business.
+    const page = await probe.inject({ method: 'GET', url: '/not-api', headers: { host: platformHost() } });
+    expect(page.statusCode).toBe(200);
+  });
+
+  it('answers 404 on a host naming no tenant, even for public routes', async () => {
+    for (const host of [`nobody.localhost:${server.port}`, `${tenant.url}x.localhost:${server.port}`]) {
+      const res = await call('/api/p/public', { host });
+      expect(res.statusCode, host).toBe(404);
+      expect(res.json().error.message).toBe(M.notFound);
+    }
+    const gone = await givenTenant(server);
+    await server.app.deps.db.update(tenants).set({ deletedAt: new Date() }).where(eq(tenants.id, gone.id));
+    expect((await call('/api/p/public', { host: hostOf(gone) })).statusCode).toBe(404);
+    expect((await call('/api/p/public', { host: hostOf(tenant) })).statusCode).toBe(200);
+    expect((await call('/api/p/public', { host: platformHost() })).statusCode).toBe(200);
+  });
+
+  it('user routes need a live session: 401 with the spec message otherwise', async () => {
+    const res = await call('/api/p/user', { host: platformHost() });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error.message).toBe(M.invalidSessionBody);
+    const s = await sessionOn(await givenUser(server));
+    expect((await call('/api/p/user', s)).statusCode).toBe(200);
+  });
+
+  it('CSRF applies to signed-in writes only', async () => {
+    const s = await sessionOn(await givenUser(server));
+    expect((await call('/api/p/user', s, 'POST')).statusCode).toBe(200);
+    const noToken = await probe.inject({ method: 'POST', url: '/api/p/user', headers: { host: s.host, cookie: s.cookie } });
+    expect(noToken.statusCode).toBe(403);
+    expect(noToken.json().error.message).toBe(M.csrf);
+    // Public writes (sign-in) carry no token yet; the Origin check still applies to them.
+    expect((await call('/api/p/public', { host: platformHost() }, 'POST')).statusCode).toBe(200);
+    expect((await call('/api/p/public', { host: platformHost() }, 'POST', { origin: 'https://evil.example' })).statusCode).toBe(403);
+  });
+});
+
+describe('platform routes', () => {
+  it('allow the named platform roles on the platform host only', async () => {
+    const admin = await givenPlatformAdmin(server);
+    const ok = await call('/api/p/platform', await sessionOn(admin));
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().platformCtx.platformRoles.sort()).toEqual(['platform_manager', 'platform_report', 'platform_user', 'super_user']);
+    expect((await call('/api/p/platform', await sessionOn(await givenUser(server, { platformRoles: ['platform_report'] })))).statusCode).toBe(200);
+    const manager = await call('/api/p/platform', await sessionOn(await givenUser(server, { platformRoles: ['platform_manager'] })));
+    expect(manager.statusCode).toBe(403);
+    expect(manager.json().error.message).toBe(M.forbidden);
+    const tenantAdmin = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
+    expect((await call('/api/p/platform', await sessionOn(tenantAdmin))).statusCode).toBe(403);
+    expect((await call('/api/p/platform', await sessionOn(admin, tenant))).statusCode).toBe(404);
+    expect((await call('/api/p/platform', { host: platformHost() })).statusCode).toBe(401);
+  });
+});
+
+describe('tenant routes', () => {
+  const url = (t: { id: string }) => `/api/p/tenants/${t.id}`;
+
+  it('allow the tenant’s admins on the platform host and on the tenant’s host', async () => {
+    const admin = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
+    for (const s of [await sessionOn(admin), await sessionOn(admin, tenant)]) {
+      const res = await call(url(tenant), s);
+      expect(res.statusCode, s.host).toBe(200);
+      expect(res.json().tenantCtx).toEqual({
+        user: expect.objectContaining({ id: admin.id }),
+        tenantId: tenant.id,
+        tenantRoles: ['tenant_admin'],
+        platformRoles: [],
+        eventRoles: {},
+      });
+    }
+  });
+
+  it('answer 404 for another tenant’s id: to its strangers, on another tenant’s host, for unknown and malformed ids', async () => {
+    const admin = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
+    const s = await sessionOn(admin);
+    for (const id of [other.id, '00000000-0000-4000-8000-000000000000', 'not-a-uuid', event.id]) {
+      const res = await call(`/api/p/tenants/${id}`, s);
+      expect(res.statusCode, id).toBe(404);
+      expect(res.json().error.message).toBe(M.notFound);
+    }
+    // An admin of both tenants, on one tenant's host, cannot reach the other tenant there.
+    const both = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
+    await server.app.deps.db.insert(memberships).values({ id: randomUUID(), userId: both.id, groupId: other.id, tenantId: other.id, roles: ['tenant_admin'] });
+    const onTenantHost = await sessionOn(both, tenant);
+    expect((await call(url(other), onTenantHost)).statusCode).toBe(404);
+    expect((await call(url(tenant), onTenantHost)).statusCode).toBe(200);
+    expect((await call(url(other), await sessionOn(both))).statusCode).toBe(200);
+  });
+
+  it('answer 403 to members without the role, 401 without a session', async () => {
+    const staff = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_staff'] } });
+    const res = await call(url(tenant), await sessionOn(staff, tenant));
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.message).toBe(M.forbidden);
+    expect((await call(url(tenant), { host: hostOf(tenant) })).statusCode).toBe(401);
+  });
+
+  it('allow platform operators with the named role on the platform host only, and only to live tenants', async () => {
+    const admin = await givenPlatformAdmin(server);
+    const s = await sessionOn(admin);
+    const res = await call(url(tenant), s);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().tenantCtx.tenantRoles).toEqual([]);
+    expect(res.json().tenantCtx.platformRoles).toContain('super_user');
+    expect((await call(url({ id: '00000000-0000-4000-8000-000000000000' }), s)).statusCode).toBe(404);
+    const gone = await givenTenant(server);
+    await server.app.deps.db.update(tenants).set({ deletedAt: new Date() }).where(eq(tenants.id, gone.id));
+    expect((await call(url(gone), s)).statusCode).toBe(404);
+    // On a tenant's host a platform session is just a stranger's.
+    expect((await call(url(tenant), await sessionOn(admin, tenant))).statusCode).toBe(404);
+    // A platform role the route does not name is no access.
+    expect((await call(url(tenant), await sessionOn(await givenUser(server, { platformRoles: ['platform_manager'] })))).statusCode).toBe(404);
+  });
+
+  it('allow event staff with the named event role to that event only', async () => {
+    const manager = await givenUser(server, { event: { tenantId: tenant.id, eventId: event.id, roles: ['event_manager'] } });
+    const s = await sessionOn(manager, tenant);
+    const ok = await call(`/api/p/tenants/${tenant.id}/events/${event.id}`, s);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().tenantCtx.eventRoles).toEqual({ [event.id]: ['event_manager'] });
+    expect(ok.json().tenantCtx.tenantRoles).toEqual([]);
+    expect((await call(`/api/p/tenants/${tenant.id}/events/${otherEvent.id}`, s)).statusCode).toBe(403);
+    // A route without event roles does not let event staff in.
+    expect((await call(url(tenant), s)).statusCode).toBe(403);
+    const checkin = await givenUser(server, { event: { tenantId: tenant.id, eventId: event.id, roles: ['event_checkin'] } });
+    expect((await call(`/api/p/tenants/${tenant.id}/events/${event.id}`, await sessionOn(checkin, tenant))).statusCode).toBe(403);
+    // Another tenant's staff know nothing of it.
+    const foreign = await givenUser(server, { tenant: { id: other.id, roles: ['tenant_admin'] } });
+    expect((await call(`/api/p/tenants/${tenant.id}/events/${event.id}`, await sessionOn(foreign))).statusCode).toBe(404);
+  });
+});
+
+describe('host-tenant routes', () => {
+  it('act for the tenant whose host served the request', async () => {
+    const admin = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
+    const res = await call('/api/p/console', await sessionOn(admin, tenant));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().tenantCtx.tenantId).toBe(tenant.id);
+    expect((await call('/api/p/console', await sessionOn(admin))).statusCode).toBe(404);
+    const foreign = await givenUser(server, { tenant: { id: other.id, roles: ['tenant_admin'] } });
+    expect((await call('/api/p/console', await sessionOn(foreign, tenant))).statusCode).toBe(404);
+    const staff = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_staff'] } });
+    expect((await call('/api/p/console', await sessionOn(staff, tenant))).statusCode).toBe(403);
+  });
+});

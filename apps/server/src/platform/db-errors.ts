@@ -1,0 +1,11 @@
+// Postgres error codes as both drivers report them (drizzle may wrap the driver's error in `cause`).
+function pgCode(err: unknown): string | undefined {
+  for (let e: unknown = err, i = 0; e && typeof e === 'object' && i < 4; e = (e as { cause?: unknown }).cause, i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/** A unique constraint refused the write (two requests raced past the same pre-check). */
+export const isUniqueViolation = (err: unknown) => pgCode(err) === '23505';

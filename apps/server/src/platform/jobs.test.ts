@@ -1,0 +1,223 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../test/harness.js';
+import { jobs as jobsTable, outbox } from '../db/schema/index.js';
+import { createJobs } from './jobs.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const db = () => server.app.deps.db;
+const jobs = () => server.app.deps.jobs;
+let n = 0;
+const jobName = (what: string) => `test.${what}.${++n}`;
+const rowsOf = (name: string) => db().select().from(jobsTable).where(eq(jobsTable.name, name)).orderBy(jobsTable.id);
+/** Moves a job's next run into the past, as if its backoff had elapsed. */
+const makeDue = (name: string) => db().update(jobsTable).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobsTable.name, name));
+
+describe('enqueue is transactional', () => {
+  it('leaves no job when the transaction rolls back, and one when it commits', async () => {
+    const name = jobName('tx');
+    const calls: unknown[] = [];
+    jobs().register(name, async (payload) => {
+      calls.push(payload);
+    });
+    await expect(
+      db().transaction(async (tx) => {
+        await jobs().enqueue(tx, name, { which: 'rolled back' });
+        throw new Error('the use case failed');
+      }),
+    ).rejects.toThrow('the use case failed');
+    expect(await rowsOf(name)).toHaveLength(0);
+
+    await db().transaction(async (tx) => {
+      await jobs().enqueue(tx, name, { which: 'committed' });
+    });
+    expect(await rowsOf(name)).toHaveLength(1);
+    await jobs().drain();
+    expect(calls).toEqual([{ which: 'committed' }]);
+    const [row] = await rowsOf(name);
+    expect(row!.doneAt).toBeInstanceOf(Date);
+    expect(row!.attempts).toBe(1);
+    expect(row!.lockedUntil).toBeNull();
+  });
+
+  it('a mail exists exactly when its transaction committed', async () => {
+    await expect(
+      db().transaction(async (tx) => {
+        await server.app.deps.mailer.send(tx, { to: 'ghost@example.test', subject: 'never', text: 'never' });
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
+    expect(await db().select().from(outbox).where(eq(outbox.to, 'ghost@example.test'))).toHaveLength(0);
+  });
+});
+
+describe('retries', () => {
+  it('retries a failing handler with exponential backoff and marks it failed after max attempts', async () => {
+    const name = jobName('always-fails');
+    const attempts: number[] = [];
+    jobs().register(name, async (_payload, info) => {
+      attempts.push(info.attempt);
+      throw new Error(`boom ${info.attempt}`);
+    });
+    await db().transaction((tx) => jobs().enqueue(tx, name, {}, { maxAttempts: 3 }));
+
+    const expectBackoff = async (seconds: number) => {
+      const [r] = await db().execute(sql`select extract(epoch from run_at - now())::float as wait from jobs where name = ${name}`).then(
+        (res) => (res as unknown as { rows: Array<{ wait: number }> }).rows,
+      );
+      expect(r!.wait).toBeGreaterThan(seconds - 1.5);
+      expect(r!.wait).toBeLessThanOrEqual(seconds);
+    };
+
+    await jobs().runDue();
+    let [row] = await rowsOf(name);
+    expect(row).toMatchObject({ attempts: 1, lastError: 'boom 1', failedAt: null, doneAt: null, lockedUntil: null });
+    await expectBackoff(2);
+    // Not due yet: nothing runs.
+    await jobs().drain();
+    expect(attempts).toEqual([1]);
+
+    await makeDue(name);
+    await jobs().runDue();
+    [row] = await rowsOf(name);
+    expect(row).toMatchObject({ attempts: 2, lastError: 'boom 2', failedAt: null });
+    await expectBackoff(4);
+
+    await makeDue(name);
+    await jobs().runDue();
+    [row] = await rowsOf(name);
+    expect(row!.attempts).toBe(3);
+    expect(row!.lastError).toBe('boom 3');
+    expect(row!.failedAt).toBeInstanceOf(Date);
+    expect(row!.doneAt).toBeNull();
+
+    // Failed for good: never claimed again.
+    await makeDue(name);
+    await jobs().drain();
+    expect(attempts).toEqual([1, 2, 3]);
+  });
+
+  it('a handler that fails once succeeds on the retry', async () => {
+    const name = jobName('flaky');
+    const seen: number[] = [];
+    jobs().register(name, async (_p, info) => {
+      seen.push(info.attempt);
+      if (info.attempt === 1) throw new Error('transient');
+    });
+    await db().transaction((tx) => jobs().enqueue(tx, name, {}));
+    await jobs().drain();
+    await makeDue(name);
+    await jobs().drain();
+    expect(seen).toEqual([1, 2]);
+    const [row] = await rowsOf(name);
+    expect(row!.doneAt).toBeInstanceOf(Date);
+    expect(row!.failedAt).toBeNull();
+  });
+
+  it('records a job with no handler as failing, not as done', async () => {
+    const name = jobName('unhandled');
+    await db().transaction((tx) => jobs().enqueue(tx, name, {}, { maxAttempts: 1 }));
+    await jobs().drain();
+    const [row] = await rowsOf(name);
+    expect(row!.lastError).toBe(`No handler for job ${name}`);
+    expect(row!.failedAt).toBeInstanceOf(Date);
+    expect(row!.doneAt).toBeNull();
+  });
+
+  it('runs again a job whose worker died after claiming it (lock expired)', async () => {
+    const name = jobName('orphan');
+    let runs = 0;
+    jobs().register(name, async () => {
+      runs++;
+    });
+    await db().transaction((tx) => jobs().enqueue(tx, name, {}));
+    // A worker claimed it, then vanished: attempts counted, lock in the past, never finished.
+    await db().update(jobsTable).set({ attempts: 1, lockedUntil: new Date(Date.now() - 1000) }).where(eq(jobsTable.name, name));
+    await jobs().drain();
+    expect(runs).toBe(1);
+    // A live lock is respected.
+    const other = jobName('locked');
+    jobs().register(other, async () => {
+      runs++;
+    });
+    await db().transaction((tx) => jobs().enqueue(tx, other, {}));
+    await db().update(jobsTable).set({ attempts: 1, lockedUntil: new Date(Date.now() + 60_000) }).where(eq(jobsTable.name, other));
+    await jobs().drain();
+    expect(runs).toBe(1);
+  });
+});
+
+describe('scheduling and dedupe', () => {
+  it('does not run a job before its runAt', async () => {
+    const name = jobName('later');
+    let ran = false;
+    jobs().register(name, async () => {
+      ran = true;
+    });
+    await db().transaction((tx) => jobs().enqueue(tx, name, {}, { runAt: new Date(Date.now() + 3600_000) }));
+    await jobs().drain();
+    expect(ran).toBe(false);
+    await makeDue(name);
+    await jobs().drain();
+    expect(ran).toBe(true);
+  });
+
+  it('keeps one job per dedupe key, also across transactions, and any number without a key', async () => {
+    const name = jobName('dedupe');
+    const payloads: unknown[] = [];
+    jobs().register(name, async (p) => {
+      payloads.push(p);
+    });
+    const key = `${name}:order-1`;
+    await db().transaction(async (tx) => {
+      await jobs().enqueue(tx, name, { n: 1 }, { dedupeKey: key });
+      await jobs().enqueue(tx, name, { n: 2 }, { dedupeKey: key });
+    });
+    await db().transaction((tx) => jobs().enqueue(tx, name, { n: 3 }, { dedupeKey: key }));
+    await db().transaction((tx) => jobs().enqueue(tx, name, { n: 4 }, { dedupeKey: `${name}:order-2` }));
+    await db().transaction(async (tx) => {
+      await jobs().enqueue(tx, name, { n: 5 });
+      await jobs().enqueue(tx, name, { n: 6 });
+    });
+    expect(await db().select().from(jobsTable).where(and(eq(jobsTable.name, name), eq(jobsTable.dedupeKey, key)))).toHaveLength(1);
+    await jobs().drain();
+    expect(payloads.map((p) => (p as { n: number }).n).sort()).toEqual([1, 4, 5, 6]);
+  });
+
+  it('runs each job once even when two workers poll at the same time', async () => {
+    const name = jobName('parallel');
+    const runs = new Map<number, number>();
+    jobs().register(name, async (_p, info) => {
+      runs.set(info.jobId, (runs.get(info.jobId) ?? 0) + 1);
+      await new Promise((r) => setTimeout(r, 5));
+    });
+    await db().transaction(async (tx) => {
+      for (let i = 0; i < 12; i++) await jobs().enqueue(tx, name, { i });
+    });
+    await Promise.all([jobs().runDue(5), jobs().runDue(5), jobs().runDue(5)]);
+    await jobs().drain();
+    expect(runs.size).toBe(12);
+    expect([...runs.values()].every((v) => v === 1)).toBe(true);
+  });
+
+  it('the worker loop picks up due jobs by itself and stops cleanly', async () => {
+    const name = jobName('loop');
+    const worker = createJobs(db(), server.app.log, 20);
+    let resolveWorker!: () => void;
+    const ranInWorker = new Promise<void>((r) => (resolveWorker = r));
+    worker.register(name, async () => resolveWorker());
+    await db().transaction((tx) => jobs().enqueue(tx, name, {}));
+    worker.start();
+    await ranInWorker;
+    await worker.stop();
+    const [row] = await rowsOf(name);
+    expect(row!.doneAt).toBeInstanceOf(Date);
+  });
+});

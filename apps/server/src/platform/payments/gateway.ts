@@ -1,0 +1,40 @@
+// The payment gateway contract (architecture: payments). Orders create a checkout through it and
+// the webhook module refunds through it; the driver is chosen once from PAYMENT_DRIVER.
+
+export type CheckoutInput = {
+  orderId: string;
+  orderUid: string;
+  tenantId: string;
+  /** cents */
+  amount: number;
+  currency: 'usd';
+  email: string;
+  description: string;
+  successUrl: string;
+  cancelUrl: string;
+  expiresAt: Date;
+  idempotencyKey: string;
+};
+
+export type PaymentGateway = {
+  name: 'test' | 'stripe';
+  createCheckout(input: CheckoutInput): Promise<{ sessionId: string; url: string }>;
+  refund(input: { chargeId: string; amount: number; idempotencyKey: string }): Promise<{ refundId: string }>;
+};
+
+/** A checkout event from either provider, after its signature was verified. */
+export type CheckoutEvent = {
+  provider: 'test' | 'stripe';
+  /** The provider's event id: the webhook dedupe key. */
+  eventId: string;
+  type: 'completed' | 'expired' | 'ignored';
+  /** The provider's event type as received (recorded in payment_events). */
+  rawType: string;
+  sessionId: string | null;
+  orderId: string | null;
+  tenantId: string | null;
+  chargeId: string | null;
+  paymentMethod: string | null;
+  /** cents actually captured, when the provider says */
+  amountTotal: number | null;
+};

@@ -1,0 +1,76 @@
+import Stripe from 'stripe';
+import type { CheckoutInput, PaymentGateway } from './gateway.js';
+
+// PAYMENT_DRIVER=stripe: Stripe Checkout Sessions on the official SDK. STRIPE_API_BASE points the
+// SDK at another host (tests use a local stand-in for Stripe's HTTP API).
+
+/** Stripe accepts expires_at between 30 minutes and 24 hours after the session is created. */
+export const STRIPE_MIN_EXPIRY_MS = 30 * 60_000;
+export const STRIPE_MAX_EXPIRY_MS = 24 * 60 * 60_000;
+/** Slack for the request's travel time and clock skew, so a clamped value is never rejected. */
+const EXPIRY_SLACK_MS = 60_000;
+
+/**
+ * Our holds are shorter than Stripe's minimum (15 minutes by default), so the session is clamped
+ * into Stripe's window; a payment that lands after the hold lapsed is re-held or refunded by the
+ * webhook (architecture rule 7).
+ */
+export function clampStripeExpiry(expiresAt: Date, now = Date.now()): number {
+  const min = now + STRIPE_MIN_EXPIRY_MS + EXPIRY_SLACK_MS;
+  const max = now + STRIPE_MAX_EXPIRY_MS - EXPIRY_SLACK_MS;
+  return Math.floor(Math.min(max, Math.max(min, expiresAt.getTime())) / 1000);
+}
+
+export function stripeClient(opts: { secretKey: string; apiBase?: string }): Stripe {
+  const config: Stripe.StripeConfig = { maxNetworkRetries: 2, timeout: 20_000, telemetry: false };
+  if (opts.apiBase) {
+    const base = new URL(opts.apiBase);
+    config.host = base.hostname;
+    config.protocol = base.protocol === 'http:' ? 'http' : 'https';
+    config.port = base.port || (base.protocol === 'http:' ? 80 : 443);
+  }
+  return new Stripe(opts.secretKey, config);
+}
+
+/** Verifies a webhook's Stripe-Signature over the raw body; throws when it does not match. */
+export function verifyStripeWebhook(rawBody: Buffer, signature: string | undefined, secret: string): Stripe.Event {
+  if (!signature) throw new Stripe.errors.StripeSignatureVerificationError('', rawBody, { message: 'No Stripe-Signature header' });
+  return Stripe.webhooks.constructEvent(rawBody, signature, secret);
+}
+
+export function createStripeGateway(opts: { secretKey: string; apiBase?: string }): PaymentGateway {
+  const stripe = stripeClient(opts);
+  return {
+    name: 'stripe',
+    async createCheckout(input: CheckoutInput) {
+      const metadata = { orderId: input.orderId, tenantId: input.tenantId, orderUid: input.orderUid };
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          line_items: [
+            {
+              quantity: 1,
+              price_data: { currency: input.currency, unit_amount: input.amount, product_data: { name: input.description } },
+            },
+          ],
+          ...(input.email ? { customer_email: input.email } : {}),
+          success_url: input.successUrl,
+          cancel_url: input.cancelUrl,
+          expires_at: clampStripeExpiry(input.expiresAt),
+          client_reference_id: input.orderId,
+          metadata,
+          payment_intent_data: { metadata },
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      if (!session.url) throw new Error(`Stripe returned no URL for checkout session ${session.id}`);
+      return { sessionId: session.id, url: session.url };
+    },
+    async refund(input) {
+      // Checkout gives us a PaymentIntent id; older charges are refunded by their ch_ id.
+      const target = input.chargeId.startsWith('ch_') ? { charge: input.chargeId } : { payment_intent: input.chargeId };
+      const refund = await stripe.refunds.create({ ...target, amount: input.amount }, { idempotencyKey: input.idempotencyKey });
+      return { refundId: refund.id };
+    },
+  };
+}

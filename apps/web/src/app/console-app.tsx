@@ -1,0 +1,44 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import './global.css';
+import type { TSiteContext } from '@marquee/core';
+import type { QueryClient } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import type { Root } from 'react-dom/client';
+import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
+import { Providers } from './providers';
+import { SiteContextProvider } from './site-context';
+import { StartupProblem } from './startup-problem';
+
+// The consoles (platform and tenant) and the start-up problem page: everything that needs Mantine
+// and its styles. main.tsx loads this chunk only for them, so the attendee site never pays for it.
+
+async function routesFor(mode: 'platform' | 'tenant'): Promise<RouteObject[]> {
+  switch (mode) {
+    case 'platform':
+      return (await import('../modes/platform/routes')).platformRoutes;
+    case 'tenant':
+      return (await import('../modes/tenant/routes')).tenantRoutes;
+  }
+}
+
+export async function renderConsole(opts: { root: Root; client: QueryClient; context: TSiteContext; mode: 'platform' | 'tenant' }) {
+  const router = createBrowserRouter(await routesFor(opts.mode));
+  opts.root.render(
+    <StrictMode>
+      <Providers client={opts.client}>
+        <SiteContextProvider value={opts.context}>
+          <RouterProvider router={router} />
+        </SiteContextProvider>
+      </Providers>
+    </StrictMode>,
+  );
+}
+
+export function renderStartupProblem(opts: { root: Root; client: QueryClient; unknownHost: boolean; message: string }) {
+  opts.root.render(
+    <Providers client={opts.client}>
+      <StartupProblem unknownHost={opts.unknownHost} message={opts.message} />
+    </Providers>,
+  );
+}

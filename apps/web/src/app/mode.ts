@@ -1,0 +1,22 @@
+import { isReservedPath, type TSiteContext } from '@marquee/core';
+
+export type Mode = 'platform' | 'tenant' | 'site';
+
+/**
+ * The platform host is the platform console. A tenant's host is its console for '/' and the
+ * reserved first path segments (login, events, reports...), and the attendee site for anything
+ * else (/{eventName}/...).
+ */
+export function modeFor(context: TSiteContext, pathname: string): Mode {
+  if (context.mode === 'platform') return 'platform';
+  return isConsolePath(pathname) ? 'tenant' : 'site';
+}
+
+export function firstSegment(pathname: string): string {
+  return decodeURIComponent(pathname.split('/').filter(Boolean)[0] ?? '');
+}
+
+export function isConsolePath(pathname: string): boolean {
+  const first = firstSegment(pathname);
+  return first === '' || isReservedPath(first);
+}

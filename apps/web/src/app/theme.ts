@@ -1,0 +1,37 @@
+import { createTheme, type MantineColorsTuple } from '@mantine/core';
+
+// Marquee violet: the colour of the mails' buttons, as a ten-step Mantine palette.
+const brand: MantineColorsTuple = [
+  '#f3f0ff',
+  '#e5defd',
+  '#c8b9f4',
+  '#a992ec',
+  '#8e71e5',
+  '#7c5be1',
+  '#7250e0',
+  '#5b3cc4',
+  '#5236b0',
+  '#462d9b',
+];
+
+export const theme = createTheme({
+  primaryColor: 'brand',
+  primaryShade: 7,
+  colors: { brand },
+  fontFamily: 'Inter, "Segoe UI", system-ui, -apple-system, Roboto, "Helvetica Neue", Arial, sans-serif',
+  headings: {
+    fontFamily: 'Inter, "Segoe UI", system-ui, -apple-system, Roboto, "Helvetica Neue", Arial, sans-serif',
+    fontWeight: '650',
+  },
+  defaultRadius: 'md',
+  cursorType: 'pointer',
+  focusRing: 'auto',
+  components: {
+    Button: { defaultProps: { fw: 600 } },
+    TextInput: { defaultProps: { size: 'sm' } },
+    PasswordInput: { defaultProps: { size: 'sm' } },
+    Paper: { defaultProps: { radius: 'lg' } },
+    Modal: { defaultProps: { radius: 'lg', overlayProps: { backgroundOpacity: 0.45, blur: 2 } } },
+    Notification: { defaultProps: { radius: 'md' } },
+  },
+});

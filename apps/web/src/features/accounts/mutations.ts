@@ -1,0 +1,66 @@
+import type { TProfile, TProfileUpdate } from '@marquee/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { sessionQueryKey, storeSession } from '../../ui/session';
+import { accountsApi } from './api';
+import { profileQueryKey } from './queries';
+
+export function useLogin() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: accountsApi.login,
+    onSuccess: (session) => {
+      // Whatever the previous person on this browser had loaded is not theirs.
+      client.removeQueries({ predicate: (q) => q.queryKey[0] !== 'auth' });
+      storeSession(client, session);
+    },
+  });
+}
+
+export function useLogout() {
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: accountsApi.logout,
+    onSettled: async () => {
+      // Leave the console first, so its guard does not greet a deliberate log-out with a warning.
+      await navigate('/login', { replace: true });
+      client.clear();
+      storeSession(client, null);
+    },
+  });
+}
+
+export const useRegister = () => useMutation({ mutationFn: accountsApi.register });
+export const useVerifyEmail = () => useMutation({ mutationFn: accountsApi.verifyEmail });
+export const useForgotPassword = () => useMutation({ mutationFn: accountsApi.forgotPassword });
+export const useResetPassword = () => useMutation({ mutationFn: accountsApi.resetPassword });
+export const useLinkAccount = () => useMutation({ mutationFn: accountsApi.linkAccount });
+
+export function useChangePassword() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: accountsApi.changePassword,
+    // Changing the password ends every session; this browser's new one comes back with a new CSRF token.
+    onSuccess: (session) => storeSession(client, session),
+  });
+}
+
+function useProfileSaved() {
+  const client = useQueryClient();
+  return (profile: TProfile) => {
+    client.setQueryData(profileQueryKey(profile.id), profile);
+    // spec: accounts-admin-fees §7 after saving, the session details are refreshed.
+    return client.invalidateQueries({ queryKey: sessionQueryKey });
+  };
+}
+
+export function useUpdateProfile(userId: string) {
+  const saved = useProfileSaved();
+  return useMutation({ mutationFn: (changes: TProfileUpdate) => accountsApi.updateProfile(userId, changes), onSuccess: saved });
+}
+
+export function useUploadPicture(userId: string) {
+  const saved = useProfileSaved();
+  return useMutation({ mutationFn: (file: File) => accountsApi.uploadPicture(userId, file), onSuccess: saved });
+}

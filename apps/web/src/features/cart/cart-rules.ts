@@ -1,0 +1,90 @@
+import {
+  checkAddToCart,
+  isTicketTypeAvailable,
+  validateCart,
+  type CartTicketType,
+  type CartValidation,
+  type TPublicEvent,
+  type TPublicTicketType,
+} from '@marquee/core';
+import type { CartItem } from './cart-store';
+
+// The cart's rules come from core (the same functions the server runs when it takes the hold):
+// spec reports-payouts-checkout §4 Cart, §5 Cart validation.
+
+/** spec §9 "Quantity input shows max 10". */
+export const QUANTITY_INPUT_MAX = 10;
+
+export function toCartTicketType(t: TPublicTicketType): CartTicketType {
+  return {
+    id: t.id,
+    name: t.details.name,
+    remainingQuantity: t.details.remainingQuantity,
+    salesAvailability: t.details.salesAvailability,
+    salesStartAt: t.details.salesStartAt,
+    salesEndAt: t.details.salesEndAt,
+    otherTicketTypeId: t.details.otherTicketTypeId,
+    minTicketPerOrder: t.details.minTicketPerOrder,
+    maxTicketPerOrder: t.details.maxTicketPerOrder,
+  };
+}
+
+export type TicketState = 'onSale' | 'soldOut' | 'notOnSale' | 'salesEnded' | 'notYetOnSale';
+
+/** What the menu shows for a ticket type right now. */
+export function ticketState(t: TPublicTicketType, event: TPublicEvent, now = Date.now()): TicketState {
+  if (t.details.remainingQuantity <= 0) return 'soldOut';
+  if (isTicketTypeAvailable(toCartTicketType(t), event.ticketTypes.map(toCartTicketType), now)) return 'onSale';
+  if (t.details.salesAvailability === 'SALES_AVAILABILITY_OPT_2') {
+    if (t.details.salesStartAt && now < Date.parse(t.details.salesStartAt)) return 'notYetOnSale';
+    if (t.details.salesEndAt && now >= Date.parse(t.details.salesEndAt)) return 'salesEnded';
+  }
+  return 'notOnSale';
+}
+
+/** The most the quantity control offers: the per-order maximum, never more than 10. */
+export function stepperMax(t: TPublicTicketType): number {
+  return Math.min(QUANTITY_INPUT_MAX, t.details.maxTicketPerOrder);
+}
+
+/** The next quantity up from `current`: the first step jumps to the per-order minimum. */
+export function nextUp(t: TPublicTicketType, current: number): number {
+  return current === 0 ? Math.max(1, t.details.minTicketPerOrder) : current + 1;
+}
+
+/** The next quantity down: below the per-order minimum the line goes. */
+export function nextDown(t: TPublicTicketType | undefined, current: number): number {
+  const min = t ? Math.max(1, t.details.minTicketPerOrder) : 1;
+  return current - 1 < min ? 0 : current - 1;
+}
+
+/** spec §4 "Adding is blocked if the quantity would exceed remaining tickets". */
+export function canAdd(t: TPublicTicketType, inCart: number, next: number) {
+  return checkAddToCart({ remainingQuantity: t.details.remainingQuantity }, inCart, next - inCart);
+}
+
+export function checkCart(event: TPublicEvent, items: readonly CartItem[], now = Date.now()): CartValidation {
+  return validateCart({
+    lines: items.map((i) => ({ ticketTypeId: i.id, quantity: i.quantity })),
+    ticketTypes: event.ticketTypes.map(toCartTicketType),
+    remainingCapacity: event.settings.remainingCapacity,
+    now,
+  });
+}
+
+/** Cart lines whose ticket type is no longer on sale (or gone from the menu). */
+export function unavailableItems(event: TPublicEvent, items: readonly CartItem[], now = Date.now()): CartItem[] {
+  const gone = new Set(checkCart(event, items, now).problems.filter((p) => p.kind === 'unavailable').map((p) => p.ticketTypeId));
+  return items.filter((i) => gone.has(i.id));
+}
+
+/** The cart line for a ticket type, with the menu's current name and price. */
+export const itemOf = (t: TPublicTicketType): Omit<CartItem, 'quantity'> => ({
+  id: t.id,
+  ticketName: t.details.name,
+  price: t.details.price,
+  details: t.details.details,
+});
+
+export const joinNames = (names: readonly string[]) =>
+  names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;

@@ -1,0 +1,52 @@
+import type { TBreakdown } from '@marquee/core';
+import { money } from '../../event-site/format';
+import css from './cart.module.css';
+
+export type BreakdownProps = { breakdown: TBreakdown | undefined; stale?: boolean; fallbackSubtotal: number; fallbackCount: number };
+
+/**
+ * The cart/checkout breakdown (spec: reports-payouts-checkout §3). Fee, discount and tax lines are
+ * hidden when zero (§5 Display); card processing the organiser absorbs is not the buyer's concern.
+ */
+export function Breakdown({ breakdown, stale, fallbackSubtotal, fallbackCount }: BreakdownProps) {
+  const b = breakdown;
+  const count = b?.ticketCount ?? fallbackCount;
+  return (
+    <dl className={`${css.rows} ${stale ? css.pending : ''}`} data-testid="breakdown" aria-busy={stale || undefined}>
+      <div className={css.rowItem}>
+        <dt>
+          Subtotal ({count} ticket{count === 1 ? '' : 's'})
+        </dt>
+        <dd data-testid="breakdown-subtotal">{money(b?.subtotal ?? fallbackSubtotal)}</dd>
+      </div>
+      {b && b.discount > 0 && (
+        <div className={`${css.rowItem} ${css.rowDiscount}`}>
+          <dt>Discount{b.discountCode ? ` (${b.discountCode})` : ''}</dt>
+          <dd data-testid="breakdown-discount">−{money(b.discount)}</dd>
+        </div>
+      )}
+      {b && b.surcharge > 0 && (
+        <div className={css.rowItem}>
+          <dt>Service fee</dt>
+          <dd data-testid="breakdown-surcharge">{money(b.surcharge)}</dd>
+        </div>
+      )}
+      {b && b.processingFee > 0 && (
+        <div className={css.rowItem}>
+          <dt>Processing fee</dt>
+          <dd data-testid="breakdown-processing">{money(b.processingFee)}</dd>
+        </div>
+      )}
+      {b && b.vat > 0 && (
+        <div className={css.rowItem}>
+          <dt>Taxes</dt>
+          <dd data-testid="breakdown-vat">{money(b.vat)}</dd>
+        </div>
+      )}
+      <div className={`${css.rowItem} ${css.rowTotal}`}>
+        <dt>Total</dt>
+        <dd data-testid="breakdown-total">{b ? money(b.totalAmount) : '—'}</dd>
+      </div>
+    </dl>
+  );
+}

@@ -1,0 +1,316 @@
+import { M, type CartProblem, type TPublicEvent } from '@marquee/core';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Navigate, useLocation, useSearchParams } from 'react-router';
+import { isApiError } from '../../../ui/api-client';
+import { useSession } from '../../../ui/session';
+import { trackBeginCheckout } from '../../cart/analytics';
+import { priceCart } from '../../cart/api';
+import { checkCart, itemOf } from '../../cart/cart-rules';
+import { cartLines, cartSubtotal, cartTicketCount, setCart, useCart, type CartItem } from '../../cart/cart-store';
+import { Breakdown } from '../../cart/components/breakdown';
+import { usePrice } from '../../cart/queries';
+import { useCartChecks } from '../../cart/use-cart-checks';
+import { CovidModal } from '../../event-site/components/covid-modal';
+import { useEventOutlet } from '../../event-site/components/event-layout';
+import site from '../../event-site/components/site.module.css';
+import { eventDateLine, localTime, money } from '../../event-site/format';
+import { Button, ButtonLink } from '../../event-site/kit/button';
+import { Card } from '../../event-site/kit/card';
+import { IconArrowLeft, IconMail, IconShield } from '../../event-site/kit/icons';
+import { Notice } from '../../event-site/kit/notice';
+import { toast } from '../../event-site/kit/toast';
+import { useEvent } from '../../event-site/queries';
+import { createOrder } from '../api';
+import { getContactDraft, getPendingOrder, saveContactDraft, savePendingOrder, type PendingOrder } from '../checkout-storage';
+import { emptyContact, toOrderContact, useContactForm, type ContactValues } from '../use-contact-form';
+import { AvailabilityIssueModal, ProcessingPaymentModal } from './checkout-modals';
+import { ContactSections } from './contact-sections';
+import { DiscountBox } from './discount-box';
+import { SeatMap } from './seat-map';
+import css from './checkout.module.css';
+
+const DISCOUNT_TOAST_MS = 3000; // spec §9 3 s discount
+const PRINT_AT_HOME = 'Print At Home (Email)'; // spec §9 the only delivery option
+
+export type CheckoutLocationState = { fromCart?: boolean } | null;
+
+/**
+ * /{eventName}/account (spec: reports-payouts-checkout §2): reachable only from the cart, or when
+ * the payment page sends the buyer back to the draft this browser holds; otherwise the ticket menu.
+ */
+export function CheckoutPage() {
+  const { eventName } = useEventOutlet();
+  const location = useLocation();
+  const [search] = useSearchParams();
+  const items = useCart(eventName);
+  const pending = useMemo(() => getPendingOrder(eventName), [eventName]);
+  const returning = search.get('payment') === 'cancelled' && pending !== null;
+  const fromCart = (location.state as CheckoutLocationState)?.fromCart === true;
+  if ((!fromCart && !returning) || items.length === 0) return <Navigate to={`/${eventName}/tickets`} replace />;
+  return <Checkout pending={pending} returning={returning} items={items} />;
+}
+
+function Checkout({ pending, returning, items }: { pending: PendingOrder | null; returning: boolean; items: CartItem[] }) {
+  const { event, eventName } = useEventOutlet();
+  const fresh = useEvent(eventName, { fresh: true });
+  const isFresh = fresh.isFetchedAfterMount && !fresh.isFetching;
+  const validation = useCartChecks({ event, eventName, items, fresh: isFresh });
+  const { user } = useSession();
+  const d = event.details;
+
+  const knownEmail = user?.email ?? (returning ? (pending?.email ?? null) : null);
+  const form = useContactForm(useMemo(() => initialContact(eventName, knownEmail), [])); // eslint-disable-line react-hooks/exhaustive-deps
+  const { values } = form;
+
+  useEffect(() => {
+    if (knownEmail && form.values.email !== knownEmail) form.setField('email', knownEmail);
+  }, [knownEmail]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  useEffect(() => {
+    saveContactDraft(eventName, values);
+  }, [eventName, values]);
+
+  const [applied, setApplied] = useState<string | null>(returning ? (pending?.breakdown.discountCode ?? null) : null);
+  const price = usePrice(eventName, items, applied, isFresh);
+
+  // A code that stops working (its last use went to someone else) is cleared, as an invalid one is.
+  useEffect(() => {
+    if (applied && isApiError(price.error) && price.error.status === 400) {
+      setApplied(null);
+      toast.error(M.invalidInput, M.invalidInputBody, { duration: DISCOUNT_TOAST_MS, id: 'discount' });
+    }
+  }, [price.error, applied]);
+
+  const began = useRef(false);
+  useEffect(() => {
+    if (began.current || !price.data || price.isPlaceholderData) return;
+    began.current = true;
+    trackBeginCheckout(d.name, items, price.data.totalAmount, price.data.discountCode);
+  }, [price.data, price.isPlaceholderData, d.name, items]);
+
+  const [issue, setIssue] = useState<CartProblem[] | null>(null);
+  const [covidOpen, setCovidOpen] = useState(false);
+  const [covidAgreed, setCovidAgreed] = useState(false);
+  const [processing, setProcessing] = useState(false);
+
+  // spec §8: tickets that ran out since the cart was filled open 'Ticket Availability Issue'.
+  const problemsKey = isFresh ? validation.problems.map((p) => `${p.ticketTypeId}:${p.kind}`).join('|') : '';
+  useEffect(() => {
+    if (problemsKey && validation.problems.some((p) => p.kind !== 'unavailable')) setIssue(validation.problems);
+  }, [problemsKey]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const applyDiscount = async (code: string): Promise<boolean> => {
+    try {
+      await priceCart(eventName, { lines: cartLines(items), discountCode: code });
+      setApplied(code);
+      toast.success(M.discountApplied, undefined, { duration: DISCOUNT_TOAST_MS, id: 'discount' });
+      return true;
+    } catch (e) {
+      if (isApiError(e) && e.status === 400) {
+        setApplied(null);
+        toast.error(M.invalidInput, M.invalidInputBody, { duration: DISCOUNT_TOAST_MS, id: 'discount' });
+      } else toast.error('The discount could not be checked', isApiError(e) ? e.message : undefined);
+      return false;
+    }
+  };
+
+  const showAvailabilityIssue = async () => {
+    const latest = await fresh.refetch();
+    const ev: TPublicEvent = latest.data ?? event;
+    // Names and prices follow the menu as it is now.
+    setCart(
+      eventName,
+      items.map((i) => {
+        const t = ev.ticketTypes.find((x) => x.id === i.id);
+        return t ? { ...itemOf(t), quantity: i.quantity } : i;
+      }),
+    );
+    setIssue(checkCart(ev, items).problems);
+  };
+
+  const submit = async () => {
+    setProcessing(true);
+    const origin = window.location.origin;
+    try {
+      const answer = await createOrder(event.tenantId, event.id, {
+        order: { ...toOrderContact(values), discountCode: applied },
+        lines: cartLines(items),
+        successUrl: `${origin}/${eventName}/success`,
+        cancelUrl: `${origin}/${eventName}/account?payment=cancelled`,
+        draftOrderUID: pending?.orderUID ?? null,
+        source: 'online',
+      });
+      savePendingOrder({
+        orderUID: answer.orderUID,
+        token: answer.orderToken,
+        eventName,
+        email: values.email.trim().toLowerCase(),
+        holdExpiresAt: answer.holdExpiresAt,
+        breakdown: answer.breakdown,
+        items,
+      });
+      // spec §4 Checkout: the Processing Payment modal stays while the browser goes to the payment URL.
+      window.location.assign(answer.message);
+    } catch (e) {
+      setProcessing(false);
+      // spec §8: order creation failures are logged; the buyer is also told what to do next.
+      console.error('create order failed', e);
+      if (!isApiError(e)) {
+        toast.error('Your order could not be placed', 'Please try again.');
+        return;
+      }
+      if (e.status === 409 && e.message !== M.eventNotOnSale) {
+        await showAvailabilityIssue();
+        return;
+      }
+      if (e.status === 400 && e.fields.discountCode) {
+        setApplied(null);
+        toast.error(M.invalidInput, M.invalidInputBody, { duration: DISCOUNT_TOAST_MS, id: 'discount' });
+        return;
+      }
+      if (e.status === 400 && Object.keys(form.setServerErrors(e.fields)).length) {
+        focusFirstError();
+        return;
+      }
+      toast.error('Your order could not be placed', e.message);
+    }
+  };
+
+  const placeOrder = async () => {
+    const errors = await form.validateAll();
+    if (Object.keys(errors).length) {
+      focusFirstError();
+      return;
+    }
+    if (d.covidSafety && !covidAgreed) {
+      setCovidOpen(true);
+      return;
+    }
+    await submit();
+  };
+
+  const blocked = !isFresh || validation.blocked || processing;
+  const count = cartTicketCount(items);
+  const holdExpired = pending ? Date.parse(pending.holdExpiresAt) <= Date.now() : false;
+
+  return (
+    <div className={site.container}>
+      <div className={site.pageHead}>
+        <ButtonLink to={`/${eventName}/cart`} variant="ghost" size="sm" className={site.backButton} data-testid="back-to-cart">
+          <IconArrowLeft size={16} /> GO BACK TO CART
+        </ButtonLink>
+        <h1 className={site.pageTitle}>Checkout</h1>
+      </div>
+      <div className={site.columns}>
+        <div className={site.stack}>
+          {returning && pending && (
+            <Notice kind={holdExpired ? 'warning' : 'info'} data-testid="payment-returned">
+              {holdExpired ? (
+                <>Your payment was not completed and your reservation has expired. Place your order again to reserve your tickets.</>
+              ) : (
+                <>
+                  Your payment was not completed. Your tickets are held for you until <strong>{localTime(pending.holdExpiresAt)}</strong>. Place
+                  your order again to pay.
+                </>
+              )}
+            </Notice>
+          )}
+          <SeatMap eventName={eventName} eventTitle={d.name} />
+          <ContactSections values={values} errors={form.errors} setField={form.setField} blurField={form.blurField} emailLocked={!!knownEmail} />
+          <Card>
+            <div className={css.sectionHead}>
+              <span className={css.step}>3</span>
+              <h2 className={css.sectionTitle}>Choose Delivery Option</h2>
+            </div>
+            <label className={css.delivery}>
+              <input type="radio" name="delivery" checked readOnly />
+              <IconMail size={22} />
+              <span>
+                <span className={css.deliveryName}>{PRINT_AT_HOME}</span>
+                <br />
+                <span className={css.deliveryNote}>Your tickets arrive by e-mail as a PDF.</span>
+              </span>
+              <span className={css.deliveryFee}>No additional fee</span>
+            </label>
+            {event.settings.emailDeliveryVerbiage && <p className={css.verbiage}>{event.settings.emailDeliveryVerbiage}</p>}
+          </Card>
+        </div>
+
+        <aside className={site.sticky}>
+          <Card title="Your Basket" data-testid="your-basket">
+            <div className={css.basketEvent}>
+              <strong>{d.name}</strong>
+              <br />
+              {eventDateLine(d.startDateTime, d.timeZone)}
+            </div>
+            <ul className={css.basket}>
+              {items.map((i) => (
+                <li key={i.id} className={css.basketLine}>
+                  <span>
+                    <span className={css.basketName}>{i.ticketName}</span>
+                    <br />
+                    <span className={css.basketQty}>
+                      {i.quantity} × {money(i.price)}
+                    </span>
+                  </span>
+                  <span className={css.basketAmount}>{money(i.price * i.quantity)}</span>
+                </li>
+              ))}
+            </ul>
+          </Card>
+          <Card title="Order Summary" data-testid="order-summary">
+            <DiscountBox key={applied ?? ''} applied={applied} onApply={applyDiscount} onRemove={() => setApplied(null)} disabled={processing} />
+            <Breakdown breakdown={price.data} stale={price.isFetching} fallbackSubtotal={cartSubtotal(items)} fallbackCount={count} />
+            {isFresh && validation.blocked && (
+              <div className={css.placeOrder}>
+                <Notice kind="warning">{M.updateCartToProceed}</Notice>
+              </div>
+            )}
+            <div className={css.placeOrder}>
+              <Button block size="lg" onClick={() => void placeOrder()} disabled={blocked} data-testid="place-order">
+                PLACE ORDER NOW
+              </Button>
+            </div>
+            <p className={css.secure}>
+              <IconShield size={14} /> Secure payment on the next page
+            </p>
+          </Card>
+        </aside>
+      </div>
+
+      <AvailabilityIssueModal opened={issue !== null} problems={issue ?? []} cartPath={`/${eventName}/cart`} onClose={() => setIssue(null)} />
+      <ProcessingPaymentModal opened={processing} />
+      <CovidModal
+        opened={covidOpen}
+        text={d.covidSafetyText}
+        onClose={() => setCovidOpen(false)}
+        onAgree={() => {
+          setCovidOpen(false);
+          setCovidAgreed(true);
+          void submit();
+        }}
+      />
+    </div>
+  );
+}
+
+function initialContact(eventName: string, knownEmail: string | null): ContactValues {
+  const base = emptyContact(knownEmail ?? '');
+  const draft = getContactDraft(eventName);
+  if (!draft) return base;
+  const merged = { ...base };
+  for (const key of Object.keys(base) as (keyof ContactValues)[]) {
+    const v = draft[key];
+    if (typeof v === typeof base[key]) (merged as Record<string, unknown>)[key] = v;
+  }
+  if (knownEmail) merged.email = knownEmail;
+  return merged;
+}
+
+function focusFirstError() {
+  requestAnimationFrame(() => {
+    const el = document.querySelector<HTMLElement>('[aria-invalid="true"]');
+    el?.focus();
+    el?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  });
+}

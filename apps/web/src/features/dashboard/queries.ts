@@ -1,0 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
+import { dashboardApi } from './api';
+
+export const dashboardKey = ['dashboard', 'platform'] as const;
+
+export const usePlatformDashboard = () => useQuery({ queryKey: dashboardKey, queryFn: ({ signal }) => dashboardApi.get(signal), staleTime: 60_000 });
+
+export const useNewActiveTenants = () =>
+  useQuery({ queryKey: [...dashboardKey, 'new-active-tenants'], queryFn: ({ signal }) => dashboardApi.newActiveTenants(signal), staleTime: 60_000 });

@@ -1,0 +1,153 @@
+import { M, type TPublicTicketType } from '@marquee/core';
+import { Link } from 'react-router';
+import { canAdd, itemOf, nextDown, nextUp, stepperMax, ticketState, type TicketState } from '../../cart/cart-rules';
+import { cartSubtotal, cartTicketCount, setQuantity, useCart } from '../../cart/cart-store';
+import { trackRemoveFromCart } from '../../cart/analytics';
+import { Button, ButtonLink } from '../kit/button';
+import { IconArrowLeft, IconArrowRight, IconCalendar, IconPin } from '../kit/icons';
+import { Stepper } from '../kit/stepper';
+import { toast } from '../kit/toast';
+import { eventDateLine, money, shortMoment, venueLines } from '../format';
+import { useEventOutlet } from './event-layout';
+import site from './site.module.css';
+import css from './ticket-menu.module.css';
+
+const LOW_STOCK = 10;
+
+function statusPill(state: TicketState, t: TPublicTicketType, timeZone: string) {
+  switch (state) {
+    case 'soldOut':
+      return <span className={`${css.pill} ${css.pillOff}`}>Sold out</span>;
+    case 'notYetOnSale':
+      return <span className={`${css.pill} ${css.pillOff}`}>On sale {t.details.salesStartAt ? shortMoment(t.details.salesStartAt, timeZone) : 'soon'}</span>;
+    case 'salesEnded':
+      return <span className={`${css.pill} ${css.pillOff}`}>Sales ended</span>;
+    case 'notOnSale':
+      return <span className={`${css.pill} ${css.pillOff}`}>Not on sale</span>;
+    case 'onSale':
+      return t.details.remainingQuantity <= LOW_STOCK ? (
+        <span className={`${css.pill} ${css.pillLow}`}>Only {t.details.remainingQuantity} left</span>
+      ) : (
+        <span className={`${css.pill} ${css.pillOk}`}>Available</span>
+      );
+  }
+}
+
+function limitsText(t: TPublicTicketType): string {
+  const parts: string[] = [];
+  if (t.details.minTicketPerOrder > 1) parts.push(`Min ${t.details.minTicketPerOrder}`);
+  parts.push(`Max ${stepperMax(t)} per order`);
+  return parts.join(' · ');
+}
+
+/** /{eventName}/tickets : the ticket menu (spec: reports-payouts-checkout §2, §4 Cart). */
+export function TicketMenuPage() {
+  const { event, eventName } = useEventOutlet();
+  const items = useCart(eventName);
+  const d = event.details;
+  const count = cartTicketCount(items);
+  const types = [...event.ticketTypes].sort((a, b) => a.details.sortOrder - b.details.sortOrder);
+  const venue = venueLines(d);
+
+  const quantityOf = (id: string) => items.find((i) => i.id === id)?.quantity ?? 0;
+
+  const increment = (t: TPublicTicketType) => {
+    const current = quantityOf(t.id);
+    const next = nextUp(t, current);
+    const check = canAdd(t, current, next);
+    if (!check.ok) {
+      // spec §8 Cart: 'Quantity Limit Exceeded', N remaining.
+      toast.warning(M.quantityLimitExceeded, `Only ${check.remaining} ${t.details.name} ticket${check.remaining === 1 ? '' : 's'} remaining.`, {
+        id: `limit-${t.id}`,
+      });
+      return;
+    }
+    setQuantity(eventName, itemOf(t), next);
+  };
+
+  const decrement = (t: TPublicTicketType) => {
+    const current = quantityOf(t.id);
+    const next = nextDown(t, current);
+    const line = items.find((i) => i.id === t.id);
+    if (line) trackRemoveFromCart(d.name, [{ ...line, quantity: current - next }]);
+    setQuantity(eventName, itemOf(t), next);
+  };
+
+  return (
+    <div className={site.container}>
+      <div className={site.pageHead}>
+        <Link className={site.back} to={`/${eventName}/`}>
+          <IconArrowLeft size={16} /> Back to Home
+        </Link>
+        <h1 className={site.pageTitle}>Tickets</h1>
+        <div className={site.pageSub}>
+          <span className={site.meta}>
+            <IconCalendar size={16} /> {eventDateLine(d.startDateTime, d.timeZone)}
+          </span>
+          {venue[0] && (
+            <span className={site.meta}>
+              <IconPin size={16} /> {venue[0]}
+            </span>
+          )}
+        </div>
+      </div>
+
+      <div className={css.list}>
+        {types.length === 0 && <p className={css.empty}>Tickets for this event are not on sale yet.</p>}
+        {types.map((t) => {
+          const state = ticketState(t, event);
+          const quantity = quantityOf(t.id);
+          const onSale = state === 'onSale';
+          return (
+            <article
+              key={t.id}
+              className={[css.ticket, !onSale && css.off, quantity > 0 && css.selected].filter(Boolean).join(' ')}
+              data-testid={`ticket-type-${t.details.name}`}
+            >
+              <div>
+                <h2 className={css.name}>{t.details.name}</h2>
+                {t.details.details && <p className={css.desc}>{t.details.details}</p>}
+                <div className={css.row}>
+                  <span className={css.price}>{money(t.details.price)}</span>
+                  {statusPill(state, t, d.timeZone)}
+                  {onSale && <span className={css.limits}>{limitsText(t)}</span>}
+                </div>
+              </div>
+              <div className={css.control}>
+                <Stepper
+                  label={t.details.name}
+                  value={quantity}
+                  onIncrement={() => increment(t)}
+                  onDecrement={() => decrement(t)}
+                  canIncrement={onSale && nextUp(t, quantity) <= stepperMax(t)}
+                  canDecrement={quantity > 0}
+                  testId={`qty-${t.details.name}`}
+                />
+              </div>
+            </article>
+          );
+        })}
+      </div>
+
+      <div className={css.bar}>
+        <div className={css.barInner}>
+          <div>
+            <div className={css.barCount}>
+              {count} ticket{count === 1 ? '' : 's'} selected
+            </div>
+            <div className={css.barTotal}>{money(cartSubtotal(items))}</div>
+          </div>
+          {count > 0 ? (
+            <ButtonLink to={`/${eventName}/cart`} size="lg" data-testid="view-cart">
+              VIEW CART <IconArrowRight size={18} />
+            </ButtonLink>
+          ) : (
+            <Button size="lg" disabled data-testid="view-cart">
+              VIEW CART
+            </Button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

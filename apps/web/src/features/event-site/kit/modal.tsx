@@ -1,0 +1,62 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { IconX } from './icons';
+import { TOP_LAYER_EVENT } from './toast';
+import css from './kit.module.css';
+
+export type ModalProps = {
+  opened: boolean;
+  onClose?: () => void;
+  title: ReactNode;
+  children: ReactNode;
+  actions?: ReactNode;
+  /** A modal that must not be dismissed (a payment in flight) has no close button and ignores Escape. */
+  dismissable?: boolean;
+  wide?: boolean;
+  'data-testid'?: string;
+};
+
+/** A modal on the native <dialog>: focus trap, Escape and the backdrop come from the browser. */
+export function Modal({ opened, onClose, title, children, actions, dismissable = true, wide, ...rest }: ModalProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (opened && !dialog.open) {
+      dialog.showModal();
+      window.dispatchEvent(new Event(TOP_LAYER_EVENT));
+    }
+    if (!opened && dialog.open) dialog.close();
+  }, [opened]);
+
+  return (
+    <dialog
+      ref={ref}
+      className={`${css.dialog} ${wide ? css.dialogWide : ''}`}
+      aria-labelledby={undefined}
+      onCancel={(e) => {
+        e.preventDefault();
+        if (dismissable) onClose?.();
+      }}
+      onClick={(e) => {
+        // A click on the backdrop lands on the dialog element itself.
+        if (dismissable && e.target === e.currentTarget) onClose?.();
+      }}
+      {...rest}
+    >
+      {opened && (
+        <div className={css.dialogInner}>
+          <div className={css.dialogHead}>
+            <h2 className={css.dialogTitle}>{title}</h2>
+            {dismissable && onClose && (
+              <button type="button" className={css.dialogClose} onClick={onClose} aria-label="Close">
+                <IconX size={18} />
+              </button>
+            )}
+          </div>
+          {children}
+          {actions && <div className={css.dialogActions}>{actions}</div>}
+        </div>
+      )}
+    </dialog>
+  );
+}

@@ -1,0 +1,40 @@
+import {
+  encodeFilters,
+  type EventStatus,
+  type Filter,
+  type ListResponse,
+  type TCreateEventRequest,
+  type TEvent,
+  type TSurchargeRuleList,
+  type TUpdateEventRequest,
+} from '@marquee/core';
+import { api } from '../../ui/api-client';
+
+export type EventListQuery = { cursor?: string; limit: number; name?: string; status?: EventStatus };
+export type EventAction = 'publish' | 'unpublish' | 'cancel';
+
+const base = (tenantId: string) => `/api/tenants/${encodeURIComponent(tenantId)}/events`;
+const one = (tenantId: string, eventId: string) => `${base(tenantId)}/${encodeURIComponent(eventId)}`;
+
+export const eventsApi = {
+  list: (tenantId: string, { cursor, limit, name, status }: EventListQuery, signal?: AbortSignal) => {
+    const filters: Filter[] = [];
+    if (name) filters.push({ field: 'details.name', op: '=', value: name });
+    if (status) filters.push({ field: 'details.status', op: '=', value: status });
+    return api.get<ListResponse<TEvent>>(base(tenantId), { cursor, limit, filters: filters.length ? encodeFilters(filters) : undefined }, signal);
+  },
+  get: (tenantId: string, eventId: string, signal?: AbortSignal) => api.get<TEvent>(one(tenantId, eventId), undefined, signal),
+  create: (tenantId: string, details: TCreateEventRequest['details']) => api.post<TEvent>(base(tenantId), { details }),
+  update: (tenantId: string, eventId: string, details: TUpdateEventRequest['details']) => api.patch<TEvent>(one(tenantId, eventId), { details }),
+  remove: (tenantId: string, eventId: string) => api.delete<{ success: true }>(one(tenantId, eventId)),
+  act: (tenantId: string, eventId: string, action: EventAction) => api.post<TEvent>(`${one(tenantId, eventId)}/${action}`),
+  uploadSeatMap: (tenantId: string, eventId: string, file: File) => {
+    const form = new FormData();
+    form.append('file', file);
+    return api.upload<TEvent>(`${one(tenantId, eventId)}/seatmap`, form);
+  },
+  deleteSeatMap: (tenantId: string, eventId: string) => api.delete<TEvent>(`${one(tenantId, eventId)}/seatmap`),
+  /** The tenant's surcharge rules, for the event's fee rule. */
+  surchargeRules: (tenantId: string, signal?: AbortSignal) =>
+    api.get<TSurchargeRuleList>(`/api/tenants/${encodeURIComponent(tenantId)}/rules`, { limit: 100 }, signal),
+};

@@ -1,0 +1,112 @@
+import { ActionIcon, Button, Menu, Tooltip } from '@mantine/core';
+import type { TEvent } from '@marquee/core';
+import { IconBan, IconDots, IconExternalLink, IconRocket, IconTrash, IconEyeOff } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
+import { errorMessage } from '../../../ui/api-client';
+import { askConfirmDelete } from '../../../ui/confirm-delete';
+import { notify } from '../../../ui/notify';
+import { useDeleteEvent, useEventAction } from '../mutations';
+import { publicEventUrl } from '../tenant';
+
+export type EventActionsProps = { event: TEvent; /** Unsaved edits in the details form. */ dirty: boolean };
+
+/** View event page, Publish or Unpublish, and (in the menu) Cancel event and Delete event. */
+export function EventActions({ event, dirty }: EventActionsProps) {
+  const navigate = useNavigate();
+  const act = useEventAction(event.id);
+  const remove = useDeleteEvent(event.id);
+  const { status, name, urlName } = event.details;
+
+  const publish = () =>
+    act.mutate('publish', {
+      onSuccess: () => notify.success('Event published', `${name} is on sale at ${publicEventUrl(urlName)}`),
+      onError: (e) => notify.error('Could not publish the event', errorMessage(e)),
+    });
+
+  const unpublish = async () => {
+    const ok = await askConfirmDelete({
+      title: 'Unpublish event',
+      message: 'The event page goes offline and tickets stop selling until you publish it again. Orders already placed are kept.',
+      confirmLabel: 'Unpublish',
+    });
+    if (!ok) return;
+    act.mutate('unpublish', {
+      onSuccess: () => notify.success('Event unpublished', `${name} is back to draft.`),
+      onError: (e) => notify.error('Could not unpublish the event', errorMessage(e)),
+    });
+  };
+
+  const cancel = async () => {
+    const ok = await askConfirmDelete({
+      title: 'Cancel event',
+      message: `Cancel “${name}”? Ticket sales stop at once and the event can no longer be edited or published. This cannot be undone.`,
+      confirmLabel: 'Cancel event',
+      cancelLabel: 'Keep event',
+    });
+    if (!ok) return;
+    act.mutate('cancel', {
+      onSuccess: () => notify.success('Event cancelled', `${name} is cancelled.`),
+      onError: (e) => notify.error('Could not cancel the event', errorMessage(e)),
+    });
+  };
+
+  const deleteEvent = async () => {
+    const ok = await askConfirmDelete({
+      title: 'Delete event',
+      message: `Delete “${name}” with its ticket types and discount codes? An event that already has orders cannot be deleted; cancel it instead.`,
+    });
+    if (!ok) return;
+    remove.mutate(undefined, {
+      onSuccess: () => {
+        notify.success('Event deleted', `${name} was deleted.`);
+        void navigate('/events', { replace: true });
+      },
+      onError: (e) => notify.error('Could not delete the event', errorMessage(e)),
+    });
+  };
+
+  return (
+    <>
+      <Button
+        component="a"
+        href={publicEventUrl(urlName)}
+        target="_blank"
+        rel="noreferrer"
+        variant="default"
+        leftSection={<IconExternalLink size={16} />}
+        data-testid="view-event-page"
+      >
+        View event page
+      </Button>
+      {status === 'draft' && (
+        <Tooltip label="Save your changes first" disabled={!dirty}>
+          <Button leftSection={<IconRocket size={16} />} onClick={publish} loading={act.isPending} disabled={dirty} data-testid="publish-event">
+            Publish
+          </Button>
+        </Tooltip>
+      )}
+      {status === 'published' && (
+        <Button variant="light" leftSection={<IconEyeOff size={16} />} onClick={() => void unpublish()} loading={act.isPending} data-testid="unpublish-event">
+          Unpublish
+        </Button>
+      )}
+      <Menu position="bottom-end" withinPortal shadow="md">
+        <Menu.Target>
+          <ActionIcon variant="default" size="lg" aria-label="More actions">
+            <IconDots size={18} />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {status !== 'cancelled' && (
+            <Menu.Item color="red" leftSection={<IconBan size={16} />} onClick={() => void cancel()}>
+              Cancel event
+            </Menu.Item>
+          )}
+          <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => void deleteEvent()}>
+            Delete event
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+    </>
+  );
+}

@@ -1,0 +1,166 @@
+import { Alert, Anchor, Button, Group, Skeleton, Stack, Tabs, Text } from '@mantine/core';
+import { IconAlertCircle, IconBan, IconCalendarOff, IconDiscount2, IconInfoCircle, IconTicket, IconUsers } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { errorMessage, isApiError } from '../../../ui/api-client';
+import { EmptyState } from '../../../ui/empty-state';
+import { notify } from '../../../ui/notify';
+import { PageHeader } from '../../../ui/page-header';
+import { DiscountCodesPanel } from '../../discount-codes/components/discount-codes-panel';
+import { EventStaffPanel } from '../../staff/components/event-staff-panel';
+import { TicketTypesPanel } from '../../ticket-types/components/ticket-types-panel';
+import { useCreateEvent, useUpdateEvent } from '../mutations';
+import { useEvent } from '../queries';
+import { publicEventUrl } from '../tenant';
+import { formatInZone } from '../time';
+import { EventActions } from './event-actions';
+import { EventDetailsForm } from './event-details-form';
+import { EventStatusBadge } from './event-status-badge';
+
+const TABS = ['details', 'ticket-types', 'discount-codes', 'staff'] as const;
+type Tab = (typeof TABS)[number];
+
+/** /events/new: the details form alone; once created, the event opens on its ticket types. */
+export function EventCreatePage() {
+  const navigate = useNavigate();
+  const create = useCreateEvent();
+  return (
+    <>
+      <PageHeader
+        title="Create Event"
+        description="Start with the basics. You add ticket types and discount codes next, then publish when everything is ready."
+        breadcrumbs={[{ label: 'Events', to: '/events' }, { label: 'Create Event' }]}
+      />
+      <EventDetailsForm
+        event={null}
+        submitLabel="Create event"
+        onSubmit={async (details) => {
+          const event = await create.mutateAsync({ ...details, name: details.name ?? '' });
+          notify.success('Event created', 'Now add the ticket types it sells.');
+          void navigate(`/events/${event.id}/ticket-types`, { replace: true });
+          return event;
+        }}
+      />
+    </>
+  );
+}
+
+/** /events/:eventId/:tab?: the event's details, ticket types, discount codes and staff. */
+export function EventEditorPage() {
+  const { eventId = '', tab: tabParam } = useParams();
+  const navigate = useNavigate();
+  const event = useEvent(eventId);
+  const update = useUpdateEvent(eventId);
+  const [dirty, setDirty] = useState(false);
+  const tab: Tab = (TABS as readonly string[]).includes(tabParam ?? '') ? (tabParam as Tab) : 'details';
+
+  if (event.isPending) {
+    return (
+      <Stack gap="md">
+        <Skeleton height={14} width={160} />
+        <Skeleton height={32} width={320} />
+        <Skeleton height={36} />
+        <Skeleton height={320} />
+      </Stack>
+    );
+  }
+  if (event.isError) {
+    const missing = isApiError(event.error) && event.error.status === 404;
+    return (
+      <EmptyState
+        icon={missing ? <IconCalendarOff size={28} stroke={1.6} /> : <IconAlertCircle size={28} stroke={1.6} />}
+        title={missing ? 'Event not found' : 'This event could not be loaded'}
+        description={missing ? 'It may have been deleted, or the link is wrong.' : errorMessage(event.error)}
+        action={
+          missing ? (
+            <Button component={Link} to="/events" variant="light">
+              Back to events
+            </Button>
+          ) : (
+            <Button variant="light" onClick={() => void event.refetch()}>
+              Try again
+            </Button>
+          )
+        }
+      />
+    );
+  }
+
+  const e = event.data;
+  const d = e.details;
+  const url = publicEventUrl(d.urlName);
+
+  return (
+    <>
+      <PageHeader
+        breadcrumbs={[{ label: 'Events', to: '/events' }, { label: d.name }]}
+        title={
+          <Group gap="sm" wrap="wrap" component="span">
+            <span data-testid="event-title">{d.name}</span>
+            <EventStatusBadge status={d.status} size="md" />
+          </Group>
+        }
+        description={
+          <>
+            {d.startDateTime ? formatInZone(d.startDateTime, d.timeZone) : 'Not scheduled yet'} ·{' '}
+            <Anchor href={url} target="_blank" rel="noreferrer" fz="sm" style={{ wordBreak: 'break-all' }}>
+              {url}
+            </Anchor>
+          </>
+        }
+        actions={<EventActions event={e} dirty={dirty} />}
+      />
+
+      {d.status === 'cancelled' && (
+        <Alert color="red" variant="light" icon={<IconBan size={18} />} mb="lg" title="This event is cancelled">
+          Tickets no longer sell and nothing here can be changed. Orders, tickets and reports are kept for your records.
+        </Alert>
+      )}
+      {d.status === 'draft' && (
+        <Alert color="brand" variant="light" icon={<IconInfoCircle size={18} />} mb="lg">
+          <Text fz="sm">
+            This event is a draft: attendees cannot see it yet. Give it a start date and at least one ticket type, then publish it.
+          </Text>
+        </Alert>
+      )}
+
+      <Tabs value={tab} onChange={(v) => void navigate(v === 'details' ? `/events/${e.id}` : `/events/${e.id}/${v}`)}>
+        <Tabs.List mb="lg">
+          <Tabs.Tab value="details" leftSection={<IconInfoCircle size={16} />}>
+            Details
+          </Tabs.Tab>
+          <Tabs.Tab value="ticket-types" leftSection={<IconTicket size={16} />}>
+            Ticket types
+          </Tabs.Tab>
+          <Tabs.Tab value="discount-codes" leftSection={<IconDiscount2 size={16} />}>
+            Discount codes
+          </Tabs.Tab>
+          <Tabs.Tab value="staff" leftSection={<IconUsers size={16} />}>
+            Staff
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="details">
+          <EventDetailsForm
+            event={e}
+            submitLabel="Save"
+            onDirtyChange={setDirty}
+            onSubmit={async (details) => {
+              const saved = await update.mutateAsync(details);
+              notify.success('Event saved', `${saved.details.name} was updated.`);
+              return saved;
+            }}
+          />
+        </Tabs.Panel>
+        <Tabs.Panel value="ticket-types">
+          <TicketTypesPanel event={e} />
+        </Tabs.Panel>
+        <Tabs.Panel value="discount-codes">
+          <DiscountCodesPanel event={e} />
+        </Tabs.Panel>
+        <Tabs.Panel value="staff">
+          <EventStaffPanel event={e} />
+        </Tabs.Panel>
+      </Tabs>
+    </>
+  );
+}

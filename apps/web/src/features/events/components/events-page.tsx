@@ -1,0 +1,143 @@
+import { Anchor, Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
+import type { EventStatus, TEvent } from '@marquee/core';
+import { IconCalendarPlus, IconCalendarOff } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { EmptyState } from '../../../ui/empty-state';
+import { PageHeader } from '../../../ui/page-header';
+import { PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
+import { SearchInput } from '../../../ui/search-input';
+import { useEvents } from '../queries';
+import { formatDateInZone, formatTimeInZone } from '../time';
+import { EventStatusBadge } from './event-status-badge';
+
+type StatusFilter = 'all' | EventStatus;
+
+const STATUS_FILTERS: { value: StatusFilter; label: string }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'draft', label: 'Draft' },
+  { value: 'published', label: 'Published' },
+  { value: 'cancelled', label: 'Cancelled' },
+];
+
+/** Sold and remaining against the event's capacity, when it has one. */
+function Capacity({ event }: { event: TEvent }) {
+  const { capacity, remainingCapacity } = event.details;
+  if (capacity === null || remainingCapacity === null) {
+    return (
+      <Text fz="sm" c="dimmed">
+        No limit
+      </Text>
+    );
+  }
+  return (
+    <Stack gap={0}>
+      <Text fz="sm" fw={500}>
+        {(capacity - remainingCapacity).toLocaleString('en-US')} sold
+      </Text>
+      <Text fz="xs" c="dimmed">
+        {remainingCapacity.toLocaleString('en-US')} of {capacity.toLocaleString('en-US')} left
+      </Text>
+    </Stack>
+  );
+}
+
+export function EventsPage() {
+  const navigate = useNavigate();
+  const [name, setName] = useState('');
+  const [status, setStatus] = useState<StatusFilter>('all');
+  const pager = useCursorPager({ resetKey: `${name}|${status}` });
+  const list = useEvents({ cursor: pager.cursor, limit: pager.limit, name: name || undefined, status: status === 'all' ? undefined : status });
+  const filtered = !!name || status !== 'all';
+
+  const columns: Column<TEvent>[] = [
+    {
+      key: 'name',
+      header: 'Event',
+      render: (e) => (
+        <Stack gap={2} style={{ minWidth: 0 }}>
+          <Anchor component={Link} to={`/events/${e.id}`} fw={600} fz="sm" onClick={(ev) => ev.stopPropagation()}>
+            {e.details.name}
+          </Anchor>
+          <Text fz="xs" c="dimmed" truncate>
+            /{e.details.urlName}/
+          </Text>
+        </Stack>
+      ),
+    },
+    {
+      key: 'date',
+      header: 'Date',
+      width: 220,
+      render: (e) =>
+        e.details.startDateTime ? (
+          <Stack gap={0}>
+            <Text fz="sm">{formatDateInZone(e.details.startDateTime, e.details.timeZone)}</Text>
+            <Text fz="xs" c="dimmed">
+              {formatTimeInZone(e.details.startDateTime, e.details.timeZone)}
+            </Text>
+          </Stack>
+        ) : (
+          <Text fz="sm" c="dimmed">
+            Not scheduled
+          </Text>
+        ),
+    },
+    { key: 'status', header: 'Status', width: 120, render: (e) => <EventStatusBadge status={e.details.status} /> },
+    { key: 'tickets', header: 'Tickets', width: 150, visibleFrom: 'sm', render: (e) => <Capacity event={e} /> },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title="Events"
+        description="Your events, what they sell and when. Publish an event to put it on sale on your site."
+        actions={
+          <Button component={Link} to="/events/new" leftSection={<IconCalendarPlus size={18} />}>
+            Create Event
+          </Button>
+        }
+      />
+      <Group mb="md" justify="space-between" gap="sm">
+        <SearchInput placeholder="Search by event name" onSearch={setName} w={{ base: '100%', sm: 340 }} />
+        <SegmentedControl
+          aria-label="Status"
+          value={status}
+          onChange={(v) => setStatus(v as StatusFilter)}
+          data={STATUS_FILTERS}
+          size="sm"
+        />
+      </Group>
+      <PagedTable
+        aria-label="Events"
+        columns={columns}
+        rows={list.data?.result}
+        rowKey={(e) => e.id}
+        total={list.data?.count}
+        nextCursor={list.data?.cursor}
+        pager={pager}
+        loading={list.isFetching}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        onRowClick={(e) => void navigate(`/events/${e.id}`)}
+        empty={
+          filtered ? (
+            <EmptyState bare icon={<IconCalendarOff size={28} stroke={1.6} />} title="No matching events" description="No event matches this search. Try another name or status." />
+          ) : (
+            <EmptyState
+              bare
+              icon={<IconCalendarPlus size={28} stroke={1.6} />}
+              title="No events yet"
+              description="Create your first event, add its ticket types, then publish it to start selling."
+              action={
+                <Button component={Link} to="/events/new" variant="light">
+                  Create Event
+                </Button>
+              }
+            />
+          )
+        }
+      />
+    </>
+  );
+}

@@ -1,0 +1,41 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { eventsApi, type EventListQuery } from './api';
+import { useTenantId } from './tenant';
+
+export const eventKeys = {
+  all: ['events'] as const,
+  list: (tenantId: string, q: EventListQuery) => ['events', tenantId, 'list', q] as const,
+  one: (tenantId: string, eventId: string) => ['events', tenantId, 'one', eventId] as const,
+  rules: (tenantId: string) => ['surcharge-rules', tenantId] as const,
+};
+
+export function useEvents(q: EventListQuery) {
+  const tenantId = useTenantId();
+  return useQuery({
+    queryKey: eventKeys.list(tenantId, q),
+    queryFn: ({ signal }) => eventsApi.list(tenantId, q, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 5_000,
+  });
+}
+
+export function useEvent(eventId: string | undefined) {
+  const tenantId = useTenantId();
+  return useQuery({
+    queryKey: eventKeys.one(tenantId, eventId ?? ''),
+    queryFn: ({ signal }) => eventsApi.get(tenantId, eventId!, signal),
+    enabled: !!eventId,
+  });
+}
+
+/** The tenant's active surcharge rules; an event may pick one instead of the tenant's default. */
+export function useSurchargeRules() {
+  const tenantId = useTenantId();
+  return useQuery({
+    queryKey: eventKeys.rules(tenantId),
+    queryFn: ({ signal }) => eventsApi.surchargeRules(tenantId, signal),
+    select: (list) => list.result.map((item) => item.rule).filter((rule) => rule.active),
+    staleTime: 60_000,
+    retry: false,
+  });
+}

@@ -1,0 +1,2 @@
+export { TermsPage } from './terms-page';
+export { PrivacyPage } from './privacy-page';

@@ -1,0 +1,82 @@
+import { Button, Group, Skeleton, Stack, Tabs } from '@mantine/core';
+import type { TTenant } from '@marquee/core';
+import { IconBuildingStore, IconCreditCard, IconExternalLink, IconReceipt2 } from '@tabler/icons-react';
+import { Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
+import { errorMessage } from '../../../ui/api-client';
+import { EmptyState } from '../../../ui/empty-state';
+import { PageHeader } from '../../../ui/page-header';
+import { usePlatformAccess } from '../access';
+import { useTenant } from '../queries';
+import { SiteStatus } from './site-status';
+import { TenantStatusBadge } from './tenant-status-badge';
+
+export type TenantDetailContext = { tenant: TTenant };
+export const useTenantDetail = () => useOutletContext<TenantDetailContext>();
+
+const TABS = [
+  { value: 'info', label: 'Basic Information', icon: IconBuildingStore },
+  { value: 'fees', label: 'Fees', icon: IconReceipt2 },
+  { value: 'payment-settings', label: 'Payment/Payouts', icon: IconCreditCard },
+] as const;
+
+/** The platform's tenant detail (/tenant/{tenantId}/...): its info, fees and payment/payout settings. */
+export function TenantDetailLayout() {
+  const { tenantId = '' } = useParams();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const { canWrite, canReadConfig } = usePlatformAccess();
+  const tenant = useTenant(tenantId);
+  const tab = pathname.split('/')[3] ?? 'info';
+  const tabs = canReadConfig ? TABS : TABS.filter((t) => t.value === 'info');
+
+  if (tenant.error) {
+    return (
+      <>
+        <PageHeader title="Tenant" breadcrumbs={[{ label: 'Tenants', to: '/tenants' }, { label: 'Tenant' }]} />
+        <EmptyState title="This tenant could not be loaded" description={errorMessage(tenant.error)} action={<Button onClick={() => navigate('/tenants')}>Back to Tenants</Button>} />
+      </>
+    );
+  }
+  if (!tenant.data) {
+    return (
+      <Stack>
+        <Skeleton height={60} radius="md" />
+        <Skeleton height={40} radius="md" />
+        <Skeleton height={320} radius="lg" />
+      </Stack>
+    );
+  }
+  const t = tenant.data;
+  return (
+    <>
+      <PageHeader
+        breadcrumbs={[{ label: 'Tenants', to: '/tenants' }, { label: t.details.name }]}
+        title={
+          <Group gap="sm" component="span">
+            {t.details.name}
+            <TenantStatusBadge status={t.details.status} />
+          </Group>
+        }
+        description={t.details.email}
+        actions={
+          <>
+            <SiteStatus tenantId={t.id} canWrite={canWrite} />
+            <Button component="a" href={t.details.siteUrl} target="_blank" rel="noreferrer" variant="default" leftSection={<IconExternalLink size={16} />}>
+              Open site
+            </Button>
+          </>
+        }
+      />
+      <Tabs value={tab} onChange={(v) => v && navigate(`/tenant/${t.id}/${v}`)} mb="lg" keepMounted={false}>
+        <Tabs.List>
+          {tabs.map((x) => (
+            <Tabs.Tab key={x.value} value={x.value} leftSection={<x.icon size={16} />}>
+              {x.label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+      </Tabs>
+      <Outlet context={{ tenant: t } satisfies TenantDetailContext} />
+    </>
+  );
+}

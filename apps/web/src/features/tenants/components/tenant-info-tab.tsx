@@ -1,0 +1,51 @@
+import { Button } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
+import { errorMessage } from '../../../ui/api-client';
+import { confirmDelete } from '../../../ui/confirm-delete';
+import { notify } from '../../../ui/notify';
+import { TenantInfoForm } from '../../tenant-info/components/tenant-info-form';
+import { usePlatformAccess } from '../access';
+import { useDeleteTenant } from '../mutations';
+import { canDeleteTenant, deleteTenantMessage } from './tenant-delete';
+import { useTenantDetail } from './tenant-detail-layout';
+
+/** /tenant/{tenantId}/info: Tenant Basic Information with delete (spec: accounts §2 screen 12, §4). */
+export function TenantInfoTab() {
+  const { tenant } = useTenantDetail();
+  const { canWrite } = usePlatformAccess();
+  const navigate = useNavigate();
+  const remove = useDeleteTenant();
+
+  const askDelete = () =>
+    confirmDelete({
+      title: 'Delete tenant',
+      message: deleteTenantMessage(tenant),
+      confirmLabel: 'Delete tenant',
+      onConfirm: () =>
+        remove.mutateAsync(tenant.id).then(
+          () => {
+            notify.success('Tenant deleted', `${tenant.details.name} was deleted.`);
+            // spec: accounts §4: after deleting, the user returns to /tenants.
+            void navigate('/tenants', { replace: true });
+          },
+          (e) => notify.error('Delete Tenant Failed', errorMessage(e)),
+        ),
+    });
+
+  return (
+    <TenantInfoForm
+      tenant={tenant}
+      canWrite={canWrite}
+      allowUrlEdit={canWrite}
+      actions={
+        canWrite &&
+        canDeleteTenant(tenant) && (
+          <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={askDelete} loading={remove.isPending}>
+            Delete tenant
+          </Button>
+        )
+      }
+    />
+  );
+}

@@ -1,0 +1,188 @@
+import { ActionIcon, Badge, Button, Group, Progress, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { formatMoney, type SalesAvailability, type TEvent, type TTicketType } from '@marquee/core';
+import { IconEdit, IconPlus, IconTicket, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { errorMessage } from '../../../ui/api-client';
+import { askConfirmDelete } from '../../../ui/confirm-delete';
+import { EmptyState } from '../../../ui/empty-state';
+import { notify } from '../../../ui/notify';
+import { PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
+import { formatWallClock, zoneAbbreviation } from '../../events/time';
+import { useDeleteTicketType } from '../mutations';
+import { useAllTicketTypes, useTicketTypes } from '../queries';
+import { TicketTypeModal } from './ticket-type-modal';
+
+function Availability({ t, names, timeZone }: { t: TTicketType; names: Map<string, string>; timeZone: string }) {
+  const d = t.details;
+  const kind = d.salesAvailability as SalesAvailability;
+  if (kind === 'SALES_AVAILABILITY_OPT_2') {
+    return (
+      <Stack gap={0}>
+        <Text fz="sm">Sales window</Text>
+        <Text fz="xs" c="dimmed">
+          {formatWallClock(d.startDate, d.startTime)} – {formatWallClock(d.endDate, d.endTime)} {zoneAbbreviation(timeZone, d.salesStartAt ? Date.parse(d.salesStartAt) : Date.now())}
+        </Text>
+      </Stack>
+    );
+  }
+  if (kind === 'SALES_AVAILABILITY_OPT_3') {
+    return (
+      <Stack gap={0}>
+        <Text fz="sm">While another is available</Text>
+        <Text fz="xs" c="dimmed">
+          {names.get(d.otherTicketTypeId ?? '') ?? 'a deleted ticket type'}
+        </Text>
+      </Stack>
+    );
+  }
+  return <Text fz="sm">Always</Text>;
+}
+
+function Remaining({ t }: { t: TTicketType }) {
+  const { quantity, remainingQuantity, soldOrHeld } = t.details;
+  const pct = quantity > 0 ? (soldOrHeld / quantity) * 100 : 0;
+  return (
+    <Stack gap={4} miw={110}>
+      <Text fz="sm">
+        <b>{remainingQuantity.toLocaleString('en-US')}</b>
+        <Text span c="dimmed" fz="sm">
+          {' '}
+          of {quantity.toLocaleString('en-US')}
+        </Text>
+      </Text>
+      <Progress value={pct} size="sm" color={remainingQuantity === 0 ? 'red' : 'brand'} aria-label={`${soldOrHeld} sold or held`} />
+    </Stack>
+  );
+}
+
+export type TicketTypesPanelProps = { event: TEvent };
+
+/** An event's ticket types: a table and the add/edit modal. */
+export function TicketTypesPanel({ event }: TicketTypesPanelProps) {
+  const pager = useCursorPager({ defaultPageSize: 25 });
+  const list = useTicketTypes(event.id, { cursor: pager.cursor, limit: pager.limit });
+  const all = useAllTicketTypes(event.id);
+  const remove = useDeleteTicketType(event.id);
+  const [editing, setEditing] = useState<TTicketType | null | undefined>(undefined);
+  const readOnly = event.details.status === 'cancelled';
+  const names = new Map((all.data ?? []).map((t) => [t.id, t.details.name]));
+
+  const deleteType = async (t: TTicketType) => {
+    const ok = await askConfirmDelete({ title: 'Delete ticket type', message: `Delete “${t.details.name}”? A ticket type that has sold tickets cannot be deleted; switch it off instead.` });
+    if (!ok) return;
+    remove.mutate(t.id, {
+      onSuccess: () => notify.success('Ticket type deleted', `${t.details.name} was deleted.`),
+      onError: (e) => notify.error('Could not delete the ticket type', errorMessage(e)),
+    });
+  };
+
+  const columns: Column<TTicketType>[] = [
+    {
+      key: 'name',
+      header: 'Ticket type',
+      render: (t) => (
+        <Stack gap={2} style={{ minWidth: 0 }}>
+          <Group gap={6} wrap="nowrap">
+            <Text fz="sm" fw={600} truncate>
+              {t.details.name}
+            </Text>
+            {!t.details.active && (
+              <Badge size="xs" color="gray" variant="light">
+                Off sale
+              </Badge>
+            )}
+          </Group>
+          {t.details.details && (
+            <Text fz="xs" c="dimmed" lineClamp={1}>
+              {t.details.details}
+            </Text>
+          )}
+        </Stack>
+      ),
+    },
+    { key: 'price', header: 'Price', width: 110, align: 'right', render: (t) => <Text fz="sm" fw={500}>{t.details.price === 0 ? 'Free' : formatMoney(t.details.price)}</Text> },
+    { key: 'sold', header: 'Sold', width: 80, align: 'right', visibleFrom: 'md', render: (t) => <Text fz="sm">{t.details.soldOrHeld.toLocaleString('en-US')}</Text> },
+    { key: 'remaining', header: 'Remaining', width: 140, render: (t) => <Remaining t={t} /> },
+    {
+      key: 'perOrder',
+      header: <span style={{ whiteSpace: 'nowrap' }}>Per order</span>,
+      width: 110,
+      visibleFrom: 'lg',
+      render: (t) => (
+        <Text fz="sm">
+          {t.details.minTicketPerOrder}–{t.details.maxTicketPerOrder}
+        </Text>
+      ),
+    },
+    { key: 'availability', header: 'Availability', visibleFrom: 'sm', render: (t) => <Availability t={t} names={names} timeZone={event.details.timeZone} /> },
+    {
+      key: 'actions',
+      header: <span style={{ position: 'absolute', left: -10000 }}>Actions</span>,
+      width: 92,
+      align: 'right',
+      render: (t) => (
+        <Group gap={4} justify="flex-end" wrap="nowrap" onClick={(e) => e.stopPropagation()}>
+          <Tooltip label="Edit">
+            <ActionIcon variant="subtle" aria-label={`Edit ${t.details.name}`} onClick={() => setEditing(t)} disabled={readOnly}>
+              <IconEdit size={18} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Delete">
+            <ActionIcon variant="subtle" color="red" aria-label={`Delete ${t.details.name}`} onClick={() => void deleteType(t)} disabled={readOnly}>
+              <IconTrash size={18} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <Group justify="space-between" align="flex-end" mb="md" gap="sm">
+        <Stack gap={2}>
+          <Title order={3} fz="lg">
+            Ticket types
+          </Title>
+          <Text fz="sm" c="dimmed">
+            What attendees can buy, at what price and when.
+          </Text>
+        </Stack>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)} disabled={readOnly} data-testid="add-ticket-type">
+          Add ticket type
+        </Button>
+      </Group>
+      <PagedTable
+        aria-label="Ticket types"
+        columns={columns}
+        rows={list.data?.result}
+        rowKey={(t) => t.id}
+        total={list.data?.count}
+        nextCursor={list.data?.cursor}
+        pager={pager}
+        pageSizes={[10, 25, 100]}
+        loading={list.isFetching}
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        onRowClick={readOnly ? undefined : setEditing}
+        minWidth={560}
+        empty={
+          <EmptyState
+            bare
+            icon={<IconTicket size={28} stroke={1.6} />}
+            title="No ticket types yet"
+            description="An event needs at least one ticket type before it can be published."
+            action={
+              !readOnly && (
+                <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)}>
+                  Add ticket type
+                </Button>
+              )
+            }
+          />
+        }
+      />
+      <TicketTypeModal event={event} ticketType={editing} siblings={all.data ?? []} onClose={() => setEditing(undefined)} />
+    </>
+  );
+}

@@ -1,0 +1,15 @@
+import { M } from '@marquee/core';
+import { useEffect } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { notify } from '../../ui/notify';
+
+/** spec: accounts-admin-fees §8 Dashboard: 'Invalid user session' / 'Please login first'. */
+export function RedirectToLogin() {
+  const location = useLocation();
+  useEffect(() => {
+    notify.warning(M.invalidSessionTitle, M.invalidSessionBody, { id: 'invalid-session' });
+  }, []);
+  const here = `${location.pathname}${location.search}`;
+  const to = here === '/' ? '/login' : `/login?${new URLSearchParams({ next: here })}`;
+  return <Navigate to={to} replace />;
+}

@@ -1,0 +1,23 @@
+import { useEffect } from 'react';
+import { useMatches } from 'react-router';
+
+/** What a route table says about a page (react-router `handle`). */
+export type RouteHandle = {
+  /** Shown in the browser tab: "{title} · Marquee". */
+  title?: string;
+  /** Only console members see it; a signed-in person without access gets a polite notice. */
+  consoleOnly?: boolean;
+};
+
+export function useRouteHandle(): RouteHandle {
+  const matches = useMatches();
+  const merged: RouteHandle = {};
+  for (const m of matches) Object.assign(merged, (m.handle as RouteHandle | undefined) ?? {});
+  return merged;
+}
+
+export function useDocumentTitle(title: string | undefined) {
+  useEffect(() => {
+    document.title = title ? `${title} · Marquee` : 'Marquee';
+  }, [title]);
+}

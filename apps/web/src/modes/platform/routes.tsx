@@ -1,0 +1,55 @@
+import { Navigate, type RouteObject } from 'react-router';
+import { lazyPage } from '../../ui/lazy-page';
+import { accountPageRoutes, publicAccountRoutes, staticRoutes } from '../console/account-routes';
+import { ConsoleNotFound } from '../console/console-not-found';
+import { FullPageLoader } from '../console/full-page-loader';
+import { comingSoon } from '../console/coming-soon';
+import { RouteError } from '../console/route-error';
+import type { RouteHandle } from '../console/route-handle';
+
+// The platform console (platform host). One line a page; a page a later issue builds replaces its
+// `comingSoon(...)` with `{ path, handle, lazy: lazyPage(() => import('...'), 'XPage') }`.
+const consolePage = (title: string): RouteHandle => ({ title, consoleOnly: true });
+
+export const platformRoutes: RouteObject[] = [
+  {
+    path: '/',
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <FullPageLoader />,
+    children: [
+      publicAccountRoutes,
+      staticRoutes,
+      {
+        lazy: lazyPage(() => import('./platform-console'), 'PlatformConsole'),
+        children: [
+          { index: true, handle: consolePage('Dashboard'), lazy: lazyPage(() => import('../../features/dashboard/components/dashboard-page'), 'PlatformDashboardPage') },
+          { path: 'tenants', handle: consolePage('Tenants'), lazy: lazyPage(() => import('../../features/tenants/components/tenants-page'), 'TenantsPage') },
+          {
+            path: 'tenant/:tenantId',
+            handle: consolePage('Tenant'),
+            lazy: lazyPage(() => import('../../features/tenants/components/tenant-detail-layout'), 'TenantDetailLayout'),
+            children: [
+              { index: true, Component: () => <Navigate to="info" replace /> },
+              { path: 'info', lazy: lazyPage(() => import('../../features/tenants/components/tenant-info-tab'), 'TenantInfoTab') },
+              { path: 'fees', handle: consolePage('Tenant Fees'), lazy: lazyPage(() => import('../../features/tenants/components/tenant-fees-tab'), 'TenantFeesTab') },
+              { path: 'payment-settings', handle: consolePage('Payment/Payouts'), lazy: lazyPage(() => import('../../features/tenants/components/tenant-payment-tab'), 'TenantPaymentTab') },
+            ],
+          },
+          { path: 'platform-users', handle: consolePage('Platform Users'), lazy: lazyPage(() => import('../../features/platform-users/components/platform-users-page'), 'PlatformUsersPage') },
+          { path: 'policies', handle: consolePage('Global Policies'), lazy: lazyPage(() => import('../../features/policies/components/policies-page'), 'PoliciesPage') },
+          { path: 'global-fees', handle: consolePage('Global Fees'), lazy: lazyPage(() => import('../../features/fees/components/global-fees-page'), 'GlobalFeesPage') },
+          comingSoon('templates', 'Sitebuilder Templates', 'The site templates tenants build their event pages from.'),
+          comingSoon('charities', 'Charities', 'The charities tenants can collect donations for.'),
+          comingSoon('reports/sales', 'Sales', 'Ticket sales, gross and net revenue for every tenant.'),
+          comingSoon('reports/taxes', 'Taxes', 'Taxes collected for every tenant.'),
+          comingSoon('reports/donations', 'Donations', 'Donations and donation fees collected for every tenant.'),
+          comingSoon('reports/payouts/pending', 'Pending Payouts', 'Orders waiting to be paid out: review, hold or pay them out.'),
+          comingSoon('reports/payouts/completed', 'Completed Payouts', 'Payouts already made to tenants.'),
+          { path: 'outbox', handle: consolePage('Outbox'), lazy: lazyPage(() => import('../../features/outbox/components/outbox-page'), 'OutboxPage') },
+          ...accountPageRoutes,
+          { path: '*', handle: { title: 'Not found' }, Component: ConsoleNotFound },
+        ],
+      },
+    ],
+  },
+];

@@ -1,0 +1,42 @@
+import { Outlet, type RouteObject } from 'react-router';
+import { EventLayout } from '../../features/event-site/components/event-layout';
+import { Toaster } from '../../features/event-site/kit/toast';
+import { lazyPage } from '../../ui/lazy-page';
+import { SiteFallback } from './site-fallback';
+
+function SiteRoot() {
+  return (
+    <>
+      <Outlet />
+      <Toaster />
+    </>
+  );
+}
+
+// The attendee site on a tenant's host: /{eventName}/... (spec: reports-payouts-checkout §2
+// Attendee routes). This bundle must never import console code (modes/console, modes/platform,
+// modes/tenant) nor Mantine: the build check in e2e/tests/bundles.spec.ts and bench/first-load.ts
+// guard it.
+export const siteRoutes: RouteObject[] = [
+  {
+    path: '/',
+    Component: SiteRoot,
+    hydrateFallbackElement: <SiteFallback kind="loading" />,
+    errorElement: <SiteFallback kind="error" />,
+    children: [
+      {
+        path: ':eventName',
+        Component: EventLayout,
+        children: [
+          { index: true, lazy: lazyPage(() => import('../../features/event-site/components/event-home-page'), 'EventHomePage') },
+          { path: 'tickets', lazy: lazyPage(() => import('../../features/event-site/components/ticket-menu-page'), 'TicketMenuPage') },
+          { path: 'cart', lazy: lazyPage(() => import('../../features/cart/components/cart-page'), 'CartPage') },
+          { path: 'account', lazy: lazyPage(() => import('../../features/checkout/components/checkout-page'), 'CheckoutPage') },
+          { path: 'success', lazy: lazyPage(() => import('../../features/checkout/components/success-page'), 'SuccessPage') },
+          { path: '*', Component: () => <SiteFallback kind="not-found" /> },
+        ],
+      },
+      { path: '*', Component: () => <SiteFallback kind="not-found" /> },
+    ],
+  },
+];

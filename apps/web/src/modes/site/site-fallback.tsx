@@ -1,0 +1,33 @@
+import { useEffect } from 'react';
+import { isConsolePath } from '../../app/mode';
+import site from '../../features/event-site/components/site.module.css';
+import { Button } from '../../features/event-site/kit/button';
+import { Spinner } from '../../features/event-site/kit/notice';
+
+export type SiteFallbackProps = { kind: 'loading' | 'error' | 'not-found' };
+
+/** Loading, error and not-found for the attendee site (no console code, no Mantine). */
+export function SiteFallback({ kind }: SiteFallbackProps) {
+  // A link to a console path (/login, /profile) is another bundle: load it with a full page load.
+  const toConsole = kind === 'not-found' && isConsolePath(window.location.pathname);
+  useEffect(() => {
+    if (toConsole) window.location.assign(window.location.href);
+  }, [toConsole]);
+
+  if (kind === 'loading' || toConsole) {
+    return (
+      <div className={site.center} aria-busy="true">
+        <Spinner large />
+      </div>
+    );
+  }
+  return (
+    <div className={site.center}>
+      <div className={site.centerBox}>
+        <h1>{kind === 'error' ? 'This page could not be shown' : 'Page not found'}</h1>
+        <p className={site.muted}>{kind === 'error' ? 'Please reload the page.' : 'There is nothing at this address.'}</p>
+        {kind === 'error' && <Button onClick={() => window.location.reload()}>Reload</Button>}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+import { IconBuildingStore, IconCalendarEvent, IconChartBar, IconUsers } from '@tabler/icons-react';
+import { WelcomeDashboard } from '../console/welcome-dashboard';
+
+export function DashboardPage() {
+  return (
+    <WelcomeDashboard
+      statsTitle="Sales statistics"
+      shortcuts={[
+        { label: 'Events', to: '/events', icon: IconCalendarEvent, description: 'Create events and the tickets they sell.' },
+        { label: 'Staff', to: '/staff', icon: IconUsers, description: 'Invite the people who help you run them.' },
+        { label: 'Basic Information', to: '/info', icon: IconBuildingStore, description: 'Your phone, logo and invitation e-mail.' },
+        { label: 'Reports', to: '/reports/sales', icon: IconChartBar, description: 'Sales, taxes, refunds and attendees.' },
+      ]}
+    />
+  );
+}

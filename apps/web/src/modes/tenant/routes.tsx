@@ -1,0 +1,41 @@
+import type { RouteObject } from 'react-router';
+import { lazyPage } from '../../ui/lazy-page';
+import { accountPageRoutes, publicAccountRoutes, staticRoutes } from '../console/account-routes';
+import { ConsoleNotFound } from '../console/console-not-found';
+import { FullPageLoader } from '../console/full-page-loader';
+import { comingSoon } from '../console/coming-soon';
+import { RouteError } from '../console/route-error';
+import type { RouteHandle } from '../console/route-handle';
+
+// The tenant console (a tenant's host: '/' and the reserved first segments; everything else is
+// the attendee site). One line a page; replace a `comingSoon(...)` with the real page's route.
+const consolePage = (title: string): RouteHandle => ({ title, consoleOnly: true });
+
+export const tenantRoutes: RouteObject[] = [
+  {
+    path: '/',
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <FullPageLoader />,
+    children: [
+      publicAccountRoutes,
+      staticRoutes,
+      {
+        lazy: lazyPage(() => import('./tenant-console'), 'TenantConsole'),
+        children: [
+          { index: true, handle: consolePage('Dashboard'), lazy: lazyPage(() => import('./dashboard-page'), 'DashboardPage') },
+          { path: 'events', handle: consolePage('Events'), lazy: lazyPage(() => import('../../features/events/components/events-page'), 'EventsPage') },
+          { path: 'events/new', handle: consolePage('Create Event'), lazy: lazyPage(() => import('../../features/events/components/event-editor-page'), 'EventCreatePage') },
+          { path: 'events/:eventId/:tab?', handle: consolePage('Event'), lazy: lazyPage(() => import('../../features/events/components/event-editor-page'), 'EventEditorPage') },
+          { path: 'staff', handle: consolePage('Staff'), lazy: lazyPage(() => import('../../features/staff/components/staff-page'), 'StaffPage') },
+          { path: 'info', handle: consolePage('Basic Information'), lazy: lazyPage(() => import('../../features/tenant-info/components/tenant-info-page'), 'TenantInfoPage') },
+          { path: 'fees', handle: consolePage('Fees'), lazy: lazyPage(() => import('../../features/fees/components/tenant-fees-page'), 'TenantFeesPage') },
+          comingSoon('reports/sales', 'Reports', 'Sales, taxes, donations, refunds, orders, tickets and subscribers.'),
+          comingSoon('reports/payouts/completed', 'Payouts', 'The payouts made to your account and the orders in each.'),
+          comingSoon('charities', 'Charities', 'The charities your attendees can donate to.'),
+          ...accountPageRoutes,
+          { path: '*', handle: { title: 'Not found' }, Component: ConsoleNotFound },
+        ],
+      },
+    ],
+  },
+];

@@ -1,0 +1,34 @@
+import {
+  IconBuildingStore,
+  IconCalendarEvent,
+  IconCash,
+  IconChartBar,
+  IconGauge,
+  IconHeartHandshake,
+  IconReceipt2,
+  IconUsers,
+} from '@tabler/icons-react';
+import type { ConsoleArea } from '../console/console-area';
+
+// spec: accounts-admin-fees §4 tenant status: active and pending are editable; anything else is disabled.
+const EDITABLE = ['active', 'pending'];
+
+export const tenantArea: ConsoleArea = {
+  key: 'tenant',
+  subtitle: (context) => context.tenant?.name ?? 'Organiser console',
+  // Tenant-wide members and event staff of this tenant (sessions are per host, so a platform
+  // session never reaches a tenant's console).
+  hasAccess: (memberships, context) => !!context.tenant && memberships.some((m) => m.tenantId === context.tenant!.id),
+  notice: (context) =>
+    context.tenant && !EDITABLE.includes(context.tenant.status) ? 'This account is disabled and cannot be edited. Please contact Marquee support.' : null,
+  nav: [
+    { label: 'Dashboard', to: '/', icon: IconGauge, end: true },
+    { label: 'Events', to: '/events', icon: IconCalendarEvent },
+    { label: 'Staff', to: '/staff', icon: IconUsers },
+    { label: 'Basic Information', to: '/info', icon: IconBuildingStore },
+    { label: 'Fees', to: '/fees', icon: IconReceipt2 },
+    { label: 'Reports', to: '/reports/sales', icon: IconChartBar },
+    { label: 'Payouts', to: '/reports/payouts/completed', icon: IconCash },
+    { label: 'Charities', to: '/charities', icon: IconHeartHandshake },
+  ],
+};

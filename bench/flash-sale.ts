@@ -1,0 +1,241 @@
+// Flash sale: PLACE ORDER (the hold) over HTTP on loopback against a real PostgreSQL server.
+//
+//   DATABASE_URL=postgres://postgres@127.0.0.1:54329/postgres npx tsx bench/flash-sale.ts
+//
+// Creates a scratch database on that server (dropped afterwards unless BENCH_KEEP_DB=1), starts the
+// server in this process with the test payment driver, seeds an event with 1,000 tickets, then
+// keeps 200 connections busy creating orders of one ticket each until a bounded total has been
+// sent. Prints holds per second, p50/p99 latency and the tickets held (must be exactly 1,000).
+//
+// The load generator runs in a worker thread of this process so that it does not share the
+// server's event loop (BENCH_CLIENT=inline runs it on the main thread instead).
+// Knobs: BENCH_CONNECTIONS (200), BENCH_TICKETS (1000), BENCH_REQUESTS (1400), BENCH_POOL (20),
+// BENCH_RATE (orders per second, open loop; default: closed loop, each connection sends again when answered),
+// BENCH_GATEWAY=stub (diagnostics: answer checkouts from memory, to see the hold alone).
+
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+type Target = { port: number; host: string; tenantId: string; eventId: string; ticketTypeId: string };
+type Sample = { status: number; ms: number; at: number };
+type Load = { samples: Sample[]; seconds: number };
+
+/**
+ * The load generator: keeps `connections` keep-alive connections busy until `total` orders of one
+ * ticket were sent. Plain JavaScript, so that it can run in a worker thread without a TS loader.
+ */
+const LOAD_GENERATOR = String.raw`
+const http = require('node:http');
+const { performance } = require('node:perf_hooks');
+async function generateLoad(target, total, connections, rate) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const placeOrder = (i) => {
+    const body = Buffer.from(JSON.stringify({
+      order: { email: 'buyer' + i + '@example.test', firstName: 'Flash', lastName: 'Buyer', phone: '+1 (555) 123 4567',
+        address1: '1 Main St', address2: 'Apt 1', city: 'Springfield', state: 'NY', zipCode: '10001', country: 'USA' },
+      lines: [{ ticketTypeId: target.ticketTypeId, quantity: 1 }],
+      source: 'online',
+    }));
+    const started = performance.now();
+    return new Promise((resolve, reject) => {
+      const req = http.request({
+        host: '127.0.0.1', port: target.port, agent, method: 'POST',
+        path: '/api/p/tenants/' + target.tenantId + '/events/' + target.eventId + '/orders',
+        headers: { host: target.host, 'content-type': 'application/json', 'content-length': body.length },
+      }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode || 0, ms: performance.now() - started }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  };
+  let next = 0;
+  const samples = [];
+  const started = performance.now();
+  if (rate > 0) {
+    // Open loop: one order every 1/rate seconds, whether or not earlier ones were answered.
+    const inFlight = [];
+    for (let i = 0; i < total; i++) {
+      const wait = started + (i * 1000) / rate - performance.now();
+      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      inFlight.push(placeOrder(i).then((r) => samples.push({ status: r.status, ms: r.ms, at: performance.now() - started })));
+    }
+    await Promise.all(inFlight);
+  } else {
+    // Closed loop: every connection sends its next order as soon as the last one is answered.
+    await Promise.all(Array.from({ length: Math.min(connections, total) }, async () => {
+      while (next < total) {
+        const r = await placeOrder(next++);
+        samples.push({ status: r.status, ms: r.ms, at: performance.now() - started });
+      }
+    }));
+  }
+  agent.destroy();
+  return { samples, seconds: (performance.now() - started) / 1000 };
+}
+`;
+
+function generateLoad(target: Target, total: number, connections: number, rate: number): Promise<Load> {
+  const run = new Function('require', `${LOAD_GENERATOR}; return generateLoad;`)(createRequire(import.meta.url)) as (
+    t: Target,
+    n: number,
+    c: number,
+    r: number,
+  ) => Promise<Load>;
+  return run(target, total, connections, rate);
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function main() {
+  const { eq, sql } = await import('drizzle-orm');
+  const { default: pg } = await import('pg');
+  const { buildApp } = await import('../apps/server/src/app.js');
+  const { loadConfig } = await import('../apps/server/src/config.js');
+  const { openDatabase } = await import('../apps/server/src/db/client.js');
+  const { events, ticketTypes } = await import('../apps/server/src/db/schema/index.js');
+  const { ensureGlobalFeeDefaults } = await import('../apps/server/src/modules/fees/service.js');
+  const { createTenant } = await import('../apps/server/src/modules/tenants/service.js');
+
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl?.startsWith('postgres')) {
+    console.error('bench/flash-sale.ts needs DATABASE_URL=postgres://… (a real PostgreSQL server).');
+    process.exit(2);
+  }
+  const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
+  const TICKETS = Number(process.env.BENCH_TICKETS ?? 1000);
+  const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1400);
+  const POOL = Number(process.env.BENCH_POOL ?? 20);
+  const WARMUP = 400;
+  const RATE = Number(process.env.BENCH_RATE ?? 0);
+  const inline = process.env.BENCH_CLIENT === 'inline';
+
+  const run = (target: Target, total: number, rate = RATE): Promise<Load> => {
+    if (inline) return generateLoad(target, total, CONNECTIONS, rate);
+    return new Promise((resolve, reject) => {
+      const source = `${LOAD_GENERATOR}
+        const { parentPort, workerData } = require('node:worker_threads');
+        generateLoad(workerData.target, workerData.total, workerData.connections, workerData.rate).then((load) => parentPort.postMessage(load));`;
+      const worker = new Worker(source, { eval: true, workerData: { target, total, connections: CONNECTIONS, rate } });
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+  };
+
+  // A scratch database on the given server.
+  const name = `mq_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const dbUrl = new URL(adminUrl);
+  dbUrl.pathname = `/${name}`;
+
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'marquee-bench-'));
+  const database = await openDatabase({ databaseUrl: dbUrl.toString(), poolSize: POOL });
+  let ok = false;
+  try {
+    await database.migrate();
+    const config = loadConfig(
+      { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', PAYMENT_DRIVER: 'test' },
+      { dataDir, secret: 'bench-secret-bench-secret-bench-secret-01', port: 0, databaseUrl: dbUrl.toString(), webDist: path.join(dataDir, 'no-web') },
+    );
+    const app = await buildApp(config, database);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    config.publicPort = String(port);
+    const deps = app.deps;
+    if (process.env.BENCH_GATEWAY === 'stub') {
+      deps.payments = {
+        name: 'test',
+        createCheckout: async (i) => ({ sessionId: `cs_${i.orderId}`, url: `http://pay.invalid/${i.orderId}` }),
+        refund: async () => ({ refundId: 're_stub' }),
+      };
+    }
+
+    // A tenant through the real use case (fee settings and rules); one event to warm up on, one to sell.
+    await ensureGlobalFeeDefaults(deps);
+    const tenant = await createTenant({
+      deps,
+      input: { details: { name: 'Bench Events', url: 'bench', email: 'bench@example.test', phone: '+15555550100', inviteTemplateSubject: 'Join', inviteTemplateBody: 'Join us.' } },
+    });
+    const seedEvent = async (urlName: string, tickets: number) => {
+      const eventId = randomUUID();
+      const ticketTypeId = randomUUID();
+      await deps.db.insert(events).values({
+        tenantId: tenant.id,
+        id: eventId,
+        name: `Flash ${urlName}`,
+        urlName,
+        status: 'published',
+        startDateTime: new Date(Date.now() + 30 * 86400_000),
+        capacity: tickets,
+        remainingCapacity: tickets,
+      });
+      await deps.db.insert(ticketTypes).values({ tenantId: tenant.id, id: ticketTypeId, eventId, name: 'General Admission', price: 4500, quantity: tickets, remaining: tickets });
+      return { eventId, ticketTypeId };
+    };
+    const warm = await seedEvent('warm-up', 1_000_000);
+    const sale = await seedEvent('flash-sale', TICKETS);
+
+    const target = { port, host: `bench.${config.baseDomain}:${port}`, tenantId: tenant.id };
+    await run({ ...target, ...warm }, WARMUP, 0);
+    const { samples, seconds } = await run({ ...target, ...sale }, REQUESTS);
+
+    const held = samples.filter((r) => r.status === 201);
+    const refused = samples.filter((r) => r.status === 409);
+    const other = samples.filter((r) => r.status !== 201 && r.status !== 409);
+    const lastHoldAt = Math.max(...held.map((r) => r.at)) / 1000;
+    const latencies = samples.map((r) => r.ms).sort((a, b) => a - b);
+    const holdLatencies = held.map((r) => r.ms).sort((a, b) => a - b);
+    const [stock] = await deps.db
+      .select({ remaining: ticketTypes.remaining, capacity: events.remainingCapacity })
+      .from(ticketTypes)
+      .innerJoin(events, eq(events.id, ticketTypes.eventId))
+      .where(eq(ticketTypes.id, sale.ticketTypeId));
+    const soldRows = await deps.db.execute(
+      sql`select coalesce(sum(l.quantity), 0)::int as n from order_lines l join orders o on o.id = l.order_id where o.event_id = ${sale.eventId} and o.status = 'draft'`,
+    );
+    const sold = (soldRows as unknown as { rows: Array<{ n: number }> }).rows[0]?.n;
+
+    const line = (label: string, value: string) => console.log(`  ${label.padEnd(30)} ${value}`);
+    console.log(
+      `\nFlash sale: ${TICKETS} tickets, ${CONNECTIONS} connections, ${REQUESTS} orders sent${RATE > 0 ? ` at ${RATE}/s (open loop)` : ' (closed loop)'}` +
+        ` (PostgreSQL, pool ${POOL}, ${process.env.BENCH_GATEWAY === 'stub' ? 'STUB gateway' : 'test payment driver'},` +
+        ` client ${inline ? 'inline' : 'in a worker thread'}, Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)})`,
+    );
+    line('holds per second', (held.length / lastHoldAt).toFixed(0));
+    line('requests per second', (samples.length / seconds).toFixed(0));
+    line('latency p50 / p99 (all)', `${percentile(latencies, 50).toFixed(1)} ms / ${percentile(latencies, 99).toFixed(1)} ms`);
+    line('latency p50 / p99 (holds)', `${percentile(holdLatencies, 50).toFixed(1)} ms / ${percentile(holdLatencies, 99).toFixed(1)} ms`);
+    line('answers', `${held.length} x 201, ${refused.length} x 409, ${other.length} other`);
+    line('tickets held', `${sold} (remaining ${stock?.remaining}, event capacity left ${stock?.capacity})`);
+    ok = sold === TICKETS && held.length === TICKETS && stock?.remaining === 0 && stock.capacity === 0 && other.length === 0;
+    console.log(ok ? '  OK: exactly the tickets on sale were held.\n' : '  FAILED: the counts do not add up.\n');
+    await app.close();
+  } finally {
+    await database.close();
+    if (process.env.BENCH_KEEP_DB !== '1') {
+      // pool.end() resolves before its sockets close: let them go before forcing the drop.
+      for (let i = 0; i < 50; i++) {
+        const open = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (open.rows[0]?.n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await admin.query(`drop database if exists ${name} with (force)`);
+    }
+    await admin.end();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  process.exitCode = ok ? 0 : 1;
+}
+
+await main();

@@ -1,0 +1,98 @@
+import { expect, test, type Page } from '@playwright/test';
+
+// The tenant console's events (issue 4, "Tenant console: what is on sale"): the organiser creates
+// an event with two ticket types and a discount code, publishes it, and the attendee site at
+// /{urlName}/ shows it.
+
+const ORGANISER = { email: 'organiser@acme.test', password: 'Marquee-Admin-1' };
+
+/** The demo tenant's host on the server under test: acme.{platform host}:{port}. */
+function tenantOrigin(baseURL: string | undefined): string {
+  const base = new URL(baseURL ?? process.env.E2E_BASE_URL ?? 'http://localhost:3000');
+  return `${base.protocol}//acme.${base.hostname}${base.port ? `:${base.port}` : ''}`;
+}
+
+async function logIn(page: Page, origin: string) {
+  await page.goto(`${origin}/login`);
+  await page.getByLabel('Email').fill(ORGANISER.email);
+  await page.locator('input[autocomplete="current-password"]').fill(ORGANISER.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByTestId('console-nav')).toBeVisible();
+}
+
+async function addTicketType(page: Page, t: { name: string; description: string; price: string; quantity: string }) {
+  await page.getByTestId('add-ticket-type').click();
+  const modal = page.getByRole('dialog', { name: 'Add ticket type' });
+  await modal.getByLabel('Name').fill(t.name);
+  await modal.getByLabel('Description').fill(t.description);
+  await modal.getByLabel('Price').fill(t.price);
+  await modal.getByLabel('Quantity').fill(t.quantity);
+  await modal.getByTestId('save-ticket-type').click();
+  await expect(modal).toBeHidden();
+  await expect(page.getByRole('table', { name: 'Ticket types' }).getByText(t.name, { exact: true })).toBeVisible();
+}
+
+test('the tenant admin puts an event on sale and the attendee page shows it', async ({ page, baseURL }) => {
+  const origin = tenantOrigin(baseURL);
+  const suffix = Date.now().toString(36);
+  const name = `Harbour Lights Festival ${suffix}`;
+  const urlName = `harbour-lights-festival-${suffix}`;
+
+  await logIn(page, origin);
+
+  // Create the event: the URL name follows the name, the public address is shown.
+  await page.getByTestId('console-nav').getByRole('link', { name: 'Events' }).click();
+  await expect(page.getByRole('heading', { name: 'Events', level: 2 })).toBeVisible();
+  await page.getByRole('link', { name: 'Create Event' }).first().click();
+  await expect(page).toHaveURL(/\/events\/new$/);
+  await page.getByLabel(/^Event name/).fill(name);
+  await expect(page.getByLabel('URL name')).toHaveValue(urlName);
+  await expect(page.getByTestId('public-url')).toHaveText(`${origin}/${urlName}/`);
+  await page.getByRole('textbox', { name: /^Time zone/ }).click();
+  await page.getByRole('textbox', { name: /^Time zone/ }).fill('Chicago');
+  await page.getByRole('option', { name: /Central Time \(Chicago\)/ }).click();
+  await page.getByLabel('Starts date').fill('08/15/2031');
+  await page.getByLabel('Starts time').fill('19:30');
+  await page.getByLabel('Venue name', { exact: true }).fill('Pier 9');
+  await page.getByLabel('Address', { exact: true }).fill('9 Harbour Road');
+  await page.getByLabel('City', { exact: true }).fill('Chicago');
+  await page.getByLabel('State', { exact: true }).fill('IL');
+  await page.getByLabel('Capacity', { exact: true }).fill('500');
+  await page.getByRole('button', { name: 'Create event' }).click();
+
+  // The new event opens on its ticket types.
+  await expect(page).toHaveURL(/\/events\/[0-9a-f-]{36}\/ticket-types$/);
+  await expect(page.getByTestId('event-title')).toHaveText(name);
+  await expect(page.getByTestId('event-status').first()).toHaveText('Draft');
+  await addTicketType(page, { name: 'General Admission', description: 'Standing, all areas.', price: '25', quantity: '300' });
+  await addTicketType(page, { name: 'VIP Deck', description: 'Seated deck with a welcome drink.', price: '89.50', quantity: '40' });
+
+  // A discount code for the VIP tickets only; typed lower-case, kept upper-case.
+  await page.getByRole('tab', { name: 'Discount codes' }).click();
+  await page.getByTestId('add-discount-code').click();
+  const modal = page.getByRole('dialog', { name: 'Add discount code' });
+  await modal.getByRole('textbox', { name: /^Code/ }).fill('harbour15');
+  await expect(modal.getByRole('textbox', { name: /^Code/ })).toHaveValue('HARBOUR15');
+  await modal.getByRole('textbox', { name: 'Percentage off' }).fill('15');
+  await modal.getByRole('textbox', { name: /^Applies to/ }).click();
+  await page.getByRole('option', { name: 'VIP Deck' }).click();
+  await modal.getByRole('textbox', { name: /^Usage limit/ }).fill('50');
+  await modal.getByTestId('save-discount-code').click();
+  await expect(modal).toBeHidden();
+  const codes = page.getByRole('table', { name: 'Discount codes' });
+  await expect(codes.getByText('HARBOUR15')).toBeVisible();
+  await expect(codes.getByText('15% off')).toBeVisible();
+
+  // Publish.
+  await page.getByTestId('publish-event').click();
+  await expect(page.getByTestId('event-status').first()).toHaveText('Published');
+  await expect(page.getByTestId('view-event-page')).toHaveAttribute('href', `${origin}/${urlName}/`);
+
+  // The attendee event page shows the event and what it sells.
+  await page.goto(`${origin}/${urlName}/`);
+  await expect(page.getByText(name).first()).toBeVisible();
+  await expect(page.getByText('General Admission').first()).toBeVisible();
+  await expect(page.getByText('$25.00').first()).toBeVisible();
+  await expect(page.getByText('VIP Deck').first()).toBeVisible();
+  await expect(page.getByText('$89.50').first()).toBeVisible();
+});

@@ -1,0 +1,216 @@
+import { z } from 'zod';
+import { isUsa, usStateCode } from '../address.js';
+import { type CartBlockReason, type CartProblemKind } from '../availability.js';
+import { M } from '../messages.js';
+import { zEmail, zOptionalPhone } from './common.js';
+import { DEFAULT_COUNTRY, MAX_PER_ORDER_LIMIT, zDiscountCode, zUuid } from './events.js';
+
+// spec: reports-payouts-checkout §3 (Cart line, breakdown, Contact, Order creation payload),
+// §5 (Checkout fields, Cart validation), §7 (Create order), §8 (Cart, Checkout).
+
+// Moved to ../address.ts (zod-free, for the attendee site's bundle); re-exported for existing importers.
+export { US_STATES, isUsa, usStateCode } from '../address.js';
+
+// ---- cart ------------------------------------------------------------------------------------
+
+export const MAX_CART_LINES = 50;
+
+export const ZCartLine = z.object({
+  ticketTypeId: zUuid(M.ticketsNoLongerAvailable),
+  quantity: z.number({ error: M.invalidValue }).int(M.invalidValue).min(0, M.invalidValue).max(MAX_PER_ORDER_LIMIT * 10, M.invalidValue),
+});
+export type TCartLine = z.infer<typeof ZCartLine>;
+
+export const ZCartRequest = z.object({ lines: z.array(ZCartLine).max(MAX_CART_LINES, M.invalidValue) });
+export type TCartRequest = z.input<typeof ZCartRequest>;
+
+/** The §8 title the web shows for each kind of cart problem. */
+export function cartProblemTitle(kind: CartProblemKind): string {
+  return kind === 'unavailable' ? M.ticketsRemoved : M.quantityLimitExceeded;
+}
+
+export function cartBlockTitle(reason: CartBlockReason | null): string | null {
+  switch (reason) {
+    case 'noCapacity':
+    case 'overCapacity':
+      return M.insufficientCapacity;
+    case 'lineProblems':
+      return M.ticketAvailabilityIssue;
+    default:
+      return null;
+  }
+}
+
+export const ZCartProblem = z.object({
+  ticketTypeId: z.string(),
+  ticketName: z.string(),
+  kind: z.enum(['unavailable', 'exceedsRemaining', 'belowMinimum', 'aboveMaximum']),
+  requested: z.number().int(),
+  available: z.number().int(),
+  excess: z.number().int(),
+  /** 'Tickets Removed' or 'Quantity Limit Exceeded' (spec §8). */
+  title: z.string(),
+});
+export type TCartProblem = z.infer<typeof ZCartProblem>;
+
+export const ZCartValidation = z.object({
+  valid: z.boolean(),
+  blocked: z.boolean(),
+  blockReason: z.enum(['empty', 'noCapacity', 'overCapacity', 'lineProblems']).nullable(),
+  /** 'Insufficient Capacity' or 'Ticket Availability Issue' when blocked for those reasons. */
+  title: z.string().nullable(),
+  totalQuantity: z.number().int(),
+  remainingCapacity: z.number().int(),
+  problems: z.array(ZCartProblem),
+});
+export type TCartValidation = z.infer<typeof ZCartValidation>;
+
+// ---- price breakdown -------------------------------------------------------------------------
+
+export const ZPriceRequest = z.object({
+  lines: z.array(ZCartLine).min(1, M.invalidValue).max(MAX_CART_LINES, M.invalidValue),
+  discountCode: zDiscountCode.optional().nullable(),
+});
+export type TPriceRequest = z.input<typeof ZPriceRequest>;
+
+/** spec: reports-payouts-checkout §3 Cart/checkout breakdown. Amounts in cents. */
+export const ZBreakdown = z.object({
+  ticketCount: z.number().int(),
+  subtotal: z.number().int(),
+  surcharge: z.number().int(),
+  processingFee: z.number().int(),
+  gatewayProcessingFee: z.number().int(),
+  discount: z.number().int(),
+  vat: z.number().int(),
+  totalAmount: z.number().int(),
+  discountCode: z.string().nullable(),
+  orderDetails: z.array(
+    z.object({ order: z.object({ ticketId: z.string() }), ticketName: z.string(), price: z.number().int(), quantity: z.number().int() }),
+  ),
+});
+export type TBreakdown = z.infer<typeof ZBreakdown>;
+
+// ---- checkout --------------------------------------------------------------------------------
+
+const required = (message: string) => z.string({ error: message }).trim().min(1, message).max(200, M.invalidValue);
+
+/**
+ * spec §5 Checkout fields. The phone is optional but, once typed, must be a complete
+ * +1 (###) ### #### (sent as +1 and ten digits). State is required; for the USA it must be a state.
+ */
+export const ZCheckoutContact = z
+  .object({
+    email: zEmail(M.checkoutEmailRequired, M.emailFormat),
+    name: z.string().trim().max(200, M.invalidValue).optional(),
+    firstName: z.string().trim().max(100, M.invalidValue).optional(),
+    lastName: z.string().trim().max(100, M.invalidValue).optional(),
+    phone: zOptionalPhone(M.mobileRequired),
+    address1: required(M.addressRequired),
+    address2: required(M.addressRequired),
+    city: z
+      .string({ error: M.cityRequired })
+      .min(1, M.cityRequired)
+      .max(100, M.invalidValue)
+      .refine((v) => v.trim().length > 0, M.cityRequired)
+      .refine((v) => v === v.trimEnd(), M.noTrailingSpaces),
+    state: z.string().trim().max(100, M.invalidValue).optional().default(''),
+    zipCode: z
+      .string({ error: M.zipRequired })
+      .trim()
+      .min(1, M.zipRequired)
+      .regex(/^\d+$/, M.zipDigits)
+      .max(5, M.zipMax),
+    country: z.string({ error: M.countryRequired }).trim().max(100, M.invalidValue).default(DEFAULT_COUNTRY).refine((v) => v.length > 0, M.countryRequired),
+    optInEmail: z.boolean().default(false),
+    optInText: z.boolean().default(false),
+    discountCode: z.string().trim().max(40, M.invalidInputBody).optional().nullable(),
+  })
+  .superRefine((v, ctx) => {
+    const usa = isUsa(v.country);
+    if (!v.state) ctx.addIssue({ code: 'custom', path: ['state'], message: M.stateRequired });
+    else if (usa && !usStateCode(v.state)) ctx.addIssue({ code: 'custom', path: ['state'], message: M.stateRequired });
+    const full = v.name?.trim();
+    if (!full && !v.firstName) ctx.addIssue({ code: 'custom', path: ['firstName'], message: M.firstNameRequired });
+    if (!full && !v.lastName) ctx.addIssue({ code: 'custom', path: ['lastName'], message: M.lastNameRequired });
+  })
+  .transform((v) => {
+    const usa = isUsa(v.country);
+    let firstName = v.firstName ?? '';
+    let lastName = v.lastName ?? '';
+    if (!firstName && !lastName && v.name) {
+      const [first, ...rest] = v.name.trim().split(/\s+/);
+      firstName = first ?? '';
+      lastName = rest.join(' ');
+    }
+    return {
+      ...v,
+      firstName,
+      lastName,
+      country: usa ? DEFAULT_COUNTRY : v.country,
+      state: usa ? (usStateCode(v.state) ?? v.state) : v.state,
+      discountCode: v.discountCode ? v.discountCode.toUpperCase() : null,
+    };
+  });
+export type TCheckoutContact = z.output<typeof ZCheckoutContact>;
+
+export const ORDER_UID_RE = /^[A-Z0-9-]{6,40}$/;
+
+/** spec §3 Order creation payload. Only the event site's own channel is open to the public. */
+export const ZCreateOrderRequest = z.object({
+  order: ZCheckoutContact,
+  lines: z.array(ZCartLine).min(1, M.ticketsNoLongerAvailable).max(MAX_CART_LINES, M.invalidValue),
+  cancelUrl: z.string().url(M.redirectUrlInvalid).max(2000, M.redirectUrlInvalid).optional(),
+  successUrl: z.string().url(M.redirectUrlInvalid).max(2000, M.redirectUrlInvalid).optional(),
+  /** The draft this browser placed before (a declined card, a return from the gateway): it is replaced. */
+  draftOrderUID: z.string().regex(ORDER_UID_RE, M.invalidValue).optional().nullable(),
+  source: z.literal('online').default('online'),
+});
+export type TCreateOrderRequest = z.input<typeof ZCreateOrderRequest>;
+
+/** spec §7 "answer message holds the payment redirect URL". */
+export const ZCreateOrderResponse = z.object({
+  message: z.string(),
+  orderUID: z.string(),
+  draftOrderUID: z.string(),
+  /** Shows this order on the success page: GET /api/p/orders/{orderUID}?token=… */
+  orderToken: z.string(),
+  holdExpiresAt: z.string(),
+  breakdown: ZBreakdown,
+});
+export type TCreateOrderResponse = z.infer<typeof ZCreateOrderResponse>;
+
+/** The 409 when tickets ran out between the cart and PLACE ORDER ('Ticket Availability Issue'). */
+export const ZCartConflict = z.object({
+  error: z.object({ code: z.string(), message: z.string(), fields: z.record(z.string(), z.string()).optional() }),
+  title: z.string(),
+  problems: z.array(ZCartProblem),
+  blockReason: z.enum(['empty', 'noCapacity', 'overCapacity', 'lineProblems']).nullable(),
+  remainingCapacity: z.number().int(),
+});
+export type TCartConflict = z.infer<typeof ZCartConflict>;
+
+/** The success page's view of an order: 'processing' until the payment is confirmed. */
+export const PUBLIC_PAYMENT_STATUSES = ['processing', 'paid', 'expired', 'cancelled'] as const;
+export const ZPublicOrder = z.object({
+  orderUID: z.string(),
+  paymentStatus: z.enum(PUBLIC_PAYMENT_STATUSES),
+  eventName: z.string(),
+  /** Shown once paid; null before. */
+  details: z
+    .object({
+      email: z.string(),
+      fullName: z.string(),
+      ticketCount: z.number().int(),
+      subtotal: z.number().int(),
+      surcharge: z.number().int(),
+      processingFee: z.number().int(),
+      discount: z.number().int(),
+      discountCode: z.string().nullable(),
+      vat: z.number().int(),
+      totalAmount: z.number().int(),
+      orderDetails: ZBreakdown.shape.orderDetails,
+      dateCreated: z.string(),
+    })
+    .nullable(),
+});
+export type TPublicOrder = z.infer<typeof ZPublicOrder>;
