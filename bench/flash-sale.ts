@@ -9,7 +9,7 @@
 //
 // The load generator runs in a worker thread of this process so that it does not share the
 // server's event loop (BENCH_CLIENT=inline runs it on the main thread instead).
-// Knobs: BENCH_CONNECTIONS (200), BENCH_TICKETS (1000), BENCH_REQUESTS (1400), BENCH_POOL (20),
+// Knobs: BENCH_CONNECTIONS (200), BENCH_TICKETS (1000), BENCH_REQUESTS (1400), BENCH_POOL (10),
 // BENCH_RATE (orders per second, open loop; default: closed loop, each connection sends again when answered),
 // BENCH_GATEWAY=stub (diagnostics: answer checkouts from memory, to see the hold alone).
 
@@ -113,7 +113,7 @@ async function main() {
   const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
   const TICKETS = Number(process.env.BENCH_TICKETS ?? 1000);
   const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1400);
-  const POOL = Number(process.env.BENCH_POOL ?? 20);
+  const POOL = Number(process.env.BENCH_POOL ?? 10);
   const WARMUP = 400;
   const RATE = Number(process.env.BENCH_RATE ?? 0);
   const inline = process.env.BENCH_CLIENT === 'inline';

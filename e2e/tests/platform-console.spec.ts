@@ -85,7 +85,7 @@ test('a platform admin creates a tenant, finds it, edits it and manages its surc
   await expect(rows.first()).toContainText('Active');
 
   // Tenant detail: edit phone and the invite subject.
-  await rows.first().click();
+  await rows.first().getByText(name, { exact: true }).click();
   await expect(page).toHaveURL(/\/tenant\/[0-9a-f-]+\/info$/);
   await expect(page.getByRole('heading', { name: new RegExp(name) })).toBeVisible();
   const info = page.getByRole('form', { name: 'Tenant Basic Information' });
@@ -101,6 +101,7 @@ test('a platform admin creates a tenant, finds it, edits it and manages its surc
   await expect(phone).toHaveValue('+1 (312) 555 0199');
   await info.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Successfully updated')).toBeVisible();
+  await expect(info.getByRole('button', { name: 'Save' })).toBeDisabled();
   await page.reload();
   await expect(info.getByLabel('Invite Subject')).toHaveValue('Welcome to the Lakeside Arts team');
   await expect(info.getByLabel('Phone')).toHaveValue('+1 (312) 555 0199');

@@ -33,6 +33,7 @@ async function addTicketType(page: Page, t: { name: string; description: string;
 }
 
 test('the tenant admin puts an event on sale and the attendee page shows it', async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
   const origin = tenantOrigin(baseURL);
   const suffix = Date.now().toString(36);
   const name = `Harbour Lights Festival ${suffix}`;
@@ -64,6 +65,8 @@ test('the tenant admin puts an event on sale and the attendee page shows it', as
   await expect(page).toHaveURL(/\/events\/[0-9a-f-]{36}\/ticket-types$/);
   await expect(page.getByTestId('event-title')).toHaveText(name);
   await expect(page.getByTestId('event-status').first()).toHaveText('Draft');
+  // 19:30 typed in Chicago's zone is shown back as Chicago's wall clock.
+  await expect(page.getByText('Fri, Aug 15, 2031, 7:30 PM CDT')).toBeVisible();
   await addTicketType(page, { name: 'General Admission', description: 'Standing, all areas.', price: '25', quantity: '300' });
   await addTicketType(page, { name: 'VIP Deck', description: 'Seated deck with a welcome drink.', price: '89.50', quantity: '40' });
 
@@ -95,4 +98,12 @@ test('the tenant admin puts an event on sale and the attendee page shows it', as
   await expect(page.getByText('$25.00').first()).toBeVisible();
   await expect(page.getByText('VIP Deck').first()).toBeVisible();
   await expect(page.getByText('$89.50').first()).toBeVisible();
+
+  // Another event cannot take the same URL name: the server's message shows under the field.
+  await page.goto(`${origin}/events/new`);
+  await page.getByLabel(/^Event name/).fill('Harbour Lights Again');
+  await page.getByLabel('URL name').fill(urlName);
+  await page.getByRole('button', { name: 'Create event' }).click();
+  await expect(page.getByRole('form', { name: 'Event details' }).getByText('Another event already uses this URL name.')).toBeVisible();
+  await expect(page).toHaveURL(/\/events\/new$/);
 });

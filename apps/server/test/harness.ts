@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { inflateSync } from 'node:zlib';
 import os from 'node:os';
@@ -59,7 +59,12 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
     { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', RATE_LIMIT_AUTH_PER_MINUTE: '1000' },
     { dataDir, secret: 'test-secret-test-secret-test-secret-0123', port: 0, databaseUrl: pgDb?.url, webDist: path.join(dataDir, 'no-web'), ...overrides },
   );
-  const database = await openDatabase({ databaseUrl: pgDb?.url, dataDir: 'memory://' });
+  const template = !pgDb && process.env.MARQUEE_PGLITE_TEMPLATE;
+  const database = await openDatabase({
+    databaseUrl: pgDb?.url,
+    dataDir: 'memory://',
+    loadDataDir: template ? new Blob([readFileSync(template)]) : undefined,
+  });
   await database.migrate();
   const app = await buildApp(config, database);
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -27,7 +27,13 @@ export type Database = {
 };
 
 /** PGlite under dataDir by default ('memory://' for tests); a pg pool when a DATABASE_URL is given. */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir?: string; poolSize?: number }): Promise<Database> {
+export async function openDatabase(opts: {
+  databaseUrl?: string;
+  dataDir?: string;
+  poolSize?: number;
+  /** A PGlite data directory dump to start from (tests start from an already migrated one). */
+  loadDataDir?: Blob;
+}): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20 });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
@@ -40,7 +46,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
   }
   const dir = opts.dataDir ?? 'memory://';
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
-  const client = new PGlite(dir);
+  const client = opts.loadDataDir ? new PGlite(dir, { loadDataDir: opts.loadDataDir }) : new PGlite(dir);
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {

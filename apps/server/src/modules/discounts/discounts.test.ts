@@ -118,6 +118,13 @@ describe('discount codes', () => {
       const r = what === 'read' ? await actors[who].get(one) : await actors[who].patch(one, { details: { usageLimit: 50 } });
       expect({ who, what, status: r.status }).toEqual({ who, what, status });
     }
+    for (const who of ['staff', 'checkin', 'otherEventManager'] as const) {
+      expect((await actors[who].post(base(), { details: { code: `BY${who.toUpperCase()}`, kind: 'percent', value: 5 } })).status).toBe(403);
+      expect((await actors[who].delete(one)).status).toBe(403);
+    }
+    expect((await actors.eventManager.post(base(), { details: { code: 'BYMANAGER', kind: 'percent', value: 5 } })).status).toBe(201);
+    expect((await actors.outsider.delete(one)).status).toBe(404);
+    expect((await actors.eventManager.delete(one)).status).toBe(200);
     const foreignTenant = await givenTenant(server);
     const foreign = await givenEventOnSale(server, foreignTenant.id, { discounts: [{ code: 'THEIRS', kind: 'percent', value: 50 }] });
     expect((await actors.admin.get(base(foreign.id))).status).toBe(404);

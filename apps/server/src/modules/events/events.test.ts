@@ -268,6 +268,22 @@ describe('events: who may do what', () => {
     }
   });
 
+  it('lets event managers publish and upload a seat map for their event, not tenant staff', async () => {
+    const one = `${base()}/${event.id}`;
+    expect((await actors.staff.post(`${one}/unpublish`)).status).toBe(403);
+    expect((await actors.checkin.post(`${one}/unpublish`)).status).toBe(403);
+    expect((await actors.eventManager.post(`${one}/unpublish`)).body.details.status).toBe('draft');
+    expect((await actors.eventManager.post(`${one}/publish`)).body.details.status).toBe('published');
+    expect((await actors.otherEventManager.post(`${one}/publish`)).status).toBe(403);
+    expect((await actors.staff.upload(`${one}/seatmap`, 'file', 'm.png', PNG_1PX, 'image/png')).status).toBe(403);
+    expect((await actors.outsider.upload(`${one}/seatmap`, 'file', 'm.png', PNG_1PX, 'image/png')).status).toBe(404);
+    expect((await actors.staff.delete(`${one}/seatmap`)).status).toBe(403);
+    expect((await actors.eventManager.upload(`${one}/seatmap`, 'file', 'm.png', PNG_1PX, 'image/png')).status).toBe(200);
+    expect((await actors.eventManager.delete(`${one}/seatmap`)).status).toBe(200);
+    expect((await actors.staff.delete(one)).status).toBe(403);
+    expect((await actors.eventManager.delete(one)).status).toBe(403);
+  });
+
   it("answers 404 for another tenant's event through this tenant's path", async () => {
     const other = await givenTenant(server);
     const foreign = await givenEventOnSale(server, other.id);
@@ -279,5 +295,28 @@ describe('events: who may do what', () => {
     expect((await actors.admin.upload(`${base()}/${foreign.id}/seatmap`, 'file', 'm.png', PNG_1PX, 'image/png')).status).toBe(404);
     // And the other tenant's path from this tenant's host.
     expect((await actors.admin.get(`/api/tenants/${other.id}/events/${foreign.id}`)).status).toBe(404);
+  });
+});
+
+describe('the API document', () => {
+  it('describes the event, ticket type, discount, checkout and event site routes', async () => {
+    const res = await server.client().get('/api/docs/openapi.json');
+    expect(res.status).toBe(200);
+    const paths = Object.keys(res.body.paths);
+    for (const p of [
+      '/api/tenants/{tenantId}/events',
+      '/api/tenants/{tenantId}/events/{eventId}/publish',
+      '/api/tenants/{tenantId}/events/{eventId}/seatmap',
+      '/api/tenants/{tenantId}/events/{eventId}/ticket-types/{ticketTypeId}',
+      '/api/tenants/{tenantId}/events/{eventId}/discount-codes',
+      '/api/p/events/{eventName}',
+      '/api/p/events/{eventName}/cart/validate',
+      '/api/p/events/{eventName}/price',
+      '/api/p/tenants/{tenantId}/events/{eventId}/setting',
+      '/api/p/tenants/{tenantId}/events/{eventId}/orders',
+      '/api/p/orders/{orderUID}',
+    ]) {
+      expect(paths).toContain(p);
+    }
   });
 });

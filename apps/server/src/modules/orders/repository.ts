@@ -1,6 +1,6 @@
-import { and, asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, getTableName, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { DbOrTx } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
 import { discountCodes, events, jobs, orderLines, orders, surchargeRules, ticketSettings, ticketTypes } from '../../db/schema/index.js';
 import * as discounts from '../discounts/repository.js';
 import type { EventRow } from '../events/repository.js';
@@ -32,8 +32,9 @@ export type InventoryResult =
 const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * The one writer of remaining quantities (architecture rule 7). Rows are taken in one fixed order
- * everywhere, ticket types by id, then discount codes by id, then the event, so concurrent
+ * Gives held tickets back and takes them again inside a transaction (expiry, a late payment):
+ * architecture rule 7. Rows are locked in one fixed order everywhere, ticket types by id, then
+ * discount codes by id, then the event (holdOrder below keeps the same order), so concurrent
  * checkouts, expiries and payments queue behind each other instead of deadlocking. Each take is a
  * conditional UPDATE ... WHERE remaining >= n: nothing is read first, so nothing can oversell.
  * A failed take leaves earlier changes in the transaction: the caller must roll it back.
@@ -155,9 +156,29 @@ export async function overdueDrafts(db: DbOrTx, limit: number) {
 }
 
 // ---- the checkout's hot path -------------------------------------------------------------------
+//
+// PLACE ORDER runs two statements of its own: one read and one write. Both are fixed texts sent
+// as named prepared statements to PostgreSQL (each connection parses and plans them once), and
+// straight to the driver under Drizzle: at hundreds of orders a second, building the SQL and
+// planning it again every time cost more than running it (bench/README.md). Their parameters are
+// always bound; the texts are built once, from the schema, when this module loads.
+
+type RawClient = {
+  query(text: string | { name: string; text: string; values: unknown[] }, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
+  totalCount?: number;
+};
+
+/** Runs a fixed statement outside any transaction: prepared by name on a pg pool, as is on PGlite. */
+async function runPrepared(db: Db, name: string, text: string, values: unknown[]): Promise<Array<Record<string, unknown>>> {
+  const client = (db as unknown as { $client: RawClient }).$client;
+  // A pg Pool counts its clients; PGlite has no named prepared statements to ask for.
+  const res = typeof client.totalCount === 'number' ? await client.query({ name, text, values }) : await client.query(text, values);
+  return res.rows;
+}
 
 type SettingsRow = typeof ticketSettings.$inferSelect;
 type RuleRow = typeof surchargeRules.$inferSelect;
+type DiscountRow = typeof discountCodes.$inferSelect;
 
 /** A row as Drizzle would return it, from the same row serialised with to_jsonb (snake_case keys). */
 function rowFromJson<T>(table: PgTable, json: Record<string, unknown>): T {
@@ -169,8 +190,6 @@ function rowFromJson<T>(table: PgTable, json: Record<string, unknown>): T {
   return out as T;
 }
 
-type DiscountRow = typeof discountCodes.$inferSelect;
-
 export type CheckoutSnapshot = {
   event: EventRow;
   types: TicketTypeRow[];
@@ -179,40 +198,46 @@ export type CheckoutSnapshot = {
   discount: DiscountRow | null;
 };
 
+const snapshotSql = (match: string) => `
+  select to_jsonb(e) as event,
+    coalesce((select jsonb_agg(to_jsonb(t) order by t.sort_order, t.created_at, t.id)
+              from ${getTableName(ticketTypes)} t where t.tenant_id = e.tenant_id and t.event_id = e.id), '[]'::jsonb) as types,
+    (select to_jsonb(s) from ${getTableName(ticketSettings)} s where s.tenant_id = e.tenant_id) as settings,
+    coalesce(
+      (select to_jsonb(r) from ${getTableName(surchargeRules)} r where r.tenant_id = e.tenant_id and r.id = e.surcharge_rule_id and r.active),
+      (select to_jsonb(r) from ${getTableName(surchargeRules)} r join ${getTableName(ticketSettings)} s
+         on s.tenant_id = r.tenant_id and s.default_surcharge_rule = r.id
+       where r.tenant_id = e.tenant_id)) as rule,
+    (select to_jsonb(d) from ${getTableName(discountCodes)} d where d.tenant_id = e.tenant_id and d.event_id = e.id and d.code = $3::text) as discount
+  from ${getTableName(events)} e
+  where e.tenant_id = $1::uuid and ${match}`;
+const SNAPSHOT_BY_ID = snapshotSql('e.id = $2::uuid');
+const SNAPSHOT_BY_URL = snapshotSql('e.url_name = $2::text');
+
 /**
  * Everything a checkout reads before it holds, in one round trip: the event, its ticket types in
  * menu order, the tenant's ticket settings and the rule the event is priced by (its own while
- * active, else the tenant's default).
+ * active, else the tenant's default), and the discount code typed, if any.
  */
 export async function findCheckoutSnapshot(
-  db: DbOrTx,
+  db: Db,
   where: { tenantId: string; discountCode?: string | null } & ({ eventId: string } | { urlName: string }),
 ): Promise<CheckoutSnapshot | undefined> {
-  const match = 'eventId' in where ? sql`e.id = ${where.eventId}` : sql`e.url_name = ${where.urlName}`;
   const code = where.discountCode ? where.discountCode.toUpperCase() : null;
-  const result = await db.execute(sql`
-    select to_jsonb(e) as event,
-      coalesce((select jsonb_agg(to_jsonb(t) order by t.sort_order, t.created_at, t.id)
-                from ${ticketTypes} t where t.tenant_id = e.tenant_id and t.event_id = e.id), '[]'::jsonb) as types,
-      (select to_jsonb(s) from ${ticketSettings} s where s.tenant_id = e.tenant_id) as settings,
-      coalesce(
-        (select to_jsonb(r) from ${surchargeRules} r where r.tenant_id = e.tenant_id and r.id = e.surcharge_rule_id and r.active),
-        (select to_jsonb(r) from ${surchargeRules} r join ${ticketSettings} s on s.tenant_id = r.tenant_id and s.default_surcharge_rule = r.id
-          where r.tenant_id = e.tenant_id)) as rule,
-      (select to_jsonb(d) from ${discountCodes} d where d.tenant_id = e.tenant_id and d.event_id = e.id and d.code = ${code}) as discount
-    from ${events} e
-    where e.tenant_id = ${where.tenantId} and ${match}`);
-  const [row] = (result as unknown as { rows: Array<Record<string, unknown>> }).rows;
+  const [row] =
+    'eventId' in where
+      ? await runPrepared(db, 'mq_checkout_snapshot_by_id', SNAPSHOT_BY_ID, [where.tenantId, where.eventId, code])
+      : await runPrepared(db, 'mq_checkout_snapshot_by_url', SNAPSHOT_BY_URL, [where.tenantId, where.urlName, code]);
   if (!row) return undefined;
   const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown> | null;
   const settings = parse(row.settings);
   const rule = parse(row.rule);
   const discount = parse(row.discount);
   return {
-    discount: discount ? rowFromJson<DiscountRow>(discountCodes, discount) : null,
     event: rowFromJson<EventRow>(events, parse(row.event)!),
     types: (parse(row.types) as unknown as Array<Record<string, unknown>>).map((t) => rowFromJson<TicketTypeRow>(ticketTypes, t)),
     pricing: settings ? { settings: rowFromJson<SettingsRow>(ticketSettings, settings), rule: rule ? rowFromJson<RuleRow>(surchargeRules, rule) : null } : null,
+    discount: discount ? rowFromJson<DiscountRow>(discountCodes, discount) : null,
   };
 }
 
@@ -238,6 +263,67 @@ function pgError(err: unknown): { code?: string; constraint?: string } {
   return {};
 }
 
+/** The order's columns a hold writes, in parameter order from $10. */
+const HOLD_ORDER_KEYS = [
+  'tenantId', 'id', 'orderUid', 'eventId', 'status', 'source', 'email', 'firstName', 'lastName', 'phone',
+  'address1', 'address2', 'city', 'state', 'zipCode', 'country', 'optInEmail', 'optInText', 'discountCode',
+  'discountCodeId', 'ticketCount', 'subtotal', 'surcharge', 'processingFee', 'gatewayProcessingFee', 'discount',
+  'vat', 'taxRate', 'donation', 'totalAmount', 'tenantTotal', 'platformTotal', 'breakdown', 'holdExpiresAt',
+  'viewTokenHash', 'userId', 'paymentProvider',
+] as const satisfies ReadonlyArray<keyof OrderInsert>;
+export type HoldOrderRow = { [K in (typeof HOLD_ORDER_KEYS)[number]]-?: Exclude<OrderInsert[K], undefined> };
+
+const param = (key: (typeof HOLD_ORDER_KEYS)[number]) => `$${10 + HOLD_ORDER_KEYS.indexOf(key)}`;
+const TENANT = param('tenantId');
+const EVENT = param('eventId');
+
+// $1..$4 the lines (ticket type ids, quantities, prices, names), $5 the discount code id,
+// $6..$9 the expiry job (name, payload, run at, dedupe key), $10.. the order.
+// Each part names the one before it, which fixes the order the database runs them in.
+const HOLD_SQL = `
+  with req (id, qty, price, name) as (select * from unnest($1::uuid[], $2::int[], $3::int[], $4::text[])),
+  o as (
+    insert into ${getTableName(orders)} (${HOLD_ORDER_KEYS.map((k) => `"${orders[k].name}"`).join(', ')})
+    values (${HOLD_ORDER_KEYS.map(param).join(', ')})
+    returning id),
+  j as (
+    insert into ${getTableName(jobs)} (name, payload, run_at, dedupe_key) values ($6::text, $7::jsonb, $8::timestamptz, $9::text)
+    on conflict (dedupe_key) do nothing
+    returning id),
+  locked as (
+    select t.id from ${getTableName(ticketTypes)} t join req on req.id = t.id and req.price = t.price and req.name = t.name
+    where t.tenant_id = ${TENANT} and t.event_id = ${EVENT} and t.active
+      and (t.sales_availability <> 'SALES_AVAILABILITY_OPT_2'
+           or (coalesce(t.sales_start_at, '-infinity') <= now() and now() < coalesce(t.sales_end_at, 'infinity')))
+      and (select count(*) from o) + (select count(*) from j) >= 0
+    order by t.id
+    for update of t),
+  tt as (
+    update ${getTableName(ticketTypes)} t set remaining = t.remaining - req.qty from req
+    where t.tenant_id = ${TENANT} and t.id = req.id and t.id in (select id from locked)
+    returning t.id),
+  dc as (
+    update ${getTableName(discountCodes)} set used_count = used_count + 1
+    where tenant_id = ${TENANT} and id = $5::uuid and active
+      and (starts_at is null or starts_at <= now()) and (ends_at is null or ends_at > now())
+      and (select count(*) from tt) > 0
+    returning id),
+  ev as (
+    update ${getTableName(events)} set remaining_capacity = remaining_capacity - (select coalesce(sum(req.qty), 0) from req)::int
+    where tenant_id = ${TENANT} and id = ${EVENT} and status = 'published'
+      and (select count(*) from tt) > 0 and (select count(*) from dc) >= 0
+    returning id),
+  l as (
+    insert into ${getTableName(orderLines)} (tenant_id, order_id, ticket_type_id, ticket_name, unit_price, quantity)
+    select ${TENANT}, o.id, req.id, req.name, req.price,
+      case when (select count(*) from tt) = cardinality($1::uuid[])
+            and (select count(*) from ev) = 1
+            and (select count(*) from dc) = (case when $5::uuid is null then 0 else 1 end)
+      then req.qty end
+    from o, req
+    returning order_id)
+  select count(*)::int as lines from l`;
+
 /**
  * PLACE ORDER's hold as ONE statement, committed on its own, all or nothing. The draft order and
  * its hold-expiry job are written first; then the ticket types are locked in id order and
@@ -249,64 +335,31 @@ function pgError(err: unknown): { code?: string; constraint?: string } {
  * a busy app server never stretches a lock.
  */
 export async function holdOrder(
-  db: DbOrTx,
+  db: Db,
   h: {
-    order: OrderInsert & { id: string; tenantId: string; eventId: string; orderUid: string };
+    order: HoldOrderRow;
     lines: HoldLine[];
     discountCodeId: string | null;
     job: { name: string; payload: unknown; runAt: Date; dedupeKey: string };
   },
 ): Promise<HoldOutcome> {
-  const { tenantId, eventId } = h.order;
-  const req = sql.join(
-    h.lines.map((l) => sql`(${l.ticketTypeId}::uuid, ${l.quantity}::int, ${l.unitPrice}::int, ${l.ticketName}::text)`),
-    sql`, `,
-  );
-  const discount = h.discountCodeId === null ? sql`null::uuid` : sql`${h.discountCodeId}::uuid`;
-  const everythingTaken = sql`(select count(*) from tt) = ${h.lines.length}
-    and (select count(*) from ev) = 1
-    and (select count(*) from dc) = ${h.discountCodeId === null ? 0 : 1}`;
-  const insertOrder: SQL = db.insert(orders).values(h.order).returning({ id: orders.id }).getSQL();
-  const insertJob: SQL = db
-    .insert(jobs)
-    .values({ name: h.job.name, payload: h.job.payload as object, runAt: h.job.runAt, dedupeKey: h.job.dedupeKey })
-    .onConflictDoNothing({ target: jobs.dedupeKey })
-    .returning({ id: jobs.id })
-    .getSQL();
+  const values: unknown[] = [
+    h.lines.map((l) => l.ticketTypeId),
+    h.lines.map((l) => l.quantity),
+    h.lines.map((l) => l.unitPrice),
+    h.lines.map((l) => l.ticketName),
+    h.discountCodeId,
+    h.job.name,
+    JSON.stringify(h.job.payload),
+    h.job.runAt.toISOString(),
+    h.job.dedupeKey,
+    ...HOLD_ORDER_KEYS.map((k) => {
+      const v = h.order[k];
+      return v instanceof Date ? v.toISOString() : v;
+    }),
+  ];
   try {
-    // Each part names the one before it, which fixes the order the database runs them in.
-    await db.execute(sql`
-      with req (id, qty, price, name) as (values ${req}),
-      o as (${insertOrder}),
-      j as (${insertJob}),
-      locked as (
-        select t.id from ${ticketTypes} t join req on req.id = t.id and req.price = t.price and req.name = t.name
-        where t.tenant_id = ${tenantId} and t.event_id = ${eventId} and t.active
-          and (t.sales_availability <> 'SALES_AVAILABILITY_OPT_2'
-               or (coalesce(t.sales_start_at, '-infinity') <= now() and now() < coalesce(t.sales_end_at, 'infinity')))
-          and (select count(*) from o) + (select count(*) from j) >= 0
-        order by t.id
-        for update of t),
-      tt as (
-        update ${ticketTypes} t set remaining = t.remaining - req.qty from req
-        where t.tenant_id = ${tenantId} and t.id = req.id and t.id in (select id from locked)
-        returning t.id),
-      dc as (
-        update ${discountCodes} set used_count = used_count + 1
-        where tenant_id = ${tenantId} and id = ${discount} and active
-          and (starts_at is null or starts_at <= now()) and (ends_at is null or ends_at > now())
-          and (select count(*) from tt) > 0
-        returning id),
-      ev as (
-        update ${events} set remaining_capacity = remaining_capacity - (select coalesce(sum(req.qty), 0) from req)::int
-        where tenant_id = ${tenantId} and id = ${eventId} and status = 'published'
-          and (select count(*) from tt) > 0 and (select count(*) from dc) >= 0
-        returning id),
-      l as (
-        insert into ${orderLines} (tenant_id, order_id, ticket_type_id, ticket_name, unit_price, quantity)
-        select ${tenantId}, o.id, req.id, req.name, req.price, case when ${everythingTaken} then req.qty end from o, req
-        returning order_id)
-      select count(*) from l`);
+    await runPrepared(db, 'mq_hold_order', HOLD_SQL, values);
     return { ok: true };
   } catch (err) {
     const { code, constraint } = pgError(err);

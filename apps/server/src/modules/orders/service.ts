@@ -12,7 +12,7 @@ import {
 } from '@marquee/core';
 import type { z } from 'zod';
 import { publicOrigin } from '../../config.js';
-import type { DbOrTx, Tx } from '../../db/client.js';
+import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { HostTenant } from '../../platform/auth/context.js';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
@@ -443,4 +443,3 @@ export async function getPublicOrder(opts: { deps: Deps; hostTenant: HostTenant 
   };
 }
 
-export type { DbOrTx };

@@ -16,7 +16,7 @@ import { seatMapPath } from '../events/service.js';
 import { priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from '../orders/pricing.js';
 import { findCheckoutSnapshot } from '../orders/repository.js';
 import { checkCart, remainingCapacityOf, toCartTicketType } from '../orders/service.js';
-import * as ticketTypesRepo from '../ticket-types/repository.js';
+import type * as ticketTypesRepo from '../ticket-types/repository.js';
 import * as repo from './repository.js';
 
 // The attendee site's reads (spec reports-payouts-checkout §2 attendee routes, §7). The tenant is

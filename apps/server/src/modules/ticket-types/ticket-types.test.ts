@@ -182,6 +182,18 @@ describe('ticket types', () => {
     }
   });
 
+  it('lets only writers create and delete', async () => {
+    const made = await actors.eventManager.post(base(), { details: { name: 'By Manager', price: 100, quantity: 1 } });
+    expect(made.status).toBe(201);
+    for (const who of ['staff', 'checkin', 'otherEventManager'] as const) {
+      expect((await actors[who].post(base(), { details: { name: 'Nope', price: 100, quantity: 1 } })).status).toBe(403);
+      expect((await actors[who].delete(`${base()}/${made.body.id}`)).status).toBe(403);
+    }
+    expect((await actors.outsider.delete(`${base()}/${made.body.id}`)).status).toBe(404);
+    expect((await actors.anonymous.post(base(), { details: { name: 'Nope', price: 100, quantity: 1 } })).status).toBe(401);
+    expect((await actors.platformManager.delete(`${base()}/${made.body.id}`)).status).toBe(200);
+  });
+
   it("answers 404 for another event's or another tenant's ticket type", async () => {
     const foreignTenant = await givenTenant(server);
     const foreign = await givenEventOnSale(server, foreignTenant.id);

@@ -15,14 +15,21 @@ import type { CartItem } from './cart-store';
 /** spec §9 "Quantity input shows max 10". */
 export const QUANTITY_INPUT_MAX = 10;
 
+/** spec §8: a sales window date that cannot be read is logged as a warning and skipped (treated as open). */
+function windowEdge(value: string | null, t: TPublicTicketType): string | null {
+  if (value === null || !Number.isNaN(Date.parse(value))) return value;
+  console.warn(`Ticket type ${t.details.name}: unreadable sales window date ${JSON.stringify(value)} skipped`);
+  return null;
+}
+
 export function toCartTicketType(t: TPublicTicketType): CartTicketType {
   return {
     id: t.id,
     name: t.details.name,
     remainingQuantity: t.details.remainingQuantity,
     salesAvailability: t.details.salesAvailability,
-    salesStartAt: t.details.salesStartAt,
-    salesEndAt: t.details.salesEndAt,
+    salesStartAt: windowEdge(t.details.salesStartAt, t),
+    salesEndAt: windowEdge(t.details.salesEndAt, t),
     otherTicketTypeId: t.details.otherTicketTypeId,
     minTicketPerOrder: t.details.minTicketPerOrder,
     maxTicketPerOrder: t.details.maxTicketPerOrder,
@@ -40,6 +47,22 @@ export function ticketState(t: TPublicTicketType, event: TPublicEvent, now = Dat
     if (t.details.salesEndAt && now >= Date.parse(t.details.salesEndAt)) return 'salesEnded';
   }
   return 'notOnSale';
+}
+
+/** The words for a ticket type that cannot be bought right now; null while it is on sale. */
+export function offSaleLabel(state: TicketState, t: TPublicTicketType, formatMoment: (iso: string) => string): string | null {
+  switch (state) {
+    case 'soldOut':
+      return 'Sold out';
+    case 'notYetOnSale':
+      return t.details.salesStartAt ? `On sale ${formatMoment(t.details.salesStartAt)}` : 'On sale soon';
+    case 'salesEnded':
+      return 'Sales ended';
+    case 'notOnSale':
+      return 'Not on sale';
+    case 'onSale':
+      return null;
+  }
 }
 
 /** The most the quantity control offers: the per-order maximum, never more than 10. */

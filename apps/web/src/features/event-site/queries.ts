@@ -1,7 +1,12 @@
+import type { TPublicEvent, TPublicEventSettings } from '@marquee/core';
 import { useQuery } from '@tanstack/react-query';
-import { fetchPublicEvent } from './api';
+import { useMemo } from 'react';
+import { withOwnHold } from '../cart/own-hold';
+import { getPendingOrder } from '../checkout/checkout-storage';
+import { fetchPublicEvent, fetchPublicSettings } from './api';
 
 export const eventQueryKey = (eventName: string) => ['site', 'event', eventName.toLowerCase()] as const;
+export const settingsQueryKey = (eventId: string) => ['site', 'settings', eventId] as const;
 
 /**
  * The event with its ticket types and what is left. Pages that decide on availability (cart,
@@ -14,4 +19,34 @@ export function useEvent(eventName: string, opts: { fresh?: boolean } = {}) {
     staleTime: opts.fresh ? 0 : 30_000,
     refetchOnMount: opts.fresh ? 'always' : true,
   });
+}
+
+/**
+ * The event as the cart and checkout must judge it: ticket types and the public settings
+ * (remaining capacity, delivery wording; spec §7) both fetched on this visit. `fresh` is false
+ * until both have answered.
+ */
+export function useFreshEvent(event: TPublicEvent, eventName: string) {
+  const eventQuery = useEvent(eventName, { fresh: true });
+  const settingsQuery = useQuery({
+    queryKey: settingsQueryKey(event.id),
+    queryFn: () => fetchPublicSettings(event.tenantId, event.id),
+    staleTime: 0,
+    refetchOnMount: 'always',
+  });
+  const fresh =
+    eventQuery.isFetchedAfterMount && !eventQuery.isFetching && (settingsQuery.isError || (settingsQuery.isFetchedAfterMount && !settingsQuery.isFetching));
+  const judged = useMemo(() => judge(eventQuery.data, settingsQuery.data, event, eventName), [eventQuery.data, settingsQuery.data, event, eventName]);
+  const refetch = async () => {
+    const [e, s] = await Promise.all([eventQuery.refetch(), settingsQuery.refetch()]);
+    return judge(e.data, s.data, event, eventName);
+  };
+  return { event: judged, fresh, refetch };
+}
+
+/** The server's event with the fresh settings, and this buyer's own held tickets counted as theirs. */
+function judge(raw: TPublicEvent | undefined, settings: TPublicEventSettings | undefined, fallback: TPublicEvent, eventName: string): TPublicEvent {
+  if (!raw) return fallback;
+  const merged = settings ? { ...raw, settings: { ...raw.settings, ...settings } } : raw;
+  return withOwnHold(merged, getPendingOrder(eventName));
 }

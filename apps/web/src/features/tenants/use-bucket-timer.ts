@@ -24,7 +24,8 @@ function readStored(): BucketTimerState {
 
 function writeStored(state: BucketTimerState) {
   try {
-    const raw = serializeBucketTimer(state);
+    // A finished set-up has nothing to resume; a failed one keeps its Retry across a reload.
+    const raw = state?.phase === 'success' ? null : serializeBucketTimer(state);
     if (raw) window.sessionStorage.setItem(BUCKET_TIMER.storageKey, raw);
     else window.sessionStorage.removeItem(BUCKET_TIMER.storageKey);
   } catch {

@@ -15,8 +15,7 @@ function SiteRoot() {
 
 // The attendee site on a tenant's host: /{eventName}/... (spec: reports-payouts-checkout §2
 // Attendee routes). This bundle must never import console code (modes/console, modes/platform,
-// modes/tenant) nor Mantine: the build check in e2e/tests/bundles.spec.ts and bench/first-load.ts
-// guard it.
+// modes/tenant) nor Mantine: bench/first-load.ts measures what it costs (budget 150 KB gzipped).
 export const siteRoutes: RouteObject[] = [
   {
     path: '/',

@@ -45,7 +45,7 @@ export function Breakdown({ breakdown, stale, fallbackSubtotal, fallbackCount }:
       )}
       <div className={`${css.rowItem} ${css.rowTotal}`}>
         <dt>Total</dt>
-        <dd data-testid="breakdown-total">{b ? money(b.totalAmount) : '—'}</dd>
+        <dd data-testid="breakdown-total">{b ? money(b.totalAmount) : count === 0 ? money(0) : '—'}</dd>
       </div>
     </dl>
   );

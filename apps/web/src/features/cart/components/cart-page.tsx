@@ -11,7 +11,7 @@ import { CovidModal } from '../../event-site/components/covid-modal';
 import { useEventOutlet } from '../../event-site/components/event-layout';
 import site from '../../event-site/components/site.module.css';
 import { eventDateLine, money } from '../../event-site/format';
-import { useEvent } from '../../event-site/queries';
+import { useFreshEvent } from '../../event-site/queries';
 import { trackRemoveFromCart, trackViewCart } from '../analytics';
 import { canAdd, itemOf, nextDown, nextUp, stepperMax } from '../cart-rules';
 import { cartSubtotal, cartTicketCount, setQuantity, useCart, type CartItem } from '../cart-store';
@@ -38,10 +38,10 @@ export function ProblemNote({ problem }: { problem: CartProblem }) {
 
 /** /{eventName}/cart (spec: reports-payouts-checkout §2 Cart page, §4 Cart, §5 Cart validation). */
 export function CartPage() {
-  const { event, eventName } = useEventOutlet();
+  const outlet = useEventOutlet();
+  const { eventName } = outlet;
   // The cart decides on availability: fetch what is left now rather than trust a cached menu.
-  const fresh = useEvent(eventName, { fresh: true });
-  const isFresh = fresh.isFetchedAfterMount && !fresh.isFetching;
+  const { event, fresh: isFresh } = useFreshEvent(outlet.event, eventName);
   const items = useCart(eventName);
   const navigate = useNavigate();
   const [covidOpen, setCovidOpen] = useState(false);
@@ -118,25 +118,27 @@ export function CartPage() {
                   const problem = problemOf(item.id);
                   return (
                     <li key={item.id} className={css.line} data-testid={`cart-line-${item.ticketName}`}>
-                      <div className={css.lineInfo}>
-                        <div className={css.lineName}>{item.ticketName}</div>
-                        <div className={css.lineEach}>{money(item.price)} each</div>
+                      <div className={css.lineGrid}>
+                        <div className={css.lineInfo}>
+                          <div className={css.lineName}>{item.ticketName}</div>
+                          <div className={css.lineEach}>{money(item.price)} each</div>
+                        </div>
+                        <div className={css.lineStepper}>
+                          <Stepper
+                            label={item.ticketName}
+                            value={item.quantity}
+                            onIncrement={() => t && increment(item, t)}
+                            onDecrement={() => decrement(item, t)}
+                            canIncrement={!!t && nextUp(t, item.quantity) <= stepperMax(t)}
+                            canDecrement={item.quantity > 0}
+                            testId={`cart-qty-${item.ticketName}`}
+                          />
+                        </div>
+                        <div className={css.lineTotal}>{money(item.price * item.quantity)}</div>
+                        <button type="button" className={css.remove} onClick={() => remove(item)} aria-label={`Remove ${item.ticketName}`}>
+                          <IconTrash size={18} />
+                        </button>
                       </div>
-                      <div className={css.lineStepper}>
-                        <Stepper
-                          label={item.ticketName}
-                          value={item.quantity}
-                          onIncrement={() => t && increment(item, t)}
-                          onDecrement={() => decrement(item, t)}
-                          canIncrement={!!t && nextUp(t, item.quantity) <= stepperMax(t)}
-                          canDecrement={item.quantity > 0}
-                          testId={`cart-qty-${item.ticketName}`}
-                        />
-                      </div>
-                      <div className={css.lineTotal}>{money(item.price * item.quantity)}</div>
-                      <button type="button" className={css.remove} onClick={() => remove(item)} aria-label={`Remove ${item.ticketName}`}>
-                        <IconTrash size={18} />
-                      </button>
                       {problem && <ProblemNote problem={problem} />}
                     </li>
                   );

@@ -1,4 +1,4 @@
-import { M, type CartProblem, type TPublicEvent } from '@marquee/core';
+import { M, type CartProblem } from '@marquee/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
 import { isApiError } from '../../../ui/api-client';
@@ -19,7 +19,7 @@ import { Card } from '../../event-site/kit/card';
 import { IconArrowLeft, IconMail, IconShield } from '../../event-site/kit/icons';
 import { Notice } from '../../event-site/kit/notice';
 import { toast } from '../../event-site/kit/toast';
-import { useEvent } from '../../event-site/queries';
+import { useFreshEvent } from '../../event-site/queries';
 import { createOrder } from '../api';
 import { getContactDraft, getPendingOrder, saveContactDraft, savePendingOrder, type PendingOrder } from '../checkout-storage';
 import { emptyContact, toOrderContact, useContactForm, type ContactValues } from '../use-contact-form';
@@ -51,20 +51,24 @@ export function CheckoutPage() {
 }
 
 function Checkout({ pending, returning, items }: { pending: PendingOrder | null; returning: boolean; items: CartItem[] }) {
-  const { event, eventName } = useEventOutlet();
-  const fresh = useEvent(eventName, { fresh: true });
-  const isFresh = fresh.isFetchedAfterMount && !fresh.isFetching;
+  const outlet = useEventOutlet();
+  const { eventName } = outlet;
+  const fresh = useFreshEvent(outlet.event, eventName);
+  const { event, fresh: isFresh } = fresh;
   const validation = useCartChecks({ event, eventName, items, fresh: isFresh });
   const { user } = useSession();
   const d = event.details;
 
   const knownEmail = user?.email ?? (returning ? (pending?.email ?? null) : null);
-  const form = useContactForm(useMemo(() => initialContact(eventName, knownEmail), [])); // eslint-disable-line react-hooks/exhaustive-deps
-  const { values } = form;
+  // Read once: what the buyer typed before (back from the payment page) and the address we know.
+  const [initial] = useState(() => initialContact(eventName, knownEmail));
+  const form = useContactForm(initial);
+  const { values, setField } = form;
 
+  // The session answers after the first paint: a signed-in buyer's address is the one we use.
   useEffect(() => {
-    if (knownEmail && form.values.email !== knownEmail) form.setField('email', knownEmail);
-  }, [knownEmail]); // eslint-disable-line react-hooks/exhaustive-deps
+    if (knownEmail && values.email !== knownEmail) setField('email', knownEmail);
+  }, [knownEmail, values.email, setField]);
 
   useEffect(() => {
     saveContactDraft(eventName, values);
@@ -93,11 +97,24 @@ function Checkout({ pending, returning, items }: { pending: PendingOrder | null;
   const [covidAgreed, setCovidAgreed] = useState(false);
   const [processing, setProcessing] = useState(false);
 
+  // Back from the payment page with the browser's Back button: the page comes out of the
+  // back/forward cache as it was left, with Processing Payment still open.
+  useEffect(() => {
+    const onShow = (e: PageTransitionEvent) => {
+      if (e.persisted) setProcessing(false);
+    };
+    window.addEventListener('pageshow', onShow);
+    return () => window.removeEventListener('pageshow', onShow);
+  }, []);
+
   // spec §8: tickets that ran out since the cart was filled open 'Ticket Availability Issue'.
+  // Opened once per new set of problems (lines no longer on sale are removed, with their own message).
+  const problems = useRef(validation.problems);
+  problems.current = validation.problems;
   const problemsKey = isFresh ? validation.problems.map((p) => `${p.ticketTypeId}:${p.kind}`).join('|') : '';
   useEffect(() => {
-    if (problemsKey && validation.problems.some((p) => p.kind !== 'unavailable')) setIssue(validation.problems);
-  }, [problemsKey]); // eslint-disable-line react-hooks/exhaustive-deps
+    if (problemsKey && problems.current.some((p) => p.kind !== 'unavailable')) setIssue(problems.current);
+  }, [problemsKey]);
 
   const applyDiscount = async (code: string): Promise<boolean> => {
     try {
@@ -115,8 +132,7 @@ function Checkout({ pending, returning, items }: { pending: PendingOrder | null;
   };
 
   const showAvailabilityIssue = async () => {
-    const latest = await fresh.refetch();
-    const ev: TPublicEvent = latest.data ?? event;
+    const ev = await fresh.refetch();
     // Names and prices follow the menu as it is now.
     setCart(
       eventName,

@@ -100,15 +100,19 @@ export type DiscountCodeModalProps = {
   onClose: () => void;
 };
 
-export function DiscountCodeModal({ event, code, ticketTypes, onClose }: DiscountCodeModalProps) {
-  const opened = code !== undefined;
+export function DiscountCodeModal({ event, code: requested, ticketTypes, onClose }: DiscountCodeModalProps) {
+  const opened = requested !== undefined;
+  // Keep showing what was open while the modal animates closed.
+  const last = useRef<TDiscountCode | null>(null);
+  if (opened) last.current = requested;
+  const code = last.current;
   const zone = event.details.timeZone;
   const create = useCreateDiscountCode(event.id);
   const update = useUpdateDiscountCode(event.id);
   // The zone can change in the details tab while this stays mounted: validate with the current one.
   const zoneRef = useRef(zone);
   zoneRef.current = zone;
-  const form = useForm<Values>({ initialValues: toValues(null, zone), validate: (v) => validator(zoneRef.current)(v), validateInputOnBlur: true });
+  const form = useForm<Values>({ initialValues: toValues(null, zone), validate: (v) => validator(zoneRef.current)(v) });
 
   useEffect(() => {
     if (!opened) return;
@@ -220,7 +224,7 @@ export function DiscountCodeModal({ event, code, ticketTypes, onClose }: Discoun
               Valid
             </Text>
             <Text fz="xs" c="dimmed" mt={-4}>
-              Optional, in the event's time zone ({timeZoneName(zone)}). Without dates the code works whenever tickets are on sale.
+              Optional; in the event's time zone, {timeZoneName(zone)}. Without dates the code works whenever tickets are on sale.
             </Text>
             <DateTimeFields label="From" zoneLabel={zoneAbbreviation(zone)} date={form.getInputProps('startDate')} time={form.getInputProps('startTime')} />
             <DateTimeFields label="Until" zoneLabel={zoneAbbreviation(zone)} date={form.getInputProps('endDate')} time={form.getInputProps('endTime')} />

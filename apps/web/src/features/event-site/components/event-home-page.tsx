@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { ButtonLink } from '../kit/button';
 import { Card } from '../kit/card';
 import { IconArrowRight, IconCalendar, IconPin, IconShield } from '../kit/icons';
-import { ticketState } from '../../cart/cart-rules';
-import { eventBadge, eventDay, eventTime, money, venueLines } from '../format';
+import { offSaleLabel, ticketState } from '../../cart/cart-rules';
+import { eventBadge, eventDay, eventTime, money, shortMoment, venueLines } from '../format';
 import { CovidModal } from './covid-modal';
 import { useEventOutlet } from './event-layout';
 import css from './event-home.module.css';
@@ -86,7 +86,7 @@ export function EventHomePage() {
                 {[...event.ticketTypes]
                   .sort((a, b) => a.details.sortOrder - b.details.sortOrder)
                   .map((t) => {
-                    const state = ticketState(t, event);
+                    const off = offSaleLabel(ticketState(t, event), t, (iso) => shortMoment(iso, d.timeZone));
                     return (
                       <li key={t.id} className={css.ticketRow}>
                         <div>
@@ -95,7 +95,7 @@ export function EventHomePage() {
                         </div>
                         <div className={css.ticketPrice}>
                           {money(t.details.price)}
-                          {state !== 'onSale' && <span className={css.ticketOff}>{state === 'soldOut' ? 'Sold out' : 'Not on sale'}</span>}
+                          {off && <span className={css.ticketOff}>{off}</span>}
                         </div>
                       </li>
                     );

@@ -49,8 +49,14 @@ export function EventLayout() {
               <IconTicket size={18} />
             </span>
             <span className={css.brandText}>
-              <span className={css.brandOrganiser}>{organiser}</span>
-              <span className={css.brandEvent}>{event?.details.name ?? ''}</span>
+              {event ? (
+                <>
+                  <span className={css.brandOrganiser}>{organiser}</span>
+                  <span className={css.brandEvent}>{event.details.name}</span>
+                </>
+              ) : (
+                <span className={css.brandEvent}>{organiser}</span>
+              )}
             </span>
           </Link>
           {event && (

@@ -1,6 +1,6 @@
 import { M, type TPublicTicketType } from '@marquee/core';
 import { Link } from 'react-router';
-import { canAdd, itemOf, nextDown, nextUp, stepperMax, ticketState, type TicketState } from '../../cart/cart-rules';
+import { canAdd, itemOf, nextDown, nextUp, offSaleLabel, stepperMax, ticketState, type TicketState } from '../../cart/cart-rules';
 import { cartSubtotal, cartTicketCount, setQuantity, useCart } from '../../cart/cart-store';
 import { trackRemoveFromCart } from '../../cart/analytics';
 import { Button, ButtonLink } from '../kit/button';
@@ -15,22 +15,13 @@ import css from './ticket-menu.module.css';
 const LOW_STOCK = 10;
 
 function statusPill(state: TicketState, t: TPublicTicketType, timeZone: string) {
-  switch (state) {
-    case 'soldOut':
-      return <span className={`${css.pill} ${css.pillOff}`}>Sold out</span>;
-    case 'notYetOnSale':
-      return <span className={`${css.pill} ${css.pillOff}`}>On sale {t.details.salesStartAt ? shortMoment(t.details.salesStartAt, timeZone) : 'soon'}</span>;
-    case 'salesEnded':
-      return <span className={`${css.pill} ${css.pillOff}`}>Sales ended</span>;
-    case 'notOnSale':
-      return <span className={`${css.pill} ${css.pillOff}`}>Not on sale</span>;
-    case 'onSale':
-      return t.details.remainingQuantity <= LOW_STOCK ? (
-        <span className={`${css.pill} ${css.pillLow}`}>Only {t.details.remainingQuantity} left</span>
-      ) : (
-        <span className={`${css.pill} ${css.pillOk}`}>Available</span>
-      );
-  }
+  const off = offSaleLabel(state, t, (iso) => shortMoment(iso, timeZone));
+  if (off) return <span className={`${css.pill} ${css.pillOff}`}>{off}</span>;
+  return t.details.remainingQuantity <= LOW_STOCK ? (
+    <span className={`${css.pill} ${css.pillLow}`}>Only {t.details.remainingQuantity} left</span>
+  ) : (
+    <span className={`${css.pill} ${css.pillOk}`}>Available</span>
+  );
 }
 
 function limitsText(t: TPublicTicketType): string {

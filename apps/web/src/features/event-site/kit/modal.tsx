@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { IconX } from './icons';
 import { TOP_LAYER_EVENT } from './toast';
 import css from './kit.module.css';
@@ -18,11 +18,15 @@ export type ModalProps = {
 /** A modal on the native <dialog>: focus trap, Escape and the backdrop come from the browser. */
 export function Modal({ opened, onClose, title, children, actions, dismissable = true, wide, ...rest }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const inner = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (opened && !dialog.open) {
       dialog.showModal();
+      // The content takes the focus rather than the close button: no stray focus ring on open.
+      inner.current?.focus();
       window.dispatchEvent(new Event(TOP_LAYER_EVENT));
     }
     if (!opened && dialog.open) dialog.close();
@@ -32,7 +36,7 @@ export function Modal({ opened, onClose, title, children, actions, dismissable =
     <dialog
       ref={ref}
       className={`${css.dialog} ${wide ? css.dialogWide : ''}`}
-      aria-labelledby={undefined}
+      aria-labelledby={titleId}
       onCancel={(e) => {
         e.preventDefault();
         if (dismissable) onClose?.();
@@ -44,9 +48,11 @@ export function Modal({ opened, onClose, title, children, actions, dismissable =
       {...rest}
     >
       {opened && (
-        <div className={css.dialogInner}>
+        <div className={css.dialogInner} tabIndex={-1} ref={inner}>
           <div className={css.dialogHead}>
-            <h2 className={css.dialogTitle}>{title}</h2>
+            <h2 className={css.dialogTitle} id={titleId}>
+              {title}
+            </h2>
             {dismissable && onClose && (
               <button type="button" className={css.dialogClose} onClick={onClose} aria-label="Close">
                 <IconX size={18} />

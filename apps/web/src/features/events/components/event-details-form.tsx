@@ -26,7 +26,6 @@ import {
   urlNameFrom,
   URL_NAME_MAX,
   ZEventFields,
-  type TCreateEventRequest,
   type TEvent,
   type TUpdateEventRequest,
 } from '@marquee/core';
@@ -214,7 +213,9 @@ export function EventDetailsForm({ event, onSubmit, onDirtyChange, submitLabel }
   const form = useForm<EventFormValues>({
     initialValues: toValues(event),
     validate,
-    validateInputOnBlur: true,
+    // Only the URL name is checked as soon as it is left: an error appearing under an untouched
+    // field moves the form under the pointer; the rest is checked on save.
+    validateInputOnBlur: ['urlName'],
     onValuesChange: (values, previous) => {
       // A new event's URL name follows its name until the organiser edits it.
       if (!urlTouched.current && values.name !== previous.name) form.setFieldValue('urlName', urlNameFrom(values.name));
@@ -255,7 +256,9 @@ export function EventDetailsForm({ event, onSubmit, onDirtyChange, submitLabel }
   );
 
   const zone = form.values.timeZone;
-  const zoneNow = zoneAbbreviation(zone);
+  // EDT or EST as it will be on the day, not today.
+  const startsAt = fromWall(form.values.startDate, form.values.startTime, zone);
+  const zoneNow = zoneAbbreviation(zone, startsAt ? Date.parse(startsAt) : Date.now());
   const url = publicEventUrl(form.values.urlName || 'your-event');
   const urlChanged = !!event && event.details.status === 'published' && form.values.urlName.trim() !== event.details.urlName;
   const ruleOptions = [{ value: '', label: 'Your default service fee rule' }, ...(rules.data ?? []).map((r) => ({ value: r.id, label: r.name }))];

@@ -103,8 +103,8 @@ export function EventEditorPage() {
         description={
           <>
             {d.startDateTime ? formatInZone(d.startDateTime, d.timeZone) : 'Not scheduled yet'} ·{' '}
-            <Anchor href={url} target="_blank" rel="noreferrer" fz="sm" style={{ wordBreak: 'break-all' }}>
-              {url}
+            <Anchor href={url} target="_blank" rel="noreferrer" fz="sm" title={url}>
+              /{d.urlName}/
             </Anchor>
           </>
         }

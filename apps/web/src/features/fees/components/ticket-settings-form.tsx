@@ -9,7 +9,7 @@ import {
   type TTicketSettingsResource,
 } from '@marquee/core';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { isApiError } from '../../../ui/api-client';
 import { applyServerFields, zodValidate } from '../../../ui/zod-form';
 import type { FeeScope } from '../api';
@@ -25,6 +25,9 @@ const CHANNELS: { channel: Channel; field: 'serviceFeePassAlongOptionOnline' | '
   { channel: 'APP', field: 'serviceFeePassAlongOptionApp', label: 'App sales' },
 ];
 const OPTIONS = [1, 2, 3, 4] as const;
+
+const sameValues = (a: SettingsValues, b: SettingsValues) =>
+  (Object.keys(a) as (keyof SettingsValues)[]).every((k) => a[k] === b[k]);
 
 export function Section({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
   return (
@@ -65,11 +68,15 @@ export function TicketSettingsForm({ scope, settings, canWrite }: TicketSettings
     validateInputOnChange: true,
   });
 
+  // What is saved, as state: a save (or the control switch) re-renders with the new starting point.
+  const [saved, setSaved] = useState<SettingsValues>(() => settingsToValues(settings));
+
   useEffect(() => {
-    // A save (or the control switch) refreshes the settings: they become the new starting point.
     const next = settingsToValues(settings);
+    const untouched = sameValues(saved, form.values);
+    setSaved(next);
     form.setInitialValues(next);
-    if (!form.isDirty()) form.setValues(next);
+    if (untouched) form.setValues(next);
     else form.setFieldValue('isTenantSettingsControlEnabled', next.isTenantSettingsControlEnabled);
   }, [settings]);
 
@@ -78,14 +85,15 @@ export function TicketSettingsForm({ scope, settings, canWrite }: TicketSettings
   const taxOff = off || !v.chargeTax;
   const unlimited = v.maximumComplimentaryTickets === COMPLIMENTARY_UNLIMITED;
   const hasErrors = Object.keys(form.errors).length > 0;
-  const dirty = form.isDirty();
+  const dirty = !sameValues(saved, form.values);
 
   const submit = form.onSubmit(
     (values) => {
       const input = settingsValuesToInput(values);
       update.mutate(scope.kind === 'global' ? { ...input, isTenantSettingsControlEnabled: false } : input, {
-        onSuccess: (saved) => {
-          const next = settingsToValues(saved.settings);
+        onSuccess: (result) => {
+          const next = settingsToValues(result.settings);
+          setSaved(next);
           form.setInitialValues(next);
           form.setValues(next);
           feeToast.settingsUpdated();
@@ -186,7 +194,6 @@ export function TicketSettingsForm({ scope, settings, canWrite }: TicketSettings
                 />
                 <MoneyInput
                   aria-label={`${label} amount`}
-                  placeholder="$0.00"
                   required={value === 'chargeBoxOfficeValue' || (value === 'chargeCashValue' && v.chargeTax && v.chargeCash)}
                   disabled={taxOff || !v[toggle]}
                   {...form.getInputProps(value)}
@@ -253,7 +260,7 @@ export function TicketSettingsForm({ scope, settings, canWrite }: TicketSettings
                 {hasErrors ? 'Fix the highlighted fields to save.' : dirty ? 'You have unsaved changes.' : 'All changes saved.'}
               </Text>
               <Group gap="sm">
-                <Button variant="default" disabled={!dirty || update.isPending} onClick={() => form.reset()}>
+                <Button variant="default" disabled={!dirty || update.isPending} onClick={() => { form.setValues(saved); form.clearErrors(); }}>
                   Discard changes
                 </Button>
                 <Button type="submit" loading={update.isPending} disabled={!dirty || hasErrors}>

@@ -2,7 +2,7 @@ import { Badge, Button, Group, Paper, Radio, SimpleGrid, Skeleton, Stack, Switch
 import { useForm } from '@mantine/form';
 import { M, passAlongNumber, payoutAutomaticFor, PASS_ALONG_DESCRIPTIONS, type PaymentAccountType, type TPaymentSettings } from '@marquee/core';
 import { IconCreditCardOff } from '@tabler/icons-react';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { errorMessage, isApiError } from '../../../ui/api-client';
 import { EmptyState } from '../../../ui/empty-state';
 import { formatMoney } from '../../../ui/money';
@@ -40,11 +40,16 @@ export function PaymentSettingsPanel({ tenantId, canWrite }: { tenantId: string;
   const settings = usePaymentSettings(tenantId);
   const update = useUpdatePaymentSettings(tenantId);
   const form = useForm<Values>({ initialValues: { type: 'platform', chargeSurchargeFeesToPlatform: false } });
+  // What is saved, as state: a save re-renders with the new starting point even when the form's
+  // values stay the same.
+  const [saved, setSaved] = useState<Values | null>(null);
 
   useEffect(() => {
     if (!settings.data) return;
-    form.setInitialValues(toValues(settings.data));
-    form.setValues(toValues(settings.data));
+    const v = toValues(settings.data);
+    setSaved(v);
+    form.setInitialValues(v);
+    form.setValues(v);
   }, [settings.data]);
 
   useEffect(() => {
@@ -73,6 +78,7 @@ export function PaymentSettingsPanel({ tenantId, canWrite }: { tenantId: string;
   const disabled = !canWrite;
   // spec: accounts §4: the tenant's account forces automatic payout on, the platform's off.
   const automatic = payoutAutomaticFor(form.values.type);
+  const dirty = !!saved && (saved.type !== form.values.type || saved.chargeSurchargeFeesToPlatform !== form.values.chargeSurchargeFeesToPlatform);
 
   const save = form.onSubmit((values) =>
     update.mutate(
@@ -145,10 +151,10 @@ export function PaymentSettingsPanel({ tenantId, canWrite }: { tenantId: string;
             </Stack>
             {canWrite && (
               <Group justify="flex-end" gap="sm">
-                <Button variant="default" disabled={!form.isDirty() || update.isPending} onClick={() => form.reset()}>
+                <Button variant="default" disabled={!dirty || update.isPending} onClick={() => saved && form.setValues(saved)}>
                   Discard changes
                 </Button>
-                <Button type="submit" loading={update.isPending} disabled={!form.isDirty()}>
+                <Button type="submit" loading={update.isPending} disabled={!dirty}>
                   Save
                 </Button>
               </Group>

@@ -67,9 +67,15 @@ export function PlatformUsersPage() {
       header: 'User',
       render: (u) => (
         <Stack gap={0} style={{ minWidth: 0 }}>
-          <Text fz="sm" fw={600} truncate>
-            {u.group.name || '—'}
-          </Text>
+          {u.group.name ? (
+            <Text fz="sm" fw={600} truncate>
+              {u.group.name}
+            </Text>
+          ) : (
+            <Text fz="sm" c="dimmed" fs="italic">
+              Invited
+            </Text>
+          )}
           <Text fz="xs" c="dimmed" truncate>
             {u.id}
           </Text>
@@ -77,7 +83,7 @@ export function PlatformUsersPage() {
       ),
     },
     { key: 'roles', header: 'Role', visibleFrom: 'sm', render: (u) => <RoleBadges roles={u.group.roles} /> },
-    { key: 'status', header: 'Status', width: 170, render: (u) => <StatusBadge status={u.group.status} /> },
+    { key: 'status', header: 'Status', width: 200, render: (u) => <StatusBadge status={u.group.status} /> },
     { key: 'login', header: 'Last login', width: 190, visibleFrom: 'md', render: (u) => <Text fz="sm" c="dimmed">{formatLastLogin(u.group.lastLogin)}</Text> },
     {
       key: 'actions',

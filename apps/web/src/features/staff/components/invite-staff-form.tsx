@@ -29,7 +29,6 @@ export function InviteStaffForm<R extends string>({ roles, defaultRoles, onInvit
   const form = useForm<Values<R>>({
     initialValues: { email: '', roles: defaultRoles },
     validate: zodValidate(schema),
-    validateInputOnBlur: ['email'],
   });
 
   const send = form.onSubmit(async (values) => {

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, CopyButton, Divider, Grid, Group, Paper, SimpleG
 import { useForm } from '@mantine/form';
 import { formatPhone, isTenantEditable, M, phoneDigits, ZUpdateTenantRequest, type TTenant, type TUpdateTenantRequest } from '@marquee/core';
 import { IconCheck, IconCopy, IconExternalLink, IconLock } from '@tabler/icons-react';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { errorMessage, isApiError } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { PhoneInput } from '../../../ui/phone-input';
@@ -68,20 +68,28 @@ export function TenantInfoForm({ tenant, canWrite, allowUrlEdit = false, actions
     validateInputOnBlur: true,
   });
 
+  // What is saved, as state: a save re-renders with the new starting point.
+  const [saved, setSaved] = useState<Values>(() => toValues(tenant));
+
   useEffect(() => {
-    form.setInitialValues(toValues(tenant));
-    if (!form.isDirty()) form.setValues(toValues(tenant));
+    const next = toValues(tenant);
+    const untouched = Object.keys(changedTenantFields(saved, form.values, allowUrlEdit)).length === 0;
+    setSaved(next);
+    form.setInitialValues(next);
+    if (untouched) form.setValues(next);
   }, [tenant]);
 
-  const changes = changedTenantFields(form.getInitialValues(), form.values, allowUrlEdit);
+  const changes = changedTenantFields(saved, form.values, allowUrlEdit);
   const dirty = Object.keys(changes).length > 0;
 
   const save = form.onSubmit(
     () =>
       update.mutate(changes, {
-        onSuccess: (saved) => {
-          form.setInitialValues(toValues(saved));
-          form.setValues(toValues(saved));
+        onSuccess: (tenantSaved) => {
+          const next = toValues(tenantSaved);
+          setSaved(next);
+          form.setInitialValues(next);
+          form.setValues(next);
           notify.success(M.success, M.successfullyUpdated);
         },
         onError: (e) => {
@@ -183,7 +191,7 @@ export function TenantInfoForm({ tenant, canWrite, allowUrlEdit = false, actions
               <Group gap="sm">{actions}</Group>
               {!disabled && (
                 <Group gap="sm">
-                  <Button variant="default" disabled={!dirty || update.isPending} onClick={() => form.reset()}>
+                  <Button variant="default" disabled={!dirty || update.isPending} onClick={() => { form.setValues(saved); form.clearErrors(); }}>
                     Discard changes
                   </Button>
                   <Button type="submit" loading={update.isPending} disabled={!dirty}>

@@ -28,7 +28,11 @@ export function BucketSetupProgress({ timer, onRetry, onDismiss }: BucketSetupPr
         <Stack gap={6} style={{ flex: 1, minWidth: 0 }}>
           <Group justify="space-between" wrap="nowrap" gap="xs">
             <Text fw={600} truncate>
-              Setting up {timer.tenantName || 'the new tenant'}
+              {timer.phase === 'success'
+                ? `${timer.tenantName || 'The new tenant'} is set up`
+                : timer.phase === 'failed'
+                  ? `Setting up ${timer.tenantName || 'the new tenant'} failed`
+                  : `Setting up ${timer.tenantName || 'the new tenant'}`}
             </Text>
             <Group gap="xs" wrap="nowrap">
               {timer.phase === 'failed' && (

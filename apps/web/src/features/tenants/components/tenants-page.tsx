@@ -70,16 +70,14 @@ export function TenantsPage() {
       key: 'url',
       header: 'URL',
       render: (t) => (
-        <Anchor href={t.details.siteUrl} target="_blank" rel="noreferrer" fz="sm" onClick={(e) => e.stopPropagation()}>
-          <Group gap={4} wrap="nowrap">
-            {t.details.url}
-            <IconExternalLink size={13} />
-          </Group>
+        <Anchor href={t.details.siteUrl} target="_blank" rel="noreferrer" fz="sm" onClick={(e) => e.stopPropagation()} style={{ wordBreak: 'break-word' }}>
+          {t.details.url}
+          <IconExternalLink size={13} style={{ marginLeft: 4, verticalAlign: -1 }} />
         </Anchor>
       ),
     },
-    { key: 'phone', header: 'Phone', visibleFrom: 'lg', render: (t) => <Text fz="sm">{formatPhone(t.details.phone)}</Text> },
-    { key: 'status', header: 'Status', width: 110, render: (t) => <TenantStatusBadge status={t.details.status} /> },
+    { key: 'phone', header: 'Phone', visibleFrom: 'lg', render: (t) => <Text fz="sm" style={{ whiteSpace: 'nowrap' }}>{formatPhone(t.details.phone)}</Text> },
+    { key: 'status', header: 'Status', width: 130, render: (t) => <TenantStatusBadge status={t.details.status} /> },
     { key: 'created', header: 'Created', width: 130, visibleFrom: 'md', render: (t) => <Text fz="sm" c="dimmed">{formatDate(t.details.dateCreated)}</Text> },
     {
       key: 'actions',

@@ -18,7 +18,7 @@ import {
   type TTicketTypeFields,
 } from '@marquee/core';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { errorMessage, isApiError } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { zodValidate } from '../../../ui/zod-form';
@@ -113,11 +113,15 @@ export type TicketTypeModalProps = {
   onClose: () => void;
 };
 
-export function TicketTypeModal({ event, ticketType, siblings, onClose }: TicketTypeModalProps) {
-  const opened = ticketType !== undefined;
+export function TicketTypeModal({ event, ticketType: requested, siblings, onClose }: TicketTypeModalProps) {
+  const opened = requested !== undefined;
+  // Keep showing what was open while the modal animates closed.
+  const last = useRef<TTicketType | null>(null);
+  if (opened) last.current = requested;
+  const ticketType = last.current;
   const create = useCreateTicketType(event.id);
   const update = useUpdateTicketType(event.id);
-  const form = useForm<Values>({ initialValues: toValues(null), validate, validateInputOnBlur: true });
+  const form = useForm<Values>({ initialValues: toValues(null), validate });
 
   useEffect(() => {
     if (!opened) return;
@@ -136,7 +140,8 @@ export function TicketTypeModal({ event, ticketType, siblings, onClose }: Ticket
       const details = toDetails(values);
       try {
         if (ticketType) await update.mutateAsync({ id: ticketType.id, details });
-        else await create.mutateAsync(details);
+        // A new ticket type goes last on the ticket menu.
+        else await create.mutateAsync({ ...details, sortOrder: siblings.reduce((max, t) => Math.max(max, t.details.sortOrder + 1), 0) });
         notify.success(ticketType ? 'Ticket type saved' : 'Ticket type added', `${values.name.trim()} is saved.`);
         onClose();
       } catch (e) {
@@ -216,7 +221,7 @@ export function TicketTypeModal({ event, ticketType, siblings, onClose }: Ticket
           </Radio.Group>
 
           {form.values.salesAvailability === 'SALES_AVAILABILITY_OPT_2' && (
-            <Stack gap="sm" pl={{ base: 0, xs: 'lg' }}>
+            <Stack gap="sm" pl={{ base: 0, xs: 32 }}>
               <Text fz="xs" c="dimmed">
                 In the event's time zone, {timeZoneName(zone)}.
               </Text>
@@ -238,7 +243,7 @@ export function TicketTypeModal({ event, ticketType, siblings, onClose }: Ticket
           )}
           {form.values.salesAvailability === 'SALES_AVAILABILITY_OPT_3' && (
             <Select
-              pl={{ base: 0, xs: 'lg' }}
+              pl={{ base: 0, xs: 32 }}
               label="Available while this ticket type is available"
               placeholder={others.length ? 'Choose a ticket type' : 'Add another ticket type first'}
               required

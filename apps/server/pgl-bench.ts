@@ -1,0 +1,16 @@
+import { PGlite } from '@electric-sql/pglite';
+import { openDatabase } from '/work/main/apps/server/src/db/client.ts';
+let t = Date.now();
+const d = await openDatabase({ dataDir: 'memory://' });
+console.log('open', Date.now() - t); t = Date.now();
+await d.migrate();
+console.log('migrate', Date.now() - t); t = Date.now();
+const client = (d as any).db.$client as PGlite;
+const dump = await client.dumpDataDir('none');
+console.log('dump', Date.now() - t, dump.size); t = Date.now();
+const p2 = new PGlite({ loadDataDir: dump });
+await p2.waitReady;
+console.log('load', Date.now() - t); t = Date.now();
+const p3 = new PGlite();
+await p3.waitReady;
+console.log('fresh2', Date.now() - t);

@@ -1,0 +1,36 @@
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+// Browser tests run Debian's Chromium (never a downloaded browser) against the real product,
+// started fresh on its own port and an empty data directory, exactly as `npm start` runs it.
+const port = Number(process.env.E2E_PORT ?? 3300);
+const dataDir = path.join(os.tmpdir(), `marquee-e2e-${process.pid}`);
+
+export default defineConfig({
+  testDir: './tests',
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  workers: 1,
+  retries: 0,
+  reporter: 'list',
+  outputDir: path.join(os.tmpdir(), 'marquee-e2e-results'),
+  use: {
+    baseURL: process.env.E2E_BASE_URL ?? `http://localhost:${port}`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  webServer: process.env.E2E_BASE_URL
+    ? undefined
+    : {
+        command: 'node ../scripts/start.mjs',
+        url: `http://localhost:${port}/api/health`,
+        reuseExistingServer: false,
+        timeout: 180_000,
+        env: { PORT: String(port), DATA_DIR: dataDir, JOBS_POLL_MS: '200', LOG_LEVEL: 'warn' },
+      },
+});

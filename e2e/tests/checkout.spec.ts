@@ -1,0 +1,394 @@
+import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+
+// The attendee's checkout (issue 4, spec reports-payouts-checkout §2, §4, §5, §8): buying through
+// the test gateway with a discount code, the tickets mail in the outbox, a declined card that
+// comes back to checkout with the tickets still held, and the cart's availability messages.
+// Every test puts its own event on sale through the organiser's API, so runs never share stock.
+
+const ORGANISER = { email: 'organiser@acme.test', password: process.env.E2E_ORGANISER_PASSWORD ?? 'Marquee-Admin-1' };
+const ADMIN = { email: process.env.E2E_ADMIN_EMAIL ?? 'admin@marquee.test', password: process.env.E2E_ADMIN_PASSWORD ?? 'Marquee-Admin-1' };
+const PAY_CARD = '4242 4242 4242 4242';
+/** A 1x1 PNG: the seat map only has to be a real image. */
+const SEAT_MAP_PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4f20000000049454e44ae426082',
+  'hex',
+);
+const DECLINED_CARD = '4000 0000 0000 0002';
+
+function platformOrigin(baseURL: string | undefined): string {
+  return new URL(baseURL ?? process.env.E2E_BASE_URL ?? 'http://localhost:3000').origin;
+}
+
+/** The demo tenant's host on the server under test: acme.{platform host}:{port}. */
+function tenantOrigin(baseURL: string | undefined): string {
+  const base = new URL(platformOrigin(baseURL));
+  return `${base.protocol}//acme.${base.hostname}${base.port ? `:${base.port}` : ''}`;
+}
+
+type Api = { ctx: APIRequestContext; csrf: string; tenantId: string | null };
+
+/**
+ * An API client for a host. Browsers resolve *.localhost to this machine; Node does not, so such
+ * hosts are reached on the loopback address with the tenant's Host header.
+ */
+async function apiContext(origin: string): Promise<APIRequestContext> {
+  const url = new URL(origin);
+  if (url.hostname !== 'localhost' && !url.hostname.endsWith('.localhost')) return playwrightRequest.newContext({ baseURL: origin });
+  return playwrightRequest.newContext({ baseURL: `${url.protocol}//127.0.0.1${url.port ? `:${url.port}` : ''}`, extraHTTPHeaders: { host: url.host } });
+}
+
+async function signIn(origin: string, who: { email: string; password: string }): Promise<Api> {
+  const ctx = await apiContext(origin);
+  const res = await ctx.post('/api/auth/login', { data: { username: who.email, password: who.password } });
+  expect(res.status(), await res.text()).toBe(200);
+  const session = (await res.json()) as { csrfToken: string };
+  const site = (await (await ctx.get('/api/site/context')).json()) as { tenant: { id: string } | null };
+  return { ctx, csrf: session.csrfToken, tenantId: site.tenant?.id ?? null };
+}
+
+async function send<T>(api: Api, method: 'POST' | 'PATCH', path: string, details: unknown): Promise<T> {
+  const res = await api.ctx.fetch(path, { method, data: details === undefined ? {} : { details }, headers: { 'x-csrf-token': api.csrf } });
+  expect(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`).toBeTruthy();
+  return (await res.json()) as T;
+}
+
+type TicketSpec = { name: string; description: string; price: number; quantity: number; maxTicketPerOrder?: number };
+type OnSale = { eventId: string; urlName: string; name: string; ticketTypeIds: Record<string, string> };
+
+/** An event on sale on the demo tenant, with its ticket types and (optionally) a 10% code. */
+async function givenEventOnSale(organiser: Api, opts: { tickets: TicketSpec[]; covidSafety?: boolean; discountCode?: string; seatMap?: Buffer }): Promise<OnSale> {
+  const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+  const name = `Checkout Night ${suffix}`;
+  const urlName = `checkout-night-${suffix}`;
+  const base = `/api/tenants/${organiser.tenantId}/events`;
+  const event = await send<{ id: string }>(organiser, 'POST', base, {
+    name,
+    urlName,
+    startDateTime: '2031-09-12T20:00:00-04:00',
+    timeZone: 'America/New_York',
+    venueName: 'Harbour Hall',
+    address1: '12 Pier Road',
+    city: 'Boston',
+    state: 'MA',
+    zip: '02110',
+    country: 'USA',
+    description: 'A night of music for the checkout tests.',
+    covidSafety: opts.covidSafety ?? false,
+    covidSafetyText: 'Masks are welcome. Please stay home if you feel unwell.',
+    emailDeliveryVerbiage: 'Show the attached tickets at the door.',
+  });
+  const ticketTypeIds: Record<string, string> = {};
+  for (const [i, { description, ...t }] of opts.tickets.entries()) {
+    const created = await send<{ id: string }>(organiser, 'POST', `${base}/${event.id}/ticket-types`, { ...t, details: description, sortOrder: i });
+    ticketTypeIds[t.name] = created.id;
+  }
+  if (opts.discountCode) await send(organiser, 'POST', `${base}/${event.id}/discount-codes`, { code: opts.discountCode, kind: 'percent', value: 10 });
+  if (opts.seatMap) {
+    const res = await organiser.ctx.post(`${base}/${event.id}/seatmap`, {
+      multipart: { file: { name: 'seatmap.png', mimeType: 'image/png', buffer: opts.seatMap } },
+      headers: { 'x-csrf-token': organiser.csrf },
+    });
+    expect(res.ok(), await res.text()).toBeTruthy();
+  }
+  await send(organiser, 'POST', `${base}/${event.id}/publish`, undefined);
+  return { eventId: event.id, urlName, name, ticketTypeIds };
+}
+
+async function changeTicketType(organiser: Api, event: OnSale, ticketName: string, details: Record<string, unknown>) {
+  await send(organiser, 'PATCH', `/api/tenants/${organiser.tenantId}/events/${event.eventId}/ticket-types/${event.ticketTypeIds[ticketName]}`, details);
+}
+
+/** What the attendee site's API says is left of a ticket type right now. */
+async function remainingOf(api: Api, event: OnSale, ticketName: string): Promise<number> {
+  const res = await api.ctx.get(`/api/p/events/${event.urlName}`);
+  const body = (await res.json()) as { ticketTypes: Array<{ details: { name: string; remainingQuantity: number } }> };
+  return body.ticketTypes.find((t) => t.details.name === ticketName)!.details.remainingQuantity;
+}
+
+async function addTickets(page: Page, ticketName: string, times: number) {
+  for (let i = 0; i < times; i++) await page.getByRole('button', { name: `Add one ${ticketName}` }).click();
+}
+
+async function fillContact(page: Page, email: string) {
+  await page.getByTestId('field-email').fill(email);
+  await page.getByTestId('field-firstName').fill('Grace');
+  await page.getByTestId('field-lastName').fill('Hopper');
+  await page.getByTestId('field-phone').pressSequentially('6175550123');
+  await expect(page.getByTestId('field-phone')).toHaveValue('+1 (617) 555 0123');
+  await page.getByTestId('field-address1').fill('1 Navy Yard');
+  await page.getByTestId('field-address2').fill('Building 5');
+  await page.getByTestId('field-city').fill('Boston');
+  await page.getByTestId('field-state').selectOption('MA');
+  await page.getByTestId('field-zipCode').fill('02129');
+}
+
+async function payOnGatewayPage(page: Page, card: string) {
+  await expect(page).toHaveURL(/\/pay\//);
+  await page.getByLabel('Card number').fill(card);
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: /^Pay / }).click();
+}
+
+type DataLayerEntry = { event?: string; ecommerce?: { currency?: string; coupon?: string; items?: Array<{ item_name: string; quantity: number }> } | null };
+const dataLayer = (page: Page) => page.evaluate(() => ((window as unknown as { dataLayer?: unknown[] }).dataLayer ?? []) as DataLayerEntry[]);
+
+test.describe('attendee checkout', () => {
+  let organiser: Api;
+
+  test.beforeAll(async ({ baseURL }) => {
+    organiser = await signIn(tenantOrigin(baseURL), ORGANISER);
+  });
+
+  test.afterAll(async () => {
+    await organiser.ctx.dispose();
+  });
+
+  test('buys two ticket types with a discount code through the test gateway and gets the tickets by mail', async ({ page, baseURL }) => {
+    const origin = tenantOrigin(baseURL);
+    const event = await givenEventOnSale(organiser, {
+      covidSafety: true,
+      discountCode: 'HARBOUR10',
+      seatMap: SEAT_MAP_PNG,
+      tickets: [
+        { name: 'General Admission', description: 'Standing room.', price: 4000, quantity: 100 },
+        { name: 'Balcony', description: 'Seated, great view.', price: 6500, quantity: 20, maxTicketPerOrder: 4 },
+      ],
+    });
+    const email = `buyer.${Date.now().toString(36)}@example.com`;
+
+    // Event home: name, date in the event's time zone, venue, Get Tickets.
+    await page.goto(`${origin}/${event.urlName}/`);
+    await expect(page.getByTestId('event-name')).toHaveText(event.name);
+    await expect(page.getByTestId('event-date')).toContainText('Friday, September 12, 2031');
+    await expect(page.getByTestId('event-date')).toContainText('8:00 PM EDT');
+    await page.getByTestId('get-tickets').click();
+
+    // Ticket menu: prices and per-order limits; three General Admission, one Balcony.
+    await expect(page).toHaveURL(new RegExp(`/${event.urlName}/tickets$`));
+    await expect(page.getByTestId('ticket-type-Balcony')).toContainText('$65.00');
+    await expect(page.getByTestId('ticket-type-Balcony')).toContainText('Max 4 per order');
+    await addTickets(page, 'General Admission', 3);
+    await addTickets(page, 'Balcony', 1);
+    await page.getByTestId('view-cart').click();
+
+    // Cart: Ticket Details, the COVID note, Item Summary; one General Admission less.
+    await expect(page.getByTestId('ticket-details')).toContainText('Ticket Details');
+    await expect(page.getByTestId('covid-note')).toBeVisible();
+    await page.getByRole('button', { name: 'Remove one General Admission' }).click();
+    await expect(page.getByTestId('cart-qty-General Admission-value')).toHaveText('2');
+    await expect(page.getByTestId('item-summary')).toContainText('Item Summary');
+    await expect(page.getByTestId('breakdown-subtotal')).toHaveText('$145.00');
+    await expect(page.getByTestId('ticket-menu')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Back to Home' })).toBeVisible();
+    await page.getByTestId('continue').click();
+
+    // Checkout: contact, address, delivery, the basket; the discount code applies, is removed, applies again.
+    await expect(page).toHaveURL(new RegExp(`/${event.urlName}/account$`));
+    await expect(page.getByText('Contact Information')).toBeVisible();
+    await expect(page.getByText('Choose Delivery Option')).toBeVisible();
+    await expect(page.getByText('Print At Home (Email)')).toBeVisible();
+    await expect(page.getByTestId('your-basket')).toContainText('Balcony');
+    // The seating map was found by the probe; a click enlarges it.
+    await page.getByRole('button', { name: 'Enlarge the seating map' }).click();
+    await expect(page.getByRole('dialog', { name: 'Seating Map' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog', { name: 'Seating Map' })).toBeHidden();
+    await fillContact(page, email);
+    await page.getByTestId('discount-input').fill('harbour10');
+    await expect(page.getByTestId('discount-input')).toHaveValue('HARBOUR10');
+    await page.getByTestId('discount-apply').click();
+    await expect(page.getByText('Discount code applied.')).toBeVisible();
+    await expect(page.getByTestId('discount-input')).toHaveAttribute('readonly', '');
+    await expect(page.getByTestId('breakdown-discount')).toHaveText('−$14.50');
+    await page.getByTestId('discount-remove').click();
+    await expect(page.getByTestId('discount-input')).toHaveValue('');
+    await expect(page.getByTestId('breakdown-discount')).toHaveCount(0);
+    await page.getByTestId('discount-input').fill('HARBOUR10');
+    await page.getByTestId('discount-apply').click();
+    await expect(page.getByTestId('breakdown-discount')).toHaveText('−$14.50');
+    // The total is the server's price (the tenant's fee settings apply on top of the discount).
+    const total = (await page.getByTestId('breakdown-total').textContent())!;
+
+    const beforePay = await dataLayer(page);
+    const viewCart = beforePay.find((e) => e.event === 'view_cart');
+    expect(viewCart?.ecommerce?.currency).toBe('USD');
+    expect(beforePay.find((e) => e.event === 'remove_from_cart')?.ecommerce?.items?.[0]).toMatchObject({ item_name: 'General Admission', quantity: 1 });
+    expect(beforePay.find((e) => e.event === 'begin_checkout')?.ecommerce?.currency).toBe('USD');
+
+    // PLACE ORDER NOW: the COVID Safety Protocol first, then Processing Payment, then the gateway.
+    await page.getByTestId('place-order').click();
+    await expect(page.getByRole('dialog', { name: 'COVID Safety Protocol' })).toBeVisible();
+    await page.getByTestId('covid-agree').click();
+    await payOnGatewayPage(page, PAY_CARD);
+
+    // The success page: processing until the payment is confirmed, then the order.
+    await expect(page).toHaveURL(new RegExp(`/${event.urlName}/success\\?orderID=`));
+    const orderUID = new URL(page.url()).searchParams.get('orderID')!;
+    await expect(page.getByTestId('success-page')).toHaveAttribute('data-status', 'paid', { timeout: 20_000 });
+    await expect(page.getByRole('dialog', { name: 'Payment Success' })).toBeVisible();
+    await expect(page.getByRole('dialog', { name: 'Payment Success' })).toContainText(orderUID);
+    await page.getByRole('button', { name: 'View my order' }).click();
+    await expect(page.getByTestId('order-uid')).toHaveText(orderUID);
+    await expect(page.getByTestId('breakdown-total')).toHaveText(total);
+    await expect(page.getByTestId('breakdown-discount')).toHaveText('−$14.50');
+    const purchase = (await dataLayer(page)).find((e) => e.event === 'purchase');
+    expect(purchase?.ecommerce).toMatchObject({ currency: 'USD', coupon: 'HARBOUR10', transaction_id: orderUID, value: Number(total.replace(/[$,]/g, '')) });
+
+    // The cart is empty once the order is paid.
+    await expect(page.getByTestId('header-cart')).not.toContainText(/\d/);
+
+    // The tickets mail, with its PDF, is in the outbox.
+    const admin = await signIn(platformOrigin(baseURL), ADMIN);
+    try {
+      type Mail = { details: { to: string; subject: string; attachments: Array<{ filename: string; url: string }> } };
+      let mail: Mail | undefined;
+      await expect
+        .poll(
+          async () => {
+            const res = await admin.ctx.get('/api/platform/outbox', { params: { filters: `details.to=${email}` } });
+            const list = (await res.json()) as { result: Mail[] };
+            mail = list.result.find((m) => m.details.subject === `Your tickets for ${event.name}`);
+            return mail?.details.attachments.map((a) => a.filename) ?? [];
+          },
+          { timeout: 30_000 },
+        )
+        .toEqual([`tickets_${orderUID}.pdf`]);
+      const pdf = await admin.ctx.get(mail!.details.attachments[0]!.url);
+      expect(pdf.ok()).toBeTruthy();
+      expect((await pdf.body()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    } finally {
+      await admin.ctx.dispose();
+    }
+  });
+
+  test('a declined card returns to checkout with the tickets still held', async ({ page, baseURL }) => {
+    const origin = tenantOrigin(baseURL);
+    const event = await givenEventOnSale(organiser, {
+      tickets: [
+        { name: 'Front Row', description: 'The first row.', price: 9000, quantity: 3, maxTicketPerOrder: 4 },
+        { name: 'Standing', description: 'Anywhere on the floor.', price: 3000, quantity: 50 },
+      ],
+    });
+    const email = `declined.${Date.now().toString(36)}@example.com`;
+
+    await page.goto(`${origin}/${event.urlName}/tickets`);
+    await addTickets(page, 'Front Row', 3);
+    await addTickets(page, 'Standing', 1);
+    await page.getByTestId('view-cart').click();
+    await page.getByTestId('continue').click();
+    await fillContact(page, email);
+    // Slow the order down a little so the Processing Payment modal can be seen before the browser leaves.
+    await page.route('**/api/p/tenants/*/events/*/orders', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 750));
+      await route.continue();
+    });
+    await page.getByTestId('place-order').click();
+    await expect(page.getByRole('dialog', { name: 'Processing Payment' })).toBeVisible();
+
+    await payOnGatewayPage(page, DECLINED_CARD);
+    await expect(page.getByRole('alert')).toContainText('Your card was declined.');
+    // The draft still holds every Front Row ticket.
+    expect(await remainingOf(organiser, event, 'Front Row')).toBe(0);
+
+    await page.getByRole('link', { name: 'Back to checkout', exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/${event.urlName}/account\\?payment=cancelled$`));
+    await expect(page.getByTestId('payment-returned')).toContainText('Your tickets are held for you until');
+    // The buyer's own hold on the last Front Row tickets is not "sold out" to them.
+    await expect(page.getByTestId('your-basket')).toContainText('Front Row');
+    await expect(page.getByTestId('your-basket')).toContainText('3 × $90.00');
+    await expect(page.getByTestId('field-email')).toHaveValue(email);
+    await expect(page.getByTestId('field-email')).toHaveAttribute('readonly', '');
+    await expect(page.getByTestId('field-city')).toHaveValue('Boston');
+    expect(await remainingOf(organiser, event, 'Front Row')).toBe(0);
+
+    // Paying again replaces the held draft: the same three tickets, not three more.
+    await page.getByTestId('place-order').click();
+    await payOnGatewayPage(page, PAY_CARD);
+    await expect(page.getByTestId('success-page')).toHaveAttribute('data-status', 'paid', { timeout: 20_000 });
+    expect(await remainingOf(organiser, event, 'Front Row')).toBe(0);
+    expect(await remainingOf(organiser, event, 'Standing')).toBe(49);
+  });
+
+  test("the cart's quantity limit, removed tickets and availability messages", async ({ page, baseURL }) => {
+    const origin = tenantOrigin(baseURL);
+    const event = await givenEventOnSale(organiser, {
+      tickets: [
+        { name: 'Last Few', description: 'Only a couple left.', price: 2500, quantity: 2 },
+        { name: 'Early Bird', description: 'While it lasts.', price: 1500, quantity: 30 },
+      ],
+    });
+
+    // Adding past what is left: 'Quantity Limit Exceeded', N remaining; the quantity stays.
+    await page.goto(`${origin}/${event.urlName}/tickets`);
+    await addTickets(page, 'Last Few', 3);
+    const limit = page.getByTestId('toast').filter({ hasText: 'Quantity Limit Exceeded' });
+    await expect(limit).toBeVisible();
+    await expect(limit).toContainText('Only 2 Last Few tickets remaining.');
+    await expect(page.getByTestId('qty-Last Few-value')).toHaveText('2');
+    await addTickets(page, 'Early Bird', 1);
+    await page.getByTestId('view-cart').click();
+    await expect(page.getByTestId('cart-line-Early Bird')).toBeVisible();
+
+    // The organiser stops selling Early Bird: the cart removes it once, with 'Tickets Removed'.
+    await changeTicketType(organiser, event, 'Early Bird', { active: false });
+    await page.reload();
+    const removed = page.getByTestId('toast').filter({ hasText: 'Tickets Removed' });
+    await expect(removed).toContainText('Early Bird is no longer available and was removed from your cart.');
+    await expect(page.getByTestId('cart-line-Early Bird')).toHaveCount(0);
+    await expect(page.getByTestId('cart-line-Last Few')).toBeVisible();
+    await expect(page.getByTestId('continue')).toBeEnabled();
+
+    // Fewer left than the cart asks for: the line reports requested, available and excess, and
+    // CONTINUE is blocked; the event's capacity problem stays on screen as 'Insufficient Capacity'.
+    await changeTicketType(organiser, event, 'Last Few', { quantity: 1 });
+    await page.reload();
+    const problem = page.getByTestId('cart-line-Last Few').getByTestId('line-problem');
+    await expect(problem).toContainText('Quantity Limit Exceeded');
+    await expect(problem).toContainText('Requested 2 · Available 1 · Excess 1');
+    await expect(page.getByTestId('continue')).toBeDisabled();
+    await expect(page.getByTestId('toast').filter({ hasText: 'Insufficient Capacity' })).toBeVisible();
+    await page.getByRole('button', { name: 'Remove one Last Few' }).click();
+    await expect(page.getByTestId('line-problem')).toHaveCount(0);
+    await expect(page.getByTestId('continue')).toBeEnabled();
+    await expect(page.getByTestId('toast').filter({ hasText: 'Insufficient Capacity' })).toHaveCount(0);
+
+    // The checkout is reached only from the cart.
+    await page.goto(`${origin}/${event.urlName}/account`);
+    await expect(page).toHaveURL(new RegExp(`/${event.urlName}/tickets$`));
+
+    // Tickets that run out between the cart and PLACE ORDER NOW: 'Ticket Availability Issue'.
+    await page.getByTestId('view-cart').click();
+    await page.getByTestId('continue').click();
+    await fillContact(page, `late.${Date.now().toString(36)}@example.com`);
+    await changeTicketType(organiser, event, 'Last Few', { active: false });
+    await page.getByTestId('place-order').click();
+    const issue = page.getByRole('dialog', { name: 'Ticket Availability Issue' });
+    await expect(issue).toBeVisible();
+    await expect(issue).toContainText('Some tickets are no longer available!');
+    await expect(issue).toContainText('Please review and update your cart.');
+    await expect(issue).toContainText('Please update your cart to proceed with checkout');
+    await issue.getByRole('link', { name: 'GO BACK TO CART' }).click();
+    await expect(page).toHaveURL(new RegExp(`/${event.urlName}/cart$`));
+  });
+
+  test('the attendee pages load no console code and no Mantine', async ({ page, baseURL }) => {
+    const origin = tenantOrigin(baseURL);
+    const scripts: string[] = [];
+    page.on('response', (res) => {
+      if (res.request().resourceType() === 'script' || res.request().resourceType() === 'stylesheet') scripts.push(res.url());
+    });
+    await page.goto(`${origin}/summer-jam/`);
+    await page.getByTestId('get-tickets').click();
+    await page.getByRole('button', { name: 'Add one General Admission' }).click();
+    await page.getByTestId('view-cart').click();
+    await page.getByTestId('continue').click();
+    await expect(page.getByTestId('place-order')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const url of scripts) {
+      const body = await (await page.request.get(url.replace(origin, platformOrigin(baseURL)))).text();
+      expect(body, url).not.toMatch(/mantine/i);
+    }
+  });
+});
