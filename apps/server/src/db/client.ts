@@ -35,7 +35,10 @@ export async function openDatabase(opts: {
   loadDataDir?: Blob;
 }): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20 });
+    // 10, not 20: on a 2-core node the pool only needs to cover the round-trip latency; more
+    // connections add PostgreSQL backends competing with Node for the same cores and more waiters
+    // on the hot rows (bench/README.md: about 10% more holds a second and a lower p99 than 20).
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,
@@ -55,6 +58,23 @@ export async function openDatabase(opts: {
     migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_DIR }),
     close: () => client.close(),
   };
+}
+
+type RawClient = {
+  query(text: string | { name: string; text: string; values: unknown[] }, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
+  totalCount?: number;
+};
+
+/**
+ * Runs a fixed statement outside any transaction: prepared by name on a pg pool (parsed and planned
+ * once per connection), as is on PGlite. For the few hot paths where Drizzle's query building and
+ * re-planning cost more than the statement itself (bench/README.md); the text must be a constant.
+ */
+export async function runPrepared(db: Db, name: string, text: string, values: unknown[]): Promise<Array<Record<string, unknown>>> {
+  const client = (db as unknown as { $client: RawClient }).$client;
+  // A pg Pool counts its clients; PGlite has no named prepared statements to ask for.
+  const res = typeof client.totalCount === 'number' ? await client.query({ name, text, values }) : await client.query(text, values);
+  return res.rows;
 }
 
 /** Migrations applied vs. migrations shipped, for /api/health. */

@@ -18,5 +18,7 @@ export function firstSegment(pathname: string): string {
 
 export function isConsolePath(pathname: string): boolean {
   const first = firstSegment(pathname);
+  // Policies (refund policy, terms) are read by attendees on the event site, signed in or not.
+  if (first === 'policies') return false;
   return first === '' || isReservedPath(first);
 }

@@ -123,7 +123,9 @@ export const ZTenantList = zListResponse(ZTenant);
 export type TTenantList = z.infer<typeof ZTenantList>;
 
 /** spec: accounts §3 Bucket status (the tenant's site provisioning). */
-export const BUCKET_STATUSES = ['create_complete', 'NOT_FOUND'] as const;
+// CREATE_IN_PROGRESS (a CloudFormation status, like the other two) tells the set-up timer the site is
+// still being prepared; NOT_FOUND means there is none (never made, or the last attempt failed).
+export const BUCKET_STATUSES = ['create_complete', 'CREATE_IN_PROGRESS', 'NOT_FOUND'] as const;
 export type BucketStatus = (typeof BUCKET_STATUSES)[number];
 export const ZBucketStatus = z.object({ CFStatus: z.object({ status: z.enum(BUCKET_STATUSES) }) });
 export type TBucketStatus = z.infer<typeof ZBucketStatus>;

@@ -1,6 +1,6 @@
 import { and, asc, eq, getTableColumns, getTableName, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { Db, DbOrTx } from '../../db/client.js';
+import { runPrepared, type Db, type DbOrTx } from '../../db/client.js';
 import { discountCodes, events, jobs, orderLines, orders, surchargeRules, ticketSettings, ticketTypes } from '../../db/schema/index.js';
 import * as discounts from '../discounts/repository.js';
 import type { EventRow } from '../events/repository.js';
@@ -162,19 +162,6 @@ export async function overdueDrafts(db: DbOrTx, limit: number) {
 // straight to the driver under Drizzle: at hundreds of orders a second, building the SQL and
 // planning it again every time cost more than running it (bench/README.md). Their parameters are
 // always bound; the texts are built once, from the schema, when this module loads.
-
-type RawClient = {
-  query(text: string | { name: string; text: string; values: unknown[] }, values?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
-  totalCount?: number;
-};
-
-/** Runs a fixed statement outside any transaction: prepared by name on a pg pool, as is on PGlite. */
-async function runPrepared(db: Db, name: string, text: string, values: unknown[]): Promise<Array<Record<string, unknown>>> {
-  const client = (db as unknown as { $client: RawClient }).$client;
-  // A pg Pool counts its clients; PGlite has no named prepared statements to ask for.
-  const res = typeof client.totalCount === 'number' ? await client.query({ name, text, values }) : await client.query(text, values);
-  return res.rows;
-}
 
 type SettingsRow = typeof ticketSettings.$inferSelect;
 type RuleRow = typeof surchargeRules.$inferSelect;

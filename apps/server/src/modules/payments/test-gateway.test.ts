@@ -72,6 +72,28 @@ describe('test gateway: checkout sessions', () => {
     const rows = await db().select().from(testCheckoutSessions).where(eq(testCheckoutSessions.orderId, order.orderId));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ amount: order.totalAmount, currency: 'usd', status: 'open', tenantId: tenant.id });
+    const expiry = await db().select().from(jobs).where(eq(jobs.dedupeKey, `test-expire:${a.sessionId}`));
+    expect(expiry).toHaveLength(1);
+    expect(expiry[0]).toMatchObject({ name: 'payments.test-expire', payload: { tenantId: tenant.id, sessionId: a.sessionId } });
+    expect(expiry[0]!.runAt.getTime()).toBe(a.input.expiresAt.getTime());
+  });
+
+  it('answers one session to concurrent requests with the same idempotency key', async () => {
+    const order = await givenHeldOrder(server, tenant.id);
+    const input = (await checkoutFor(order, { idempotencyKey: `race:${order.orderId}` })).input;
+    const again = await Promise.all([1, 2, 3].map(() => server.app.deps.payments.createCheckout({ ...input, idempotencyKey: `race2:${order.orderId}` })));
+    expect(new Set(again.map((s) => s.sessionId)).size).toBe(1);
+    const rows = await db().select().from(testCheckoutSessions).where(eq(testCheckoutSessions.idempotencyKey, `race2:${order.orderId}`));
+    expect(rows.map((r) => r.id)).toEqual([again[0]!.sessionId]);
+    expect(await db().select().from(jobs).where(eq(jobs.dedupeKey, `test-expire:${again[0]!.sessionId}`))).toHaveLength(1);
+  });
+
+  it('refuses a checkout for a tenant that does not exist', async () => {
+    const order = await givenHeldOrder(server, tenant.id);
+    const { input } = await checkoutFor(order);
+    await expect(
+      server.app.deps.payments.createCheckout({ ...input, tenantId: '00000000-0000-4000-8000-000000000000', idempotencyKey: 'nobody' }),
+    ).rejects.toThrow(/unknown tenant/);
   });
 });
 

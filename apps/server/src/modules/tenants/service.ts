@@ -14,6 +14,7 @@ import { publicOrigin } from '../../config.js';
 import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
+import { invalidateHostTenant } from '../../platform/auth/guard.js';
 import { IMAGE_TYPES, sniffContentType } from '../../platform/content-type.js';
 import { isUniqueViolation } from '../../platform/db-errors.js';
 import { AppError, conflict, forbidden, notFound } from '../../platform/errors.js';
@@ -135,6 +136,8 @@ export async function updateTenant({ deps, ctx, changes }: { deps: Deps; ctx: Te
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(M.tenantUrlTaken);
     throw err;
+  } finally {
+    invalidateHostTenant(deps.db, ctx.tenantId);
   }
   return getTenant({ deps, tenantId: ctx.tenantId });
 }
@@ -165,6 +168,7 @@ export async function deleteTenant({ deps, tenantId }: { deps: Deps; tenantId: s
     if (!isTenantEditable(tenant.status)) throw conflict(M.tenantDeleteNotAllowed);
     await repo.softDeleteTenant(tx, tenantId);
   });
+  invalidateHostTenant(deps.db, tenantId);
   return { success: true as const };
 }
 
@@ -173,7 +177,10 @@ export async function deleteTenant({ deps, tenantId }: { deps: Deps; tenantId: s
 export async function getBucketStatus({ deps, tenantId }: { deps: Deps; tenantId: string }): Promise<TBucketStatus> {
   const site = await repo.findSite(deps.db, tenantId);
   const ready = site?.status === 'create_complete' && (await deps.storage.get(siteMarkerKey(tenantId))) !== null;
-  return { CFStatus: { status: ready ? 'create_complete' : 'NOT_FOUND' } };
+  if (ready) return { CFStatus: { status: 'create_complete' } };
+  // A site whose job has not failed yet is still being prepared; a failed attempt is NOT_FOUND.
+  const inProgress = site?.status === 'pending' && !site.lastError;
+  return { CFStatus: { status: inProgress ? 'CREATE_IN_PROGRESS' : 'NOT_FOUND' } };
 }
 
 /** spec: accounts §4/§7 "add tenant with retry true": recreates the tenant's site. */
@@ -183,7 +190,7 @@ export async function retryBucket({ deps, tenantId }: { deps: Deps; tenantId: st
     const generation = await repo.restartSite(tx, tenantId, sitePrefix(tenantId));
     await deps.jobs.enqueue(tx, PROVISION_SITE_JOB, { tenantId }, { dedupeKey: `${PROVISION_SITE_JOB}:${tenantId}:${generation}` });
   });
-  return { CFStatus: { status: 'NOT_FOUND' } };
+  return { CFStatus: { status: 'CREATE_IN_PROGRESS' } };
 }
 
 /**
@@ -205,6 +212,7 @@ export async function provisionTenantSite(deps: Pick<Deps, 'db' | 'storage'>, te
     await repo.markSiteComplete(tx, tenantId);
     await repo.activatePendingTenant(tx, tenantId);
   });
+  invalidateHostTenant(deps.db, tenantId);
 }
 
 export function registerTenantJobs(deps: Deps) {

@@ -79,8 +79,8 @@ describe('creating a tenant', () => {
     expect(settings!.donationServiceFeeBp).toBe(globalSettings!.donationServiceFeeBp);
     expect(copies.find((c) => c.id === settings!.defaultSurchargeRule)?.copiedFrom).toBe(globalSettings!.defaultSurchargeRule);
 
-    // the site: NOT_FOUND until the job ran, then create_complete and the tenant active
-    expect((await admin.get(`/api/tenants/${id}/bucket-status`)).body).toEqual({ CFStatus: { status: 'NOT_FOUND' } });
+    // the site: in progress until the job ran, then create_complete and the tenant active
+    expect((await admin.get(`/api/tenants/${id}/bucket-status`)).body).toEqual({ CFStatus: { status: 'CREATE_IN_PROGRESS' } });
     await server.app.deps.jobs.drain();
     expect((await admin.get(`/api/tenants/${id}/bucket-status`)).body).toEqual({ CFStatus: { status: 'create_complete' } });
     expect((await admin.get(`/api/tenants/${id}`)).body.details.status).toBe('active');
@@ -346,7 +346,8 @@ describe('site provisioning', () => {
     }
     const retry = await admin.post(`/api/tenants/${id}/bucket`);
     expect(retry.status).toBe(202);
-    expect(retry.body).toEqual({ CFStatus: { status: 'NOT_FOUND' } });
+    expect(retry.body).toEqual({ CFStatus: { status: 'CREATE_IN_PROGRESS' } });
+    expect((await admin.get(`/api/tenants/${id}/bucket-status`)).body.CFStatus.status).toBe('CREATE_IN_PROGRESS');
     await server.app.deps.jobs.drain();
     expect((await admin.get(`/api/tenants/${id}/bucket-status`)).body.CFStatus.status).toBe('create_complete');
     expect((await admin.get(`/api/tenants/${id}`)).body.details.status).toBe('active');

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { givenEvent, givenPlatformAdmin, givenTenant, givenUser, startServer, type GivenTenant, type GivenUser, type TestServer } from '../../../test/harness.js';
 import { memberships, tenants } from '../../db/schema/index.js';
 import { AppError } from '../errors.js';
-import { registerGuard } from './guard.js';
+import { invalidateHostTenant, registerGuard } from './guard.js';
 import { SESSION_COOKIE } from './sessions.js';
 
 // The one guard, on a small app with one route per kind of access, against the real database and
@@ -106,6 +106,17 @@ describe('the guard', () => {
     expect((await call('/api/p/public', { host: hostOf(gone) })).statusCode).toBe(404);
     expect((await call('/api/p/public', { host: hostOf(tenant) })).statusCode).toBe(200);
     expect((await call('/api/p/public', { host: platformHost() })).statusCode).toBe(200);
+  });
+
+  it('keeps the tenant of a host for a few seconds: a change made elsewhere shows once the entry is dropped', async () => {
+    const cached = await givenTenant(server);
+    expect((await call('/api/p/public', { host: hostOf(cached) })).statusCode).toBe(200);
+    // Deleted behind this process's back (as another node would): still served from the cache...
+    await server.app.deps.db.update(tenants).set({ deletedAt: new Date() }).where(eq(tenants.id, cached.id));
+    expect((await call('/api/p/public', { host: hostOf(cached) })).statusCode).toBe(200);
+    // ...until the entry is dropped (the tenants service does so on update and delete) or expires.
+    invalidateHostTenant(server.app.deps.db, cached.id);
+    expect((await call('/api/p/public', { host: hostOf(cached) })).statusCode).toBe(404);
   });
 
   it('user routes need a live session: 401 with the spec message otherwise', async () => {

@@ -4,7 +4,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { memberships, tenants } from '../../db/schema/index.js';
 import { AppError, forbidden, notFound, unauthenticated } from '../errors.js';
-import type { Access, PlatformCtx, RequestCtx, TenantCtx } from './context.js';
+import type { Access, HostTenant, PlatformCtx, RequestCtx, TenantCtx } from './context.js';
 import { findSession, SESSION_COOKIE, type SessionPolicy } from './sessions.js';
 
 declare module 'fastify' {
@@ -32,6 +32,59 @@ export function tenantLabel(hostHeader: string, baseDomain: string): string | nu
   if (hostname === baseDomain || !hostname.endsWith(`.${baseDomain}`)) return null;
   const label = hostname.slice(0, -(baseDomain.length + 1));
   return label && !label.includes('.') ? label : null;
+}
+
+// ---- the tenant-by-host cache ------------------------------------------------------------------
+//
+// Every request on a tenant's host needs its tenant; at a flash sale that lookup was one of the
+// order's few statements (bench/README.md). Live tenants found by host are kept in this process for
+// HOST_TENANT_TTL_MS; the tenants service drops a tenant's entries when it updates, activates or
+// deletes it, so on this node a deleted tenant's host stops answering at once. Other nodes learn
+// of it when their entry expires: for up to HOST_TENANT_TTL_MS after a tenant is deleted, renamed
+// or disabled, another node may still serve its old host with the old name and status. Unknown
+// hosts are not cached, so a new tenant's host answers at once everywhere.
+
+export const HOST_TENANT_TTL_MS = 5_000;
+const HOST_TENANT_CACHE_MAX = 1_000;
+
+type HostTenantCache = {
+  entries: Map<string, { tenant: HostTenant; until: number }>;
+  /** Bumped by every invalidation: a lookup that started before one must not store what it read. */
+  epoch: number;
+};
+/** Per database, so that servers on different databases in one process never share entries. */
+const hostTenantCaches = new WeakMap<Db, HostTenantCache>();
+
+function hostTenantCache(db: Db): HostTenantCache {
+  let cache = hostTenantCaches.get(db);
+  if (!cache) hostTenantCaches.set(db, (cache = { entries: new Map(), epoch: 0 }));
+  return cache;
+}
+
+async function findHostTenant(db: Db, label: string): Promise<HostTenant | undefined> {
+  const cache = hostTenantCache(db);
+  const { entries, epoch } = cache;
+  const now = Date.now();
+  const hit = entries.get(label);
+  if (hit && hit.until > now) return hit.tenant;
+  const [tenant] = await db
+    .select({ id: tenants.id, name: tenants.name, url: tenants.url, status: tenants.status })
+    .from(tenants)
+    .where(and(eq(tenants.url, label), isNull(tenants.deletedAt)));
+  entries.delete(label);
+  if (!tenant || cache.epoch !== epoch) return tenant;
+  // A Map iterates in insertion order: past the bound, the oldest entry goes.
+  if (entries.size >= HOST_TENANT_CACHE_MAX) entries.delete(entries.keys().next().value!);
+  entries.set(label, { tenant, until: now + HOST_TENANT_TTL_MS });
+  return tenant;
+}
+
+/** Drops a tenant's cached host entries in this process; call after a change to the tenant commits. */
+export function invalidateHostTenant(db: Db, tenantId: string): void {
+  const cache = hostTenantCaches.get(db);
+  if (!cache) return;
+  cache.epoch++;
+  for (const [label, entry] of cache.entries) if (entry.tenant.id === tenantId) cache.entries.delete(label);
 }
 
 /**
@@ -66,10 +119,7 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
 
     const label = tenantLabel(host, opts.baseDomain);
     if (label) {
-      const [tenant] = await db
-        .select({ id: tenants.id, name: tenants.name, url: tenants.url, status: tenants.status })
-        .from(tenants)
-        .where(and(eq(tenants.url, label), isNull(tenants.deletedAt)));
+      const tenant = await findHostTenant(db, label);
       if (tenant) ctx.hostTenant = tenant;
       else ctx.unknownTenantHost = true;
     }

@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { publicOrigin, type Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
-import { tenants, testCheckoutSessions, testRefunds } from '../../db/schema/index.js';
+import { runPrepared, type Db } from '../../db/client.js';
+import { testCheckoutSessions, testRefunds } from '../../db/schema/index.js';
 import type { Jobs } from '../jobs.js';
 import type { CheckoutInput, PaymentGateway } from './gateway.js';
 
@@ -56,45 +56,56 @@ function assertHttpUrl(url: string, what: string) {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`${what} must be http(s)`);
 }
 
+// One statement per checkout session (it runs on every PLACE ORDER; bench/README.md): the tenant's
+// host, the session and its expiry job. Like Stripe, the same idempotency key answers the session
+// it created the first time: ON CONFLICT DO UPDATE (a no-op) returns the existing row even when a
+// concurrent request with the same key committed it after this statement began, which DO NOTHING
+// followed by a read in the same statement would not see. Only a newly inserted session (its id is
+// the one generated here) gets the expiry job: Stripe sends checkout.session.expired when a session
+// lapses, and so does the test gateway; the job row is what jobs.enqueue would write.
+const CREATE_CHECKOUT_SQL = `
+with tenant as (select url from tenants where id = $1),
+session as (
+  insert into test_checkout_sessions
+    (tenant_id, id, order_id, order_uid, amount, currency, email, description, success_url, cancel_url, idempotency_key, expires_at)
+  select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 from tenant
+  on conflict (tenant_id, idempotency_key) do update set idempotency_key = excluded.idempotency_key
+  returning id
+),
+expiry as (
+  insert into jobs (name, payload, run_at, dedupe_key)
+  select $13, jsonb_build_object('tenantId', $1::uuid, 'sessionId', session.id), $12, 'test-expire:' || session.id
+  from session where session.id = $2
+  on conflict (dedupe_key) do nothing
+)
+select tenant.url, session.id as session_id from tenant, session`;
+
 export function createTestGateway(opts: { db: Db; jobs: Jobs; config: Config }): PaymentGateway {
-  const { db, jobs, config } = opts;
+  const { db, config } = opts;
   return {
     name: 'test',
     async createCheckout(input: CheckoutInput) {
       assertHttpUrl(input.successUrl, 'successUrl');
       assertHttpUrl(input.cancelUrl, 'cancelUrl');
       if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error('amount must be positive integer cents');
-      const [tenant] = await db.select({ url: tenants.url }).from(tenants).where(eq(tenants.id, input.tenantId));
-      if (!tenant) throw new Error(`unknown tenant ${input.tenantId}`);
-      const id = newTestId('cs_test');
-      // Like Stripe, the same idempotency key answers the session it created the first time.
-      await db
-        .insert(testCheckoutSessions)
-        .values({
-          tenantId: input.tenantId,
-          id,
-          orderId: input.orderId,
-          orderUid: input.orderUid,
-          amount: input.amount,
-          currency: input.currency,
-          email: input.email,
-          description: input.description,
-          successUrl: input.successUrl,
-          cancelUrl: input.cancelUrl,
-          idempotencyKey: input.idempotencyKey,
-          expiresAt: input.expiresAt,
-        })
-        .onConflictDoNothing({ target: [testCheckoutSessions.tenantId, testCheckoutSessions.idempotencyKey] });
-      const [session] = await db
-        .select({ id: testCheckoutSessions.id })
-        .from(testCheckoutSessions)
-        .where(and(eq(testCheckoutSessions.tenantId, input.tenantId), eq(testCheckoutSessions.idempotencyKey, input.idempotencyKey)));
-      if (!session) throw new Error('test checkout session vanished');
-      if (session.id === id) {
-        // Stripe sends checkout.session.expired when a session lapses; so does the test gateway.
-        await jobs.enqueue(db, TEST_EXPIRE_JOB, { tenantId: input.tenantId, sessionId: id }, { runAt: input.expiresAt, dedupeKey: `test-expire:${id}` });
-      }
-      return { sessionId: session.id, url: `${publicOrigin(config, tenant.url)}/pay/${session.id}` };
+      const [row] = await runPrepared(db, 'mq_test_create_checkout', CREATE_CHECKOUT_SQL, [
+        input.tenantId,
+        newTestId('cs_test'),
+        input.orderId,
+        input.orderUid,
+        input.amount,
+        input.currency,
+        input.email,
+        input.description,
+        input.successUrl,
+        input.cancelUrl,
+        input.idempotencyKey,
+        input.expiresAt.toISOString(),
+        TEST_EXPIRE_JOB,
+      ]);
+      if (!row) throw new Error(`unknown tenant ${input.tenantId}`);
+      const sessionId = String(row.session_id);
+      return { sessionId, url: `${publicOrigin(config, String(row.url))}/pay/${sessionId}` };
     },
     async refund(input) {
       if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error('refund amount must be positive integer cents');

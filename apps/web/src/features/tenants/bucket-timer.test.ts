@@ -39,11 +39,11 @@ describe('bucket set-up timer (spec: accounts §4, §9)', () => {
     expect(ticks(s, 3)).toEqual(s);
   });
 
-  it('goes back from 59 to 54 while the status is not create_complete', () => {
+  it('goes back from 59 to 54 while the site is still being prepared', () => {
     expect(bucketTimerReducer(at(58), { type: 'tick' })!.tick).toBe(BUCKET_TIMER.resetTo);
-    expect(bucketTimerReducer(at(58, 'NOT_FOUND'), { type: 'tick' })!.tick).toBe(54);
+    expect(bucketTimerReducer(at(58, 'CREATE_IN_PROGRESS'), { type: 'tick' })!.tick).toBe(54);
     // ...so a site still being prepared is re-checked at 55, again and again.
-    const s = ticks(at(53, 'NOT_FOUND'), 12);
+    const s = ticks(at(53, 'CREATE_IN_PROGRESS'), 12);
     expect(s!.phase).toBe('running');
     expect(s!.tick).toBeGreaterThanOrEqual(54);
     expect(s!.tick).toBeLessThan(59);
@@ -51,6 +51,11 @@ describe('bucket set-up timer (spec: accounts §4, §9)', () => {
 
   it('does not go back at 59 when the status is create_complete', () => {
     expect(bucketTimerReducer(at(58, 'create_complete'), { type: 'tick' })!.tick).toBe(59);
+  });
+
+  it('runs on from 59 to 60 and fails when the site is NOT_FOUND', () => {
+    const s = ticks(at(57, 'NOT_FOUND'), 3);
+    expect(s).toMatchObject({ tick: 60, phase: 'failed' });
   });
 
   it('reports failure at 60 with NOT_FOUND', () => {

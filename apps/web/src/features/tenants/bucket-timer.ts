@@ -40,7 +40,9 @@ export function bucketTimerReducer(state: BucketTimerState, event: BucketTimerEv
     case 'tick': {
       if (!state || state.phase !== 'running') return state;
       let tick = Math.min(state.tick + 1, ceiling);
-      if (tick === resetAt && state.status !== 'create_complete') tick = resetTo;
+      // The spec's reset keeps waiting on a site still being prepared; a site reported NOT_FOUND
+      // (none, or its last attempt failed) runs on to 60 and fails, so Retry is offered.
+      if (tick === resetAt && state.status !== 'create_complete' && state.status !== 'NOT_FOUND') tick = resetTo;
       if (tick === failAt && state.status === 'NOT_FOUND') return { ...state, tick, phase: 'failed' };
       return { ...state, tick };
     }
@@ -76,7 +78,7 @@ export function restoreBucketTimer(raw: string | null): BucketTimerState {
     const v = JSON.parse(raw) as Partial<BucketTimer>;
     if (typeof v.tenantId !== 'string' || typeof v.tick !== 'number' || !Number.isInteger(v.tick)) return null;
     const phase: BucketTimerPhase = v.phase === 'failed' || v.phase === 'success' ? v.phase : 'running';
-    const status = v.status === 'create_complete' || v.status === 'NOT_FOUND' ? v.status : null;
+    const status = v.status === 'create_complete' || v.status === 'NOT_FOUND' || v.status === 'CREATE_IN_PROGRESS' ? v.status : null;
     return { tenantId: v.tenantId, tenantName: typeof v.tenantName === 'string' ? v.tenantName : '', tick: Math.max(0, Math.min(v.tick, ceiling)), status, phase };
   } catch {
     return null;

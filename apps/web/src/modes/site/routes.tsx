@@ -23,6 +23,7 @@ export const siteRoutes: RouteObject[] = [
     hydrateFallbackElement: <SiteFallback kind="loading" />,
     errorElement: <SiteFallback kind="error" />,
     children: [
+      { path: 'policies/:policyId', lazy: lazyPage(() => import('../../features/event-site/components/policy-page'), 'PolicyPage') },
       {
         path: ':eventName',
         Component: EventLayout,

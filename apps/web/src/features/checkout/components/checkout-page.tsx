@@ -290,6 +290,17 @@ function Checkout({ pending, returning, items }: { pending: PendingOrder | null;
             <p className={css.secure}>
               <IconShield size={14} /> Secure payment on the next page
             </p>
+            <p className={css.secure}>
+              By placing your order you agree to the{' '}
+              <a href="/policies/terms" target="_blank" rel="noreferrer">
+                terms
+              </a>{' '}
+              and the{' '}
+              <a href="/policies/refund-policy" target="_blank" rel="noreferrer">
+                refund policy
+              </a>
+              .
+            </p>
           </Card>
         </aside>
       </div>

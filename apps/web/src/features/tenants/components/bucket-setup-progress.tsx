@@ -10,7 +10,7 @@ export type BucketSetupProgressProps = { timer: BucketTimer; onRetry: () => Prom
 function statusLine(timer: BucketTimer): string {
   if (timer.phase === 'success') return `${M.createBucketSuccess}: the event site is ready.`;
   if (timer.phase === 'failed') return `${M.createBucketFailedBody}. Retry to set it up again.`;
-  if (timer.status === 'NOT_FOUND') return 'Preparing the event site… not ready at the last check, checking again every 5 seconds.';
+  if (timer.status === 'NOT_FOUND') return 'The event site was not found at the last check; it will be reported as failed if it is still missing at 60 seconds.';
   return 'Preparing the event site… checking its status every 5 seconds.';
 }
 
