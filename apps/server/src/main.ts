@@ -3,6 +3,7 @@ import { openDatabase } from './db/client.js';
 import { buildApp } from './app.js';
 import { DEMO_ORGANISER_EMAIL, DEMO_TENANT, seedIfEmpty } from './seed.js';
 import path from 'node:path';
+import { DEMO_EVENT } from './modules/events/demo.js';
 
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
@@ -20,7 +21,7 @@ const lines = [
   `  Database:          ${database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${path.join(config.dataDir, 'pglite')}`}${seeded ? ' (demo data seeded)' : ''}`,
   `  Platform console:  ${platform}/`,
   `  Tenant console:    ${tenant}/   (demo tenant "${DEMO_TENANT.name}")`,
-  `  Attendee site:     ${tenant}/{eventName}/`,
+  `  Attendee site:     ${tenant}/${DEMO_EVENT.urlName}/   (demo event; code ${DEMO_EVENT.discountCode}; test card 4242 4242 4242 4242)`,
   `  API docs:          ${platform}/api/docs`,
   `  Platform admin:    ${config.adminEmail} / ${config.adminPassword === 'Marquee-Admin-1' ? 'Marquee-Admin-1 (demo default; set ADMIN_PASSWORD)' : '(ADMIN_PASSWORD)'}`,
   `  Demo organiser:    ${DEMO_ORGANISER_EMAIL} / same password as the admin at first seed`,
