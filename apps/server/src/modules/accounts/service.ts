@@ -103,7 +103,15 @@ export async function logout({ deps, token }: { deps: Deps; token: string | null
 
 // ---- sign-up and verification ---------------------------------------------------------------
 
-async function sendVerificationCode(deps: Deps, tx: Tx, user: repo.UserRow, invite: repo.InviteRow | null, inviteCode?: string) {
+/** `hostTenantUrl`: the tenant whose site the person signed up on, so the link brings them back there. */
+async function sendVerificationCode(
+  deps: Deps,
+  tx: Tx,
+  user: repo.UserRow,
+  invite: repo.InviteRow | null,
+  inviteCode?: string,
+  hostTenantUrl?: string | null,
+) {
   const code = newCode();
   await repo.insertCode(tx, {
     id: randomUUID(),
@@ -114,7 +122,7 @@ async function sendVerificationCode(deps: Deps, tx: Tx, user: repo.UserRow, invi
     expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000),
   });
   const tenant = invite?.tenantId ? await repo.findTenant(tx, invite.tenantId) : undefined;
-  const origin = originFor(deps, tenant?.url);
+  const origin = originFor(deps, tenant?.url ?? hostTenantUrl);
   const params = new URLSearchParams({ newUserName: user.email, code, groupId: invite?.groupId ?? '' });
   let link = `${origin}/verify?${params}`;
   if (invite?.eventId) {
@@ -174,7 +182,7 @@ export async function register({ deps, input, hostTenantUrl }: { deps: Deps; inp
       await repo.insertUser(tx, { id, ...values });
       user = (await repo.findUserById(tx, id))!;
     }
-    await sendVerificationCode(deps, tx, user, invite, invite ? input.inviteCode : undefined);
+    await sendVerificationCode(deps, tx, user, invite, invite ? input.inviteCode : undefined, hostTenantUrl);
   });
   return { success: true as const, message: M.registerSuccess };
 }

@@ -89,3 +89,16 @@ describe('attendee sign-up', () => {
     }
   });
 });
+
+describe('sign-up on a tenant site', () => {
+  it("mails a verification link back to that tenant's host", async () => {
+    const { givenTenant } = await import('../../../test/harness.js');
+    const tenant = await givenTenant(server);
+    const email = 'fan@example.test';
+    const res = await server.client(tenant.url).post('/api/auth/register', { ...valid, username: email });
+    expect(res.status).toBe(201);
+    const link = linkFrom((await lastMailTo(server, email))!.text);
+    expect(link.hostname).toBe(`${tenant.url}.${server.config.baseDomain}`);
+    expect(link.pathname).toBe('/verify');
+  });
+});
