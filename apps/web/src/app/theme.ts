@@ -28,6 +28,8 @@ export const theme = createTheme({
   focusRing: 'auto',
   components: {
     Button: { defaultProps: { fw: 600 } },
+    // A link inside a sentence takes the sentence's size.
+    Anchor: { defaultProps: { fz: 'inherit' } },
     TextInput: { defaultProps: { size: 'sm' } },
     PasswordInput: { defaultProps: { size: 'sm' } },
     Paper: { defaultProps: { radius: 'lg' } },

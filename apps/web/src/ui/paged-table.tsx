@@ -173,7 +173,7 @@ export function PagedTable<T>({
                 </Table.Tr>
               ))}
               {rows && rows.length === 0 && (
-                <Table.Tr>
+                <Table.Tr style={{ backgroundColor: 'transparent' }}>
                   <Table.Td colSpan={columns.length}>{empty ?? <Text c="dimmed" ta="center" py="lg">Nothing to show.</Text>}</Table.Td>
                 </Table.Tr>
               )}

@@ -17,7 +17,6 @@ export function ChangePasswordPage() {
   const form = useForm({
     initialValues: { oldPassword: '', password: '', confirmPassword: '' },
     validate: zodValidate(ZChangePasswordForm),
-    validateInputOnBlur: true,
   });
 
   const submit = form.onSubmit((v) => {

@@ -29,7 +29,6 @@ export function ForgotPasswordPage() {
   const resetForm = useForm({
     initialValues: { username: linkUser, code: linkCode, password: '', password2: '' },
     validate: zodValidate(ZResetPasswordRequest),
-    validateInputOnBlur: true,
   });
 
   const request = requestForm.onSubmit((values) => {

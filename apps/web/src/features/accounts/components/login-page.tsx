@@ -4,6 +4,7 @@ import { ZLoginRequest } from '@marquee/core';
 import { IconAlertCircle, IconCircleCheck, IconMailForward } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useSiteContext } from '../../../app/site-context';
 import { AuthPage } from '../../../modes/console/auth-layout';
 import { type ApiError, isApiError } from '../../../ui/api-client';
 import { useSession } from '../../../ui/session';
@@ -15,6 +16,7 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const { session } = useSession();
+  const context = useSiteContext();
   const login = useLogin();
   const [failure, setFailure] = useState<ApiError | null>(null);
   const newUserName = params.get('newUserName') ?? params.get('username') ?? '';
@@ -25,7 +27,6 @@ export function LoginPage() {
   const form = useForm({
     initialValues: { username: newUserName, password: '' },
     validate: zodValidate(ZLoginRequest),
-    validateInputOnBlur: true,
   });
 
   const submit = form.onSubmit((values) => {
@@ -39,7 +40,10 @@ export function LoginPage() {
   const unverified = failure?.status === 403;
 
   return (
-    <AuthPage title="Log in" description="Welcome back. Log in with the e-mail address you registered with.">
+    <AuthPage
+      title="Log in"
+      description={`Welcome back. Log in${context.tenant ? ` to ${context.tenant.name}` : ''} with the e-mail address you registered with.`}
+    >
       {verified && (
         <Alert color="teal" variant="light" icon={<IconCircleCheck size={18} />} title="Your e-mail address is verified" data-testid="verified-note">
           Log in with your password to continue.

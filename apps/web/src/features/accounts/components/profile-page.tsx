@@ -122,7 +122,7 @@ function PictureField({ profile }: { profile: TProfile }) {
           </Button>
         )}
       </FileButton>
-      <Text fz="xs" c={problem ? 'red' : 'dimmed'} ta="center" maw={200} role={problem ? 'alert' : undefined}>
+      <Text fz="xs" c={problem ? 'red' : 'dimmed'} ta="center" maw={200} role={problem ? 'alert' : undefined} data-testid="picture-hint">
         {problem ?? 'JPG or PNG, less than 5MB'}
       </Text>
     </Stack>
@@ -135,7 +135,6 @@ function ProfileForm({ profile }: { profile: TProfile }) {
   const form = useForm<ProfileValues>({
     initialValues: toValues(profile),
     validate: zodValidate(ZProfileUpdate, toUpdate),
-    validateInputOnBlur: true,
   });
 
   useEffect(() => {
@@ -169,7 +168,7 @@ function ProfileForm({ profile }: { profile: TProfile }) {
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <TextInput label="First Name" autoComplete="given-name" required {...form.getInputProps('firstName')} />
           <TextInput label="Last Name" autoComplete="family-name" required {...form.getInputProps('lastName')} />
-          <TextInput label="Email" value={profile.email} disabled readOnly description="Your sign-in address; it cannot be changed here." />
+          <TextInput label="Email" value={profile.email} disabled readOnly />
           <PhoneInput label="Contact Number" autoComplete="tel" {...form.getInputProps('contactNumber')} />
           <DateInput
             label="Birth Date"

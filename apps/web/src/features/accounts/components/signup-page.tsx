@@ -81,7 +81,6 @@ export function SignupPage() {
       password2: '',
     },
     validate: zodValidate(ZRegisterRequest, (v: SignupValues) => toRequest(v, appType)),
-    validateInputOnBlur: true,
   });
 
   useEffect(() => {

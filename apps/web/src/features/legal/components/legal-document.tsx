@@ -19,7 +19,7 @@ export function LegalDocument({ title, updated, intro, sections }: { title: stri
         <div>{intro}</div>
         {sections.map((s, i) => (
           <section key={s.heading}>
-            <h2 style={{ fontSize: 20 }}>
+            <h2 style={{ fontSize: 20, marginTop: 32 }}>
               {i + 1}. {s.heading}
             </h2>
             {s.body}

@@ -4,7 +4,7 @@ export function PrivacyPage() {
   return (
     <LegalDocument
       title="Privacy Policy"
-      updated="January 1, 2025"
+      updated="January 1, 2026"
       intro={
         <p>
           This policy explains what personal information Marquee handles when you buy tickets, create an account or run events with

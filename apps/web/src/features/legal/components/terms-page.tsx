@@ -4,7 +4,7 @@ export function TermsPage() {
   return (
     <LegalDocument
       title="Terms of Service"
-      updated="January 1, 2025"
+      updated="January 1, 2026"
       intro={
         <p>
           These terms govern your use of Marquee, a ticketing service that lets event organisers (“organisers”) sell tickets and

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Box, Group, Modal, Paper, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
+import { Badge, Box, Group, Modal, Paper, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
 import type { TOutboxMail } from '@marquee/core';
 import { IconPaperclip } from '@tabler/icons-react';
 import { LinkifiedText } from './linkified-text';
@@ -67,9 +67,9 @@ export function MailViewModal({ mail, onClose }: MailViewModalProps) {
               </Group>
             </Stack>
           )}
-          <Anchor fz="xs" c="dimmed" component="span">
+          <Text fz="xs" c="dimmed">
             Message id {mail?.id}
-          </Anchor>
+          </Text>
         </Stack>
       )}
     </Modal>

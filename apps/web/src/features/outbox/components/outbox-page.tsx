@@ -20,21 +20,21 @@ export function OutboxPage() {
   const [open, setOpen] = useState<TOutboxMail | null>(null);
 
   const columns: Column<TOutboxMail>[] = [
-    { key: 'date', header: 'Date', width: 180, render: (m) => <Text fz="sm" c="dimmed">{formatDateTime(m.details.dateCreated)}</Text> },
-    { key: 'to', header: 'To', render: (m) => <Text fz="sm" fw={500} style={{ wordBreak: 'break-all' }}>{m.details.to}</Text> },
+    { key: 'date', header: 'Date', width: 190, render: (m) => <Text fz="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(m.details.dateCreated)}</Text> },
+    { key: 'to', header: 'To', render: (m) => <Text fz="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>{m.details.to}</Text> },
     {
       key: 'subject',
       header: 'Subject',
       render: (m) => (
         <Group gap={6} wrap="nowrap">
-          <Text fz="sm" lineClamp={1}>
+          <Text fz="sm" lineClamp={2}>
             {m.details.subject}
           </Text>
           {m.details.attachments.length > 0 && <IconPaperclip size={14} aria-label="Has attachments" color="var(--mantine-color-gray-6)" />}
         </Group>
       ),
     },
-    { key: 'status', header: 'Status', width: 100, visibleFrom: 'sm', render: (m) => <MailStatusBadge status={m.details.status} /> },
+    { key: 'status', header: 'Status', width: 100, visibleFrom: 'md', render: (m) => <MailStatusBadge status={m.details.status} /> },
     {
       key: 'view',
       header: <span style={{ position: 'absolute', left: -10000 }}>Actions</span>,
