@@ -14,7 +14,7 @@
 // BENCH_GATEWAY=stub (diagnostics: answer checkouts from memory, to see the hold alone).
 
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,69 +25,129 @@ type Sample = { status: number; ms: number; at: number };
 type Load = { samples: Sample[]; seconds: number };
 
 /**
- * The load generator: keeps `connections` keep-alive connections busy until `total` orders of one
- * ticket were sent. Plain JavaScript, so that it can run in a worker thread without a TS loader.
+ * The load generator: `connections` keep-alive HTTP/1.1 connections, opened once and used by every
+ * phase in turn (the warm-up's requests open them, so the measured phase starts on open
+ * connections, as a load tester's measurement does after its warm-up). Each phase sends `total`
+ * orders of one ticket; each connection carries one request at a time. It writes requests and reads
+ * answers on plain sockets (status line, Content-Length or chunked body), like autocannon or wrk,
+ * because it shares this machine's two cores with the server: Node's http client costs about as
+ * much CPU per request as the server's own work. Plain JavaScript, so that it can run in a worker
+ * thread without a TS loader.
  */
 const LOAD_GENERATOR = String.raw`
-const http = require('node:http');
+const net = require('node:net');
 const { performance } = require('node:perf_hooks');
-async function generateLoad(target, total, connections, rate) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const placeOrder = (i) => {
+
+function openConnection(port) {
+  const socket = net.connect({ host: '127.0.0.1', port, noDelay: true });
+  const conn = { socket, buffer: Buffer.alloc(0), pending: null };
+  socket.on('data', (chunk) => {
+    conn.buffer = conn.buffer.length ? Buffer.concat([conn.buffer, chunk]) : chunk;
+    const done = conn.pending && answered(conn.buffer);
+    if (!done) return;
+    const { resolve } = conn.pending;
+    conn.pending = null;
+    conn.buffer = conn.buffer.subarray(done.length);
+    resolve(done.status);
+  });
+  const fail = (err) => { if (conn.pending) { const { reject } = conn.pending; conn.pending = null; reject(err || new Error('connection closed')); } };
+  socket.on('error', fail);
+  socket.on('close', () => fail());
+  return conn;
+}
+
+/** A whole answer at the start of buf: {status, length}; null while incomplete. */
+function answered(buf) {
+  const headEnd = buf.indexOf('\r\n\r\n');
+  if (headEnd < 0) return null;
+  const head = buf.toString('latin1', 0, headEnd).toLowerCase();
+  const status = Number(head.slice(9, 12));
+  const cl = /\r\ncontent-length: *(\d+)/.exec(head);
+  if (cl) {
+    const length = headEnd + 4 + Number(cl[1]);
+    return buf.length >= length ? { status, length } : null;
+  }
+  if (/\r\ntransfer-encoding: *chunked/.test(head)) {
+    const end = buf.indexOf('\r\n0\r\n\r\n', headEnd);
+    return end < 0 ? null : { status, length: end + 7 };
+  }
+  return { status, length: headEnd + 4 };
+}
+
+function send(conn, request) {
+  return new Promise((resolve, reject) => {
+    conn.pending = { resolve, reject };
+    conn.socket.write(request);
+  });
+}
+
+async function generateLoad(phases, connections) {
+  const pool = Array.from({ length: connections }, () => openConnection(phases[0].target.port));
+  const loads = [];
+  for (const phase of phases) loads.push(await runPhase(pool, phase.target, phase.total, phase.rate));
+  for (const conn of pool) conn.socket.destroy();
+  return loads;
+}
+
+async function runPhase(pool, target, total, rate) {
+  const path = '/api/p/tenants/' + target.tenantId + '/events/' + target.eventId + '/orders';
+  const request = (i) => {
     const body = Buffer.from(JSON.stringify({
       order: { email: 'buyer' + i + '@example.test', firstName: 'Flash', lastName: 'Buyer', phone: '+1 (555) 123 4567',
         address1: '1 Main St', address2: 'Apt 1', city: 'Springfield', state: 'NY', zipCode: '10001', country: 'USA' },
       lines: [{ ticketTypeId: target.ticketTypeId, quantity: 1 }],
       source: 'online',
     }));
-    const started = performance.now();
-    return new Promise((resolve, reject) => {
-      const req = http.request({
-        host: '127.0.0.1', port: target.port, agent, method: 'POST',
-        path: '/api/p/tenants/' + target.tenantId + '/events/' + target.eventId + '/orders',
-        headers: { host: target.host, 'content-type': 'application/json', 'content-length': body.length },
-      }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode || 0, ms: performance.now() - started }));
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
+    const head = 'POST ' + path + ' HTTP/1.1\r\nHost: ' + target.host + '\r\nContent-Type: application/json\r\nContent-Length: ' + body.length + '\r\n\r\n';
+    return Buffer.concat([Buffer.from(head, 'latin1'), body]);
   };
   let next = 0;
   const samples = [];
   const started = performance.now();
   if (rate > 0) {
-    // Open loop: one order every 1/rate seconds, whether or not earlier ones were answered.
+    // Open loop: order i is due at i/rate seconds, whether or not earlier ones were answered; its
+    // latency counts from when it was due (so time spent waiting for a free connection counts too).
+    const idle = [...pool];
+    const waiting = [];
+    const take = () => idle.length ? Promise.resolve(idle.pop()) : new Promise((resolve) => waiting.push(resolve));
+    const give = (conn) => { const w = waiting.shift(); if (w) w(conn); else idle.push(conn); };
     const inFlight = [];
     for (let i = 0; i < total; i++) {
-      const wait = started + (i * 1000) / rate - performance.now();
+      const due = started + (i * 1000) / rate;
+      const wait = due - performance.now();
       if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-      inFlight.push(placeOrder(i).then((r) => samples.push({ status: r.status, ms: r.ms, at: performance.now() - started })));
+      inFlight.push(take().then(async (conn) => {
+        const status = await send(conn, request(i));
+        give(conn);
+        const now = performance.now();
+        samples.push({ status, ms: now - due, at: now - started });
+      }));
     }
     await Promise.all(inFlight);
   } else {
     // Closed loop: every connection sends its next order as soon as the last one is answered.
-    await Promise.all(Array.from({ length: Math.min(connections, total) }, async () => {
+    await Promise.all(pool.slice(0, Math.min(pool.length, total)).map(async (conn) => {
       while (next < total) {
-        const r = await placeOrder(next++);
-        samples.push({ status: r.status, ms: r.ms, at: performance.now() - started });
+        const req = request(next++);
+        const sent = performance.now();
+        const status = await send(conn, req);
+        const now = performance.now();
+        samples.push({ status, ms: now - sent, at: now - started });
       }
     }));
   }
-  agent.destroy();
   return { samples, seconds: (performance.now() - started) / 1000 };
 }
 `;
 
-function generateLoad(target: Target, total: number, connections: number, rate: number): Promise<Load> {
+type Phase = { target: Target; total: number; rate: number };
+
+function generateLoad(phases: Phase[], connections: number): Promise<Load[]> {
   const run = new Function('require', `${LOAD_GENERATOR}; return generateLoad;`)(createRequire(import.meta.url)) as (
-    t: Target,
-    n: number,
+    p: Phase[],
     c: number,
-    r: number,
-  ) => Promise<Load>;
-  return run(target, total, connections, rate);
+  ) => Promise<Load[]>;
+  return run(phases, connections);
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -118,13 +178,13 @@ async function main() {
   const RATE = Number(process.env.BENCH_RATE ?? 0);
   const inline = process.env.BENCH_CLIENT === 'inline';
 
-  const run = (target: Target, total: number, rate = RATE): Promise<Load> => {
-    if (inline) return generateLoad(target, total, CONNECTIONS, rate);
+  const run = (phases: Phase[]): Promise<Load[]> => {
+    if (inline) return generateLoad(phases, CONNECTIONS);
     return new Promise((resolve, reject) => {
       const source = `${LOAD_GENERATOR}
         const { parentPort, workerData } = require('node:worker_threads');
-        generateLoad(workerData.target, workerData.total, workerData.connections, workerData.rate).then((load) => parentPort.postMessage(load));`;
-      const worker = new Worker(source, { eval: true, workerData: { target, total, connections: CONNECTIONS, rate } });
+        generateLoad(workerData.phases, workerData.connections).then((loads) => parentPort.postMessage(loads));`;
+      const worker = new Worker(source, { eval: true, workerData: { phases, connections: CONNECTIONS } });
       worker.once('message', resolve);
       worker.once('error', reject);
     });
@@ -144,7 +204,7 @@ async function main() {
   try {
     await database.migrate();
     const config = loadConfig(
-      { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', PAYMENT_DRIVER: 'test' },
+      { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', PAYMENT_DRIVER: 'test', RATE_LIMIT_ORDERS_PER_MINUTE: '1000000' },
       { dataDir, secret: 'bench-secret-bench-secret-bench-secret-01', port: 0, databaseUrl: dbUrl.toString(), webDist: path.join(dataDir, 'no-web') },
     );
     const app = await buildApp(config, database);
@@ -187,8 +247,32 @@ async function main() {
     const sale = await seedEvent('flash-sale', TICKETS);
 
     const target = { port, host: `bench.${config.baseDomain}:${port}`, tenantId: tenant.id };
-    await run({ ...target, ...warm }, WARMUP, 0);
-    const { samples, seconds } = await run({ ...target, ...sale }, REQUESTS);
+    // Warm-up (it also opens the connections), then the sale on the same connections.
+    const backendCpu = async () => {
+      // CPU seconds of this database's PostgreSQL backends so far (Linux /proc; PostgreSQL on this machine).
+      const { rows } = await admin.query('select pid from pg_stat_activity where datname = $1', [name]);
+      const ticks = rows.map((r: { pid: number }) => {
+        try {
+          const stat = readFileSync(`/proc/${r.pid}/stat`, 'utf8');
+          const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          return [r.pid, Number(f[11]) + Number(f[12])] as const;
+        } catch {
+          return [r.pid, 0] as const;
+        }
+      });
+      return new Map(ticks);
+    };
+    const pgBefore = await backendCpu();
+    const cpuBefore = process.cpuUsage();
+    const [, measured] = await run([
+      { target: { ...target, ...warm }, total: WARMUP, rate: 0 },
+      { target: { ...target, ...sale }, total: REQUESTS, rate: RATE },
+    ]);
+    const { samples, seconds } = measured!;
+    const cpu = process.cpuUsage(cpuBefore);
+    const pgAfter = await backendCpu();
+    const pgTicks = [...pgAfter].reduce((sum, [pid, t]) => sum + t - (pgBefore.get(pid) ?? 0), 0);
+    const perOrder = (ms: number) => (ms / (WARMUP + REQUESTS)).toFixed(2);
 
     const held = samples.filter((r) => r.status === 201);
     const refused = samples.filter((r) => r.status === 409);
@@ -216,6 +300,12 @@ async function main() {
     line('requests per second', (samples.length / seconds).toFixed(0));
     line('latency p50 / p99 (all)', `${percentile(latencies, 50).toFixed(1)} ms / ${percentile(latencies, 99).toFixed(1)} ms`);
     line('latency p50 / p99 (holds)', `${percentile(holdLatencies, 50).toFixed(1)} ms / ${percentile(holdLatencies, 99).toFixed(1)} ms`);
+    line('latency p90 / p95 / max (all)', `${percentile(latencies, 90).toFixed(1)} ms / ${percentile(latencies, 95).toFixed(1)} ms / ${latencies.at(-1)!.toFixed(1)} ms`);
+    const byArrival = [...samples].sort((a, b) => a.at - a.ms - (b.at - b.ms));
+    const firstWave = byArrival.slice(0, CONNECTIONS).map((r) => r.ms).sort((a, b) => a - b);
+    const rest = byArrival.slice(CONNECTIONS).map((r) => r.ms).sort((a, b) => a - b);
+    line(`p99 first ${CONNECTIONS} sent / the rest`, `${percentile(firstWave, 99).toFixed(1)} ms / ${percentile(rest, 99).toFixed(1)} ms`);
+    line('CPU per order (warm-up + sale)', `Node ${perOrder((cpu.user + cpu.system) / 1000)} ms (server and load generator), PostgreSQL ${perOrder(pgTicks * 10)} ms`);
     line('answers', `${held.length} x 201, ${refused.length} x 409, ${other.length} other`);
     line('tickets held', `${sold} (remaining ${stock?.remaining}, event capacity left ${stock?.capacity})`);
     ok = sold === TICKETS && held.length === TICKETS && stock?.remaining === 0 && stock.capacity === 0 && other.length === 0;

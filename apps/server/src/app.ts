@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -15,6 +14,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { addSecurityHeaders } from './platform/security-headers.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { Deps } from './deps.js';
@@ -39,6 +39,7 @@ import { registerPublicSiteRoutes } from './modules/public-site/routes.js';
 import { AppError } from './platform/errors.js';
 import { registerGuard } from './platform/auth/guard.js';
 import { createJobs } from './platform/jobs.js';
+import { createFailureLimiter } from './platform/failure-limiter.js';
 import { createMailer } from './platform/mail.js';
 import { createPaymentGateway } from './platform/payments/index.js';
 import { createLocalStorage } from './platform/storage.js';
@@ -59,7 +60,8 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   const storage = createLocalStorage({ root: path.join(config.dataDir, 'files'), secret: config.secret, publicBase: '' });
   const mailer = createMailer({ db: database.db, jobs, storage, log: app.log, smtpUrl: config.smtpUrl, from: config.mailFrom });
   const payments = createPaymentGateway({ config, db: database.db, jobs });
-  const deps: Deps = { config, database, db: database.db, jobs, mailer, payments, storage, log: app.log };
+  const discountCodeAttempts = createFailureLimiter({ max: config.rateLimitCodesPer10Minutes, windowMs: 10 * 60_000 });
+  const deps: Deps = { config, database, db: database.db, jobs, mailer, payments, storage, log: app.log, discountCodeAttempts };
   app.decorate('deps', deps);
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
@@ -94,7 +96,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   });
 
   await app.register(cookie);
-  await app.register(helmet, {
+  addSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

@@ -21,6 +21,9 @@ const ZEnv = z.object({
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(12 * 60),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(14 * 24),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  /** Wrong discount codes one address may try in 10 minutes before every code from it is refused. */
+  RATE_LIMIT_CODES_PER_10_MINUTES: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_ORDERS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Which proxies may set X-Forwarded-For: true, false, a hop count, or addresses/subnets ('loopback,10.0.0.0/8'). */
   TRUST_PROXY: z.string().default('loopback'),
   JOBS_POLL_MS: z.coerce.number().int().min(0).default(1000),
@@ -50,6 +53,8 @@ export type Config = {
   sessionIdleMinutes: number;
   sessionMaxHours: number;
   rateLimitAuthPerMinute: number;
+  rateLimitCodesPer10Minutes: number;
+  rateLimitOrdersPerMinute: number;
   /** Fastify's trustProxy: all, none, a list of addresses/subnets, or the nearest n hops. */
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   jobsPollMs: number;
@@ -107,6 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
     sessionMaxHours: e.SESSION_MAX_HOURS,
     rateLimitAuthPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
+    rateLimitCodesPer10Minutes: e.RATE_LIMIT_CODES_PER_10_MINUTES,
+    rateLimitOrdersPerMinute: e.RATE_LIMIT_ORDERS_PER_MINUTE,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     jobsPollMs: e.JOBS_POLL_MS,
     holdMinutes: e.HOLD_MINUTES,

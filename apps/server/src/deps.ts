@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
+import type { FailureLimiter } from './platform/failure-limiter.js';
 import type { Jobs } from './platform/jobs.js';
 import type { Mailer } from './platform/mail.js';
 import type { PaymentGateway } from './platform/payments/gateway.js';
@@ -16,4 +17,6 @@ export type Deps = {
   payments: PaymentGateway;
   storage: Storage;
   log: FastifyBaseLogger;
+  /** Wrong discount codes per client address, shared by every route that checks a code. */
+  discountCodeAttempts: FailureLimiter;
 };

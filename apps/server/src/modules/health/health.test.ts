@@ -27,6 +27,18 @@ describe('GET /api/health', () => {
     expect(shipped()).toBeGreaterThan(0);
   });
 
+  it('carries the security headers on every answer', async () => {
+    const res = await server.client().get('/api/health');
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['strict-transport-security']).toBeUndefined(); // http in tests: HSTS only behind https
+    const missing = await server.client().get('/api/no-such-route');
+    expect(missing.headers['x-content-type-options']).toBe('nosniff');
+  });
+
   it('answers 503 degraded when a shipped migration is not applied', async () => {
     const db = server.app.deps.db;
     const rows = (await db.execute(sql`select id, hash, created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`)) as unknown as {

@@ -2,6 +2,8 @@ import { and, eq, inArray, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discountCodes, events, jobs, orderLines, orders, ticketTypes } from '../../db/schema/index.js';
 import { checkoutPayload, givenEventOnSale, givenTenantWithSettings, startServer, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { randomUUID } from 'node:crypto';
+import { holdOrder, type HoldLine, type HoldRequest } from './repository.js';
 import { expireHold, HOLD_EXPIRY_JOB, RECONCILE_JOB, reconcileHolds } from './service.js';
 
 // Architecture rule 7 on the database the suite runs on (PGlite by default, PostgreSQL with
@@ -128,6 +130,90 @@ describe('a flash sale', () => {
     const [code] = await db().select().from(discountCodes).where(eq(discountCodes.eventId, e.id));
     expect(code?.usedCount).toBe(7);
     expect((await stock(e)).types[e.ticketTypeIds[0]!]).toBe(993);
+  });
+});
+
+describe('a batch of holds (mq_take_holds)', () => {
+  function request(e: GivenEventOnSale, n: number, lines: HoldLine[], discountCodeId: string | null = null): HoldRequest {
+    const id = randomUUID();
+    const holdExpiresAt = new Date(Date.now() + 15 * 60_000);
+    const subtotal = lines.reduce((s, l) => s + l.unitPrice * l.quantity, 0);
+    return {
+      order: {
+        tenantId: tenant.id, id, orderUid: `BATCH${String(n).padStart(7, '0')}`, eventId: e.id, status: 'draft', source: 'online',
+        email: `batch${n}@example.test`, firstName: 'Batch', lastName: 'Buyer', phone: '+15551234567', address1: '1 Main St',
+        address2: '', city: 'Springfield', state: 'NY', zipCode: '10001', country: 'USA', optInEmail: false, optInText: false,
+        discountCode: discountCodeId ? 'ONE' : null, discountCodeId, ticketCount: lines.reduce((s, l) => s + l.quantity, 0),
+        subtotal, surcharge: 0, processingFee: 0, gatewayProcessingFee: 0, discount: 0, vat: 0, taxRate: 0, donation: 0,
+        totalAmount: subtotal, tenantTotal: subtotal, platformTotal: 0, breakdown: null, holdExpiresAt, viewTokenHash: 'x'.repeat(64),
+        userId: null, paymentProvider: 'test',
+      },
+      lines,
+      discountCodeId,
+      job: { name: HOLD_EXPIRY_JOB, payload: { tenantId: tenant.id, orderId: id }, runAt: holdExpiresAt, dedupeKey: `${HOLD_EXPIRY_JOB}:${id}` },
+    };
+  }
+
+  it('gives each order of one batch its own verdict, in arrival order, and writes only the orders it took', async () => {
+    const e = await givenEventOnSale(server, tenant.id, {
+      capacity: 6,
+      ticketTypes: [
+        { name: 'One', price: 1000, quantity: 5 },
+        { name: 'Two', price: 2000, quantity: 5 },
+      ],
+      discounts: [{ code: 'ONE', kind: 'amount', value: 100, usageLimit: 1 }],
+    });
+    const [t1, t2] = e.ticketTypeIds as [string, string];
+    const code = e.discountCodeIds[0]!;
+    const line = (ticketTypeId: string, quantity: number, unitPrice = ticketTypeId === t1 ? 1000 : 2000): HoldLine => ({
+      ticketTypeId,
+      quantity,
+      unitPrice,
+      ticketName: ticketTypeId === t1 ? 'One' : 'Two',
+    });
+    const requests = [
+      request(e, 1, [line(t1, 3)]), // taken: One 2 left, capacity 3
+      request(e, 2, [line(t1, 3)]), // One has 2 left
+      request(e, 3, [line(t1, 1)], code), // taken, the code's one use
+      request(e, 4, [line(t2, 1)], code), // the code is used up
+      request(e, 5, [line(t2, 1, 999)]), // priced before a change
+      request(e, 6, [line(t2, 3)]), // Two has 5 but the event 2
+      request(e, 7, [line(t1, 1), line(t1, 1)]), // one ticket type on two lines
+      request(e, 8, [line(t2, 2)]), // taken: capacity 0
+      request(e, 9, [line(t2, 1)]), // sold out by capacity
+    ];
+    // Submitted in one tick: the first goes alone, the others wait and go together in one statement.
+    const outcomes = await Promise.all(requests.map((r) => holdOrder(db(), r)));
+    expect(outcomes).toEqual([
+      { ok: true },
+      { ok: false, reason: 'ticketType' },
+      { ok: true },
+      { ok: false, reason: 'discount' },
+      { ok: false, reason: 'changed' },
+      { ok: false, reason: 'capacity' },
+      { ok: false, reason: 'changed' },
+      { ok: true },
+      { ok: false, reason: 'capacity' },
+    ]);
+    expect(await stock(e)).toEqual({ types: { [t1]: 1, [t2]: 3 }, capacity: 0 });
+    const [used] = await db().select().from(discountCodes).where(eq(discountCodes.id, code));
+    expect(used?.usedCount).toBe(1);
+    const written = await db().select().from(orders).where(eq(orders.eventId, e.id));
+    expect(written.map((o) => o.email).sort()).toEqual(['batch1@example.test', 'batch3@example.test', 'batch8@example.test']);
+    expect(written.every((o) => o.status === 'draft' && o.holdExpiresAt !== null)).toBe(true);
+    const lines = await soldLines(e);
+    expect(lines.map((l) => [l.email, l.ticketTypeId, l.quantity]).sort()).toEqual(
+      [
+        ['batch1@example.test', t1, 3],
+        ['batch3@example.test', t1, 1],
+        ['batch8@example.test', t2, 2],
+      ].sort(),
+    );
+    const holdJobs = await db()
+      .select()
+      .from(jobs)
+      .where(inArray(jobs.dedupeKey, requests.map((r) => r.job.dedupeKey)));
+    expect(holdJobs.map((j) => j.dedupeKey).sort()).toEqual([requests[0]!, requests[2]!, requests[7]!].map((r) => r.job.dedupeKey).sort());
   });
 });
 

@@ -33,6 +33,10 @@ export function pricingConfigOf(tenantId: string, found: repo.CheckoutSnapshot['
 
 export const invalidDiscount = () => new AppError('BAD_REQUEST', M.invalidInput, { discountCode: M.invalidInputBody });
 
+/** The answer to a code that is unknown, expired, used up or for another event: a wrong guess. */
+export const isInvalidDiscount = (err: unknown): boolean =>
+  err instanceof AppError && err.code === 'BAD_REQUEST' && err.message === M.invalidInput && err.fields?.discountCode === M.invalidInputBody;
+
 /** A code the attendee typed, usable right now for this event; 400 'Invalid Input' otherwise (spec §8 Checkout). */
 export function usableDiscount(row: DiscountCodeRow | null, now: Date): DiscountCodeRow {
   if (!row || !isUsable(row, now)) throw invalidDiscount();

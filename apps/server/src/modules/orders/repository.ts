@@ -1,6 +1,7 @@
 import { and, asc, eq, getTableColumns, getTableName, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { runPrepared, type Db, type DbOrTx } from '../../db/client.js';
+import { createBatcher, type Batcher } from '../../platform/batcher.js';
 import { discountCodes, events, jobs, orderLines, orders, surchargeRules, ticketSettings, ticketTypes } from '../../db/schema/index.js';
 import * as discounts from '../discounts/repository.js';
 import type { EventRow } from '../events/repository.js';
@@ -157,11 +158,12 @@ export async function overdueDrafts(db: DbOrTx, limit: number) {
 
 // ---- the checkout's hot path -------------------------------------------------------------------
 //
-// PLACE ORDER runs two statements of its own: one read and one write. Both are fixed texts sent
-// as named prepared statements to PostgreSQL (each connection parses and plans them once), and
-// straight to the driver under Drizzle: at hundreds of orders a second, building the SQL and
-// planning it again every time cost more than running it (bench/README.md). Their parameters are
-// always bound; the texts are built once, from the schema, when this module loads.
+// PLACE ORDER runs two statements of its own, one read and one write, each shared by the orders
+// that arrive together (platform/batcher.ts). Both are fixed texts sent as named prepared
+// statements to PostgreSQL (each connection parses and plans them once), straight to the driver
+// under Drizzle: at hundreds of orders a second, building the SQL and planning it again every time
+// cost more than running it (bench/README.md). Their parameters are always bound; the texts are
+// built once, from the schema, when this module loads.
 
 type SettingsRow = typeof ticketSettings.$inferSelect;
 type RuleRow = typeof surchargeRules.$inferSelect;
@@ -201,15 +203,33 @@ const snapshotSql = (match: string) => `
 const SNAPSHOT_BY_ID = snapshotSql('e.id = $2::uuid');
 const SNAPSHOT_BY_URL = snapshotSql('e.url_name = $2::text');
 
+type SnapshotWhere = { tenantId: string; discountCode?: string | null } & ({ eventId: string } | { urlName: string });
+const snapshotReaders = new WeakMap<object, Batcher<SnapshotWhere, CheckoutSnapshot | undefined>>();
+
 /**
  * Everything a checkout reads before it holds, in one round trip: the event, its ticket types in
  * menu order, the tenant's ticket settings and the rule the event is priced by (its own while
- * active, else the tenant's default), and the discount code typed, if any.
+ * active, else the tenant's default), and the discount code typed, if any. The same read asked for
+ * while one is running is answered by the next one, shared by all who waited (platform/batcher.ts),
+ * so the answer is shared too: callers must not change it.
  */
-export async function findCheckoutSnapshot(
-  db: Db,
-  where: { tenantId: string; discountCode?: string | null } & ({ eventId: string } | { urlName: string }),
-): Promise<CheckoutSnapshot | undefined> {
+export function findCheckoutSnapshot(db: Db, where: SnapshotWhere): Promise<CheckoutSnapshot | undefined> {
+  let reader = snapshotReaders.get(db);
+  if (!reader) {
+    snapshotReaders.set(
+      db,
+      (reader = createBatcher(async (_key, batch) => {
+        const snapshot = await readCheckoutSnapshot(db, batch[0]!);
+        return batch.map(() => snapshot);
+      })),
+    );
+  }
+  const code = where.discountCode ? where.discountCode.toUpperCase() : '';
+  const key = 'eventId' in where ? `${where.tenantId}/id/${where.eventId}/${code}` : `${where.tenantId}/url/${where.urlName}/${code}`;
+  return reader.submit(key, where);
+}
+
+async function readCheckoutSnapshot(db: Db, where: SnapshotWhere): Promise<CheckoutSnapshot | undefined> {
   const code = where.discountCode ? where.discountCode.toUpperCase() : null;
   const [row] =
     'eventId' in where
@@ -236,21 +256,7 @@ export type HoldLine = { ticketTypeId: string; ticketName: string; unitPrice: nu
  */
 export type HoldOutcome = { ok: true } | { ok: false; reason: 'ticketType' | 'capacity' | 'discount' | 'changed' };
 
-const CHECK_REASONS: Record<string, 'ticketType' | 'capacity' | 'discount'> = {
-  ticket_types_remaining_nonneg: 'ticketType',
-  events_remaining_capacity_nonneg: 'capacity',
-  discount_codes_usage_within_limit: 'discount',
-};
-
-function pgError(err: unknown): { code?: string; constraint?: string } {
-  for (let e: unknown = err, i = 0; e && typeof e === 'object' && i < 4; e = (e as { cause?: unknown }).cause, i++) {
-    const { code, constraint } = e as { code?: unknown; constraint?: unknown };
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return { code, constraint: typeof constraint === 'string' ? constraint : undefined };
-  }
-  return {};
-}
-
-/** The order's columns a hold writes, in parameter order from $10. */
+/** The order columns a hold writes. */
 const HOLD_ORDER_KEYS = [
   'tenantId', 'id', 'orderUid', 'eventId', 'status', 'source', 'email', 'firstName', 'lastName', 'phone',
   'address1', 'address2', 'city', 'state', 'zipCode', 'country', 'optInEmail', 'optInText', 'discountCode',
@@ -260,98 +266,82 @@ const HOLD_ORDER_KEYS = [
 ] as const satisfies ReadonlyArray<keyof OrderInsert>;
 export type HoldOrderRow = { [K in (typeof HOLD_ORDER_KEYS)[number]]-?: Exclude<OrderInsert[K], undefined> };
 
-const param = (key: (typeof HOLD_ORDER_KEYS)[number]) => `$${10 + HOLD_ORDER_KEYS.indexOf(key)}`;
-const TENANT = param('tenantId');
-const EVENT = param('eventId');
-
-// $1..$4 the lines (ticket type ids, quantities, prices, names), $5 the discount code id,
-// $6..$9 the expiry job (name, payload, run at, dedupe key), $10.. the order.
-// Each part names the one before it, which fixes the order the database runs them in.
+// One statement holds a whole batch of orders (see holdOrder below). $1 is the batch as JSON, one
+// item per order: {order: its columns by column name, lines: [{id, qty, price, name}], discountCodeId,
+// job: the hold-expiry job}. mq_take_holds (migration 0001) takes each order's tickets in turn under
+// locks and answers a verdict per item; the orders, their lines and their expiry jobs are then
+// written for the items it took, in the same statement, so a hold is all or nothing.
+const HOLD_COLUMNS = HOLD_ORDER_KEYS.map((k) => `"${orders[k].name}"`).join(', ');
 const HOLD_SQL = `
-  with req (id, qty, price, name) as (select * from unnest($1::uuid[], $2::int[], $3::int[], $4::text[])),
+  with verdict as (select mq_take_holds($1::jsonb) as v),
+  items as (
+    select i.value as item, i.ordinality::int as n, (select v from verdict)[i.ordinality] as outcome
+    from jsonb_array_elements($1::jsonb) with ordinality i),
   o as (
-    insert into ${getTableName(orders)} (${HOLD_ORDER_KEYS.map((k) => `"${orders[k].name}"`).join(', ')})
-    values (${HOLD_ORDER_KEYS.map(param).join(', ')})
-    returning id),
-  j as (
-    insert into ${getTableName(jobs)} (name, payload, run_at, dedupe_key) values ($6::text, $7::jsonb, $8::timestamptz, $9::text)
-    on conflict (dedupe_key) do nothing
-    returning id),
-  locked as (
-    select t.id from ${getTableName(ticketTypes)} t join req on req.id = t.id and req.price = t.price and req.name = t.name
-    where t.tenant_id = ${TENANT} and t.event_id = ${EVENT} and t.active
-      and (t.sales_availability <> 'SALES_AVAILABILITY_OPT_2'
-           or (coalesce(t.sales_start_at, '-infinity') <= now() and now() < coalesce(t.sales_end_at, 'infinity')))
-      and (select count(*) from o) + (select count(*) from j) >= 0
-    order by t.id
-    for update of t),
-  tt as (
-    update ${getTableName(ticketTypes)} t set remaining = t.remaining - req.qty from req
-    where t.tenant_id = ${TENANT} and t.id = req.id and t.id in (select id from locked)
-    returning t.id),
-  dc as (
-    update ${getTableName(discountCodes)} set used_count = used_count + 1
-    where tenant_id = ${TENANT} and id = $5::uuid and active
-      and (starts_at is null or starts_at <= now()) and (ends_at is null or ends_at > now())
-      and (select count(*) from tt) > 0
-    returning id),
-  ev as (
-    update ${getTableName(events)} set remaining_capacity = remaining_capacity - (select coalesce(sum(req.qty), 0) from req)::int
-    where tenant_id = ${TENANT} and id = ${EVENT} and status = 'published'
-      and (select count(*) from tt) > 0 and (select count(*) from dc) >= 0
+    insert into ${getTableName(orders)} (${HOLD_COLUMNS})
+    select ${HOLD_ORDER_KEYS.map((k) => `r."${orders[k].name}"`).join(', ')}
+    from items, jsonb_populate_record(null::${getTableName(orders)}, items.item->'order') r
+    where items.outcome = 'ok'
     returning id),
   l as (
     insert into ${getTableName(orderLines)} (tenant_id, order_id, ticket_type_id, ticket_name, unit_price, quantity)
-    select ${TENANT}, o.id, req.id, req.name, req.price,
-      case when (select count(*) from tt) = cardinality($1::uuid[])
-            and (select count(*) from ev) = 1
-            and (select count(*) from dc) = (case when $5::uuid is null then 0 else 1 end)
-      then req.qty end
-    from o, req
-    returning order_id)
-  select count(*)::int as lines from l`;
+    select (item->'order'->>'tenant_id')::uuid, (item->'order'->>'id')::uuid, (x->>'id')::uuid, x->>'name', (x->>'price')::int, (x->>'qty')::int
+    from items, jsonb_array_elements(items.item->'lines') x
+    where items.outcome = 'ok'
+    returning order_id),
+  j as (
+    insert into ${getTableName(jobs)} (name, payload, run_at, dedupe_key)
+    select item->'job'->>'name', item->'job'->'payload', (item->'job'->>'runAt')::timestamptz, item->'job'->>'dedupeKey'
+    from items where items.outcome = 'ok'
+    on conflict (dedupe_key) do nothing
+    returning id)
+  select n, outcome from items order by n`;
+
+export type HoldRequest = {
+  order: HoldOrderRow;
+  lines: HoldLine[];
+  discountCodeId: string | null;
+  job: { name: string; payload: unknown; runAt: Date; dedupeKey: string };
+};
+
+const HOLD_VERDICTS = new Set(['ok', 'ticketType', 'capacity', 'discount', 'changed']);
+
+function holdItem(h: HoldRequest) {
+  const order: Record<string, unknown> = {};
+  for (const k of HOLD_ORDER_KEYS) {
+    const v = h.order[k];
+    order[orders[k].name] = v instanceof Date ? v.toISOString() : v;
+  }
+  return {
+    order,
+    lines: h.lines.map((l) => ({ id: l.ticketTypeId, qty: l.quantity, price: l.unitPrice, name: l.ticketName })),
+    discountCodeId: h.discountCodeId,
+    job: { name: h.job.name, payload: h.job.payload, runAt: h.job.runAt.toISOString(), dedupeKey: h.job.dedupeKey },
+  };
+}
+
+/** Holds a batch in one statement (one transaction): a verdict per request, in order. */
+async function holdBatch(db: Db, batch: readonly HoldRequest[]): Promise<HoldOutcome[]> {
+  const rows = await runPrepared(db, 'mq_hold_orders', HOLD_SQL, [JSON.stringify(batch.map(holdItem))]);
+  return rows.map((row) => {
+    const outcome = String(row.outcome);
+    if (!HOLD_VERDICTS.has(outcome)) throw new Error(`unexpected hold verdict ${outcome}`);
+    return outcome === 'ok' ? { ok: true } : { ok: false, reason: outcome as Exclude<HoldOutcome, { ok: true }>['reason'] };
+  });
+}
+
+const holdBatchers = new WeakMap<object, Batcher<HoldRequest, HoldOutcome>>();
 
 /**
- * PLACE ORDER's hold as ONE statement, committed on its own, all or nothing. The draft order and
- * its hold-expiry job are written first; then the ticket types are locked in id order and
- * decremented, the discount code's use counted and the event's remaining capacity taken (the lock
- * order of applyInventory); last the order's lines. A decrement past zero or a use past the code's
- * limit violates a CHECK constraint; a part that could not be taken leaves the lines' quantity
- * NULL, which NOT NULL refuses: either way the database undoes the whole statement. The hot rows
- * are locked and released inside the database, for as short a time as the last three writes, so
- * a busy app server never stretches a lock.
+ * PLACE ORDER's hold, all or nothing: the order's tickets, its discount code use and the event's
+ * capacity are taken (mq_take_holds), and the draft order, its lines and its hold-expiry job
+ * written, in one statement. Nothing is written when it is refused; the outcome says why. Holds of
+ * one event are batched (platform/batcher.ts): in a rush, one statement and one transaction take
+ * the tickets of many orders in the order they arrived, instead of each order queueing for the
+ * same rows' locks. Batchers are per database handle, so servers sharing a process do not mix.
  */
-export async function holdOrder(
-  db: Db,
-  h: {
-    order: HoldOrderRow;
-    lines: HoldLine[];
-    discountCodeId: string | null;
-    job: { name: string; payload: unknown; runAt: Date; dedupeKey: string };
-  },
-): Promise<HoldOutcome> {
-  const values: unknown[] = [
-    h.lines.map((l) => l.ticketTypeId),
-    h.lines.map((l) => l.quantity),
-    h.lines.map((l) => l.unitPrice),
-    h.lines.map((l) => l.ticketName),
-    h.discountCodeId,
-    h.job.name,
-    JSON.stringify(h.job.payload),
-    h.job.runAt.toISOString(),
-    h.job.dedupeKey,
-    ...HOLD_ORDER_KEYS.map((k) => {
-      const v = h.order[k];
-      return v instanceof Date ? v.toISOString() : v;
-    }),
-  ];
-  try {
-    await runPrepared(db, 'mq_hold_order', HOLD_SQL, values);
-    return { ok: true };
-  } catch (err) {
-    const { code, constraint } = pgError(err);
-    if (code === '23514' && constraint && CHECK_REASONS[constraint]) return { ok: false, reason: CHECK_REASONS[constraint] };
-    if (code === '23502') return { ok: false, reason: 'changed' };
-    throw err;
-  }
+export function holdOrder(db: Db, request: HoldRequest): Promise<HoldOutcome> {
+  let batcher = holdBatchers.get(db);
+  if (!batcher) holdBatchers.set(db, (batcher = createBatcher((_key, batch) => holdBatch(db, batch))));
+  return batcher.submit(`${request.order.tenantId}/${request.order.eventId}`, request);
 }

@@ -1,8 +1,9 @@
 import { ZCartConflict, ZCreateOrderRequest, ZCreateOrderResponse, ZError, ZPublicOrder } from '@marquee/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
+import { discountCodeLimit, field } from './code-limit.js';
 import * as service from './service.js';
 
 const ZOrderParams = z.object({ tenantId: z.string().max(100), eventId: z.uuid() });
@@ -11,6 +12,14 @@ const ZOrderParams = z.object({ tenantId: z.string().max(100), eventId: z.uuid()
 export function registerOrderRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['checkout'];
+  // PLACE ORDER holds tickets and opens a payment session: a cap per client address, high enough
+  // for a family or an office behind one NAT, keeps one client from holding a sale's stock hostage.
+  const ordersPerAddress = {
+    max: deps.config.rateLimitOrdersPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (req: FastifyRequest) => `${req.routeOptions.url}|${req.ip}`,
+  };
+  const codeLimit = discountCodeLimit(deps, (body) => field(field(body, 'order'), 'discountCode'));
 
   deps.jobs.register(service.HOLD_EXPIRY_JOB, async (payload: { orderId: string }) => {
     await service.expireHold({ deps, orderId: payload.orderId });
@@ -30,7 +39,8 @@ export function registerOrderRoutes(app: FastifyInstance, deps: Deps) {
   r.post(
     '/api/p/tenants/:tenantId/events/:eventId/orders',
     {
-      config: { access: { kind: 'public' } },
+      config: { access: { kind: 'public' }, rateLimit: ordersPerAddress },
+      ...codeLimit,
       schema: {
         tags,
         summary: 'PLACE ORDER: holds the tickets and answers the payment URL in `message`',

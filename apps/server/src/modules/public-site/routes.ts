@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../platform/errors.js';
+import { discountCodeLimit, field } from '../orders/code-limit.js';
 import * as service from './service.js';
 
 const ZEventNameParams = z.object({ eventName: z.string().min(1).max(100) });
@@ -13,6 +14,8 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['event site'];
   const access = { kind: 'public' } as const;
+  // Cart validation takes no discount code; pricing does, and so answers whether one is valid.
+  const codeLimit = discountCodeLimit(deps, (body) => field(body, 'discountCode'));
 
   r.get(
     '/api/p/events/:eventName',
@@ -47,6 +50,7 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
     '/api/p/events/:eventName/price',
     {
       config: { access },
+      ...codeLimit,
       schema: { tags, summary: "The cart's breakdown, priced by the server", params: ZEventNameParams, body: ZPriceRequest, response: { 200: ZBreakdown } },
     },
     async (req) =>

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { publicOrigin, type Config } from '../../config.js';
 import { runPrepared, type Db } from '../../db/client.js';
 import { testCheckoutSessions, testRefunds } from '../../db/schema/index.js';
+import { createBatcher } from '../batcher.js';
 import type { Jobs } from '../jobs.js';
 import type { CheckoutInput, PaymentGateway } from './gateway.js';
 
@@ -56,56 +57,75 @@ function assertHttpUrl(url: string, what: string) {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`${what} must be http(s)`);
 }
 
-// One statement per checkout session (it runs on every PLACE ORDER; bench/README.md): the tenant's
-// host, the session and its expiry job. Like Stripe, the same idempotency key answers the session
-// it created the first time: ON CONFLICT DO UPDATE (a no-op) returns the existing row even when a
-// concurrent request with the same key committed it after this statement began, which DO NOTHING
-// followed by a read in the same statement would not see. Only a newly inserted session (its id is
-// the one generated here) gets the expiry job: Stripe sends checkout.session.expired when a session
-// lapses, and so does the test gateway; the job row is what jobs.enqueue would write.
-const CREATE_CHECKOUT_SQL = `
-with tenant as (select url from tenants where id = $1),
+// One statement for the checkout sessions of a batch of PLACE ORDERs (platform/batcher.ts; it runs on
+// every order, bench/README.md): the tenants' hosts, the sessions and their expiry jobs. $1 is the
+// batch as JSON, one item per session with its position n. Like Stripe, the same idempotency key
+// answers the session it created the first time: ON CONFLICT DO UPDATE (a no-op) returns the
+// existing row even when a concurrent request with the same key committed it after this statement
+// began, which DO NOTHING followed by a read in the same statement would not see. (Two requests of
+// one key in the same batch make the statement fail; the batcher then runs each on its own.) Only a
+// newly inserted session (its id is the one generated here) gets the expiry job: Stripe sends
+// checkout.session.expired when a session lapses, and so does the test gateway; the job row is what
+// jobs.enqueue would write.
+const CREATE_CHECKOUTS_SQL = `
+with req as (
+  select * from jsonb_to_recordset($1::jsonb) as r(
+    n int, tenant_id uuid, id text, order_id uuid, order_uid text, amount int, currency text, email text,
+    description text, success_url text, cancel_url text, idempotency_key text, expires_at timestamptz)
+),
 session as (
   insert into test_checkout_sessions
     (tenant_id, id, order_id, order_uid, amount, currency, email, description, success_url, cancel_url, idempotency_key, expires_at)
-  select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 from tenant
+  select r.tenant_id, r.id, r.order_id, r.order_uid, r.amount, r.currency, r.email, r.description, r.success_url,
+    r.cancel_url, r.idempotency_key, r.expires_at
+  from req r join tenants t on t.id = r.tenant_id
   on conflict (tenant_id, idempotency_key) do update set idempotency_key = excluded.idempotency_key
-  returning id
+  returning tenant_id, id, idempotency_key
 ),
 expiry as (
   insert into jobs (name, payload, run_at, dedupe_key)
-  select $13, jsonb_build_object('tenantId', $1::uuid, 'sessionId', session.id), $12, 'test-expire:' || session.id
-  from session where session.id = $2
+  select $2::text, jsonb_build_object('tenantId', s.tenant_id, 'sessionId', s.id), r.expires_at, 'test-expire:' || s.id
+  from session s join req r on r.tenant_id = s.tenant_id and r.id = s.id
   on conflict (dedupe_key) do nothing
 )
-select tenant.url, session.id as session_id from tenant, session`;
+select r.n, t.url, s.id as session_id
+from req r join tenants t on t.id = r.tenant_id join session s on s.tenant_id = r.tenant_id and s.idempotency_key = r.idempotency_key`;
+
+type SessionRequest = CheckoutInput & { sessionId: string };
+
+async function createSessions(db: Db, batch: SessionRequest[]): Promise<Array<{ url: string; sessionId: string } | null>> {
+  const items = batch.map((i, n) => ({
+    n,
+    tenant_id: i.tenantId,
+    id: i.sessionId,
+    order_id: i.orderId,
+    order_uid: i.orderUid,
+    amount: i.amount,
+    currency: i.currency,
+    email: i.email,
+    description: i.description,
+    success_url: i.successUrl,
+    cancel_url: i.cancelUrl,
+    idempotency_key: i.idempotencyKey,
+    expires_at: i.expiresAt.toISOString(),
+  }));
+  const rows = await runPrepared(db, 'mq_test_create_checkouts', CREATE_CHECKOUTS_SQL, [JSON.stringify(items), TEST_EXPIRE_JOB]);
+  const byN = new Map(rows.map((r) => [Number(r.n), { url: String(r.url), sessionId: String(r.session_id) }]));
+  return batch.map((_, n) => byN.get(n) ?? null);
+}
 
 export function createTestGateway(opts: { db: Db; jobs: Jobs; config: Config }): PaymentGateway {
   const { db, config } = opts;
+  const sessions = createBatcher((_key, batch: SessionRequest[]) => createSessions(db, batch));
   return {
     name: 'test',
     async createCheckout(input: CheckoutInput) {
       assertHttpUrl(input.successUrl, 'successUrl');
       assertHttpUrl(input.cancelUrl, 'cancelUrl');
       if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error('amount must be positive integer cents');
-      const [row] = await runPrepared(db, 'mq_test_create_checkout', CREATE_CHECKOUT_SQL, [
-        input.tenantId,
-        newTestId('cs_test'),
-        input.orderId,
-        input.orderUid,
-        input.amount,
-        input.currency,
-        input.email,
-        input.description,
-        input.successUrl,
-        input.cancelUrl,
-        input.idempotencyKey,
-        input.expiresAt.toISOString(),
-        TEST_EXPIRE_JOB,
-      ]);
+      const row = await sessions.submit('sessions', { ...input, sessionId: newTestId('cs_test') });
       if (!row) throw new Error(`unknown tenant ${input.tenantId}`);
-      const sessionId = String(row.session_id);
-      return { sessionId, url: `${publicOrigin(config, String(row.url))}/pay/${sessionId}` };
+      return { sessionId: row.sessionId, url: `${publicOrigin(config, row.url)}/pay/${row.sessionId}` };
     },
     async refund(input) {
       if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error('refund amount must be positive integer cents');
