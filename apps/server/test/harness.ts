@@ -274,14 +274,50 @@ export function inspectPdf(pdf: Buffer): { header: string; pages: PdfPage[] } {
   }
   const pagesRoot = [...objects.values()].find((o) => /\/Type \/Pages\b/.test(o.dict));
   const kids = [...(pagesRoot?.dict.match(/\/Kids \[([^\]]*)\]/)?.[1] ?? '').matchAll(/(\d+) 0 R/g)].map((k) => Number(k[1]));
+  const deref = (dictOrRef: string, key: string) => {
+    const ref = new RegExp(`/${key} (\\d+) 0 R`).exec(dictOrRef);
+    return ref ? (objects.get(Number(ref[1]))?.dict ?? '') : dictOrRef;
+  };
+  /** An embedded font's ToUnicode CMap (pdfkit writes bfrange arrays): glyph code -> text. */
+  const toUnicode = (fontDict: string): Map<number, string> | null => {
+    const id = /\/ToUnicode (\d+) 0 R/.exec(fontDict)?.[1];
+    const cmap = id ? objects.get(Number(id))?.stream?.toString('latin1') : undefined;
+    if (!cmap) return null;
+    const map = new Map<number, string>();
+    const utf16 = (hex: string) => Buffer.from(hex, 'hex').swap16().toString('utf16le');
+    for (const [, lo, hi, dst] of cmap.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*(\[[^\]]*\]|<[0-9a-fA-F]+>)/g)) {
+      const from = parseInt(lo!, 16);
+      const to = parseInt(hi!, 16);
+      if (dst!.startsWith('[')) [...dst!.matchAll(/<([0-9a-fA-F]+)>/g)].forEach((d, i) => map.set(from + i, utf16(d[1]!)));
+      else for (let c = from, u = parseInt(dst!.slice(1, -1), 16); c <= to; c++, u++) map.set(c, String.fromCodePoint(u));
+    }
+    for (const block of cmap.matchAll(/beginbfchar([\s\S]*?)endbfchar/g)) {
+      for (const [, code, dst] of block[1]!.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) map.set(parseInt(code!, 16), utf16(dst!));
+    }
+    return map;
+  };
   const pages = kids.map((kid) => {
     const page = objects.get(kid)!;
     const contentId = Number(/\/Contents (\d+) 0 R/.exec(page.dict)?.[1]);
     const content = objects.get(contentId)?.stream?.toString('latin1') ?? '';
+    const resources = deref(page.dict, 'Resources');
+    const fontEntries = /\/Font <<([^>]*)>>/.exec(resources)?.[1] ?? '';
+    const fonts = new Map([...fontEntries.matchAll(/\/(\w+) (\d+) 0 R/g)].map((f) => [f[1]!, toUnicode(objects.get(Number(f[2]))?.dict ?? '')]));
     const lines: string[] = [];
-    for (const tj of content.matchAll(/\[([^\]]*)\]\s*TJ|<([0-9a-fA-F]*)>\s*Tj/g)) {
-      const parts = tj[1] !== undefined ? [...tj[1].matchAll(/<([0-9a-fA-F]*)>/g)].map((h) => h[1]!) : [tj[2]!];
-      lines.push(parts.map((h) => Buffer.from(h, 'hex').toString('latin1')).join(''));
+    let font: Map<number, string> | null = null;
+    for (const op of content.matchAll(/\/(\w+) [\d.]+ Tf|\[([^\]]*)\]\s*TJ|<([0-9a-fA-F]*)>\s*Tj/g)) {
+      if (op[1] !== undefined) {
+        font = fonts.get(op[1]) ?? null;
+        continue;
+      }
+      const parts = op[2] !== undefined ? [...op[2].matchAll(/<([0-9a-fA-F]*)>/g)].map((h) => h[1]!) : [op[3]!];
+      const decode = (hex: string) => {
+        if (!font) return Buffer.from(hex, 'hex').toString('latin1');
+        let out = '';
+        for (let i = 0; i + 4 <= hex.length; i += 4) out += font.get(parseInt(hex.slice(i, i + 4), 16)) ?? '\ufffd';
+        return out;
+      };
+      lines.push(parts.map(decode).join(''));
     }
     const squares = [...content.matchAll(/(-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) re/g)]
       .filter((r) => r[3] === r[4])

@@ -78,6 +78,26 @@ describe('ticket PDF', () => {
     expect(inspectPdf(pdf).pages).toHaveLength(2);
   });
 
+  it('prints names beyond Western European letters as typed (Polish, Czech, Greek, Cyrillic), in a subset of the embedded font', async () => {
+    const names = ['Łukasz Żółć', 'Jiří Dvořák', 'Νίκος Παπαδόπουλος', 'Анна Каренина'];
+    const pdf = await renderTicketsPdf({
+      event: { ...event, name: 'Łódź Jazz — Праздник', city: 'Kraków' },
+      orderUid: 'ORD-UNI',
+      tickets: names.map((fullName) => ({ ticketUid: newTicketUid(), ticketTypeName: 'Wstęp ogólny', price: 4500, fullName })),
+    });
+    const { pages } = inspectPdf(pdf);
+    expect(pages).toHaveLength(4);
+    pages.forEach((page, i) => {
+      expect(page.text).toContain(names[i]);
+      expect(page.text).toContain('Łódź Jazz — Праздник');
+      expect(page.text).toContain('Kraków');
+      expect(page.text).toContain('Wstęp ogólny');
+      expect(page.text).not.toContain('\ufffd');
+    });
+    // Only the glyphs used are embedded: a few tens of KB, not the font's 700 KB.
+    expect(pdf.length).toBeLessThan(120_000);
+  });
+
   it('formats the date in the event time zone and says when there is none', () => {
     expect(formatEventDateTime(new Date('2026-01-15T01:00:00Z'), 'America/New_York').replace(/\u202f/g, ' ')).toBe(
       'Wednesday, January 14, 2026 at 8:00 PM EST',

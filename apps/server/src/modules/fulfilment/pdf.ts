@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { formatMoney, M } from '@marquee/core';
 import PDFDocument from 'pdfkit';
 import QRCode, { type QRCodeOptions } from 'qrcode';
@@ -30,7 +32,24 @@ const QR_QUIET_MODULES = 4;
 
 const PAGE = { width: 612, height: 792, margin: 54 };
 
-/** The standard PDF fonts speak WinAnsi: typographic spaces from Intl become plain spaces. */
+/**
+ * DejaVu Sans, embedded (and subset by pdfkit): attendees' and events' names in Latin scripts
+ * beyond Western Europe, Greek and Cyrillic print as typed. The 14 standard PDF fonts only know
+ * WinAnsi, which would have turned a "Łukasz" or an "Анна" into wrong letters on the ticket.
+ */
+const resolveFont = createRequire(import.meta.url).resolve;
+let fonts: { regular: Buffer; bold: Buffer } | undefined;
+function ticketFonts() {
+  fonts ??= {
+    regular: readFileSync(resolveFont('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
+    bold: readFileSync(resolveFont('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
+  };
+  return fonts;
+}
+const REGULAR = 'Ticket';
+const BOLD = 'Ticket-Bold';
+
+/** Typographic spaces from Intl become plain spaces (the same width on a ticket, and easy to search). */
 const pdfText = (text: string) => text.replace(/[\u202f\u2009\u00a0]/g, ' ');
 
 /** "Saturday, March 14, 2026 at 7:30 PM EDT" in the event's own time zone. */
@@ -79,11 +98,11 @@ function drawQr(doc: PDFKit.PDFDocument, text: string, x: number, y: number) {
 function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, index: number) {
   const { margin, width } = PAGE;
   const inner = width - 2 * margin;
-  doc.fillColor('#59636e').font('Helvetica').fontSize(10).text(pdfText(`${M.printAtHome}  ·  Ticket ${index + 1} of ${d.tickets.length}`), margin, margin, { width: inner });
+  doc.fillColor('#59636e').font(REGULAR).fontSize(10).text(pdfText(`${M.printAtHome}  ·  Ticket ${index + 1} of ${d.tickets.length}`), margin, margin, { width: inner });
   doc.moveDown(0.6);
-  doc.fillColor('#000000').font('Helvetica-Bold').fontSize(22).text(pdfText(d.event.name), { width: inner });
+  doc.fillColor('#000000').font(BOLD).fontSize(22).text(pdfText(d.event.name), { width: inner });
   doc.moveDown(0.3);
-  doc.font('Helvetica').fontSize(12).text(pdfText(formatEventDateTime(d.event.startDateTime, d.event.timeZone)), { width: inner });
+  doc.font(REGULAR).fontSize(12).text(pdfText(formatEventDateTime(d.event.startDateTime, d.event.timeZone)), { width: inner });
   for (const line of venueLines(d.event)) doc.text(pdfText(line), { width: inner });
 
   const top = doc.y + 18;
@@ -103,14 +122,14 @@ function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, i
   doc.x = margin;
   doc.y = top;
   for (const [label, value] of rows) {
-    doc.fillColor('#59636e').font('Helvetica').fontSize(9).text(label.toUpperCase(), margin, doc.y, { width: colWidth });
-    doc.fillColor('#000000').font('Helvetica-Bold').fontSize(13).text(pdfText(value), margin, doc.y, { width: colWidth });
+    doc.fillColor('#59636e').font(REGULAR).fontSize(9).text(label.toUpperCase(), margin, doc.y, { width: colWidth });
+    doc.fillColor('#000000').font(BOLD).fontSize(13).text(pdfText(value), margin, doc.y, { width: colWidth });
     doc.moveDown(0.5);
   }
 
   doc.y = Math.max(doc.y, top + qrSide) + 18;
-  doc.font('Helvetica-Bold').fontSize(11).fillColor('#000000').text(pdfText(`Delivery: ${M.printAtHome}`), margin, doc.y, { width: inner });
-  doc.font('Helvetica').fontSize(10);
+  doc.font(BOLD).fontSize(11).fillColor('#000000').text(pdfText(`Delivery: ${M.printAtHome}`), margin, doc.y, { width: inner });
+  doc.font(REGULAR).fontSize(10);
   const verbiage = d.event.emailDeliveryVerbiage.trim();
   // Bounded so that one ticket is always one page.
   if (verbiage) doc.moveDown(0.3).text(pdfText(verbiage.length > 1200 ? `${verbiage.slice(0, 1200)}...` : verbiage), { width: inner });
@@ -132,6 +151,9 @@ export function renderTicketsPdf(d: TicketDocument): Promise<Buffer> {
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
+    const { regular, bold } = ticketFonts();
+    doc.registerFont(REGULAR, regular);
+    doc.registerFont(BOLD, bold);
     d.tickets.forEach((t, i) => {
       doc.addPage();
       drawTicket(doc, d, t, i);
