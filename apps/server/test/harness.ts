@@ -260,17 +260,24 @@ export type PdfPage = {
 export function inspectPdf(pdf: Buffer): { header: string; pages: PdfPage[] } {
   const src = pdf.toString('latin1');
   const objects = new Map<number, { dict: string; stream: Buffer | null }>();
-  const objRe = /(\d+) 0 obj\s*([\s\S]*?)endobj/g;
+  // Streams are sliced by their /Length, not searched for 'endobj': compressed bytes may contain it.
+  const objRe = /(\d+) 0 obj\s*/g;
   for (let m = objRe.exec(src); m; m = objRe.exec(src)) {
-    const body = m[2]!;
-    const at = body.indexOf('stream');
-    if (at < 0) {
-      objects.set(Number(m[1]), { dict: body, stream: null });
+    const start = objRe.lastIndex;
+    const end = src.indexOf('endobj', start);
+    const streamAt = src.indexOf('stream', start);
+    if (streamAt < 0 || streamAt > end) {
+      objects.set(Number(m[1]), { dict: src.slice(start, end), stream: null });
+      objRe.lastIndex = end;
       continue;
     }
-    const dict = body.slice(0, at);
-    const raw = Buffer.from(body.slice(at + 'stream'.length).replace(/^\r?\n/, '').replace(/\r?\nendstream\s*$/, ''), 'latin1');
+    const dict = src.slice(start, streamAt);
+    const length = Number(/\/Length (\d+)\s*(?:\/|>>)/.exec(dict)?.[1]);
+    if (!Number.isFinite(length)) throw new Error(`object ${m[1]}: stream without a direct /Length`);
+    const dataAt = streamAt + 'stream'.length + (src[streamAt + 6] === '\r' ? 2 : 1);
+    const raw = pdf.subarray(dataAt, dataAt + length);
     objects.set(Number(m[1]), { dict, stream: /FlateDecode/.test(dict) ? inflateSync(raw) : raw });
+    objRe.lastIndex = src.indexOf('endobj', dataAt + length);
   }
   const pagesRoot = [...objects.values()].find((o) => /\/Type \/Pages\b/.test(o.dict));
   const kids = [...(pagesRoot?.dict.match(/\/Kids \[([^\]]*)\]/)?.[1] ?? '').matchAll(/(\d+) 0 R/g)].map((k) => Number(k[1]));
