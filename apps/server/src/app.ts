@@ -27,6 +27,7 @@ import { registerFulfilmentRoutes } from './modules/fulfilment/routes.js';
 import { registerSiteRoutes } from './modules/site/routes.js';
 import { registerTenantRoutes } from './modules/tenants/routes.js';
 import { registerPlatformUserRoutes } from './modules/platform-users/routes.js';
+import { registerStaffRoutes } from './modules/staff/routes.js';
 import { registerPolicyRoutes } from './modules/policies/routes.js';
 import { registerFeeRoutes } from './modules/fees/routes.js';
 import { registerPaymentSettingsRoutes } from './modules/payment-settings/routes.js';
@@ -140,6 +141,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerSiteRoutes(app, deps);
   registerTenantRoutes(app, deps);
   registerPlatformUserRoutes(app, deps);
+  registerStaffRoutes(app, deps);
   registerPolicyRoutes(app, deps);
   registerFeeRoutes(app, deps);
   registerPaymentSettingsRoutes(app, deps);

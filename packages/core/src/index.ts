@@ -12,6 +12,7 @@ export * from './schemas/site-context.js';
 export * from './schemas/outbox.js';
 export * from './schemas/tenants.js';
 export * from './schemas/platform-users.js';
+export * from './schemas/staff.js';
 export * from './schemas/policies.js';
 export * from './schemas/payment-settings.js';
 export * from './schemas/dashboard.js';

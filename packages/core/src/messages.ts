@@ -143,6 +143,8 @@ export const M = {
   lastSuperUser: 'At least one Super User must remain.',
   superUserOnly: 'Only a Super User can grant or remove the Super User role.',
   cannotRemoveSelf: 'You cannot remove your own platform access.',
+  // Tenant staff (our own wording; see docs/decisions.md, "Tenant staff")
+  lastTenantAdmin: 'A tenant needs at least one admin. Make someone else a Tenant Admin first.',
   policyDeleteFailed: 'Failed to delete Policy!',
   policyDuplicate: 'Duplicate policy found',
   surchargeCreated: 'Success. New Surcharge Created!',

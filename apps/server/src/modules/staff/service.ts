@@ -1,0 +1,80 @@
+import { M, type TenantRole, type TStaffList, type TStaffMember } from '@marquee/core';
+import type { Deps } from '../../deps.js';
+import type { TenantCtx } from '../../platform/auth/context.js';
+import { conflict, notFound } from '../../platform/errors.js';
+import { compileList } from '../../platform/list-query.js';
+import * as repo from './repository.js';
+
+// A tenant's Staff page: who has tenant-wide access or has been invited to it. Inviting is
+// accounts' sendInvite (POST /api/tenants/:tenantId/staff/invites); this module lists, changes
+// roles and removes. See docs/decisions.md, "Tenant staff".
+
+const ADMIN: TenantRole = 'tenant_admin';
+
+function toStaffMember(row: repo.StaffRow): TStaffMember {
+  return {
+    id: row.id,
+    details: { email: row.email, firstName: row.firstName, lastName: row.lastName, roles: row.roles, status: row.status },
+  };
+}
+
+export async function listStaff({ deps, ctx, query }: { deps: Deps; ctx: TenantCtx; query: unknown }): Promise<TStaffList> {
+  const q = compileList(repo.STAFF_LIST, query);
+  const { rows, total } = await repo.listStaff(deps.db, ctx.tenantId, q);
+  return q.page(rows, total, toStaffMember);
+}
+
+/** The last active admin can neither lose the role nor leave (whoever asks, themselves included). */
+function keepsAnAdmin(activeAdmins: string[], userId: string) {
+  if (activeAdmins.includes(userId) && activeAdmins.every((id) => id === userId)) throw conflict(M.lastTenantAdmin);
+}
+
+/**
+ * Sets a staff member's tenant roles. For a member, their membership; for someone invited who has
+ * not joined, every open tenant-wide invite of theirs, so whichever link they follow grants these.
+ */
+export async function updateStaffRoles({ deps, ctx, staffId, roles }: { deps: Deps; ctx: TenantCtx; staffId: string; roles: TenantRole[] }) {
+  const wanted = [...new Set(roles)];
+  await deps.db.transaction(async (tx) => {
+    const admins = await repo.lockActiveAdmins(tx, ctx.tenantId);
+    const membership = await repo.lockMembership(tx, ctx.tenantId, staffId);
+    if (membership) {
+      if (!wanted.includes(ADMIN)) keepsAnAdmin(admins, membership.userId);
+      await repo.setMembershipRoles(tx, membership.id, wanted);
+      return;
+    }
+    const invitee = await repo.findStaff(tx, ctx.tenantId, staffId);
+    if (!invitee || invitee.isMember) throw notFound();
+    await repo.setOpenInviteRoles(tx, ctx.tenantId, invitee.email, wanted);
+  });
+  const row = await repo.findStaff(deps.db, ctx.tenantId, staffId);
+  if (!row) throw notFound();
+  return toStaffMember(row);
+}
+
+/**
+ * Removes a person from the tenant: every role they hold in it (tenant-wide and for its events) and
+ * every open invite to it. Their account stays. Access is read from the memberships on every
+ * request, so their sessions lose the tenant at once.
+ */
+export async function removeStaff({ deps, ctx, staffId }: { deps: Deps; ctx: TenantCtx; staffId: string }) {
+  await deps.db.transaction(async (tx) => {
+    const admins = await repo.lockActiveAdmins(tx, ctx.tenantId);
+    const membership = await repo.lockMembership(tx, ctx.tenantId, staffId);
+    let email: string;
+    let userId: string | undefined;
+    if (membership) {
+      keepsAnAdmin(admins, membership.userId);
+      email = membership.email;
+      userId = membership.userId;
+    } else {
+      const invitee = await repo.findStaff(tx, ctx.tenantId, staffId);
+      if (!invitee || invitee.isMember) throw notFound();
+      email = invitee.email;
+      userId = await repo.findUserIdByEmail(tx, email);
+    }
+    if (userId) await repo.deleteTenantMemberships(tx, ctx.tenantId, userId);
+    await repo.deleteOpenInvites(tx, ctx.tenantId, email);
+  });
+  return { success: true as const };
+}
