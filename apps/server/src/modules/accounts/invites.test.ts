@@ -16,6 +16,7 @@ import {
   type TestServer,
 } from '../../../test/harness.js';
 import { invites, memberships, tenants } from '../../db/schema/index.js';
+import { givenActors, statusesOf } from '../tenants/test-actors.js';
 
 let server: TestServer;
 let admin: GivenUser;
@@ -198,26 +199,35 @@ describe('POST /api/platform/users (platform invite)', () => {
     expect((await server.client().get(`/api/invites/verify?code=${encodeURIComponent(code)}`)).status).toBe(404);
   });
 
-  it('is for super users and platform managers only', async () => {
-    const body = { id: newEmail('nope') };
-    const anonymous = await server.client().post('/api/platform/users', body);
-    expect(anonymous.status).toBe(401);
-    expect(anonymous.body.error.message).toBe(M.notSignedIn);
-
+  it('is for super users only, as it grants the super_user role; other platform roles 403, others 401/404', async () => {
     const tenant = await givenTenant(server);
-    const tenantAdmin = await signedIn(await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } }));
-    const asTenantAdmin = await tenantAdmin.post('/api/platform/users', body);
-    expect(asTenantAdmin.status).toBe(403);
-    expect(asTenantAdmin.body.error.message).toBe(M.forbidden);
-
-    for (const role of ['platform_report', 'platform_user'] as const) {
-      const c = await signedIn(await givenUser(server, { platformRoles: [role] }));
-      expect((await c.post('/api/platform/users', body)).status, role).toBe(403);
-    }
-    const manager = await signedIn(await givenUser(server, { platformRoles: ['platform_manager'] }));
-    expect((await manager.post('/api/platform/users', { id: newEmail('by-manager') })).status).toBe(201);
+    const other = await givenTenant(server);
+    const actors = await givenActors(server, tenant, other);
+    const sent: string[] = [];
+    const statuses = await statusesOf(actors, 'platform', (c) => {
+      const address = newEmail('matrix');
+      sent.push(address);
+      return c.post('/api/platform/users', { id: address });
+    });
+    expect(statuses).toEqual({
+      super_user: 201,
+      platform_manager: 403,
+      platform_report: 403,
+      platform_user: 403,
+      tenant_admin: 403,
+      tenant_staff: 403,
+      other_tenant_admin: 403,
+      attendee: 403,
+      anonymous: 401,
+    });
+    // Only the super user's invite was mailed.
+    expect(await lastMailTo(server, sent[0]!)).toBeDefined();
+    for (const address of sent.slice(1)) expect(await lastMailTo(server, address)).toBeUndefined();
+    const refused = await actors.platform_manager.platform.post('/api/platform/users', { id: newEmail('nope') });
+    expect(refused.body.error.message).toBe(M.forbidden);
 
     // Platform routes do not exist on a tenant's host, even for a platform admin.
+    const body = { id: newEmail('tenant-host') };
     const onTenantHost = await signedIn(admin, tenant.url);
     expect((await onTenantHost.post('/api/platform/users', body)).status).toBe(404);
     expect(await lastMailTo(server, body.id)).toBeUndefined();

@@ -207,7 +207,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
   r.post(
     '/api/platform/users',
     {
-      config: { access: { kind: 'platform', roles: ['super_user', 'platform_manager'] } },
+      // A platform invite grants all four roles, super_user among them, which only a super user may grant.
+      config: { access: { kind: 'platform', roles: ['super_user'] } },
       schema: {
         tags: ['platform users'],
         summary: 'Add Platform User / Send Platform Invite (all four platform roles)',

@@ -34,7 +34,7 @@ const formatLastLogin = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' }) : 'Never';
 
 export function PlatformUsersPage() {
-  const { canWrite } = usePlatformAccess();
+  const { canWrite, roles } = usePlatformAccess();
   const { user: me } = useSession();
   const [search, setSearch] = useState('');
   const pager = useCursorPager({ defaultPageSize: USER_PAGE_SIZE, resetKey: search });
@@ -127,7 +127,7 @@ export function PlatformUsersPage() {
         title="Platform Users"
         description="The people who operate Marquee. Invite someone to give them every platform role."
         actions={
-          canWrite && (
+          roles.includes('super_user') && (
             <Button leftSection={<IconMailPlus size={16} />} onClick={() => setInviting(true)}>
               Add Platform User
             </Button>
