@@ -37,6 +37,7 @@ export function createMailer(opts: {
 }): Mailer {
   const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
 
+  const SENT_PLACEHOLDER = '(delivered through SMTP; the content is not kept)';
   opts.jobs.register(MAIL_JOB, async ({ id }: { id: string }) => {
     const [message] = await opts.db.select().from(outbox).where(eq(outbox.id, id));
     if (!message || message.status === 'sent' || message.status === 'kept') return;
@@ -62,7 +63,8 @@ export function createMailer(opts: {
       attachments,
       messageId: `<${id}@marquee>`,
     });
-    await opts.db.update(outbox).set({ status: 'sent', sentAt: new Date() }).where(eq(outbox.id, id));
+    // Once delivered, the body (codes, links) is not kept: only the recipient should hold it.
+    await opts.db.update(outbox).set({ status: 'sent', sentAt: new Date(), text: SENT_PLACEHOLDER, html: null }).where(eq(outbox.id, id));
   });
 
   return {

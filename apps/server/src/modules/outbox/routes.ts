@@ -37,7 +37,9 @@ export function registerOutboxRoutes(app: FastifyInstance, deps: Deps) {
   r.get(
     '/api/platform/outbox',
     {
-      config: { access: { kind: 'platform', roles: ['super_user', 'platform_manager', 'platform_user'] } },
+      // Super users only: kept mails hold sign-in and reset codes, which would let anyone reading
+      // them take over any account, a super user's included.
+      config: { access: { kind: 'platform', roles: ['super_user'] } },
       schema: { tags: ['mail'], response: { 200: zListResponse(ZMail) } },
     },
     async (req) => {
