@@ -31,6 +31,9 @@ export const M = {
   lastNameAlpha: 'Last Name must contain only alphabets.',
   stateAlpha: 'State must contain only alphabets.',
   invalidNumber: 'Invalid number.',
+  // Our own wording: the spec names no upper limits.
+  passwordMax: 'Password must be at most 256 characters.',
+  nameMax: 'Must be at most 80 characters.',
 
   // New tenant
   emailRequired: 'Email is required.',

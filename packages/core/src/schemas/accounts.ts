@@ -12,16 +12,16 @@ export const zNewPassword = (requiredMessage: string = M.passwordRequired) =>
     .string({ error: requiredMessage })
     .min(1, requiredMessage)
     .min(PASSWORD_MIN, M.passwordMin)
-    .max(256, M.passwordMin)
+    .max(256, M.passwordMax)
     .refine(hasAllClasses, M.passwordComplexity);
 
 const alphaName = (required: string, alpha: string) =>
-  z.string({ error: required }).trim().min(1, required).max(80, alpha).regex(/^[A-Za-z ]+$/, alpha);
+  z.string({ error: required }).trim().min(1, required).max(80, M.nameMax).regex(/^[A-Za-z ]+$/, alpha);
 
 // spec: accounts §5 Profile: "a strict name pattern" (letters, with single inner spaces, hyphens or apostrophes)
 export const NAME_RE = /^[A-Za-z]+(?:[ '-][A-Za-z]+)*$/;
 const strictName = (required: string) =>
-  z.string({ error: required }).trim().min(1, required).max(80, M.invalidFormat).regex(NAME_RE, M.invalidFormat);
+  z.string({ error: required }).trim().min(1, required).max(80, M.nameMax).regex(NAME_RE, M.invalidFormat);
 
 export const ZRegisterRequest = z
   .object({
