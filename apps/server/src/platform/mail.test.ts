@@ -70,7 +70,6 @@ describe('mail through SMTP (SMTP_URL set)', () => {
         to: 'buyer@example.test',
         subject: 'Your code',
         text: 'Your code is 123456: http://localhost/verify?code=123456',
-        html: null,
         tenantId: tenant.id,
         attachments: [{ filename: 'tickets.pdf', contentType: 'application/pdf', key: 'tickets/smtp-1.pdf' }],
       }),
