@@ -37,6 +37,7 @@ import { registerTicketTypeRoutes } from './modules/ticket-types/routes.js';
 import { registerDiscountRoutes } from './modules/discounts/routes.js';
 import { registerOrderRoutes } from './modules/orders/routes.js';
 import { registerPublicSiteRoutes } from './modules/public-site/routes.js';
+import { registerCharityRoutes } from './modules/charities/routes.js';
 import { AppError } from './platform/errors.js';
 import { registerGuard } from './platform/auth/guard.js';
 import { createJobs } from './platform/jobs.js';
@@ -151,6 +152,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerDiscountRoutes(app, deps);
   registerOrderRoutes(app, deps);
   registerPublicSiteRoutes(app, deps);
+  registerCharityRoutes(app, deps);
 
   if (existsSync(config.webDist)) {
     await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, maxAge: '1h' });

@@ -19,4 +19,5 @@ export * from './schemas/dashboard.js';
 export * from './schemas/tickets.js';
 export * from './availability.js';
 export * from './schemas/events.js';
+export * from './schemas/charities.js';
 export * from './schemas/orders.js';

@@ -77,8 +77,24 @@ export const M = {
   templateImageSize: 'Image size must not be greater than 20MB.',
   templateImageType: 'Please select a valid image file.',
 
-  // Charity
+  // Charity (accounts §5, §8; the status message and the event's charity are our own wording)
   charityName: 'Please enter charity name',
+  charityStatusRequired: 'Please select charity status',
+  charityAdded: 'Charity added successfully',
+  charityUpdated: 'Charity Updated successfully',
+  charityRemoved: 'Charity removed successfully',
+  charityDisableSuccessTitle: 'Disable Success',
+  charityDisableSuccessBody: 'Charity disabled successfully',
+  charityListUpdatedTitle: 'Update Success',
+  charityListUpdatedBody: 'Tenant Charity list has been updated successfully',
+  charityDisableFailed: 'Disable Failed',
+  charitiesUpdateFailed: 'Failed to update Charities',
+  charityDeleteFailedTitle: 'Delete Failed',
+  charityDeleteFailedBody: 'Something went wrong while deleting this charity',
+  charityDeleteConfirm: 'Are you sure you want to delete this Charity?',
+  charityDisableWarning: "Disabling this charity removes it from the charity dropdown on your events' ticket settings page. Events that use it stop collecting donations for it.",
+  charityInactive: 'This charity is inactive. Only an active charity can be enabled.',
+  eventCharityInvalid: 'Please choose one of your enabled charities.',
 
   tenantIdRequired: 'Tenant ID is required',
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isValidTimeZone, SALES_AVAILABILITY } from '../availability.js';
 import { M } from '../messages.js';
 import { isReservedPath } from '../reserved.js';
+import { ZPublicCharity } from './charities.js';
 import { zListResponse } from './list.js';
 
 // spec: reports-payouts-checkout §3 (Event, Ticket type details) and the tenant console of issue 4.
@@ -84,7 +85,8 @@ export const ZEventFields = z.object({
   covidSafety: z.boolean(),
   covidSafetyText: text(5_000),
   emailDeliveryVerbiage: text(5_000),
-  charityId: z.string().trim().max(100, M.invalidValue).nullable(),
+  /** One of the charities the tenant enabled (active ones only); null: no charity. */
+  charityId: z.string().trim().max(100, M.eventCharityInvalid).nullable(),
   /** One of the tenant's active surcharge rules; null prices with the tenant's default rule. */
   surchargeRuleId: z.string().trim().min(1, M.invalidValue).max(100, M.invalidValue).nullable(),
 });
@@ -302,6 +304,8 @@ export const ZPublicEventSettings = z.object({
   covidSafetyText: z.string(),
   timeZone: z.string(),
   seatMap: z.string().nullable(),
+  /** The charity that receives donations on this event (active and enabled by the tenant), or null. */
+  charity: ZPublicCharity.nullable(),
 });
 export type TPublicEventSettings = z.infer<typeof ZPublicEventSettings>;
 

@@ -4,3 +4,4 @@ export * from './platform.js';
 export * from './sales.js';
 export * from './payments.js';
 export * from './admin.js';
+export * from './charities.js';

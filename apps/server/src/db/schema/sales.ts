@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { tenantCharities } from './charities.js';
 import { tenants } from './tenancy.js';
 
 // What is on sale and what was sold. Every table is tenant-owned: tenant_id is NOT NULL and leads
@@ -34,7 +35,8 @@ export const events = pgTable(
     covidSafetyText: text('covid_safety_text').notNull().default(''),
     emailDeliveryVerbiage: text('email_delivery_verbiage').notNull().default(''),
     seatmapKey: text('seatmap_key'),
-    charityId: text('charity_id'),
+    /** The charity donations go to: one the tenant enabled (see the foreign key below); null: none. */
+    charityId: uuid('charity_id'),
     /** The tenant's surcharge rule this event is priced with; null: the tenant's default rule. */
     surchargeRuleId: text('surcharge_rule_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -45,6 +47,8 @@ export const events = pgTable(
     uniqueIndex('events_id_key').on(t.id),
     uniqueIndex('events_url_name_key').on(t.tenantId, t.urlName),
     check('events_remaining_capacity_nonneg', sql`${t.remainingCapacity} is null or ${t.remainingCapacity} >= 0`),
+    // Disabling a charity for the tenant clears its events first (modules/charities), so this never blocks it.
+    foreignKey({ name: 'events_charity_fk', columns: [t.tenantId, t.charityId], foreignColumns: [tenantCharities.tenantId, tenantCharities.charityId] }),
   ],
 );
 

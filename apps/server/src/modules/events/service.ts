@@ -19,6 +19,7 @@ import { sniffContentType, type SniffedType } from '../../platform/content-type.
 import { isUniqueViolation } from '../../platform/db-errors.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
+import { assertEventCharity } from '../charities/service.js';
 import { recomputeSalesWindows } from '../ticket-types/service.js';
 import * as repo from './repository.js';
 
@@ -137,17 +138,20 @@ export async function createEvent({ deps, ctx, input }: { deps: Deps; ctx: Tenan
   await assertRule(deps.db, ctx.tenantId, input.surchargeRuleId);
   if (await repo.findEventByUrlName(deps.db, ctx.tenantId, urlName)) throw urlNameTaken();
   try {
-    const row = await repo.insertEvent(deps.db, {
-      timeZone: DEFAULT_TIME_ZONE,
-      country: DEFAULT_COUNTRY,
-      ...columns,
-      tenantId: ctx.tenantId,
-      id: randomUUID(),
-      name: input.name,
-      urlName,
-      status: 'draft',
-      capacity: input.capacity ?? null,
-      remainingCapacity: input.capacity ?? null,
+    const row = await deps.db.transaction(async (tx) => {
+      await assertEventCharity(tx, ctx.tenantId, input.charityId);
+      return repo.insertEvent(tx, {
+        timeZone: DEFAULT_TIME_ZONE,
+        country: DEFAULT_COUNTRY,
+        ...columns,
+        tenantId: ctx.tenantId,
+        id: randomUUID(),
+        name: input.name,
+        urlName,
+        status: 'draft',
+        capacity: input.capacity ?? null,
+        remainingCapacity: input.capacity ?? null,
+      });
     });
     return toEvent(row);
   } catch (err) {
@@ -172,6 +176,8 @@ export async function updateEvent({ deps, ctx, eventId, changes }: { deps: Deps;
   }
   try {
     const row = await deps.db.transaction(async (tx) => {
+      // The charity first: it stays active and enabled until this commits (charities/service.ts).
+      await assertEventCharity(tx, ctx.tenantId, changes.charityId);
       // Ticket types before the event: every writer takes ticket type rows first (lock order).
       if (columns.timeZone && columns.timeZone !== current.timeZone) await recomputeSalesWindows(tx, ctx.tenantId, eventId, columns.timeZone);
       if (capacity !== undefined) await setCapacity(tx, ctx.tenantId, eventId, capacity);

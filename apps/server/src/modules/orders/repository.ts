@@ -2,7 +2,7 @@ import { and, asc, eq, getTableColumns, getTableName, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { runPrepared, type Db, type DbOrTx } from '../../db/client.js';
 import { createBatcher, type Batcher } from '../../platform/batcher.js';
-import { discountCodes, events, jobs, orderLines, orders, surchargeRules, ticketSettings, ticketTypes } from '../../db/schema/index.js';
+import { charities, discountCodes, events, jobs, orderLines, orders, surchargeRules, ticketSettings, ticketTypes } from '../../db/schema/index.js';
 import * as discounts from '../discounts/repository.js';
 import type { EventRow } from '../events/repository.js';
 import type { TicketTypeRow } from '../ticket-types/repository.js';
@@ -185,6 +185,8 @@ export type CheckoutSnapshot = {
   pricing: { settings: SettingsRow; rule: RuleRow | null } | null;
   /** The discount code asked for, if it exists on this event. */
   discount: DiscountRow | null;
+  /** The event's charity while it is active (events_charity_fk keeps it one the tenant enabled). */
+  charity: { id: string; name: string } | null;
 };
 
 const snapshotSql = (match: string) => `
@@ -197,7 +199,8 @@ const snapshotSql = (match: string) => `
       (select to_jsonb(r) from ${getTableName(surchargeRules)} r join ${getTableName(ticketSettings)} s
          on s.tenant_id = r.tenant_id and s.default_surcharge_rule = r.id
        where r.tenant_id = e.tenant_id)) as rule,
-    (select to_jsonb(d) from ${getTableName(discountCodes)} d where d.tenant_id = e.tenant_id and d.event_id = e.id and d.code = $3::text) as discount
+    (select to_jsonb(d) from ${getTableName(discountCodes)} d where d.tenant_id = e.tenant_id and d.event_id = e.id and d.code = $3::text) as discount,
+    (select jsonb_build_object('id', c.id, 'name', c.name) from ${getTableName(charities)} c where c.id = e.charity_id and c.status = 'active') as charity
   from ${getTableName(events)} e
   where e.tenant_id = $1::uuid and ${match}`;
 const SNAPSHOT_BY_ID = snapshotSql('e.id = $2::uuid');
@@ -245,6 +248,7 @@ async function readCheckoutSnapshot(db: Db, where: SnapshotWhere): Promise<Check
     types: (parse(row.types) as unknown as Array<Record<string, unknown>>).map((t) => rowFromJson<TicketTypeRow>(ticketTypes, t)),
     pricing: settings ? { settings: rowFromJson<SettingsRow>(ticketSettings, settings), rule: rule ? rowFromJson<RuleRow>(surchargeRules, rule) : null } : null,
     discount: discount ? rowFromJson<DiscountRow>(discountCodes, discount) : null,
+    charity: parse(row.charity) as { id: string; name: string } | null,
   };
 }
 

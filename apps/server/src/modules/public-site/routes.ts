@@ -29,7 +29,7 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
       config: { access },
       schema: {
         tags,
-        summary: 'Public settings: remainingCapacity, emailDeliveryVerbiage, COVID safety',
+        summary: 'Public settings: remainingCapacity, emailDeliveryVerbiage, COVID safety, the charity receiving donations',
         params: z.object({ tenantId: z.string().max(100), eventId: z.uuid() }),
         response: { 200: ZPublicEventSettings },
       },

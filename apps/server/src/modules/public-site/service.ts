@@ -2,6 +2,7 @@ import {
   M,
   isTicketTypeAvailable,
   type TBreakdown,
+  type TPublicCharity,
   type TCartValidation,
   type TPublicEvent,
   type TPublicEventSettings,
@@ -30,7 +31,7 @@ async function publishedEvent(deps: Deps, hostTenant: HostTenant | null, eventNa
   return snapshot;
 }
 
-function toSettings(event: eventsRepo.EventRow, types: ticketTypesRepo.TicketTypeRow[]): TPublicEventSettings {
+function toSettings(event: eventsRepo.EventRow, types: ticketTypesRepo.TicketTypeRow[], charity: TPublicCharity | null): TPublicEventSettings {
   return {
     remainingCapacity: remainingCapacityOf(event, types),
     emailDeliveryVerbiage: event.emailDeliveryVerbiage,
@@ -38,6 +39,7 @@ function toSettings(event: eventsRepo.EventRow, types: ticketTypesRepo.TicketTyp
     covidSafetyText: event.covidSafetyText,
     timeZone: event.timeZone,
     seatMap: seatMapPath(event),
+    charity,
   };
 }
 
@@ -68,7 +70,7 @@ function toPublicTicketType(t: ticketTypesRepo.TicketTypeRow, all: ticketTypesRe
 
 /** Event home and ticket menu: a published event of this host's tenant with its ticket types on offer. */
 export async function getPublicEvent({ deps, hostTenant, eventName }: { deps: Deps; hostTenant: HostTenant | null; eventName: string }): Promise<TPublicEvent> {
-  const { event, types } = await publishedEvent(deps, hostTenant, eventName);
+  const { event, types, charity } = await publishedEvent(deps, hostTenant, eventName);
   const now = new Date();
   return {
     id: event.id,
@@ -93,7 +95,7 @@ export async function getPublicEvent({ deps, hostTenant, eventName }: { deps: De
     },
     // Ticket types switched off by the organiser are not on the menu; every other one is, with its availability.
     ticketTypes: types.filter((t) => t.active).map((t) => toPublicTicketType(t, types, now)),
-    settings: toSettings(event, types),
+    settings: toSettings(event, types, charity),
   };
 }
 
@@ -103,7 +105,7 @@ export async function getPublicSettings(opts: { deps: Deps; hostTenant: HostTena
   if (!hostTenant || hostTenant.id !== opts.tenantId) throw notFound();
   const snapshot = await findCheckoutSnapshot(deps.db, { tenantId: hostTenant.id, eventId: opts.eventId });
   if (!snapshot || snapshot.event.status !== 'published') throw notFound();
-  return toSettings(snapshot.event, snapshot.types);
+  return toSettings(snapshot.event, snapshot.types, snapshot.charity);
 }
 
 /** spec §5 Cart validation, against what is left right now. */

@@ -44,13 +44,16 @@ export type Access =
   /**
    * A tenant's resource, the tenant id in the :tenantId path parameter. Allowed to tenant members
    * holding one of `roles`, to platform operators holding one of `platformRoles`, and, when
-   * `eventRoles` is given, to staff of the :eventId event holding one of those.
+   * `eventRoles` is given, to staff of the :eventId event holding one of those. With
+   * `tenantIdIn: 'body'` the tenant id is the body's `tenantId` instead (spec paths that carry it
+   * there, such as POST /platform/charities/{charityId}/assign); it is checked the same way.
    */
   | {
       kind: 'tenant';
       roles: readonly TenantRole[];
       platformRoles: readonly PlatformRole[];
       eventRoles?: readonly EventRole[];
+      tenantIdIn?: 'params' | 'body';
     }
   /** The tenant whose host served the request (tenant console routes without a tenant id). */
   | { kind: 'hostTenant'; roles: readonly TenantRole[] };

@@ -182,7 +182,13 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
     }
 
     const params = (req.params ?? {}) as Record<string, string | undefined>;
-    const tenantId = access.kind === 'hostTenant' ? ctx.hostTenant?.id : params.tenantId;
+    let tenantId: string | undefined;
+    if (access.kind === 'hostTenant') tenantId = ctx.hostTenant?.id;
+    else if (access.tenantIdIn === 'body') {
+      // The body is parsed and validated by now (preHandler runs after validation).
+      const fromBody = (req.body as { tenantId?: unknown } | null | undefined)?.tenantId;
+      tenantId = typeof fromBody === 'string' ? fromBody : undefined;
+    } else tenantId = params.tenantId;
     if (!tenantId || !UUID_RE.test(tenantId)) throw notFound();
     // On a tenant's host only that tenant's resources exist.
     if (ctx.hostTenant && ctx.hostTenant.id !== tenantId) throw notFound();

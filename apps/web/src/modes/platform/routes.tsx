@@ -39,7 +39,7 @@ export const platformRoutes: RouteObject[] = [
           { path: 'policies', handle: consolePage('Global Policies'), lazy: lazyPage(() => import('../../features/policies/components/policies-page'), 'PoliciesPage') },
           { path: 'global-fees', handle: consolePage('Global Fees'), lazy: lazyPage(() => import('../../features/fees/components/global-fees-page'), 'GlobalFeesPage') },
           comingSoon('templates', 'Sitebuilder Templates', 'The site templates tenants build their event pages from.'),
-          comingSoon('charities', 'Charities', 'The charities tenants can collect donations for.'),
+          { path: 'charities', handle: consolePage('Charities'), lazy: lazyPage(() => import('../../features/charities/components/charities-page'), 'CharitiesPage') },
           comingSoon('reports/sales', 'Sales', 'Ticket sales, gross and net revenue for every tenant.'),
           comingSoon('reports/taxes', 'Taxes', 'Taxes collected for every tenant.'),
           comingSoon('reports/donations', 'Donations', 'Donations and donation fees collected for every tenant.'),

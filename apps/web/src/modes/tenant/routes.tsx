@@ -31,7 +31,7 @@ export const tenantRoutes: RouteObject[] = [
           { path: 'fees', handle: consolePage('Fees'), lazy: lazyPage(() => import('../../features/fees/components/tenant-fees-page'), 'TenantFeesPage') },
           comingSoon('reports/sales', 'Reports', 'Sales, taxes, donations, refunds, orders, tickets and subscribers.'),
           comingSoon('reports/payouts/completed', 'Payouts', 'The payouts made to your account and the orders in each.'),
-          comingSoon('charities', 'Charities', 'The charities your attendees can donate to.'),
+          { path: 'charities', handle: consolePage('Charities'), lazy: lazyPage(() => import('../../features/charities/components/tenant-charities-page'), 'TenantCharitiesPage') },
           ...accountPageRoutes,
           { path: '*', handle: { title: 'Not found' }, Component: ConsoleNotFound },
         ],

@@ -31,13 +31,14 @@ import {
 } from '@marquee/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { useBlocker } from 'react-router';
+import { Link, useBlocker } from 'react-router';
 import { askConfirmDelete } from '../../../ui/confirm-delete';
 import { errorMessage, isApiError } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { zodValidate } from '../../../ui/zod-form';
+import { useEnabledCharities } from '../../charities/queries';
 import { useSurchargeRules } from '../queries';
-import { publicEventUrl } from '../tenant';
+import { publicEventUrl, useTenantId } from '../tenant';
 import { fromWall, instantOrInvalid, timeZoneName, toWall, zoneAbbreviation } from '../time';
 import { DateTimeFields } from './date-time-fields';
 import { SeatMapField } from './seat-map-field';
@@ -65,6 +66,8 @@ export type EventFormValues = {
   emailDeliveryVerbiage: string;
   /** '' for the tenant's default rule. */
   surchargeRuleId: string;
+  /** '' for no charity. */
+  charityId: string;
 };
 
 type EventDetails = NonNullable<TUpdateEventRequest['details']>;
@@ -94,6 +97,7 @@ export function toValues(event: TEvent | null): EventFormValues {
     covidSafetyText: d?.covidSafetyText ?? '',
     emailDeliveryVerbiage: d?.emailDeliveryVerbiage ?? '',
     surchargeRuleId: d?.surchargeRuleId ?? '',
+    charityId: d?.charityId ?? '',
   };
 }
 
@@ -117,6 +121,7 @@ export function toDetails(v: EventFormValues): EventDetails & { name: string } {
     covidSafetyText: v.covidSafetyText,
     emailDeliveryVerbiage: v.emailDeliveryVerbiage,
     surchargeRuleId: v.surchargeRuleId || null,
+    charityId: v.charityId || null,
   };
 }
 
@@ -208,6 +213,7 @@ export type EventDetailsFormProps = {
 
 export function EventDetailsForm({ event, onSubmit, onDirtyChange, submitLabel }: EventDetailsFormProps) {
   const rules = useSurchargeRules();
+  const charities = useEnabledCharities(useTenantId());
   const readOnly = event?.details.status === 'cancelled';
   const urlTouched = useRef(!!event);
   const form = useForm<EventFormValues>({
@@ -262,6 +268,13 @@ export function EventDetailsForm({ event, onSubmit, onDirtyChange, submitLabel }
   const url = publicEventUrl(form.values.urlName || 'your-event');
   const urlChanged = !!event && event.details.status === 'published' && form.values.urlName.trim() !== event.details.urlName;
   const ruleOptions = [{ value: '', label: 'Your default service fee rule' }, ...(rules.data ?? []).map((r) => ({ value: r.id, label: r.name }))];
+  // The event's charity is always one the tenant enabled; if the list cannot be read (event staff),
+  // the chosen one still shows, unchangeable.
+  const charityOptions = charities.isError
+    ? form.values.charityId
+      ? [{ value: form.values.charityId, label: 'The chosen charity' }]
+      : []
+    : (charities.data ?? []).map((c) => ({ value: c.id, label: c.details.name }));
   const sold = event && event.details.capacity !== null && event.details.remainingCapacity !== null ? event.details.capacity - event.details.remainingCapacity : null;
 
   return (
@@ -362,6 +375,32 @@ export function EventDetailsForm({ event, onSubmit, onDirtyChange, submitLabel }
                     {...form.getInputProps('surchargeRuleId')}
                   />
                 </Stack>
+              </Section>
+
+              <Section title="Donations">
+                <Select
+                  label="Charity that receives donations"
+                  placeholder={charities.isSuccess && charityOptions.length === 0 ? 'No charities enabled' : 'No charity'}
+                  description={
+                    <>
+                      Choose from the charities enabled on the{' '}
+                      <Anchor component={Link} to="/charities" fz="xs">
+                        Charities
+                      </Anchor>{' '}
+                      page.
+                    </>
+                  }
+                  data={charityOptions}
+                  clearable
+                  searchable={charityOptions.length > 7}
+                  nothingFoundMessage="No enabled charity matches"
+                  disabled={charities.isError}
+                  comboboxProps={{ withinPortal: true }}
+                  {...form.getInputProps('charityId')}
+                  // null, not '': Mantine keeps showing the last label for a value it does not know.
+                  value={form.values.charityId || null}
+                  onChange={(value) => form.setFieldValue('charityId', value ?? '')}
+                />
               </Section>
 
               <Section title="Attendee messages">
