@@ -130,6 +130,19 @@ async function payOnGatewayPage(page: Page, card: string) {
   await page.getByRole('button', { name: /^Pay / }).click();
 }
 
+const cents = (text: string) => Math.round(Number(text.replace(/[−$,]/g, '')) * 100) * (text.startsWith('−') ? -1 : 1);
+
+/** Every line the breakdown shows (discount negative) adds up to its Total (spec §3, §5 Display). */
+async function expectLinesAddUp(page: Page) {
+  const breakdown = page.getByTestId('breakdown');
+  await expect(breakdown).not.toHaveAttribute('aria-busy', 'true');
+  const amounts = await breakdown.locator('dd').evaluateAll((dds) => dds.map((dd) => ({ id: dd.getAttribute('data-testid'), text: dd.textContent ?? '' })));
+  const total = amounts.find((a) => a.id === 'breakdown-total');
+  expect(total, JSON.stringify(amounts)).toBeDefined();
+  const lines = amounts.filter((a) => a.id !== 'breakdown-total').reduce((sum, a) => sum + cents(a.text), 0);
+  expect(lines, JSON.stringify(amounts)).toBe(cents(total!.text));
+}
+
 type DataLayerEntry = { event?: string; ecommerce?: { currency?: string; coupon?: string; items?: Array<{ item_name: string; quantity: number }> } | null };
 const dataLayer = (page: Page) => page.evaluate(() => ((window as unknown as { dataLayer?: unknown[] }).dataLayer ?? []) as DataLayerEntry[]);
 
@@ -195,6 +208,17 @@ test.describe('attendee checkout', () => {
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog', { name: 'Seating Map' })).toBeHidden();
     await fillContact(page, email);
+    // A wrong code first: 'Invalid Input' for 3 s and the field is emptied (spec §8 Checkout).
+    await page.getByTestId('discount-input').fill('nope1');
+    await expect(page.getByTestId('discount-input')).toHaveValue('NOPE1');
+    await page.getByTestId('discount-apply').click();
+    const invalid = page.getByTestId('toast').filter({ hasText: 'Invalid Input' });
+    await expect(invalid).toContainText('Please check your input values or contact support.');
+    await expect(page.getByTestId('discount-input')).toHaveValue('');
+    await expect(page.getByTestId('discount-input')).not.toHaveAttribute('readonly', '');
+    await expect(page.getByTestId('discount-apply')).toBeVisible();
+    await expect(page.getByTestId('breakdown-discount')).toHaveCount(0);
+    await expectLinesAddUp(page);
     await page.getByTestId('discount-input').fill('harbour10');
     await expect(page.getByTestId('discount-input')).toHaveValue('HARBOUR10');
     await page.getByTestId('discount-apply').click();
@@ -208,6 +232,7 @@ test.describe('attendee checkout', () => {
     await page.getByTestId('discount-apply').click();
     await expect(page.getByTestId('breakdown-discount')).toHaveText('−$14.50');
     // The total is the server's price (the tenant's fee settings apply on top of the discount).
+    await expectLinesAddUp(page);
     const total = (await page.getByTestId('breakdown-total').textContent())!;
 
     const beforePay = await dataLayer(page);
@@ -232,6 +257,7 @@ test.describe('attendee checkout', () => {
     await expect(page.getByTestId('order-uid')).toHaveText(orderUID);
     await expect(page.getByTestId('breakdown-total')).toHaveText(total);
     await expect(page.getByTestId('breakdown-discount')).toHaveText('−$14.50');
+    await expectLinesAddUp(page);
     const purchase = (await dataLayer(page)).find((e) => e.event === 'purchase');
     expect(purchase?.ecommerce).toMatchObject({ currency: 'USD', coupon: 'HARBOUR10', transaction_id: orderUID, value: Number(total.replace(/[$,]/g, '')) });
 
@@ -370,6 +396,43 @@ test.describe('attendee checkout', () => {
     await expect(issue).toContainText('Please update your cart to proceed with checkout');
     await issue.getByRole('link', { name: 'GO BACK TO CART' }).click();
     await expect(page).toHaveURL(new RegExp(`/${event.urlName}/cart$`));
+  });
+
+  test('PLACE ORDER NOW on an empty form shows the §5 field messages and places nothing', async ({ page, baseURL }) => {
+    const origin = tenantOrigin(baseURL);
+    const event = await givenEventOnSale(organiser, { tickets: [{ name: 'Stalls', description: 'Near the stage.', price: 2000, quantity: 10 }] });
+    const orders: string[] = [];
+    page.on('request', (req) => {
+      if (req.method() === 'POST' && /\/api\/p\/tenants\/[^/]+\/events\/[^/]+\/orders$/.test(req.url())) orders.push(req.url());
+    });
+
+    await page.goto(`${origin}/${event.urlName}/tickets`);
+    await addTickets(page, 'Stalls', 1);
+    await page.getByTestId('view-cart').click();
+    await page.getByTestId('continue').click();
+    await expect(page.getByTestId('place-order')).toBeEnabled();
+    await page.getByTestId('place-order').click();
+
+    await expect(page.getByText('Email field is required.', { exact: true })).toBeVisible();
+    await expect(page.getByText('The city field is required.', { exact: true })).toBeVisible();
+    await expect(page.getByText('The Zip code field is required.', { exact: true })).toBeVisible();
+    await expect(page.getByText('Address field is required.', { exact: true })).toHaveCount(2);
+    await expect(page.getByText('The State field is required.', { exact: true })).toBeVisible();
+    // The first field in error takes the focus.
+    await expect(page.getByTestId('field-email')).toBeFocused();
+    await expect(page.getByTestId('field-city')).toHaveAttribute('aria-invalid', 'true');
+
+    // After the first attempt the messages follow the typing: a letter in the zip, then digits.
+    await page.getByTestId('field-zipCode').fill('02a29');
+    await expect(page.getByText('Zip code must contain only numbers.', { exact: true })).toBeVisible();
+    await expect(page.getByText('The Zip code field is required.', { exact: true })).toHaveCount(0);
+    await page.getByTestId('field-zipCode').fill('02129');
+    await expect(page.getByText('Zip code must contain only numbers.', { exact: true })).toHaveCount(0);
+    await page.getByTestId('field-city').fill('Boston');
+    await expect(page.getByText('The city field is required.', { exact: true })).toHaveCount(0);
+
+    await expect(page).toHaveURL(new RegExp(`/${event.urlName}/account$`));
+    expect(orders).toEqual([]);
   });
 
   test('the attendee pages load no console code and no Mantine', async ({ page, baseURL }) => {

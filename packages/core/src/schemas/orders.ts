@@ -82,6 +82,12 @@ export const ZBreakdown = z.object({
   gatewayProcessingFee: z.number().int(),
   discount: z.number().int(),
   vat: z.number().int(),
+  /** The donation and the fee on it, both paid by the customer (docs/pricing.md); 0 without a donation. */
+  donation: z.number().int(),
+  donationFee: z.number().int(),
+  /** The per-order online charge (ticket settings chargeOnline); 0 when off. */
+  channelCharge: z.number().int(),
+  /** subtotal - discount + surcharge + processingFee + vat + donation + donationFee + channelCharge. */
   totalAmount: z.number().int(),
   discountCode: z.string().nullable(),
   orderDetails: z.array(
@@ -207,6 +213,9 @@ export const ZPublicOrder = z.object({
       discount: z.number().int(),
       discountCode: z.string().nullable(),
       vat: z.number().int(),
+      donation: z.number().int(),
+      donationFee: z.number().int(),
+      channelCharge: z.number().int(),
       totalAmount: z.number().int(),
       orderDetails: ZBreakdown.shape.orderDetails,
       dateCreated: z.string(),

@@ -320,3 +320,30 @@ describe('the API document', () => {
     }
   });
 });
+
+describe('events: seat map as a JPEG', () => {
+  // A real baseline JFIF: 1x1, one grey pixel (Chromium decodes it), 159 bytes.
+  const JPEG_1PX = Buffer.from(
+    'ffd8ffe000104a46494600010100000100010000ffdb00430001010101010101010101010101010101010101010101010101010101010101' +
+      '010101010101010101010101010101010101010101010101010101010101010101ffc0000b080001000101011100ffc40014000100000000' +
+      '000000000000000000000000ffc40014100100000000000000000000000000000000ffda0008010100003f003fffd9',
+    'hex',
+  );
+
+  it('stores JPEG bytes as seatmap.jpg and serves them at .jpg and .jpeg as image/jpeg', async () => {
+    const e = await givenEventOnSale(server, tenant.id);
+    const up = await actors.admin.upload(`${base()}/${e.id}/seatmap`, 'file', 'Hall Plan.JPEG', JPEG_1PX, 'image/jpeg');
+    expect(up.status).toBe(200);
+    expect(up.body.details.seatMap).toBe(`/${e.urlName}/assets/seatmap.jpg`);
+    const site = server.client(tenant.url);
+    for (const name of ['seatmap.jpg', 'seatmap.jpeg']) {
+      const img = await site.get(`/${e.urlName}/assets/${name}`);
+      expect(img.status).toBe(200);
+      expect(img.headers['content-type']).toBe('image/jpeg');
+      expect(Buffer.compare(img.raw, JPEG_1PX)).toBe(0);
+    }
+    // The probe's other names are not there, so the web settles on the JPEG (spec §7).
+    expect((await site.get(`/${e.urlName}/assets/seatmap.png`)).status).toBe(404);
+    expect((await site.get(`/${e.urlName}/assets/seatmap.gif`)).status).toBe(404);
+  });
+});

@@ -1,7 +1,7 @@
 import { M } from '@marquee/core';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discountCodes, events, jobs, orderLines, orders, ticketTypes } from '../../db/schema/index.js';
+import { discountCodes, events, jobs, orderLines, orders, ticketSettings, ticketTypes } from '../../db/schema/index.js';
 import {
   checkoutPayload,
   givenEventOnSale,
@@ -335,5 +335,141 @@ describe('payment outcomes (called by the payments webhook)', () => {
     expect(await paid(order.id)).toEqual({ outcome: 'refund' });
     expect((await orderRow(order.orderUid)).status).toBe('expired');
     expect((await remaining(e)).byType[tt(0, e)]).toBe(4);
+  });
+});
+
+type Lines = { subtotal: number; discount: number; surcharge: number; processingFee: number; vat: number; donation: number; donationFee: number; channelCharge: number };
+/** What the attendee's Order Summary adds up: every line it shows (spec §3 breakdown, §5 Display). */
+const sumOfLines = (b: Lines) => b.subtotal - b.discount + b.surcharge + b.processingFee + b.vat + b.donation + b.donationFee + b.channelCharge;
+
+describe('the breakdown with an online charge (ticket settings chargeOnline)', () => {
+  it('answers the charge on the price route, PLACE ORDER and the success page, and the lines add up to the total', async () => {
+    const t = await givenTenantWithSettings(server);
+    // The customer pays the service fee and card processing (option 2), 8.25% tax and a $1.50 online charge.
+    await db()
+      .update(ticketSettings)
+      .set({ serviceFeePassAlongOptionOnline: 'SERVICE_FEE_OPTION_ONLINE_2', chargeTax: true, taxRateBp: 825, chargeOnline: true, chargeOnlineValue: 150 })
+      .where(eq(ticketSettings.tenantId, t.id));
+    const e = await givenEventOnSale(server, t.id, {
+      ticketTypes: [{ name: 'General Admission', price: 4500, quantity: 50 }],
+      discounts: [
+        { code: 'TEN', kind: 'percent', value: 10 },
+        { code: 'FREE', kind: 'percent', value: 100 },
+      ],
+    });
+    const c = server.client(t.url);
+    const lines = [{ ticketTypeId: tt(0, e), quantity: 2 }];
+
+    const priced = await c.post(`/api/p/events/${e.urlName}/price`, { lines, discountCode: 'TEN' });
+    expect(priced.status).toBe(200);
+    // 2 x $45.00 less 10% = $81.00; service fee 2.5% + $0.99 of $40.50 = $2.01 a ticket; tax 8.25% of
+    // $81.00 = $6.68; online charge $1.50; card processing 2.9% grossed up on $93.20 = $2.79.
+    expect(priced.body).toMatchObject({ subtotal: 9000, discount: 900, surcharge: 402, vat: 668, channelCharge: 150, donation: 0, donationFee: 0, processingFee: 279, totalAmount: 9599 });
+    expect(sumOfLines(priced.body)).toBe(priced.body.totalAmount);
+
+    const placed = await c.post(ordersPath(e, t.id), checkoutPayload(lines, { discountCode: 'TEN' }));
+    expect(placed.status).toBe(201);
+    expect(placed.body.breakdown).toEqual(priced.body);
+    const order = await orderRow(placed.body.orderUID);
+    expect(order.totalAmount).toBe(9599);
+
+    await db().transaction((tx) => markOrderPaid({ deps: server.app.deps, tx, orderId: order.id, provider: 'test', sessionId: 'cs_c', chargeId: 'pi_c', paymentMethod: 'card' }));
+    const view = await c.get(`/api/p/orders/${placed.body.orderUID}?token=${encodeURIComponent(placed.body.orderToken)}`);
+    expect(view.body.details).toMatchObject({ subtotal: 9000, discount: 900, channelCharge: 150, donation: 0, donationFee: 0, totalAmount: 9599 });
+    expect(sumOfLines(view.body.details)).toBe(view.body.details.totalAmount);
+
+    // No online charge on an order that sells nothing (docs/pricing.md decision 8).
+    const free = await c.post(`/api/p/events/${e.urlName}/price`, { lines, discountCode: 'FREE' });
+    expect(free.body).toMatchObject({ channelCharge: 0, totalAmount: 0 });
+  });
+});
+
+describe('discount code rules at PLACE ORDER (spec §8 Checkout)', () => {
+  const HOUR = 3600_000;
+  let e: GivenEventOnSale;
+  const [EARLY, LAPSED, OFF, VIP_ONLY, LAPSING] = [0, 1, 2, 3, 4];
+  const codeId = (i: number) => e.discountCodeIds[i]!;
+  const place = (lines: Array<{ ticketTypeId: string; quantity: number }>, discountCode: string) =>
+    site().post(ordersPath(e), checkoutPayload(lines, { discountCode, email: `code-${discountCode.toLowerCase()}@example.test` }));
+  const usedCount = async (i: number) => (await db().select().from(discountCodes).where(eq(discountCodes.id, codeId(i))))[0]!.usedCount;
+
+  beforeAll(async () => {
+    e = await givenEventOnSale(server, tenant.id, {
+      capacity: 100,
+      ticketTypes: [
+        { name: 'General Admission', price: 4500, quantity: 50 },
+        { name: 'VIP', price: 12000, quantity: 10 },
+      ],
+      discounts: [
+        { code: 'EARLY', kind: 'percent', value: 10 },
+        { code: 'LAPSED', kind: 'percent', value: 10 },
+        { code: 'OFF', kind: 'percent', value: 10 },
+        { code: 'VIPONLY', kind: 'percent', value: 10, ticketTypeIndexes: [1] },
+        { code: 'LAPSING', kind: 'percent', value: 10 },
+      ],
+    });
+    await db().update(discountCodes).set({ startsAt: new Date(Date.now() + HOUR) }).where(eq(discountCodes.id, codeId(EARLY)));
+    await db().update(discountCodes).set({ endsAt: new Date(Date.now() - HOUR) }).where(eq(discountCodes.id, codeId(LAPSED)));
+    await db().update(discountCodes).set({ active: false }).where(eq(discountCodes.id, codeId(OFF)));
+  });
+
+  it.each([
+    ['EARLY', 'before its startsAt'],
+    ['LAPSED', 'after its endsAt'],
+    ['OFF', 'switched off'],
+  ])("refuses %s (%s) with 'Invalid Input' and takes nothing", async (code) => {
+    const before = await remaining(e);
+    const res = await place([{ ticketTypeId: tt(GA, e), quantity: 1 }], code);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: M.invalidInput, fields: { discountCode: M.invalidInputBody } } });
+    expect(await remaining(e)).toEqual(before);
+    expect(await db().select().from(orders).where(eq(orders.email, `code-${code.toLowerCase()}@example.test`))).toHaveLength(0);
+  });
+
+  it('takes a code limited to some ticket types off those lines only', async () => {
+    const res = await place(
+      [
+        { ticketTypeId: tt(GA, e), quantity: 2 },
+        { ticketTypeId: tt(VIP, e), quantity: 1 },
+      ],
+      'viponly',
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.breakdown).toMatchObject({ subtotal: 21000, discount: 1200, discountCode: 'VIPONLY' });
+    expect(await orderRow(res.body.orderUID)).toMatchObject({ discount: 1200, discountCode: 'VIPONLY' });
+  });
+
+  it('accepts a code limited to ticket types the cart does not have: nothing is taken off, the code is still recorded and counted', async () => {
+    // The code path today: the code is usable for the event, so the order is placed at full price.
+    const before = await usedCount(VIP_ONLY);
+    const res = await place([{ ticketTypeId: tt(GA, e), quantity: 2 }], 'VIPONLY');
+    expect(res.status).toBe(201);
+    expect(res.body.breakdown).toMatchObject({ subtotal: 9000, discount: 0, discountCode: 'VIPONLY' });
+    expect(await orderRow(res.body.orderUID)).toMatchObject({ discount: 0, discountCode: 'VIPONLY', discountCodeId: codeId(VIP_ONLY) });
+    expect(await usedCount(VIP_ONLY)).toBe(before + 1);
+  });
+
+  it("refuses a code that lapses between the checkout's read and the hold with 'Invalid Input', and takes nothing", async () => {
+    // The code ends after createOrder has read and checked it but before mq_take_holds runs: the
+    // hold's own check (verdict 'changed') refuses it and the answer is the wrong-code answer.
+    const client = (db() as unknown as { $client: { query: (...args: unknown[]) => Promise<unknown> } }).$client;
+    const query = client.query;
+    client.query = async (...args: unknown[]) => {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+      if (text.includes('mq_take_holds')) await query.call(client, `update discount_codes set ends_at = now() - interval '1 second' where id = '${codeId(LAPSING)}'`);
+      return query.apply(client, args);
+    };
+    const before = await remaining(e);
+    let res;
+    try {
+      res = await place([{ ticketTypeId: tt(GA, e), quantity: 1 }], 'LAPSING');
+    } finally {
+      client.query = query;
+    }
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ message: M.invalidInput, fields: { discountCode: M.invalidInputBody } });
+    expect(await remaining(e)).toEqual(before);
+    expect(await usedCount(LAPSING)).toBe(0);
+    expect(await db().select().from(orders).where(eq(orders.email, 'code-lapsing@example.test'))).toHaveLength(0);
   });
 });

@@ -7,6 +7,7 @@ import {
   type PriceOrderSettings,
   type TBreakdown,
 } from '@marquee/core';
+import { z } from 'zod';
 import { AppError } from '../../platform/errors.js';
 import type { DiscountCodeRow } from '../discounts/repository.js';
 import { isUsable, toPriceDiscount } from '../discounts/service.js';
@@ -60,10 +61,29 @@ export function toBreakdown(result: PriceOrderResult, discountCode: string | nul
     gatewayProcessingFee: result.gatewayProcessingFee,
     discount: result.discount,
     vat: result.vat,
+    donation: result.donation,
+    donationFee: result.donationFee,
+    channelCharge: result.channelCharge,
     totalAmount: result.totalAmount,
     discountCode,
     orderDetails: result.orderDetails.map((d) => ({ order: { ticketId: d.ticketId }, ticketName: d.ticketName, price: d.price, quantity: d.quantity })),
   };
+}
+
+const ZStoredCharges = z.object({ donationFee: z.number().int().nonnegative(), channelCharge: z.number().int().nonnegative() });
+
+/**
+ * The donation fee and the channel charge of a placed order. They have no columns of their own:
+ * they are read from the engine's result stored with the order (orders.breakdown), 0 if absent.
+ */
+export function storedCharges(breakdown: string | null): { donationFee: number; channelCharge: number } {
+  if (!breakdown) return { donationFee: 0, channelCharge: 0 };
+  try {
+    const parsed = ZStoredCharges.safeParse(JSON.parse(breakdown));
+    return parsed.success ? parsed.data : { donationFee: 0, channelCharge: 0 };
+  } catch {
+    return { donationFee: 0, channelCharge: 0 };
+  }
 }
 
 export { toPriceDiscount };

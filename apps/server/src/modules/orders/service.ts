@@ -19,7 +19,7 @@ import { AppError, badRequest, conflict, notFound } from '../../platform/errors.
 import type { EventRow } from '../events/repository.js';
 import * as eventsRepo from '../events/repository.js';
 import type { TicketTypeRow } from '../ticket-types/repository.js';
-import { invalidDiscount, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from './pricing.js';
+import { invalidDiscount, priceLines, pricingConfigOf, storedCharges, toBreakdown, toPriceDiscount, usableDiscount } from './pricing.js';
 import * as repo from './repository.js';
 
 export const HOLD_EXPIRY_JOB = 'orders.expire-hold';
@@ -435,6 +435,8 @@ export async function getPublicOrder(opts: { deps: Deps; hostTenant: HostTenant 
             discount: order.discount,
             discountCode: order.discountCode,
             vat: order.vat,
+            donation: order.donation,
+            ...storedCharges(order.breakdown),
             totalAmount: order.totalAmount,
             orderDetails: lines.map((l) => ({ order: { ticketId: l.ticketTypeId }, ticketName: l.ticketName, price: l.unitPrice, quantity: l.quantity })),
             dateCreated: order.createdAt.toISOString(),

@@ -31,9 +31,17 @@ beforeAll(async () => {
     discounts: [
       { code: 'WELCOME10', kind: 'percent', value: 10 },
       { code: 'USEDUP', kind: 'amount', value: 500, usageLimit: 1 },
+      { code: 'EARLY', kind: 'percent', value: 10 },
+      { code: 'LAPSED', kind: 'percent', value: 10 },
+      { code: 'OFF', kind: 'percent', value: 10 },
+      { code: 'VIPONLY', kind: 'percent', value: 10, ticketTypeIndexes: [1] },
     ],
   });
-  await server.app.deps.db.execute(sql`update discount_codes set used_count = 1 where code = 'USEDUP' and event_id = ${event.id}`);
+  const db = server.app.deps.db;
+  await db.execute(sql`update discount_codes set used_count = 1 where code = 'USEDUP' and event_id = ${event.id}`);
+  await db.execute(sql`update discount_codes set starts_at = now() + interval '1 hour' where code = 'EARLY' and event_id = ${event.id}`);
+  await db.execute(sql`update discount_codes set ends_at = now() - interval '1 hour' where code = 'LAPSED' and event_id = ${event.id}`);
+  await db.execute(sql`update discount_codes set active = false where code = 'OFF' and event_id = ${event.id}`);
 });
 afterAll(async () => {
   await server.close();
@@ -61,6 +69,7 @@ describe('event home and ticket menu', () => {
       covidSafetyText: '',
       timeZone: 'America/New_York',
       seatMap: null,
+      charity: null,
     });
     // The console's own numbers (quantity, sold) are not on the public page.
     expect(byName['General Admission'].quantity).toBeUndefined();
@@ -202,6 +211,9 @@ describe('price breakdown (spec §3)', () => {
       gatewayProcessingFee: expected.gatewayProcessingFee,
       discount: 0,
       vat: 1733,
+      donation: 0,
+      donationFee: 0,
+      channelCharge: 0,
       totalAmount: expected.totalAmount,
       discountCode: null,
       orderDetails: [
@@ -229,6 +241,35 @@ describe('price breakdown (spec §3)', () => {
     const empty = await price({ lines: [{ ticketTypeId: tt(GA), quantity: 1 }], discountCode: '' });
     expect(empty.status).toBe(400);
     expect(empty.body.error.fields.discountCode).toBe(M.discountRequired);
+  });
+
+  it.each([
+    ['EARLY', 'before its startsAt'],
+    ['LAPSED', 'after its endsAt'],
+    ['OFF', 'switched off'],
+  ])("answers 'Invalid Input' for %s, a code %s", async (code) => {
+    const res = await price({ lines: [{ ticketTypeId: tt(GA), quantity: 1 }], discountCode: code.toLowerCase() });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: M.invalidInput, fields: { discountCode: M.invalidInputBody } } });
+  });
+
+  it('takes a code limited to some ticket types off those lines only; a cart without them pays full price', async () => {
+    const both = await price({
+      lines: [
+        { ticketTypeId: tt(GA), quantity: 2 },
+        { ticketTypeId: tt(VIP), quantity: 1 },
+      ],
+      discountCode: 'VIPONLY',
+    });
+    expect(both.status).toBe(200);
+    // 10% of the one VIP ticket; tax is charged on what the tickets sell for after it.
+    expect(both.body).toMatchObject({ subtotal: 21000, discount: 1200, vat: Math.round((21000 - 1200) * 0.0825), discountCode: 'VIPONLY' });
+    // The code path today: a code for the event is usable, so it is answered (and shown) with nothing taken off.
+    const none = await price({ lines: [{ ticketTypeId: tt(GA), quantity: 2 }], discountCode: 'VIPONLY' });
+    expect(none.status).toBe(200);
+    expect(none.body).toMatchObject({ subtotal: 9000, discount: 0, discountCode: 'VIPONLY' });
+    const plain = await price({ lines: [{ ticketTypeId: tt(GA), quantity: 2 }] });
+    expect(none.body.totalAmount).toBe(plain.body.totalAmount);
   });
 
   it('refuses ticket types that are not on this event', async () => {

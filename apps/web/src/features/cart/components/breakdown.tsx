@@ -5,8 +5,10 @@ import css from './cart.module.css';
 export type BreakdownProps = { breakdown: TBreakdown | undefined; stale?: boolean; fallbackSubtotal: number; fallbackCount: number };
 
 /**
- * The cart/checkout breakdown (spec: reports-payouts-checkout §3). Fee, discount and tax lines are
- * hidden when zero (§5 Display); card processing the organiser absorbs is not the buyer's concern.
+ * The cart/checkout breakdown (spec: reports-payouts-checkout §3). Every amount in the Total has a
+ * line, so the lines add up to it; fee, discount, tax, charge and donation lines are hidden when
+ * zero (§5 Display). Card processing the organiser absorbs (gatewayProcessingFee) is not in the
+ * Total and not the buyer's concern.
  */
 export function Breakdown({ breakdown, stale, fallbackSubtotal, fallbackCount }: BreakdownProps) {
   const b = breakdown;
@@ -41,6 +43,24 @@ export function Breakdown({ breakdown, stale, fallbackSubtotal, fallbackCount }:
         <div className={css.rowItem}>
           <dt>Taxes</dt>
           <dd data-testid="breakdown-vat">{money(b.vat)}</dd>
+        </div>
+      )}
+      {b && b.channelCharge > 0 && (
+        <div className={css.rowItem}>
+          <dt>Online charge</dt>
+          <dd data-testid="breakdown-channel-charge">{money(b.channelCharge)}</dd>
+        </div>
+      )}
+      {b && b.donation > 0 && (
+        <div className={css.rowItem}>
+          <dt>Donation</dt>
+          <dd data-testid="breakdown-donation">{money(b.donation)}</dd>
+        </div>
+      )}
+      {b && b.donationFee > 0 && (
+        <div className={css.rowItem}>
+          <dt>Donation fee</dt>
+          <dd data-testid="breakdown-donation-fee">{money(b.donationFee)}</dd>
         </div>
       )}
       <div className={`${css.rowItem} ${css.rowTotal}`}>

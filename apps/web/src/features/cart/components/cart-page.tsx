@@ -189,7 +189,7 @@ export function CartPage() {
         <aside className={site.sticky}>
           <Card title="Item Summary" data-testid="item-summary">
             <Breakdown breakdown={items.length ? price.data : undefined} stale={price.isFetching} fallbackSubtotal={cartSubtotal(items)} fallbackCount={count} />
-            <p className={css.summaryNote}>Fees and taxes are calculated by the box office. You will review everything before you pay.</p>
+            <p className={css.summaryNote}>Have a discount code? Apply it at checkout, where you review everything before you pay.</p>
           </Card>
         </aside>
       </div>

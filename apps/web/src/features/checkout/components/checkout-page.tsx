@@ -290,7 +290,7 @@ function Checkout({ pending, returning, items }: { pending: PendingOrder | null;
             <p className={css.secure}>
               <IconShield size={14} /> Secure payment on the next page
             </p>
-            <p className={css.secure}>
+            <p className={css.terms}>
               By placing your order you agree to the{' '}
               <a href="/policies/terms" target="_blank" rel="noreferrer">
                 terms
@@ -334,10 +334,15 @@ function initialContact(eventName: string, knownEmail: string | null): ContactVa
   return merged;
 }
 
-function focusFirstError() {
+/** Focuses the first field in error. The errors were set from an async step, so React may paint them a few frames later. */
+function focusFirstError(framesLeft = 30) {
   requestAnimationFrame(() => {
     const el = document.querySelector<HTMLElement>('[aria-invalid="true"]');
-    el?.focus();
-    el?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    if (!el) {
+      if (framesLeft > 0) focusFirstError(framesLeft - 1);
+      return;
+    }
+    el.focus();
+    el.scrollIntoView({ block: 'center', behavior: 'smooth' });
   });
 }
