@@ -1,33 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectToast } from './support';
+import { expectToast, logInToConsole, platformOrigin, tenantOrigin } from './support';
 
 // Charities (accounts-admin-fees screens 19 and 20): a platform admin adds a charity; the demo
 // tenant's admin enables it and picks it on the demo event, whose public settings then name it;
 // disabling it (after the confirmation) takes it off the event; the platform admin deletes it.
 // Messages are the spec's, word for word (§5, §8).
 
-const PASSWORD = 'Marquee-Admin-1';
 const ADMIN = 'admin@marquee.test';
 const ORGANISER = 'organiser@acme.test';
 const DEMO_EVENT = 'Summer Jam';
-
-function platformOrigin(baseURL: string | undefined): string {
-  return new URL(baseURL ?? process.env.E2E_BASE_URL ?? 'http://localhost:3000').origin;
-}
-
-/** The demo tenant's host on the server under test: acme.{platform host}:{port}. */
-function tenantOrigin(baseURL: string | undefined): string {
-  const base = new URL(platformOrigin(baseURL));
-  return `${base.protocol}//acme.${base.hostname}${base.port ? `:${base.port}` : ''}`;
-}
-
-async function logIn(page: Page, origin: string, email: string) {
-  await page.goto(`${origin}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.locator('input[autocomplete="current-password"]').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByTestId('console-nav')).toBeVisible();
-}
 
 /** Types into the list's search box and waits for the debounced search to leave only `name`. */
 async function searchFor(page: Page, name: string) {
@@ -57,7 +38,7 @@ test('a platform admin adds a charity, the organiser enables it and picks it for
 
   // ---- platform console: add the charity -------------------------------------------------------
   const platform = await (await browser.newContext()).newPage();
-  await logIn(platform, platformOrigin(baseURL), ADMIN);
+  await logInToConsole(platform, platformOrigin(baseURL), ADMIN);
   await platform.getByTestId('console-nav').getByRole('link', { name: 'Charities' }).click();
   await expect(platform.getByRole('heading', { name: 'Charities', level: 2 })).toBeVisible();
 
@@ -86,7 +67,7 @@ test('a platform admin adds a charity, the organiser enables it and picks it for
   // ---- tenant console: enable it and pick it on the demo event ---------------------------------
   const origin = tenantOrigin(baseURL);
   const page = await (await browser.newContext()).newPage();
-  await logIn(page, origin, ORGANISER);
+  await logInToConsole(page, origin, ORGANISER);
   await page.getByTestId('console-nav').getByRole('link', { name: 'Charities' }).click();
   await expect(page.getByRole('heading', { name: 'Charities', level: 2 })).toBeVisible();
   const tenantRow = await searchFor(page, name);

@@ -1,18 +1,12 @@
 import { M } from '@marquee/core';
 import { expect, test } from '@playwright/test';
-import { expectToast, linkFromOutbox, uniqueEmail } from './support';
+import { expectToast, linkFromOutbox, logInToConsole, ORGANISER, tenantOrigin, uniqueEmail } from './support';
 
 // Invites as the invited person sees them: an existing account accepts and links (a wrong
 // password stays on the form with its toast, a broken link shows the failed screen, the right
 // password shows Congratulations), and a broken sign-up invite goes back to log in.
 
-const ORGANISER = { email: 'organiser@acme.test', password: 'Marquee-Admin-1' };
 const PASSWORD = 'Front-door-7!';
-
-function tenantOrigin(baseURL: string | undefined): string {
-  const base = new URL(baseURL ?? 'http://localhost:3000');
-  return `${base.protocol}//acme.${base.hostname}${base.port ? `:${base.port}` : ''}`;
-}
 
 test('an existing account accepts a staff invite: wrong password, broken link, then Congratulations', async ({ page, browser, baseURL }) => {
   const acme = tenantOrigin(baseURL);
@@ -34,10 +28,7 @@ test('an existing account accepts a staff invite: wrong password, broken link, t
   await test.step('the organiser invites them as staff', async () => {
     const organiser = await browser.newContext();
     const p = await organiser.newPage();
-    await p.goto(`${acme}/login`);
-    await p.getByLabel('Email').fill(ORGANISER.email);
-    await p.locator('input[autocomplete="current-password"]').fill(ORGANISER.password);
-    await p.getByRole('button', { name: 'Log in' }).click();
+    await logInToConsole(p, acme, ORGANISER.email);
     await p.getByTestId('console-nav').getByRole('link', { name: 'Staff' }).click();
     const form = p.getByRole('form', { name: 'Invite staff' });
     await form.getByLabel('Email').fill(email);

@@ -1,33 +1,15 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { logInToConsole, platformOrigin, tenantOrigin } from './support';
 
 // The platform console (issue 3): a platform admin creates a tenant and watches its site being set
 // up, finds it by search, edits its info, creates a surcharge rule, makes it the default and sees
 // that the default rule cannot be deleted; a tenant admin sees fees read-only until the platform
 // allows editing. Messages are the spec's, word for word (accounts-admin-fees §8).
 
-const PASSWORD = 'Marquee-Admin-1';
 const ADMIN = 'admin@marquee.test';
 const ORGANISER = 'organiser@acme.test';
 const DEFAULT_RULE_DELETE =
   'This is currently set as the default surcharge rule. Please select a different rule as the default surcharge rule before deleting this rule.';
-
-function platformOrigin(baseURL: string | undefined): string {
-  return new URL(baseURL ?? process.env.E2E_BASE_URL ?? 'http://localhost:3000').origin;
-}
-
-/** The demo tenant's host on the server under test: acme.{platform host}:{port}. */
-function tenantOrigin(baseURL: string | undefined): string {
-  const base = new URL(platformOrigin(baseURL));
-  return `${base.protocol}//acme.${base.hostname}${base.port ? `:${base.port}` : ''}`;
-}
-
-async function logIn(page: Page, origin: string, email: string) {
-  await page.goto(`${origin}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.locator('input[autocomplete="current-password"]').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByTestId('console-nav')).toBeVisible();
-}
 
 async function openRowMenu(page: Page, name: string) {
   await page.getByRole('button', { name: `Actions for ${name}` }).click();
@@ -40,7 +22,7 @@ test('a platform admin creates a tenant, finds it, edits it and manages its surc
   const name = `Lakeside Arts ${suffix}`;
   const url = `lakeside-arts-${suffix}`;
 
-  await logIn(page, origin, ADMIN);
+  await logInToConsole(page, origin, ADMIN);
   await page.getByTestId('console-nav').getByRole('link', { name: 'Tenants' }).click();
   await expect(page.getByRole('heading', { name: 'Tenants', level: 2 })).toBeVisible();
 
@@ -143,7 +125,7 @@ test('a platform admin creates a tenant, finds it, edits it and manages its surc
 async function setTenantFeesControl(browser: Browser, baseURL: string | undefined, on: boolean) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await logIn(page, platformOrigin(baseURL), ADMIN);
+  await logInToConsole(page, platformOrigin(baseURL), ADMIN);
   await page.getByTestId('console-nav').getByRole('link', { name: 'Tenants' }).click();
   await page.getByRole('table', { name: 'Tenants' }).getByText('Acme Events', { exact: true }).click();
   await page.getByRole('tab', { name: 'Fees' }).click();
@@ -162,7 +144,7 @@ test('a tenant admin sees fees read-only until the platform allows editing', asy
   await setTenantFeesControl(browser, baseURL, false);
 
   const origin = tenantOrigin(baseURL);
-  await logIn(page, origin, ORGANISER);
+  await logInToConsole(page, origin, ORGANISER);
   await page.getByTestId('console-nav').getByRole('link', { name: 'Fees' }).click();
   await expect(page.getByRole('heading', { name: 'Fees', level: 2 })).toBeVisible();
   await expect(page.getByTestId('fees-read-only')).toBeVisible();

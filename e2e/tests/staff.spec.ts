@@ -1,28 +1,12 @@
-import { expect, test, type Page } from '@playwright/test';
-import { expectToast, uniqueEmail } from './support';
+import { expect, test } from '@playwright/test';
+import { expectToast, logInToConsole, ORGANISER, tenantOrigin, uniqueEmail } from './support';
 
 // The tenant console's Staff page: the demo organiser invites a staff member, sees them listed as
 // Pending Verification, removes them after confirming, and they are gone.
 
-const ORGANISER = { email: 'organiser@acme.test', password: 'Marquee-Admin-1' };
-
-/** The demo tenant's host on the server under test: acme.{platform host}:{port}. */
-function tenantOrigin(baseURL: string | undefined): string {
-  const base = new URL(baseURL ?? process.env.E2E_BASE_URL ?? 'http://localhost:3000');
-  return `${base.protocol}//acme.${base.hostname}${base.port ? `:${base.port}` : ''}`;
-}
-
-async function logIn(page: Page, origin: string) {
-  await page.goto(`${origin}/login`);
-  await page.getByLabel('Email').fill(ORGANISER.email);
-  await page.locator('input[autocomplete="current-password"]').fill(ORGANISER.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByTestId('console-nav')).toBeVisible();
-}
-
 test('the organiser invites a staff member, sees them pending, and removes them', async ({ page, baseURL }) => {
   const email = uniqueEmail('door.staff');
-  await logIn(page, tenantOrigin(baseURL));
+  await logInToConsole(page, tenantOrigin(baseURL), ORGANISER.email);
 
   await page.getByTestId('console-nav').getByRole('link', { name: 'Staff' }).click();
   await expect(page.getByRole('heading', { name: 'Staff', level: 2 })).toBeVisible();

@@ -85,3 +85,26 @@ export async function linkFromOutbox(browser: Browser, baseURL: string, to: stri
     await context.close();
   }
 }
+
+/** The demo organiser: the demo tenant acme's admin. */
+export const ORGANISER = { email: 'organiser@acme.test', password: 'Marquee-Admin-1' };
+
+/** The platform console's origin on the server under test. */
+export function platformOrigin(baseURL: string | undefined): string {
+  return new URL(baseURL ?? process.env.E2E_BASE_URL ?? 'http://localhost:3000').origin;
+}
+
+/** The demo tenant's host on the server under test: acme.{platform host}:{port}. */
+export function tenantOrigin(baseURL: string | undefined): string {
+  const base = new URL(platformOrigin(baseURL));
+  return `${base.protocol}//acme.${base.hostname}${base.port ? `:${base.port}` : ''}`;
+}
+
+/** Logs in on that origin's console and waits for its navigation. */
+export async function logInToConsole(page: Page, origin: string, email: string, password = ADMIN.password) {
+  await page.goto(`${origin}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.locator('input[autocomplete="current-password"]').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByTestId('console-nav')).toBeVisible();
+}

@@ -1,24 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
+import { logInToConsole, ORGANISER, tenantOrigin } from './support';
 
 // The tenant console's events (issue 4, "Tenant console: what is on sale"): the organiser creates
 // an event with two ticket types and a discount code, publishes it, and the attendee site at
 // /{urlName}/ shows it.
-
-const ORGANISER = { email: 'organiser@acme.test', password: 'Marquee-Admin-1' };
-
-/** The demo tenant's host on the server under test: acme.{platform host}:{port}. */
-function tenantOrigin(baseURL: string | undefined): string {
-  const base = new URL(baseURL ?? process.env.E2E_BASE_URL ?? 'http://localhost:3000');
-  return `${base.protocol}//acme.${base.hostname}${base.port ? `:${base.port}` : ''}`;
-}
-
-async function logIn(page: Page, origin: string) {
-  await page.goto(`${origin}/login`);
-  await page.getByLabel('Email').fill(ORGANISER.email);
-  await page.locator('input[autocomplete="current-password"]').fill(ORGANISER.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByTestId('console-nav')).toBeVisible();
-}
 
 async function addTicketType(page: Page, t: { name: string; description: string; price: string; quantity: string }) {
   await page.getByTestId('add-ticket-type').click();
@@ -39,7 +24,7 @@ test('the tenant admin puts an event on sale and the attendee page shows it', as
   const name = `Harbour Lights Festival ${suffix}`;
   const urlName = `harbour-lights-festival-${suffix}`;
 
-  await logIn(page, origin);
+  await logInToConsole(page, origin, ORGANISER.email);
 
   // Create the event: the URL name follows the name, the public address is shown.
   await page.getByTestId('console-nav').getByRole('link', { name: 'Events' }).click();
