@@ -1,8 +1,9 @@
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
 
 // The attendee's checkout (issue 4, spec reports-payouts-checkout §2, §4, §5, §8): buying through
-// the test gateway with a discount code, the tickets mail in the outbox, a declined card that
-// comes back to checkout with the tickets still held, and the cart's availability messages.
+// the test gateway with a discount code and a donation to the event's charity, the tickets mail in
+// the outbox, a declined card that comes back to checkout with the tickets still held, and the
+// cart's availability messages.
 // Every test puts its own event on sale through the organiser's API, so runs never share stock.
 
 const ORGANISER = { email: 'organiser@acme.test', password: process.env.E2E_ORGANISER_PASSWORD ?? 'Marquee-Admin-1' };
@@ -14,6 +15,8 @@ const SEAT_MAP_PNG = Buffer.from(
   'hex',
 );
 const DECLINED_CARD = '4000 0000 0000 0002';
+/** The demo tenant's charity (the seed enables it; docs/decisions.md "Donations at checkout"). */
+const CHARITY = 'Riverside Music Fund';
 
 function platformOrigin(baseURL: string | undefined): string {
   return new URL(baseURL ?? process.env.E2E_BASE_URL ?? 'http://localhost:3000').origin;
@@ -55,8 +58,25 @@ async function send<T>(api: Api, method: 'POST' | 'PATCH', path: string, details
 type TicketSpec = { name: string; description: string; price: number; quantity: number; maxTicketPerOrder?: number };
 type OnSale = { eventId: string; urlName: string; name: string; ticketTypeIds: Record<string, string> };
 
-/** An event on sale on the demo tenant, with its ticket types and (optionally) a 10% code. */
-async function givenEventOnSale(organiser: Api, opts: { tickets: TicketSpec[]; covidSafety?: boolean; discountCode?: string; seatMap?: Buffer }): Promise<OnSale> {
+/** The id of the demo charity, enabled for the organiser's tenant (enabling it if someone disabled it). */
+async function enabledCharity(organiser: Api, name: string): Promise<string> {
+  const res = await organiser.ctx.get(`/api/tenants/${organiser.tenantId}/charities`, { params: { limit: 100 } });
+  expect(res.ok(), await res.text()).toBeTruthy();
+  const list = (await res.json()) as { result: Array<{ id: string; details: { name: string; enabled: boolean } }> };
+  const charity = list.result.find((c) => c.details.name === name);
+  expect(charity, `the seeded charity ${name} is active`).toBeDefined();
+  if (!charity!.details.enabled) {
+    const assign = await organiser.ctx.post(`/api/platform/charities/${charity!.id}/assign`, { data: { tenantId: organiser.tenantId }, headers: { 'x-csrf-token': organiser.csrf } });
+    expect(assign.ok(), await assign.text()).toBeTruthy();
+  }
+  return charity!.id;
+}
+
+/** An event on sale on the demo tenant, with its ticket types, (optionally) a 10% code and a charity. */
+async function givenEventOnSale(
+  organiser: Api,
+  opts: { tickets: TicketSpec[]; covidSafety?: boolean; discountCode?: string; seatMap?: Buffer; charityId?: string },
+): Promise<OnSale> {
   const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
   const name = `Checkout Night ${suffix}`;
   const urlName = `checkout-night-${suffix}`;
@@ -76,6 +96,7 @@ async function givenEventOnSale(organiser: Api, opts: { tickets: TicketSpec[]; c
     covidSafety: opts.covidSafety ?? false,
     covidSafetyText: 'Masks are welcome. Please stay home if you feel unwell.',
     emailDeliveryVerbiage: 'Show the attached tickets at the door.',
+    charityId: opts.charityId ?? null,
   });
   const ticketTypeIds: Record<string, string> = {};
   for (const [i, { description, ...t }] of opts.tickets.entries()) {
@@ -157,9 +178,10 @@ test.describe('attendee checkout', () => {
     await organiser.ctx.dispose();
   });
 
-  test('buys two ticket types with a discount code through the test gateway and gets the tickets by mail', async ({ page, baseURL }) => {
+  test('buys two ticket types with a discount code and a donation through the test gateway and gets the tickets by mail', async ({ page, baseURL }) => {
     const origin = tenantOrigin(baseURL);
     const event = await givenEventOnSale(organiser, {
+      charityId: await enabledCharity(organiser, CHARITY),
       covidSafety: true,
       discountCode: 'HARBOUR10',
       seatMap: SEAT_MAP_PNG,
@@ -233,7 +255,32 @@ test.describe('attendee checkout', () => {
     await expect(page.getByTestId('breakdown-discount')).toHaveText('−$14.50');
     // The total is the server's price (the tenant's fee settings apply on top of the discount).
     await expectLinesAddUp(page);
+    const withoutDonation = cents((await page.getByTestId('breakdown-total').textContent())!);
+
+    // The event's charity: an optional donation, None to start with.
+    const donation = page.getByTestId('donation');
+    await expect(donation.getByRole('heading')).toHaveText(`Add a donation to ${CHARITY} (optional)`);
+    await expect(donation.getByRole('radio', { name: 'None' })).toBeChecked();
+    await expect(page.getByTestId('breakdown-donation')).toHaveCount(0);
+    // Another amount: a wrong one is explained and PLACE ORDER waits for a right one.
+    await donation.getByRole('radio', { name: 'Other' }).check();
+    await expect(page.getByTestId('donation-amount')).toBeFocused();
+    await page.getByTestId('donation-amount').fill('12.345');
+    await page.getByTestId('donation-amount').blur();
+    await expect(donation.getByRole('alert')).toHaveText('Please enter an amount in dollars, such as 15 or 15.50.');
+    await page.getByTestId('donation-amount').fill('12.50');
+    await expect(page.getByTestId('breakdown-donation')).toHaveText('$12.50');
+    // $10: the Donation and Donation fee lines, and the lines still add up to the Total.
+    await donation.getByRole('radio', { name: '$10' }).check();
+    await expect(page.getByTestId('donation-amount')).toHaveCount(0);
+    await expect(page.getByTestId('breakdown-donation')).toHaveText('$10.00');
+    await expect(page.getByTestId('breakdown-donation-fee')).toBeVisible();
+    await expect(page.getByTestId('donation-thanks')).toContainText(`$10.00 to ${CHARITY}`);
+    await expectLinesAddUp(page);
     const total = (await page.getByTestId('breakdown-total').textContent())!;
+    const donationFee = cents((await page.getByTestId('breakdown-donation-fee').textContent())!);
+    // The donation and its fee (and the card processing on them, when the buyer pays it) are on top.
+    expect(cents(total) - withoutDonation).toBeGreaterThanOrEqual(1000 + donationFee);
 
     const beforePay = await dataLayer(page);
     const viewCart = beforePay.find((e) => e.event === 'view_cart');
@@ -257,7 +304,10 @@ test.describe('attendee checkout', () => {
     await expect(page.getByTestId('order-uid')).toHaveText(orderUID);
     await expect(page.getByTestId('breakdown-total')).toHaveText(total);
     await expect(page.getByTestId('breakdown-discount')).toHaveText('−$14.50');
+    await expect(page.getByTestId('breakdown-donation')).toHaveText('$10.00');
+    await expect(page.getByTestId('success-donation')).toHaveText(`Thank you for your donation of $10.00 to ${CHARITY}.`);
     await expectLinesAddUp(page);
+    // The purchase's value is the order total, the donation included.
     const purchase = (await dataLayer(page)).find((e) => e.event === 'purchase');
     expect(purchase?.ecommerce).toMatchObject({ currency: 'USD', coupon: 'HARBOUR10', transaction_id: orderUID, value: Number(total.replace(/[$,]/g, '')) });
 
@@ -267,7 +317,7 @@ test.describe('attendee checkout', () => {
     // The tickets mail, with its PDF, is in the outbox.
     const admin = await signIn(platformOrigin(baseURL), ADMIN);
     try {
-      type Mail = { details: { to: string; subject: string; attachments: Array<{ filename: string; url: string }> } };
+      type Mail = { details: { to: string; subject: string; text: string; attachments: Array<{ filename: string; url: string }> } };
       let mail: Mail | undefined;
       await expect
         .poll(
@@ -280,6 +330,7 @@ test.describe('attendee checkout', () => {
           { timeout: 30_000 },
         )
         .toEqual([`tickets_${orderUID}.pdf`]);
+      expect(mail!.details.text).toContain(`Thank you also for your donation of $10.00 to ${CHARITY}.`);
       const pdf = await admin.ctx.get(mail!.details.attachments[0]!.url);
       expect(pdf.ok()).toBeTruthy();
       expect((await pdf.body()).subarray(0, 5).toString('latin1')).toBe('%PDF-');

@@ -7,7 +7,7 @@ import { hashPassword } from './platform/auth/passwords.js';
 import { ensureGlobalFeeDefaults } from './modules/fees/service.js';
 import { ensureDefaultPolicies } from './modules/policies/service.js';
 import { createTenant } from './modules/tenants/service.js';
-import { seedDemoEvent } from './modules/events/demo.js';
+import { seedDemoCharity, seedDemoEvent } from './modules/events/demo.js';
 
 export const DEMO_TENANT = { url: 'acme', name: 'Acme Events', email: 'hello@acme.test', phone: '+15555550100' };
 export const DEMO_ORGANISER_EMAIL = 'organiser@acme.test';
@@ -41,7 +41,7 @@ export async function seedIfEmpty(deps: Deps): Promise<{ seeded: boolean }> {
     const organiserId = randomUUID();
     await tx.insert(users).values({ id: organiserId, email: DEMO_ORGANISER_EMAIL, passwordHash, firstName: 'Avery', lastName: 'Organiser', status: 'ACTIVE' });
     await tx.insert(memberships).values({ id: randomUUID(), userId: organiserId, groupId: tenantId, tenantId, roles: ['tenant_admin'] });
-    await seedDemoEvent(tx, tenantId);
+    await seedDemoEvent(tx, tenantId, { charityId: await seedDemoCharity(tx, tenantId) });
   });
   return { seeded: true };
 }

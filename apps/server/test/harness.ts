@@ -10,7 +10,7 @@ import pg from 'pg';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
-import { discountCodes, events, memberships, orderLines, orders, outbox, tenants, ticketTypes, users } from '../src/db/schema/index.js';
+import { charities, discountCodes, events, memberships, orderLines, orders, outbox, tenantCharities, tenants, ticketTypes, users } from '../src/db/schema/index.js';
 import { hashPassword } from '../src/platform/auth/passwords.js';
 
 // Tests run the real server over real HTTP against a real database: PGlite in memory by default,
@@ -488,6 +488,8 @@ export async function givenEventOnSale(
       active?: boolean;
     }>;
     discounts?: Array<{ code: string; kind: 'percent' | 'amount'; value: number; usageLimit?: number | null; ticketTypeIndexes?: number[] }>;
+    /** One of the tenant's enabled charities (givenCharity), receiving the event's donations. */
+    charityId?: string | null;
   } = {},
 ): Promise<GivenEventOnSale> {
   const db = server.app.deps.db;
@@ -511,6 +513,7 @@ export async function givenEventOnSale(
     capacity,
     remainingCapacity: capacity,
     emailDeliveryVerbiage: 'Print your tickets at home.',
+    charityId: opts.charityId ?? null,
   });
   const types = opts.ticketTypes ?? [{ name: 'General Admission', price: 4500, quantity: 100 }];
   const ticketTypeIds = types.map(() => randomUUID());
@@ -549,6 +552,21 @@ export async function givenEventOnSale(
     });
   }
   return { id, urlName, name, ticketTypeIds, discountCodeIds };
+}
+
+export type GivenCharity = { id: string; name: string };
+
+/** A charity of the platform's (active unless said otherwise), enabled for the given tenants. */
+export async function givenCharity(
+  server: TestServer,
+  opts: { name?: string; status?: 'active' | 'inactive'; enabledFor?: string[] } = {},
+): Promise<GivenCharity> {
+  const db = server.app.deps.db;
+  const id = randomUUID();
+  const name = opts.name ?? `Charity ${id.slice(0, 6)}`;
+  await db.insert(charities).values({ id, name, status: opts.status ?? 'active', street: '1 Hope St', city: 'Springfield', state: 'IL', zipCode: '62701' });
+  for (const tenantId of opts.enabledFor ?? []) await db.insert(tenantCharities).values({ tenantId, charityId: id });
+  return { id, name };
 }
 
 /** A checkout payload for PLACE ORDER that passes every §5 field rule. */

@@ -1,5 +1,6 @@
 export * from './messages.js';
 export * from './money.js';
+export * from './donation.js';
 export * from './roles.js';
 export * from './reserved.js';
 export * from './phone.js';

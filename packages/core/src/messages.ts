@@ -254,6 +254,14 @@ export const M = {
   redirectUrlInvalid: 'The return address must be on this site.',
   ticketTypeLinked: "Another ticket type's availability depends on this one. Change that ticket type first.",
   surchargeRuleInvalid: 'Please choose one of your active surcharge rules.',
+
+  // Donations at checkout (our own wording; the spec is silent, see docs/decisions.md "Donations at checkout")
+  donationInvalid: 'The donation must be a whole number of cents, 0 or more.',
+  donationMax: 'A donation can be at most $10,000.00.',
+  donationAmount: 'Please enter an amount in dollars, such as 15 or 15.50.',
+  donationNoCharity: 'This event does not collect donations.',
+  donationCharityChanged: 'The charity for this event has changed. Please review your donation.',
+  donationTakenOff: 'Your donation was taken off. Please review your order and place it again.',
 } as const;
 
 export type MessageKey = keyof typeof M;

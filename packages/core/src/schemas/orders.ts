@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isUsa, usStateCode } from '../address.js';
+import { MAX_DONATION_CENTS } from '../donation.js';
 import { type CartBlockReason, type CartProblemKind } from '../availability.js';
 import { M } from '../messages.js';
 import { zEmail, zOptionalPhone } from './common.js';
@@ -67,9 +68,21 @@ export type TCartValidation = z.infer<typeof ZCartValidation>;
 
 // ---- price breakdown -------------------------------------------------------------------------
 
+/**
+ * The optional donation to the event's charity, in cents (docs/decisions.md "Donations at checkout"):
+ * a whole number from 0 to $10,000.00; anything else, a string included, is a 400 with our message.
+ */
+export const zDonation = z
+  .number({ error: M.donationInvalid })
+  .int(M.donationInvalid)
+  .min(0, M.donationInvalid)
+  .max(MAX_DONATION_CENTS, M.donationMax);
+
 export const ZPriceRequest = z.object({
   lines: z.array(ZCartLine).min(1, M.invalidValue).max(MAX_CART_LINES, M.invalidValue),
   discountCode: zDiscountCode.optional().nullable(),
+  /** Cents; refused (400) unless the event has a charity. */
+  donation: zDonation.optional().default(0),
 });
 export type TPriceRequest = z.input<typeof ZPriceRequest>;
 
@@ -130,6 +143,8 @@ export const ZCheckoutContact = z
     optInEmail: z.boolean().default(false),
     optInText: z.boolean().default(false),
     discountCode: z.string().trim().max(40, M.invalidInputBody).optional().nullable(),
+    /** The donation to the event's charity in cents (our addition to spec §3's payload); refused unless the event has one. */
+    donation: zDonation.optional().default(0),
   })
   .superRefine((v, ctx) => {
     const usa = isUsa(v.country);
@@ -215,6 +230,8 @@ export const ZPublicOrder = z.object({
       vat: z.number().int(),
       donation: z.number().int(),
       donationFee: z.number().int(),
+      /** The charity the donation went to, as named when the order was placed; null without a donation. */
+      charityName: z.string().nullable(),
       channelCharge: z.number().int(),
       totalAmount: z.number().int(),
       orderDetails: ZBreakdown.shape.orderDetails,

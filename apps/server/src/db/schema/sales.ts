@@ -153,6 +153,12 @@ export const orders = pgTable(
     /** Percent x 100 (basis points) at the time of the order. */
     taxRate: integer('tax_rate').notNull().default(0),
     donation: integer('donation').notNull().default(0),
+    /**
+     * The charity the donation is for, copied from the event when the order was placed (null without
+     * a donation). No foreign key, and the name beside it: reports outlive a charity's deletion.
+     */
+    charityId: uuid('charity_id'),
+    charityName: text('charity_name'),
     totalAmount: integer('total_amount').notNull().default(0),
     tenantTotal: integer('tenant_total').notNull().default(0),
     platformTotal: integer('platform_total').notNull().default(0),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TENANT, seedIfEmpty } from '../../seed.js';
 import { checkoutPayload, startServer, type TestServer } from '../../../test/harness.js';
-import { DEMO_EVENT } from './demo.js';
+import { DEMO_CHARITY, DEMO_EVENT } from './demo.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -13,7 +13,7 @@ afterAll(async () => {
 });
 
 describe('the demo seed', () => {
-  it('puts Summer Jam on sale on the demo tenant, with two ticket types and WELCOME10', async () => {
+  it('puts Summer Jam on sale on the demo tenant, with two ticket types, WELCOME10 and donations to the demo charity', async () => {
     const site = server.client(DEMO_TENANT.url);
     const event = await site.get(`/api/p/events/${DEMO_EVENT.urlName}`);
     expect(event.status).toBe(200);
@@ -37,5 +37,10 @@ describe('the demo seed', () => {
     const order = await site.post(`/api/p/tenants/${event.body.tenantId}/events/${event.body.id}/orders`, checkoutPayload([{ ticketTypeId: ga!.id, quantity: 2 }]));
     expect(order.status).toBe(201);
     expect(order.body.message).toContain('/pay/');
+
+    // The checkout offers a donation to the demo charity: priced with the seeded 20% donation fee.
+    expect(event.body.settings.charity).toEqual({ id: expect.any(String), name: DEMO_CHARITY.name });
+    const withDonation = await site.post(`/api/p/events/${DEMO_EVENT.urlName}/price`, { lines: [{ ticketTypeId: ga!.id, quantity: 1 }], donation: 1000 });
+    expect(withDonation.body).toMatchObject({ donation: 1000, donationFee: 200 });
   });
 });

@@ -1,15 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import { instantToWallClock, zonedDateTimeToInstant } from '@marquee/core';
 import type { Tx } from '../../db/client.js';
-import { discountCodes, events, ticketTypes } from '../../db/schema/index.js';
+import { charities, discountCodes, events, tenantCharities, ticketTypes } from '../../db/schema/index.js';
 
 export const DEMO_EVENT = { urlName: 'summer-jam', discountCode: 'WELCOME10' } as const;
+export const DEMO_CHARITY = { name: 'Riverside Music Fund', street: '220 Riverside Drive', city: 'New York', state: 'NY', zipCode: '10025' } as const;
+
+/**
+ * The demo charity: a platform charity, active, that the demo tenant enabled, so a newcomer sees
+ * the checkout's donation offer on Summer Jam. Answers its id.
+ */
+export async function seedDemoCharity(tx: Tx, tenantId: string): Promise<string> {
+  const id = randomUUID();
+  await tx.insert(charities).values({ id, ...DEMO_CHARITY, status: 'active' });
+  await tx.insert(tenantCharities).values({ tenantId, charityId: id });
+  return id;
+}
 
 /**
  * The demo tenant's event on sale: Summer Jam, about two months ahead at 7 pm in New York, General
- * Admission $45.00 (500) and VIP $120.00 (50), and WELCOME10 for 10% off.
+ * Admission $45.00 (500) and VIP $120.00 (50), WELCOME10 for 10% off, and donations to the demo
+ * charity when one is given (one the tenant enabled).
  */
-export async function seedDemoEvent(tx: Tx, tenantId: string, now = new Date()) {
+export async function seedDemoEvent(tx: Tx, tenantId: string, opts: { now?: Date; charityId?: string | null } = {}) {
+  const now = opts.now ?? new Date();
   const timeZone = 'America/New_York';
   const day = instantToWallClock(new Date(now.getTime() + 60 * 24 * 3600_000), timeZone).date;
   const start = zonedDateTimeToInstant(day, '19:00', timeZone)!;
@@ -36,6 +50,7 @@ export async function seedDemoEvent(tx: Tx, tenantId: string, now = new Date()) 
     covidSafetyEnabled: true,
     covidSafetyText: 'Please stay home if you feel unwell. Hand sanitiser is available at every entrance.',
     emailDeliveryVerbiage: 'Your tickets are attached to this e-mail. Print them at home or show them on your phone at the gate.',
+    charityId: opts.charityId ?? null,
   });
   const ga = randomUUID();
   const vip = randomUUID();

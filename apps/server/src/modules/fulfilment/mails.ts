@@ -27,7 +27,7 @@ export function ticketsMail(o: {
   to: string;
   tenantId: string;
   event: TicketEventInfo;
-  order: { orderUid: string; firstName: string; totalAmount: number };
+  order: { orderUid: string; firstName: string; totalAmount: number; donation: number; charityName: string | null };
   ticketCount: number;
   pdfKey: string;
 }): MailMessage {
@@ -37,20 +37,26 @@ export function ticketsMail(o: {
   const verbiage = event.emailDeliveryVerbiage.trim();
   const filename = ticketsFilename(order.orderUid);
   const greeting = order.firstName ? `Hi ${order.firstName},` : 'Hello,';
+  // The charity's name as the order recorded it, so the thanks survive a later rename or delete.
+  const donated = order.donation > 0 && !!order.charityName;
   const facts: Array<[string, string]> = [
     ['Event', event.name],
     ['When', when],
     ...(where ? ([['Where', where]] as Array<[string, string]>) : []),
     ['Order ID', order.orderUid],
     ['Tickets', String(o.ticketCount)],
+    ...(donated ? ([['Donation', `${formatMoney(order.donation)} to ${order.charityName}`]] as Array<[string, string]>) : []),
     ['Total', formatMoney(order.totalAmount)],
     ['Delivery', M.printAtHome],
   ];
   const intro = `Thank you for your order. Your tickets for ${event.name} are attached to this e-mail as a PDF (${filename}).`;
+  const thanks = donated ? `Thank you also for your donation of ${formatMoney(order.donation)} to ${order.charityName}.` : null;
   const howTo = 'Print the tickets or show them on your phone at the entrance. Each QR code admits one person once, so please do not share it.';
-  const text = [greeting, '', intro, '', ...facts.map(([k, v]) => `${k}: ${v}`), '', howTo, ...(verbiage ? ['', verbiage] : [])].join('\n');
+  const paragraphs = [greeting, intro, ...(thanks ? [thanks] : []), facts.map(([k, v]) => `${k}: ${v}`).join('\n'), howTo, ...(verbiage ? [verbiage] : [])];
+  const text = paragraphs.join('\n\n');
   const html = `<p>${escapeHtml(greeting)}</p>
 <p>${escapeHtml(intro)}</p>
+${thanks ? `<p>${escapeHtml(thanks)}</p>` : ''}
 <table cellpadding="4" cellspacing="0">${facts.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
 <p>${escapeHtml(howTo)}</p>
 ${verbiage ? `<p>${escapeHtml(verbiage).replace(/\n/g, '<br>')}</p>` : ''}`;

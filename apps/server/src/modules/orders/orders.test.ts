@@ -439,14 +439,29 @@ describe('discount code rules at PLACE ORDER (spec §8 Checkout)', () => {
     expect(await orderRow(res.body.orderUID)).toMatchObject({ discount: 1200, discountCode: 'VIPONLY' });
   });
 
-  it('accepts a code limited to ticket types the cart does not have: nothing is taken off, the code is still recorded and counted', async () => {
-    // The code path today: the code is usable for the event, so the order is placed at full price.
-    const before = await usedCount(VIP_ONLY);
+  it("refuses a code limited to ticket types the cart does not have with 'Invalid Input': nothing held, no use spent", async () => {
+    // docs/decisions.md "A discount code must apply to the cart": such a code would take nothing off.
+    const before = await remaining(e);
+    const uses = await usedCount(VIP_ONLY);
+    const ordersOfEvent = async () => (await db().select().from(orders).where(eq(orders.eventId, e.id))).length;
+    const placed = await ordersOfEvent();
     const res = await place([{ ticketTypeId: tt(GA, e), quantity: 2 }], 'VIPONLY');
-    expect(res.status).toBe(201);
-    expect(res.body.breakdown).toMatchObject({ subtotal: 9000, discount: 0, discountCode: 'VIPONLY' });
-    expect(await orderRow(res.body.orderUID)).toMatchObject({ discount: 0, discountCode: 'VIPONLY', discountCodeId: codeId(VIP_ONLY) });
-    expect(await usedCount(VIP_ONLY)).toBe(before + 1);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: M.invalidInput, fields: { discountCode: M.invalidInputBody } } });
+    expect(await remaining(e)).toEqual(before);
+    expect(await usedCount(VIP_ONLY)).toBe(uses);
+    expect(await ordersOfEvent()).toBe(placed);
+    // A zero quantity of the code's ticket type is not in the cart either.
+    const zero = await place(
+      [
+        { ticketTypeId: tt(GA, e), quantity: 1 },
+        { ticketTypeId: tt(VIP, e), quantity: 0 },
+      ],
+      'VIPONLY',
+    );
+    expect(zero.status).toBe(400);
+    expect(await usedCount(VIP_ONLY)).toBe(uses);
+    expect(await ordersOfEvent()).toBe(placed);
   });
 
   it("refuses a code that lapses between the checkout's read and the hold with 'Invalid Input', and takes nothing", async () => {

@@ -8,7 +8,7 @@ import {
   type TBreakdown,
 } from '@marquee/core';
 import { z } from 'zod';
-import { AppError } from '../../platform/errors.js';
+import { AppError, badRequest } from '../../platform/errors.js';
 import type { DiscountCodeRow } from '../discounts/repository.js';
 import { isUsable, toPriceDiscount } from '../discounts/service.js';
 import { toRule, toSettings } from '../fees/repository.js';
@@ -38,17 +38,40 @@ export const invalidDiscount = () => new AppError('BAD_REQUEST', M.invalidInput,
 export const isInvalidDiscount = (err: unknown): boolean =>
   err instanceof AppError && err.code === 'BAD_REQUEST' && err.message === M.invalidInput && err.fields?.discountCode === M.invalidInputBody;
 
-/** A code the attendee typed, usable right now for this event; 400 'Invalid Input' otherwise (spec §8 Checkout). */
-export function usableDiscount(row: DiscountCodeRow | null, now: Date): DiscountCodeRow {
-  if (!row || !isUsable(row, now)) throw invalidDiscount();
+/**
+ * A code limited to some ticket types applies only to a cart that holds one of them; otherwise it
+ * would take nothing off and still spend a use (docs/decisions.md "A discount code must apply to the cart").
+ */
+function appliesToCart(row: DiscountCodeRow, ticketTypeIds: readonly string[]): boolean {
+  return row.ticketTypeIds.length === 0 || row.ticketTypeIds.some((id) => ticketTypeIds.includes(id));
+}
+
+/**
+ * A code the attendee typed, usable right now for this event and for the ticket types in the cart;
+ * 400 'Invalid Input' otherwise (spec §8 Checkout), as for any code that does not apply.
+ */
+export function usableDiscount(row: DiscountCodeRow | null, now: Date, cartTicketTypeIds: readonly string[]): DiscountCodeRow {
+  if (!row || !isUsable(row, now) || !appliesToCart(row, cartTicketTypeIds)) throw invalidDiscount();
   return row;
+}
+
+export type EventCharity = { id: string; name: string };
+
+/**
+ * The donation asked for, and the charity it goes to: the event's (read with the checkout snapshot).
+ * A donation above 0 on an event without a charity is refused: 400 with our message, on `field`.
+ */
+export function donationFor(amount: number, charity: EventCharity | null, field: string): { amount: number; charity: EventCharity | null } {
+  if (amount === 0) return { amount, charity: null };
+  if (!charity) throw badRequest(M.donationNoCharity, { [field]: M.donationNoCharity });
+  return { amount, charity };
 }
 
 export type PricedLine = { ticketTypeId: string; ticketName: string; unitPrice: number; quantity: number };
 
-/** The server's price: always recomputed from stored prices, never the client's numbers. */
-export function priceLines(config: PricingConfig, lines: PricedLine[], discount: PriceOrderDiscount | undefined): PriceOrderResult {
-  return priceOrder({ lines, rule: config.rule, settings: config.settings, channel: 'online', discount });
+/** The server's price: always recomputed from stored prices and settings, never the client's numbers. */
+export function priceLines(config: PricingConfig, lines: PricedLine[], discount: PriceOrderDiscount | undefined, donation = 0): PriceOrderResult {
+  return priceOrder({ lines, rule: config.rule, settings: config.settings, channel: 'online', discount, donation });
 }
 
 /** spec: reports-payouts-checkout §3 Cart/checkout breakdown. */

@@ -212,9 +212,10 @@ const snapshotReaders = new WeakMap<object, Batcher<SnapshotWhere, CheckoutSnaps
 /**
  * Everything a checkout reads before it holds, in one round trip: the event, its ticket types in
  * menu order, the tenant's ticket settings and the rule the event is priced by (its own while
- * active, else the tenant's default), and the discount code typed, if any. The same read asked for
- * while one is running is answered by the next one, shared by all who waited (platform/batcher.ts),
- * so the answer is shared too: callers must not change it.
+ * active, else the tenant's default), the discount code typed, if any, and the event's charity
+ * (what a donation goes to). The same read asked for while one is running is answered by the next
+ * one, shared by all who waited (platform/batcher.ts), so the answer is shared too: callers must
+ * not change it.
  */
 export function findCheckoutSnapshot(db: Db, where: SnapshotWhere): Promise<CheckoutSnapshot | undefined> {
   let reader = snapshotReaders.get(db);
@@ -256,7 +257,8 @@ export type HoldLine = { ticketTypeId: string; ticketName: string; unitPrice: nu
 /**
  * Why a hold was refused. Nothing was written in any case:
  * ticketType / capacity / discount: too few tickets, no capacity, or the code is used up;
- * changed: a ticket type changed or went, the event went off sale, or the code lapsed since it was read.
+ * changed: a ticket type changed or went, the event went off sale, the code lapsed, or (for an order
+ * with a donation) the event's charity changed since it was read.
  */
 export type HoldOutcome = { ok: true } | { ok: false; reason: 'ticketType' | 'capacity' | 'discount' | 'changed' };
 
@@ -265,8 +267,8 @@ const HOLD_ORDER_KEYS = [
   'tenantId', 'id', 'orderUid', 'eventId', 'status', 'source', 'email', 'firstName', 'lastName', 'phone',
   'address1', 'address2', 'city', 'state', 'zipCode', 'country', 'optInEmail', 'optInText', 'discountCode',
   'discountCodeId', 'ticketCount', 'subtotal', 'surcharge', 'processingFee', 'gatewayProcessingFee', 'discount',
-  'vat', 'taxRate', 'donation', 'totalAmount', 'tenantTotal', 'platformTotal', 'breakdown', 'holdExpiresAt',
-  'viewTokenHash', 'userId', 'paymentProvider',
+  'vat', 'taxRate', 'donation', 'charityId', 'charityName', 'totalAmount', 'tenantTotal', 'platformTotal', 'breakdown',
+  'holdExpiresAt', 'viewTokenHash', 'userId', 'paymentProvider',
 ] as const satisfies ReadonlyArray<keyof OrderInsert>;
 export type HoldOrderRow = { [K in (typeof HOLD_ORDER_KEYS)[number]]-?: Exclude<OrderInsert[K], undefined> };
 

@@ -19,7 +19,7 @@ import { AppError, badRequest, conflict, notFound } from '../../platform/errors.
 import type { EventRow } from '../events/repository.js';
 import * as eventsRepo from '../events/repository.js';
 import type { TicketTypeRow } from '../ticket-types/repository.js';
-import { invalidDiscount, priceLines, pricingConfigOf, storedCharges, toBreakdown, toPriceDiscount, usableDiscount } from './pricing.js';
+import { donationFor, invalidDiscount, priceLines, pricingConfigOf, storedCharges, toBreakdown, toPriceDiscount, usableDiscount } from './pricing.js';
 import * as repo from './repository.js';
 
 export const HOLD_EXPIRY_JOB = 'orders.expire-hold';
@@ -118,10 +118,10 @@ function returnUrl(given: string | undefined, fallbackPath: string, origin: stri
 type CreateOrderInput = z.output<typeof ZCreateOrderRequest>;
 
 /**
- * PLACE ORDER (spec §4 Checkout, §7 Create order). One read of the event, its ticket types, fees
- * and discount code; one statement that takes the tickets and writes the draft order with the
- * server's price and its hold-expiry job (repo.holdOrder); then the payment gateway's checkout.
- * Answers {message: payment URL, orderUID, draftOrderUID}.
+ * PLACE ORDER (spec §4 Checkout, §7 Create order). One read of the event, its ticket types, fees,
+ * discount code and charity; one statement that takes the tickets and writes the draft order with
+ * the server's price (the donation included) and its hold-expiry job (repo.holdOrder); then the
+ * payment gateway's checkout. Answers {message: payment URL, orderUID, draftOrderUID}.
  */
 export async function createOrder(opts: {
   deps: Deps;
@@ -151,15 +151,18 @@ export async function createOrder(opts: {
   const now = new Date();
   const check = checkCart(event, types, input.lines, now);
   if (check.blocked) throw new CartConflictError(check);
-  const discountRow = contact.discountCode ? usableDiscount(snapshot.discount, now) : null;
   const merged = mergeLines(input.lines);
+  const cartTypeIds = [...merged.keys()];
+  const discountRow = contact.discountCode ? usableDiscount(snapshot.discount, now, cartTypeIds) : null;
+  // The charity is the event's as read now; the hold checks, under the event's lock, that it still is.
+  const donation = donationFor(contact.donation, snapshot.charity, 'order.donation');
   const byId = new Map(types.map((t) => [t.id, t]));
   const lines = [...merged].map(([ticketTypeId, quantity]) => {
     const t = byId.get(ticketTypeId)!;
     return { ticketTypeId, ticketName: t.name, unitPrice: t.price, quantity };
   });
   const config = pricingConfigOf(tenantId, snapshot.pricing);
-  const priced = priceLines(config, lines, discountRow ? toPriceDiscount(discountRow) : undefined);
+  const priced = priceLines(config, lines, discountRow ? toPriceDiscount(discountRow) : undefined, donation.amount);
   const breakdown = toBreakdown(priced, discountRow?.code ?? null);
 
   const orderId = randomUUID();
@@ -202,6 +205,8 @@ export async function createOrder(opts: {
       vat: priced.vat,
       taxRate: config.settings.chargeTax ? Math.round((config.settings.taxRate ?? 0) * 100) : 0,
       donation: priced.donation,
+      charityId: donation.charity?.id ?? null,
+      charityName: donation.charity?.name ?? null,
       totalAmount: priced.totalAmount,
       tenantTotal: priced.sellerNet + priced.vat,
       platformTotal: priced.platformTotal,
@@ -215,7 +220,16 @@ export async function createOrder(opts: {
     discountCodeId: discountRow?.id ?? null,
     job: { name: HOLD_EXPIRY_JOB, payload: { tenantId, orderId }, runAt: holdExpiresAt, dedupeKey: `${HOLD_EXPIRY_JOB}:${orderId}` },
   });
-  if (!outcome.ok) await explainRefusedHold(deps, { tenantId, eventId, discountCode: contact.discountCode, lines: input.lines, reason: outcome.reason });
+  if (!outcome.ok) {
+    await explainRefusedHold(deps, {
+      tenantId,
+      eventId,
+      discountCode: contact.discountCode,
+      charityId: donation.charity?.id ?? null,
+      lines: input.lines,
+      reason: outcome.reason,
+    });
+  }
 
   const answer = { orderUID: orderUid, draftOrderUID: orderUid, orderToken: token, holdExpiresAt: holdExpiresAt.toISOString(), breakdown };
   if (free) {
@@ -253,6 +267,8 @@ async function explainRefusedHold(
     tenantId: string;
     eventId: string;
     discountCode: string | null;
+    /** The charity the order's donation was priced for; null without a donation. */
+    charityId: string | null;
     lines: ReadonlyArray<{ ticketTypeId: string; quantity: number }>;
     reason: 'ticketType' | 'capacity' | 'discount' | 'changed';
   },
@@ -261,7 +277,11 @@ async function explainRefusedHold(
   const fresh = await repo.findCheckoutSnapshot(deps.db, { tenantId: f.tenantId, eventId: f.eventId, discountCode: f.discountCode });
   if (!fresh || fresh.event.status !== 'published') throw conflict(M.eventNotOnSale);
   const now = new Date();
-  if (f.discountCode) usableDiscount(fresh.discount, now);
+  if (f.discountCode) usableDiscount(fresh.discount, now, [...mergeLines(f.lines).keys()]);
+  if (f.charityId && fresh.charity?.id !== f.charityId) {
+    const message = fresh.charity ? M.donationCharityChanged : M.donationNoCharity;
+    throw badRequest(message, { 'order.donation': message });
+  }
   const again = checkCart(fresh.event, fresh.types, f.lines, now);
   if (again.blocked) throw new CartConflictError(again);
   // Tickets given back since the refusal can make the cart look fine again; a changed price too.
@@ -436,6 +456,7 @@ export async function getPublicOrder(opts: { deps: Deps; hostTenant: HostTenant 
             discountCode: order.discountCode,
             vat: order.vat,
             donation: order.donation,
+            charityName: order.donation > 0 ? order.charityName : null,
             ...storedCharges(order.breakdown),
             totalAmount: order.totalAmount,
             orderDetails: lines.map((l) => ({ order: { ticketId: l.ticketTypeId }, ticketName: l.ticketName, price: l.unitPrice, quantity: l.quantity })),

@@ -51,10 +51,17 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
     {
       config: { access },
       ...codeLimit,
-      schema: { tags, summary: "The cart's breakdown, priced by the server", params: ZEventNameParams, body: ZPriceRequest, response: { 200: ZBreakdown } },
+      schema: { tags, summary: "The cart's breakdown, priced by the server (with the donation, if any)", params: ZEventNameParams, body: ZPriceRequest, response: { 200: ZBreakdown } },
     },
     async (req) =>
-      service.priceCart({ deps, hostTenant: req.ctx.hostTenant, eventName: req.params.eventName, lines: req.body.lines, discountCode: req.body.discountCode }),
+      service.priceCart({
+        deps,
+        hostTenant: req.ctx.hostTenant,
+        eventName: req.params.eventName,
+        lines: req.body.lines,
+        discountCode: req.body.discountCode,
+        donation: req.body.donation,
+      }),
   );
 
   // Not under /api: the event site's own path (spec §7), on a tenant's host only, four file names only.

@@ -14,7 +14,7 @@ import { tenantLabel } from '../../platform/auth/guard.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import * as eventsRepo from '../events/repository.js';
 import { seatMapPath } from '../events/service.js';
-import { priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from '../orders/pricing.js';
+import { donationFor, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from '../orders/pricing.js';
 import { findCheckoutSnapshot } from '../orders/repository.js';
 import { checkCart, remainingCapacityOf, toCartTicketType } from '../orders/service.js';
 import type * as ticketTypesRepo from '../ticket-types/repository.js';
@@ -119,13 +119,17 @@ export async function validatePublicCart(opts: {
   return checkCart(event, types, opts.lines, new Date());
 }
 
-/** The cart's breakdown (spec §3), priced by the server from stored prices and the tenant's fees. */
+/**
+ * The cart's breakdown (spec §3), priced by the server from stored prices and the tenant's fees,
+ * with the donation to the event's charity (refused, 400, when the event has none).
+ */
 export async function priceCart(opts: {
   deps: Deps;
   hostTenant: HostTenant | null;
   eventName: string;
   lines: Array<{ ticketTypeId: string; quantity: number }>;
   discountCode: string | null | undefined;
+  donation: number;
 }): Promise<TBreakdown> {
   const { deps } = opts;
   const snapshot = await publishedEvent(deps, opts.hostTenant, opts.eventName, opts.discountCode ?? null);
@@ -137,9 +141,10 @@ export async function priceCart(opts: {
     if (!t) throw new AppError('BAD_REQUEST', M.invalidInput, { lines: M.invalidInputBody });
     return { ticketTypeId, ticketName: t.name, unitPrice: t.price, quantity };
   });
-  const discount = opts.discountCode ? usableDiscount(snapshot.discount, new Date()) : null;
+  const discount = opts.discountCode ? usableDiscount(snapshot.discount, new Date(), [...merged.keys()]) : null;
+  const donation = donationFor(opts.donation, snapshot.charity, 'donation');
   const config = pricingConfigOf(snapshot.event.tenantId, snapshot.pricing);
-  return toBreakdown(priceLines(config, lines, discount ? toPriceDiscount(discount) : undefined), discount?.code ?? null);
+  return toBreakdown(priceLines(config, lines, discount ? toPriceDiscount(discount) : undefined, donation.amount), discount?.code ?? null);
 }
 
 const SEATMAP_FILE_RE = /^seatmap\.(png|jpg|jpeg|gif)$/;

@@ -23,9 +23,11 @@ import { useFreshEvent } from '../../event-site/queries';
 import { createOrder } from '../api';
 import { getContactDraft, getPendingOrder, saveContactDraft, savePendingOrder, type PendingOrder } from '../checkout-storage';
 import { emptyContact, toOrderContact, useContactForm, type ContactValues } from '../use-contact-form';
+import { useDonation } from '../use-donation';
 import { AvailabilityIssueModal, ProcessingPaymentModal } from './checkout-modals';
 import { ContactSections } from './contact-sections';
 import { DiscountBox } from './discount-box';
+import { DonationBox } from './donation-box';
 import { SeatMap } from './seat-map';
 import css from './checkout.module.css';
 
@@ -75,15 +77,27 @@ function Checkout({ pending, returning, items }: { pending: PendingOrder | null;
   }, [eventName, values]);
 
   const [applied, setApplied] = useState<string | null>(returning ? (pending?.breakdown.discountCode ?? null) : null);
-  const price = usePrice(eventName, items, applied, isFresh);
+  // The optional donation to the event's charity; none when the event has no charity (any more).
+  const charity = event.settings.charity;
+  const donation = useDonation(returning ? (pending?.breakdown.donation ?? 0) : 0);
+  const price = usePrice(eventName, items, applied, isFresh, charity ? donation.priced : 0);
 
   // A code that stops working (its last use went to someone else) is cleared, as an invalid one is.
+  // A donation the server refuses (the event no longer has that charity) is taken off, and the
+  // event read again so the donation offer follows it.
+  const resetDonation = donation.reset;
+  const refetchEvent = fresh.refetch;
   useEffect(() => {
-    if (applied && isApiError(price.error) && price.error.status === 400) {
+    if (!isApiError(price.error) || price.error.status !== 400) return;
+    if (applied && price.error.fields.discountCode) {
       setApplied(null);
       toast.error(M.invalidInput, M.invalidInputBody, { duration: DISCOUNT_TOAST_MS, id: 'discount' });
+    } else if (price.error.fields.donation) {
+      resetDonation();
+      void refetchEvent();
+      toast.error(price.error.message, M.donationTakenOff, { id: 'donation' });
     }
-  }, [price.error, applied]);
+  }, [price.error, applied, resetDonation, refetchEvent]);
 
   const began = useRef(false);
   useEffect(() => {
@@ -149,7 +163,7 @@ function Checkout({ pending, returning, items }: { pending: PendingOrder | null;
     const origin = window.location.origin;
     try {
       const answer = await createOrder(event.tenantId, event.id, {
-        order: { ...toOrderContact(values), discountCode: applied },
+        order: { ...toOrderContact(values), discountCode: applied, donation: charity ? (donation.cents ?? 0) : 0 },
         lines: cartLines(items),
         successUrl: `${origin}/${eventName}/success`,
         cancelUrl: `${origin}/${eventName}/account?payment=cancelled`,
@@ -184,6 +198,12 @@ function Checkout({ pending, returning, items }: { pending: PendingOrder | null;
         toast.error(M.invalidInput, M.invalidInputBody, { duration: DISCOUNT_TOAST_MS, id: 'discount' });
         return;
       }
+      if (e.status === 400 && e.fields['order.donation']) {
+        donation.reset();
+        void fresh.refetch();
+        toast.error(e.message, M.donationTakenOff, { id: 'donation' });
+        return;
+      }
       if (e.status === 400 && Object.keys(form.setServerErrors(e.fields)).length) {
         focusFirstError();
         return;
@@ -194,7 +214,9 @@ function Checkout({ pending, returning, items }: { pending: PendingOrder | null;
 
   const placeOrder = async () => {
     const errors = await form.validateAll();
-    if (Object.keys(errors).length) {
+    const donationWrong = !!charity && donation.cents === null;
+    if (donationWrong) donation.check();
+    if (Object.keys(errors).length || donationWrong) {
       focusFirstError();
       return;
     }
@@ -250,6 +272,7 @@ function Checkout({ pending, returning, items }: { pending: PendingOrder | null;
             </label>
             {event.settings.emailDeliveryVerbiage && <p className={css.verbiage}>{event.settings.emailDeliveryVerbiage}</p>}
           </Card>
+          {charity && <DonationBox charityName={charity.name} donation={donation} disabled={processing} />}
         </div>
 
         <aside className={site.sticky}>

@@ -10,7 +10,7 @@ import site from '../../event-site/components/site.module.css';
 import { money } from '../../event-site/format';
 import { Button, ButtonLink } from '../../event-site/kit/button';
 import { Card } from '../../event-site/kit/card';
-import { IconCheck, IconClock, IconMail, IconX } from '../../event-site/kit/icons';
+import { IconCheck, IconClock, IconHeart, IconMail, IconX } from '../../event-site/kit/icons';
 import { Modal } from '../../event-site/kit/modal';
 import { Spinner } from '../../event-site/kit/notice';
 import { fetchPublicOrder } from '../api';
@@ -93,6 +93,7 @@ export function SuccessPage() {
           <p>
             Your tickets are on their way to <strong>{order.details.email}</strong>.
           </p>
+          {order.details.donation > 0 && order.details.charityName && <p>Thank you also for your donation to {order.details.charityName}.</p>}
         </Modal>
       )}
     </div>
@@ -146,6 +147,14 @@ function PaidOrder({ order, eventName }: { order: TPublicOrder; eventName: strin
           <IconMail size={16} style={{ verticalAlign: '-3px' }} /> Your tickets are on their way to <strong>{d.email}</strong>.
         </p>
       </div>
+      {d.donation > 0 && d.charityName && (
+        <p className={css.donation} data-testid="success-donation">
+          <IconHeart size={18} />
+          <span>
+            Thank you for your donation of <strong>{money(d.donation)}</strong> to <strong>{d.charityName}</strong>.
+          </span>
+        </p>
+      )}
       <Card title="Order details" data-testid="order-details">
         <div className={css.facts}>
           <div>
