@@ -104,6 +104,23 @@ export type PagedTableProps<T> = {
   'aria-label'?: string;
 };
 
+/** What a list query (`{result, count, cursor}`) gives the table: its rows, totals, loading and error state. */
+export function fromListQuery<T>(query: {
+  data?: { result: T[]; count: number; cursor: string | null } | undefined;
+  isFetching: boolean;
+  error: unknown;
+  refetch: () => unknown;
+}): Pick<PagedTableProps<T>, 'rows' | 'total' | 'nextCursor' | 'loading' | 'error' | 'onRetry'> {
+  return {
+    rows: query.data?.result,
+    total: query.data?.count,
+    nextCursor: query.data?.cursor,
+    loading: query.isFetching,
+    error: query.error,
+    onRetry: () => void query.refetch(),
+  };
+}
+
 export function PagedTable<T>({
   columns,
   rows,

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { confirmDelete } from '../../../ui/confirm-delete';
 import { EmptyState } from '../../../ui/empty-state';
 import { PageHeader } from '../../../ui/page-header';
-import { PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
+import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
 import { SearchInput } from '../../../ui/search-input';
 import { usePlatformAccess } from '../../tenants/access';
 import { useDeleteCharity } from '../mutations';
@@ -116,14 +116,9 @@ export function CharitiesPage() {
       <PagedTable
         aria-label="Charities"
         columns={columns}
-        rows={list.data?.result}
+        {...fromListQuery(list)}
         rowKey={(c) => c.id}
-        total={list.data?.count}
-        nextCursor={list.data?.cursor}
         pager={pager}
-        loading={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
         onRowClick={canWrite ? (c) => setModal({ mode: 'edit', charity: c }) : undefined}
         minWidth={520}
         empty={

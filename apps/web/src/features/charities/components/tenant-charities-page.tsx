@@ -6,7 +6,7 @@ import { useSiteContext } from '../../../app/site-context';
 import { confirmDelete } from '../../../ui/confirm-delete';
 import { EmptyState } from '../../../ui/empty-state';
 import { PageHeader } from '../../../ui/page-header';
-import { PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
+import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
 import { SearchInput } from '../../../ui/search-input';
 import { useIsTenantAdmin } from '../../tenants/access';
 import { useToggleCharity } from '../mutations';
@@ -115,14 +115,9 @@ export function TenantCharitiesPage() {
       <PagedTable
         aria-label="Charities"
         columns={columns}
-        rows={list.data?.result}
+        {...fromListQuery(list)}
         rowKey={(c) => c.id}
-        total={list.data?.count}
-        nextCursor={list.data?.cursor}
         pager={pager}
-        loading={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
         minWidth={420}
         empty={
           <EmptyState

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { EmptyState } from '../../../ui/empty-state';
 import { PageHeader } from '../../../ui/page-header';
-import { PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
+import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
 import { SearchInput } from '../../../ui/search-input';
 import { useEvents } from '../queries';
 import { formatDateInZone, formatTimeInZone } from '../time';
@@ -111,14 +111,9 @@ export function EventsPage() {
       <PagedTable
         aria-label="Events"
         columns={columns}
-        rows={list.data?.result}
+        {...fromListQuery(list)}
         rowKey={(e) => e.id}
-        total={list.data?.count}
-        nextCursor={list.data?.cursor}
         pager={pager}
-        loading={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
         onRowClick={(e) => void navigate(`/events/${e.id}`)}
         empty={
           filtered ? (

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { errorMessage } from '../../../ui/api-client';
 import { confirmDelete } from '../../../ui/confirm-delete';
 import { EmptyState } from '../../../ui/empty-state';
-import { PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
+import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
 import type { FeeScope } from '../api';
 import { feeToast } from '../fee-toasts';
 import { showLoadFailure } from '../load-failure';
@@ -165,14 +165,9 @@ export function SurchargeRulesTable({ scope, settings, canWrite, title = 'Surcha
       <PagedTable
         aria-label={title}
         columns={columns}
-        rows={rules.data?.result}
+        {...fromListQuery(rules)}
         rowKey={({ rule }) => rule.id}
-        total={rules.data?.count}
-        nextCursor={rules.data?.cursor}
         pager={pager}
-        loading={rules.isFetching}
-        error={rules.error}
-        onRetry={() => void rules.refetch()}
         onRowClick={({ rule }) => setModal({ mode: 'view', rule })}
         minWidth={560}
         empty={

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useSiteContext } from '../../../app/site-context';
 import { EmptyState } from '../../../ui/empty-state';
 import { PageHeader } from '../../../ui/page-header';
-import { PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
+import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
 import { SearchInput } from '../../../ui/search-input';
 import { useOutbox } from '../queries';
 import { formatDateTime, MailStatusBadge } from './mail-status';
@@ -74,14 +74,9 @@ export function OutboxPage() {
       <PagedTable
         aria-label="Outbox messages"
         columns={columns}
-        rows={list.data?.result}
+        {...fromListQuery(list)}
         rowKey={(m) => m.id}
-        total={list.data?.count}
-        nextCursor={list.data?.cursor}
         pager={pager}
-        loading={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
         onRowClick={setOpen}
         empty={
           <EmptyState

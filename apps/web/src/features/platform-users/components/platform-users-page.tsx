@@ -7,7 +7,7 @@ import { confirmDelete } from '../../../ui/confirm-delete';
 import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
-import { PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
+import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
 import { SearchInput } from '../../../ui/search-input';
 import { useSession } from '../../../ui/session';
 import { usePlatformAccess } from '../../tenants/access';
@@ -140,14 +140,9 @@ export function PlatformUsersPage() {
       <PagedTable
         aria-label="Platform users"
         columns={columns}
-        rows={list.data?.result}
+        {...fromListQuery(list)}
         rowKey={(u) => u.id}
-        total={list.data?.count}
-        nextCursor={list.data?.cursor}
         pager={pager}
-        loading={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
         empty={
           <EmptyState
             bare

@@ -6,7 +6,7 @@ import { confirmDelete } from '../../../ui/confirm-delete';
 import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
-import { PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
+import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
 import { SearchInput } from '../../../ui/search-input';
 import { usePlatformAccess } from '../../tenants/access';
 import { useDeletePolicy, usePolicies } from '../queries';
@@ -89,14 +89,9 @@ export function PoliciesPage() {
       <PagedTable
         aria-label="Global policies"
         columns={columns}
-        rows={list.data?.result}
+        {...fromListQuery(list)}
         rowKey={(p) => p.id}
-        total={list.data?.count}
-        nextCursor={list.data?.cursor}
         pager={pager}
-        loading={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
         onRowClick={canWrite ? (p) => setModal({ mode: 'edit', policy: p }) : undefined}
         empty={<EmptyState bare icon={<IconFileText size={28} stroke={1.6} />} title={search ? 'No policies match your search' : 'No policies yet'} />}
       />

@@ -7,7 +7,7 @@ import { errorMessage } from '../../../ui/api-client';
 import { confirmDelete } from '../../../ui/confirm-delete';
 import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
-import { PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
+import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
 import { SearchInput } from '../../../ui/search-input';
 import { useSession } from '../../../ui/session';
 import { useRemoveStaff } from '../mutations';
@@ -144,14 +144,9 @@ export function StaffTable({ canManage }: StaffTableProps) {
       <PagedTable
         aria-label="Staff"
         columns={columns}
-        rows={list.data?.result}
+        {...fromListQuery(list)}
         rowKey={(m) => m.id}
-        total={list.data?.count}
-        nextCursor={list.data?.cursor}
         pager={pager}
-        loading={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
         minWidth={600}
         empty={
           <EmptyState

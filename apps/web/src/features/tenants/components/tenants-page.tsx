@@ -8,7 +8,7 @@ import { confirmDelete } from '../../../ui/confirm-delete';
 import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
-import { PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
+import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
 import { SearchInput } from '../../../ui/search-input';
 import { usePlatformAccess } from '../access';
 import { useDeleteTenant } from '../mutations';
@@ -126,14 +126,9 @@ export function TenantsPage() {
       <PagedTable
         aria-label="Tenants"
         columns={columns}
-        rows={list.data?.result}
+        {...fromListQuery(list)}
         rowKey={(t) => t.id}
-        total={list.data?.count}
-        nextCursor={list.data?.cursor}
         pager={pager}
-        loading={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
         onRowClick={(t) => navigate(`/tenant/${t.id}/info`)}
         empty={
           <EmptyState

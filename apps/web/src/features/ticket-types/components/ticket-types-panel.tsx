@@ -6,7 +6,7 @@ import { errorMessage } from '../../../ui/api-client';
 import { askConfirmDelete } from '../../../ui/confirm-delete';
 import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
-import { PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
+import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
 import { formatWallClock, zoneAbbreviation } from '../../events/time';
 import { useDeleteTicketType } from '../mutations';
 import { useAllTicketTypes, useTicketTypes } from '../queries';
@@ -155,15 +155,10 @@ export function TicketTypesPanel({ event }: TicketTypesPanelProps) {
       <PagedTable
         aria-label="Ticket types"
         columns={columns}
-        rows={list.data?.result}
+        {...fromListQuery(list)}
         rowKey={(t) => t.id}
-        total={list.data?.count}
-        nextCursor={list.data?.cursor}
         pager={pager}
         pageSizes={[10, 25, 100]}
-        loading={list.isFetching}
-        error={list.error}
-        onRetry={() => void list.refetch()}
         onRowClick={readOnly ? undefined : setEditing}
         minWidth={560}
         empty={
