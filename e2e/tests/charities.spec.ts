@@ -89,6 +89,11 @@ test('a platform admin adds a charity, the organiser enables it and picks it for
 
   // The attendee site's event settings name the charity.
   expect((await publicSettings(page)).charity).toMatchObject({ name });
+  // and the event page tells attendees about it.
+  const attendee = await page.context().newPage();
+  await attendee.goto(`${tenantOrigin(baseURL)}/summer-jam/`);
+  await expect(attendee.getByTestId('event-charity')).toContainText(name);
+  await attendee.close();
 
   // ---- disable it: the confirmation warns about the event's dropdown, then the event loses it ---
   await page.getByTestId('console-nav').getByRole('link', { name: 'Charities' }).click();

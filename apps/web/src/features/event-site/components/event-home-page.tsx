@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ButtonLink } from '../kit/button';
 import { Card } from '../kit/card';
-import { IconArrowRight, IconCalendar, IconPin, IconShield } from '../kit/icons';
+import { IconArrowRight, IconCalendar, IconHeart, IconPin, IconShield } from '../kit/icons';
 import { offSaleLabel, ticketState } from '../../cart/cart-rules';
 import { eventBadge, eventDay, eventTime, money, shortMoment, venueLines } from '../format';
 import { CovidModal } from './covid-modal';
@@ -76,6 +76,14 @@ export function EventHomePage() {
                   <button type="button" className={css.linkButton} onClick={() => setCovidOpen(true)}>
                     Read the protocol
                   </button>
+                </span>
+              </div>
+            )}
+            {event.settings.charity && (
+              <div className={css.safety} data-testid="event-charity">
+                <IconHeart size={18} />
+                <span>
+                  This event supports <strong>{event.settings.charity.name}</strong>: you can add a donation at checkout.
                 </span>
               </div>
             )}
