@@ -10,6 +10,7 @@ import { feeToast } from '../fee-toasts';
 import { EMPTY_RULE, ruleToValues, ruleValuesToInput, type RuleValues } from '../form-values';
 import { useCreateRule, useUpdateRule } from '../mutations';
 import { MoneyInput, PercentInput } from './money-inputs';
+import viewOnlyCss from './view-only.module.css';
 
 // spec: accounts-admin-fees §4 Modal modes: create, edit, view.
 export type RuleModalMode = 'create' | 'edit' | 'view';
@@ -88,7 +89,7 @@ export function SurchargeRuleModal({ scope, mode, rule, canWrite, onClose, onEdi
 
   return (
     <Modal opened={mode !== null} onClose={() => !pending && onClose()} title={mode ? TITLES[mode] : ''} size="lg" centered>
-      <form onSubmit={submit} noValidate aria-label={mode ? TITLES[mode] : undefined}>
+      <form onSubmit={submit} noValidate aria-label={mode ? TITLES[mode] : undefined} className={view ? viewOnlyCss.viewOnly : undefined}>
         <Stack gap="md">
           <TextInput label="Surcharge Rule Name" placeholder="Standard Service Fee" required disabled={view} data-autofocus {...form.getInputProps('name')} />
           <Divider label="Online and app sales" labelPosition="left" />

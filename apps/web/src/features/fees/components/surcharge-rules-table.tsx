@@ -84,8 +84,8 @@ export function SurchargeRulesTable({ scope, settings, canWrite, title = 'Surcha
         </Group>
       ),
     },
-    { key: 'online', header: 'Online fee', render: ({ rule: r }) => <Text fz="sm">{feeText(r.serviceFeePercent, r.serviceFeeFlatRate)}</Text> },
-    { key: 'pos', header: 'Box office fee', visibleFrom: 'sm', render: ({ rule: r }) => <Text fz="sm">{feeText(r.serviceFeePOSPercent, r.serviceFeePOSFlatRate)}</Text> },
+    { key: 'online', header: 'Online fee', render: ({ rule: r }) => <Text fz="sm" style={{ whiteSpace: 'nowrap' }}>{feeText(r.serviceFeePercent, r.serviceFeeFlatRate)}</Text> },
+    { key: 'pos', header: 'Box office fee', visibleFrom: 'sm', render: ({ rule: r }) => <Text fz="sm" style={{ whiteSpace: 'nowrap' }}>{feeText(r.serviceFeePOSPercent, r.serviceFeePOSFlatRate)}</Text> },
     {
       key: 'active',
       header: 'Active',
@@ -144,7 +144,7 @@ export function SurchargeRulesTable({ scope, settings, canWrite, title = 'Surcha
   ];
 
   return (
-    <Stack gap="sm">
+    <Stack gap="md">
       <Group justify="space-between" align="flex-end" gap="sm">
         <div>
           <Title order={3} fz="lg">

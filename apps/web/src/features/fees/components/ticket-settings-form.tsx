@@ -17,6 +17,7 @@ import { feeToast } from '../fee-toasts';
 import { settingsToValues, settingsValuesToInput, type SettingsValues } from '../form-values';
 import { useUpdateSettings } from '../mutations';
 import { MoneyInput, PercentInput } from './money-inputs';
+import viewOnlyCss from './view-only.module.css';
 
 type Channel = (typeof PASS_ALONG_CHANNELS)[number];
 const CHANNELS: { channel: Channel; field: 'serviceFeePassAlongOptionOnline' | 'serviceFeePassAlongOptionBackend' | 'serviceFeePassAlongOptionApp'; label: string }[] = [
@@ -109,7 +110,7 @@ export function TicketSettingsForm({ scope, settings, canWrite }: TicketSettings
   );
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Fee settings">
+    <form onSubmit={submit} noValidate aria-label="Fee settings" className={off ? viewOnlyCss.viewOnly : undefined}>
       <Stack gap="lg">
         <Section title="Donation Service Fee Settings" description="What Marquee keeps from donations made with a ticket order.">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" maw={640}>

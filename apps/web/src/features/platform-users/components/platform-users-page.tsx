@@ -84,7 +84,7 @@ export function PlatformUsersPage() {
     },
     { key: 'roles', header: 'Role', visibleFrom: 'sm', render: (u) => <RoleBadges roles={u.group.roles} /> },
     { key: 'status', header: 'Status', width: 200, render: (u) => <StatusBadge status={u.group.status} /> },
-    { key: 'login', header: 'Last login', width: 190, visibleFrom: 'md', render: (u) => <Text fz="sm" c="dimmed">{formatLastLogin(u.group.lastLogin)}</Text> },
+    { key: 'login', header: 'Last login', width: 190, visibleFrom: 'md', render: (u) => <Text fz="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>{formatLastLogin(u.group.lastLogin)}</Text> },
     {
       key: 'actions',
       header: <span style={{ position: 'absolute', left: -10000 }}>Actions</span>,
