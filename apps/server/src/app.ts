@@ -6,7 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { M } from '@marquee/core';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -39,6 +39,7 @@ import { registerOrderRoutes } from './modules/orders/routes.js';
 import { registerPublicSiteRoutes } from './modules/public-site/routes.js';
 import { registerCharityRoutes } from './modules/charities/routes.js';
 import { AppError } from './platform/errors.js';
+import { findNulCharacter } from './platform/validate.js';
 import { registerGuard } from './platform/auth/guard.js';
 import { createJobs } from './platform/jobs.js';
 import { createFailureLimiter } from './platform/failure-limiter.js';
@@ -54,6 +55,13 @@ export async function buildApp(config: Config, database: Database): Promise<App>
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // Longer than any id we take (an e-mail is at most 254 characters), so the routes' own schemas decide.
+    maxParamLength: 300,
+    // The router's own refusals (a path segment past that length, bad percent-encoding) answer in our error shape too.
+    frameworkErrors: (err, _req, reply) => {
+      const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      void (reply as FastifyReply).status(tooLong ? 414 : 400).send({ error: { code: 'BAD_REQUEST', message: tooLong ? M.addressTooLong : M.addressInvalid } });
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -87,6 +95,15 @@ export async function buildApp(config: Config, database: Database): Promise<App>
     }
     req.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } });
+  });
+
+  // PostgreSQL text cannot hold U+0000: a path, query or JSON value carrying one is bad input,
+  // refused before any handler reads or writes with it (it would otherwise fail as a 500).
+  app.addHook('preValidation', async (req) => {
+    for (const part of [req.params, req.query, req.body]) {
+      const field = findNulCharacter(part);
+      if (field) throw new AppError('VALIDATION', M.invalidValue, { [field]: M.invalidValue });
+    }
   });
 
   app.setNotFoundHandler((req, reply) => {

@@ -4,7 +4,7 @@ import http from 'node:http';
 import { inflateSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
-import { PLATFORM_GROUP_ID, PLATFORM_ROLES, type PlatformRole } from '@marquee/core';
+import { M, PLATFORM_GROUP_ID, PLATFORM_ROLES, type PlatformRole } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { buildApp, type App } from '../src/app.js';
@@ -168,6 +168,17 @@ export class Client {
     return res;
   }
 }
+
+// ---- expected error answers (the one error handler in app.ts) ---------------------------------
+
+/** 400 VALIDATION: a path, query or body value failed its schema (or held a NUL character). */
+export const validationError = (field: string, message: string) => ({ error: { code: 'VALIDATION', message, fields: { [field]: message } } });
+/** 400 VALIDATION for a path id that is not a UUID (zod's own message). */
+export const invalidUuid = (field: string) => validationError(field, 'Invalid UUID');
+/** 400 BAD_REQUEST: a list query (filters, sort, cursor, limit) the resource does not accept. */
+export const badRequestError = (message: string) => ({ error: { code: 'BAD_REQUEST', message } });
+/** 404: the id does not exist for this caller (another tenant's ids included). */
+export const notFoundError = { error: { code: 'NOT_FOUND', message: M.notFound } };
 
 // ---- factories -----------------------------------------------------------------------------
 

@@ -146,10 +146,16 @@ describe('availability (spec §4 Cart)', () => {
           const end = a.salesEndAt as number | null;
           expected = (start === null || now >= start) && (end === null || now < end);
         } else if (a.salesAvailability === 'SALES_AVAILABILITY_OPT_3') {
-          // b linking back to a is a loop: unavailable.
-          if (a.otherTicketTypeId !== 'b') expected = false;
-          else if (b.salesAvailability === 'SALES_AVAILABILITY_OPT_3' && b.remainingQuantity > 0) expected = false;
-          else expected = isTicketTypeAvailable(b, [b], now);
+          // a follows b. b is available by the same rules, except that b on OPT_3 links back to a
+          // (a loop) or to nothing: unavailable either way.
+          const bStart = b.salesStartAt as number | null;
+          const bEnd = b.salesEndAt as number | null;
+          let bAvailable: boolean;
+          if (b.remainingQuantity <= 0) bAvailable = false;
+          else if (b.salesAvailability === 'SALES_AVAILABILITY_OPT_2') bAvailable = (bStart === null || now >= bStart) && (bEnd === null || now < bEnd);
+          else if (b.salesAvailability === 'SALES_AVAILABILITY_OPT_3') bAvailable = false;
+          else bAvailable = true;
+          expected = a.otherTicketTypeId === 'b' && bAvailable;
         } else expected = true;
         expect(got).toBe(expected);
       }),
@@ -231,21 +237,28 @@ describe('cart validation (spec §5)', () => {
           const v = validateCart({ lines, ticketTypes: types, remainingCapacity, now: NOW });
           const total = lines.reduce((s, l) => s + l.quantity, 0);
           expect(v.totalQuantity).toBe(total);
-          const expectedBlocked = total === 0 || (remainingCapacity !== null && (remainingCapacity === 0 || total > remainingCapacity)) || v.problems.length > 0;
-          expect(v.blocked).toBe(expectedBlocked);
-          for (const p of v.problems) {
-            expect(p.requested).toBeGreaterThan(0);
-            expect(p.excess).toBeGreaterThan(0);
-            if (p.kind === 'exceedsRemaining' || p.kind === 'aboveMaximum') expect(p.excess).toBe(p.requested - p.available);
-          }
-          // Every line within its remaining tickets and limits raises no problem.
+          // The problems, written out from the lines: one per ticket type (lines of one type summed,
+          // in the order the type first appears), naming the first rule it breaks.
           const byType = new Map<string, number>();
           for (const l of lines) if (l.quantity > 0) byType.set(l.ticketTypeId, (byType.get(l.ticketTypeId) ?? 0) + l.quantity);
+          const expectedProblems: unknown[] = [];
           for (const [id, q] of byType) {
             const t = types.find((x) => x.id === id);
-            const fine = !!t && t.remainingQuantity > 0 && q <= t.remainingQuantity && q <= (t.maxTicketPerOrder ?? q) && q >= (t.minTicketPerOrder ?? 0);
-            expect(v.problems.some((p) => p.ticketTypeId === id)).toBe(!fine);
+            const problem = (kind: string, available: number, excess: number) => ({ ticketTypeId: id, ticketName: t?.name ?? '', kind, requested: q, available, excess });
+            if (!t || t.remainingQuantity <= 0) expectedProblems.push(problem('unavailable', 0, q));
+            else if (q > t.remainingQuantity) expectedProblems.push(problem('exceedsRemaining', t.remainingQuantity, q - t.remainingQuantity));
+            else if (q > t.maxTicketPerOrder!) expectedProblems.push(problem('aboveMaximum', t.maxTicketPerOrder!, q - t.maxTicketPerOrder!));
+            else if (q < t.minTicketPerOrder!) expectedProblems.push(problem('belowMinimum', t.minTicketPerOrder!, t.minTicketPerOrder! - q));
           }
+          expect(v.problems).toEqual(expectedProblems);
+          // Blocked, and why, in the spec's order: empty, no capacity, over capacity, line problems.
+          let expectedReason: string | null = null;
+          if (total === 0) expectedReason = 'empty';
+          else if (remainingCapacity !== null && remainingCapacity <= 0) expectedReason = 'noCapacity';
+          else if (remainingCapacity !== null && total > remainingCapacity) expectedReason = 'overCapacity';
+          else if (expectedProblems.length > 0) expectedReason = 'lineProblems';
+          expect(v.blockReason).toBe(expectedReason);
+          expect(v.blocked).toBe(expectedReason !== null);
         },
       ),
       { numRuns: 2000 },

@@ -33,6 +33,8 @@ export const M = {
   invalidNumber: 'Invalid number.',
   // Our own wording: the spec names no upper limits.
   passwordMax: 'Password must be at most 256 characters.',
+  addressTooLong: 'This address is too long.',
+  addressInvalid: 'This address is not valid.',
   nameMax: 'Must be at most 80 characters.',
 
   // New tenant

@@ -68,27 +68,40 @@ describe('retries', () => {
     });
     await db().transaction((tx) => jobs().enqueue(tx, name, {}, { maxAttempts: 3 }));
 
-    const expectBackoff = async (seconds: number) => {
-      const [r] = await db().execute(sql`select extract(epoch from run_at - now())::float as wait from jobs where name = ${name}`).then(
-        (res) => (res as unknown as { rows: Array<{ wait: number }> }).rows,
-      );
-      expect(r!.wait).toBeGreaterThan(seconds - 1.5);
-      expect(r!.wait).toBeLessThanOrEqual(seconds);
+    /** The database's clock, exact to the microsecond (as text, so that nothing is rounded on the way). */
+    const dbClock = async () =>
+      (await db().execute(sql`select clock_timestamp()::text as t`).then((res) => (res as unknown as { rows: Array<{ t: string }> }).rows))[0]!.t;
+    /**
+     * Runs the due jobs, then checks that the failure scheduled the next run exactly `seconds` after
+     * the moment it was recorded: that moment (run_at - seconds) lies between database clock readings
+     * taken just before and just after the run, however long the run took.
+     */
+    const runAndExpectBackoff = async (seconds: number) => {
+      const before = await dbClock();
+      await jobs().runDue();
+      const after = await dbClock();
+      const [r] = await db()
+        .execute(
+          sql`select run_at - make_interval(secs => ${seconds}) >= ${before}::timestamptz as "notEarly",
+                     run_at - make_interval(secs => ${seconds}) <= ${after}::timestamptz as "notLate",
+                     run_at::text as "runAt"
+              from jobs where name = ${name}`,
+        )
+        .then((res) => (res as unknown as { rows: Array<{ notEarly: boolean; notLate: boolean; runAt: string }> }).rows);
+      expect({ ...r, before, after }).toEqual({ notEarly: true, notLate: true, runAt: expect.any(String), before, after });
     };
 
-    await jobs().runDue();
+    await runAndExpectBackoff(2);
     let [row] = await rowsOf(name);
     expect(row).toMatchObject({ attempts: 1, lastError: 'boom 1', failedAt: null, doneAt: null, lockedUntil: null });
-    await expectBackoff(2);
     // Not due yet: nothing runs.
     await jobs().drain();
     expect(attempts).toEqual([1]);
 
     await makeDue(name);
-    await jobs().runDue();
+    await runAndExpectBackoff(4);
     [row] = await rowsOf(name);
     expect(row).toMatchObject({ attempts: 2, lastError: 'boom 2', failedAt: null });
-    await expectBackoff(4);
 
     await makeDue(name);
     await jobs().runDue();
@@ -191,18 +204,29 @@ describe('scheduling and dedupe', () => {
     expect(payloads.map((p) => (p as { n: number }).n).sort()).toEqual([1, 4, 5, 6]);
   });
 
-  it('runs each job once even when two workers poll at the same time', async () => {
+  it('runs each job once even when three workers poll at the same time', async () => {
     const name = jobName('parallel');
     const runs = new Map<number, number>();
+    // A barrier: each worker runs its jobs one after another, so the first job of every worker
+    // waits until three jobs are running at once, that is until all three workers have claimed
+    // their share. The workers certainly overlap, whatever the machine's speed.
+    let running = 0;
+    let releaseAll!: () => void;
+    const allThreeRunning = new Promise<void>((r) => (releaseAll = r));
     jobs().register(name, async (_p, info) => {
       runs.set(info.jobId, (runs.get(info.jobId) ?? 0) + 1);
-      await new Promise((r) => setTimeout(r, 5));
+      if (++running === 3) releaseAll();
+      await allThreeRunning;
     });
     await db().transaction(async (tx) => {
       for (let i = 0; i < 12; i++) await jobs().enqueue(tx, name, { i });
     });
-    await Promise.all([jobs().runDue(5), jobs().runDue(5), jobs().runDue(5)]);
-    await jobs().drain();
+    const claimed = await Promise.all([jobs().runDue(5), jobs().runDue(5), jobs().runDue(5)]);
+    // Three disjoint claims of at most 5 that together took all 12 jobs.
+    expect(claimed.every((n) => n > 0 && n <= 5)).toBe(true);
+    expect(claimed.reduce((a, b) => a + b, 0)).toBe(12);
+    const rows = await rowsOf(name);
+    expect(rows.map((r) => ({ attempts: r.attempts, done: r.doneAt instanceof Date }))).toEqual(rows.map(() => ({ attempts: 1, done: true })));
     expect(runs.size).toBe(12);
     expect([...runs.values()].every((v) => v === 1)).toBe(true);
   });

@@ -16,3 +16,26 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.
   }
   throw new AppError('VALIDATION', parsed.error.issues[0]?.message ?? M.inputValidationError, fields);
 }
+
+/**
+ * Where the first U+0000 sits in a request's params, query or parsed body ('eventId',
+ * 'details.name', ...), or null. PostgreSQL text cannot hold it: a value carrying one would fail
+ * its statement (a 500) instead of being refused as bad input. Raw bodies (Buffers) are not text.
+ */
+export function findNulCharacter(value: unknown): string | null {
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length > 0) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return path || '_';
+    } else if (v && typeof v === 'object' && !Buffer.isBuffer(v)) {
+      // Pushed last to first, so the first offending value in document order is found first.
+      for (const [k, child] of Object.entries(v).reverse()) {
+        const at = path ? `${path}.${k}` : k;
+        if (k.includes('\u0000')) return at;
+        stack.push([child, at]);
+      }
+    }
+  }
+  return null;
+}

@@ -2,7 +2,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { birthDateBounds, M } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { givenUser, startServer, type Client, type GivenUser, type TestServer } from '../../../test/harness.js';
+import { givenUser, notFoundError, startServer, validationError, type Client, type GivenUser, type TestServer } from '../../../test/harness.js';
 import { users } from '../../db/schema/index.js';
 
 let server: TestServer;
@@ -301,5 +301,19 @@ describe('POST /api/users/:userId/picture', () => {
     const [row] = await server.app.deps.db.select().from(users).where(eq(users.id, other.id));
     expect(row!.pictureKey).toBeNull();
     expect((await server.client().upload(`/api/users/${me.id}/picture`, 'file', 'me.png', png(), 'image/png')).status).toBe(401);
+  });
+
+  it('answers a malformed user id with a 404 (no such user), a NUL with a 400, and stores nothing', async () => {
+    const [before] = await server.app.deps.db.select().from(users).where(eq(users.id, me.id));
+    for (const id of ['not-a-uuid', `${me.id}0`, me.id.replace(/-/g, ''), '00000000-0000-4000-8000-000000000000', 'me']) {
+      const res = await c.upload(`/api/users/${id}/picture`, 'file', 'me.png', png(), 'image/png');
+      expect({ id, status: res.status, body: res.body }).toEqual({ id, status: 404, body: notFoundError });
+    }
+    const nul = await c.upload(`/api/users/${me.id}%00/picture`, 'file', 'me.png', png(), 'image/png');
+    expect({ status: nul.status, body: nul.body }).toEqual({ status: 400, body: validationError('userId', M.invalidValue) });
+    const tooLong = await c.upload(`/api/users/${'u'.repeat(301)}/picture`, 'file', 'me.png', png(), 'image/png');
+    expect({ status: tooLong.status, body: tooLong.body }).toEqual({ status: 414, body: { error: { code: 'BAD_REQUEST', message: M.addressTooLong } } });
+    const [after] = await server.app.deps.db.select().from(users).where(eq(users.id, me.id));
+    expect(after!.pictureKey).toBe(before!.pictureKey);
   });
 });

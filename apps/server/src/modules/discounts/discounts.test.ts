@@ -1,6 +1,18 @@
 import { M } from '@marquee/core';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { givenEventOnSale, givenTenant, startServer, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { discountCodes } from '../../db/schema/index.js';
+import {
+  badRequestError,
+  givenEventOnSale,
+  givenTenant,
+  invalidUuid,
+  notFoundError,
+  startServer,
+  validationError,
+  type GivenTenant,
+  type TestServer,
+} from '../../../test/harness.js';
 import { givenActors, type Actors } from '../events/testing.js';
 
 let server: TestServer;
@@ -131,5 +143,49 @@ describe('discount codes', () => {
     expect((await actors.admin.get(`${base()}/${foreign.discountCodeIds[0]}`)).status).toBe(404);
     expect((await actors.admin.patch(`${base()}/${foreign.discountCodeIds[0]}`, { details: { value: 99 } })).status).toBe(404);
     expect((await actors.admin.delete(`${base()}/${foreign.discountCodeIds[0]}`)).status).toBe(404);
+  });
+
+  it('answers malformed ids and list queries with a 400 naming the field, and writes nothing', async () => {
+    const created = await actors.admin.post(base(), { details: { code: 'KEEPME', kind: 'percent', value: 10 } });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const cases: Array<[string, () => Promise<{ status: number; body: unknown }>, number, unknown]> = [
+      ['list, malformed event id', () => actors.admin.get(base('not-a-uuid')), 400, invalidUuid('eventId')],
+      ['list, unknown filter', () => actors.admin.get(`${base()}?filters=details.nope=1`), 400, badRequestError('Filtering on details.nope is not supported.')],
+      ['list, limit not a number', () => actors.admin.get(`${base()}?limit=abc`), 400, badRequestError('Invalid input: expected number, received NaN')],
+      ['list, garbage cursor', () => actors.admin.get(`${base()}?cursor=garbage`), 400, badRequestError('Invalid cursor.')],
+      ['list, NUL in a filter', () => actors.admin.get(`${base()}?filters=details.code=K%00`), 400, validationError('filters', M.invalidValue)],
+      ['read, malformed code id', () => actors.admin.get(`${base()}/not-a-uuid`), 400, invalidUuid('discountCodeId')],
+      ['read, malformed event id', () => actors.admin.get(`${base('not-a-uuid')}/${id}`), 400, invalidUuid('eventId')],
+      ['update, malformed code id', () => actors.admin.patch(`${base()}/not-a-uuid`, { details: { value: 20 } }), 400, invalidUuid('discountCodeId')],
+      ['update, value of the wrong type', () => actors.admin.patch(`${base()}/${id}`, { details: { value: 'twenty' } }), 400, validationError('details.value', M.invalidValue)],
+      ['delete, malformed code id', () => actors.admin.delete(`${base()}/not-a-uuid`), 400, invalidUuid('discountCodeId')],
+      ['delete, malformed event id', () => actors.admin.delete(`${base('not-a-uuid')}/${id}`), 400, invalidUuid('eventId')],
+      ['delete, id with a suffix', () => actors.admin.delete(`${base()}/${id}x`), 400, invalidUuid('discountCodeId')],
+    ];
+    for (const [label, call, status, body] of cases) {
+      const res = await call();
+      expect({ label, status: res.status, body: res.body }).toEqual({ label, status, body });
+    }
+    // The code is as it was created.
+    const [row] = await server.app.deps.db.select().from(discountCodes).where(eq(discountCodes.id, id));
+    expect(row).toMatchObject({ code: 'KEEPME', kind: 'percent', value: 1000 });
+  });
+
+  it("answers 404 for a code created on another tenant's event, and creates nothing", async () => {
+    const foreignTenant = await givenTenant(server);
+    const foreign = await givenEventOnSale(server, foreignTenant.id);
+    const codesOf = (eventId: string) => server.app.deps.db.select().from(discountCodes).where(eq(discountCodes.eventId, eventId));
+    const details = { code: 'NOTYOURS', kind: 'percent', value: 50 };
+    // Their event through this tenant's path, their path from this tenant's host, and the outsider
+    // (their admin) naming this tenant's event from their own host.
+    const attempts = [
+      await actors.admin.post(base(foreign.id), { details }),
+      await actors.admin.post(`/api/tenants/${foreignTenant.id}/events/${foreign.id}/discount-codes`, { details }),
+      await actors.outsiderHome.post(base(), { details }),
+    ];
+    for (const res of attempts) expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: notFoundError });
+    expect(await codesOf(foreign.id)).toEqual([]);
+    expect((await codesOf(event.id)).map((c) => c.code)).not.toContain('NOTYOURS');
   });
 });

@@ -1,6 +1,18 @@
 import { M } from '@marquee/core';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { givenEventOnSale, givenHeldOrder, givenTenant, startServer, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { events } from '../../db/schema/index.js';
+import {
+  givenEventOnSale,
+  givenHeldOrder,
+  givenTenant,
+  invalidUuid,
+  notFoundError,
+  startServer,
+  validationError,
+  type GivenTenant,
+  type TestServer,
+} from '../../../test/harness.js';
 import { givenActors, GIF_1PX, PNG_1PX, type Actors } from './testing.js';
 
 let server: TestServer;
@@ -295,6 +307,85 @@ describe('events: who may do what', () => {
     expect((await actors.admin.upload(`${base()}/${foreign.id}/seatmap`, 'file', 'm.png', PNG_1PX, 'image/png')).status).toBe(404);
     // And the other tenant's path from this tenant's host.
     expect((await actors.admin.get(`/api/tenants/${other.id}/events/${foreign.id}`)).status).toBe(404);
+  });
+});
+
+describe('events: bad input and other tenants', () => {
+  const rowOf = async (id: string) => (await server.app.deps.db.select().from(events).where(eq(events.id, id)))[0];
+
+  it('refuses a PATCH with bad input with a 400 naming the field, and changes nothing', async () => {
+    const created = await actors.admin.post(base(), { details: { ...valid, name: 'Patch Target' } });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const before = await rowOf(id);
+    const one = `${base()}/${id}`;
+    const cases: Array<[string, unknown, unknown]> = [
+      ['no details', {}, validationError('details', 'Invalid input: expected object, received undefined')],
+      ['details not an object', { details: 'rename me' }, validationError('details', 'Invalid input: expected object, received string')],
+      ['capacity a word', { details: { capacity: 'many' } }, validationError('details.capacity', M.invalidValue)],
+      ['capacity 0', { details: { capacity: 0 } }, validationError('details.capacity', M.invalidValue)],
+      ['name empty', { details: { name: '' } }, validationError('details.name', M.eventNameRequired)],
+      ['URL name with spaces', { details: { urlName: 'Has Spaces' } }, validationError('details.urlName', M.urlNameFormat)],
+      ['unknown time zone', { details: { timeZone: 'Mars/Olympus' } }, validationError('details.timeZone', M.timeZoneInvalid)],
+      ['start not a date', { details: { startDateTime: 'tomorrow' } }, validationError('details.startDateTime', M.dateTimeInvalid)],
+      ['NUL in the description', { details: { description: 'A\u0000B' } }, validationError('details.description', M.invalidValue)],
+    ];
+    for (const [label, body, expected] of cases) {
+      const res = await actors.admin.patch(one, body);
+      expect({ label, status: res.status, body: res.body }).toEqual({ label, status: 400, body: expected });
+    }
+    const broken = await actors.admin.request('PATCH', one, Buffer.from('{"details":'), { 'content-type': 'application/json' });
+    expect({ status: broken.status, body: broken.body }).toEqual({
+      status: 400,
+      body: { error: { code: 'BAD_REQUEST', message: "Body is not valid JSON but content-type is set to 'application/json'" } },
+    });
+    expect(await rowOf(id)).toEqual(before);
+  });
+
+  it('answers a malformed event id with a 400 on every route, and changes nothing', async () => {
+    const before = await rowOf(event.id);
+    const bad = `${base()}/not-a-uuid`;
+    const calls: Array<[string, () => Promise<{ status: number; body: unknown }>]> = [
+      ['GET one', () => actors.admin.get(bad)],
+      ['PATCH', () => actors.admin.patch(bad, { details: { name: 'x' } })],
+      ['DELETE', () => actors.admin.delete(bad)],
+      ['publish', () => actors.admin.post(`${bad}/publish`)],
+      ['unpublish', () => actors.admin.post(`${bad}/unpublish`)],
+      ['cancel', () => actors.admin.post(`${bad}/cancel`)],
+      ['DELETE seatmap', () => actors.admin.delete(`${bad}/seatmap`)],
+      ['GET one, id with a suffix', () => actors.admin.get(`${base()}/${event.id}0`)],
+      ['cancel, id with a suffix', () => actors.admin.post(`${base()}/${event.id}0/cancel`)],
+    ];
+    for (const [label, call] of calls) {
+      const res = await call();
+      expect({ label, status: res.status, body: res.body }).toEqual({ label, status: 400, body: invalidUuid('eventId') });
+    }
+    expect(await rowOf(event.id)).toEqual(before);
+  });
+
+  it("answers 404 for unpublish, seat map removal and create on another tenant's event or path, and changes nothing", async () => {
+    const other = await givenTenant(server);
+    const foreign = await givenEventOnSale(server, other.id);
+    await server.app.deps.db.update(events).set({ seatmapKey: `tenants/${other.id}/events/${foreign.id}/seatmap.png` }).where(eq(events.id, foreign.id));
+    const before = await rowOf(foreign.id);
+    const theirPath = `/api/tenants/${other.id}/events`;
+    const calls: Array<[string, () => Promise<{ status: number; body: unknown }>]> = [
+      ['unpublish through this path', () => actors.admin.post(`${base()}/${foreign.id}/unpublish`)],
+      ['unpublish through their path', () => actors.admin.post(`${theirPath}/${foreign.id}/unpublish`)],
+      ['DELETE seatmap through this path', () => actors.admin.delete(`${base()}/${foreign.id}/seatmap`)],
+      ['DELETE seatmap through their path', () => actors.admin.delete(`${theirPath}/${foreign.id}/seatmap`)],
+      ['create on their path', () => actors.admin.post(theirPath, { details: { ...valid, name: 'Planted', urlName: 'planted' } })],
+      ['create on this path from their host', () => actors.outsiderHome.post(base(), { details: { ...valid, name: 'Planted', urlName: 'planted' } })],
+      ['unpublish this event from their host', () => actors.outsiderHome.post(`${base()}/${event.id}/unpublish`)],
+    ];
+    for (const [label, call] of calls) {
+      const res = await call();
+      expect({ label, status: res.status, body: res.body }).toEqual({ label, status: 404, body: notFoundError });
+    }
+    expect(await rowOf(foreign.id)).toEqual(before);
+    const planted = await server.app.deps.db.select().from(events).where(eq(events.urlName, 'planted'));
+    expect(planted).toEqual([]);
+    expect((await rowOf(event.id))!.status).toBe('published');
   });
 });
 

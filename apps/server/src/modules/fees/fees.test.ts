@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { COMPLIMENTARY_UNLIMITED, DEFAULT_SURCHARGE_RULE_ID, M } from '@marquee/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { givenPlatformAdmin, givenTenant, givenTenantWithSettings, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import {
+  givenPlatformAdmin,
+  givenTenant,
+  givenTenantWithSettings,
+  notFoundError,
+  startServer,
+  validationError,
+  type Client,
+  type GivenTenant,
+  type TestServer,
+} from '../../../test/harness.js';
 import { givenActors, statusesOf, type Actors } from '../tenants/test-actors.js';
 import { ensureGlobalFeeDefaults, GLOBAL_DEFAULT_SETTINGS, loadTenantFeeConfig } from './service.js';
 
@@ -253,12 +263,55 @@ describe("a tenant's fees", () => {
   });
 
   it("never touches another tenant's rules", async () => {
-    const theirs = (await admin.get(`/api/tenants/${other.id}/rules`)).body.result[0].rule.id;
-    expect((await admin.patch(`/api/tenants/${tenant.id}/rules/${theirs}`, { name: 'Hijack' })).status).toBe(404);
+    const theirRules = async () => (await admin.get(`/api/tenants/${other.id}/rules`)).body.result;
+    const before = await theirRules();
+    const theirs = before[0].rule.id;
+    for (const res of [
+      await admin.put(`/api/tenants/${tenant.id}/rules/${theirs}`, rule({ name: 'Hijack' })),
+      await admin.put(`/api/tenants/${tenant.id}/rules/${theirs}`, { ...rule({ name: 'Hijack' }), default: true }),
+      await admin.patch(`/api/tenants/${tenant.id}/rules/${theirs}`, { name: 'Hijack' }),
+      await actors.tenant_admin.tenant.put(`/api/tenants/${other.id}/rules/${theirs}`, rule({ name: 'Hijack' })),
+    ]) {
+      expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: notFoundError });
+    }
+    expect(await theirRules()).toEqual(before);
+    expect((await admin.get(`/api/tenants/${tenant.id}/rules`)).body.result.map((r: { rule: { id: string } }) => r.rule.id)).not.toContain(theirs);
     expect((await admin.delete(`/api/tenants/${tenant.id}/rules/${theirs}`)).status).toBe(404);
     expect((await admin.put(`/api/tenants/${tenant.id}/setting`, { defaultSurchargeRule: theirs })).status).toBe(404);
     expect((await actors.tenant_admin.tenant.get(`/api/tenants/${other.id}/rules`)).status).toBe(404);
     expect((await actors.tenant_admin.tenant.get(`/api/tenants/${other.id}/setting`)).status).toBe(404);
+  });
+
+  it('answers malformed and unknown rule ids with a clear 4xx, and writes nothing', async () => {
+    const globalRules = async () => (await admin.get('/api/global/rules?limit=100')).body.result;
+    const tenantRules = async () => (await admin.get(`/api/tenants/${tenant.id}/rules?limit=100`)).body.result;
+    const before = { global: await globalRules(), tenant: await tenantRules() };
+    const paths = {
+      'PUT global': (id: string) => admin.put(`/api/global/rule/${id}`, rule({ name: 'Planted' })),
+      'PATCH global': (id: string) => admin.patch(`/api/global/rule/${id}`, { name: 'Planted', active: false }),
+      'DELETE global': (id: string) => admin.delete(`/api/global/rules/${id}`),
+      'PUT tenant': (id: string) => admin.put(`/api/tenants/${tenant.id}/rules/${id}`, rule({ name: 'Planted' })),
+      'PATCH tenant': (id: string) => admin.patch(`/api/tenants/${tenant.id}/rules/${id}`, { name: 'Planted', active: false }),
+    };
+    const field = (route: string) => (route.endsWith('global') ? 'id' : 'ruleId');
+    for (const [route, call] of Object.entries(paths)) {
+      // A NUL character (PostgreSQL text cannot hold it): refused as bad input, never a 500.
+      for (const id of ['%00', 'rule%00id']) {
+        const res = await call(id);
+        expect({ route, id, status: res.status, body: res.body }).toEqual({ route, id, status: 400, body: validationError(field(route), M.invalidValue) });
+      }
+      // Ids that name no rule: a 404, whatever they look like.
+      for (const id of ['no-such-rule', randomUUID(), '%F0%9F%98%80', "x'%3B--", 'global_surcharge_1%20']) {
+        const res = await call(id);
+        expect({ route, id, status: res.status, body: res.body }).toEqual({ route, id, status: 404, body: notFoundError });
+      }
+      // Longer than the rule id may be: refused by the route's schema.
+      expect({ route, status: (await call('r'.repeat(201))).status }).toEqual({ route, status: 400 });
+      // Longer than any id: the router refuses the path (414 URI Too Long) before the route runs, in our error shape.
+      const tooLong = await call('r'.repeat(301));
+      expect({ route, status: tooLong.status, body: tooLong.body }).toEqual({ route, status: 414, body: { error: { code: 'BAD_REQUEST', message: M.addressTooLong } } });
+    }
+    expect({ global: await globalRules(), tenant: await tenantRules() }).toEqual(before);
   });
 
   it.each(ruleMessages)('refuses the tenant rule %o with the spec message', async (over, field, message) => {

@@ -8,7 +8,9 @@ import {
   givenTenant,
   givenTenantWithSettings,
   givenUser,
+  notFoundError,
   startServer,
+  validationError,
   type GivenEventOnSale,
   type GivenTenant,
   type TestServer,
@@ -274,6 +276,35 @@ describe('the success page (GET /api/p/orders/:orderUID?token=)', () => {
       details: { email: 'buyer@example.test', fullName: 'Ada Lovelace', ticketCount: 2, subtotal: 24000, orderDetails: [{ order: { ticketId: tt(VIP) }, ticketName: 'VIP', price: 12000, quantity: 2 }] },
     });
     expect(pending.headers['cache-control']).toBe('no-store');
+  });
+});
+
+describe('the success page from another host', () => {
+  it("is 404 on another tenant's host even with the right token, paid or not; malformed ids are a 400", async () => {
+    const res = await site().post(ordersPath(), checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }]));
+    expect(res.status).toBe(201);
+    const { orderUID, orderToken } = res.body as { orderUID: string; orderToken: string };
+    const otherTenant = await givenTenant(server);
+    const path = `/api/p/orders/${orderUID}?token=${encodeURIComponent(orderToken)}`;
+    const elsewhere = async () => {
+      for (const c of [server.client(otherTenant.url), server.client('no-such-tenant')]) {
+        const got = await c.get(path);
+        expect({ host: c.host, status: got.status, body: got.body }).toEqual({ host: c.host, status: 404, body: notFoundError });
+      }
+    };
+    await elsewhere();
+    const order = await orderRow(orderUID);
+    await db().transaction((tx) => markOrderPaid({ deps: server.app.deps, tx, orderId: order.id, provider: 'test', sessionId: 'cs_y', chargeId: 'pi_y', paymentMethod: 'card' }));
+    await elsewhere();
+    // On its own host the token still shows it.
+    expect((await site().get(path)).body).toMatchObject({ orderUID, paymentStatus: 'paid' });
+
+    const tooLong = await site().get(`/api/p/orders/${'T'.repeat(41)}?token=${encodeURIComponent(orderToken)}`);
+    expect({ status: tooLong.status, body: tooLong.body }).toEqual({ status: 400, body: validationError('orderUID', 'Too big: expected string to have <=40 characters') });
+    const nul = await site().get(`/api/p/orders/${orderUID}%00?token=${encodeURIComponent(orderToken)}`);
+    expect({ status: nul.status, body: nul.body }).toEqual({ status: 400, body: validationError('orderUID', M.invalidValue) });
+    const nulToken = await site().get(`/api/p/orders/${orderUID}?token=%00`);
+    expect({ status: nulToken.status, body: nulToken.body }).toEqual({ status: 400, body: validationError('token', M.invalidValue) });
   });
 });
 

@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { M } from '@marquee/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { givenPlatformAdmin, givenTenant, givenTenantWithSettings, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import {
+  givenPlatformAdmin,
+  givenTenant,
+  givenTenantWithSettings,
+  notFoundError,
+  startServer,
+  validationError,
+  type Client,
+  type GivenTenant,
+  type TestServer,
+} from '../../../test/harness.js';
 import { givenActors, statusesOf, type Actors } from '../tenants/test-actors.js';
 
 let server: TestServer;
@@ -92,6 +102,17 @@ describe('payment/payout settings', () => {
     await admin.delete(`/api/tenants/${gone.id}`);
     expect((await admin.post('/api/payment/payout-update', { tenantId: gone.id, payment: { type: 'tenant' } })).status).toBe(404);
     expect((await admin.get(`/api/tenants/${gone.id}/payment-settings`)).status).toBe(404);
+  });
+
+  it('answers GET with a malformed tenant id like a tenant that does not exist (404), and a NUL with a 400', async () => {
+    for (const id of ['not-a-uuid', `${tenant.id}0`, tenant.id.replace(/-/g, ''), '0', "x'%3B--", '%F0%9F%98%80']) {
+      const res = await admin.get(`/api/tenants/${id}/payment-settings`);
+      expect({ id, status: res.status, body: res.body }).toEqual({ id, status: 404, body: notFoundError });
+    }
+    const nul = await admin.get(`/api/tenants/${tenant.id}%00/payment-settings`);
+    expect({ status: nul.status, body: nul.body }).toEqual({ status: 400, body: validationError('tenantId', M.invalidValue) });
+    // The tenant's own settings still answer.
+    expect((await admin.get(`/api/tenants/${tenant.id}/payment-settings`)).status).toBe(200);
   });
 });
 

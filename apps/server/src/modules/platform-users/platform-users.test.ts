@@ -1,7 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { M, PLATFORM_ROLES } from '@marquee/core';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { givenPlatformAdmin, givenTenantWithSettings, givenUser, lastMailTo, linkFrom, startServer, type Client, type TestServer } from '../../../test/harness.js';
+import { invites, memberships, users } from '../../db/schema/index.js';
+import {
+  badRequestError,
+  givenPlatformAdmin,
+  givenTenantWithSettings,
+  givenUser,
+  lastMailTo,
+  linkFrom,
+  notFoundError,
+  startServer,
+  validationError,
+  type Client,
+  type TestServer,
+} from '../../../test/harness.js';
 import { givenActors, statusesOf, type Actors } from '../tenants/test-actors.js';
 
 let server: TestServer;
@@ -57,7 +71,10 @@ describe('platform users', () => {
 
     const me = await find(adminEmail);
     expect(me.group).toMatchObject({ status: 'ACTIVE', name: 'Test User', roles: [...PLATFORM_ROLES] });
-    expect(me.group.lastLogin).not.toBeNull();
+    // The admin signed in in beforeAll: lastLogin is that sign-in's stored time, as ISO 8601.
+    const [stored] = await server.app.deps.db.select({ lastLoginAt: users.lastLoginAt }).from(users).where(eq(users.email, adminEmail));
+    expect(stored!.lastLoginAt).toBeInstanceOf(Date);
+    expect(me.group.lastLogin).toBe(stored!.lastLoginAt!.toISOString());
 
     const part = await admin.get(`/api/platform/users?filters=${encodeURIComponent(`details.id=${invited.slice(0, 12).toUpperCase()}`)}`);
     expect(part.body.result.map((u: { id: string }) => u.id)).toEqual([invited]);
@@ -177,6 +194,52 @@ describe('platform users', () => {
     const self = await admin.delete(`/api/platform/users/${encodeURIComponent(adminEmail)}`);
     expect(self.status).toBe(409);
     expect(self.body.error.message).toBe(M.cannotRemoveSelf);
+  });
+});
+
+describe('platform users: malformed input', () => {
+  it('refuses list queries it does not know with a 400 and its message', async () => {
+    const cases: Array<[string, unknown]> = [
+      ['filters=details.nope=1', badRequestError('Filtering on details.nope is not supported.')],
+      ['filters=details.lastLogin>yesterday', badRequestError('Invalid filter value for details.lastLogin.')],
+      ['sort=details.lastLogin', badRequestError('Sorting on details.lastLogin is not supported.')],
+      ['cursor=garbage', badRequestError('Invalid cursor.')],
+      ['limit=0', badRequestError('Too small: expected number to be >=1')],
+      ['filters=details.id=a%00b', validationError('filters', M.invalidValue)],
+    ];
+    for (const [query, body] of cases) {
+      const res = await admin.get(`/api/platform/users?${query}`);
+      expect({ query, status: res.status, body: res.body }).toEqual({ query, status: 400, body });
+    }
+  });
+
+  it('answers verify and DELETE with an id that is not an e-mail address: 404 (no such user), 400 for a NUL; nothing changes', async () => {
+    const pending = email('pending-kept');
+    await invitedAndSignedUp(pending);
+    const db = server.app.deps.db;
+    const snapshot = async () => ({
+      users: (await db.select({ email: users.email, status: users.status }).from(users)).sort((a, b) => a.email.localeCompare(b.email)),
+      memberships: (await db.select({ id: memberships.id, roles: memberships.roles }).from(memberships)).sort((a, b) => a.id.localeCompare(b.id)),
+      invites: (await db.select().from(invites)).length,
+    });
+    const before = await snapshot();
+    const calls = {
+      verify: (id: string) => admin.post(`/api/platform/users/${id}/verify`),
+      DELETE: (id: string) => admin.delete(`/api/platform/users/${id}`),
+    };
+    // The pending user's address cut short, bare words, and a user id in place of the address.
+    const local = pending.split('@')[0]!;
+    for (const [route, call] of Object.entries(calls)) {
+      for (const id of [local, 'not-an-email', encodeURIComponent(`@${pending.split('@')[1]}`), randomUUID(), "x'%3B--"]) {
+        const res = await call(id);
+        expect({ route, id, status: res.status, body: res.body }).toEqual({ route, id, status: 404, body: notFoundError });
+      }
+      const nul = await call(`${encodeURIComponent(pending)}%00`);
+      expect({ route, status: nul.status, body: nul.body }).toEqual({ route, status: 400, body: validationError('id', M.invalidValue) });
+    }
+    expect(await snapshot()).toEqual(before);
+    // The pending user is still there to verify.
+    expect((await admin.post(`/api/platform/users/${encodeURIComponent(pending)}/verify`)).status).toBe(200);
   });
 });
 

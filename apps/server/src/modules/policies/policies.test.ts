@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { M, REFUND_POLICY_ID, TERMS_POLICY_ID } from '@marquee/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { givenPlatformAdmin, givenTenantWithSettings, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import {
+  badRequestError,
+  givenPlatformAdmin,
+  givenTenantWithSettings,
+  notFoundError,
+  startServer,
+  validationError,
+  type Client,
+  type GivenTenant,
+  type TestServer,
+} from '../../../test/harness.js';
 import { givenActors, statusesOf, type Actors } from '../tenants/test-actors.js';
 import { ensureDefaultPolicies } from './service.js';
 
@@ -104,6 +114,48 @@ describe('global policies', () => {
     const blank = await admin.patch(`/api/policies/${id}`, { details: { detail: '<img src=x>' } });
     expect(blank.status).toBe(400);
     expect(blank.body.error.message).toBe(M.policyDetailsRequired);
+  });
+});
+
+describe('policies: malformed input', () => {
+  const allPolicies = async () => (await admin.get('/api/policies?limit=100')).body.result;
+
+  it('refuses list queries it does not know with a 400 and its message', async () => {
+    const cases: Array<[string, unknown]> = [
+      ['filters=details.nope=1', badRequestError('Filtering on details.nope is not supported.')],
+      ['filters=nonsense', badRequestError('Invalid filter: nonsense')],
+      ['sort=details.detail', badRequestError('Sorting on details.detail is not supported.')],
+      ['cursor=garbage', badRequestError('Invalid cursor.')],
+      ['limit=abc', badRequestError('Invalid input: expected number, received NaN')],
+      ['filters=details.name=a%00b', validationError('filters', M.invalidValue)],
+    ];
+    for (const [query, body] of cases) {
+      const res = await admin.get(`/api/policies?${query}`);
+      expect({ query, status: res.status, body: res.body }).toEqual({ query, status: 400, body });
+    }
+  });
+
+  it('answers GET one and DELETE with a malformed id: 404 for no such policy, 400 for a NUL, 414 past the router limit; nothing deleted', async () => {
+    const before = await allPolicies();
+    expect(before.map((p: { id: string }) => p.id)).toContain(TERMS_POLICY_ID);
+    for (const [name, call] of [
+      ['GET', (id: string) => admin.get(`/api/policies/${id}`)],
+      ['DELETE', (id: string) => admin.delete(`/api/policies/${id}`)],
+    ] as const) {
+      for (const id of ['Terms-Policy', 'refund%20policy', `${TERMS_POLICY_ID}-`, "x'%3B--", '%F0%9F%98%80']) {
+        const res = await call(id);
+        expect({ name, id, status: res.status, body: res.body }).toEqual({ name, id, status: 404, body: notFoundError });
+      }
+      for (const id of [`${TERMS_POLICY_ID}%00`, '%00']) {
+        const res = await call(id);
+        expect({ name, id, status: res.status, body: res.body }).toEqual({ name, id, status: 400, body: validationError('id', M.invalidValue) });
+      }
+      const badEncoding = await call('%E0%A4%A');
+      expect({ name, status: badEncoding.status, body: badEncoding.body }).toEqual({ name, status: 400, body: { error: { code: 'BAD_REQUEST', message: M.addressInvalid } } });
+      const tooLong = await call('p'.repeat(301));
+      expect({ name, status: tooLong.status, body: tooLong.body }).toEqual({ name, status: 414, body: { error: { code: 'BAD_REQUEST', message: M.addressTooLong } } });
+    }
+    expect(await allPolicies()).toEqual(before);
   });
 });
 

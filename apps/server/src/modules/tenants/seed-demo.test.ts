@@ -1,7 +1,7 @@
 import { DEFAULT_SURCHARGE_RULE_ID, REFUND_POLICY_ID, TERMS_POLICY_ID } from '@marquee/core';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { charities, globalSurchargeRules, globalTicketSettings, policies, tenants } from '../../db/schema/index.js';
+import { charities, globalSurchargeRules, globalTicketSettings, policies, surchargeRules, tenants } from '../../db/schema/index.js';
 import { DEMO_TENANT, seedIfEmpty } from '../../seed.js';
 import { DEMO_CHARITY } from '../events/demo.js';
 import { startServer, type TestServer } from '../../../test/harness.js';
@@ -25,7 +25,13 @@ describe('start-up seeding', () => {
     expect(demo).toBeDefined();
     const setting = await admin.get(`/api/tenants/${demo!.id}/setting`);
     expect(setting.status).toBe(200);
-    expect(setting.body.defaultSurchargeRule).not.toBeNull();
+    // The demo tenant's default rule is its own copy of the global default rule.
+    expect(setting.body.defaultSurchargeRule).toEqual(expect.any(String));
+    const [defaultRule] = await deps.db
+      .select()
+      .from(surchargeRules)
+      .where(and(eq(surchargeRules.tenantId, demo!.id), eq(surchargeRules.id, setting.body.defaultSurchargeRule)));
+    expect(defaultRule?.copiedFrom).toBe(DEFAULT_SURCHARGE_RULE_ID);
     expect((await admin.get(`/api/tenants/${demo!.id}/payment-settings`)).status).toBe(200);
     await deps.jobs.drain();
     expect((await admin.get(`/api/tenants/${demo!.id}`)).body.details.status).toBe('active');

@@ -13,7 +13,18 @@ import {
   tenants,
   ticketSettings,
 } from '../../db/schema/index.js';
-import { givenEvent, givenPlatformAdmin, givenTenant, givenTenantWithSettings, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import {
+  givenEvent,
+  givenPlatformAdmin,
+  givenTenant,
+  givenTenantWithSettings,
+  notFoundError,
+  startServer,
+  validationError,
+  type Client,
+  type GivenTenant,
+  type TestServer,
+} from '../../../test/harness.js';
 import { ensureGlobalFeeDefaults } from '../fees/service.js';
 import { givenActors, statusesOf, type Actors } from './test-actors.js';
 
@@ -276,7 +287,8 @@ describe('tenant basic information', () => {
     const tooBig = await admin.upload(`/api/tenants/${t.id}/logo`, 'file', 'logo.png', big, 'image/png');
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.error.message).toBe(M.logoSize);
-    expect((await admin.get(`/api/tenants/${t.id}`)).body.details.logo).not.toBeNull();
+    // The refused uploads left the stored logo as it was.
+    expect((await admin.get(`/api/tenants/${t.id}`)).body.details.logo).toBe(logoUrl);
   });
 });
 
@@ -435,5 +447,31 @@ describe('tenant routes: who may call them', () => {
       const victim = await givenTenantWithSettings(server);
       expect((await actors[name].platform.delete(`/api/tenants/${victim.id}`)).status).toBe(200);
     }
+  });
+
+  it('DELETE /api/tenants/:tenantId, GET .../bucket-status and POST .../bucket with a malformed id: 404 (no such tenant), or 400 for a NUL, and nothing written', async () => {
+    const snapshot = async () => ({
+      tenants: (await db().select({ id: tenants.id, status: tenants.status, deletedAt: tenants.deletedAt }).from(tenants)).sort((a, b) => a.id.localeCompare(b.id)),
+      jobs: (await db().select({ id: jobs.id }).from(jobs)).length,
+      sites: (await db().select().from(tenantSites)).length,
+    });
+    const before = await snapshot();
+    const calls = {
+      'DELETE tenant': (c: Client, id: string) => c.delete(`/api/tenants/${id}`),
+      'GET bucket-status': (c: Client, id: string) => c.get(`/api/tenants/${id}/bucket-status`),
+      'POST bucket': (c: Client, id: string) => c.post(`/api/tenants/${id}/bucket`),
+    };
+    for (const [route, call] of Object.entries(calls)) {
+      for (const id of ['not-a-uuid', `${tenant.id}0`, tenant.id.replace(/-/g, ''), '42', "x'%3B--"]) {
+        const res = await call(admin, id);
+        expect({ route, id, status: res.status, body: res.body }).toEqual({ route, id, status: 404, body: notFoundError });
+      }
+      const nul = await call(admin, `${tenant.id}%00`);
+      expect({ route, status: nul.status, body: nul.body }).toEqual({ route, status: 400, body: validationError('tenantId', M.invalidValue) });
+      // The tenant admin on its own host, naming the other tenant.
+      const foreign = await call(actors.tenant_admin.tenant, other.id);
+      expect({ route, status: foreign.status, body: foreign.body }).toEqual({ route, status: 404, body: notFoundError });
+    }
+    expect(await snapshot()).toEqual(before);
   });
 });

@@ -1,7 +1,18 @@
 import { M } from '@marquee/core';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { givenEventOnSale, givenTenant, startServer, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { ticketTypes } from '../../db/schema/index.js';
+import {
+  badRequestError,
+  givenEventOnSale,
+  givenTenant,
+  invalidUuid,
+  notFoundError,
+  startServer,
+  validationError,
+  type GivenTenant,
+  type TestServer,
+} from '../../../test/harness.js';
 import { givenActors, type Actors } from '../events/testing.js';
 
 let server: TestServer;
@@ -203,5 +214,48 @@ describe('ticket types', () => {
     expect((await actors.admin.get(base(foreign.id))).status).toBe(404);
     expect((await actors.admin.post(base(foreign.id), { details: { name: 'x', price: 1, quantity: 1 } })).status).toBe(404);
     expect((await actors.admin.get(`/api/tenants/${foreignTenant.id}/events/${foreign.id}/ticket-types`)).status).toBe(404);
+  });
+
+  it("answers 404 for another tenant's ticket type id, through either event, and leaves it as it was", async () => {
+    const foreignTenant = await givenTenant(server);
+    const foreign = await givenEventOnSale(server, foreignTenant.id, { ticketTypes: [{ name: 'Theirs', price: 2500, quantity: 7 }] });
+    const theirs = foreign.ticketTypeIds[0]!;
+    const rowOf = async () => (await server.app.deps.db.select().from(ticketTypes).where(eq(ticketTypes.id, theirs)))[0];
+    const before = await rowOf();
+    for (const path of [`${base()}/${theirs}`, `${base(foreign.id)}/${theirs}`, `/api/tenants/${foreignTenant.id}/events/${foreign.id}/ticket-types/${theirs}`]) {
+      for (const res of [
+        await actors.admin.get(path),
+        await actors.admin.patch(path, { details: { name: 'Mine now', price: 1, quantity: 1000 } }),
+        await actors.admin.delete(path),
+      ]) {
+        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: notFoundError });
+      }
+    }
+    expect(await rowOf()).toEqual(before);
+  });
+
+  it('answers malformed ids and list queries with a 400 naming the field, and writes nothing', async () => {
+    const made = await actors.admin.post(base(), { details: { name: 'Keep Me', price: 1500, quantity: 3 } });
+    expect(made.status).toBe(201);
+    const id = made.body.id as string;
+    const cases: Array<[string, () => Promise<{ status: number; body: unknown }>, number, unknown]> = [
+      ['list, malformed event id', () => actors.admin.get(base('not-a-uuid')), 400, invalidUuid('eventId')],
+      ['list, unknown filter', () => actors.admin.get(`${base()}?filters=details.nope=1`), 400, badRequestError('Filtering on details.nope is not supported.')],
+      ['list, limit 0', () => actors.admin.get(`${base()}?limit=0`), 400, badRequestError('Too small: expected number to be >=1')],
+      ['list, garbage cursor', () => actors.admin.get(`${base()}?cursor=garbage`), 400, badRequestError('Invalid cursor.')],
+      ['read, malformed id', () => actors.admin.get(`${base()}/not-a-uuid`), 400, invalidUuid('ticketTypeId')],
+      ['read, malformed event id', () => actors.admin.get(`${base('not-a-uuid')}/${id}`), 400, invalidUuid('eventId')],
+      ['update, malformed id', () => actors.admin.patch(`${base()}/not-a-uuid`, { details: { name: 'x' } }), 400, invalidUuid('ticketTypeId')],
+      ['update, price of the wrong type', () => actors.admin.patch(`${base()}/${id}`, { details: { price: '15.00' } }), 400, validationError('details.price', M.invalidValue)],
+      ['update, NUL in the name', () => actors.admin.patch(`${base()}/${id}`, { details: { name: 'Keep\u0000Me' } }), 400, validationError('details.name', M.invalidValue)],
+      ['delete, malformed id', () => actors.admin.delete(`${base()}/not-a-uuid`), 400, invalidUuid('ticketTypeId')],
+      ['delete, malformed event id', () => actors.admin.delete(`${base('not-a-uuid')}/${id}`), 400, invalidUuid('eventId')],
+    ];
+    for (const [label, call, status, body] of cases) {
+      const res = await call();
+      expect({ label, status: res.status, body: res.body }).toEqual({ label, status, body });
+    }
+    const [row] = await server.app.deps.db.select().from(ticketTypes).where(eq(ticketTypes.id, id));
+    expect(row).toMatchObject({ name: 'Keep Me', price: 1500, quantity: 3 });
   });
 });
