@@ -56,7 +56,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Longer than any id we take (an e-mail is at most 254 characters), so the routes' own schemas decide.
-    maxParamLength: 300,
+    routerOptions: { maxParamLength: 300 },
     // The router's own refusals (a path segment past that length, bad percent-encoding) answer in our error shape too.
     frameworkErrors: (err, _req, reply) => {
       const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';

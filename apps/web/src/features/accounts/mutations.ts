@@ -1,6 +1,5 @@
 import type { TProfile, TProfileUpdate } from '@marquee/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
 import { sessionQueryKey, storeSession } from '../../ui/session';
 import { accountsApi } from './api';
 import { profileQueryKey } from './queries';
@@ -18,16 +17,12 @@ export function useLogin() {
 }
 
 export function useLogout() {
-  const client = useQueryClient();
-  const navigate = useNavigate();
   return useMutation({
     mutationFn: accountsApi.logout,
-    onSettled: async () => {
-      // Leave the console first, so its guard does not greet a deliberate log-out with a warning.
-      await navigate('/login', { replace: true });
-      client.clear();
-      storeSession(client, null);
-    },
+    // A full page load rather than a client-side navigation: the page that was open cannot race
+    // the new location with its own "Please login first" redirect, and nothing of the signed-in
+    // user (query cache, forms) survives in memory.
+    onSettled: () => window.location.replace('/login'),
   });
 }
 
