@@ -1,4 +1,5 @@
-import { and, desc, eq, gt, isNull } from 'drizzle-orm';
+import { PLATFORM_GROUP_ID } from '@marquee/core';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { events, invites, memberships, tenants, users, verificationCodes } from '../../db/schema/index.js';
 
@@ -135,4 +136,20 @@ export async function findTenant(db: DbOrTx, id: string) {
 export async function findEvent(db: DbOrTx, tenantId: string, eventId: string) {
   const [row] = await db.select({ id: events.id }).from(events).where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)));
   return row;
+}
+
+/**
+ * The user ids of the active users holding `role` in a tenant's group (or the platform's), locked
+ * so that two concurrent demotions or removals cannot both pass a "keep the last one" check.
+ */
+export async function lockActiveRoleHolders(db: DbOrTx, group: { tenantId: string } | 'platform', role: string): Promise<string[]> {
+  const inGroup = group === 'platform' ? eq(memberships.groupId, PLATFORM_GROUP_ID) : eq(memberships.tenantId, group.tenantId);
+  const rows = await db
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(inGroup, isNull(memberships.eventId), sql`${role} = any(${memberships.roles})`, eq(users.status, 'ACTIVE')))
+    .orderBy(memberships.id)
+    .for('update', { of: memberships });
+  return rows.map((r) => r.userId);
 }

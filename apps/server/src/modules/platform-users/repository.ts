@@ -114,24 +114,6 @@ export async function findOpenPlatformInvite(db: DbOrTx, email: string) {
   return row;
 }
 
-/** Active super users, locked so two concurrent demotions cannot both pass the last-one check. */
-export async function lockActiveSuperUsers(db: DbOrTx): Promise<string[]> {
-  const rows = await db
-    .select({ userId: memberships.userId })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(
-      and(
-        eq(memberships.groupId, PLATFORM_GROUP_ID),
-        isNull(memberships.eventId),
-        sql`'super_user' = any(${memberships.roles})`,
-        eq(users.status, 'ACTIVE'),
-      ),
-    )
-    .for('update', { of: memberships });
-  return rows.map((r) => r.userId);
-}
-
 export async function insertMembership(db: DbOrTx, values: typeof memberships.$inferInsert) {
   await db.insert(memberships).values(values);
 }

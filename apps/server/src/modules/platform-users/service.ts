@@ -5,6 +5,7 @@ import type { Deps } from '../../deps.js';
 import type { PlatformCtx } from '../../platform/auth/context.js';
 import { conflict, forbidden, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
+import { lockActiveRoleHolders } from '../accounts/repository.js';
 import * as repo from './repository.js';
 
 // Inviting is accounts' sendInvite (POST /api/platform/users); this module lists, verifies,
@@ -72,7 +73,7 @@ export async function updatePlatformUser({
   changes: z.output<typeof ZUpdatePlatformUserRequest>['group'];
 }) {
   await deps.db.transaction(async (tx) => {
-    const supers = await repo.lockActiveSuperUsers(tx);
+    const supers = await lockActiveRoleHolders(tx, 'platform', 'super_user');
     const user = await repo.findUserByEmail(tx, email);
     const membership = user ? await repo.findPlatformMembership(tx, user.id, true) : undefined;
     const invite = membership ? undefined : await repo.findOpenPlatformInvite(tx, email);
@@ -100,7 +101,7 @@ export async function updatePlatformUser({
 export async function deletePlatformUser({ deps, actor, email }: { deps: Deps; actor: PlatformCtx; email: string }) {
   if (email.toLowerCase() === actor.user.email.toLowerCase()) throw conflict(M.cannotRemoveSelf);
   await deps.db.transaction(async (tx) => {
-    const supers = await repo.lockActiveSuperUsers(tx);
+    const supers = await lockActiveRoleHolders(tx, 'platform', 'super_user');
     const user = await repo.findUserByEmail(tx, email);
     const membership = user ? await repo.findPlatformMembership(tx, user.id, true) : undefined;
     if (membership && user) {

@@ -99,28 +99,6 @@ export async function lockMembership(db: DbOrTx, tenantId: string, userId: strin
   return row;
 }
 
-/**
- * The user ids of the tenant's active admins, locked so that two concurrent demotions or removals
- * cannot both pass the last-admin check.
- */
-export async function lockActiveAdmins(db: DbOrTx, tenantId: string): Promise<string[]> {
-  const rows = await db
-    .select({ userId: memberships.userId })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(
-      and(
-        eq(memberships.tenantId, tenantId),
-        isNull(memberships.eventId),
-        sql`'tenant_admin' = any(${memberships.roles})`,
-        eq(users.status, 'ACTIVE'),
-      ),
-    )
-    .orderBy(memberships.id)
-    .for('update', { of: memberships });
-  return rows.map((r) => r.userId);
-}
-
 export async function setMembershipRoles(db: DbOrTx, membershipId: string, roles: string[]) {
   await db.update(memberships).set({ roles }).where(eq(memberships.id, membershipId));
 }

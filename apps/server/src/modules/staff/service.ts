@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
+import { lockActiveRoleHolders } from '../accounts/repository.js';
 import * as repo from './repository.js';
 
 // A tenant's Staff page: who has tenant-wide access or has been invited to it. Inviting is
@@ -36,7 +37,7 @@ function keepsAnAdmin(activeAdmins: string[], userId: string) {
 export async function updateStaffRoles({ deps, ctx, staffId, roles }: { deps: Deps; ctx: TenantCtx; staffId: string; roles: TenantRole[] }) {
   const wanted = [...new Set(roles)];
   await deps.db.transaction(async (tx) => {
-    const admins = await repo.lockActiveAdmins(tx, ctx.tenantId);
+    const admins = await lockActiveRoleHolders(tx, { tenantId: ctx.tenantId }, 'tenant_admin');
     const membership = await repo.lockMembership(tx, ctx.tenantId, staffId);
     if (membership) {
       if (!wanted.includes(ADMIN)) keepsAnAdmin(admins, membership.userId);
@@ -59,7 +60,7 @@ export async function updateStaffRoles({ deps, ctx, staffId, roles }: { deps: De
  */
 export async function removeStaff({ deps, ctx, staffId }: { deps: Deps; ctx: TenantCtx; staffId: string }) {
   await deps.db.transaction(async (tx) => {
-    const admins = await repo.lockActiveAdmins(tx, ctx.tenantId);
+    const admins = await lockActiveRoleHolders(tx, { tenantId: ctx.tenantId }, 'tenant_admin');
     const membership = await repo.lockMembership(tx, ctx.tenantId, staffId);
     let email: string;
     let userId: string | undefined;
