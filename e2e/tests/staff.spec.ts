@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { expectToast, logInToConsole, ORGANISER, tenantOrigin, uniqueEmail } from './support';
 
 // The tenant console's Staff page: the demo organiser invites a staff member, sees them listed as
-// Pending Verification, removes them after confirming, and they are gone.
+// Pending Verification, makes them an admin as well, removes them after confirming, and they are gone.
 
 test('the organiser invites a staff member, sees them pending, and removes them', async ({ page, baseURL }) => {
   const email = uniqueEmail('door.staff');
@@ -25,6 +25,19 @@ test('the organiser invites a staff member, sees them pending, and removes them'
   await expectToast(page, 'Invite sent', email);
   const row = table.getByRole('row').filter({ hasText: email });
   await expect(row).toContainText('Pending Verification');
+  await expect(row).toContainText('Tenant Staff');
+
+  // Edit roles: Save waits for a change; the invitee becomes an admin as well.
+  await page.getByRole('button', { name: `Actions for ${email}` }).click();
+  await page.getByRole('menuitem', { name: 'Edit roles' }).click();
+  const edit = page.getByRole('form', { name: 'Edit roles' });
+  await expect(edit.getByRole('checkbox', { name: 'Tenant Staff' })).toBeChecked();
+  await expect(edit.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await edit.getByRole('checkbox', { name: 'Tenant Admin' }).check();
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expectToast(page, 'Roles updated');
+  await expect(edit).toBeHidden();
+  await expect(row).toContainText('Tenant Admin');
   await expect(row).toContainText('Tenant Staff');
 
   // Remove: nothing happens until the organiser confirms.

@@ -1,5 +1,7 @@
 import type { FormErrors } from '@mantine/form';
+import { useEffect } from 'react';
 import type { z } from 'zod';
+import { isApiError } from './api-client';
 
 /**
  * A @mantine/form `validate` function from a zod schema in @marquee/core, so every form shows the
@@ -19,7 +21,33 @@ export function zodValidate<V, S extends z.ZodType>(schema: S, prepare?: (values
   };
 }
 
-/** Maps server field errors ({fields}) onto a form, for checks only the server can make. */
-export function applyServerFields(form: { setFieldError: (path: string, error: string) => void }, fields: Record<string, string>) {
-  for (const [key, message] of Object.entries(fields)) form.setFieldError(key, message);
+/**
+ * Puts the server's field messages ({fields} of an API error) on the form's fields, for checks only
+ * the server can make. `rename` maps a server field path to the form's where they differ.
+ */
+export function applyServerFields(form: { setFieldError: (path: string, error: string) => void }, error: unknown, rename: (path: string) => string = (p) => p) {
+  if (!isApiError(error)) return;
+  for (const [key, message] of Object.entries(error.fields)) form.setFieldError(rename(key), message);
+}
+
+/**
+ * Makes `values()` the form's clean state (not dirty, no errors) each time `key` changes to
+ * something, such as the id of the record a modal opens; a null or undefined key (closed) does nothing.
+ */
+export function useResetForm<V>(
+  form: { setInitialValues: (v: V) => void; setValues: (v: V) => void; resetDirty: (v: V) => void; resetTouched: () => void; clearErrors: () => void },
+  key: string | null | undefined,
+  values: () => V,
+) {
+  useEffect(() => {
+    if (key == null) return;
+    const v = values();
+    form.setInitialValues(v);
+    form.setValues(v);
+    // The form remembers which fields were edited before (isDirty() reads that first), so a
+    // cancelled edit would otherwise leave the next record's Save enabled.
+    form.resetDirty(v);
+    form.resetTouched();
+    form.clearErrors();
+  }, [key]);
 }

@@ -2,7 +2,6 @@ import { M, PLATFORM_ROLES } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  codeFrom,
   givenEvent,
   givenPlatformAdmin,
   givenTenant,

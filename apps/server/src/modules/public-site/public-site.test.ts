@@ -190,6 +190,7 @@ describe('cart validation (spec §5, §8)', () => {
       { ticketTypeId: tt(VIP), quantity: 4 },
       { ticketTypeId: tt(SOLD_OUT), quantity: 1 },
       { ticketTypeId: tt(LATER), quantity: 2 },
+      { ticketTypeId: tt(AFTER), quantity: 1 },
       { ticketTypeId: tt(GA), quantity: 11 },
     ]);
     await server.app.deps.db.execute(sql`update ticket_types set remaining = 10 where id = ${tt(VIP)}`);
@@ -200,6 +201,7 @@ describe('cart validation (spec §5, §8)', () => {
       { ticketTypeId: tt(VIP), ticketName: 'VIP', kind: 'exceedsRemaining', requested: 4, available: 3, excess: 1, title: M.quantityLimitExceeded },
       { ticketTypeId: tt(SOLD_OUT), ticketName: 'Sold Out', kind: 'unavailable', requested: 1, available: 0, excess: 1, title: M.ticketsRemoved },
       { ticketTypeId: tt(LATER), ticketName: 'Later', kind: 'unavailable', requested: 2, available: 0, excess: 2, title: M.ticketsRemoved },
+      { ticketTypeId: tt(AFTER), ticketName: 'After Sold Out', kind: 'unavailable', requested: 1, available: 0, excess: 1, title: M.ticketsRemoved },
       { ticketTypeId: tt(GA), ticketName: 'General Admission', kind: 'aboveMaximum', requested: 11, available: 10, excess: 1, title: M.quantityLimitExceeded },
     ]);
   });

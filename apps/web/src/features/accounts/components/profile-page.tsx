@@ -7,7 +7,7 @@ import { IconCamera } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import customParseFormat from 'dayjs/plugin/customParseFormat';
 import { useEffect, useMemo, useState } from 'react';
-import { errorMessage, isApiError } from '../../../ui/api-client';
+import { errorMessage } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
 import { PhoneInput } from '../../../ui/phone-input';
@@ -154,7 +154,7 @@ function ProfileForm({ profile }: { profile: TProfile }) {
           notify.success(M.success, M.profileUpdated);
         },
         onError: (e) => {
-          if (isApiError(e)) applyServerFields(form, e.fields);
+          applyServerFields(form, e);
           notify.error(M.error, M.failedUpdatingData);
         },
       });

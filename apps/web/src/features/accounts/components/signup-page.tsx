@@ -6,7 +6,7 @@ import { useEffect } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useSiteContext } from '../../../app/site-context';
 import { AuthPage } from '../../../modes/console/auth-layout';
-import { errorMessage, isApiError } from '../../../ui/api-client';
+import { errorMessage } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { PhoneInput } from '../../../ui/phone-input';
 import { applyServerFields, zodValidate } from '../../../ui/zod-form';
@@ -114,7 +114,7 @@ export function SignupPage() {
         void navigate(`/verify?${next}&sent=1`);
       },
       onError: (e) => {
-        if (isApiError(e)) applyServerFields(form, e.fields);
+        applyServerFields(form, e);
         notify.error(M.registerFailedTitle, errorMessage(e, M.registerFailedBody));
       },
     });

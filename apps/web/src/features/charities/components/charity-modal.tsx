@@ -1,9 +1,7 @@
 import { Button, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { CHARITY_ZIP_MAX, ZCharityFields, type TCharity, type TCharityFields } from '@marquee/core';
-import { useEffect } from 'react';
-import { isApiError } from '../../../ui/api-client';
-import { applyServerFields, zodValidate } from '../../../ui/zod-form';
+import { applyServerFields, useResetForm, zodValidate } from '../../../ui/zod-form';
 import { useCreateCharity, useUpdateCharity } from '../mutations';
 import { charityToast } from '../toasts';
 import { CHARITY_STATUS_OPTIONS } from './charity-status-badge';
@@ -33,16 +31,10 @@ export function CharityModal({ mode, charity, onClose }: CharityModalProps) {
   const pending = create.isPending || update.isPending;
   const form = useForm<Values>({ initialValues: EMPTY, validate: zodValidate(ZCharityFields, toFields), validateInputOnBlur: true });
 
-  useEffect(() => {
-    if (!mode) return;
-    const v = mode === 'edit' && charity ? toValues(charity) : EMPTY;
-    form.setInitialValues(v);
-    form.setValues(v);
-    form.clearErrors();
-  }, [mode, charity?.id]);
+  useResetForm(form, mode && `${mode}:${charity?.id ?? ''}`, () => (mode === 'edit' && charity ? toValues(charity) : EMPTY));
 
   const failed = (e: unknown, toast: (e: unknown) => void) => {
-    if (isApiError(e)) applyServerFields(form, Object.fromEntries(Object.entries(e.fields).map(([k, m]) => [k.replace(/^charityRequest\./, ''), m])));
+    applyServerFields(form, e, (k) => k.replace(/^charityRequest\./, ''));
     toast(e);
   };
 

@@ -15,10 +15,10 @@ import {
   type TTicketType,
 } from '@marquee/core';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { errorMessage, isApiError } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
-import { zodValidate } from '../../../ui/zod-form';
+import { useResetForm, zodValidate } from '../../../ui/zod-form';
 import { DateTimeFields } from '../../events/components/date-time-fields';
 import { instantOrInvalid, timeZoneName, toWall, zoneAbbreviation } from '../../events/time';
 import { useCreateDiscountCode, useUpdateDiscountCode } from '../mutations';
@@ -114,13 +114,7 @@ export function DiscountCodeModal({ event, code: requested, ticketTypes, onClose
   zoneRef.current = zone;
   const form = useForm<Values>({ initialValues: toValues(null, zone), validate: (v) => validator(zoneRef.current)(v) });
 
-  useEffect(() => {
-    if (!opened) return;
-    const values = toValues(code ?? null, zone);
-    form.setInitialValues(values);
-    form.setValues(values);
-    form.clearErrors();
-  }, [opened, code?.id]);
+  useResetForm(form, opened ? (code?.id ?? 'new') : null, () => toValues(code ?? null, zone));
 
   const pending = create.isPending || update.isPending;
   const percent = form.values.kind === 'percent';

@@ -2,9 +2,7 @@ import { Alert, Button, Checkbox, Divider, Group, Modal, SimpleGrid, Stack, Swit
 import { useForm } from '@mantine/form';
 import { ZSurchargeRuleInput, type TSurchargeRule } from '@marquee/core';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { useEffect } from 'react';
-import { isApiError } from '../../../ui/api-client';
-import { applyServerFields, zodValidate } from '../../../ui/zod-form';
+import { applyServerFields, useResetForm, zodValidate } from '../../../ui/zod-form';
 import type { FeeScope } from '../api';
 import { feeToast } from '../fee-toasts';
 import { EMPTY_RULE, ruleToValues, ruleValuesToInput, type RuleValues } from '../form-values';
@@ -36,13 +34,7 @@ export function SurchargeRuleModal({ scope, mode, rule, canWrite, onClose, onEdi
     validateInputOnBlur: true,
   });
 
-  useEffect(() => {
-    if (!mode) return;
-    const values = mode === 'create' || !rule ? EMPTY_RULE : ruleToValues(rule);
-    form.setInitialValues(values);
-    form.setValues(values);
-    form.clearErrors();
-  }, [mode, rule?.id]);
+  useResetForm(form, mode && `${mode}:${rule?.id ?? ''}`, () => (mode === 'create' || !rule ? EMPTY_RULE : ruleToValues(rule)));
 
   const view = mode === 'view';
   // spec: accounts §4: the default checkbox is locked when the rule is already default, and the
@@ -55,7 +47,7 @@ export function SurchargeRuleModal({ scope, mode, rule, canWrite, onClose, onEdi
     (values) => {
       const input = ruleValuesToInput(values);
       const failed = (e: unknown) => {
-        if (isApiError(e)) applyServerFields(form, e.fields);
+        applyServerFields(form, e);
       };
       if (mode === 'create') {
         create.mutate(input, {

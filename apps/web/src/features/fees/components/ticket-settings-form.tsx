@@ -10,7 +10,6 @@ import {
 } from '@marquee/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useEffect, useState, type ReactNode } from 'react';
-import { isApiError } from '../../../ui/api-client';
 import { applyServerFields, zodValidate } from '../../../ui/zod-form';
 import type { FeeScope } from '../api';
 import { feeToast } from '../fee-toasts';
@@ -100,7 +99,7 @@ export function TicketSettingsForm({ scope, settings, canWrite }: TicketSettings
           feeToast.settingsUpdated();
         },
         onError: (e) => {
-          if (isApiError(e)) applyServerFields(form, e.fields);
+          applyServerFields(form, e);
           feeToast.settingsFailed(scope, e);
         },
       });

@@ -1,10 +1,10 @@
 import { Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { PLATFORM_ROLES, ROLE_LABELS, ZUpdatePlatformUserRequest, type TPlatformUser } from '@marquee/core';
-import { useEffect, useRef } from 'react';
-import { errorMessage, isApiError } from '../../../ui/api-client';
+import { useRef } from 'react';
+import { errorMessage } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
-import { applyServerFields, zodValidate } from '../../../ui/zod-form';
+import { applyServerFields, useResetForm, zodValidate } from '../../../ui/zod-form';
 import { useUpdatePlatformUser } from '../queries';
 
 type Values = { group: { name: string; roles: string[] } };
@@ -31,13 +31,7 @@ export function EditUserModal({ user, onClose }: { user: TPlatformUser | null; o
     validateInputOnChange: ['group.roles'],
   });
 
-  useEffect(() => {
-    if (!user) return;
-    const v = { group: { name: user.group.name, roles: user.group.roles } };
-    form.setInitialValues(v);
-    form.setValues(v);
-    form.clearErrors();
-  }, [user?.id]);
+  useResetForm(form, user?.id, () => ({ group: { name: user!.group.name, roles: user!.group.roles } }));
 
   const submit = form.onSubmit((values) => {
     if (!user) return;
@@ -50,7 +44,7 @@ export function EditUserModal({ user, onClose }: { user: TPlatformUser | null; o
           onClose();
         },
         onError: (e) => {
-          if (isApiError(e)) applyServerFields(form, e.fields);
+          applyServerFields(form, e);
           notify.error(EDIT_USER_FAILED, errorMessage(e));
         },
       },

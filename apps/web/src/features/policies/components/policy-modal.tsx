@@ -1,10 +1,9 @@
 import { Button, Group, Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { M, ZCreatePolicyRequest, ZUpdatePolicyRequest, type TPolicy } from '@marquee/core';
-import { useEffect } from 'react';
 import { errorMessage, isApiError } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
-import { applyServerFields, zodValidate } from '../../../ui/zod-form';
+import { applyServerFields, useResetForm, zodValidate } from '../../../ui/zod-form';
 import { useCreatePolicy, useUpdatePolicy } from '../queries';
 import { RichTextField } from './rich-text-field';
 
@@ -33,17 +32,11 @@ export function PolicyModal({ mode, policy, onClose }: PolicyModalProps) {
     validateInputOnBlur: true,
   });
 
-  useEffect(() => {
-    if (!mode) return;
-    const v = mode === 'edit' && policy ? toValues(policy) : EMPTY;
-    form.setInitialValues(v);
-    form.setValues(v);
-    form.clearErrors();
-  }, [mode, policy?.id]);
+  useResetForm(form, mode && `${mode}:${policy?.id ?? ''}`, () => (mode === 'edit' && policy ? toValues(policy) : EMPTY));
 
   const failed = (e: unknown) => {
     if (isApiError(e)) {
-      applyServerFields(form, e.fields);
+      applyServerFields(form, e);
       if (e.message === M.policyDuplicate) {
         form.setFieldError('id', M.policyDuplicate);
         notify.error(M.policyDuplicate);

@@ -1,10 +1,9 @@
 import { Button, Checkbox, Group, Modal, Paper, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { ROLE_LABELS, ZUpdateStaffRequest, type TenantRole, type TStaffMember } from '@marquee/core';
-import { useEffect } from 'react';
-import { errorMessage, isApiError } from '../../../ui/api-client';
+import { errorMessage } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
-import { applyServerFields, zodValidate } from '../../../ui/zod-form';
+import { applyServerFields, useResetForm, zodValidate } from '../../../ui/zod-form';
 import { useUpdateStaffRoles } from '../mutations';
 import { staffName } from './staff-badges';
 import { TENANT_ROLE_OPTIONS } from './tenant-role-options';
@@ -23,13 +22,7 @@ export function EditStaffRolesModal({ member, onClose }: { member: TStaffMember 
     validateInputOnChange: ['details.roles'],
   });
 
-  useEffect(() => {
-    if (!member) return;
-    const v = { details: { roles: member.details.roles.filter((r): r is TenantRole => r === 'tenant_admin' || r === 'tenant_staff') } };
-    form.setInitialValues(v);
-    form.setValues(v);
-    form.clearErrors();
-  }, [member?.id]);
+  useResetForm(form, member?.id, () => ({ details: { roles: member!.details.roles.filter((r): r is TenantRole => r === 'tenant_admin' || r === 'tenant_staff') } }));
 
   const submit = form.onSubmit((values) => {
     if (!member) return;
@@ -41,7 +34,7 @@ export function EditStaffRolesModal({ member, onClose }: { member: TStaffMember 
           onClose();
         },
         onError: (e) => {
-          if (isApiError(e)) applyServerFields(form, e.fields);
+          applyServerFields(form, e);
           notify.error(UPDATE_STAFF_FAILED, errorMessage(e));
         },
       },

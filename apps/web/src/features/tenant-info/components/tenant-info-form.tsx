@@ -94,7 +94,7 @@ export function TenantInfoForm({ tenant, canWrite, allowUrlEdit = false, actions
         },
         onError: (e) => {
           if (isApiError(e)) {
-            applyServerFields(form, e.fields);
+            applyServerFields(form, e);
             if (e.message === M.tenantUrlTaken) form.setFieldError('details.url', e.message);
           }
           notify.error(M.tenantUpdateFailed, errorMessage(e));

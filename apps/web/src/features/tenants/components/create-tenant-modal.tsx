@@ -52,7 +52,7 @@ export function CreateTenantModal({ opened, onClose, onCreated }: CreateTenantMo
         onError: (e) => {
           const message = errorMessage(e);
           if (isApiError(e)) {
-            applyServerFields(form, e.fields);
+            applyServerFields(form, e);
             if (message === M.tenantUrlTaken) form.setFieldError('details.url', message);
           }
           if (message === M.tenantSettingsFailed) notify.error(M.tenantSettingsFailed, 'The tenant was not created. Please try again.');

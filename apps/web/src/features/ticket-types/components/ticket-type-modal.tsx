@@ -18,10 +18,10 @@ import {
   type TTicketTypeFields,
 } from '@marquee/core';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { errorMessage, isApiError } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
-import { zodValidate } from '../../../ui/zod-form';
+import { useResetForm, zodValidate } from '../../../ui/zod-form';
 import { DateTimeFields } from '../../events/components/date-time-fields';
 import { timeZoneName, zoneAbbreviation } from '../../events/time';
 import { useCreateTicketType, useUpdateTicketType } from '../mutations';
@@ -123,13 +123,7 @@ export function TicketTypeModal({ event, ticketType: requested, siblings, onClos
   const update = useUpdateTicketType(event.id);
   const form = useForm<Values>({ initialValues: toValues(null), validate });
 
-  useEffect(() => {
-    if (!opened) return;
-    const values = toValues(ticketType ?? null);
-    form.setInitialValues(values);
-    form.setValues(values);
-    form.clearErrors();
-  }, [opened, ticketType?.id]);
+  useResetForm(form, opened ? (ticketType?.id ?? 'new') : null, () => toValues(ticketType ?? null));
 
   const zone = event.details.timeZone;
   const others = siblings.filter((t) => t.id !== ticketType?.id).map((t) => ({ value: t.id, label: t.details.name }));
