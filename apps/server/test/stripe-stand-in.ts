@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 
-// A local stand-in for the two Stripe API calls the stripe driver makes, so its tests run the real
-// SDK over real HTTP with no network: POST /v1/checkout/sessions and POST /v1/refunds. It records
+// A local stand-in for the Stripe API calls the stripe driver makes, so its tests run the real SDK
+// over real HTTP with no network: POST /v1/checkout/sessions, POST /v1/checkout/sessions/{id}/expire
+// and POST /v1/refunds. It records
 // every request, insists on an Idempotency-Key like our driver promises, and replays the first
 // answer for a repeated key, as Stripe does.
 
@@ -52,7 +53,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       if (!/^Bearer sk_test_\w+/.test(req.headers.authorization ?? '')) {
         return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
       }
-      if (req.method !== 'POST' || (path !== '/v1/checkout/sessions' && path !== '/v1/refunds')) {
+      const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
+      if (req.method !== 'POST' || (path !== '/v1/checkout/sessions' && path !== '/v1/refunds' && !expire)) {
         return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path})` } });
       }
       if (!key) return send(400, { error: { type: 'invalid_request_error', message: 'An Idempotency-Key header is required by this stand-in.' } });
@@ -65,7 +67,19 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
 
       let status = 200;
       let answer: unknown;
-      if (path === '/v1/checkout/sessions') {
+      if (expire) {
+        const session = sessions.get(decodeURIComponent(expire[1]!));
+        if (!session) {
+          status = 404;
+          answer = { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such checkout.session: '${expire[1]}'` } };
+        } else if (session.status !== 'open') {
+          status = 400;
+          answer = { error: { type: 'invalid_request_error', message: 'Only Checkout Sessions with a status of `open` can be expired.' } };
+        } else {
+          session.status = 'expired';
+          answer = session;
+        }
+      } else if (path === '/v1/checkout/sessions') {
         const amount = Number(body['line_items[0][price_data][unit_amount]']);
         const quantity = Number(body['line_items[0][quantity]'] ?? 1);
         const sessionId = id('cs_test');

@@ -223,7 +223,7 @@ describe('PLACE ORDER (spec §7 create order)', () => {
       draftOrderUID: first.body.orderUID,
     });
     expect(second.status).toBe(201);
-    expect((await orderRow(first.body.orderUID)).status).toBe('expired');
+    expect((await orderRow(first.body.orderUID)).status).toBe('replaced');
     expect(await remaining(e)).toEqual({ byType: { [tt(0, e)]: 1, [tt(1, e)]: 1 }, capacity: 1 });
     // Someone else's email cannot release a draft.
     const third = await site().post(ordersPath(e), {

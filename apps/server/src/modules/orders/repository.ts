@@ -126,16 +126,17 @@ export async function expireDraft(
   tx: DbOrTx,
   where: { orderId: string } | { tenantId: string; eventId: string; orderUid: string; email: string },
   dueOnly: boolean,
-): Promise<Pick<OrderRow, 'id' | 'tenantId' | 'eventId' | 'discountCodeId'> | undefined> {
+  status: 'expired' | 'replaced' = 'expired',
+): Promise<Pick<OrderRow, 'id' | 'tenantId' | 'eventId' | 'discountCodeId' | 'paymentSessionId'> | undefined> {
   const match =
     'orderId' in where
       ? eq(orders.id, where.orderId)
       : and(eq(orders.tenantId, where.tenantId), eq(orders.eventId, where.eventId), eq(orders.orderUid, where.orderUid), eq(orders.email, where.email));
   const [row] = await tx
     .update(orders)
-    .set({ status: 'expired', updatedAt: new Date() })
+    .set({ status, updatedAt: new Date() })
     .where(and(match, eq(orders.status, 'draft'), dueOnly ? sql`${orders.holdExpiresAt} <= now()` : undefined))
-    .returning({ id: orders.id, tenantId: orders.tenantId, eventId: orders.eventId, discountCodeId: orders.discountCodeId });
+    .returning({ id: orders.id, tenantId: orders.tenantId, eventId: orders.eventId, discountCodeId: orders.discountCodeId, paymentSessionId: orders.paymentSessionId });
   return row;
 }
 

@@ -141,10 +141,15 @@ export async function createOrder(opts: {
   if (snapshot.event.status !== 'published') throw conflict(M.eventNotOnSale);
 
   // A draft this browser placed before (a declined card, back from the gateway) gives its tickets
-  // back first, so the attendee does not compete with their own hold.
+  // back first, so the attendee does not compete with their own hold. It is 'replaced', never paid:
+  // its checkout is closed, and a payment that still reaches it is refunded (markOrderPaid).
   if (input.draftOrderUID) {
     const where = { tenantId, eventId, orderUid: input.draftOrderUID, email: contact.email };
-    if (await deps.db.transaction((tx) => releaseHold(tx, where, false))) snapshot = (await read()) ?? snapshot;
+    const replaced = await deps.db.transaction((tx) => releaseHold(tx, where, false, 'replaced'));
+    if (replaced) {
+      if (replaced.paymentSessionId) await closeCheckout(deps, { tenantId, orderId: replaced.id, sessionId: replaced.paymentSessionId });
+      snapshot = (await read()) ?? snapshot;
+    }
   }
   const { event, types } = snapshot;
 
@@ -251,6 +256,8 @@ export async function createOrder(opts: {
       expiresAt: holdExpiresAt,
       idempotencyKey: `checkout:${orderId}`,
     });
+    // Kept so that a replaced draft's checkout can be closed.
+    await repo.updateOrder(deps.db, tenantId, orderId, { paymentSessionId: session.sessionId });
     return { ...answer, message: session.url };
   } catch (err) {
     // No way to pay: give the tickets back at once rather than after the hold.
@@ -305,10 +312,13 @@ class Shortage extends Error {
 
 // ---- holds, payment, expiry --------------------------------------------------------------------
 
-/** Gives a draft's tickets and discount use back, once: only the caller whose draft -> expired update matched. */
-async function releaseHold(tx: Tx, which: Parameters<typeof repo.expireDraft>[1], dueOnly: boolean): Promise<boolean> {
-  const expired = await repo.expireDraft(tx, which, dueOnly);
-  if (!expired) return false;
+/**
+ * Gives a draft's tickets and discount use back, once: only the caller whose draft -> expired (or
+ * replaced) update matched gets the order back.
+ */
+async function releaseHold(tx: Tx, which: Parameters<typeof repo.expireDraft>[1], dueOnly: boolean, status: 'expired' | 'replaced' = 'expired') {
+  const expired = await repo.expireDraft(tx, which, dueOnly, status);
+  if (!expired) return null;
   const lines = await repo.findLines(tx, expired.tenantId, expired.id);
   await repo.applyInventory(tx, {
     tenantId: expired.tenantId,
@@ -316,7 +326,16 @@ async function releaseHold(tx: Tx, which: Parameters<typeof repo.expireDraft>[1]
     deltas: new Map(lines.map((l) => [l.ticketTypeId, -l.quantity])),
     discountUses: expired.discountCodeId ? [{ id: expired.discountCodeId, op: 'release' }] : [],
   });
-  return true;
+  return expired;
+}
+
+/** Best effort: a checkout left open is refunded by the webhook if it is paid anyway. */
+async function closeCheckout(deps: Deps, p: { tenantId: string; orderId: string; sessionId: string }) {
+  try {
+    await deps.payments.expireCheckout({ tenantId: p.tenantId, sessionId: p.sessionId });
+  } catch (err) {
+    deps.log.warn({ err, orderId: p.orderId }, 'could not close the checkout of a replaced draft');
+  }
 }
 
 async function markPaidInTx(
@@ -365,6 +384,8 @@ export async function markOrderPaid(opts: {
     await markPaidInTx(deps, tx, paid);
     return { outcome: 'paid' };
   }
+  // A replaced draft (the buyer placed a newer order for the same cart) or a cancelled one is never
+  // paid: the payment is given back.
   if (order.status !== 'expired' || event?.status !== 'published') return { outcome: 'refund' };
 
   // The hold ran out before the payment arrived: take the same tickets again if they are still there.
@@ -397,7 +418,7 @@ export async function markCheckoutExpired(opts: { deps: Deps; tx: Tx; orderId: s
 
 /** Job: the hold of one draft ran out. Safe to run twice: the second run finds no draft. */
 export async function expireHold({ deps, orderId }: { deps: Deps; orderId: string }): Promise<boolean> {
-  return deps.db.transaction((tx) => releaseHold(tx, { orderId }, true));
+  return !!(await deps.db.transaction((tx) => releaseHold(tx, { orderId }, true)));
 }
 
 /** Job: drafts whose expiry job was lost (or keeps failing) are released here, then it runs again in a minute. */

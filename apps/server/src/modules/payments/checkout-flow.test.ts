@@ -1,7 +1,7 @@
 import { formatMoney, M } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orders, subscribers, tickets, ticketTypes } from '../../db/schema/index.js';
+import { orders, outbox, subscribers, testCheckoutSessions, testRefunds, tickets, ticketTypes } from '../../db/schema/index.js';
 import {
   checkoutPayload,
   givenEventOnSale,
@@ -38,16 +38,23 @@ const form = (fields: Record<string, string>) => Buffer.from(new URLSearchParams
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const remaining = async (id: string) => (await server.app.deps.db.select().from(ticketTypes).where(eq(ticketTypes.id, id)))[0]!.remaining;
 
-async function placeOrder(email: string, optInEmail = false) {
-  const c = server.client(tenant.url);
+type Placed = { message: string; orderUID: string; orderToken: string };
+
+async function placeOrder(email: string, optInEmail = false, opts: { c?: ReturnType<TestServer['client']>; draftOrderUID?: string } = {}) {
+  const c = opts.c ?? server.client(tenant.url);
   const lines = [
     { ticketTypeId: event.ticketTypeIds[0]!, quantity: 1 },
     { ticketTypeId: event.ticketTypeIds[1]!, quantity: 2 },
   ];
-  const res = await c.post(`/api/p/tenants/${tenant.id}/events/${event.id}/orders`, checkoutPayload(lines, { email, optInEmail }));
+  const payload = { ...checkoutPayload(lines, { email, optInEmail }), ...(opts.draftOrderUID ? { draftOrderUID: opts.draftOrderUID } : {}) };
+  const res = await c.post(`/api/p/tenants/${tenant.id}/events/${event.id}/orders`, payload);
   expect(res.status).toBe(201);
-  return { c, answer: res.body as { message: string; orderUID: string; orderToken: string } };
+  return { c, answer: res.body as Placed };
 }
+
+const orderByUid = async (orderUid: string) => (await server.app.deps.db.select().from(orders).where(eq(orders.orderUid, orderUid)))[0]!;
+const ticketMailsTo = async (email: string) =>
+  (await server.app.deps.db.select().from(outbox).where(eq(outbox.to, email))).filter((m) => m.subject === `Your tickets for ${event.name}`);
 
 describe('checkout with the test gateway, over HTTP', () => {
   it('PLACE ORDER -> pay page -> 4242 -> success page paid -> tickets mailed as a PDF', async () => {
@@ -106,5 +113,56 @@ describe('checkout with the test gateway, over HTTP', () => {
     expect(order?.status).toBe('draft');
     expect(await Promise.all(event.ticketTypeIds.map(remaining))).toEqual([before[0]! - 1, before[1]! - 2]);
     expect((await c.get(`/api/p/orders/${answer.orderUID}?token=${answer.orderToken}`)).body.paymentStatus).toBe('processing');
+  });
+
+  it('placing the order again closes the first pay page: it takes no payment, and only the new order holds tickets', async () => {
+    const before = await Promise.all(event.ticketTypeIds.map(remaining));
+    const { c, answer: first } = await placeOrder('again@example.test');
+    const firstPay = new URL(first.message).pathname;
+    const { answer: second } = await placeOrder('again@example.test', false, { c, draftOrderUID: first.orderUID });
+    expect(second.orderUID).not.toBe(first.orderUID);
+
+    expect(await orderByUid(first.orderUID)).toMatchObject({ status: 'replaced' });
+    expect(await orderByUid(second.orderUID)).toMatchObject({ status: 'draft' });
+    expect(await Promise.all(event.ticketTypeIds.map(remaining))).toEqual([before[0]! - 1, before[1]! - 2]);
+
+    // The first pay page now says the checkout expired and refuses the card.
+    expect((await c.get(firstPay)).status).toBe(410);
+    const refused = await c.request('POST', firstPay, form({ cardNumber: '4242424242424242' }), FORM);
+    expect(refused.status).toBe(410);
+    const [session] = await server.app.deps.db.select().from(testCheckoutSessions).where(eq(testCheckoutSessions.orderId, (await orderByUid(first.orderUID)).id));
+    expect(session).toMatchObject({ status: 'open', chargeId: null });
+
+    const paid = await c.request('POST', new URL(second.message).pathname, form({ cardNumber: '4242424242424242' }), FORM);
+    expect(paid.status).toBe(303);
+    await server.app.deps.jobs.drain();
+    expect(await orderByUid(second.orderUID)).toMatchObject({ status: 'completed' });
+    expect(await ticketMailsTo('again@example.test')).toHaveLength(1);
+  });
+
+  it('a payment of the first draft that lands after it was replaced is refunded in full, and the buyer gets one set of tickets', async () => {
+    const before = await Promise.all(event.ticketTypeIds.map(remaining));
+    const { c, answer: first } = await placeOrder('raced@example.test');
+    // Paid, but the webhook has not been handled yet when the buyer places the order again.
+    const paidFirst = await c.request('POST', new URL(first.message).pathname, form({ cardNumber: '4242424242424242' }), FORM);
+    expect(paidFirst.status).toBe(303);
+    const { answer: second } = await placeOrder('raced@example.test', false, { c, draftOrderUID: first.orderUID });
+    const paidSecond = await c.request('POST', new URL(second.message).pathname, form({ cardNumber: '4242424242424242' }), FORM);
+    expect(paidSecond.status).toBe(303);
+    await server.app.deps.jobs.drain();
+
+    const a = await orderByUid(first.orderUID);
+    expect(a).toMatchObject({ status: 'cancelled', refundedAmount: a.totalAmount });
+    expect(await server.app.deps.db.select().from(tickets).where(eq(tickets.orderId, a.id))).toHaveLength(0);
+    const [chargedA] = await server.app.deps.db.select().from(testCheckoutSessions).where(eq(testCheckoutSessions.orderId, a.id));
+    expect(await server.app.deps.db.select({ amount: testRefunds.amount }).from(testRefunds).where(eq(testRefunds.chargeId, chargedA!.chargeId!))).toEqual([
+      { amount: a.totalAmount },
+    ]);
+
+    const b = await orderByUid(second.orderUID);
+    expect(b.status).toBe('completed');
+    expect(await server.app.deps.db.select().from(tickets).where(eq(tickets.orderId, b.id))).toHaveLength(3);
+    expect(await Promise.all(event.ticketTypeIds.map(remaining))).toEqual([before[0]! - 1, before[1]! - 2]);
+    expect(await ticketMailsTo('raced@example.test')).toHaveLength(1);
   });
 });

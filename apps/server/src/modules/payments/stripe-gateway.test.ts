@@ -5,7 +5,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { jobs, orders, outbox, paymentEvents, tickets, ticketTypes } from '../../db/schema/index.js';
 import type { CheckoutInput } from '../../platform/payments/gateway.js';
 import { clampStripeExpiry } from '../../platform/payments/stripe-driver.js';
-import { givenHeldOrder, givenTenant, startServer, type GivenHeldOrder, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import {
+  checkoutPayload,
+  givenEventOnSale,
+  givenHeldOrder,
+  givenTenant,
+  givenTenantWithSettings,
+  startServer,
+  type GivenHeldOrder,
+  type GivenTenant,
+  type TestServer,
+} from '../../../test/harness.js';
 import { startStripeStandIn, type StripeStandIn } from '../../../test/stripe-stand-in.js';
 import { expireHold } from '../orders/service.js';
 
@@ -56,9 +66,10 @@ function inputFor(order: GivenHeldOrder, over: Partial<CheckoutInput> = {}): Che
 /** A Checkout Session event as Stripe sends it, for a session of the stand-in. */
 function sessionEvent(
   type: string,
-  order: GivenHeldOrder,
+  order: Pick<GivenHeldOrder, 'orderId' | 'orderUid' | 'totalAmount'>,
   session: { id: string; paymentIntent?: string | null; paymentStatus?: string },
   eventId = `evt_${Math.random().toString(36).slice(2)}`,
+  tenantId = tenant.id,
 ) {
   return JSON.stringify({
     id: eventId,
@@ -74,7 +85,7 @@ function sessionEvent(
         amount_total: order.totalAmount,
         currency: 'usd',
         client_reference_id: order.orderId,
-        metadata: { orderId: order.orderId, tenantId: tenant.id, orderUid: order.orderUid },
+        metadata: { orderId: order.orderId, tenantId, orderUid: order.orderUid },
         payment_intent: session.paymentIntent === undefined ? `pi_${order.orderId.slice(0, 8)}` : session.paymentIntent,
         payment_status: session.paymentStatus ?? 'paid',
         payment_method_types: ['card'],
@@ -305,6 +316,46 @@ describe('stripe driver: webhooks', () => {
     const refunds = stripe.requests.filter((r) => r.path === '/v1/refunds');
     expect(refunds.map((r) => r.body.payment_intent)).toEqual(['pi_second']);
     expect(await orderRow(order.orderId)).toMatchObject({ status: 'completed', chargeId: 'pi_first', refunded: false });
+  });
+
+  it('placing the order again expires the first Checkout Session; a payment that still reaches the replaced draft is refunded', async () => {
+    const shop = await givenTenantWithSettings(server);
+    const e = await givenEventOnSale(server, shop.id, { ticketTypes: [{ name: 'GA', price: 3000, quantity: 10 }] });
+    const c = server.client(shop.url);
+    const path = `/api/p/tenants/${shop.id}/events/${e.id}/orders`;
+    const lines = [{ ticketTypeId: e.ticketTypeIds[0]!, quantity: 2 }];
+    const first = await c.post(path, checkoutPayload(lines, { email: 'again@example.test' }));
+    expect(first.status).toBe(201);
+    const firstOrder = (await db().select().from(orders).where(eq(orders.orderUid, first.body.orderUID)))[0]!;
+    const firstSession = String(firstOrder.paymentSessionId);
+    expect(first.body.message).toBe(`https://checkout.stripe.com/c/pay/${firstSession}`);
+
+    stripe.requests.length = 0;
+    const second = await c.post(path, { ...checkoutPayload(lines, { email: 'again@example.test' }), draftOrderUID: first.body.orderUID });
+    expect(second.status).toBe(201);
+    expect(stripe.requests.map((r) => r.path)).toEqual([`/v1/checkout/sessions/${firstSession}/expire`, '/v1/checkout/sessions']);
+    expect(stripe.sessions.get(firstSession)).toMatchObject({ status: 'expired' });
+    expect((await orderRow(firstOrder.id)).status).toBe('replaced');
+    expect(await remainingOf(e.ticketTypeIds[0]!)).toBe(8);
+
+    // Stripe had already taken the first payment: it is given back, and the new order is untouched.
+    const held = { orderId: firstOrder.id, orderUid: firstOrder.orderUid, totalAmount: firstOrder.totalAmount };
+    const late = await send(sessionEvent('checkout.session.completed', held, { id: firstSession, paymentIntent: 'pi_replaced' }, undefined, shop.id));
+    expect(late.body.outcome).toBe('refund');
+    await server.app.deps.jobs.drain();
+    expect(stripe.requests.filter((r) => r.path === '/v1/refunds').map((r) => r.body)).toEqual([{ payment_intent: 'pi_replaced', amount: String(firstOrder.totalAmount) }]);
+    expect(await orderRow(firstOrder.id)).toMatchObject({ status: 'cancelled', refunded: true, refundedAmount: firstOrder.totalAmount });
+    expect(await db().select().from(tickets).where(eq(tickets.orderId, firstOrder.id))).toHaveLength(0);
+    expect(await remainingOf(e.ticketTypeIds[0]!)).toBe(8);
+    expect((await db().select().from(orders).where(eq(orders.orderUid, second.body.orderUID)))[0]!.status).toBe('draft');
+  });
+
+  it('expiring a session that is no longer open is not an error', async () => {
+    const { session } = await orderWithSession();
+    await server.app.deps.payments.expireCheckout({ tenantId: tenant.id, sessionId: session.sessionId });
+    expect(stripe.sessions.get(session.sessionId)).toMatchObject({ status: 'expired' });
+    await expect(server.app.deps.payments.expireCheckout({ tenantId: tenant.id, sessionId: session.sessionId })).resolves.toBeUndefined();
+    expect(stripe.requests.filter((r) => r.path.endsWith('/expire')).map((r) => r.idempotencyKey)).toEqual([`expire:${session.sessionId}`, `expire:${session.sessionId}`]);
   });
 
   it('the test gateway endpoints do not exist while Stripe is the driver', async () => {

@@ -20,6 +20,12 @@ export type PaymentGateway = {
   name: 'test' | 'stripe';
   createCheckout(input: CheckoutInput): Promise<{ sessionId: string; url: string }>;
   refund(input: { chargeId: string; amount: number; idempotencyKey: string }): Promise<{ refundId: string }>;
+  /**
+   * Closes a checkout that is still open, so its pay page takes no payment (a draft replaced by a
+   * newer PLACE ORDER). A checkout already paid or closed is left as it is; a payment that still
+   * gets through is refunded by the webhook.
+   */
+  expireCheckout(input: { tenantId: string; sessionId: string }): Promise<void>;
 };
 
 /** A checkout event from either provider, after its signature was verified. */

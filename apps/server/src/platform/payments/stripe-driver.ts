@@ -72,5 +72,14 @@ export function createStripeGateway(opts: { secretKey: string; apiBase?: string 
       const refund = await stripe.refunds.create({ ...target, amount: input.amount }, { idempotencyKey: input.idempotencyKey });
       return { refundId: refund.id };
     },
+    async expireCheckout(input) {
+      try {
+        await stripe.checkout.sessions.expire(input.sessionId, {}, { idempotencyKey: `expire:${input.sessionId}` });
+      } catch (err) {
+        // Stripe refuses to expire a session that is no longer open (paid, or expired already).
+        if (err instanceof Stripe.errors.StripeInvalidRequestError) return;
+        throw err;
+      }
+    },
   };
 }

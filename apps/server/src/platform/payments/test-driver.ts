@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { publicOrigin, type Config } from '../../config.js';
 import { runPrepared, type Db } from '../../db/client.js';
 import { testCheckoutSessions, testRefunds } from '../../db/schema/index.js';
@@ -142,6 +142,14 @@ export function createTestGateway(opts: { db: Db; jobs: Jobs; config: Config }):
       const [row] = await db.select({ id: testRefunds.id }).from(testRefunds).where(eq(testRefunds.idempotencyKey, input.idempotencyKey));
       if (!row) throw new Error('test refund vanished');
       return { refundId: row.id };
+    },
+    async expireCheckout(input) {
+      // An open session past its expires_at is expired (payments' sessionState); its expiry job still
+      // sends checkout.session.expired at the original time, as the webhook handler expects of Stripe.
+      await db
+        .update(testCheckoutSessions)
+        .set({ expiresAt: sql`least(${testCheckoutSessions.expiresAt}, now())` })
+        .where(and(eq(testCheckoutSessions.tenantId, input.tenantId), eq(testCheckoutSessions.id, input.sessionId), eq(testCheckoutSessions.status, 'open')));
     },
   };
 }
