@@ -12,6 +12,9 @@ export const EVENTS_READ: Access = {
 };
 export const EVENTS_WRITE: Access = { kind: 'tenant', roles: ['tenant_admin'], platformRoles: ['super_user', 'platform_manager'] };
 
+/** The event list: event staff see it too, with only their events in it (service.listEvents). */
+export const EVENT_LIST_READ: Access = { ...EVENTS_READ, anyEventRoles: ['event_manager', 'event_checkin'] };
+
 /** One event and what hangs off it (ticket types, discount codes). */
 export const EVENT_READ: Access = { ...EVENTS_READ, eventRoles: ['event_manager', 'event_checkin'] };
 export const EVENT_WRITE: Access = { ...EVENTS_WRITE, eventRoles: ['event_manager'] };

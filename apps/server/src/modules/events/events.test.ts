@@ -233,6 +233,24 @@ describe('events: seat map', () => {
 });
 
 describe('events: who may do what', () => {
+  it('lists only their own events to event staff, and every event to tenant-wide roles', async () => {
+    const ids = async (c: keyof Actors) => {
+      const res = await actors[c].get(`${base()}?limit=100`);
+      expect(res.status).toBe(200);
+      return { ids: (res.body.result as Array<{ id: string }>).map((e) => e.id).sort(), count: res.body.count };
+    };
+    expect(await ids('eventManager')).toEqual({ ids: [event.id], count: 1 });
+    expect(await ids('checkin')).toEqual({ ids: [event.id], count: 1 });
+    expect(await ids('otherEventManager')).toEqual({ ids: [otherEvent.id], count: 1 });
+    const all = await ids('staff');
+    expect(all.ids).toEqual(expect.arrayContaining([event.id, otherEvent.id]));
+    expect(all.count).toBeGreaterThanOrEqual(2);
+    // A filter narrows within their events, never beyond them.
+    const matrix = `${base()}?filters=${encodeURIComponent('details.name=Matrix Night')}`;
+    expect((await actors.eventManager.get(matrix)).body).toMatchObject({ result: [{ id: event.id }], count: 1 });
+    expect((await actors.otherEventManager.get(matrix)).body).toMatchObject({ result: [], count: 0 });
+  });
+
   it('lets organisers and platform managers write, staff and reporting read, event staff only their own event', async () => {
     const one = `${base()}/${event.id}`;
     const expectations: Array<[keyof Actors, 'GET list' | 'GET one' | 'PATCH one' | 'POST create' | 'POST cancel', number]> = [
@@ -243,7 +261,7 @@ describe('events: who may do what', () => {
       ['staff', 'POST create', 403],
       ['eventManager', 'GET one', 200],
       ['eventManager', 'PATCH one', 200],
-      ['eventManager', 'GET list', 403],
+      ['eventManager', 'GET list', 200],
       ['eventManager', 'POST create', 403],
       ['eventManager', 'POST cancel', 403],
       ['checkin', 'GET one', 200],

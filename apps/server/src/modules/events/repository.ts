@@ -34,8 +34,8 @@ export async function findEventByUrlName(db: DbOrTx, tenantId: string, urlName: 
   return row;
 }
 
-export async function listEvents(db: DbOrTx, tenantId: string, q: CompiledList) {
-  const own = eq(events.tenantId, tenantId);
+export async function listEvents(db: DbOrTx, tenantId: string, q: CompiledList, onlyEvents: string[] | null = null) {
+  const own = and(eq(events.tenantId, tenantId), onlyEvents ? inArray(events.id, onlyEvents) : undefined);
   const rows = await db
     .select({ row: events, _sort: q.sortKey, _id: q.idKey })
     .from(events)

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { tenantCtxOf } from '../../platform/auth/guard.js';
 import { AppError } from '../../platform/errors.js';
-import { EVENT_READ, EVENT_WRITE, EVENTS_READ, EVENTS_WRITE } from './access.js';
+import { EVENT_LIST_READ, EVENT_READ, EVENT_WRITE, EVENTS_WRITE } from './access.js';
 import * as service from './service.js';
 
 const ZTenantParams = z.object({ tenantId: z.string() });
@@ -19,8 +19,8 @@ export function registerEventRoutes(app: FastifyInstance, deps: Deps) {
   r.get(
     '/api/tenants/:tenantId/events',
     {
-      config: { access: EVENTS_READ },
-      schema: { tags, summary: 'Events of the tenant; filters on details.name (contains), details.status, details.urlName', params: ZTenantParams, response: { 200: ZEventList } },
+      config: { access: EVENT_LIST_READ },
+      schema: { tags, summary: 'Events of the tenant (for event staff, the events they work on); filters on details.name (contains), details.status, details.urlName', params: ZTenantParams, response: { 200: ZEventList } },
     },
     async (req) => service.listEvents({ deps, ctx: tenantCtxOf(req), query: req.query }),
   );

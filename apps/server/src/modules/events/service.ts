@@ -119,7 +119,9 @@ function withoutQPrefix(query: unknown): unknown {
 
 export async function listEvents({ deps, ctx, query }: { deps: Deps; ctx: TenantCtx; query: unknown }) {
   const q = compileList(repo.EVENT_LIST, withoutQPrefix(query));
-  const { rows, total } = await repo.listEvents(deps.db, ctx.tenantId, q);
+  // Event staff without a tenant-wide or platform role see only the events they work on.
+  const onlyEvents = ctx.tenantRoles.length === 0 && ctx.platformRoles.length === 0 ? Object.keys(ctx.eventRoles) : null;
+  const { rows, total } = await repo.listEvents(deps.db, ctx.tenantId, q, onlyEvents);
   return q.page(rows, total, ({ row }) => toEvent(row));
 }
 

@@ -53,6 +53,11 @@ export type Access =
       roles: readonly TenantRole[];
       platformRoles: readonly PlatformRole[];
       eventRoles?: readonly EventRole[];
+      /**
+       * Also staff holding one of these roles on any event of the tenant (a route without :eventId,
+       * such as the event list, whose service then shows them only their events).
+       */
+      anyEventRoles?: readonly EventRole[];
       tenantIdIn?: 'params' | 'body';
     }
   /** The tenant whose host served the request (tenant console routes without a tenant id). */

@@ -203,7 +203,9 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
       access.kind === 'tenant' && !ctx.hostTenant && platformRoles.some((r) => access.platformRoles.includes(r));
     const eventId = params.eventId;
     const allowedByEvent =
-      access.kind === 'tenant' && !!access.eventRoles && !!eventId && (eventRoles[eventId] ?? []).some((r) => access.eventRoles!.includes(r));
+      access.kind === 'tenant' &&
+      ((!!access.eventRoles && !!eventId && (eventRoles[eventId] ?? []).some((r) => access.eventRoles!.includes(r))) ||
+        (!!access.anyEventRoles && Object.values(eventRoles).some((roles) => roles.some((r) => access.anyEventRoles!.includes(r)))));
 
     if (!allowedByTenant && !allowedByPlatform && !allowedByEvent) {
       // A member of this tenant without the role gets 403; anyone else cannot learn it exists.
