@@ -468,7 +468,7 @@ describe('POST /api/tenants/:tenantId/events/:eventId/staff/invites', () => {
   let adminOnHost: Client;
   beforeAll(async () => {
     tenant = await givenTenant(server);
-    event = await givenEvent(server, tenant.id);
+    event = await givenEvent(server, tenant.id, { name: 'Harbour Lights Festival' });
     adminOnHost = await signedIn(await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } }), tenant.url);
   });
 
@@ -504,7 +504,9 @@ describe('POST /api/tenants/:tenantId/events/:eventId/staff/invites', () => {
       roles: ['event_manager', 'event_checkin'],
     });
     expect(res.status).toBe(201);
-    const { link } = await mailedLink(existing.email);
+    const { mail, link } = await mailedLink(existing.email);
+    // The tenant's template, then which event and which roles.
+    expect(mail.text).toContain('You are invited to work on Harbour Lights Festival as Event Manager and Event Check-in.');
     expect(link.pathname).toBe('/accept-invite');
     expect(link.searchParams.get('targetEventId')).toBe(event.id);
     expect(link.searchParams.get('roles')).toBe('event_manager,event_checkin');

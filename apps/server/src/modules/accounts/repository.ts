@@ -134,7 +134,7 @@ export async function findTenant(db: DbOrTx, id: string) {
 }
 
 export async function findEvent(db: DbOrTx, tenantId: string, eventId: string) {
-  const [row] = await db.select({ id: events.id }).from(events).where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)));
+  const [row] = await db.select({ id: events.id, name: events.name }).from(events).where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)));
   return row;
 }
 

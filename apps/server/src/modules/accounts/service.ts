@@ -4,8 +4,10 @@ import {
   M,
   PLATFORM_GROUP_ID,
   PLATFORM_ROLES,
+  ROLE_LABELS,
   TENANT_ROLES,
   type AppType,
+  type EventRole,
   type TChangePasswordRequest,
   type TInviteInfo,
   type TLinkAccountRequest,
@@ -328,9 +330,8 @@ export type InviteTarget =
 export async function sendInvite({ deps, inviter, email, target }: { deps: Deps; inviter: AuthUser; email: string; target: InviteTarget }) {
   const tenant = target.kind === 'platform' ? null : await repo.findTenant(deps.db, target.tenantId);
   if (target.kind !== 'platform' && !tenant) throw notFound();
-  if (target.kind === 'event' && !(UUID_RE.test(target.eventId) && (await repo.findEvent(deps.db, target.tenantId, target.eventId)))) {
-    throw notFound();
-  }
+  const event = target.kind === 'event' && UUID_RE.test(target.eventId) ? await repo.findEvent(deps.db, target.tenantId, target.eventId) : undefined;
+  if (target.kind === 'event' && !event) throw notFound();
   const roles =
     target.kind === 'platform'
       ? [...PLATFORM_ROLES] // spec: accounts §6 a platform invite grants all four roles
@@ -340,6 +341,12 @@ export async function sendInvite({ deps, inviter, email, target }: { deps: Deps;
   const appType: AppType = target.kind === 'platform' ? 'PLATFORM' : 'TENANT';
   const code = newToken();
   const existing = await repo.findUserByEmail(deps.db, email);
+  // An active platform user is not invited again: accepting would only hand back all four roles,
+  // whatever Edit Platform User left them with. Refused before anything is written or mailed.
+  if (target.kind === 'platform' && existing?.status === 'ACTIVE') {
+    const member = (await repo.membershipsOf(deps.db, existing.id)).some((m) => m.groupId === PLATFORM_GROUP_ID && !m.eventId);
+    if (member) throw new AppError('CONFLICT', M.alreadyPlatformUser);
+  }
   const origin = originFor(deps, tenant?.url);
   const eventId = target.kind === 'event' ? target.eventId : null;
   const targetName = tenant?.name ?? 'Marquee';
@@ -362,8 +369,11 @@ export async function sendInvite({ deps, inviter, email, target }: { deps: Deps;
   }
 
   const subject = tenant ? tenant.inviteTemplateSubject : 'You are invited to administer Marquee';
+  // The tenant's template, and for an event invite a line saying which event and what they may do.
   const body = tenant
-    ? tenant.inviteTemplateBody
+    ? event
+      ? `${tenant.inviteTemplateBody}\n\nYou are invited to work on ${event.name} as ${roles.map((r) => ROLE_LABELS[r as EventRole]).join(' and ')}.`
+      : tenant.inviteTemplateBody
     : `${inviter.firstName || inviter.email} invited you to join Marquee as a Platform Admin.`;
 
   await deps.db.transaction(async (tx) => {
