@@ -93,7 +93,7 @@ async function runPhase(pool, target, total, rate) {
   const path = '/api/p/tenants/' + target.tenantId + '/events/' + target.eventId + '/orders';
   const request = (i) => {
     const body = Buffer.from(JSON.stringify({
-      order: { email: 'buyer' + i + '@example.test', firstName: 'Flash', lastName: 'Buyer', phone: '+1 (555) 123 4567',
+      order: { email: 'buyer' + i + '@example.test', firstName: 'Flash', lastName: 'Buyer', phone: '+15551234567',
         address1: '1 Main St', address2: 'Apt 1', city: 'Springfield', state: 'NY', zipCode: '10001', country: 'USA' },
       lines: [{ ticketTypeId: target.ticketTypeId, quantity: 1 }],
       source: 'online',

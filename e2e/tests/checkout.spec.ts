@@ -75,7 +75,7 @@ async function enabledCharity(organiser: Api, name: string): Promise<string> {
 /** An event on sale on the demo tenant, with its ticket types, (optionally) a 10% code and a charity. */
 async function givenEventOnSale(
   organiser: Api,
-  opts: { tickets: TicketSpec[]; covidSafety?: boolean; discountCode?: string; seatMap?: Buffer; charityId?: string },
+  opts: { tickets: TicketSpec[]; covidSafety?: boolean; discountCode?: string; seatMap?: Buffer; charityId?: string; capacity?: number },
 ): Promise<OnSale> {
   const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
   const name = `Checkout Night ${suffix}`;
@@ -97,6 +97,7 @@ async function givenEventOnSale(
     covidSafetyText: 'Masks are welcome. Please stay home if you feel unwell.',
     emailDeliveryVerbiage: 'Show the attached tickets at the door.',
     charityId: opts.charityId ?? null,
+    ...(opts.capacity === undefined ? {} : { capacity: opts.capacity }),
   });
   const ticketTypeIds: Record<string, string> = {};
   for (const [i, { description, ...t }] of opts.tickets.entries()) {
@@ -113,6 +114,10 @@ async function givenEventOnSale(
   }
   await send(organiser, 'POST', `${base}/${event.id}/publish`, undefined);
   return { eventId: event.id, urlName, name, ticketTypeIds };
+}
+
+async function changeEvent(organiser: Api, event: OnSale, action: 'cancel' | 'unpublish') {
+  await send(organiser, 'POST', `/api/tenants/${organiser.tenantId}/events/${event.eventId}/${action}`, undefined);
 }
 
 async function changeTicketType(organiser: Api, event: OnSale, ticketName: string, details: Record<string, unknown>) {
@@ -484,6 +489,121 @@ test.describe('attendee checkout', () => {
 
     await expect(page).toHaveURL(new RegExp(`/${event.urlName}/account$`));
     expect(orders).toEqual([]);
+  });
+
+  test("the menu offers no more than the event's remaining capacity, and the cart follows the organiser's new price and name", async ({ page, baseURL }) => {
+    const origin = tenantOrigin(baseURL);
+    const event = await givenEventOnSale(organiser, {
+      capacity: 3,
+      tickets: [
+        { name: 'Gala Seat', description: 'At a table.', price: 2500, quantity: 10 },
+        { name: 'Gala Standing', description: 'By the bar.', price: 1500, quantity: 10 },
+      ],
+    });
+
+    // The event can sell 3: each ticket type says so, and + stops there with 'Quantity Limit Exceeded'.
+    await page.goto(`${origin}/${event.urlName}/tickets`);
+    await expect(page.getByTestId('ticket-type-Gala Seat')).toContainText('Only 3 left');
+    await addTickets(page, 'Gala Seat', 5);
+    await expect(page.getByTestId('qty-Gala Seat-value')).toHaveText('3');
+    await expect(page.getByTestId('toast').filter({ hasText: 'Quantity Limit Exceeded' })).toContainText('Only 3 Gala Seat tickets remaining.');
+    // Two seats leave room for one more ticket of any type.
+    await page.getByRole('button', { name: 'Remove one Gala Seat' }).click();
+    await addTickets(page, 'Gala Standing', 2);
+    await expect(page.getByTestId('qty-Gala Standing-value')).toHaveText('1');
+    await page.getByTestId('view-cart').click();
+    await expect(page.getByTestId('continue')).toBeEnabled();
+
+    // The organiser changes the seat's price and name: the cart and the basket show what is charged.
+    await changeTicketType(organiser, event, 'Gala Seat', { name: 'Gala Seat (new)', price: 3000 });
+    await page.reload();
+    const line = page.getByTestId('cart-line-Gala Seat (new)');
+    await expect(line).toContainText('$30.00 each');
+    await expect(line).toContainText('$60.00');
+    await expect(page.getByTestId('breakdown-subtotal')).toHaveText('$75.00');
+    const viewCart = (await dataLayer(page)).filter((e) => e.event === 'view_cart').pop();
+    expect(viewCart?.ecommerce?.items).toEqual(expect.arrayContaining([expect.objectContaining({ item_name: 'Gala Seat (new)', price: 30, quantity: 2 })]));
+    await page.getByTestId('continue').click();
+    await expect(page.getByTestId('your-basket')).toContainText('Gala Seat (new)');
+    await expect(page.getByTestId('your-basket')).toContainText('2 × $30.00');
+  });
+
+  test('the success page shows only an order placed in this browser, never the text of the address', async ({ page, baseURL }) => {
+    const origin = tenantOrigin(baseURL);
+    const spoof = 'is NOT confirmed. Your card failed: call +1 555 0100 to pay by phone. Order X';
+    await page.goto(`${origin}/summer-jam/success?orderID=${encodeURIComponent(spoof)}`);
+    await expect(page.getByTestId('unknown-order')).toContainText('Order not found');
+    await expect(page.locator('main')).not.toContainText('NOT confirmed');
+    await expect(page.locator('main')).not.toContainText('Thank you for your order');
+    // An order id of the right shape, placed elsewhere (or nowhere): nothing is confirmed.
+    await page.goto(`${origin}/summer-jam/success?orderID=ZZZZZZZZZZZZ`);
+    await expect(page.getByTestId('unknown-order')).toContainText('This order cannot be shown here');
+    await expect(page.locator('main')).not.toContainText('ZZZZZZZZZZZZ');
+  });
+
+  test('a double click on PLACE ORDER NOW shows the COVID Safety Protocol and places one order', async ({ page, baseURL }) => {
+    const origin = tenantOrigin(baseURL);
+    const event = await givenEventOnSale(organiser, { covidSafety: true, tickets: [{ name: 'Floor', description: 'Standing.', price: 2000, quantity: 20 }] });
+    const orders: string[] = [];
+    page.on('request', (req) => {
+      if (req.method() === 'POST' && /\/api\/p\/tenants\/[^/]+\/events\/[^/]+\/orders$/.test(req.url())) orders.push(req.url());
+    });
+    await page.goto(`${origin}/${event.urlName}/tickets`);
+    await addTickets(page, 'Floor', 1);
+    await page.getByTestId('view-cart').click();
+    await page.getByTestId('continue').click();
+    await fillContact(page, `double.${Date.now().toString(36)}@example.com`);
+    await page.getByTestId('place-order').dblclick();
+    const covid = page.getByRole('dialog', { name: 'COVID Safety Protocol' });
+    await expect(covid).toBeVisible();
+    // A click on the backdrop leaves it open; Cancel closes it.
+    await page.mouse.click(5, 5);
+    await expect(covid).toBeVisible();
+    await covid.getByRole('button', { name: 'Cancel' }).click();
+    await expect(covid).toBeHidden();
+    expect(orders).toEqual([]);
+    await page.getByTestId('place-order').click();
+    await page.getByTestId('covid-agree').dblclick();
+    await expect(page).toHaveURL(/\/pay\//);
+    expect(orders).toHaveLength(1);
+  });
+
+  test('a cancelled event says so on its pages, sells nothing, and still shows the buyer their order', async ({ page, baseURL }) => {
+    const origin = tenantOrigin(baseURL);
+    const event = await givenEventOnSale(organiser, { tickets: [{ name: 'Seat', description: 'A seat.', price: 3000, quantity: 20 }] });
+    await page.goto(`${origin}/${event.urlName}/tickets`);
+    await addTickets(page, 'Seat', 1);
+    await page.getByTestId('view-cart').click();
+    await page.getByTestId('continue').click();
+    await fillContact(page, `cancelled.${Date.now().toString(36)}@example.com`);
+    await page.getByTestId('place-order').click();
+    await payOnGatewayPage(page, PAY_CARD);
+    await expect(page.getByTestId('success-page')).toHaveAttribute('data-status', 'paid', { timeout: 20_000 });
+    const success = page.url();
+    const orderUID = new URL(success).searchParams.get('orderID')!;
+
+    // A second cart, at checkout when the organiser cancels: PLACE ORDER says it is no longer on sale.
+    await page.goto(`${origin}/${event.urlName}/tickets`);
+    await addTickets(page, 'Seat', 1);
+    await page.getByTestId('view-cart').click();
+    await page.getByTestId('continue').click();
+    // The form comes back as this tab last filled it.
+    await expect(page.getByTestId('field-city')).toHaveValue('Boston');
+    await changeEvent(organiser, event, 'cancel');
+    await page.getByTestId('place-order').click();
+    await expect(page.getByTestId('toast').filter({ hasText: 'Your order could not be placed' })).toContainText('This event is no longer on sale.');
+    await expect(page.getByTestId('event-cancelled')).toContainText('This event has been cancelled');
+
+    await page.goto(`${origin}/${event.urlName}/`);
+    await expect(page.getByTestId('event-name')).toHaveText(event.name);
+    await expect(page.getByTestId('event-cancelled')).toContainText('This event has been cancelled');
+    await expect(page.getByTestId('get-tickets')).toHaveCount(0);
+    await page.goto(`${origin}/${event.urlName}/cart`);
+    await expect(page.getByTestId('event-cancelled')).toContainText('This event has been cancelled');
+    await expect(page.getByTestId('continue')).toHaveCount(0);
+    await page.goto(success);
+    await expect(page.getByTestId('event-cancelled')).toBeVisible();
+    await expect(page.getByTestId('order-uid')).toHaveText(orderUID);
   });
 
   test('the attendee pages load no console code and no Mantine', async ({ page, baseURL }) => {

@@ -75,6 +75,20 @@ test('an existing account accepts a staff invite: wrong password, broken link, t
     // Staff now: the tenant console opens for them.
     await expect(page.getByTestId('console-nav')).toBeVisible();
   });
+
+  await test.step('as Tenant Staff they read the events but cannot change them', async () => {
+    await page.getByTestId('console-nav').getByRole('link', { name: 'Events' }).click();
+    await expect(page.getByRole('heading', { name: 'Events', level: 2 })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Create Event' })).toHaveCount(0);
+    await page.getByRole('table', { name: 'Events' }).getByRole('row').filter({ hasText: 'Summer Jam' }).click();
+    await expect(page.getByTestId('event-title')).toHaveText('Summer Jam');
+    await expect(page.getByTestId('view-event-page')).toBeVisible();
+    await expect(page.getByTestId('unpublish-event')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'More actions' })).toHaveCount(0);
+    await expect(page.getByLabel('Event name')).toBeDisabled();
+    await page.getByRole('tab', { name: 'Ticket types' }).click();
+    await expect(page.getByTestId('add-ticket-type')).toBeDisabled();
+  });
 });
 
 test('a sign-up link with a broken invite goes back to log in with Invite Verification Failed', async ({ page, baseURL }) => {

@@ -166,3 +166,32 @@ test('a tenant admin sees fees read-only until the platform allows editing', asy
     await setTenantFeesControl(browser, baseURL, false);
   }
 });
+
+test('a tenant admin whose fees permission is withdrawn while editing gets the read-only page after the refused save', async ({ page, browser, baseURL }) => {
+  test.setTimeout(120_000);
+  try {
+    await setTenantFeesControl(browser, baseURL, true);
+    await logInToConsole(page, tenantOrigin(baseURL), ORGANISER);
+    await page.getByTestId('console-nav').getByRole('link', { name: 'Fees' }).click();
+    const donation = page.getByLabel('Donation Service Fee');
+    await expect(donation).toBeEnabled();
+    const saved = await donation.inputValue();
+
+    // The platform switches 'Allow Tenant to Edit Fees Settings' off while the page is open.
+    await setTenantFeesControl(browser, baseURL, false);
+    await donation.fill('12');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByText('Updating Fees Settings Failed')).toBeVisible();
+    await expect(page.getByText('The platform has not allowed this tenant to edit its fees settings.')).toBeVisible();
+
+    // The settings are read again: view-only, showing what is saved.
+    await expect(page.getByTestId('fees-read-only')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save settings' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Discard changes' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Add Surcharge Rule' })).toHaveCount(0);
+    await expect(donation).toBeDisabled();
+    await expect(donation).toHaveValue(saved);
+  } finally {
+    await setTenantFeesControl(browser, baseURL, false);
+  }
+});

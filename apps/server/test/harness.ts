@@ -235,7 +235,7 @@ export async function givenTenant(server: TestServer, opts: { url?: string; name
 export async function givenEvent(server: TestServer, tenantId: string, opts: { name?: string; urlName?: string } = {}) {
   const id = randomUUID();
   const name = opts.name ?? `Event ${id.slice(0, 6)}`;
-  await server.app.deps.db.insert(events).values({ tenantId, id, name, urlName: opts.urlName ?? `e${id.slice(0, 8)}`, status: 'published' });
+  await server.app.deps.db.insert(events).values({ tenantId, id, name, urlName: opts.urlName ?? `e${id.slice(0, 8)}`, status: 'published', publishedAt: new Date() });
   return { id, name };
 }
 
@@ -387,6 +387,7 @@ export async function givenHeldOrder(
       name: `Concert ${eventId.slice(0, 6)}`,
       urlName,
       status: 'published',
+      publishedAt: new Date(),
       startDateTime: new Date('2030-06-01T00:30:00Z'),
       timeZone: 'America/New_York',
       venueName: 'The Hall',
@@ -483,6 +484,8 @@ export async function givenEventOnSale(
     name?: string;
     urlName?: string;
     status?: string;
+    /** Whether it was ever published (console publish sets events.published_at); by default, when it is published now. */
+    wasPublished?: boolean;
     capacity?: number | null;
     timeZone?: string;
     ticketTypes?: Array<{
@@ -514,6 +517,7 @@ export async function givenEventOnSale(
     name,
     urlName,
     status: opts.status ?? 'published',
+    publishedAt: (opts.wasPublished ?? (opts.status ?? 'published') === 'published') ? new Date() : null,
     startDateTime: new Date(Date.now() + 30 * 24 * 3600_000),
     timeZone: opts.timeZone ?? 'America/New_York',
     venueName: 'The Hall',
@@ -587,7 +591,8 @@ export function checkoutPayload(lines: Array<{ ticketTypeId: string; quantity: n
       email: 'buyer@example.test',
       firstName: 'Ada',
       lastName: 'Lovelace',
-      phone: '+1 (555) 123 4567',
+      // spec §5: sent as digits with a plus prefix (the web turns the masked +1 (555) 123 4567 into this).
+      phone: '+15551234567',
       address1: '1 Infinite Loop',
       address2: 'Apt 2',
       city: 'Springfield',

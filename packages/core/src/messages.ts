@@ -146,6 +146,10 @@ export const M = {
   addTenantFailed: 'Add Tenant Failed',
   tenantSettingsFailed: 'Creating tenant settings failed.',
   tenantUrlFormat: 'URL may only contain lower-case letters, numbers and hyphens, and must start and end with a letter or number.',
+  // Our own wording: a tenant URL is a DNS label, at most 63 characters (docs/decisions.md, "Tenants: …").
+  tenantUrlLength: 'URL must be at most 63 characters.',
+  tenantUrlTenantHint: "Only Marquee can change your site's address.",
+  tenantUrlReadOnlyHint: "Only a Super User or a Platform Manager can change this tenant's address.",
   tenantUrlReserved: 'This URL is reserved. Please choose another.',
   tenantUrlTaken: 'A tenant with this URL already exists. Please choose another URL.',
   tenantUrlPlatformOnly: "Only the platform can change a tenant's URL.",
@@ -164,6 +168,12 @@ export const M = {
   lastSuperUser: 'At least one Super User must remain.',
   superUserOnly: 'Only a Super User can grant or remove the Super User role.',
   cannotRemoveSelf: 'You cannot remove your own platform access.',
+  // Our own wording (docs/decisions.md, "Platform user verification is a real verify" and "Platform roles in practice")
+  alreadyPlatformUser: 'This person is already a platform user. Change their roles with Edit Platform User instead.',
+  verifyExistingAccount: 'This person already has a Marquee account. They join the platform console by accepting the invite sent to them.',
+  verifyNotThroughInvite: 'This person did not sign up through their platform invite. They can finish through the link in it.',
+  noPageAccessTitle: 'You do not have access to this page',
+  noPageAccessBody: 'Your platform role does not include this page. Ask a Super User if you need it.',
   // Tenant staff (our own wording; see docs/decisions.md, "Tenant staff")
   lastTenantAdmin: 'A tenant needs at least one admin. Make someone else a Tenant Admin first.',
   policyDeleteFailed: 'Failed to delete Policy!',
@@ -241,6 +251,7 @@ export const M = {
   ticketNameRequired: 'Ticket name is required.',
   quantityBelowSold: 'Quantity cannot be less than the tickets already sold or held.',
   minAboveMax: 'The minimum per order cannot be more than the maximum per order.',
+  minAboveQuantity: 'The minimum per order cannot be more than the quantity.',
   salesWindowRequired: 'Please enter the start and end date and time of the sales window.',
   salesWindowOrder: 'The sales window must end after it starts.',
   otherTicketTypeRequired: 'Please choose another ticket type of this event.',
@@ -251,7 +262,8 @@ export const M = {
   discountTicketTypes: 'The discount applies to a ticket type that is not in this event.',
   seatmapType: 'Please upload a PNG, JPG or GIF image.',
   seatmapSize: 'The seat map must be less than 5MB',
-  eventNotOnSale: 'This event is not on sale.',
+  eventNotOnSale: 'This event is no longer on sale.',
+  phoneWireFormat: 'The mobile number must be sent as digits with a plus prefix, such as +16175550123.',
   paymentUnavailable: 'Payment is not available right now. Please try again in a moment.',
   redirectUrlInvalid: 'The return address must be on this site.',
   ticketTypeLinked: "Another ticket type's availability depends on this one. Change that ticket type first.",
@@ -267,3 +279,17 @@ export const M = {
 } as const;
 
 export type MessageKey = keyof typeof M;
+
+/**
+ * Deleting a ticket type that discount codes apply to is refused, naming the codes (our wording,
+ * like M.ticketTypeLinked; see docs/decisions.md "Deleting a ticket type a discount code applies to").
+ */
+export function ticketTypeInDiscountCodes(codes: readonly string[]): string {
+  const shown = codes.slice(0, 5);
+  const more = codes.length - shown.length;
+  const names = more > 0 ? [...shown, `${more} more`] : shown;
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : (names[0] ?? '');
+  return codes.length === 1
+    ? `Discount code ${list} applies to this ticket type. Change or delete that code first.`
+    : `Discount codes ${list} apply to this ticket type. Change or delete those codes first.`;
+}

@@ -12,6 +12,22 @@ export type EventRole = (typeof EVENT_ROLES)[number];
 export const APP_TYPES = ['PLATFORM', 'TENANT', 'ATTENDEE'] as const;
 export type AppType = (typeof APP_TYPES)[number];
 
+/**
+ * Who may use what in the platform console (docs/decisions.md, "Platform roles in practice"). The
+ * server's route guards and the console's navigation both read these, so they cannot drift apart.
+ */
+/** Every platform role: dashboard, tenant list and detail, reports. */
+export const PLATFORM_ANY: readonly PlatformRole[] = PLATFORM_ROLES;
+/** Read the console's configuration (users, policies, fees, templates, charities, payment settings). */
+export const PLATFORM_READ: readonly PlatformRole[] = ['super_user', 'platform_manager', 'platform_user'];
+/** Change anything in the console. */
+export const PLATFORM_WRITE: readonly PlatformRole[] = ['super_user', 'platform_manager'];
+/** The outbox holds sign-in codes: super users only. */
+export const PLATFORM_OUTBOX: readonly PlatformRole[] = ['super_user'];
+
+/** Whether someone holding `roles` passes a guard that allows `allowed`. */
+export const hasAnyRole = (roles: readonly string[], allowed: readonly string[]) => roles.some((r) => allowed.includes(r));
+
 export const PLATFORM_GROUP_ID = 'platform';
 export const PLATFORM_ADMIN_LABEL = 'Platform Admin';
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { count, sql } from 'drizzle-orm';
+import { encodeFilters, type Filter } from '@marquee/core';
+import { count, inArray, sql } from 'drizzle-orm';
 import { boolean, date, integer, numeric, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { givenPlatformAdmin, givenUser, startServer, type Client, type TestServer } from '../../test/harness.js';
@@ -324,5 +325,56 @@ describe('compileList on number, boolean and date fields', () => {
     expect(() => compileList(ITEMS, { sort: 'details.amount', cursor: c(5) })).not.toThrow();
     expect(() => compileList(ITEMS, { sort: 'details.price', cursor: c('2.50') })).not.toThrow();
     expect(() => compileList(ITEMS, { sort: 'details.day', cursor: c('2025-02-10') })).not.toThrow();
+  });
+});
+
+// ---- any text round-trips (exploratory findings #3: a search holding ';' broke every list) ------
+
+describe('a filter value is literal text, separators included', () => {
+  // Runs last: the outbox tests above count exactly the 30 seeded messages.
+  const odd = ['a=b;c', 'semi;colon', 'back\\slash', 'slash\\;semi', '=equals first', '<=less', '>more', 'x;details.status=sent', '100%;_', 'amp&hash#plus+', 'tail\\'];
+  const rows = odd.map((v, i) => ({ id: randomUUID(), to: `literal-${i}@example.test`, subject: `lit ${v} end`, status: 'literal', text: 'body', createdAt: new Date() }));
+  beforeAll(async () => {
+    await server.app.deps.db.insert(outbox).values(rows);
+  });
+  afterAll(async () => {
+    await server.app.deps.db.delete(outbox).where(inArray(outbox.id, rows.map((r) => r.id)));
+  });
+
+  // Sent as the web sends it: encodeFilters, then URLSearchParams (ui/api-client.ts withQuery).
+  const search = async (filters: Filter[], joined = false) => {
+    const wire = encodeFilters(filters);
+    const res = await admin.get(query({ filters: joined ? wire.join(';') : wire, limit: 100 }));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return (res.body.result as Array<{ id: string }>).map((r) => r.id).sort();
+  };
+  const containing = (v: string) => rows.filter((r) => r.subject.toLowerCase().includes(v.toLowerCase())).map((r) => r.id).sort();
+
+  it.each(odd)('a search for %j finds exactly the subjects holding it', async (v) => {
+    const expected = containing(v);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(await search([{ field: 'details.subject', op: '=', value: v }])).toEqual(expected);
+    // Together with a second filter, repeated or joined with ';' in one parameter.
+    const both: Filter[] = [
+      { field: 'details.subject', op: '=', value: v },
+      { field: 'details.status', op: '=', value: 'literal' },
+    ];
+    expect(await search(both)).toEqual(expected);
+    expect(await search(both, true)).toEqual(expected);
+  });
+
+  it('a search that matches nothing is an empty page, not a 400', async () => {
+    expect(await search([{ field: 'details.subject', op: '=', value: 'a=b;c;d\\e' }])).toEqual([]);
+    expect(await search([{ field: 'details.to', op: '=', value: ';' }])).toEqual([]);
+  });
+
+  it('an escaped operator character stays in the value', async () => {
+    // "status > '=literal'" holds for every status ('=' sorts before letters); read unescaped, the
+    // same text would be "status >= 'literal'", which leaves out 'kept'.
+    const total = seeded.length + rows.length;
+    const escaped = await admin.get(query({ filters: encodeFilters([{ field: 'details.status', op: '>', value: '=literal' }]) }));
+    expect(escaped.body.count).toBe(total);
+    const plain = await admin.get(query({ filters: 'details.status>=literal' }));
+    expect(plain.body.count).toBe(total - seeded.filter((x) => x.status === 'kept').length);
   });
 });

@@ -1,4 +1,4 @@
-import { type Filter, parseFilter, type TListQuery, ZListQuery, type ListResponse } from '@marquee/core';
+import { decodeFilters, type Filter, type TListQuery, ZListQuery, type ListResponse } from '@marquee/core';
 import { and, type Column, type SQL, sql } from 'drizzle-orm';
 import { badRequest } from './errors.js';
 
@@ -120,14 +120,11 @@ function cursorValueFits(type: FieldType, v: unknown): boolean {
   }
 }
 
+/** Filter values arrive escaped (core's encodeFilters), so ';' and any other text in a search round-trip. */
 function filterList(filters: TListQuery['filters']): Filter[] {
-  if (!filters) return [];
-  const parts = (Array.isArray(filters) ? filters : [filters]).flatMap((f) => f.split(';')).filter((f) => f.trim() !== '');
-  return parts.map((text) => {
-    const f = parseFilter(text);
-    if (!f) throw badRequest(`Invalid filter: ${text}`);
-    return f;
-  });
+  const decoded = decodeFilters(filters);
+  if ('invalid' in decoded) throw badRequest(`Invalid filter: ${decoded.invalid}`);
+  return decoded.filters;
 }
 
 export function compileList(spec: ListSpec, rawQuery: unknown): CompiledList {

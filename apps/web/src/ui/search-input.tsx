@@ -14,19 +14,30 @@ export type SearchInputProps = Omit<TextInputProps, 'onChange' | 'value' | 'defa
   /** Called with the term to apply, or '' to remove the filter. */
   onSearch: (term: string) => void;
   initialValue?: string;
+  /**
+   * The term the list applies, when it is kept outside the box (for example in the address): the
+   * box shows it whenever it changes to something the box did not apply itself (Back, a link).
+   */
+  term?: string;
   debounceMs?: number;
 };
 
-export function SearchInput({ onSearch, initialValue = '', debounceMs = SEARCH_DEBOUNCE_MS, placeholder = 'Search', ...rest }: SearchInputProps) {
-  const [text, setText] = useState(initialValue);
-  const applied = useRef(effectiveSearch(initialValue));
+export function SearchInput({ onSearch, initialValue, term, debounceMs = SEARCH_DEBOUNCE_MS, placeholder = 'Search', ...rest }: SearchInputProps) {
+  const [text, setText] = useState(initialValue ?? term ?? '');
+  const applied = useRef(effectiveSearch(initialValue ?? term ?? ''));
   const latest = useRef(onSearch);
   latest.current = onSearch;
 
-  const apply = (term: string) => {
-    if (term === applied.current) return;
+  useEffect(() => {
+    if (term === undefined || term === applied.current) return;
     applied.current = term;
-    latest.current(term);
+    setText(term);
+  }, [term]);
+
+  const apply = (next: string) => {
+    if (next === applied.current) return;
+    applied.current = next;
+    latest.current(next);
   };
 
   useEffect(() => {

@@ -1,4 +1,4 @@
-import type { TMembership, TSession } from '@marquee/core';
+import { hasAnyRole, type PlatformRole, type TMembership, type TSession } from '@marquee/core';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { api, isApiError, setCsrfToken } from './api-client';
 
@@ -38,6 +38,13 @@ export function useSession() {
 }
 
 export const isPlatformMember = (memberships: TMembership[]) => memberships.some((m) => m.kind === 'platform');
+
+/** The platform roles a person holds (none outside the platform). */
+export const platformRolesOf = (memberships: TMembership[]) =>
+  memberships.filter((m) => m.kind === 'platform').flatMap((m) => m.roles) as PlatformRole[];
+
+/** Whether the person passes a platform guard allowing `allowed` (packages/core roles.ts, as the server checks it). */
+export const hasPlatformRole = (memberships: TMembership[], allowed: readonly PlatformRole[]) => hasAnyRole(platformRolesOf(memberships), allowed);
 
 /** Memberships that open a tenant console (tenant-wide or event staff), one per tenant. */
 export function tenantConsoles(memberships: TMembership[]): { tenantId: string; tenantName: string; tenantUrl: string }[] {

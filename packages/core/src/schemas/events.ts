@@ -156,12 +156,17 @@ export type TTicketTypeFields = z.output<typeof ZTicketTypeFields>;
 
 /**
  * Rules across fields, checked on the merged ticket type (create, or stored values plus changes):
- * min <= max; OPT_2 needs a complete window that ends after it starts (compared as wall clocks of
- * the one event zone); OPT_3 needs the linked ticket type.
+ * min <= max; min <= quantity, the ticket type's total (sold and held included), unless the
+ * quantity is 0 (nothing for sale); OPT_2 needs a complete window that ends after it starts
+ * (compared as wall clocks of the one event zone); OPT_3 needs the linked ticket type.
  */
-export function ticketTypeProblems(t: Pick<TTicketTypeFields, 'minTicketPerOrder' | 'maxTicketPerOrder' | 'salesAvailability' | 'startDate' | 'startTime' | 'endDate' | 'endTime' | 'otherTicketTypeId'>): Record<string, string> {
+export function ticketTypeProblems(
+  t: Pick<TTicketTypeFields, 'quantity' | 'minTicketPerOrder' | 'maxTicketPerOrder' | 'salesAvailability' | 'startDate' | 'startTime' | 'endDate' | 'endTime' | 'otherTicketTypeId'>,
+): Record<string, string> {
   const problems: Record<string, string> = {};
   if (t.minTicketPerOrder > t.maxTicketPerOrder) problems.minTicketPerOrder = M.minAboveMax;
+  // No order could ever meet the minimum (docs/decisions.md "A ticket type's minimum per order").
+  else if (t.quantity > 0 && t.minTicketPerOrder > t.quantity) problems.minTicketPerOrder = M.minAboveQuantity;
   if (t.salesAvailability === 'SALES_AVAILABILITY_OPT_2') {
     const missing = (['startDate', 'startTime', 'endDate', 'endTime'] as const).find((k) => !t[k]);
     if (missing) problems[missing] = M.salesWindowRequired;

@@ -12,16 +12,62 @@ export type Filter = { field: string; op: FilterOp; value: string };
 
 const FILTER_RE = /^(details\.[A-Za-z_][A-Za-z0-9_]*)(<=|>=|=|>|<)(.*)$/s;
 
-/** Parses "details.name=foo" (one filter) into its parts, or null. */
-export function parseFilter(text: string): Filter | null {
-  const m = FILTER_RE.exec(text.trim());
-  if (!m) return null;
-  return { field: m[1]!, op: m[2] as FilterOp, value: m[3]! };
+// A filter on the wire is `field op value`. Several filters travel as the repeated query
+// parameter `filters` or joined with ';' in one. A value is escaped so that any text survives:
+// '\' and ';' anywhere get a '\' in front, and so does a first character that is '=', '<' or '>'
+// (`details.n<\=5` is "less than '=5'", not "<= 5"). An unescaped value still reads as itself
+// when it holds none of those, so `filters=details.url=acme` from spec §7 keeps working.
+
+/** Escapes a filter value for the wire (see above). */
+export function escapeFilterValue(value: string): string {
+  return value.replace(/[\\;]/g, (c) => `\\${c}`).replace(/^[=<>]/, (c) => `\\${c}`);
 }
 
-/** Filters on the wire: one query parameter `filters`, repeated, or joined with `;`. */
+/** Undoes escapeFilterValue: '\x' reads as 'x'; a '\' at the very end stays as it is. */
+export function unescapeFilterValue(text: string): string {
+  return text.replace(/\\([\s\S])/g, '$1');
+}
+
+/** Splits one `filters` parameter at each ';' that is not escaped; empty parts are dropped. */
+export function splitFilters(text: string): string[] {
+  const parts: string[] = [];
+  let current = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\\' && i + 1 < text.length) {
+      current += c + text[i + 1]!;
+      i++;
+    } else if (c === ';') {
+      parts.push(current);
+      current = '';
+    } else current += c;
+  }
+  parts.push(current);
+  return parts.filter((p) => p.trim() !== '');
+}
+
+/** Parses "details.name=foo" (one filter, value escaped as on the wire) into its parts, or null. */
+export function parseFilter(text: string): Filter | null {
+  const m = FILTER_RE.exec(text.trimStart());
+  if (!m) return null;
+  return { field: m[1]!, op: m[2] as FilterOp, value: unescapeFilterValue(m[3]!) };
+}
+
+/** Every filter of a `filters` query parameter (a string or the repeated parameter), or the first malformed part. */
+export function decodeFilters(param: string | readonly string[] | undefined): { filters: Filter[] } | { invalid: string } {
+  if (param === undefined) return { filters: [] };
+  const filters: Filter[] = [];
+  for (const text of (typeof param === 'string' ? [param] : param).flatMap(splitFilters)) {
+    const f = parseFilter(text);
+    if (!f) return { invalid: text };
+    filters.push(f);
+  }
+  return { filters };
+}
+
+/** Filters on the wire: one `filters` value each, the value escaped, so any text round-trips. */
 export function encodeFilters(filters: Filter[]): string[] {
-  return filters.map((f) => `${f.field}${f.op}${f.value}`);
+  return filters.map((f) => `${f.field}${f.op}${escapeFilterValue(f.value)}`);
 }
 
 export const ZListQuery = z.object({

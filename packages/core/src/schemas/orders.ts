@@ -3,7 +3,7 @@ import { isUsa, usStateCode } from '../address.js';
 import { MAX_DONATION_CENTS } from '../donation.js';
 import { type CartBlockReason, type CartProblemKind } from '../availability.js';
 import { M } from '../messages.js';
-import { zEmail, zOptionalPhone } from './common.js';
+import { zEmail } from './common.js';
 import { DEFAULT_COUNTRY, MAX_PER_ORDER_LIMIT, zDiscountCode, zUuid } from './events.js';
 
 // spec: reports-payouts-checkout §3 (Cart line, breakdown, Contact, Order creation payload),
@@ -114,6 +114,24 @@ export type TBreakdown = z.infer<typeof ZBreakdown>;
 const required = (message: string) => z.string({ error: message }).trim().min(1, message).max(200, M.invalidValue);
 
 /**
+ * spec §5 "phone sent as digits with a plus prefix": +1 and ten digits, or nothing (the field is
+ * optional). Too few or too many digits is the spec's incomplete-mask message; anything but a plus
+ * and digits (letters, the mask's spaces and brackets) is refused with ours. The checkout form checks
+ * the masked text turned into what it sends (web phone-mask.ts).
+ */
+const zCheckoutPhone = z
+  .string()
+  .max(40, M.phoneWireFormat)
+  .optional()
+  .nullable()
+  .superRefine((v, ctx) => {
+    if (!v) return;
+    if (!/^\+\d+$/.test(v)) ctx.addIssue({ code: 'custom', message: M.phoneWireFormat });
+    else if (!/^\+1\d{10}$/.test(v)) ctx.addIssue({ code: 'custom', message: M.mobileRequired });
+  })
+  .transform((v) => v || null);
+
+/**
  * spec §5 Checkout fields. The phone is optional but, once typed, must be a complete
  * +1 (###) ### #### (sent as +1 and ten digits). State is required; for the USA it must be a state.
  */
@@ -123,7 +141,7 @@ export const ZCheckoutContact = z
     name: z.string().trim().max(200, M.invalidValue).optional(),
     firstName: z.string().trim().max(100, M.invalidValue).optional(),
     lastName: z.string().trim().max(100, M.invalidValue).optional(),
-    phone: zOptionalPhone(M.mobileRequired),
+    phone: zCheckoutPhone,
     address1: required(M.addressRequired),
     address2: required(M.addressRequired),
     city: z
@@ -175,6 +193,11 @@ export const ZCheckoutContact = z
 export type TCheckoutContact = z.output<typeof ZCheckoutContact>;
 
 export const ORDER_UID_RE = /^[A-Z0-9-]{6,40}$/;
+/**
+ * The ids PLACE ORDER hands out: 12 characters of Crockford base32 (docs/decisions.md "Holds and
+ * orders"). The success page shows nothing for an orderID of any other shape.
+ */
+export const ORDER_UID_FORMAT = /^[0-9A-HJKMNP-TV-Z]{12}$/;
 
 /** spec §3 Order creation payload. Only the event site's own channel is open to the public. */
 export const ZCreateOrderRequest = z.object({

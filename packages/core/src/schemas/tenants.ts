@@ -47,11 +47,18 @@ export function tenantUrlFromName(name: string): string {
 
 const noSurroundingSpaces = (v: string) => v === v.trim();
 
+/** A DNS label is at most 63 characters (RFC 1035 §2.3.4): the tenant's host is {url}.{BASE_DOMAIN}. */
+export const TENANT_URL_MAX = 63;
+/** The characters of a DNS label, at any length: a-z, 0-9 and '-', not starting or ending with '-'. */
+const TENANT_URL_CHARS_RE = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+
+// Each problem gets its own message, in this order: spaces, length, characters, reserved.
 export const zTenantUrl = z
   .string({ error: M.urlRequired })
   .min(1, M.urlRequired)
   .refine((v) => !/\s/.test(v), M.urlNoSpaces)
-  .refine((v) => /\s/.test(v) || TENANT_URL_RE.test(v), M.tenantUrlFormat)
+  .refine((v) => v.length <= TENANT_URL_MAX, M.tenantUrlLength)
+  .refine((v) => /\s/.test(v) || TENANT_URL_CHARS_RE.test(v), M.tenantUrlFormat)
   .refine((v) => !isReservedTenantUrl(v), M.tenantUrlReserved);
 
 /** spec: accounts §5: no trailing spaces and no special characters except hyphens (spaces allowed inside). */

@@ -18,6 +18,11 @@ export const events = pgTable(
     urlName: text('url_name').notNull(),
     /** draft | published | cancelled */
     status: text('status').notNull().default('draft'),
+    /**
+     * When the event was first published; never cleared. A cancelled event that was once public
+     * shows its page as cancelled; one that never was stays hidden like a draft.
+     */
+    publishedAt: timestamp('published_at', { withTimezone: true }),
     description: text('description').notNull().default(''),
     startDateTime: timestamp('start_date_time', { withTimezone: true }),
     endDateTime: timestamp('end_date_time', { withTimezone: true }),

@@ -198,6 +198,37 @@ describe('POST /api/platform/users (platform invite)', () => {
     expect((await server.client().get(`/api/invites/verify?code=${encodeURIComponent(code)}`)).status).toBe(404);
   });
 
+  it('refuses to invite someone who already is an active platform user, whatever the case and spaces; sends nothing', async () => {
+    const db = server.app.deps.db;
+    const invitesTo = async (email: string) => (await db.select().from(invites).where(eq(invites.email, email))).length;
+    const reporter = await givenUser(server, { email: newEmail('ops.person'), platformRoles: ['platform_report'] });
+    for (const [who, typed] of [
+      ['oneself', admin.email],
+      ['a member with fewer roles, typed in capitals with spaces', `  ${reporter.email.toUpperCase()} `],
+    ] as const) {
+      const res = await platform.post('/api/platform/users', { id: typed });
+      expect({ who, status: res.status, body: res.body }).toEqual({ who, status: 409, body: { error: { code: 'CONFLICT', message: M.alreadyPlatformUser } } });
+    }
+    expect(await lastMailTo(server, reporter.email)).toBeUndefined();
+    expect(await lastMailTo(server, admin.email)).toBeUndefined();
+    expect(await invitesTo(reporter.email)).toBe(0);
+    expect(await invitesTo(admin.email)).toBe(0);
+    // Their roles are untouched.
+    const [m] = await db.select({ roles: memberships.roles }).from(memberships).where(eq(memberships.userId, reporter.id));
+    expect(m!.roles).toEqual(['platform_report']);
+
+    // Not refused: a pending invitee (the invite is sent again), an active account without
+    // platform access, and a platform member whose own account is still pending.
+    const invitee = newEmail('again');
+    expect((await platform.post('/api/platform/users', { id: invitee })).status).toBe(201);
+    expect((await platform.post('/api/platform/users', { id: invitee })).status).toBe(201);
+    expect(await invitesTo(invitee)).toBe(2);
+    const organiser = await givenUser(server, { tenant: { id: (await givenTenant(server)).id, roles: ['tenant_admin'] } });
+    expect((await platform.post('/api/platform/users', { id: organiser.email })).body).toEqual({ success: true, userExists: true });
+    const pendingMember = await givenUser(server, { status: 'PENDING', platformRoles: ['platform_user'] });
+    expect((await platform.post('/api/platform/users', { id: pendingMember.email })).status).toBe(201);
+  });
+
   it('is for super users only, as it grants the super_user role; other platform roles 403, others 401/404', async () => {
     const tenant = await givenTenant(server);
     const other = await givenTenant(server);

@@ -10,7 +10,7 @@ import {
   type ZUpdateDiscountCodeRequest,
 } from '@marquee/core';
 import type { z } from 'zod';
-import type { DbOrTx } from '../../db/client.js';
+import type { DbOrTx, Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { isUniqueViolation } from '../../platform/db-errors.js';
@@ -89,10 +89,14 @@ function toColumns(d: Partial<TDiscountCodeFields>, merged: TDiscountCodeFields)
   return out;
 }
 
-async function assertValid(db: DbOrTx, tenantId: string, eventId: string, d: TDiscountCodeFields) {
+/**
+ * Run inside the write's transaction: the ticket types the code names are key-share locked until it
+ * commits, so none of them can be deleted in between (ticket-types/service.ts deleteTicketType).
+ */
+async function assertValid(tx: Tx, tenantId: string, eventId: string, d: TDiscountCodeFields) {
   const problems = discountCodeProblems(d);
   if (!problems.ticketTypeIds && d.ticketTypeIds.length > 0) {
-    const own = new Set((await ticketTypes.allOfEvent(db, tenantId, eventId)).map((t) => t.id));
+    const own = await ticketTypes.lockReferenced(tx, tenantId, eventId, d.ticketTypeIds);
     if (d.ticketTypeIds.some((id) => !own.has(id))) problems.ticketTypeIds = M.discountTicketTypes;
   }
   const entries = Object.entries(problems);
@@ -135,14 +139,16 @@ export async function createDiscountCode({
 }): Promise<TDiscountCode> {
   await eventOrThrow(deps.db, ctx.tenantId, eventId, true);
   const merged: TDiscountCodeFields = { usageLimit: null, startsAt: null, endsAt: null, ticketTypeIds: [], active: true, ...input };
-  await assertValid(deps.db, ctx.tenantId, eventId, merged);
-  if (await repo.findByCode(deps.db, ctx.tenantId, eventId, merged.code)) throw codeTaken();
   try {
-    const row = await repo.insertDiscountCode(deps.db, {
-      tenantId: ctx.tenantId,
-      id: randomUUID(),
-      eventId,
-      ...(toColumns(merged, merged) as Required<Pick<repo.DiscountCodeInsert, 'code' | 'kind' | 'value'>>),
+    const row = await deps.db.transaction(async (tx) => {
+      await assertValid(tx, ctx.tenantId, eventId, merged);
+      if (await repo.findByCode(tx, ctx.tenantId, eventId, merged.code)) throw codeTaken();
+      return repo.insertDiscountCode(tx, {
+        tenantId: ctx.tenantId,
+        id: randomUUID(),
+        eventId,
+        ...(toColumns(merged, merged) as Required<Pick<repo.DiscountCodeInsert, 'code' | 'kind' | 'value'>>),
+      });
     });
     return toDiscountCode(row);
   } catch (err) {
@@ -168,14 +174,17 @@ export async function updateDiscountCode({
   const current = await repo.findDiscountCode(deps.db, ctx.tenantId, eventId, discountCodeId);
   if (!current) throw notFound();
   const merged: TDiscountCodeFields = { ...fromRow(current), ...changes };
-  await assertValid(deps.db, ctx.tenantId, eventId, merged);
-  if (changes.code && changes.code !== current.code) {
-    const other = await repo.findByCode(deps.db, ctx.tenantId, eventId, changes.code);
-    if (other && other.id !== discountCodeId) throw codeTaken();
-  }
   try {
-    const row = await repo.updateDiscountCode(deps.db, ctx.tenantId, eventId, discountCodeId, toColumns(changes, merged));
-    if (!row) throw notFound();
+    const row = await deps.db.transaction(async (tx) => {
+      await assertValid(tx, ctx.tenantId, eventId, merged);
+      if (changes.code && changes.code !== current.code) {
+        const other = await repo.findByCode(tx, ctx.tenantId, eventId, changes.code);
+        if (other && other.id !== discountCodeId) throw codeTaken();
+      }
+      const updated = await repo.updateDiscountCode(tx, ctx.tenantId, eventId, discountCodeId, toColumns(changes, merged));
+      if (!updated) throw notFound();
+      return updated;
+    });
     return toDiscountCode(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw codeTaken();

@@ -35,6 +35,7 @@ export async function seedDemoEvent(tx: Tx, tenantId: string, opts: { now?: Date
     name: 'Summer Jam',
     urlName: DEMO_EVENT.urlName,
     status: 'published',
+    publishedAt: now,
     description: 'An evening of live music under the stars, with food trucks and a late set from our headliners.',
     startDateTime: start,
     endDateTime: end,

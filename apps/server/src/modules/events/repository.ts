@@ -59,7 +59,8 @@ export async function updateEvent(db: DbOrTx, tenantId: string, eventId: string,
 export async function transitionEvent(db: DbOrTx, tenantId: string, eventId: string, from: readonly string[], to: string) {
   const [row] = await db
     .update(events)
-    .set({ status: to, updatedAt: new Date() })
+    // The first publish is remembered: a cancelled event that was once public keeps its page.
+    .set({ status: to, updatedAt: new Date(), ...(to === 'published' ? { publishedAt: sql`coalesce(${events.publishedAt}, now())` } : {}) })
     .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId), inArray(events.status, [...from])))
     .returning();
   return row;

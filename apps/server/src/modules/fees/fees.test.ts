@@ -78,6 +78,11 @@ const settingsMessages: Array<[Record<string, unknown>, string, string]> = [
   [{ platformFee: -1 }, 'platformFee', M.invalidValue],
   [{ maximumComplimentaryTickets: 0 }, 'maximumComplimentaryTickets', M.complimentaryLimited],
   [{ maximumComplimentaryTickets: undefined }, 'maximumComplimentaryTickets', M.complimentaryLimited],
+  // 'Round service fees up to' is required (*) like the other amounts: left out it is refused,
+  // not quietly reset to a cent.
+  [{ roundUpServiceFeeValue: undefined }, 'roundUpServiceFeeValue', M.fieldRequired],
+  [{ roundUpServiceFeeValue: null }, 'roundUpServiceFeeValue', M.fieldRequired],
+  [{ roundUpServiceFeeValue: 0 }, 'roundUpServiceFeeValue', M.invalidValue],
 ];
 
 describe('global fees (the template for new tenants)', () => {
@@ -183,6 +188,24 @@ describe('global fees (the template for new tenants)', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION');
     expect(res.body.error.fields[field]).toBe(message);
+  });
+
+  it('names every missing amount at once, the ones that depend on Charge Tax included', async () => {
+    // An empty Box Office amount must not hide the tax rate and cash amount that Charge Tax and
+    // Charge Cash Order require (the form shows these messages live from the same schema).
+    const before = (await admin.get('/api/global/setting')).body;
+    const res = await admin.put(
+      '/api/global/setting',
+      settings({ chargeTax: true, taxRate: null, chargeCash: true, chargeCashValue: null, chargeBoxOffice: true, chargeBoxOfficeValue: undefined, roundUpServiceFeeValue: undefined }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.error.fields).toEqual({
+      taxRate: M.taxRateRequired,
+      chargeCashValue: M.chargeCashRequired,
+      chargeBoxOfficeValue: M.chargeBoxOfficeRequired,
+      roundUpServiceFeeValue: M.fieldRequired,
+    });
+    expect((await admin.get('/api/global/setting')).body).toEqual(before);
   });
 });
 

@@ -1,4 +1,4 @@
-import { M } from '@marquee/core';
+import { M, ORDER_UID_FORMAT } from '@marquee/core';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discountCodes, events, jobs, orderLines, orders, ticketSettings, ticketTypes } from '../../db/schema/index.js';
@@ -73,7 +73,8 @@ describe('PLACE ORDER (spec §7 create order)', () => {
     );
     expect(res.status).toBe(201);
     expect(res.body.message).toMatch(new RegExp(`^http://${tenant.url}\\.localhost:${server.port}/pay/cs_test_`));
-    expect(res.body.orderUID).toMatch(/^[0-9A-Z]{12}$/);
+    // The shape the success page accepts (spec §2 success?orderID=).
+    expect(res.body.orderUID).toMatch(ORDER_UID_FORMAT);
     expect(res.body.draftOrderUID).toBe(res.body.orderUID);
     expect(res.body.orderToken.length).toBeGreaterThanOrEqual(32);
     expect(res.body.breakdown).toMatchObject({ ticketCount: 3, subtotal: 21000, discount: 2100, discountCode: 'WELCOME10' });
@@ -144,7 +145,12 @@ describe('PLACE ORDER (spec §7 create order)', () => {
   it.each([
     [{ email: '' }, 'order.email', M.checkoutEmailRequired],
     [{ email: 'not-an-email' }, 'order.email', M.emailFormat],
-    [{ phone: '+1 (555) 123' }, 'order.phone', M.mobileRequired],
+    [{ phone: '+1555123' }, 'order.phone', M.mobileRequired],
+    [{ phone: '+155512345678' }, 'order.phone', M.mobileRequired],
+    [{ phone: '+1abc' }, 'order.phone', M.phoneWireFormat],
+    [{ phone: '+1 (555) 123 4567' }, 'order.phone', M.phoneWireFormat],
+    [{ phone: '15551234567' }, 'order.phone', M.phoneWireFormat],
+    [{ phone: '+1555123456x' }, 'order.phone', M.phoneWireFormat],
     [{ address1: '' }, 'order.address1', M.addressRequired],
     [{ address2: '  ' }, 'order.address2', M.addressRequired],
     [{ city: '' }, 'order.city', M.cityRequired],
@@ -160,6 +166,27 @@ describe('PLACE ORDER (spec §7 create order)', () => {
     const res = await site().post(ordersPath(), checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }], patch));
     expect(res.status).toBe(400);
     expect(res.body.error.fields[field]).toBe(message);
+  });
+
+  it('refuses a phone that is not digits with a plus prefix with a 400 in our error shape, and holds nothing (spec §5)', async () => {
+    const before = await remaining();
+    for (const phone of ['+1abc', '+1 (555) 123 4567', '+1-555-123-4567', ' +15551234567', 'call me', '+']) {
+      const res = await site().post(ordersPath(), checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }], { phone }));
+      expect({ phone, status: res.status, body: res.body }).toEqual({ phone, status: 400, body: validationError('order.phone', M.phoneWireFormat) });
+    }
+    const long = await site().post(ordersPath(), checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }], { phone: `+1${'5'.repeat(60)}` }));
+    expect({ status: long.status, body: long.body }).toEqual({ status: 400, body: validationError('order.phone', M.phoneWireFormat) });
+    const number = await site().post(ordersPath(), checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }], { phone: 15551234567 }));
+    expect(number.status).toBe(400);
+    expect(Object.keys(number.body.error.fields)).toEqual(['order.phone']);
+    expect(await remaining()).toEqual(before);
+    // What the browser sends: +1 and ten digits (stored as sent), or null for an empty field.
+    const ok = await site().post(ordersPath(), checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }], { phone: '+16175550123' }));
+    expect(ok.status).toBe(201);
+    expect((await orderRow(ok.body.orderUID)).phone).toBe('+16175550123');
+    const none = await site().post(ordersPath(), checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }], { phone: null }));
+    expect(none.status).toBe(201);
+    expect((await orderRow(none.body.orderUID)).phone).toBeNull();
   });
 
   it('accepts a blank optional phone, a full name, a US state by name, and a non-US address', async () => {
@@ -198,7 +225,7 @@ describe('PLACE ORDER (spec §7 create order)', () => {
     expect(second.body.error.message).toBe(M.invalidInput);
   });
 
-  it('is 404 on the platform host, for another tenant, for drafts; 409 for a cancelled event', async () => {
+  it('is 404 on the platform host, for another tenant, for events never published; 409 for a cancelled event', async () => {
     const payload = checkoutPayload([{ ticketTypeId: tt(GA), quantity: 1 }]);
     expect((await server.client().post(ordersPath(), payload)).status).toBe(404);
     const other = await givenTenant(server);
@@ -207,10 +234,14 @@ describe('PLACE ORDER (spec §7 create order)', () => {
     expect((await site().post(ordersPath(theirs), checkoutPayload([{ ticketTypeId: tt(0, theirs), quantity: 1 }]))).status).toBe(404);
     const draft = await givenEventOnSale(server, tenant.id, { status: 'draft' });
     expect((await site().post(ordersPath(draft), checkoutPayload([{ ticketTypeId: tt(0, draft), quantity: 1 }]))).status).toBe(404);
-    const cancelled = await givenEventOnSale(server, tenant.id, { status: 'cancelled' });
-    const res = await site().post(ordersPath(cancelled), checkoutPayload([{ ticketTypeId: tt(0, cancelled), quantity: 1 }]));
-    expect(res.status).toBe(409);
-    expect(res.body.error.message).toBe(M.eventNotOnSale);
+    const neverPublished = await givenEventOnSale(server, tenant.id, { status: 'cancelled' });
+    expect((await site().post(ordersPath(neverPublished), checkoutPayload([{ ticketTypeId: tt(0, neverPublished), quantity: 1 }]))).status).toBe(404);
+    // Published, then unpublished or cancelled while a buyer was at checkout: no longer on sale.
+    for (const status of ['cancelled', 'draft']) {
+      const stopped = await givenEventOnSale(server, tenant.id, { status, wasPublished: true });
+      const res = await site().post(ordersPath(stopped), checkoutPayload([{ ticketTypeId: tt(0, stopped), quantity: 1 }]));
+      expect({ status, code: res.status, body: res.body }).toEqual({ status, code: 409, body: { error: { code: 'CONFLICT', message: M.eventNotOnSale } } });
+    }
   });
 
   it('replaces the draft this browser placed before: its tickets are given back, then held for the new order', async () => {

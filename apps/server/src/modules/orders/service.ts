@@ -137,7 +137,9 @@ export async function createOrder(opts: {
   const contact = input.order;
   const read = () => repo.findCheckoutSnapshot(deps.db, { tenantId, eventId, discountCode: contact.discountCode });
   let snapshot = await read();
-  if (!snapshot || snapshot.event.status === 'draft') throw notFound();
+  // An event the public never saw is not found; one that was published but is not on sale any more
+  // (unpublished or cancelled while the buyer was at checkout) is 'no longer on sale'.
+  if (!snapshot || (snapshot.event.status !== 'published' && snapshot.event.publishedAt === null)) throw notFound();
   if (snapshot.event.status !== 'published') throw conflict(M.eventNotOnSale);
 
   // A draft this browser placed before (a declined card, back from the gateway) gives its tickets

@@ -1,4 +1,4 @@
-import { zResource, zListResponse } from '@marquee/core';
+import { PLATFORM_OUTBOX, zResource, zListResponse } from '@marquee/core';
 import { and, count } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -39,7 +39,7 @@ export function registerOutboxRoutes(app: FastifyInstance, deps: Deps) {
     {
       // Super users only: kept mails hold sign-in and reset codes, which would let anyone reading
       // them take over any account, a super user's included.
-      config: { access: { kind: 'platform', roles: ['super_user'] } },
+      config: { access: { kind: 'platform', roles: PLATFORM_OUTBOX } },
       schema: { tags: ['mail'], response: { 200: zListResponse(ZMail) } },
     },
     async (req) => {

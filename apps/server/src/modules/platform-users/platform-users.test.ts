@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { M, PLATFORM_ROLES } from '@marquee/core';
+import { encodeFilters, M, PLATFORM_ROLES } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invites, memberships, users } from '../../db/schema/index.js';
@@ -83,6 +83,18 @@ describe('platform users', () => {
     expect(onlyPending.body.result.map((u: { id: string }) => u.id)).toContain(invited);
   });
 
+  it('searches for any text literally: separators such as ";" do not break the list', async () => {
+    for (const value of ['a=b;c', ';', 'x\\;y', '=admin', 'example.test;details.status=ACTIVE']) {
+      const q = new URLSearchParams();
+      for (const f of encodeFilters([{ field: 'details.id', op: '=', value }])) q.append('filters', f);
+      const res = await admin.get(`/api/platform/users?${q}`);
+      expect({ value, status: res.status, count: res.body.count, result: res.body.result }).toEqual({ value, status: 200, count: 0, result: [] });
+    }
+    // A search holding '@' and '.' still finds the address.
+    const q = new URLSearchParams({ filters: encodeFilters([{ field: 'details.id', op: '=', value: adminEmail.slice(2) }])[0]! });
+    expect((await admin.get(`/api/platform/users?${q}`)).body.result.map((u: { id: string }) => u.id)).toEqual([adminEmail]);
+  });
+
   it('pages through the list with a cursor', async () => {
     const tag = randomUUID().slice(0, 6);
     for (const n of [1, 2, 3]) await admin.post('/api/platform/users', { id: `page-${tag}-${n}@example.test` });
@@ -124,6 +136,83 @@ describe('platform users', () => {
     // an attendee account without any platform invite is not a platform user
     const attendee = await givenUser(server, { status: 'PENDING' });
     expect((await admin.post(`/api/platform/users/${encodeURIComponent(attendee.email)}/verify`)).status).toBe(404);
+  });
+
+  it('only a super user verifies someone into the super_user role, as only they may grant it by editing roles', async () => {
+    const manager = actors.platform_manager.platform;
+    const address = email('grant');
+    await invitedAndSignedUp(address);
+    const path = `/api/platform/users/${encodeURIComponent(address)}/verify`;
+    const refusedRes = await manager.post(path);
+    expect({ status: refusedRes.status, body: refusedRes.body }).toEqual({ status: 403, body: { error: { code: 'FORBIDDEN', message: M.superUserOnly } } });
+    // Nothing happened: still pending, no membership, the invite still open.
+    expect((await find(address)).group).toMatchObject({ status: 'PENDING', roles: [...PLATFORM_ROLES] });
+    const [account] = await server.app.deps.db.select().from(users).where(eq(users.email, address));
+    expect(account!.status).toBe('PENDING');
+    expect(await server.app.deps.db.select().from(memberships).where(eq(memberships.userId, account!.id))).toEqual([]);
+    // Once a super user takes super_user off the invite, the manager may verify it.
+    expect((await admin.patch(`/api/platform/users/${encodeURIComponent(address)}`, { group: { roles: ['platform_manager'] } })).status).toBe(200);
+    const ok = await manager.post(path);
+    expect(ok.status).toBe(200);
+    expect(ok.body.group).toMatchObject({ status: 'ACTIVE', roles: ['platform_manager'] });
+
+    // The same for a member whose account is still pending: their membership's roles decide.
+    const pendingSuper = await givenUser(server, { status: 'PENDING', platformRoles: ['super_user', 'platform_user'] });
+    const superPath = `/api/platform/users/${encodeURIComponent(pendingSuper.email)}/verify`;
+    expect((await manager.post(superPath)).status).toBe(403);
+    expect((await admin.post(superPath)).body.group).toMatchObject({ status: 'ACTIVE', roles: ['super_user', 'platform_user'] });
+    const pendingUser = await givenUser(server, { status: 'PENDING', platformRoles: ['platform_user'] });
+    expect((await manager.post(`/api/platform/users/${encodeURIComponent(pendingUser.email)}/verify`)).status).toBe(200);
+  });
+
+  it('does not verify an existing account into the platform: its owner accepts the invite', async () => {
+    // A mistyped invite that happens to name someone's account must not give them platform roles.
+    const stranger = await givenUser(server);
+    expect((await admin.post('/api/platform/users', { id: stranger.email })).body).toEqual({ success: true, userExists: true });
+    expect((await find(stranger.email)).group.status).toBe('PENDING');
+    const res = await admin.post(`/api/platform/users/${encodeURIComponent(stranger.email)}/verify`);
+    expect({ status: res.status, body: res.body }).toEqual({ status: 409, body: { error: { code: 'CONFLICT', message: M.verifyExistingAccount } } });
+    expect(await server.app.deps.db.select().from(memberships).where(eq(memberships.userId, stranger.id))).toEqual([]);
+    // The invite stays open: the owner can still accept it with their password.
+    const link = linkFrom((await lastMailTo(server, stranger.email))!.text);
+    const accepted = await server.client().post('/api/auth/link-account', {
+      username: stranger.email,
+      password: stranger.password,
+      targetGroupId: 'platform',
+      inviteCode: link.searchParams.get('code'),
+    });
+    expect(accepted.status).toBe(200);
+    expect((await find(stranger.email)).group).toMatchObject({ status: 'ACTIVE', roles: [...PLATFORM_ROLES] });
+  });
+
+  it('does not verify an account that was not signed up through the invite (whoever chose its password)', async () => {
+    const register = (address: string, extra: Record<string, unknown> = {}) =>
+      server.client().post('/api/auth/register', {
+        username: address, password: 'Squatt3r!pass', password2: 'Squatt3r!pass', firstName: 'Sam', lastName: 'Squatter', appType: 'ATTENDEE', ...extra,
+      });
+    // Someone signs up for the address on their own (no code from its mailbox needed), then the
+    // platform invites it: the pending account must not become a platform admin by Verify.
+    const early = email('squat');
+    expect((await register(early)).status).toBe(201);
+    expect((await admin.post('/api/platform/users', { id: early })).status).toBe(201);
+    const res = await admin.post(`/api/platform/users/${encodeURIComponent(early)}/verify`);
+    expect({ status: res.status, body: res.body }).toEqual({ status: 409, body: { error: { code: 'CONFLICT', message: M.verifyNotThroughInvite } } });
+
+    // The same when someone signs up again, without the invite, after the invitee did with it.
+    const late = email('resign');
+    await invitedAndSignedUp(late);
+    expect((await register(late)).status).toBe(201);
+    const again = await admin.post(`/api/platform/users/${encodeURIComponent(late)}/verify`);
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toBe(M.verifyNotThroughInvite);
+    for (const address of [early, late]) {
+      const [u] = await server.app.deps.db.select().from(users).where(eq(users.email, address));
+      expect(u!.status).toBe('PENDING');
+      expect(await server.app.deps.db.select().from(memberships).where(eq(memberships.userId, u!.id))).toEqual([]);
+    }
+    // Signing up through the invite's own link makes the account verifiable.
+    await invitedAndSignedUp(early);
+    expect((await admin.post(`/api/platform/users/${encodeURIComponent(early)}/verify`)).status).toBe(200);
   });
 
   it('edits name and roles; only a super user moves the super_user role; one super user always remains', async () => {
@@ -256,14 +345,19 @@ describe('platform user routes: who may call them', () => {
   });
 
   it('POST /api/platform/users/:id/verify', async () => {
+    // An invite without super_user: both writers may verify it.
     const address = email('matrix');
     await invitedAndSignedUp(address);
+    expect((await admin.patch(`/api/platform/users/${encodeURIComponent(address)}`, { group: { roles: ['platform_manager', 'platform_user'] } })).status).toBe(200);
     const path = `/api/platform/users/${encodeURIComponent(address)}/verify`;
     expect(await statusesOf(actors, 'platform', (c) => c.post(path), others)).toEqual(refused);
     expect((await actors.platform_manager.platform.post(path)).status).toBe(200);
+    // An invite that carries super_user (every platform invite does): super users only.
     const next = email('matrix');
     await invitedAndSignedUp(next);
-    expect((await actors.super_user.platform.post(`/api/platform/users/${encodeURIComponent(next)}/verify`)).status).toBe(200);
+    const nextPath = `/api/platform/users/${encodeURIComponent(next)}/verify`;
+    // The super user goes last: once verified, there is nothing left to verify.
+    expect(await statusesOf(actors, 'platform', (c) => c.post(nextPath), ['platform_manager', ...others, 'super_user'])).toEqual({ platform_manager: 403, ...refused, super_user: 200 });
   });
 
   it('PATCH and DELETE /api/platform/users/:id', async () => {

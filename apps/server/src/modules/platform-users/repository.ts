@@ -2,7 +2,7 @@ import { PLATFORM_GROUP_ID } from '@marquee/core';
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
-import { invites, memberships, users } from '../../db/schema/index.js';
+import { invites, memberships, users, verificationCodes } from '../../db/schema/index.js';
 import type { CompiledList, ListSpec } from '../../platform/list-query.js';
 
 const inviteUser = alias(users, 'invite_user');
@@ -112,6 +112,21 @@ export async function findOpenPlatformInvite(db: DbOrTx, email: string) {
     .orderBy(desc(invites.createdAt))
     .limit(1);
   return row;
+}
+
+/**
+ * Whether the account's newest sign-up code was issued for an open platform invite of this address,
+ * that is, the person signed up through the invite's link (which only that mailbox received).
+ */
+export async function signedUpThroughPlatformInvite(db: DbOrTx, userId: string, email: string): Promise<boolean> {
+  const [row] = await db
+    .select({ groupId: invites.groupId, email: invites.email, acceptedAt: invites.acceptedAt })
+    .from(verificationCodes)
+    .leftJoin(invites, eq(invites.id, verificationCodes.inviteId))
+    .where(and(eq(verificationCodes.userId, userId), eq(verificationCodes.purpose, 'signup')))
+    .orderBy(desc(verificationCodes.createdAt))
+    .limit(1);
+  return !!row && row.groupId === PLATFORM_GROUP_ID && row.email === email.toLowerCase() && row.acceptedAt === null;
 }
 
 export async function insertMembership(db: DbOrTx, values: typeof memberships.$inferInsert) {

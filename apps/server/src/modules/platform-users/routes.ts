@@ -27,7 +27,7 @@ export function registerPlatformUserRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: { kind: 'platform', roles: PLATFORM_WRITE } },
       schema: { tags, summary: 'Verify User: activate a pending platform user', params: ZPlatformUserParams, response: { 200: ZPlatformUser } },
     },
-    async (req) => platformUsers.verifyPlatformUser({ deps, email: req.params.id }),
+    async (req) => platformUsers.verifyPlatformUser({ deps, actor: platformCtxOf(req), email: req.params.id }),
   );
 
   r.patch(

@@ -41,16 +41,28 @@ async function personResource(deps: Deps, email: string): Promise<TPlatformUser>
 /**
  * Verify User (spec: accounts §2 screen 10, §4): activates a pending platform user's account and
  * grants the roles of their invite, as the verification code would have. (The original reused the
- * delete call here, a defect the spec points out.)
+ * delete call here, a defect the spec points out.) Only someone who acted on the invite can be
+ * verified: a pending account signed up through the invite's link (which only the invited mailbox
+ * received). An existing account joins by accepting the invite itself, so a mistyped address can
+ * never hand a stranger's account platform roles; an account someone signed up for on their own
+ * (whoever knows its password) is not verified into the platform either. Granting super_user this
+ * way takes a super user, as editing roles does (docs/decisions.md, "Platform user verification").
  */
-export async function verifyPlatformUser({ deps, email }: { deps: Deps; email: string }) {
+export async function verifyPlatformUser({ deps, actor, email }: { deps: Deps; actor: PlatformCtx; email: string }) {
   await deps.db.transaction(async (tx) => {
     const user = await repo.findUserByEmail(tx, email);
     const membership = user ? await repo.findPlatformMembership(tx, user.id, true) : undefined;
     const invite = await repo.findOpenPlatformInvite(tx, email);
     if (!membership && !invite) throw notFound();
     if (!user) throw conflict(M.userNotSignedUp);
-    if (user.status !== 'PENDING' && (membership || user.status !== 'ACTIVE')) throw conflict(M.userNotPending);
+    if (membership && user.status !== 'PENDING') throw conflict(M.userNotPending);
+    const roles = membership?.roles ?? invite?.roles ?? [];
+    if (roles.includes(SUPER) && !actor.platformRoles.includes(SUPER)) throw forbidden(M.superUserOnly);
+    if (!membership) {
+      if (user.status === 'ACTIVE') throw conflict(M.verifyExistingAccount);
+      if (user.status !== 'PENDING') throw conflict(M.userNotPending);
+      if (!(await repo.signedUpThroughPlatformInvite(tx, user.id, email))) throw conflict(M.verifyNotThroughInvite);
+    }
     await repo.updateUser(tx, user.id, { status: 'ACTIVE' });
     if (!membership && invite) {
       await repo.insertMembership(tx, { id: randomUUID(), userId: user.id, groupId: PLATFORM_GROUP_ID, tenantId: null, eventId: null, roles: invite.roles });

@@ -1,11 +1,13 @@
 import { M } from '@marquee/core';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discountCodes, surchargeRules, ticketSettings } from '../../db/schema/index.js';
+import { discountCodes, orders, surchargeRules, ticketSettings } from '../../db/schema/index.js';
 import {
+  checkoutPayload,
   givenEventOnSale,
   givenTenant,
   givenTenantWithSettings,
+  givenUser,
   invalidUuid,
   notFoundError,
   startServer,
@@ -14,6 +16,7 @@ import {
   type GivenTenant,
   type TestServer,
 } from '../../../test/harness.js';
+import { markOrderPaid } from '../orders/service.js';
 
 let server: TestServer;
 let tenant: GivenTenant;
@@ -100,6 +103,68 @@ describe('event home and ticket menu', () => {
     const theirs = await givenEventOnSale(server, other.id);
     expect((await site().get(`/api/p/events/${theirs.urlName}`)).status).toBe(404);
     expect((await server.client(other.url).get(`/api/p/events/${theirs.urlName}`)).status).toBe(200);
+  });
+});
+
+describe('a cancelled event (docs/decisions.md "A cancelled event keeps its page")', () => {
+  it('keeps the page of an event cancelled after it was published, with nothing on sale; the buyer still sees their order', async () => {
+    const organiser = server.client(tenant.url);
+    await organiser.login((await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } })).email);
+    const consoleBase = `/api/tenants/${tenant.id}/events`;
+    const created = await organiser.post(consoleBase, { details: { name: 'Winter Gala', startDateTime: '2031-01-10T20:00:00Z', venueName: 'The Hall', city: 'Springfield' } });
+    expect(created.status).toBe(201);
+    const { id, details } = created.body as { id: string; details: { urlName: string } };
+    const ticketType = await organiser.post(`${consoleBase}/${id}/ticket-types`, { details: { name: 'Gala Seat', price: 2500, quantity: 10 } });
+    expect((await organiser.post(`${consoleBase}/${id}/publish`)).status).toBe(200);
+    const lines = [{ ticketTypeId: ticketType.body.id as string, quantity: 1 }];
+    const placed = await site().post(`/api/p/tenants/${tenant.id}/events/${id}/orders`, checkoutPayload(lines));
+    expect(placed.status).toBe(201);
+    const [order] = await server.app.deps.db.select().from(orders).where(eq(orders.orderUid, placed.body.orderUID));
+    await server.app.deps.db.transaction((tx) =>
+      markOrderPaid({ deps: server.app.deps, tx, orderId: order!.id, provider: 'test', sessionId: 'cs_gala', chargeId: 'pi_gala', paymentMethod: 'card' }),
+    );
+    // Unpublished: hidden again, as a draft is; a buyer still at checkout is told it is no longer on sale.
+    expect((await organiser.post(`${consoleBase}/${id}/unpublish`)).status).toBe(200);
+    expect((await site().get(`/api/p/events/${details.urlName}`)).status).toBe(404);
+    const unpublished = await site().post(`/api/p/tenants/${tenant.id}/events/${id}/orders`, checkoutPayload(lines));
+    expect({ status: unpublished.status, body: unpublished.body }).toEqual({ status: 409, body: { error: { code: 'CONFLICT', message: M.eventNotOnSale } } });
+
+    expect((await organiser.post(`${consoleBase}/${id}/cancel`)).status).toBe(200);
+    const page = await site().get(`/api/p/events/${details.urlName}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ id, details: { name: 'Winter Gala', status: 'cancelled', venueName: 'The Hall' }, ticketTypes: [] });
+    expect(page.body.settings).toMatchObject({ remainingCapacity: 0, charity: null });
+    const setting = await site().get(`/api/p/tenants/${tenant.id}/events/${id}/setting`);
+    expect(setting.status).toBe(200);
+    expect(setting.body).toMatchObject({ remainingCapacity: 0, charity: null });
+    // Nothing is sold: cart checks, pricing and PLACE ORDER say so, in our error shape.
+    const notOnSale = { status: 409, body: { error: { code: 'CONFLICT', message: M.eventNotOnSale } } };
+    for (const res of [
+      await site().post(`/api/p/events/${details.urlName}/cart/validate`, { lines }),
+      await site().post(`/api/p/events/${details.urlName}/price`, { lines }),
+      await site().post(`/api/p/tenants/${tenant.id}/events/${id}/orders`, checkoutPayload(lines)),
+    ]) {
+      expect({ status: res.status, body: res.body }).toEqual(notOnSale);
+    }
+    // The buyer's success page still shows their order.
+    const mine = await site().get(`/api/p/orders/${placed.body.orderUID}?token=${encodeURIComponent(placed.body.orderToken)}`);
+    expect(mine.body).toMatchObject({ orderUID: placed.body.orderUID, paymentStatus: 'paid', eventName: 'Winter Gala', details: { ticketCount: 1 } });
+    // Other tenants' hosts still do not see it.
+    expect((await server.client((await givenTenant(server)).url).get(`/api/p/events/${details.urlName}`)).status).toBe(404);
+  });
+
+  it('hides an event cancelled before it was ever published, like a draft', async () => {
+    const never = await givenEventOnSale(server, tenant.id, { status: 'cancelled' });
+    const lines = [{ ticketTypeId: never.ticketTypeIds[0]!, quantity: 1 }];
+    for (const res of [
+      await site().get(`/api/p/events/${never.urlName}`),
+      await site().get(`/api/p/tenants/${tenant.id}/events/${never.id}/setting`),
+      await site().post(`/api/p/events/${never.urlName}/cart/validate`, { lines }),
+      await site().post(`/api/p/events/${never.urlName}/price`, { lines }),
+      await site().post(`/api/p/tenants/${tenant.id}/events/${never.id}/orders`, checkoutPayload(lines)),
+    ]) {
+      expect({ status: res.status, body: res.body }).toEqual({ status: 404, body: notFoundError });
+    }
   });
 });
 

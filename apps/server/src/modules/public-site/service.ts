@@ -11,7 +11,7 @@ import {
 import type { Deps } from '../../deps.js';
 import type { HostTenant } from '../../platform/auth/context.js';
 import { tenantLabel } from '../../platform/auth/guard.js';
-import { AppError, notFound } from '../../platform/errors.js';
+import { AppError, conflict, notFound } from '../../platform/errors.js';
 import * as eventsRepo from '../events/repository.js';
 import { seatMapPath } from '../events/service.js';
 import { donationFor, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from '../orders/pricing.js';
@@ -23,23 +23,40 @@ import * as repo from './repository.js';
 // The attendee site's reads (spec reports-payouts-checkout §2 attendee routes, §7). The tenant is
 // the one whose host served the request; the platform host has no event site.
 
-/** A published event of this host's tenant with its ticket types, fees and (asked-for) discount code, in one read. */
-async function publishedEvent(deps: Deps, hostTenant: HostTenant | null, eventName: string, discountCode: string | null = null) {
+/**
+ * An event of this host's tenant that the public may see, with its ticket types, fees and (asked-for)
+ * discount code, in one read: a published event, or a cancelled one that was published before (its
+ * page says it is cancelled). A draft, or an event cancelled before it was ever published, is not found.
+ */
+async function publicEvent(deps: Deps, hostTenant: HostTenant | null, eventName: string, discountCode: string | null = null) {
   if (!hostTenant) throw notFound();
   const snapshot = await findCheckoutSnapshot(deps.db, { tenantId: hostTenant.id, urlName: eventName.toLowerCase(), discountCode });
-  if (!snapshot || snapshot.event.status !== 'published') throw notFound();
+  if (!snapshot || !isPublic(snapshot.event)) throw notFound();
   return snapshot;
 }
 
+/** An event on sale. A cancelled one the public saw is 409 'no longer on sale' (what a buyer mid-checkout is told). */
+async function publishedEvent(deps: Deps, hostTenant: HostTenant | null, eventName: string, discountCode: string | null = null) {
+  const snapshot = await publicEvent(deps, hostTenant, eventName, discountCode);
+  if (snapshot.event.status !== 'published') throw conflict(M.eventNotOnSale);
+  return snapshot;
+}
+
+/** Published now, or cancelled after it was published (docs/decisions.md "A cancelled event keeps its page"). */
+const isPublic = (event: Pick<eventsRepo.EventRow, 'status' | 'publishedAt'>) =>
+  event.status === 'published' || (event.status === 'cancelled' && event.publishedAt !== null);
+
 function toSettings(event: eventsRepo.EventRow, types: ticketTypesRepo.TicketTypeRow[], charity: TPublicCharity | null): TPublicEventSettings {
+  const onSale = event.status === 'published';
   return {
-    remainingCapacity: remainingCapacityOf(event, types),
+    // A cancelled event sells nothing and takes no donations.
+    remainingCapacity: onSale ? remainingCapacityOf(event, types) : 0,
     emailDeliveryVerbiage: event.emailDeliveryVerbiage,
     covidSafety: event.covidSafetyEnabled,
     covidSafetyText: event.covidSafetyText,
     timeZone: event.timeZone,
     seatMap: seatMapPath(event),
-    charity,
+    charity: onSale ? charity : null,
   };
 }
 
@@ -68,17 +85,21 @@ function toPublicTicketType(t: ticketTypesRepo.TicketTypeRow, all: ticketTypesRe
   };
 }
 
-/** Event home and ticket menu: a published event of this host's tenant with its ticket types on offer. */
+/**
+ * Event home and ticket menu: a published event of this host's tenant with its ticket types on offer,
+ * or a cancelled one that was published, with status 'cancelled' and nothing on offer.
+ */
 export async function getPublicEvent({ deps, hostTenant, eventName }: { deps: Deps; hostTenant: HostTenant | null; eventName: string }): Promise<TPublicEvent> {
-  const { event, types, charity } = await publishedEvent(deps, hostTenant, eventName);
+  const { event, types, charity } = await publicEvent(deps, hostTenant, eventName);
   const now = new Date();
+  const onSale = event.status === 'published';
   return {
     id: event.id,
     tenantId: event.tenantId,
     details: {
       name: event.name,
       urlName: event.urlName,
-      status: 'published',
+      status: onSale ? 'published' : 'cancelled',
       description: event.description,
       startDateTime: event.startDateTime?.toISOString() ?? null,
       endDateTime: event.endDateTime?.toISOString() ?? null,
@@ -94,7 +115,7 @@ export async function getPublicEvent({ deps, hostTenant, eventName }: { deps: De
       seatMap: seatMapPath(event),
     },
     // Ticket types switched off by the organiser are not on the menu; every other one is, with its availability.
-    ticketTypes: types.filter((t) => t.active).map((t) => toPublicTicketType(t, types, now)),
+    ticketTypes: onSale ? types.filter((t) => t.active).map((t) => toPublicTicketType(t, types, now)) : [],
     settings: toSettings(event, types, charity),
   };
 }
@@ -104,7 +125,7 @@ export async function getPublicSettings(opts: { deps: Deps; hostTenant: HostTena
   const { deps, hostTenant } = opts;
   if (!hostTenant || hostTenant.id !== opts.tenantId) throw notFound();
   const snapshot = await findCheckoutSnapshot(deps.db, { tenantId: hostTenant.id, eventId: opts.eventId });
-  if (!snapshot || snapshot.event.status !== 'published') throw notFound();
+  if (!snapshot || !isPublic(snapshot.event)) throw notFound();
   return toSettings(snapshot.event, snapshot.types, snapshot.charity);
 }
 

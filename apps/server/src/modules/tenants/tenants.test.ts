@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { COMPLIMENTARY_NEW_TENANT, M, tenantUrlFromName } from '@marquee/core';
+import { COMPLIMENTARY_NEW_TENANT, encodeFilters, M, tenantUrlFromName } from '@marquee/core';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -156,6 +156,9 @@ describe('creating a tenant', () => {
     [{ url: 'blue sky' }, 'details.url', M.urlNoSpaces],
     [{ url: 'Blue_Sky' }, 'details.url', M.tenantUrlFormat],
     [{ url: '-blue' }, 'details.url', M.tenantUrlFormat],
+    // A DNS label is at most 63 characters: a longer URL of valid characters gets a length message.
+    [{ url: 'a'.repeat(64) }, 'details.url', M.tenantUrlLength],
+    [{ url: 'a'.repeat(70) }, 'details.url', M.tenantUrlLength],
     [{ url: 'www' }, 'details.url', M.tenantUrlReserved],
     [{ url: 'api' }, 'details.url', M.tenantUrlReserved],
     [{ inviteTemplateSubject: undefined }, 'details.inviteTemplateSubject', M.subjectRequired],
@@ -214,6 +217,23 @@ describe('the tenants list', () => {
     expect(pending.body.count).toBe(0);
   });
 
+  it('searches for the literal text typed, separators included (a=b;c finds nothing, not a 400)', async () => {
+    const tag = randomUUID().slice(0, 6);
+    const made = await admin.post('/api/tenants', newTenant(`semi-${tag}`, { name: `Semi ${tag} Colon` }));
+    for (const [value, expected] of [
+      ['a=b;c', []],
+      [`${tag};details.status=active`, []],
+      [';', []],
+      ['\\', []],
+      [`semi ${tag}`, [made.body.id]],
+    ] as const) {
+      const q = new URLSearchParams();
+      for (const f of encodeFilters([{ field: 'details.name', op: '=', value }])) q.append('filters', f);
+      const res = await admin.get(`/api/tenants?${q}`);
+      expect({ value, status: res.status, ids: res.body.result?.map((t: { id: string }) => t.id) }).toEqual({ value, status: 200, ids: expected });
+    }
+  });
+
   it('refuses filters and sorts it does not know', async () => {
     expect((await admin.get('/api/tenants?filters=details.secret=1')).status).toBe(400);
     expect((await admin.get('/api/tenants?sort=details.secret')).status).toBe(400);
@@ -243,6 +263,9 @@ describe('tenant basic information', () => {
     [{ inviteTemplateBody: '' }, 'details.inviteTemplateBody', M.fieldRequired],
     [{ inviteTemplateBody: 'Hi ' }, 'details.inviteTemplateBody', M.noTrailingSpaces],
     [{ url: 'has space' }, 'details.url', M.urlNoSpaces],
+    [{ url: 'a'.repeat(70) }, 'details.url', M.tenantUrlLength],
+    [{ url: `${'a'.repeat(70)}_` }, 'details.url', M.tenantUrlLength],
+    [{ url: 'under_score' }, 'details.url', M.tenantUrlFormat],
   ])('refuses %o with the spec message', async (details, field, message) => {
     const res = await admin.patch(`/api/tenants/${tenant.id}`, { details });
     expect(res.status).toBe(400);
@@ -314,6 +337,26 @@ describe('deleting a tenant', () => {
     expect(kept?.totalAmount).toBe(1234);
     const [row] = await db().select().from(tenants).where(eq(tenants.id, t.id));
     expect(row?.deletedAt).toBeInstanceOf(Date);
+  });
+
+  // The console's set-up timer reads a 404 here as "the tenant is gone" and stops polling.
+  it("answers 404 to a deleted tenant's site status and retry, whether its site was still being set up or ready", async () => {
+    const early = await admin.post('/api/tenants', newTenant(uniqueUrl()));
+    expect((await admin.get(`/api/tenants/${early.body.id}/bucket-status`)).body).toEqual({ CFStatus: { status: 'CREATE_IN_PROGRESS' } });
+    expect((await admin.delete(`/api/tenants/${early.body.id}`)).status).toBe(200);
+    const ready = await admin.post('/api/tenants', newTenant(uniqueUrl()));
+    await server.app.deps.jobs.drain();
+    expect((await admin.get(`/api/tenants/${ready.body.id}/bucket-status`)).body).toEqual({ CFStatus: { status: 'create_complete' } });
+    expect((await admin.delete(`/api/tenants/${ready.body.id}`)).status).toBe(200);
+
+    for (const id of [early.body.id, ready.body.id]) {
+      const status = await admin.get(`/api/tenants/${id}/bucket-status`);
+      expect(status.status).toBe(404);
+      expect(status.body).toEqual(notFoundError);
+      const retry = await admin.post(`/api/tenants/${id}/bucket`);
+      expect(retry.status).toBe(404);
+      expect(retry.body).toEqual(notFoundError);
+    }
   });
 
   it('deletes a pending tenant but not a disabled one', async () => {

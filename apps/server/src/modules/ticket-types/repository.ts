@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { orderLines, ticketTypes } from '../../db/schema/index.js';
 import type { CompiledList, ListSpec } from '../../platform/list-query.js';
@@ -40,9 +40,27 @@ export async function allOfEvent(db: DbOrTx, tenantId: string, eventId: string):
     .orderBy(asc(ticketTypes.sortOrder), asc(ticketTypes.createdAt), asc(ticketTypes.id));
 }
 
-export async function findTicketType(db: DbOrTx, tenantId: string, eventId: string, id: string): Promise<TicketTypeRow | undefined> {
-  const [row] = await db.select().from(ticketTypes).where(and(ofEvent(tenantId, eventId), eq(ticketTypes.id, id)));
+/** With `lock`, the row stays locked (FOR UPDATE) to the end of the caller's transaction. */
+export async function findTicketType(db: DbOrTx, tenantId: string, eventId: string, id: string, lock = false): Promise<TicketTypeRow | undefined> {
+  const query = db.select().from(ticketTypes).where(and(ofEvent(tenantId, eventId), eq(ticketTypes.id, id)));
+  const [row] = lock ? await query.for('update') : await query;
   return row;
+}
+
+/**
+ * Which of these ids are ticket types of the event, each key-share locked (what a foreign key
+ * takes) in id order to the end of the caller's transaction: none of them can be deleted until it
+ * commits, while sales go on.
+ */
+export async function lockReferenced(db: DbOrTx, tenantId: string, eventId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: ticketTypes.id })
+    .from(ticketTypes)
+    .where(and(ofEvent(tenantId, eventId), inArray(ticketTypes.id, [...new Set(ids)])))
+    .orderBy(asc(ticketTypes.id))
+    .for('key share');
+  return new Set(rows.map((r) => r.id));
 }
 
 export async function insertTicketType(db: DbOrTx, values: TicketTypeInsert): Promise<TicketTypeRow> {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   M,
   TICKET_TYPE_DEFAULTS,
+  ticketTypeInDiscountCodes,
   ticketTypeProblems,
   zonedDateTimeToInstant,
   type TCreateTicketTypeRequest,
@@ -16,6 +17,7 @@ import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
+import * as discounts from '../discounts/repository.js';
 import * as events from '../events/repository.js';
 import * as repo from './repository.js';
 
@@ -197,10 +199,23 @@ export async function updateTicketType({
   return toTicketType(row);
 }
 
+/**
+ * Deletes a ticket type that never sold and that nothing points at: another ticket type's
+ * availability (OPT_3) or a discount code limited to it (docs/decisions.md, "Deleting a ticket
+ * type a discount code applies to"). One transaction: the row is locked first, so no discount code
+ * write (which key-share locks the ticket types it names) can start to name it before this commits.
+ */
 export async function deleteTicketType({ deps, ctx, eventId, ticketTypeId }: { deps: Deps; ctx: TenantCtx; eventId: string; ticketTypeId: string }) {
   await writableEvent(deps.db, ctx.tenantId, eventId);
-  if (!(await repo.findTicketType(deps.db, ctx.tenantId, eventId, ticketTypeId))) throw notFound();
-  if ((await repo.countLinksTo(deps.db, ctx.tenantId, eventId, ticketTypeId)) > 0) throw conflict(M.ticketTypeLinked);
-  if (!(await repo.deleteUnsoldTicketType(deps.db, ctx.tenantId, eventId, ticketTypeId))) throw conflict(M.ticketTypeHasSales);
+  await deps.db.transaction(async (tx) => {
+    const row = await repo.findTicketType(tx, ctx.tenantId, eventId, ticketTypeId, true);
+    if (!row) throw notFound();
+    // Sold or held first: such a ticket type can never be deleted, whatever points at it.
+    if (row.remaining !== row.quantity) throw conflict(M.ticketTypeHasSales);
+    if ((await repo.countLinksTo(tx, ctx.tenantId, eventId, ticketTypeId)) > 0) throw conflict(M.ticketTypeLinked);
+    const codes = await discounts.codesNaming(tx, ctx.tenantId, eventId, ticketTypeId);
+    if (codes.length > 0) throw conflict(ticketTypeInDiscountCodes(codes));
+    if (!(await repo.deleteUnsoldTicketType(tx, ctx.tenantId, eventId, ticketTypeId))) throw conflict(M.ticketTypeHasSales);
+  });
   return { success: true as const };
 }

@@ -1,7 +1,8 @@
-import { M } from '@marquee/core';
+import { randomUUID } from 'node:crypto';
+import { M, ticketTypeInDiscountCodes } from '@marquee/core';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ticketTypes } from '../../db/schema/index.js';
+import { discountCodes, ticketTypes } from '../../db/schema/index.js';
 import {
   badRequestError,
   givenEventOnSale,
@@ -65,6 +66,8 @@ describe('ticket types', () => {
     [{ quantity: -3 }, 'details.quantity', M.invalidValue],
     [{ minTicketPerOrder: 0 }, 'details.minTicketPerOrder', M.invalidValue],
     [{ minTicketPerOrder: 6, maxTicketPerOrder: 4 }, 'details.minTicketPerOrder', M.minAboveMax],
+    [{ quantity: 3, minTicketPerOrder: 5, maxTicketPerOrder: 8 }, 'details.minTicketPerOrder', M.minAboveQuantity],
+    [{ quantity: 1, minTicketPerOrder: 2 }, 'details.minTicketPerOrder', M.minAboveQuantity],
     [{ salesAvailability: 'SALES_AVAILABILITY_OPT_9' }, 'details.salesAvailability', M.invalidValue],
     [{ salesAvailability: 'SALES_AVAILABILITY_OPT_2', startDate: '2031-07-01', startTime: '10:00' }, 'details.endDate', M.salesWindowRequired],
     [
@@ -137,6 +140,28 @@ describe('ticket types', () => {
     });
   });
 
+  it('keeps the minimum per order within the quantity, on create and on every update', async () => {
+    // As much as the minimum is fine, and so is 0 (nothing for sale, whatever the minimum).
+    expect((await actors.admin.post(base(), { details: { name: 'Exact', price: 100, quantity: 4, minTicketPerOrder: 4 } })).status).toBe(201);
+    expect((await actors.admin.post(base(), { details: { name: 'None Yet', price: 100, quantity: 0, minTicketPerOrder: 2 } })).status).toBe(201);
+    const made = await actors.admin.post(base(), { details: { name: 'Table of Four', price: 100, quantity: 12, minTicketPerOrder: 4, maxTicketPerOrder: 8 } });
+    expect(made.status).toBe(201);
+    const id = made.body.id as string;
+    // Lowering the quantity below the stored minimum, or raising the minimum above the stored quantity.
+    for (const details of [{ quantity: 3 }, { minTicketPerOrder: 13, maxTicketPerOrder: 20 }, { quantity: 5, minTicketPerOrder: 6 }]) {
+      const res = await actors.admin.patch(`${base()}/${id}`, { details });
+      expect({ details, status: res.status, body: res.body }).toEqual({ details, status: 400, body: validationError('details.minTicketPerOrder', M.minAboveQuantity) });
+    }
+    expect((await actors.admin.get(`${base()}/${id}`)).body.details).toMatchObject({ quantity: 12, remainingQuantity: 12, minTicketPerOrder: 4, maxTicketPerOrder: 8 });
+    // The quantity is the ticket type's total, sold and held included: 9 of 12 out leaves 3, and the minimum of 4 still stands.
+    await setRemaining(id, 3);
+    const lowered = await actors.admin.patch(`${base()}/${id}`, { details: { quantity: 10 } });
+    expect(lowered.status).toBe(200);
+    expect(lowered.body.details).toMatchObject({ quantity: 10, remainingQuantity: 1, soldOrHeld: 9, minTicketPerOrder: 4 });
+    // Both together: the minimum may come down with the quantity.
+    expect((await actors.admin.patch(`${base()}/${id}`, { details: { quantity: 9, minTicketPerOrder: 1 } })).body.details).toMatchObject({ quantity: 9, minTicketPerOrder: 1 });
+  });
+
   it('deletes only what never sold and nothing depends on', async () => {
     const a = await actors.admin.post(base(), { details: { name: 'Gone Soon', price: 100, quantity: 5 } });
     expect((await actors.admin.delete(`${base()}/${a.body.id}`)).status).toBe(200);
@@ -151,6 +176,95 @@ describe('ticket types', () => {
     const linked = await actors.admin.delete(`${base()}/${target.body.id}`);
     expect(linked.status).toBe(409);
     expect(linked.body.error.message).toBe(M.ticketTypeLinked);
+  });
+
+  it('refuses to delete a ticket type that discount codes apply to, naming them, and changes nothing', async () => {
+    const ev = await givenEventOnSale(server, tenant.id, {
+      ticketTypes: [
+        { name: 'Early Bird', price: 2000, quantity: 10 },
+        { name: 'Regular', price: 3000, quantity: 10 },
+      ],
+      discounts: [
+        { code: 'VIP50', kind: 'percent', value: 50, ticketTypeIndexes: [1] },
+        { code: 'EVERYONE', kind: 'percent', value: 5 },
+      ],
+    });
+    const [early, regular] = ev.ticketTypeIds as [string, string];
+    const codes = `/api/tenants/${tenant.id}/events/${ev.id}/discount-codes`;
+    const both = await actors.admin.post(codes, { details: { code: 'BOTH10', kind: 'percent', value: 10, ticketTypeIds: [early, regular] } });
+    expect(both.status).toBe(201);
+    const rowsBefore = await server.app.deps.db.select().from(discountCodes).where(eq(discountCodes.eventId, ev.id));
+
+    const refused = await actors.admin.delete(`${base(ev.id)}/${regular}`);
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 409,
+      body: { error: { code: 'CONFLICT', message: 'Discount codes BOTH10 and VIP50 apply to this ticket type. Change or delete those codes first.' } },
+    });
+    expect((await actors.admin.get(`${base(ev.id)}/${regular}`)).status).toBe(200);
+    expect(await server.app.deps.db.select().from(discountCodes).where(eq(discountCodes.eventId, ev.id))).toEqual(rowsBefore);
+
+    // Once BOTH10 no longer names it, only VIP50 is in the way; a code for every ticket type never is.
+    expect((await actors.admin.patch(`${codes}/${both.body.id}`, { details: { ticketTypeIds: [early] } })).status).toBe(200);
+    const one = await actors.admin.delete(`${base(ev.id)}/${regular}`);
+    expect({ status: one.status, message: one.body.error.message }).toEqual({
+      status: 409,
+      message: 'Discount code VIP50 applies to this ticket type. Change or delete that code first.',
+    });
+    expect((await actors.admin.delete(`${codes}/${ev.discountCodeIds[0]}`)).status).toBe(200);
+    expect((await actors.admin.delete(`${base(ev.id)}/${regular}`)).status).toBe(200);
+    expect((await actors.admin.get(`${base(ev.id)}/${regular}`)).status).toBe(404);
+    // The other codes are as they were: nothing was widened or switched off.
+    const after = await actors.admin.get(`${codes}?limit=100`);
+    expect(after.body.result.map((c: { details: { code: string; ticketTypeIds: string[]; active: boolean } }) => c.details).sort((a: { code: string }, b: { code: string }) => a.code.localeCompare(b.code))).toMatchObject([
+      { code: 'BOTH10', ticketTypeIds: [early], active: true },
+      { code: 'EVERYONE', ticketTypeIds: [], active: true },
+    ]);
+  });
+
+  it('names at most five codes', () => {
+    expect(ticketTypeInDiscountCodes(['A', 'B', 'C', 'D', 'E', 'F', 'G'])).toBe('Discount codes A, B, C, D, E and 2 more apply to this ticket type. Change or delete those codes first.');
+  });
+
+  it("is not held back by another event's or another tenant's code, and never deletes their ticket type", async () => {
+    const mine = await givenEventOnSale(server, tenant.id, { ticketTypes: [{ name: 'Mine', price: 100, quantity: 5 }] });
+    const id = mine.ticketTypeIds[0]!;
+    const foreignTenant = await givenTenant(server);
+    const foreign = await givenEventOnSale(server, foreignTenant.id, {
+      ticketTypes: [{ name: 'Theirs', price: 100, quantity: 5 }],
+      discounts: [{ code: 'THEIRS', kind: 'percent', value: 10, ticketTypeIndexes: [0] }],
+    });
+    // Codes elsewhere that carry this id (the API would refuse them; written straight to the table).
+    await server.app.deps.db.insert(discountCodes).values([
+      { tenantId: foreignTenant.id, id: randomUUID(), eventId: foreign.id, code: 'STRAY', kind: 'percent', value: 1000, ticketTypeIds: [id] },
+      { tenantId: tenant.id, id: randomUUID(), eventId: otherEvent.id, code: 'ELSEWHERE', kind: 'percent', value: 1000, ticketTypeIds: [id] },
+    ]);
+    // Their ticket type, which their own code applies to: a 404 through either event, never their 409.
+    for (const path of [`${base()}/${foreign.ticketTypeIds[0]}`, `${base(foreign.id)}/${foreign.ticketTypeIds[0]}`, `/api/tenants/${foreignTenant.id}/events/${foreign.id}/ticket-types/${foreign.ticketTypeIds[0]}`]) {
+      const res = await actors.admin.delete(path);
+      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: notFoundError });
+    }
+    expect(await server.app.deps.db.select().from(ticketTypes).where(eq(ticketTypes.id, foreign.ticketTypeIds[0]!))).toHaveLength(1);
+    expect((await actors.admin.delete(`${base(mine.id)}/${id}`)).status).toBe(200);
+  });
+
+  it('never leaves a code naming a deleted ticket type when the delete and the code race', async () => {
+    const codes = `/api/tenants/${tenant.id}/events/${event.id}/discount-codes`;
+    for (let i = 0; i < 8; i++) {
+      const made = await actors.admin.post(base(), { details: { name: `Racer ${i}`, price: 100, quantity: 5 } });
+      const id = made.body.id as string;
+      const [code, gone] = await Promise.all([
+        actors.admin.post(codes, { details: { code: `RACE${i}`, kind: 'percent', value: 10, ticketTypeIds: [id] } }),
+        actors.admin.delete(`${base()}/${id}`),
+      ]);
+      // Either the code came first and the delete is refused, or the delete did and the code is.
+      const outcome = { code: code.status, delete: gone.status };
+      expect([
+        { code: 201, delete: 409 },
+        { code: 400, delete: 200 },
+      ]).toContainEqual(outcome);
+      const stored = await server.app.deps.db.select().from(ticketTypes).where(eq(ticketTypes.id, id));
+      expect(stored).toHaveLength(outcome.delete === 200 ? 0 : 1);
+    }
   });
 
   it('lists in menu order through the one list implementation', async () => {

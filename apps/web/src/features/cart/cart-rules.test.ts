@@ -1,6 +1,6 @@
 import type { TPublicEvent, TPublicTicketType } from '@marquee/core';
 import { describe, expect, it } from 'vitest';
-import { canAdd, checkCart, nextDown, nextUp, stepperMax, ticketState, unavailableItems } from './cart-rules';
+import { canAdd, checkCart, currentItems, leftOf, nextDown, nextUp, stepperMax, ticketState, unavailableItems, withCapacityCap } from './cart-rules';
 import type { CartItem } from './cart-store';
 
 const NOW = Date.parse('2031-06-01T12:00:00Z');
@@ -93,8 +93,32 @@ describe('quantity steps', () => {
 
   it('blocks adding past what is left, with the number remaining (spec §8 Quantity Limit Exceeded)', () => {
     const t = ticketType('a', { remainingQuantity: 2 });
-    expect(canAdd(t, 1, 2)).toEqual({ ok: true });
-    expect(canAdd(t, 2, 3)).toEqual({ ok: false, remaining: 2 });
+    const event = eventWith([t]);
+    expect(canAdd(t, event, [item('a', 1)], 2)).toEqual({ ok: true });
+    expect(canAdd(t, event, [item('a', 2)], 3)).toEqual({ ok: false, remaining: 2 });
+  });
+
+  it("never offers more than the event's remaining capacity, less the cart's other lines", () => {
+    const seat = ticketType('seat', { remainingQuantity: 10 });
+    const stand = ticketType('stand', { remainingQuantity: 10 });
+    const event = eventWith([seat, stand], 3);
+    expect(canAdd(seat, event, [], 3)).toEqual({ ok: true });
+    expect(canAdd(seat, event, [item('seat', 3)], 4)).toEqual({ ok: false, remaining: 3 });
+    expect(canAdd(stand, event, [item('seat', 2)], 1)).toEqual({ ok: true });
+    expect(canAdd(stand, event, [item('seat', 2), item('stand', 1)], 2)).toEqual({ ok: false, remaining: 1 });
+    expect(canAdd(stand, eventWith([seat, stand], 0), [], 1)).toEqual({ ok: false, remaining: 0 });
+  });
+
+  it("shows each ticket type's remaining count capped by the event's, sold out when the event is full", () => {
+    const seat = ticketType('seat', { remainingQuantity: 10 });
+    const few = ticketType('few', { remainingQuantity: 2 });
+    const capped = withCapacityCap(eventWith([seat, few], 3));
+    expect(capped.ticketTypes.map((t) => t.details.remainingQuantity)).toEqual([3, 2]);
+    expect(leftOf(seat, eventWith([seat], 3))).toBe(3);
+    const uncapped = eventWith([seat, few], 100);
+    expect(withCapacityCap(uncapped)).toBe(uncapped);
+    const full = withCapacityCap(eventWith([seat], 0));
+    expect(ticketState(full.ticketTypes[0]!, full, NOW)).toBe('soldOut');
   });
 });
 
@@ -112,6 +136,23 @@ describe('cart checks (spec §5 cart validation)', () => {
     expect(checkCart(eventWith([ticketType('a')], 0), [item('a', 1)], NOW).blockReason).toBe('noCapacity');
     expect(checkCart(event, [item('a', 3)], NOW).blockReason).toBe('overCapacity');
     expect(checkCart(event, [item('a', 2)], NOW).blocked).toBe(false);
+  });
+
+  it("takes each line's name and price from the event as it is now; gone types keep the stored copy", () => {
+    const event = eventWith([ticketType('a', { name: 'General Admission (new)', price: 5000, details: 'Lawn' }), ticketType('b')]);
+    const stored = [
+      { id: 'a', ticketName: 'General Admission', price: 4500, quantity: 2, details: 'Lawn' },
+      { id: 'b', ticketName: 'b', price: 1000, quantity: 1, details: '' },
+      { id: 'gone', ticketName: 'Old', price: 700, quantity: 1, details: '' },
+    ];
+    expect(currentItems(event, stored)).toEqual([
+      { id: 'a', ticketName: 'General Admission (new)', price: 5000, quantity: 2, details: 'Lawn' },
+      stored[1],
+      stored[2],
+    ]);
+    expect(currentItems(event, [stored[1]!])).toEqual([stored[1]]);
+    const same = [stored[1]!];
+    expect(currentItems(event, same)).toBe(same);
   });
 
   it('finds the lines to remove: off the menu or no longer on sale', () => {

@@ -81,9 +81,33 @@ export function nextDown(t: TPublicTicketType | undefined, current: number): num
   return current - 1 < min ? 0 : current - 1;
 }
 
-/** spec §4 "Adding is blocked if the quantity would exceed remaining tickets". */
-export function canAdd(t: TPublicTicketType, inCart: number, next: number) {
-  return checkAddToCart({ remainingQuantity: t.details.remainingQuantity }, inCart, next - inCart);
+/**
+ * What a ticket type has left to sell, never more than the event as a whole can still sell (its
+ * remaining capacity, in the public event data): the ticket menu's "N left".
+ */
+export function leftOf(t: TPublicTicketType, event: TPublicEvent): number {
+  return Math.max(0, Math.min(t.details.remainingQuantity, event.settings.remainingCapacity));
+}
+
+/**
+ * The event as the ticket menu and the event home show it: each ticket type's remaining count capped
+ * by the event's remaining capacity, so a type of 10 on an event with 3 left shows 3 and one on a
+ * full event shows sold out.
+ */
+export function withCapacityCap(event: TPublicEvent): TPublicEvent {
+  if (event.ticketTypes.every((t) => t.details.remainingQuantity === leftOf(t, event))) return event;
+  return { ...event, ticketTypes: event.ticketTypes.map((t) => ({ ...t, details: { ...t.details, remainingQuantity: leftOf(t, event) } })) };
+}
+
+/**
+ * spec §4 "Adding is blocked if the quantity would exceed remaining tickets": what the ticket type has
+ * left, and what the event can still sell once the cart's other lines are counted.
+ */
+export function canAdd(t: TPublicTicketType, event: TPublicEvent, items: readonly CartItem[], next: number) {
+  const inCart = items.find((i) => i.id === t.id)?.quantity ?? 0;
+  const others = items.reduce((n, i) => (i.id === t.id ? n : n + i.quantity), 0);
+  const remaining = Math.max(0, Math.min(t.details.remainingQuantity, event.settings.remainingCapacity - others));
+  return checkAddToCart({ remainingQuantity: remaining }, inCart, next - inCart);
 }
 
 export function checkCart(event: TPublicEvent, items: readonly CartItem[], now = Date.now()): CartValidation {
@@ -108,6 +132,23 @@ export const itemOf = (t: TPublicTicketType): Omit<CartItem, 'quantity'> => ({
   price: t.details.price,
   details: t.details.details,
 });
+
+/**
+ * The cart's lines with the name, price and description the event has now (the stored copy may be
+ * older than an organiser's change; the server prices every order from its own data). Lines whose
+ * ticket type is gone keep what was stored: they are removed with 'Tickets Removed'. The same array
+ * comes back when nothing changed.
+ */
+export function currentItems(event: TPublicEvent, items: CartItem[]): CartItem[] {
+  let changed = false;
+  const next = items.map((i) => {
+    const t = event.ticketTypes.find((x) => x.id === i.id);
+    if (!t || (t.details.name === i.ticketName && t.details.price === i.price && t.details.details === i.details)) return i;
+    changed = true;
+    return { ...itemOf(t), quantity: i.quantity };
+  });
+  return changed ? next : items;
+}
 
 export const joinNames = (names: readonly string[]) =>
   names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;

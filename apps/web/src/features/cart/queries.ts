@@ -2,8 +2,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { priceCart } from './api';
 import { cartLines, type CartItem } from './cart-store';
 
+// The unit prices are in the key so that a price the organiser changed is priced again at once.
 export const priceQueryKey = (eventName: string, items: readonly CartItem[], discountCode: string | null, donation = 0) =>
-  ['site', 'price', eventName.toLowerCase(), cartLines(items), discountCode, donation] as const;
+  ['site', 'price', eventName.toLowerCase(), cartLines(items), items.map((i) => i.price), discountCode, donation] as const;
 
 /**
  * The breakdown shown in 'Item Summary' and 'Order Summary'. The server runs the one pricing engine

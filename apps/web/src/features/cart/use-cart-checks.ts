@@ -1,9 +1,23 @@
 import { M, type CartValidation, type TPublicEvent } from '@marquee/core';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { toast } from '../event-site/kit/toast';
 import { trackRemoveFromCart } from './analytics';
-import { checkCart, joinNames, unavailableItems } from './cart-rules';
-import { removeItems, type CartItem } from './cart-store';
+import { checkCart, currentItems, joinNames, unavailableItems } from './cart-rules';
+import { removeItems, setCart, useCart, type CartItem } from './cart-store';
+
+/**
+ * The cart as the cart and checkout show it: each line's name and price as the event has them now
+ * (the stored copy may predate an organiser's change; the server prices from its own data). Once the
+ * event was fetched on this visit (`fresh`), the stored copy is brought up to date too.
+ */
+export function useCurrentCart(eventName: string, event: TPublicEvent, fresh: boolean): CartItem[] {
+  const stored = useCart(eventName);
+  const items = useMemo(() => currentItems(event, stored), [event, stored]);
+  useEffect(() => {
+    if (fresh && items !== stored) setCart(eventName, items);
+  }, [fresh, items, stored, eventName]);
+  return items;
+}
 
 const REMOVED_TOAST_MS = 8000; // spec §9 8 s removed tickets
 export const CAPACITY_TOAST_ID = 'insufficient-capacity';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskPhone, phoneForWire } from './phone-mask';
+import { maskPhone, phoneForCheck, phoneForWire } from './phone-mask';
 
 describe('maskPhone (spec §5 +1 (###) ### ####)', () => {
   it('formats as far as the digits go', () => {
@@ -32,5 +32,11 @@ describe('maskPhone (spec §5 +1 (###) ### ####)', () => {
     expect(phoneForWire('+1 (617) 555 0123')).toBe('+16175550123');
     expect(phoneForWire('+1 (617) 555')).toBeNull();
     expect(phoneForWire('')).toBeNull();
+  });
+
+  it('checks what it would send: an incomplete number keeps its digits, so the schema can call it incomplete', () => {
+    expect(phoneForCheck('+1 (617) 555 0123')).toBe('+16175550123');
+    expect(phoneForCheck('+1 (617) 555')).toBe('+1617555');
+    expect(phoneForCheck('')).toBeNull();
   });
 });

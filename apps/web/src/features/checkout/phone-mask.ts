@@ -21,3 +21,9 @@ export function maskPhone(input: string): string {
 
 /** "+15551234567", or null when the field is empty or incomplete. */
 export const phoneForWire = (masked: string) => toE164(masked);
+
+/**
+ * The field as the server reads it, for checking before sending: digits with a plus prefix (an
+ * incomplete number too, so it gets the spec's message), or null when the field is empty.
+ */
+export const phoneForCheck = (masked: string) => (masked ? `+${masked.replace(/\D/g, '')}` : null);

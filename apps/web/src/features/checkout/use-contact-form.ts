@@ -1,7 +1,7 @@
 import { DEFAULT_COUNTRY } from '@marquee/core';
 import { useCallback, useRef, useState } from 'react';
 import { zodValidate } from '../../ui/zod-form';
-import { phoneForWire } from './phone-mask';
+import { phoneForCheck, phoneForWire } from './phone-mask';
 
 // The checkout form (spec: reports-payouts-checkout §5 Checkout fields). Its rules and messages are
 // core's ZCheckoutContact, the schema the server checks the order with; it is loaded the first time
@@ -77,8 +77,8 @@ export function loadValidator(): Promise<Validate> {
   validator ??= import('./contact-schema').then(({ ZCheckoutContact }) => {
     const validate = zodValidate<ContactValues, typeof ZCheckoutContact>(ZCheckoutContact, (v) => ({
       ...v,
-      // An untouched mobile field is an empty optional phone, not an incomplete one.
-      phone: v.phone || null,
+      // The server checks the phone as sent (digits with a plus prefix); an empty field is no phone.
+      phone: phoneForCheck(v.phone),
     }));
     return (values: ContactValues) => validate(values) as ContactErrors;
   });

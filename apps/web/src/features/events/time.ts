@@ -51,6 +51,16 @@ export function zoneAbbreviation(timeZone: string, at: number | Date = Date.now(
   return parts.find((p) => p.type === 'timeZoneName')?.value ?? timeZone;
 }
 
+/**
+ * The abbreviation the zone uses on a wall clock typed in it: PDT for a July date in Los Angeles and
+ * PST for a December one, whatever today is. A date without a usable time is read at noon of that
+ * day; with no usable date yet, it is today's.
+ */
+export function zoneAbbreviationOnWall(timeZone: string, date: string | null | undefined, time: string | null | undefined, now: number = Date.now()): string {
+  const instant = date ? (zonedDateTimeToInstant(date, time ?? '', timeZone) ?? zonedDateTimeToInstant(date, '12:00', timeZone)) : null;
+  return zoneAbbreviation(timeZone, instant ?? now);
+}
+
 /** "Sat, Aug 1, 2026, 7:00 PM EDT": an instant as the event's own clock shows it. */
 export function formatInZone(iso: string | null, timeZone: string, opts: { withZone?: boolean; withWeekday?: boolean } = {}): string {
   if (!iso) return '';

@@ -74,6 +74,14 @@ describe('bucket set-up timer (spec: accounts §4, §9)', () => {
     expect(bucketTimerReducer(failed, { type: 'dismiss' })).toBeNull();
   });
 
+  it("ends, in any phase, when its tenant is gone; another tenant's going changes nothing", () => {
+    expect(bucketTimerReducer(at(23), { type: 'forget', tenantId: 't1' })).toBeNull();
+    expect(bucketTimerReducer({ ...at(60, 'NOT_FOUND'), phase: 'failed' }, { type: 'forget', tenantId: 't1' })).toBeNull();
+    expect(bucketTimerReducer({ ...at(10, 'create_complete'), phase: 'success' }, { type: 'forget', tenantId: 't1' })).toBeNull();
+    expect(bucketTimerReducer(at(23), { type: 'forget', tenantId: 't2' })).toEqual(at(23));
+    expect(bucketTimerReducer(null, { type: 'forget', tenantId: 't1' })).toBeNull();
+  });
+
   it('resumes from what session storage kept', () => {
     const s = at(37, 'NOT_FOUND');
     expect(restoreBucketTimer(serializeBucketTimer(s))).toEqual(s);

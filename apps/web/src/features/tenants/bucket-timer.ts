@@ -23,7 +23,9 @@ export type BucketTimerEvent =
   | { type: 'tick' }
   | { type: 'status'; status: BucketStatus }
   | { type: 'retry' }
-  | { type: 'dismiss' };
+  | { type: 'dismiss' }
+  /** The tenant no longer exists (deleted here or elsewhere; its status check answers 404). */
+  | { type: 'forget'; tenantId: string };
 
 export type BucketTimerState = BucketTimer | null;
 
@@ -35,6 +37,9 @@ export function bucketTimerReducer(state: BucketTimerState, event: BucketTimerEv
       return { tenantId: event.tenantId, tenantName: event.tenantName, tick: 0, status: null, phase: 'running' };
     case 'dismiss':
       return null;
+    case 'forget':
+      // Nothing is set up for a tenant that is gone, whatever the phase: the timer ends.
+      return state?.tenantId === event.tenantId ? null : state;
     case 'retry':
       return state && { ...state, tick: 0, status: null, phase: 'running' };
     case 'tick': {

@@ -1,13 +1,22 @@
 import type { TTenant, TUpdateTenantRequest } from '@marquee/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { dashboardKey } from '../dashboard/queries';
 import { tenantsApi } from './api';
+import { forgetBucketTimer } from './bucket-timer-storage';
 import { bucketStatusKey, tenantKey, tenantsKey } from './queries';
+
+/**
+ * After a tenant is created, deleted, edited or activated: the tenant lists and the platform
+ * dashboard (its tenant count and New Active Tenants) are out of date.
+ */
+export const refreshTenantLists = (client: QueryClient) =>
+  Promise.all([client.invalidateQueries({ queryKey: [...tenantsKey, 'list'] }), client.invalidateQueries({ queryKey: dashboardKey })]);
 
 function useTenantSaved() {
   const client = useQueryClient();
   return (tenant: TTenant) => {
     client.setQueryData(tenantKey(tenant.id), tenant);
-    void client.invalidateQueries({ queryKey: [...tenantsKey, 'list'] });
+    void refreshTenantLists(client);
   };
 }
 
@@ -15,7 +24,7 @@ export function useCreateTenant() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: tenantsApi.create,
-    onSuccess: () => client.invalidateQueries({ queryKey: [...tenantsKey, 'list'] }),
+    onSuccess: () => refreshTenantLists(client),
   });
 }
 
@@ -34,8 +43,11 @@ export function useDeleteTenant() {
   return useMutation({
     mutationFn: (tenantId: string) => tenantsApi.remove(tenantId),
     onSuccess: (_ok, tenantId) => {
+      // A set-up still saved for this tenant has nothing left to wait for.
+      forgetBucketTimer(tenantId);
       client.removeQueries({ queryKey: tenantKey(tenantId) });
-      return client.invalidateQueries({ queryKey: [...tenantsKey, 'list'] });
+      client.removeQueries({ queryKey: bucketStatusKey(tenantId) });
+      return refreshTenantLists(client);
     },
   });
 }

@@ -1,37 +1,19 @@
-import { BUCKET_TIMER, M } from '@marquee/core';
+import { M } from '@marquee/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { isApiError } from '../../ui/api-client';
 import { notify } from '../../ui/notify';
+import { dashboardKey } from '../dashboard/queries';
 import { tenantsApi } from './api';
-import {
-  bucketTimerReducer,
-  isCheckTick,
-  restoreBucketTimer,
-  serializeBucketTimer,
-  type BucketTimerState,
-} from './bucket-timer';
+import { bucketTimerReducer, isCheckTick } from './bucket-timer';
+import { forgetBucketTimer, onBucketTimerForgotten, readStoredBucketTimer, writeStoredBucketTimer } from './bucket-timer-storage';
+import { refreshTenantLists } from './mutations';
 import { tenantsKey } from './queries';
 
 const TICK_MS = 1000;
 
-function readStored(): BucketTimerState {
-  try {
-    return restoreBucketTimer(window.sessionStorage.getItem(BUCKET_TIMER.storageKey));
-  } catch {
-    return null;
-  }
-}
-
-function writeStored(state: BucketTimerState) {
-  try {
-    // A finished set-up has nothing to resume; a failed one keeps its Retry across a reload.
-    const raw = state?.phase === 'success' ? null : serializeBucketTimer(state);
-    if (raw) window.sessionStorage.setItem(BUCKET_TIMER.storageKey, raw);
-    else window.sessionStorage.removeItem(BUCKET_TIMER.storageKey);
-  } catch {
-    // Private mode without storage: the timer still runs, it just does not survive a reload.
-  }
-}
+/** A 404 from the tenant's routes: the tenant was deleted (here, in another tab or by another operator). */
+const isGone = (e: unknown) => isApiError(e) && e.status === 404;
 
 /**
  * Runs the set-up timer of the tenant created last (bucket-timer.ts holds the rules): one tick a
@@ -39,11 +21,14 @@ function writeStored(state: BucketTimerState) {
  */
 export function useBucketTimer() {
   const client = useQueryClient();
-  const [state, dispatch] = useReducer(bucketTimerReducer, null, readStored);
+  const [state, dispatch] = useReducer(bucketTimerReducer, null, readStoredBucketTimer);
   const running = state?.phase === 'running';
   const announced = useRef(state?.phase ?? null);
 
-  useEffect(() => writeStored(state), [state]);
+  useEffect(() => writeStoredBucketTimer(state), [state]);
+
+  // A tenant deleted from this console (its row, or its detail page) takes its banner with it.
+  useEffect(() => onBucketTimerForgotten((tenantId) => dispatch({ type: 'forget', tenantId })), []);
 
   useEffect(() => {
     if (!running) return;
@@ -52,6 +37,7 @@ export function useBucketTimer() {
   }, [running]);
 
   const tenantId = state?.tenantId;
+  const tenantName = state?.tenantName;
   const checkNow = isCheckTick(state);
   const tick = state?.tick;
   useEffect(() => {
@@ -60,12 +46,20 @@ export function useBucketTimer() {
     tenantsApi
       .bucketStatus(tenantId)
       .then((s) => live && dispatch({ type: 'status', status: s.CFStatus.status }))
-      // A check that does not get through is retried at the next check tick.
-      .catch(() => undefined);
+      .catch((e: unknown) => {
+        if (!live) return;
+        // A tenant that no longer exists will never be set up: end the timer, not poll forever.
+        if (isGone(e)) {
+          forgetBucketTimer(tenantId);
+          notify.info('Set-up stopped', `${tenantName || 'The new tenant'} no longer exists.`);
+          void refreshTenantLists(client);
+        }
+        // Any other failure is retried at the next check tick.
+      });
     return () => {
       live = false;
     };
-  }, [checkNow, tenantId, tick]);
+  }, [checkNow, tenantId, tenantName, tick, client]);
 
   // spec: accounts §8 Bucket toasts, once per outcome.
   useEffect(() => {
@@ -74,8 +68,9 @@ export function useBucketTimer() {
     announced.current = phase;
     if (phase === 'success') {
       notify.success(M.createBucketSuccess, state?.tenantName ? `${state.tenantName}'s event site is ready.` : undefined);
-      // The site going live activates the tenant: the list shows it at once.
+      // The site going live activates the tenant: the list and the dashboard show it at once.
       void client.invalidateQueries({ queryKey: tenantsKey });
+      void client.invalidateQueries({ queryKey: dashboardKey });
     }
     if (phase === 'failed') notify.error(M.createBucketFailedTitle, M.createBucketFailedBody);
   }, [state?.phase, state?.tenantName, client]);
@@ -87,10 +82,16 @@ export function useBucketTimer() {
     try {
       await tenantsApi.retryBucket(tenantId);
       dispatch({ type: 'retry' });
-    } catch {
+    } catch (e) {
+      if (isGone(e)) {
+        forgetBucketTimer(tenantId);
+        notify.info('Set-up stopped', `${tenantName || 'The new tenant'} no longer exists.`);
+        void refreshTenantLists(client);
+        return;
+      }
       notify.error(M.createBucketFailedTitle, M.createBucketFailedBody);
     }
-  }, [tenantId]);
+  }, [tenantId, tenantName, client]);
 
   return { state, start, dismiss, retry };
 }

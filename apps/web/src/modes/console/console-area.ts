@@ -2,7 +2,12 @@ import type { TMembership, TSiteContext } from '@marquee/core';
 import type { Icon } from '@tabler/icons-react';
 
 export type NavLeaf = { label: string; to: string; end?: boolean };
-export type NavItem = NavLeaf & { icon: Icon; children?: NavLeaf[]; /** Shown only to these memberships (default: everyone with access). */ visible?: (memberships: TMembership[]) => boolean };
+export type NavItem = NavLeaf & {
+  icon: Icon;
+  children?: NavLeaf[];
+  /** Shown only to these memberships (default: everyone with access). */
+  visible?: (memberships: TMembership[], context: TSiteContext) => boolean;
+};
 
 /** One console (platform or tenant): its navigation and who may use it. */
 export type ConsoleArea = {

@@ -1,10 +1,12 @@
 import { Outlet } from 'react-router';
 import { useSiteContext } from '../../app/site-context';
-import { useSession } from '../../ui/session';
+import { isTenantWideMember } from '../../features/tenants/access';
+import { hasPlatformRole, useSession } from '../../ui/session';
 import type { ConsoleArea } from './console-area';
 import { AccountShell, ConsoleShell } from './console-shell';
 import { FullPageLoader } from './full-page-loader';
 import { NoConsoleAccess } from './no-console-access';
+import { NoPageAccess } from './no-page-access';
 import { RedirectToLogin } from './redirect-to-login';
 import { useDocumentTitle, useRouteHandle } from './route-handle';
 
@@ -22,9 +24,12 @@ export function ConsoleLayout({ area }: { area: ConsoleArea }) {
   if (!session) return <RedirectToLogin />;
 
   if (area.hasAccess(session.memberships, context)) {
+    const allowed =
+      (!handle.platformRoles || hasPlatformRole(session.memberships, handle.platformRoles)) &&
+      (!handle.tenantWide || isTenantWideMember(session.memberships, context.tenant?.id));
     return (
       <ConsoleShell area={area} session={session}>
-        <Outlet />
+        {allowed ? <Outlet /> : <NoPageAccess />}
       </ConsoleShell>
     );
   }

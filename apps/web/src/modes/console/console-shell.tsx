@@ -89,7 +89,7 @@ export function ConsoleShell({ area, session, children }: ConsoleShellProps) {
       <AppShell.Navbar p="sm" aria-label="Main navigation">
         <AppShell.Section grow component={ScrollArea} type="scroll">
           <Box component="nav" data-testid="console-nav">
-            {area.nav.filter((item) => item.visible?.(session.memberships) ?? true).map((item) => (
+            {area.nav.filter((item) => item.visible?.(session.memberships, context) ?? true).map((item) => (
               <NavEntry key={item.label} item={item} pathname={pathname} onNavigate={close} />
             ))}
           </Box>

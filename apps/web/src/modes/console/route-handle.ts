@@ -1,3 +1,4 @@
+import type { PlatformRole } from '@marquee/core';
 import { useEffect } from 'react';
 import { useMatches } from 'react-router';
 
@@ -7,6 +8,13 @@ export type RouteHandle = {
   title?: string;
   /** Only console members see it; a signed-in person without access gets a polite notice. */
   consoleOnly?: boolean;
+  /**
+   * Only these platform roles may open it (the same set as the server's guard on its data); anyone
+   * else in the console reads that they have no access. Unset: every member of the console.
+   */
+  platformRoles?: readonly PlatformRole[];
+  /** A tenant-console page for the tenant's own members (admin or staff), not for event-only staff. */
+  tenantWide?: boolean;
 };
 
 export function useRouteHandle(): RouteHandle {

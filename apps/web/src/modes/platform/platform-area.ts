@@ -1,3 +1,4 @@
+import { PLATFORM_OUTBOX, PLATFORM_READ, type PlatformRole, type TMembership } from '@marquee/core';
 import {
   IconBuildingStore,
   IconCash,
@@ -10,8 +11,11 @@ import {
   IconTemplate,
   IconUsersGroup,
 } from '@tabler/icons-react';
-import { isPlatformMember } from '../../ui/session';
+import { hasPlatformRole, isPlatformMember } from '../../ui/session';
 import type { ConsoleArea } from '../console/console-area';
+
+/** Shown to the roles the server lets read the page's data (the routes check the same set). */
+const forRoles = (allowed: readonly PlatformRole[]) => (memberships: TMembership[]) => hasPlatformRole(memberships, allowed);
 
 export const platformArea: ConsoleArea = {
   key: 'platform',
@@ -20,11 +24,11 @@ export const platformArea: ConsoleArea = {
   nav: [
     { label: 'Dashboard', to: '/', icon: IconGauge, end: true },
     { label: 'Tenants', to: '/tenants', icon: IconBuildingStore },
-    { label: 'Platform Users', to: '/platform-users', icon: IconUsersGroup },
-    { label: 'Global Policies', to: '/policies', icon: IconFileText },
-    { label: 'Global Fees', to: '/global-fees', icon: IconReceipt2 },
-    { label: 'Sitebuilder Templates', to: '/templates', icon: IconTemplate },
-    { label: 'Charities', to: '/charities', icon: IconHeartHandshake },
+    { label: 'Platform Users', to: '/platform-users', icon: IconUsersGroup, visible: forRoles(PLATFORM_READ) },
+    { label: 'Global Policies', to: '/policies', icon: IconFileText, visible: forRoles(PLATFORM_READ) },
+    { label: 'Global Fees', to: '/global-fees', icon: IconReceipt2, visible: forRoles(PLATFORM_READ) },
+    { label: 'Sitebuilder Templates', to: '/templates', icon: IconTemplate, visible: forRoles(PLATFORM_READ) },
+    { label: 'Charities', to: '/charities', icon: IconHeartHandshake, visible: forRoles(PLATFORM_READ) },
     {
       label: 'Reports',
       to: '/reports',
@@ -45,6 +49,6 @@ export const platformArea: ConsoleArea = {
       ],
     },
     // The server lets super users alone read the outbox: its mails hold sign-in codes.
-    { label: 'Outbox', to: '/outbox', icon: IconMail, visible: (ms) => ms.some((m) => m.kind === 'platform' && m.roles.includes('super_user')) },
+    { label: 'Outbox', to: '/outbox', icon: IconMail, visible: forRoles(PLATFORM_OUTBOX) },
   ],
 };

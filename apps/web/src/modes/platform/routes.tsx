@@ -1,3 +1,4 @@
+import { PLATFORM_OUTBOX, PLATFORM_READ, type PlatformRole } from '@marquee/core';
 import { Navigate, type RouteObject } from 'react-router';
 import { lazyPage } from '../../ui/lazy-page';
 import { accountPageRoutes, publicAccountRoutes, staticRoutes } from '../console/account-routes';
@@ -9,7 +10,9 @@ import type { RouteHandle } from '../console/route-handle';
 
 // The platform console (platform host). One line a page; a page a later issue builds replaces its
 // `comingSoon(...)` with `{ path, handle, lazy: lazyPage(() => import('...'), 'XPage') }`.
-const consolePage = (title: string): RouteHandle => ({ title, consoleOnly: true });
+const consolePage = (title: string, platformRoles?: readonly PlatformRole[]): RouteHandle => ({ title, consoleOnly: true, platformRoles });
+/** A page only these roles may open (the server's guard on its data; the navigation hides it from the rest). */
+const only = (platformRoles: readonly PlatformRole[], route: RouteObject): RouteObject => ({ ...route, handle: { ...(route.handle as RouteHandle), platformRoles } });
 
 export const platformRoutes: RouteObject[] = [
   {
@@ -35,17 +38,17 @@ export const platformRoutes: RouteObject[] = [
               { path: 'payment-settings', handle: consolePage('Payment/Payouts'), lazy: lazyPage(() => import('../../features/tenants/components/tenant-payment-tab'), 'TenantPaymentTab') },
             ],
           },
-          { path: 'platform-users', handle: consolePage('Platform Users'), lazy: lazyPage(() => import('../../features/platform-users/components/platform-users-page'), 'PlatformUsersPage') },
-          { path: 'policies', handle: consolePage('Global Policies'), lazy: lazyPage(() => import('../../features/policies/components/policies-page'), 'PoliciesPage') },
-          { path: 'global-fees', handle: consolePage('Global Fees'), lazy: lazyPage(() => import('../../features/fees/components/global-fees-page'), 'GlobalFeesPage') },
-          comingSoon('templates', 'Sitebuilder Templates', 'The site templates tenants build their event pages from.'),
-          { path: 'charities', handle: consolePage('Charities'), lazy: lazyPage(() => import('../../features/charities/components/charities-page'), 'CharitiesPage') },
+          { path: 'platform-users', handle: consolePage('Platform Users', PLATFORM_READ), lazy: lazyPage(() => import('../../features/platform-users/components/platform-users-page'), 'PlatformUsersPage') },
+          { path: 'policies', handle: consolePage('Global Policies', PLATFORM_READ), lazy: lazyPage(() => import('../../features/policies/components/policies-page'), 'PoliciesPage') },
+          { path: 'global-fees', handle: consolePage('Global Fees', PLATFORM_READ), lazy: lazyPage(() => import('../../features/fees/components/global-fees-page'), 'GlobalFeesPage') },
+          only(PLATFORM_READ, comingSoon('templates', 'Sitebuilder Templates', 'The site templates tenants build their event pages from.')),
+          { path: 'charities', handle: consolePage('Charities', PLATFORM_READ), lazy: lazyPage(() => import('../../features/charities/components/charities-page'), 'CharitiesPage') },
           comingSoon('reports/sales', 'Sales', 'Ticket sales, gross and net revenue for every tenant.'),
           comingSoon('reports/taxes', 'Taxes', 'Taxes collected for every tenant.'),
           comingSoon('reports/donations', 'Donations', 'Donations and donation fees collected for every tenant.'),
           comingSoon('reports/payouts/pending', 'Pending Payouts', 'Orders waiting to be paid out: review, hold or pay them out.'),
           comingSoon('reports/payouts/completed', 'Completed Payouts', 'Payouts already made to tenants.'),
-          { path: 'outbox', handle: consolePage('Outbox'), lazy: lazyPage(() => import('../../features/outbox/components/outbox-page'), 'OutboxPage') },
+          { path: 'outbox', handle: consolePage('Outbox', PLATFORM_OUTBOX), lazy: lazyPage(() => import('../../features/outbox/components/outbox-page'), 'OutboxPage') },
           ...accountPageRoutes,
           { path: '*', handle: { title: 'Not found' }, Component: ConsoleNotFound },
         ],

@@ -1,7 +1,15 @@
 import { IconBuildingStore, IconCalendarEvent, IconChartBar, IconUsers } from '@tabler/icons-react';
+import { Navigate } from 'react-router';
+import { useSiteContext } from '../../app/site-context';
+import { isTenantWideMember } from '../../features/tenants/access';
+import { useSession } from '../../ui/session';
 import { WelcomeDashboard } from '../console/welcome-dashboard';
 
 export function DashboardPage() {
+  const context = useSiteContext();
+  const { memberships } = useSession();
+  // Event staff work on their events alone: their console opens there.
+  if (!isTenantWideMember(memberships, context.tenant?.id)) return <Navigate to="/events" replace />;
   return (
     <WelcomeDashboard
       statsTitle="Sales statistics"

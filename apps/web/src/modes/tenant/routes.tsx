@@ -10,6 +10,8 @@ import type { RouteHandle } from '../console/route-handle';
 // The tenant console (a tenant's host: '/' and the reserved first segments; everything else is
 // the attendee site). One line a page; replace a `comingSoon(...)` with the real page's route.
 const consolePage = (title: string): RouteHandle => ({ title, consoleOnly: true });
+/** The tenant's own pages: event-only staff read that they have no access (they work in Events). */
+const tenantPage = (title: string): RouteHandle => ({ title, consoleOnly: true, tenantWide: true });
 
 export const tenantRoutes: RouteObject[] = [
   {
@@ -26,12 +28,12 @@ export const tenantRoutes: RouteObject[] = [
           { path: 'events', handle: consolePage('Events'), lazy: lazyPage(() => import('../../features/events/components/events-page'), 'EventsPage') },
           { path: 'events/new', handle: consolePage('Create Event'), lazy: lazyPage(() => import('../../features/events/components/event-editor-page'), 'EventCreatePage') },
           { path: 'events/:eventId/:tab?', handle: consolePage('Event'), lazy: lazyPage(() => import('../../features/events/components/event-editor-page'), 'EventEditorPage') },
-          { path: 'staff', handle: consolePage('Staff'), lazy: lazyPage(() => import('../../features/staff/components/staff-page'), 'StaffPage') },
-          { path: 'info', handle: consolePage('Basic Information'), lazy: lazyPage(() => import('../../features/tenant-info/components/tenant-info-page'), 'TenantInfoPage') },
-          { path: 'fees', handle: consolePage('Fees'), lazy: lazyPage(() => import('../../features/fees/components/tenant-fees-page'), 'TenantFeesPage') },
+          { path: 'staff', handle: tenantPage('Staff'), lazy: lazyPage(() => import('../../features/staff/components/staff-page'), 'StaffPage') },
+          { path: 'info', handle: tenantPage('Basic Information'), lazy: lazyPage(() => import('../../features/tenant-info/components/tenant-info-page'), 'TenantInfoPage') },
+          { path: 'fees', handle: tenantPage('Fees'), lazy: lazyPage(() => import('../../features/fees/components/tenant-fees-page'), 'TenantFeesPage') },
           comingSoon('reports/sales', 'Reports', 'Sales, taxes, donations, refunds, orders, tickets and subscribers.'),
           comingSoon('reports/payouts/completed', 'Payouts', 'The payouts made to your account and the orders in each.'),
-          { path: 'charities', handle: consolePage('Charities'), lazy: lazyPage(() => import('../../features/charities/components/tenant-charities-page'), 'TenantCharitiesPage') },
+          { path: 'charities', handle: tenantPage('Charities'), lazy: lazyPage(() => import('../../features/charities/components/tenant-charities-page'), 'TenantCharitiesPage') },
           ...accountPageRoutes,
           { path: '*', handle: { title: 'Not found' }, Component: ConsoleNotFound },
         ],

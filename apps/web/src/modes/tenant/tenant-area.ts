@@ -1,3 +1,4 @@
+import type { TMembership, TSiteContext } from '@marquee/core';
 import {
   IconBuildingStore,
   IconCalendarEvent,
@@ -8,10 +9,13 @@ import {
   IconReceipt2,
   IconUsers,
 } from '@tabler/icons-react';
+import { isTenantWideMember } from '../../features/tenants/access';
 import type { ConsoleArea } from '../console/console-area';
 
 // spec: accounts-admin-fees §4 tenant status: active and pending are editable; anything else is disabled.
 const EDITABLE = ['active', 'pending'];
+
+const tenantWide = (memberships: TMembership[], context: TSiteContext) => isTenantWideMember(memberships, context.tenant?.id);
 
 export const tenantArea: ConsoleArea = {
   key: 'tenant',
@@ -21,14 +25,15 @@ export const tenantArea: ConsoleArea = {
   hasAccess: (memberships, context) => !!context.tenant && memberships.some((m) => m.tenantId === context.tenant!.id),
   notice: (context) =>
     context.tenant && !EDITABLE.includes(context.tenant.status) ? 'This account is disabled and cannot be edited. Please contact Marquee support.' : null,
+  // Event staff (roles on some events only) work in Events alone: the other pages are the tenant's.
   nav: [
-    { label: 'Dashboard', to: '/', icon: IconGauge, end: true },
+    { label: 'Dashboard', to: '/', icon: IconGauge, end: true, visible: tenantWide },
     { label: 'Events', to: '/events', icon: IconCalendarEvent },
-    { label: 'Staff', to: '/staff', icon: IconUsers },
-    { label: 'Basic Information', to: '/info', icon: IconBuildingStore },
-    { label: 'Fees', to: '/fees', icon: IconReceipt2 },
-    { label: 'Reports', to: '/reports/sales', icon: IconChartBar },
-    { label: 'Payouts', to: '/reports/payouts/completed', icon: IconCash },
-    { label: 'Charities', to: '/charities', icon: IconHeartHandshake },
+    { label: 'Staff', to: '/staff', icon: IconUsers, visible: tenantWide },
+    { label: 'Basic Information', to: '/info', icon: IconBuildingStore, visible: tenantWide },
+    { label: 'Fees', to: '/fees', icon: IconReceipt2, visible: tenantWide },
+    { label: 'Reports', to: '/reports/sales', icon: IconChartBar, visible: tenantWide },
+    { label: 'Payouts', to: '/reports/payouts/completed', icon: IconCash, visible: tenantWide },
+    { label: 'Charities', to: '/charities', icon: IconHeartHandshake, visible: tenantWide },
   ],
 };

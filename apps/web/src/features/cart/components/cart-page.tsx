@@ -14,9 +14,9 @@ import { eventDateLine, money } from '../../event-site/format';
 import { useFreshEvent } from '../../event-site/queries';
 import { trackRemoveFromCart, trackViewCart } from '../analytics';
 import { canAdd, itemOf, nextDown, nextUp, stepperMax } from '../cart-rules';
-import { cartSubtotal, cartTicketCount, setQuantity, useCart, type CartItem } from '../cart-store';
+import { cartSubtotal, cartTicketCount, setQuantity, type CartItem } from '../cart-store';
 import { usePrice } from '../queries';
-import { useCartChecks } from '../use-cart-checks';
+import { useCartChecks, useCurrentCart } from '../use-cart-checks';
 import { Breakdown } from './breakdown';
 import css from './cart.module.css';
 
@@ -42,7 +42,8 @@ export function CartPage() {
   const { eventName } = outlet;
   // The cart decides on availability: fetch what is left now rather than trust a cached menu.
   const { event, fresh: isFresh } = useFreshEvent(outlet.event, eventName);
-  const items = useCart(eventName);
+  // Names and prices as the event has them now, not as they were when the tickets were chosen.
+  const items = useCurrentCart(eventName, event, isFresh);
   const navigate = useNavigate();
   const [covidOpen, setCovidOpen] = useState(false);
   const validation = useCartChecks({ event, eventName, items, fresh: isFresh });
@@ -62,7 +63,7 @@ export function CartPage() {
 
   const increment = (item: CartItem, t: TPublicTicketType) => {
     const next = nextUp(t, item.quantity);
-    const check = canAdd(t, item.quantity, next);
+    const check = canAdd(t, event, items, next);
     if (!check.ok) {
       toast.warning(M.quantityLimitExceeded, `Only ${check.remaining} ${t.details.name} ticket${check.remaining === 1 ? '' : 's'} remaining.`, {
         id: `limit-${t.id}`,

@@ -5,11 +5,11 @@ import { isApiError } from '../../../ui/api-client';
 import { useSession } from '../../../ui/session';
 import { trackBeginCheckout } from '../../cart/analytics';
 import { priceCart } from '../../cart/api';
-import { checkCart, itemOf } from '../../cart/cart-rules';
-import { cartLines, cartSubtotal, cartTicketCount, setCart, useCart, type CartItem } from '../../cart/cart-store';
+import { checkCart, currentItems } from '../../cart/cart-rules';
+import { cartLines, cartSubtotal, cartTicketCount, setCart, useCart } from '../../cart/cart-store';
 import { Breakdown } from '../../cart/components/breakdown';
 import { usePrice } from '../../cart/queries';
-import { useCartChecks } from '../../cart/use-cart-checks';
+import { useCartChecks, useCurrentCart } from '../../cart/use-cart-checks';
 import { CovidModal } from '../../event-site/components/covid-modal';
 import { useEventOutlet } from '../../event-site/components/event-layout';
 import site from '../../event-site/components/site.module.css';
@@ -49,14 +49,16 @@ export function CheckoutPage() {
   const returning = search.get('payment') === 'cancelled' && pending !== null;
   const fromCart = (location.state as CheckoutLocationState)?.fromCart === true;
   if ((!fromCart && !returning) || items.length === 0) return <Navigate to={`/${eventName}/tickets`} replace />;
-  return <Checkout pending={pending} returning={returning} items={items} />;
+  return <Checkout pending={pending} returning={returning} />;
 }
 
-function Checkout({ pending, returning, items }: { pending: PendingOrder | null; returning: boolean; items: CartItem[] }) {
+function Checkout({ pending, returning }: { pending: PendingOrder | null; returning: boolean }) {
   const outlet = useEventOutlet();
   const { eventName } = outlet;
   const fresh = useFreshEvent(outlet.event, eventName);
   const { event, fresh: isFresh } = fresh;
+  // Your Basket shows the names and prices the event has now: the ones the server charges.
+  const items = useCurrentCart(eventName, event, isFresh);
   const validation = useCartChecks({ event, eventName, items, fresh: isFresh });
   const { user } = useSession();
   const d = event.details;
@@ -148,13 +150,7 @@ function Checkout({ pending, returning, items }: { pending: PendingOrder | null;
   const showAvailabilityIssue = async () => {
     const ev = await fresh.refetch();
     // Names and prices follow the menu as it is now.
-    setCart(
-      eventName,
-      items.map((i) => {
-        const t = ev.ticketTypes.find((x) => x.id === i.id);
-        return t ? { ...itemOf(t), quantity: i.quantity } : i;
-      }),
-    );
+    setCart(eventName, currentItems(ev, items));
     setIssue(checkCart(ev, items).problems);
   };
 
@@ -189,7 +185,14 @@ function Checkout({ pending, returning, items }: { pending: PendingOrder | null;
         toast.error('Your order could not be placed', 'Please try again.');
         return;
       }
-      if (e.status === 409 && e.message !== M.eventNotOnSale) {
+      // The event stopped selling while the buyer was here (unpublished, cancelled or removed): say so,
+      // and read it again so the page shows what it is now (a cancelled event's notice).
+      if (e.status === 404 || (e.status === 409 && e.message === M.eventNotOnSale)) {
+        toast.error('Your order could not be placed', M.eventNotOnSale, { id: 'not-on-sale' });
+        void outlet.refetch();
+        return;
+      }
+      if (e.status === 409) {
         await showAvailabilityIssue();
         return;
       }
@@ -212,19 +215,28 @@ function Checkout({ pending, returning, items }: { pending: PendingOrder | null;
     }
   };
 
+  // A double click on PLACE ORDER NOW is one click: the second one arrives while the first is still
+  // checking the form (before the button is disabled or the COVID modal is open) and is ignored.
+  const placing = useRef(false);
   const placeOrder = async () => {
-    const errors = await form.validateAll();
-    const donationWrong = !!charity && donation.cents === null;
-    if (donationWrong) donation.check();
-    if (Object.keys(errors).length || donationWrong) {
-      focusFirstError();
-      return;
+    if (placing.current) return;
+    placing.current = true;
+    try {
+      const errors = await form.validateAll();
+      const donationWrong = !!charity && donation.cents === null;
+      if (donationWrong) donation.check();
+      if (Object.keys(errors).length || donationWrong) {
+        focusFirstError();
+        return;
+      }
+      if (d.covidSafety && !covidAgreed) {
+        setCovidOpen(true);
+        return;
+      }
+      await submit();
+    } finally {
+      placing.current = false;
     }
-    if (d.covidSafety && !covidAgreed) {
-      setCovidOpen(true);
-      return;
-    }
-    await submit();
   };
 
   const blocked = !isFresh || validation.blocked || processing;

@@ -1,42 +1,53 @@
 import type { TPublicOrder } from '@marquee/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useOutletContext, useSearchParams } from 'react-router';
+import { useSiteContext } from '../../../app/site-context';
+import { isApiError } from '../../../ui/api-client';
 import { trackPurchase } from '../../cart/analytics';
 import { clearCart } from '../../cart/cart-store';
 import { Breakdown } from '../../cart/components/breakdown';
-import { useEventOutlet } from '../../event-site/components/event-layout';
+import { EVENT_CANCELLED, eventCancelledBody, isCancelled, type SuccessOutlet } from '../../event-site/components/event-layout';
 import site from '../../event-site/components/site.module.css';
 import { money } from '../../event-site/format';
 import { Button, ButtonLink } from '../../event-site/kit/button';
 import { Card } from '../../event-site/kit/card';
 import { IconCheck, IconClock, IconHeart, IconMail, IconX } from '../../event-site/kit/icons';
 import { Modal } from '../../event-site/kit/modal';
-import { Spinner } from '../../event-site/kit/notice';
+import { Notice, Spinner } from '../../event-site/kit/notice';
 import { fetchPublicOrder } from '../api';
 import { clearPendingOrder, getOrderByUid, markPurchaseTracked } from '../checkout-storage';
+import { parseOrderId } from '../order-id';
 import css from './success.module.css';
 
 const POLL_MS = 2000;
 export const PAYMENT_SUCCESS_TITLE = 'Payment Success';
 
+const isNotFound = (error: unknown) => isApiError(error) && error.status === 404;
+
 /**
  * /{eventName}/success?orderID={draft order id} (spec §2): 'processing' until the server has the
- * payment (the gateway's webhook may land a moment after the buyer does), then the order.
+ * payment (the gateway's webhook may land a moment after the buyer does), then the order. Only an
+ * order this browser placed (it holds the order's view token) is shown; the orderID itself is never
+ * echoed, so the address cannot put words on the organiser's page.
  */
 export function SuccessPage() {
-  const { eventName } = useEventOutlet();
+  // The event is null when it is not found any more (unpublished): the order is still shown.
+  const { event, eventName } = useOutletContext<SuccessOutlet>();
   const [search] = useSearchParams();
-  const orderUID = search.get('orderID') ?? '';
+  const orderUID = parseOrderId(search.get('orderID')) ?? '';
   const record = orderUID ? getOrderByUid(orderUID) : null;
   const token = record?.token ?? '';
+  const home = event ? `/${eventName}/` : null;
+  const eventCancelled = !!event && isCancelled(event);
 
   const query = useQuery({
     queryKey: ['site', 'order', orderUID],
     queryFn: ({ signal }) => fetchPublicOrder(orderUID, token, signal),
     enabled: !!orderUID && !!token,
-    refetchInterval: (q) => (q.state.data?.paymentStatus === 'processing' || q.state.error ? POLL_MS : false),
-    retry: 3,
+    // A lost connection is retried; an order the server does not know is not.
+    refetchInterval: (q) => (q.state.data?.paymentStatus === 'processing' || (q.state.error && !isNotFound(q.state.error)) ? POLL_MS : false),
+    retry: (failures, error) => !isNotFound(error) && failures < 3,
     staleTime: 0,
   });
   const order = query.data;
@@ -47,7 +58,8 @@ export function SuccessPage() {
     if (!paid || !order) return;
     clearCart(eventName);
     clearPendingOrder(eventName, order.orderUID);
-    setModalOpen(true);
+    // Coming back to the order of an event cancelled since: the order, under the cancellation notice.
+    if (!eventCancelled) setModalOpen(true);
     if (order.details && markPurchaseTracked(order.orderUID)) {
       trackPurchase({
         eventTitle: order.eventName,
@@ -58,9 +70,11 @@ export function SuccessPage() {
         items: order.details.orderDetails.map((l) => ({ id: l.order.ticketId, ticketName: l.ticketName, price: l.price, quantity: l.quantity })),
       });
     }
-  }, [paid, order, eventName]);
+  }, [paid, order, eventName, eventCancelled]);
 
-  if (!orderUID || !token) return <UnknownOrder eventName={eventName} orderUID={orderUID} />;
+  if (!orderUID) return <UnknownOrder kind="notAnOrder" home={home} />;
+  if (!token) return <UnknownOrder kind="otherBrowser" home={home} />;
+  if (!order && isNotFound(query.error)) return <UnknownOrder kind="notAnOrder" home={home} />;
   if (!order) {
     return (
       <div className={site.container}>
@@ -74,9 +88,12 @@ export function SuccessPage() {
   return (
     <div className={site.container}>
       <div className={css.wrap} data-testid="success-page" data-status={order.paymentStatus}>
+        {eventCancelled && <CancelledNotice />}
         {order.paymentStatus === 'processing' && <Processing />}
-        {(order.paymentStatus === 'expired' || order.paymentStatus === 'cancelled') && <NotCompleted order={order} eventName={eventName} />}
-        {paid && order.details && <PaidOrder order={order} eventName={eventName} />}
+        {(order.paymentStatus === 'expired' || order.paymentStatus === 'cancelled') && (
+          <NotCompleted order={order} ticketMenu={event && !eventCancelled ? `/${eventName}/tickets` : null} />
+        )}
+        {paid && order.details && <PaidOrder order={order} home={home} cancelled={eventCancelled} />}
       </div>
       {paid && order.details && (
         <Modal
@@ -115,7 +132,19 @@ function Processing() {
   );
 }
 
-function NotCompleted({ order, eventName }: { order: TPublicOrder; eventName: string }) {
+/** The buyer's order is shown as before, under the news that the event will not take place. */
+function CancelledNotice() {
+  const organiser = useSiteContext().tenant?.name ?? '';
+  return (
+    <Notice kind="warning" data-testid="event-cancelled">
+      <strong>{EVENT_CANCELLED}</strong>
+      <br />
+      {eventCancelledBody(organiser)}
+    </Notice>
+  );
+}
+
+function NotCompleted({ order, ticketMenu }: { order: TPublicOrder; ticketMenu: string | null }) {
   return (
     <div className={css.hero}>
       <span className={`${css.mark} ${css.markOff}`}>{order.paymentStatus === 'expired' ? <IconClock size={32} /> : <IconX size={32} />}</span>
@@ -123,15 +152,19 @@ function NotCompleted({ order, eventName }: { order: TPublicOrder; eventName: st
         {order.paymentStatus}
       </span>
       <h1 className={css.title}>{order.paymentStatus === 'expired' ? 'Your reservation expired' : 'This order was cancelled'}</h1>
-      <p className={site.muted}>No payment was taken for order {order.orderUID}. Your tickets were released; you can choose them again.</p>
-      <div className={css.actions}>
-        <ButtonLink to={`/${eventName}/tickets`}>TICKET MENU</ButtonLink>
-      </div>
+      <p className={site.muted}>
+        No payment was taken for order {order.orderUID}. Your tickets were released{ticketMenu ? '; you can choose them again' : ''}.
+      </p>
+      {ticketMenu && (
+        <div className={css.actions}>
+          <ButtonLink to={ticketMenu}>TICKET MENU</ButtonLink>
+        </div>
+      )}
     </div>
   );
 }
 
-function PaidOrder({ order, eventName }: { order: TPublicOrder; eventName: string }) {
+function PaidOrder({ order, home, cancelled }: { order: TPublicOrder; home: string | null; cancelled: boolean }) {
   const d = order.details!;
   return (
     <>
@@ -142,7 +175,7 @@ function PaidOrder({ order, eventName }: { order: TPublicOrder; eventName: strin
         <span className={`${css.status} ${css.statusPaid}`} data-testid="order-status">
           paid
         </span>
-        <h1 className={css.title}>You're going to {order.eventName}!</h1>
+        <h1 className={css.title}>{cancelled ? `Your order for ${order.eventName}` : `You're going to ${order.eventName}!`}</h1>
         <p className={site.muted}>
           <IconMail size={16} style={{ verticalAlign: '-3px' }} /> Your tickets are on their way to <strong>{d.email}</strong>.
         </p>
@@ -192,29 +225,47 @@ function PaidOrder({ order, eventName }: { order: TPublicOrder; eventName: strin
           fallbackCount={d.ticketCount}
         />
       </Card>
-      <div className={css.actions}>
-        <ButtonLink to={`/${eventName}/`} variant="secondary">
-          Back to Home
-        </ButtonLink>
-      </div>
+      {home && (
+        <div className={css.actions}>
+          <ButtonLink to={home} variant="secondary">
+            Back to Home
+          </ButtonLink>
+        </div>
+      )}
     </>
   );
 }
 
-function UnknownOrder({ eventName, orderUID }: { eventName: string; orderUID: string }) {
+/**
+ * An orderID that is not one of ours, or one this browser did not place (it has no view token for
+ * it): nothing is confirmed and nothing from the address is repeated.
+ */
+function UnknownOrder({ kind, home }: { kind: 'notAnOrder' | 'otherBrowser'; home: string | null }) {
   return (
     <div className={site.center}>
-      <div className={site.centerBox}>
+      <div className={site.centerBox} data-testid="unknown-order" data-kind={kind}>
         <span className={site.centerIcon}>
           <IconMail size={28} />
         </span>
-        <h1>Thank you for your order</h1>
-        <p className={site.muted}>
-          {orderUID ? `Order ${orderUID} was placed in another browser. ` : ''}Once your payment is confirmed, your tickets are e-mailed to you.
-        </p>
-        <ButtonLink to={`/${eventName}/`} variant="secondary">
-          Back to Home
-        </ButtonLink>
+        {kind === 'notAnOrder' ? (
+          <>
+            <h1>Order not found</h1>
+            <p className={site.muted}>This link does not lead to an order. Your order ID is in your confirmation e-mail.</p>
+          </>
+        ) : (
+          <>
+            <h1>This order cannot be shown here</h1>
+            <p className={site.muted}>
+              Order details are shown only in the browser the order was placed in. If you placed an order, your tickets are e-mailed to you once the
+              payment is confirmed.
+            </p>
+          </>
+        )}
+        {home && (
+          <ButtonLink to={home} variant="secondary">
+            Back to Home
+          </ButtonLink>
+        )}
       </div>
     </div>
   );

@@ -20,7 +20,7 @@ import { errorMessage, isApiError } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { useResetForm, zodValidate } from '../../../ui/zod-form';
 import { DateTimeFields } from '../../events/components/date-time-fields';
-import { instantOrInvalid, timeZoneName, toWall, zoneAbbreviation } from '../../events/time';
+import { instantOrInvalid, timeZoneName, toWall } from '../../events/time';
 import { useCreateDiscountCode, useUpdateDiscountCode } from '../mutations';
 
 type Values = {
@@ -220,8 +220,8 @@ export function DiscountCodeModal({ event, code: requested, ticketTypes, onClose
             <Text fz="xs" c="dimmed" mt={-4}>
               Optional; in the event's time zone, {timeZoneName(zone)}. Without dates the code works whenever tickets are on sale.
             </Text>
-            <DateTimeFields label="From" zoneLabel={zoneAbbreviation(zone)} date={form.getInputProps('startDate')} time={form.getInputProps('startTime')} />
-            <DateTimeFields label="Until" zoneLabel={zoneAbbreviation(zone)} date={form.getInputProps('endDate')} time={form.getInputProps('endTime')} />
+            <DateTimeFields label="From" timeZone={zone} date={form.getInputProps('startDate')} time={form.getInputProps('startTime')} />
+            <DateTimeFields label="Until" timeZone={zone} date={form.getInputProps('endDate')} time={form.getInputProps('endTime')} />
           </Stack>
           <Switch label="Active" description="Switch off to stop the code working without deleting it." {...form.getInputProps('active', { type: 'checkbox' })} />
           <Group justify="flex-end" gap="sm" mt="xs">

@@ -12,6 +12,7 @@ import { useAllTicketTypes } from '../../ticket-types/queries';
 import { useDeleteDiscountCode } from '../mutations';
 import { useDiscountCodes } from '../queries';
 import { DiscountCodeModal } from './discount-code-modal';
+import { useEventAccess } from '../../tenants/access';
 
 type CodeState = { label: string; color: string };
 
@@ -35,7 +36,9 @@ export function DiscountCodesPanel({ event }: DiscountCodesPanelProps) {
   const ticketTypes = useAllTicketTypes(event.id);
   const remove = useDeleteDiscountCode(event.id);
   const [editing, setEditing] = useState<TDiscountCode | null | undefined>(undefined);
-  const readOnly = event.details.status === 'cancelled';
+  // Cancelled events, and people who may only read this one (tenant staff, check-in staff).
+  const { canEditEvent } = useEventAccess(event.tenantId, event.id);
+  const readOnly = event.details.status === 'cancelled' || !canEditEvent;
   const names = new Map((ticketTypes.data ?? []).map((t) => [t.id, t.details.name]));
   const zone = event.details.timeZone;
   const now = Date.now();

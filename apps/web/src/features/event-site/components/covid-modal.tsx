@@ -30,7 +30,10 @@ export function CovidModal({ opened, text, onClose, onAgree }: CovidModalProps) 
     );
   } else actions = <Button onClick={onClose}>Close</Button>;
   return (
-    <Modal opened={opened} onClose={onClose} title={COVID_TITLE} actions={actions} data-testid="covid-modal">
+    // Not closed by a backdrop click: PLACE ORDER NOW opens it, and the second click of a double click
+    // would otherwise land on the backdrop and close it before the buyer sees it. Escape, the close
+    // button and Cancel still close it.
+    <Modal opened={opened} onClose={onClose} title={COVID_TITLE} actions={actions} closeOnBackdrop={false} data-testid="covid-modal">
       <div className={`${css.notice} ${css['notice-info']}`}>
         <IconShield size={18} />
         <div>The organiser asks every guest to follow these safety measures.</div>

@@ -1,16 +1,23 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useSiteContext } from '../../../app/site-context';
 import { ButtonLink } from '../kit/button';
 import { Card } from '../kit/card';
 import { IconArrowRight, IconCalendar, IconHeart, IconPin, IconShield } from '../kit/icons';
-import { offSaleLabel, ticketState } from '../../cart/cart-rules';
+import { Notice } from '../kit/notice';
+import { offSaleLabel, ticketState, withCapacityCap } from '../../cart/cart-rules';
 import { eventBadge, eventDay, eventTime, money, shortMoment, venueLines } from '../format';
 import { CovidModal } from './covid-modal';
-import { useEventOutlet } from './event-layout';
+import { EVENT_CANCELLED, eventCancelledBody, isCancelled, useEventOutlet } from './event-layout';
 import css from './event-home.module.css';
 
 /** /{eventName}/ : the event home (spec: reports-payouts-checkout §2). */
 export function EventHomePage() {
-  const { event, eventName } = useEventOutlet();
+  const outlet = useEventOutlet();
+  const { eventName } = outlet;
+  // What is left of each ticket type never exceeds what the event can still sell.
+  const event = useMemo(() => withCapacityCap(outlet.event), [outlet.event]);
+  const organiser = useSiteContext().tenant?.name ?? '';
+  const cancelled = isCancelled(event);
   const d = event.details;
   const [covidOpen, setCovidOpen] = useState(false);
   const badge = eventBadge(d.startDateTime, d.timeZone);
@@ -32,7 +39,7 @@ export function EventHomePage() {
             <span />
           )}
           <div>
-            <span className={css.kicker}>Live event</span>
+            <span className={css.kicker}>{cancelled ? 'Cancelled' : 'Live event'}</span>
             <h1 className={css.title} data-testid="event-name">
               {d.name}
             </h1>
@@ -50,22 +57,31 @@ export function EventHomePage() {
                 </span>
               )}
             </div>
-            <div className={css.ctaRow}>
-              <ButtonLink to={`/${eventName}/tickets`} variant="light" size="lg" data-testid="get-tickets">
-                Get Tickets <IconArrowRight size={18} />
-              </ButtonLink>
-              {from !== null && (
-                <span className={css.from}>
-                  from <strong>{money(from)}</strong>
-                </span>
-              )}
-            </div>
+            {!cancelled && (
+              <div className={css.ctaRow}>
+                <ButtonLink to={`/${eventName}/tickets`} variant="light" size="lg" data-testid="get-tickets">
+                  Get Tickets <IconArrowRight size={18} />
+                </ButtonLink>
+                {from !== null && (
+                  <span className={css.from}>
+                    from <strong>{money(from)}</strong>
+                  </span>
+                )}
+              </div>
+            )}
           </div>
         </div>
       </section>
 
       <div className={css.body}>
         <div className={css.column}>
+          {cancelled && (
+            <Notice kind="warning" data-testid="event-cancelled">
+              <strong>{EVENT_CANCELLED}</strong>
+              <br />
+              {eventCancelledBody(organiser)}
+            </Notice>
+          )}
           <Card title="About this event">
             <p className={css.about}>{d.description || 'More details about this event will be announced soon.'}</p>
             {d.covidSafety && (
@@ -146,11 +162,13 @@ export function EventHomePage() {
               </div>
             )}
           </div>
-          <div className={css.sideCta}>
-            <ButtonLink to={`/${eventName}/tickets`} block size="lg">
-              Get Tickets
-            </ButtonLink>
-          </div>
+          {!cancelled && (
+            <div className={css.sideCta}>
+              <ButtonLink to={`/${eventName}/tickets`} block size="lg">
+                Get Tickets
+              </ButtonLink>
+            </div>
+          )}
         </Card>
       </div>
       <CovidModal opened={covidOpen} text={d.covidSafetyText} onClose={() => setCovidOpen(false)} />

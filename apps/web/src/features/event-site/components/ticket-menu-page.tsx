@@ -1,6 +1,7 @@
 import { M, type TPublicTicketType } from '@marquee/core';
+import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { canAdd, itemOf, nextDown, nextUp, offSaleLabel, stepperMax, ticketState, type TicketState } from '../../cart/cart-rules';
+import { canAdd, currentItems, itemOf, nextDown, nextUp, offSaleLabel, stepperMax, ticketState, withCapacityCap, type TicketState } from '../../cart/cart-rules';
 import { cartSubtotal, cartTicketCount, setQuantity, useCart } from '../../cart/cart-store';
 import { trackRemoveFromCart } from '../../cart/analytics';
 import { Button, ButtonLink } from '../kit/button';
@@ -33,8 +34,12 @@ function limitsText(t: TPublicTicketType): string {
 
 /** /{eventName}/tickets : the ticket menu (spec: reports-payouts-checkout §2, §4 Cart). */
 export function TicketMenuPage() {
-  const { event, eventName } = useEventOutlet();
-  const items = useCart(eventName);
+  const outlet = useEventOutlet();
+  const { eventName } = outlet;
+  // spec §4 Cart: no ticket type offers more than the event can still sell (its remaining capacity).
+  const event = useMemo(() => withCapacityCap(outlet.event), [outlet.event]);
+  const stored = useCart(eventName);
+  const items = useMemo(() => currentItems(event, stored), [event, stored]);
   const d = event.details;
   const count = cartTicketCount(items);
   const types = [...event.ticketTypes].sort((a, b) => a.details.sortOrder - b.details.sortOrder);
@@ -45,7 +50,7 @@ export function TicketMenuPage() {
   const increment = (t: TPublicTicketType) => {
     const current = quantityOf(t.id);
     const next = nextUp(t, current);
-    const check = canAdd(t, current, next);
+    const check = canAdd(t, event, items, next);
     if (!check.ok) {
       // spec §8 Cart: 'Quantity Limit Exceeded', N remaining.
       toast.warning(M.quantityLimitExceeded, `Only ${check.remaining} ${t.details.name} ticket${check.remaining === 1 ? '' : 's'} remaining.`, {

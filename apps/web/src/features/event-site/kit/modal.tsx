@@ -11,12 +11,17 @@ export type ModalProps = {
   actions?: ReactNode;
   /** A modal that must not be dismissed (a payment in flight) has no close button and ignores Escape. */
   dismissable?: boolean;
+  /**
+   * Whether a click on the backdrop closes it (default). Off for a modal opened by a button a buyer may
+   * double-click: the second click would land on the backdrop and close it at once.
+   */
+  closeOnBackdrop?: boolean;
   wide?: boolean;
   'data-testid'?: string;
 };
 
 /** A modal on the native <dialog>: focus trap, Escape and the backdrop come from the browser. */
-export function Modal({ opened, onClose, title, children, actions, dismissable = true, wide, ...rest }: ModalProps) {
+export function Modal({ opened, onClose, title, children, actions, dismissable = true, closeOnBackdrop = true, wide, ...rest }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const inner = useRef<HTMLDivElement>(null);
@@ -43,7 +48,7 @@ export function Modal({ opened, onClose, title, children, actions, dismissable =
       }}
       onClick={(e) => {
         // A click on the backdrop lands on the dialog element itself.
-        if (dismissable && e.target === e.currentTarget) onClose?.();
+        if (dismissable && closeOnBackdrop && e.target === e.currentTarget) onClose?.();
       }}
       {...rest}
     >

@@ -5,6 +5,7 @@ import { IconCalendar, IconClock } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import customParseFormat from 'dayjs/plugin/customParseFormat';
 import type { ReactNode } from 'react';
+import { zoneAbbreviationOnWall } from '../time';
 
 dayjs.extend(customParseFormat);
 
@@ -25,14 +26,15 @@ export type DateTimeFieldsProps = {
   time: FieldProps;
   required?: boolean;
   disabled?: boolean;
-  /** The zone the wall clock is in, shown after the time ("EDT"). */
-  zoneLabel?: string;
+  /** The zone the wall clock is in: its abbreviation on the typed date is shown after the time ("PDT" in July, "PST" in December). */
+  timeZone?: string;
   testId?: string;
 };
 
 /** A wall-clock date and time side by side (the date typed or picked, the time typed), one label. */
-export function DateTimeFields({ label, description, date, time, required, disabled, zoneLabel, testId }: DateTimeFieldsProps) {
+export function DateTimeFields({ label, description, date, time, required, disabled, timeZone, testId }: DateTimeFieldsProps) {
   const error = date.error || time.error;
+  const zoneLabel = timeZone ? zoneAbbreviationOnWall(timeZone, date.value as string | null, time.value as string) : null;
   return (
     <Input.Wrapper label={label} description={description} required={required} error={error} data-testid={testId}>
       <Group gap="xs" wrap="nowrap" align="center" mt={description ? 4 : 0}>
@@ -64,7 +66,8 @@ export function DateTimeFields({ label, description, date, time, required, disab
           error={!!time.error}
         />
         {zoneLabel && (
-          <Text fz="sm" c="dimmed" style={{ flex: '0 0 auto' }}>
+          // A little room, so that PDT over PST (widths differ) keeps the two rows' inputs aligned.
+          <Text fz="sm" c="dimmed" style={{ flex: '0 0 auto', minWidth: '2.25rem' }}>
             {zoneLabel}
           </Text>
         )}

@@ -6,6 +6,7 @@ import { errorMessage } from '../../../ui/api-client';
 import { askConfirmDelete } from '../../../ui/confirm-delete';
 import { notify } from '../../../ui/notify';
 import { useDeleteEvent, useEventAction } from '../mutations';
+import { useEventAccess } from '../../tenants/access';
 import { publicEventUrl } from '../tenant';
 
 export type EventActionsProps = { event: TEvent; /** Unsaved edits in the details form. */ dirty: boolean };
@@ -16,6 +17,7 @@ export function EventActions({ event, dirty }: EventActionsProps) {
   const act = useEventAction(event.id);
   const remove = useDeleteEvent(event.id);
   const { status, name, urlName } = event.details;
+  const { canEditEvent, canManageEvents } = useEventAccess(event.tenantId, event.id);
 
   const publish = () =>
     act.mutate('publish', {
@@ -78,18 +80,19 @@ export function EventActions({ event, dirty }: EventActionsProps) {
       >
         View event page
       </Button>
-      {status === 'draft' && (
+      {canEditEvent && status === 'draft' && (
         <Tooltip label="Save your changes first" disabled={!dirty}>
           <Button leftSection={<IconRocket size={16} />} onClick={publish} loading={act.isPending} disabled={dirty} data-testid="publish-event">
             Publish
           </Button>
         </Tooltip>
       )}
-      {status === 'published' && (
+      {canEditEvent && status === 'published' && (
         <Button variant="light" leftSection={<IconEyeOff size={16} />} onClick={() => void unpublish()} loading={act.isPending} data-testid="unpublish-event">
           Unpublish
         </Button>
       )}
+      {canManageEvents && (
       <Menu position="bottom-end" withinPortal shadow="md">
         <Menu.Target>
           <ActionIcon variant="default" size="lg" aria-label="More actions">
@@ -107,6 +110,7 @@ export function EventActions({ event, dirty }: EventActionsProps) {
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
+      )}
     </>
   );
 }

@@ -38,6 +38,7 @@ import { notify } from '../../../ui/notify';
 import { zodValidate } from '../../../ui/zod-form';
 import { useEnabledCharities } from '../../charities/queries';
 import { useSurchargeRules } from '../queries';
+import { useEventAccess } from '../../tenants/access';
 import { publicEventUrl, useTenantId } from '../tenant';
 import { fromWall, instantOrInvalid, timeZoneName, toWall, zoneAbbreviation } from '../time';
 import { DateTimeFields } from './date-time-fields';
@@ -213,8 +214,11 @@ export type EventDetailsFormProps = {
 
 export function EventDetailsForm({ event, onSubmit, onDirtyChange, submitLabel }: EventDetailsFormProps) {
   const rules = useSurchargeRules();
-  const charities = useEnabledCharities(useTenantId());
-  const readOnly = event?.details.status === 'cancelled';
+  const tenantId = useTenantId();
+  const charities = useEnabledCharities(tenantId);
+  const access = useEventAccess(tenantId, event?.id);
+  // A cancelled event, or someone who may only read it (tenant staff, check-in staff).
+  const readOnly = event ? event.details.status === 'cancelled' || !access.canEditEvent : !access.canManageEvents;
   const urlTouched = useRef(!!event);
   const form = useForm<EventFormValues>({
     initialValues: toValues(event),

@@ -10,6 +10,8 @@ import { SearchInput } from '../../../ui/search-input';
 import { useEvents } from '../queries';
 import { formatDateInZone, formatTimeInZone } from '../time';
 import { EventStatusBadge } from './event-status-badge';
+import { useTenantId } from '../tenant';
+import { useEventAccess } from '../../tenants/access';
 
 type StatusFilter = 'all' | EventStatus;
 
@@ -44,6 +46,7 @@ function Capacity({ event }: { event: TEvent }) {
 
 export function EventsPage() {
   const navigate = useNavigate();
+  const { canManageEvents } = useEventAccess(useTenantId());
   const [name, setName] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const pager = useCursorPager({ resetKey: `${name}|${status}` });
@@ -93,9 +96,11 @@ export function EventsPage() {
         title="Events"
         description="Your events, what they sell and when. Publish an event to put it on sale on your site."
         actions={
-          <Button component={Link} to="/events/new" leftSection={<IconCalendarPlus size={18} />}>
-            Create Event
-          </Button>
+          canManageEvents && (
+            <Button component={Link} to="/events/new" leftSection={<IconCalendarPlus size={18} />}>
+              Create Event
+            </Button>
+          )
         }
       />
       <Group mb="md" justify="space-between" gap="sm">
@@ -125,9 +130,11 @@ export function EventsPage() {
               title="No events yet"
               description="Create your first event, add its ticket types, then publish it to start selling."
               action={
-                <Button component={Link} to="/events/new" variant="light">
-                  Create Event
-                </Button>
+                canManageEvents && (
+                  <Button component={Link} to="/events/new" variant="light">
+                    Create Event
+                  </Button>
+                )
               }
             />
           )

@@ -34,6 +34,12 @@ export function SurchargeRulesTable({ scope, settings, canWrite, title = 'Surcha
   const [modal, setModal] = useState<{ mode: RuleModalMode; rule: TSurchargeRule | null } | null>(null);
   const [toggling, setToggling] = useState<string | null>(null);
 
+  // Losing the right to write (the platform withdrew it: a refused save re-reads the settings)
+  // closes an open create or edit; viewing stays.
+  useEffect(() => {
+    if (!canWrite) setModal((m) => (m && m.mode !== 'view' ? null : m));
+  }, [canWrite]);
+
   useEffect(() => {
     if (rules.error && scope.kind === 'global') showLoadFailure('global-surcharge-load', M.globalSurchargeLoadFailed);
   }, [rules.error, scope.kind]);

@@ -73,12 +73,14 @@ export function TicketSettingsForm({ scope, settings, canWrite }: TicketSettings
 
   useEffect(() => {
     const next = settingsToValues(settings);
-    const untouched = sameValues(saved, form.values);
+    // Unsaved edits survive a refresh (the control switch saves on its own), but not the loss of
+    // the right to write: a read-only page shows what is saved, with no errors.
+    const keepEdits = canWrite && !sameValues(saved, form.values);
     setSaved(next);
     form.setInitialValues(next);
-    if (untouched) form.setValues(next);
+    if (!keepEdits) form.setValues(next);
     else form.setFieldValue('isTenantSettingsControlEnabled', next.isTenantSettingsControlEnabled);
-  }, [settings]);
+  }, [settings, canWrite]);
 
   const v = form.values;
   const off = !canWrite;

@@ -1,10 +1,11 @@
 import { Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { PLATFORM_ROLES, ROLE_LABELS, ZUpdatePlatformUserRequest, type TPlatformUser } from '@marquee/core';
+import { M, PLATFORM_ROLES, ROLE_LABELS, ZUpdatePlatformUserRequest, type TPlatformUser } from '@marquee/core';
 import { useRef } from 'react';
 import { errorMessage } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { applyServerFields, useResetForm, zodValidate } from '../../../ui/zod-form';
+import { usePlatformAccess } from '../../tenants/access';
 import { useUpdatePlatformUser } from '../queries';
 
 type Values = { group: { name: string; roles: string[] } };
@@ -22,6 +23,8 @@ const ROLE_HELP: Record<(typeof PLATFORM_ROLES)[number], string> = {
 /** Edit Platform User: the name and the roles. */
 export function EditUserModal({ user, onClose }: { user: TPlatformUser | null; onClose: () => void }) {
   const update = useUpdatePlatformUser();
+  // Only a super user grants or removes super_user (the server refuses anyone else).
+  const { isSuperUser } = usePlatformAccess();
   const hasName = useRef(false);
   hasName.current = !!user?.group.name;
   const form = useForm<Values>({
@@ -66,7 +69,13 @@ export function EditUserModal({ user, onClose }: { user: TPlatformUser | null; o
           <Checkbox.Group label="Roles" required {...form.getInputProps('group.roles')}>
             <Stack gap="xs" mt="xs">
               {PLATFORM_ROLES.map((r) => (
-                <Checkbox key={r} value={r} label={ROLE_LABELS[r]} description={ROLE_HELP[r]} />
+                <Checkbox
+                  key={r}
+                  value={r}
+                  label={ROLE_LABELS[r]}
+                  description={r === 'super_user' && !isSuperUser ? M.superUserOnly : ROLE_HELP[r]}
+                  disabled={r === 'super_user' && !isSuperUser}
+                />
               ))}
             </Stack>
           </Checkbox.Group>

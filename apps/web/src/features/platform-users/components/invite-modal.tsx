@@ -20,15 +20,17 @@ export function InviteModal({ opened, onClose }: { opened: boolean; onClose: () 
     onClose();
   };
 
-  const submit = form.onSubmit(({ id }) =>
-    invite.mutate(id.trim(), {
+  const submit = form.onSubmit((values) => {
+    // The address as the server stores and lists it: trimmed and lower-case.
+    const { id } = ZInviteForm.parse(values);
+    invite.mutate(id, {
       onSuccess: () => {
-        notify.success('Invite sent', `We sent a platform invitation to ${id.trim()}.`);
+        notify.success('Invite sent', `We sent a platform invitation to ${id}.`);
         close();
       },
       onError: (e) => notify.error(M.sendInviteFailed, errorMessage(e)),
-    }),
-  );
+    });
+  });
 
   return (
     <Modal opened={opened} onClose={close} title="Send Platform Invite" centered>

@@ -34,7 +34,7 @@ const formatLastLogin = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' }) : 'Never';
 
 export function PlatformUsersPage() {
-  const { canWrite, roles } = usePlatformAccess();
+  const { canWrite, isSuperUser } = usePlatformAccess();
   const { user: me } = useSession();
   const [search, setSearch] = useState('');
   const pager = useCursorPager({ defaultPageSize: USER_PAGE_SIZE, resetKey: search });
@@ -99,11 +99,20 @@ export function PlatformUsersPage() {
               </ActionIcon>
             </Menu.Target>
             <Menu.Dropdown>
-              {u.group.status === 'PENDING' && (
-                <Menu.Item leftSection={<IconRosetteDiscountCheck size={16} />} onClick={() => doVerify(u)}>
-                  Verify User
-                </Menu.Item>
-              )}
+              {u.group.status === 'PENDING' &&
+                // Verifying grants the invite's roles: only a super user grants super_user.
+                (isSuperUser || !u.group.roles.includes('super_user') ? (
+                  <Menu.Item leftSection={<IconRosetteDiscountCheck size={16} />} onClick={() => doVerify(u)}>
+                    Verify User
+                  </Menu.Item>
+                ) : (
+                  <Menu.Item leftSection={<IconRosetteDiscountCheck size={16} />} disabled>
+                    <Text fz="sm">Verify User</Text>
+                    <Text fz="xs" c="dimmed" maw={240} style={{ whiteSpace: 'normal' }}>
+                      {M.superUserOnly}
+                    </Text>
+                  </Menu.Item>
+                ))}
               <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => setEditing(u)}>
                 Edit Platform User
               </Menu.Item>
@@ -127,7 +136,7 @@ export function PlatformUsersPage() {
         title="Platform Users"
         description="The people who operate Marquee. Invite someone to give them every platform role."
         actions={
-          roles.includes('super_user') && (
+          isSuperUser && (
             <Button leftSection={<IconMailPlus size={16} />} onClick={() => setInviting(true)}>
               Add Platform User
             </Button>

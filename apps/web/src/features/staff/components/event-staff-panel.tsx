@@ -3,6 +3,7 @@ import type { EventRole, TEvent } from '@marquee/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useInviteEventStaff } from '../mutations';
 import { InviteStaffForm, type RoleOption } from './invite-staff-form';
+import { useEventAccess } from '../../tenants/access';
 
 const EVENT_ROLE_OPTIONS: RoleOption<EventRole>[] = [
   { value: 'event_manager', description: 'Edits this event, its ticket types and discount codes, and invites its staff.' },
@@ -12,7 +13,9 @@ const EVENT_ROLE_OPTIONS: RoleOption<EventRole>[] = [
 /** Invite someone to work on this one event only. */
 export function EventStaffPanel({ event }: { event: TEvent }) {
   const invite = useInviteEventStaff(event.id);
-  const readOnly = event.details.status === 'cancelled';
+  // Cancelled events, and people who may only read this one (tenant staff, check-in staff).
+  const { canEditEvent } = useEventAccess(event.tenantId, event.id);
+  const readOnly = event.details.status === 'cancelled' || !canEditEvent;
   return (
     <Grid gutter="lg">
       <Grid.Col span={{ base: 12, md: 7 }}>

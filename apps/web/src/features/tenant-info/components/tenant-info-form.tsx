@@ -53,12 +53,14 @@ export type TenantInfoFormProps = {
   canWrite: boolean;
   /** The platform may move a tenant's site to another URL; a tenant may not. */
   allowUrlEdit?: boolean;
+  /** Who reads the form: the URL hint speaks to the organiser or to a Marquee operator. */
+  audience?: 'tenant' | 'platform';
   /** Extra actions beside Save (the platform's Delete). */
   actions?: ReactNode;
 };
 
 /** Tenant Basic Information (spec: accounts §2 screen 12), for the platform and the tenant console. */
-export function TenantInfoForm({ tenant, canWrite, allowUrlEdit = false, actions }: TenantInfoFormProps) {
+export function TenantInfoForm({ tenant, canWrite, allowUrlEdit = false, audience = 'tenant', actions }: TenantInfoFormProps) {
   const update = useUpdateTenant(tenant.id);
   const editable = isTenantEditable(tenant.details.status);
   const disabled = !editable || !canWrite;
@@ -180,7 +182,7 @@ export function TenantInfoForm({ tenant, canWrite, allowUrlEdit = false, actions
                   disabled
                   readOnly
                   inputWrapperOrder={['label', 'input', 'description', 'error']}
-                  description="Only Marquee can change your site's address."
+                  description={audience === 'platform' ? M.tenantUrlReadOnlyHint : M.tenantUrlTenantHint}
                 />
               )}
             </SimpleGrid>

@@ -1,13 +1,15 @@
 import { Badge, Button, Group, Tooltip } from '@mantine/core';
 import { M } from '@marquee/core';
 import { IconRefresh } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
-import { useRetryBucket } from '../mutations';
-import { useBucketStatus } from '../queries';
+import { refreshTenantLists, useRetryBucket } from '../mutations';
+import { tenantKey, useBucketStatus } from '../queries';
 
 /** The tenant's event site (the spec's bucket): ready, or not, with the retry that recreates it. */
 export function SiteStatus({ tenantId, canWrite }: { tenantId: string; canWrite: boolean }) {
+  const client = useQueryClient();
   const status = useBucketStatus(tenantId);
   const retry = useRetryBucket();
   if (!status.data) return null;
@@ -29,7 +31,17 @@ export function SiteStatus({ tenantId, canWrite }: { tenantId: string; canWrite:
             retry.mutate(tenantId, {
               onSuccess: () => {
                 notify.info('Setting up the site again', 'Check back in a few seconds.');
-                window.setTimeout(() => void status.refetch(), 5000);
+                window.setTimeout(
+                  () =>
+                    void status.refetch().then((r) => {
+                      // A site that is now ready has activated its tenant: its badge, the list and the dashboard change.
+                      if (r.data?.CFStatus.status === 'create_complete') {
+                        void client.invalidateQueries({ queryKey: tenantKey(tenantId) });
+                        void refreshTenantLists(client);
+                      }
+                    }),
+                  5000,
+                );
               },
               onError: (e) => notify.error(M.createBucketFailedTitle, errorMessage(e, M.createBucketFailedBody)),
             })

@@ -3,9 +3,11 @@ import type { TTenant } from '@marquee/core';
 import { IconBuildingStore, IconCreditCard, IconExternalLink, IconReceipt2 } from '@tabler/icons-react';
 import { Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
 import { errorMessage } from '../../../ui/api-client';
+import { NoPageAccess } from '../../../modes/console/no-page-access';
 import { EmptyState } from '../../../ui/empty-state';
 import { PageHeader } from '../../../ui/page-header';
 import { usePlatformAccess } from '../access';
+import { tenantsListHref } from '../list-location';
 import { useTenant } from '../queries';
 import { SiteStatus } from './site-status';
 import { TenantStatusBadge } from './tenant-status-badge';
@@ -27,13 +29,15 @@ export function TenantDetailLayout() {
   const { canWrite, canReadConfig } = usePlatformAccess();
   const tenant = useTenant(tenantId);
   const tab = pathname.split('/')[3] ?? 'info';
+  // Fees and payment settings are configuration, which the reports-only role does not read.
   const tabs = canReadConfig ? TABS : TABS.filter((t) => t.value === 'info');
+  const tabAllowed = tabs.some((t) => t.value === tab);
 
   if (tenant.error) {
     return (
       <>
-        <PageHeader title="Tenant" breadcrumbs={[{ label: 'Tenants', to: '/tenants' }, { label: 'Tenant' }]} />
-        <EmptyState title="This tenant could not be loaded" description={errorMessage(tenant.error)} action={<Button onClick={() => navigate('/tenants')}>Back to Tenants</Button>} />
+        <PageHeader title="Tenant" breadcrumbs={[{ label: 'Tenants', to: tenantsListHref() }, { label: 'Tenant' }]} />
+        <EmptyState title="This tenant could not be loaded" description={errorMessage(tenant.error)} action={<Button onClick={() => navigate(tenantsListHref())}>Back to Tenants</Button>} />
       </>
     );
   }
@@ -50,7 +54,7 @@ export function TenantDetailLayout() {
   return (
     <>
       <PageHeader
-        breadcrumbs={[{ label: 'Tenants', to: '/tenants' }, { label: t.details.name }]}
+        breadcrumbs={[{ label: 'Tenants', to: tenantsListHref() }, { label: t.details.name }]}
         title={
           <Group gap="sm" component="span">
             {t.details.name}
@@ -76,7 +80,11 @@ export function TenantDetailLayout() {
           ))}
         </Tabs.List>
       </Tabs>
-      <Outlet context={{ tenant: t } satisfies TenantDetailContext} />
+      {tabAllowed ? (
+        <Outlet context={{ tenant: t } satisfies TenantDetailContext} />
+      ) : (
+        <NoPageAccess backTo={`/tenant/${t.id}/info`} backLabel="Back to Basic Information" />
+      )}
     </>
   );
 }

@@ -6,6 +6,7 @@ import { confirmDelete } from '../../../ui/confirm-delete';
 import { notify } from '../../../ui/notify';
 import { TenantInfoForm } from '../../tenant-info/components/tenant-info-form';
 import { usePlatformAccess } from '../access';
+import { tenantsListHref } from '../list-location';
 import { useDeleteTenant } from '../mutations';
 import { canDeleteTenant, deleteTenantMessage } from './tenant-delete';
 import { useTenantDetail } from './tenant-detail-layout';
@@ -27,7 +28,7 @@ export function TenantInfoTab() {
           () => {
             notify.success('Tenant deleted', `${tenant.details.name} was deleted.`);
             // spec: accounts §4: after deleting, the user returns to /tenants.
-            void navigate('/tenants', { replace: true });
+            void navigate(tenantsListHref(), { replace: true });
           },
           (e) => notify.error('Delete Tenant Failed', errorMessage(e)),
         ),
@@ -38,6 +39,7 @@ export function TenantInfoTab() {
       tenant={tenant}
       canWrite={canWrite}
       allowUrlEdit={canWrite}
+      audience="platform"
       actions={
         canWrite &&
         canDeleteTenant(tenant) && (

@@ -1,16 +1,18 @@
 import { ActionIcon, Anchor, Avatar, Button, Group, Menu, Stack, Text } from '@mantine/core';
 import { formatPhone, type TTenant } from '@marquee/core';
 import { IconBuildingStore, IconDots, IconExternalLink, IconEye, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../../../ui/api-client';
 import { confirmDelete } from '../../../ui/confirm-delete';
 import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
-import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
+import { fromListQuery, PagedTable, type Column } from '../../../ui/paged-table';
 import { SearchInput } from '../../../ui/search-input';
+import { useUrlListState } from '../../../ui/use-url-list-state';
 import { usePlatformAccess } from '../access';
+import { rememberTenantsListSearch } from '../list-location';
 import { useDeleteTenant } from '../mutations';
 import { useTenants } from '../queries';
 import { useBucketTimer } from '../use-bucket-timer';
@@ -27,9 +29,11 @@ export const formatDate = (iso: string) => new Date(iso).toLocaleDateString('en-
 export function TenantsPage() {
   const navigate = useNavigate();
   const { canWrite } = usePlatformAccess();
-  const [name, setName] = useState('');
-  const pager = useCursorPager({ defaultPageSize: TENANT_PAGE_SIZE, resetKey: name });
+  const { search } = useLocation();
+  // Search, page size and page live in the address, so Back and the breadcrumb restore them.
+  const { search: name, setSearch: setName, pager } = useUrlListState({ defaultPageSize: TENANT_PAGE_SIZE });
   const list = useTenants({ cursor: pager.cursor, limit: pager.limit, name: name || undefined });
+  useEffect(() => rememberTenantsListSearch(search), [search]);
   const [creating, setCreating] = useState(false);
   const bucket = useBucketTimer();
   const remove = useDeleteTenant();
@@ -121,7 +125,7 @@ export function TenantsPage() {
       />
       {bucket.state && <BucketSetupProgress timer={bucket.state} onRetry={bucket.retry} onDismiss={bucket.dismiss} />}
       <Group mb="md">
-        <SearchInput placeholder="Search Tenant" onSearch={setName} w={{ base: '100%', sm: 360 }} />
+        <SearchInput placeholder="Search Tenant" term={name} onSearch={setName} w={{ base: '100%', sm: 360 }} />
       </Group>
       <PagedTable
         aria-label="Tenants"

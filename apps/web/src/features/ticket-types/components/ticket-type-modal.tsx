@@ -23,7 +23,7 @@ import { errorMessage, isApiError } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { useResetForm, zodValidate } from '../../../ui/zod-form';
 import { DateTimeFields } from '../../events/components/date-time-fields';
-import { timeZoneName, zoneAbbreviation } from '../../events/time';
+import { timeZoneName } from '../../events/time';
 import { useCreateTicketType, useUpdateTicketType } from '../mutations';
 
 type Values = {
@@ -222,14 +222,14 @@ export function TicketTypeModal({ event, ticketType: requested, siblings, onClos
               <DateTimeFields
                 label="Sales start"
                 required
-                zoneLabel={zoneAbbreviation(zone)}
+                timeZone={zone}
                 date={form.getInputProps('startDate')}
                 time={form.getInputProps('startTime')}
               />
               <DateTimeFields
                 label="Sales end"
                 required
-                zoneLabel={zoneAbbreviation(zone)}
+                timeZone={zone}
                 date={form.getInputProps('endDate')}
                 time={form.getInputProps('endTime')}
               />

@@ -7,20 +7,25 @@ import { askConfirmDelete } from '../../../ui/confirm-delete';
 import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
 import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
-import { formatWallClock, zoneAbbreviation } from '../../events/time';
+import { formatWallClock, zoneAbbreviationOnWall } from '../../events/time';
 import { useDeleteTicketType } from '../mutations';
 import { useAllTicketTypes, useTicketTypes } from '../queries';
 import { TicketTypeModal } from './ticket-type-modal';
+import { useEventAccess } from '../../tenants/access';
 
 function Availability({ t, names, timeZone }: { t: TTicketType; names: Map<string, string>; timeZone: string }) {
   const d = t.details;
   const kind = d.salesAvailability as SalesAvailability;
   if (kind === 'SALES_AVAILABILITY_OPT_2') {
+    // Each end in the abbreviation of its own date: a window can span a change to or from summer time.
+    const startZone = zoneAbbreviationOnWall(timeZone, d.startDate, d.startTime);
+    const endZone = zoneAbbreviationOnWall(timeZone, d.endDate, d.endTime);
     return (
       <Stack gap={0}>
         <Text fz="sm">Sales window</Text>
         <Text fz="xs" c="dimmed">
-          {formatWallClock(d.startDate, d.startTime)} – {formatWallClock(d.endDate, d.endTime)} {zoneAbbreviation(timeZone, d.salesStartAt ? Date.parse(d.salesStartAt) : Date.now())}
+          {formatWallClock(d.startDate, d.startTime)}
+          {startZone === endZone ? '' : ` ${startZone}`} – {formatWallClock(d.endDate, d.endTime)} {endZone}
         </Text>
       </Stack>
     );
@@ -64,7 +69,9 @@ export function TicketTypesPanel({ event }: TicketTypesPanelProps) {
   const all = useAllTicketTypes(event.id);
   const remove = useDeleteTicketType(event.id);
   const [editing, setEditing] = useState<TTicketType | null | undefined>(undefined);
-  const readOnly = event.details.status === 'cancelled';
+  // Cancelled events, and people who may only read this one (tenant staff, check-in staff).
+  const { canEditEvent } = useEventAccess(event.tenantId, event.id);
+  const readOnly = event.details.status === 'cancelled' || !canEditEvent;
   const names = new Map((all.data ?? []).map((t) => [t.id, t.details.name]));
 
   const deleteType = async (t: TTicketType) => {
