@@ -218,6 +218,8 @@ async function main() {
         name: 'test',
         createCheckout: async (i) => ({ sessionId: `cs_${i.orderId}`, url: `http://pay.invalid/${i.orderId}` }),
         refund: async () => ({ refundId: 're_stub' }),
+        expireCheckout: async () => {},
+        expiresByOrder: true,
       };
     }
 

@@ -149,7 +149,7 @@ export async function createOrder(opts: {
     const where = { tenantId, eventId, orderUid: input.draftOrderUID, email: contact.email };
     const replaced = await deps.db.transaction((tx) => releaseHold(tx, where, false, 'replaced'));
     if (replaced) {
-      if (replaced.paymentSessionId) await closeCheckout(deps, { tenantId, orderId: replaced.id, sessionId: replaced.paymentSessionId });
+      await closeCheckout(deps, { tenantId, orderId: replaced.id, sessionId: replaced.paymentSessionId });
       snapshot = (await read()) ?? snapshot;
     }
   }
@@ -258,8 +258,8 @@ export async function createOrder(opts: {
       expiresAt: holdExpiresAt,
       idempotencyKey: `checkout:${orderId}`,
     });
-    // Kept so that a replaced draft's checkout can be closed.
-    await repo.updateOrder(deps.db, tenantId, orderId, { paymentSessionId: session.sessionId });
+    // Kept so that a replaced draft's checkout can be closed, unless the gateway finds it by order.
+    if (!deps.payments.expiresByOrder) await repo.updateOrder(deps.db, tenantId, orderId, { paymentSessionId: session.sessionId });
     return { ...answer, message: session.url };
   } catch (err) {
     // No way to pay: give the tickets back at once rather than after the hold.
@@ -332,9 +332,9 @@ async function releaseHold(tx: Tx, which: Parameters<typeof repo.expireDraft>[1]
 }
 
 /** Best effort: a checkout left open is refunded by the webhook if it is paid anyway. */
-async function closeCheckout(deps: Deps, p: { tenantId: string; orderId: string; sessionId: string }) {
+async function closeCheckout(deps: Deps, p: { tenantId: string; orderId: string; sessionId: string | null }) {
   try {
-    await deps.payments.expireCheckout({ tenantId: p.tenantId, sessionId: p.sessionId });
+    await deps.payments.expireCheckout(p);
   } catch (err) {
     deps.log.warn({ err, orderId: p.orderId }, 'could not close the checkout of a replaced draft');
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { M } from '@marquee/core';
 import { and, eq, isNull } from 'drizzle-orm';
 import Stripe from 'stripe';
@@ -352,9 +353,9 @@ describe('stripe driver: webhooks', () => {
 
   it('expiring a session that is no longer open is not an error', async () => {
     const { session } = await orderWithSession();
-    await server.app.deps.payments.expireCheckout({ tenantId: tenant.id, sessionId: session.sessionId });
+    await server.app.deps.payments.expireCheckout({ tenantId: tenant.id, orderId: randomUUID(), sessionId: session.sessionId });
     expect(stripe.sessions.get(session.sessionId)).toMatchObject({ status: 'expired' });
-    await expect(server.app.deps.payments.expireCheckout({ tenantId: tenant.id, sessionId: session.sessionId })).resolves.toBeUndefined();
+    await expect(server.app.deps.payments.expireCheckout({ tenantId: tenant.id, orderId: randomUUID(), sessionId: session.sessionId })).resolves.toBeUndefined();
     expect(stripe.requests.filter((r) => r.path.endsWith('/expire')).map((r) => r.idempotencyKey)).toEqual([`expire:${session.sessionId}`, `expire:${session.sessionId}`]);
   });
 

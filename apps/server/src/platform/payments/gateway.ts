@@ -25,7 +25,13 @@ export type PaymentGateway = {
    * newer PLACE ORDER). A checkout already paid or closed is left as it is; a payment that still
    * gets through is refunded by the webhook.
    */
-  expireCheckout(input: { tenantId: string; sessionId: string }): Promise<void>;
+  expireCheckout(input: { tenantId: string; orderId: string; sessionId: string | null }): Promise<void>;
+  /**
+   * True when expireCheckout finds the checkout by the order id alone (the test driver's own
+   * table); otherwise the caller keeps the session id on the order. Saves the flash sale a commit
+   * per order.
+   */
+  readonly expiresByOrder: boolean;
 };
 
 /** A checkout event from either provider, after its signature was verified. */

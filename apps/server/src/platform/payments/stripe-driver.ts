@@ -42,6 +42,7 @@ export function createStripeGateway(opts: { secretKey: string; apiBase?: string 
   const stripe = stripeClient(opts);
   return {
     name: 'stripe',
+    expiresByOrder: false,
     async createCheckout(input: CheckoutInput) {
       const metadata = { orderId: input.orderId, tenantId: input.tenantId, orderUid: input.orderUid };
       const session = await stripe.checkout.sessions.create(
@@ -73,6 +74,7 @@ export function createStripeGateway(opts: { secretKey: string; apiBase?: string 
       return { refundId: refund.id };
     },
     async expireCheckout(input) {
+      if (!input.sessionId) return;
       try {
         await stripe.checkout.sessions.expire(input.sessionId, {}, { idempotencyKey: `expire:${input.sessionId}` });
       } catch (err) {

@@ -119,6 +119,7 @@ export function createTestGateway(opts: { db: Db; jobs: Jobs; config: Config }):
   const sessions = createBatcher((_key, batch: SessionRequest[]) => createSessions(db, batch));
   return {
     name: 'test',
+    expiresByOrder: true,
     async createCheckout(input: CheckoutInput) {
       assertHttpUrl(input.successUrl, 'successUrl');
       assertHttpUrl(input.cancelUrl, 'cancelUrl');
@@ -149,7 +150,7 @@ export function createTestGateway(opts: { db: Db; jobs: Jobs; config: Config }):
       await db
         .update(testCheckoutSessions)
         .set({ expiresAt: sql`least(${testCheckoutSessions.expiresAt}, now())` })
-        .where(and(eq(testCheckoutSessions.tenantId, input.tenantId), eq(testCheckoutSessions.id, input.sessionId), eq(testCheckoutSessions.status, 'open')));
+        .where(and(eq(testCheckoutSessions.tenantId, input.tenantId), eq(testCheckoutSessions.orderId, input.orderId), eq(testCheckoutSessions.status, 'open')));
     },
   };
 }
