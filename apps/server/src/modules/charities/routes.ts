@@ -16,6 +16,8 @@ const platformRead: Access = { kind: 'platform', roles: PLATFORM_READ };
 const platformWrite: Access = { kind: 'platform', roles: PLATFORM_WRITE };
 /** The tenant console's list (and the event form's charity options): the tenant's people, platform readers. */
 const tenantRead: Access = { kind: 'tenant', roles: ['tenant_admin', 'tenant_staff'], platformRoles: PLATFORM_READ };
+/** The tenant's charity list is also what an event manager picks their event's charity from. */
+const charityListRead: Access = { ...tenantRead, anyEventRoles: ['event_manager'] };
 /**
  * spec §7 assign / unassign carry the tenant id in the body: platform writers for any tenant (on the
  * platform host), a tenant admin for its own tenant only; the guard checks body.tenantId like a path id.
@@ -101,7 +103,7 @@ export function registerCharityRoutes(app: FastifyInstance, deps: Deps) {
   r.get(
     '/api/tenants/:tenantId/charities',
     {
-      config: { access: tenantRead },
+      config: { access: charityListRead },
       schema: {
         tags,
         summary: "The tenant's charity list: active charities with details.enabled; filters on details.name (contains), details.enabled",

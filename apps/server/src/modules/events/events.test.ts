@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { M } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -233,6 +234,16 @@ describe('events: seat map', () => {
 });
 
 describe('events: who may do what', () => {
+  it("lets an event manager read the tenant's rule and charity lists (their event's choices), not check-in staff", async () => {
+    for (const path of [`/api/tenants/${tenant.id}/rules`, `/api/tenants/${tenant.id}/charities`]) {
+      expect({ path, status: (await actors.eventManager.get(path)).status }).toEqual({ path, status: 200 });
+      expect({ path, status: (await actors.checkin.get(path)).status }).toEqual({ path, status: 403 });
+      expect({ path, status: (await actors.outsider.get(path)).status }).toEqual({ path, status: 404 });
+    }
+    // Reading is all: writing the rules stays the tenant admin's.
+    expect((await actors.eventManager.delete(`/api/tenants/${tenant.id}/rules/${randomUUID()}`)).status).toBe(403);
+  });
+
   it('lists only their own events to event staff, and every event to tenant-wide roles', async () => {
     const ids = async (c: keyof Actors) => {
       const res = await actors[c].get(`${base()}?limit=100`);

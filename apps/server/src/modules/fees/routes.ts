@@ -27,6 +27,8 @@ const PLATFORM_ACTOR = fees.actorOf(null);
 const tags = ['fees'];
 
 const tenantRead = { kind: 'tenant', roles: ['tenant_admin', 'tenant_staff'], platformRoles: PLATFORM_READ } as const;
+/** The rule list is also what an event manager picks their event's service fee rule from. */
+const ruleListRead = { ...tenantRead, anyEventRoles: ['event_manager'] } as const;
 // Tenant admins reach the writes; the service lets them through only while the platform allows it.
 const tenantWrite = { kind: 'tenant', roles: ['tenant_admin'], platformRoles: PLATFORM_WRITE } as const;
 
@@ -95,7 +97,7 @@ export function registerFeeRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get(
     '/api/tenants/:tenantId/rules',
-    { config: { access: tenantRead }, schema: { tags, params: ZTenantParams, response: { 200: ZSurchargeRuleList } } },
+    { config: { access: ruleListRead }, schema: { tags, params: ZTenantParams, response: { 200: ZSurchargeRuleList } } },
     async (req) => fees.listRules({ deps, scope: scopeOf(tenantCtxOf(req).tenantId), query: req.query }),
   );
 
