@@ -302,15 +302,17 @@ export function inspectPdf(pdf: Buffer): { header: string; pages: PdfPage[] } {
     const cmap = id ? objects.get(Number(id))?.stream?.toString('latin1') : undefined;
     if (!cmap) return null;
     const map = new Map<number, string>();
-    const utf16 = (hex: string) => Buffer.from(hex, 'hex').swap16().toString('utf16le');
+    // A destination may hold several UTF-16 units with spaces between them: a ligature's glyph
+    // ('ff', 'fi') maps to <0066 0069>. Skipping those would shift every later glyph.
+    const utf16 = (hex: string) => Buffer.from(hex.replace(/\s+/g, ''), 'hex').swap16().toString('utf16le');
     for (const [, lo, hi, dst] of cmap.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*(\[[^\]]*\]|<[0-9a-fA-F]+>)/g)) {
       const from = parseInt(lo!, 16);
       const to = parseInt(hi!, 16);
-      if (dst!.startsWith('[')) [...dst!.matchAll(/<([0-9a-fA-F]+)>/g)].forEach((d, i) => map.set(from + i, utf16(d[1]!)));
+      if (dst!.startsWith('[')) [...dst!.matchAll(/<([0-9a-fA-F\s]+)>/g)].forEach((d, i) => map.set(from + i, utf16(d[1]!)));
       else for (let c = from, u = parseInt(dst!.slice(1, -1), 16); c <= to; c++, u++) map.set(c, String.fromCodePoint(u));
     }
     for (const block of cmap.matchAll(/beginbfchar([\s\S]*?)endbfchar/g)) {
-      for (const [, code, dst] of block[1]!.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) map.set(parseInt(code!, 16), utf16(dst!));
+      for (const [, code, dst] of block[1]!.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F\s]+)>/g)) map.set(parseInt(code!, 16), utf16(dst!));
     }
     return map;
   };

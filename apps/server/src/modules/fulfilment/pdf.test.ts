@@ -98,6 +98,19 @@ describe('ticket PDF', () => {
     expect(pdf.length).toBeLessThan(120_000);
   });
 
+  it("reads back text set with ligatures ('ff', 'fi') and everything printed after them", async () => {
+    // The font draws 'ff' and 'fi' as one glyph each; its ToUnicode entry maps one code to two
+    // letters. The test reader once dropped those entries and misread every later glyph.
+    const pdf = await renderTicketsPdf({
+      event: { ...event, name: 'Office Staff Fiesta', city: 'Suffolk' },
+      orderUid: 'ORD-LIG',
+      tickets: [{ ticketUid: 'AFFIRM0FFICE0FINAL0000000', ticketTypeName: 'Official Buffet', price: 12000, fullName: 'Effie Griffin' }],
+    });
+    const [page] = inspectPdf(pdf).pages;
+    for (const text of ['Office Staff Fiesta', 'Suffolk', 'Official Buffet', 'Effie Griffin', '$120.00', 'ORD-LIG', 'AFFIRM0FFICE0FINAL0000000']) expect(page!.text).toContain(text);
+    expect(page!.text).not.toContain('\ufffd');
+  });
+
   it('formats the date in the event time zone and says when there is none', () => {
     expect(formatEventDateTime(new Date('2026-01-15T01:00:00Z'), 'America/New_York').replace(/\u202f/g, ' ')).toBe(
       'Wednesday, January 14, 2026 at 8:00 PM EST',
