@@ -238,6 +238,11 @@ export const PUBLIC_PAYMENT_STATUSES = ['processing', 'paid', 'expired', 'cancel
 export const ZPublicOrder = z.object({
   orderUID: z.string(),
   paymentStatus: z.enum(PUBLIC_PAYMENT_STATUSES),
+  /**
+   * A cancelled order whose payment arrived anyway (after its hold, the tickets gone or the event
+   * cancelled) is refunded: 'pending' until the gateway confirms, then 'refunded'. 'none' otherwise.
+   */
+  refund: z.enum(['none', 'pending', 'refunded']),
   eventName: z.string(),
   /** Shown once paid; null before. */
   details: z

@@ -294,7 +294,7 @@ describe('the success page (GET /api/p/orders/:orderUID?token=)', () => {
     const view = (token: string, c = site()) => c.get(`/api/p/orders/${orderUID}?token=${encodeURIComponent(token)}`);
     const pending = await view(orderToken);
     expect(pending.status).toBe(200);
-    expect(pending.body).toEqual({ orderUID, paymentStatus: 'processing', eventName: event.name, details: null });
+    expect(pending.body).toEqual({ orderUID, paymentStatus: 'processing', refund: 'none', eventName: event.name, details: null });
     expect((await view('wrong-token')).status).toBe(404);
     expect((await site().get(`/api/p/orders/${orderUID}`)).status).toBe(404);
     expect((await view(orderToken, server.client())).status).toBe(404);

@@ -462,9 +462,11 @@ export async function getPublicOrder(opts: { deps: Deps; hostTenant: HostTenant 
   const paymentStatus =
     order.status === 'processing' || order.status === 'completed' ? 'paid' : order.status === 'draft' ? 'processing' : order.status === 'expired' ? 'expired' : 'cancelled';
   const lines = paymentStatus === 'paid' ? await repo.findLines(deps.db, order.tenantId, order.id) : [];
+  const charged = paymentStatus === 'cancelled' && order.chargeId !== null && order.paymentMethod !== 'free';
   return {
     orderUID: order.orderUid,
     paymentStatus,
+    refund: !charged ? 'none' : order.refunded ? 'refunded' : 'pending',
     eventName: event?.name ?? '',
     details:
       paymentStatus === 'paid'

@@ -124,6 +124,7 @@ describe('checkout with the test gateway, over HTTP', () => {
 
     expect(await orderByUid(first.orderUID)).toMatchObject({ status: 'replaced' });
     expect(await orderByUid(second.orderUID)).toMatchObject({ status: 'draft' });
+    expect((await c.get(`/api/p/orders/${first.orderUID}?token=${first.orderToken}`)).body).toMatchObject({ paymentStatus: 'cancelled', refund: 'none' });
     expect(await Promise.all(event.ticketTypeIds.map(remaining))).toEqual([before[0]! - 1, before[1]! - 2]);
 
     // The first pay page now says the checkout expired and refuses the card.
@@ -153,6 +154,9 @@ describe('checkout with the test gateway, over HTTP', () => {
 
     const a = await orderByUid(first.orderUID);
     expect(a).toMatchObject({ status: 'cancelled', refundedAmount: a.totalAmount });
+    // Its success page says the payment was given back, not that none was taken.
+    const seen = await c.get(`/api/p/orders/${first.orderUID}?token=${first.orderToken}`);
+    expect(seen.body).toMatchObject({ paymentStatus: 'cancelled', refund: 'refunded', details: null });
     expect(await server.app.deps.db.select().from(tickets).where(eq(tickets.orderId, a.id))).toHaveLength(0);
     const [chargedA] = await server.app.deps.db.select().from(testCheckoutSessions).where(eq(testCheckoutSessions.orderId, a.id));
     expect(await server.app.deps.db.select({ amount: testRefunds.amount }).from(testRefunds).where(eq(testRefunds.chargeId, chargedA!.chargeId!))).toEqual([

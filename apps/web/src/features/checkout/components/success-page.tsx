@@ -152,8 +152,11 @@ function NotCompleted({ order, ticketMenu }: { order: TPublicOrder; ticketMenu: 
         {order.paymentStatus}
       </span>
       <h1 className={css.title}>{order.paymentStatus === 'expired' ? 'Your reservation expired' : 'This order was cancelled'}</h1>
-      <p className={site.muted}>
-        No payment was taken for order {order.orderUID}. Your tickets were released{ticketMenu ? '; you can choose them again' : ''}.
+      <p className={site.muted} data-testid="order-outcome">
+        {order.refund === 'none'
+          ? `No payment was taken for order ${order.orderUID}.`
+          : `Your payment for order ${order.orderUID} ${order.refund === 'refunded' ? 'was refunded in full' : 'is being refunded in full'}; it can take a few days to reach your card.`}{' '}
+        Your tickets were released{ticketMenu ? '; you can choose them again' : ''}.
       </p>
       {ticketMenu && (
         <div className={css.actions}>
