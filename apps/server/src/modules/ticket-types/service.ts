@@ -111,12 +111,16 @@ function toColumns(t: Partial<TTicketTypeFields>): Partial<repo.TicketTypeInsert
   return out;
 }
 
-/** Cross-field rules on the whole ticket type, reported like route validation (400, fields under details.*). */
+/**
+ * Cross-field rules on the whole ticket type, reported like route validation (400, fields under
+ * details.*). Inside the caller's transaction the OPT_3 link's target stays key-share locked until
+ * the write commits, so a racing delete of it waits and then sees the link (deleteTicketType).
+ */
 async function assertValid(db: DbOrTx, tenantId: string, eventId: string, t: TTicketTypeFields, selfId: string | null) {
   const problems = ticketTypeProblems(t);
   if (t.salesAvailability === 'SALES_AVAILABILITY_OPT_3' && t.otherTicketTypeId && !problems.otherTicketTypeId) {
-    const other = t.otherTicketTypeId === selfId ? undefined : await repo.findTicketType(db, tenantId, eventId, t.otherTicketTypeId);
-    if (!other) problems.otherTicketTypeId = M.otherTicketTypeRequired;
+    const linked = t.otherTicketTypeId !== selfId && (await repo.lockReferenced(db, tenantId, eventId, [t.otherTicketTypeId])).has(t.otherTicketTypeId);
+    if (!linked) problems.otherTicketTypeId = M.otherTicketTypeRequired;
   }
   const entries = Object.entries(problems);
   if (entries.length === 0) return;
@@ -157,14 +161,16 @@ export async function createTicketType({
 }): Promise<TTicketType> {
   const event = await writableEvent(deps.db, ctx.tenantId, eventId);
   const merged: TTicketTypeFields = { ...TICKET_TYPE_DEFAULTS, ...input } as TTicketTypeFields;
-  await assertValid(deps.db, ctx.tenantId, eventId, merged, null);
-  const row = await repo.insertTicketType(deps.db, {
-    tenantId: ctx.tenantId,
-    id: randomUUID(),
-    eventId,
-    ...(toColumns(merged) as Required<Pick<repo.TicketTypeInsert, 'name' | 'price' | 'quantity'>>),
-    remaining: merged.quantity,
-    ...salesWindowInstants(merged, event.timeZone),
+  const row = await deps.db.transaction(async (tx) => {
+    await assertValid(tx, ctx.tenantId, eventId, merged, null);
+    return repo.insertTicketType(tx, {
+      tenantId: ctx.tenantId,
+      id: randomUUID(),
+      eventId,
+      ...(toColumns(merged) as Required<Pick<repo.TicketTypeInsert, 'name' | 'price' | 'quantity'>>),
+      remaining: merged.quantity,
+      ...salesWindowInstants(merged, event.timeZone),
+    });
   });
   return toTicketType(row);
 }
@@ -186,10 +192,12 @@ export async function updateTicketType({
   const current = await repo.findTicketType(deps.db, ctx.tenantId, eventId, ticketTypeId);
   if (!current) throw notFound();
   const merged: TTicketTypeFields = { ...fromRow(current), ...changes } as TTicketTypeFields;
-  await assertValid(deps.db, ctx.tenantId, eventId, merged, ticketTypeId);
-  const row = await repo.updateTicketType(deps.db, ctx.tenantId, eventId, ticketTypeId, {
-    ...toColumns(changes),
-    ...salesWindowInstants(merged, event.timeZone),
+  const row = await deps.db.transaction(async (tx) => {
+    await assertValid(tx, ctx.tenantId, eventId, merged, ticketTypeId);
+    return repo.updateTicketType(tx, ctx.tenantId, eventId, ticketTypeId, {
+      ...toColumns(changes),
+      ...salesWindowInstants(merged, event.timeZone),
+    });
   });
   if (!row) {
     // Gone meanwhile, or the quantity fell below what is sold or held (checked in the update itself).

@@ -267,6 +267,24 @@ describe('ticket types', () => {
     }
   });
 
+  it('never leaves an OPT_3 link to a deleted ticket type when the link and the delete race', async () => {
+    for (let i = 0; i < 8; i++) {
+      const target = await actors.admin.post(base(), { details: { name: `Target ${i}`, price: 100, quantity: 5 } });
+      const id = target.body.id as string;
+      const [linked, gone] = await Promise.all([
+        actors.admin.post(base(), { details: { name: `After ${i}`, price: 100, quantity: 5, salesAvailability: 'SALES_AVAILABILITY_OPT_3', otherTicketTypeId: id } }),
+        actors.admin.delete(`${base()}/${id}`),
+      ]);
+      const outcome = { link: linked.status, delete: gone.status };
+      expect([
+        { link: 201, delete: 409 },
+        { link: 400, delete: 200 },
+      ]).toContainEqual(outcome);
+      const dangling = await server.app.deps.db.select().from(ticketTypes).where(eq(ticketTypes.otherTicketTypeId, id));
+      expect(dangling).toHaveLength(outcome.delete === 200 ? 0 : 1);
+    }
+  });
+
   it('lists in menu order through the one list implementation', async () => {
     const res = await actors.staff.get(`${base()}?limit=100`);
     expect(res.status).toBe(200);
