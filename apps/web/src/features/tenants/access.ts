@@ -21,6 +21,9 @@ export function usePlatformAccess() {
 export const isTenantWideMember = (memberships: TMembership[], tenantId: string | undefined) =>
   !!tenantId && memberships.some((m) => m.tenantId === tenantId && m.kind === 'tenant');
 
+const isTenantAdmin = (memberships: TMembership[], tenantId: string | undefined) =>
+  !!tenantId && memberships.some((m) => m.tenantId === tenantId && m.kind === 'tenant' && m.roles.includes('tenant_admin'));
+
 /**
  * What the signed-in person may do with this tenant's events, as the server's guard decides it
  * (modules/events/access.ts): tenant admins everything; event managers edit their own event, its
@@ -28,9 +31,9 @@ export const isTenantWideMember = (memberships: TMembership[], tenantId: string 
  */
 export function useEventAccess(tenantId: string | undefined, eventId?: string) {
   const { memberships } = useSession();
-  const mine = memberships.filter((m) => !!tenantId && m.tenantId === tenantId);
-  const isAdmin = mine.some((m) => m.kind === 'tenant' && m.roles.includes('tenant_admin'));
-  const managesEvent = !!eventId && mine.some((m) => m.kind === 'event' && m.eventId === eventId && m.roles.includes('event_manager'));
+  const isAdmin = isTenantAdmin(memberships, tenantId);
+  const managesEvent =
+    !!tenantId && !!eventId && memberships.some((m) => m.tenantId === tenantId && m.kind === 'event' && m.eventId === eventId && m.roles.includes('event_manager'));
   return {
     /** Create, cancel and delete events. */
     canManageEvents: isAdmin,
@@ -41,6 +44,5 @@ export function useEventAccess(tenantId: string | undefined, eventId?: string) {
 
 /** Whether the signed-in person administers this tenant (tenant console). */
 export function useIsTenantAdmin(tenantId: string | undefined) {
-  const { memberships } = useSession();
-  return !!tenantId && memberships.some((m) => m.tenantId === tenantId && m.kind === 'tenant' && m.roles.includes('tenant_admin'));
+  return isTenantAdmin(useSession().memberships, tenantId);
 }
