@@ -83,10 +83,11 @@ export function nextDown(t: TPublicTicketType | undefined, current: number): num
 
 /**
  * What a ticket type has left to sell, never more than the event as a whole can still sell (its
- * remaining capacity, in the public event data): the ticket menu's "N left".
+ * remaining capacity, in the public event data) after `others` tickets of other types: the ticket
+ * menu's "N left".
  */
-export function leftOf(t: TPublicTicketType, event: TPublicEvent): number {
-  return Math.max(0, Math.min(t.details.remainingQuantity, event.settings.remainingCapacity));
+export function leftOf(t: TPublicTicketType, event: TPublicEvent, others = 0): number {
+  return Math.max(0, Math.min(t.details.remainingQuantity, event.settings.remainingCapacity - others));
 }
 
 /**
@@ -106,8 +107,7 @@ export function withCapacityCap(event: TPublicEvent): TPublicEvent {
 export function canAdd(t: TPublicTicketType, event: TPublicEvent, items: readonly CartItem[], next: number) {
   const inCart = items.find((i) => i.id === t.id)?.quantity ?? 0;
   const others = items.reduce((n, i) => (i.id === t.id ? n : n + i.quantity), 0);
-  const remaining = Math.max(0, Math.min(t.details.remainingQuantity, event.settings.remainingCapacity - others));
-  return checkAddToCart({ remainingQuantity: remaining }, inCart, next - inCart);
+  return checkAddToCart({ remainingQuantity: leftOf(t, event, others) }, inCart, next - inCart);
 }
 
 export function checkCart(event: TPublicEvent, items: readonly CartItem[], now = Date.now()): CartValidation {
