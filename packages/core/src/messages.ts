@@ -293,3 +293,11 @@ export function ticketTypeInDiscountCodes(codes: readonly string[]): string {
     ? `Discount code ${list} applies to this ticket type. Change or delete that code first.`
     : `Discount codes ${list} apply to this ticket type. Change or delete those codes first.`;
 }
+
+/**
+ * The line an event-staff invite mail adds after the tenant's invite template (ours: the spec's
+ * template does not name the event; docs/decisions.md, tenant roles).
+ */
+export function eventInviteLine(eventName: string, roleLabels: readonly string[]): string {
+  return `You are invited to work on ${eventName} as ${roleLabels.join(' and ')}.`;
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   EVENT_ROLES,
+  eventInviteLine,
   M,
   PLATFORM_GROUP_ID,
   PLATFORM_ROLES,
@@ -372,7 +373,7 @@ export async function sendInvite({ deps, inviter, email, target }: { deps: Deps;
   // The tenant's template, and for an event invite a line saying which event and what they may do.
   const body = tenant
     ? event
-      ? `${tenant.inviteTemplateBody}\n\nYou are invited to work on ${event.name} as ${roles.map((r) => ROLE_LABELS[r as EventRole]).join(' and ')}.`
+      ? `${tenant.inviteTemplateBody}\n\n${eventInviteLine(event.name, roles.map((r) => ROLE_LABELS[r as EventRole]))}`
       : tenant.inviteTemplateBody
     : `${inviter.firstName || inviter.email} invited you to join Marquee as a Platform Admin.`;
 

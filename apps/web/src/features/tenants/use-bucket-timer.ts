@@ -1,5 +1,5 @@
 import { M } from '@marquee/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { isApiError } from '../../ui/api-client';
 import { notify } from '../../ui/notify';
@@ -14,6 +14,16 @@ const TICK_MS = 1000;
 
 /** A 404 from the tenant's routes: the tenant was deleted (here, in another tab or by another operator). */
 const isGone = (e: unknown) => isApiError(e) && e.status === 404;
+
+// Our own wording: the spec has no message for a set-up whose tenant was deleted (docs/decisions.md).
+export const SETUP_STOPPED = 'Set-up stopped';
+
+/** A tenant that no longer exists will never be set up: end its timer, say so, refresh the lists. */
+function stopForGoneTenant(client: QueryClient, tenantId: string, tenantName: string | undefined) {
+  forgetBucketTimer(tenantId);
+  notify.info(SETUP_STOPPED, `${tenantName || 'The new tenant'} no longer exists.`);
+  void refreshTenantLists(client);
+}
 
 /**
  * Runs the set-up timer of the tenant created last (bucket-timer.ts holds the rules): one tick a
@@ -48,12 +58,8 @@ export function useBucketTimer() {
       .then((s) => live && dispatch({ type: 'status', status: s.CFStatus.status }))
       .catch((e: unknown) => {
         if (!live) return;
-        // A tenant that no longer exists will never be set up: end the timer, not poll forever.
-        if (isGone(e)) {
-          forgetBucketTimer(tenantId);
-          notify.info('Set-up stopped', `${tenantName || 'The new tenant'} no longer exists.`);
-          void refreshTenantLists(client);
-        }
+        // A tenant that no longer exists ends the timer rather than being polled forever.
+        if (isGone(e)) stopForGoneTenant(client, tenantId, tenantName);
         // Any other failure is retried at the next check tick.
       });
     return () => {
@@ -68,7 +74,7 @@ export function useBucketTimer() {
     announced.current = phase;
     if (phase === 'success') {
       notify.success(M.createBucketSuccess, state?.tenantName ? `${state.tenantName}'s event site is ready.` : undefined);
-      // The site going live activates the tenant: the list and the dashboard show it at once.
+      // The site going live activates the tenant: its detail, the list and the dashboard show it at once.
       void client.invalidateQueries({ queryKey: tenantsKey });
       void client.invalidateQueries({ queryKey: dashboardKey });
     }
@@ -84,9 +90,7 @@ export function useBucketTimer() {
       dispatch({ type: 'retry' });
     } catch (e) {
       if (isGone(e)) {
-        forgetBucketTimer(tenantId);
-        notify.info('Set-up stopped', `${tenantName || 'The new tenant'} no longer exists.`);
-        void refreshTenantLists(client);
+        stopForGoneTenant(client, tenantId, tenantName);
         return;
       }
       notify.error(M.createBucketFailedTitle, M.createBucketFailedBody);
