@@ -5,3 +5,4 @@ export * from './sales.js';
 export * from './payments.js';
 export * from './admin.js';
 export * from './charities.js';
+export * from './after-sale.js';

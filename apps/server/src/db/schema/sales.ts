@@ -225,6 +225,10 @@ export const tickets = pgTable(
     used: boolean('used').notNull().default(false),
     voided: boolean('voided').notNull().default(false),
     voidReason: text('void_reason'),
+    voidedAt: timestamp('voided_at', { withTimezone: true }),
+    /** Who voided (or last unvoided) it; the full history is in order_actions. */
+    voidedBy: uuid('voided_by'),
+    usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
