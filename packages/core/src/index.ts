@@ -22,3 +22,6 @@ export * from './availability.js';
 export * from './schemas/events.js';
 export * from './schemas/charities.js';
 export * from './schemas/orders.js';
+export * from './schemas/reports.js';
+export * from './reports/figures.js';
+export * from './reports/search.js';
