@@ -140,7 +140,7 @@ async function main() {
     };
     const operator = server.client();
     await operator.login((await givenUser(server, { platformRoles: ['platform_report'] })).email);
-    const eventId = (await db.execute(sql`select bench_uuid('e1') as id`)).rows[0]!.id as string;
+    const eventId = ((await db.execute(sql`select bench_uuid('e1') as id`)) as unknown as { rows: Array<{ id: string }> }).rows[0]!.id;
 
     // ---- reads -----------------------------------------------------------------------------------
     await measure('reference: select 1 (pool round trip)', null, () => db.execute(sql`select 1`));

@@ -243,7 +243,8 @@ export const TICKETS: ReportSource<TReportTicket> = {
     select: sql`t.id, t.ticket_uid, t.full_name, t.email, t.contact_number, t.ticket_type_name, t.price, t.used, t.voided,
       t.created_at, t.event_id, o.order_uid, e.name as event_name`,
     from: sql`tickets t join orders o on o.tenant_id = t.tenant_id and o.id = t.order_id join events e on e.tenant_id = t.tenant_id and e.id = t.event_id`,
-    where: sql`${scopeWhere(scope, 't.tenant_id', 't.event_id')} and o.status in ${PAID}`,
+    // The order's scope repeated, so that the planner reads the event's orders, not the tenant's.
+    where: sql`${scopeWhere(scope, 't.tenant_id', 't.event_id')} and ${scopeWhere(scope, 'o.tenant_id', 'o.event_id')} and o.status in ${PAID}`,
   }),
   map: (r) => ({
     id: str(r.id),
@@ -310,7 +311,7 @@ export const REFUNDS: ReportSource<TReportRefund> = {
       o.order_uid, o.first_name, o.last_name, o.email, o.phone, e.name as event_name,
       array(select t.ticket_uid from tickets t where t.tenant_id = r.tenant_id and t.id = any(r.ticket_ids) order by t.ticket_uid) as ticket_uids`,
     from: sql`refunds r join orders o on o.tenant_id = r.tenant_id and o.id = r.order_id join events e on e.tenant_id = r.tenant_id and e.id = r.event_id`,
-    where: sql`${scopeWhere(scope, 'r.tenant_id', 'r.event_id')} and o.status in ${PAID}`,
+    where: sql`${scopeWhere(scope, 'r.tenant_id', 'r.event_id')} and ${scopeWhere(scope, 'o.tenant_id', 'o.event_id')} and o.status in ${PAID}`,
   }),
   map: (r) => ({
     id: str(r.id),
