@@ -1,4 +1,7 @@
-import type { CsvColumn } from './sources.js';
+import type { CsvColumn as SourceColumn } from './sources.js';
+
+/** What the writer reads of a column (the SQL form is for the COPY export, csv-sql.ts). */
+type CsvColumn<Out> = Omit<SourceColumn<Out>, 'sql'>;
 
 // CSV for spreadsheet programs: UTF-8 with a byte order mark (so that Excel reads accented names),
 // CRLF line ends (RFC 4180), and text cells that a spreadsheet would run as a formula made inert.
@@ -41,4 +44,51 @@ export function csvRows<Out>(columns: Array<CsvColumn<Out>>, rows: Out[]): strin
   let out = '';
   for (const row of rows) out += `${columns.map((c) => quote(cell(c, row))).join(',')}\r\n`;
   return out;
+}
+
+/**
+ * COPY ends its rows with LF; ours end with CRLF. Turns each LF outside a quoted cell into CRLF
+ * (a line break inside a quoted cell stays as written, as in `quote`), carrying the quote state from
+ * one chunk to the next, and counts the rows it ended. UTF-8 never has 0x22 or 0x0A inside a
+ * character, so the bytes are searched with indexOf (most rows have no quote at all).
+ */
+export function lfToCrlf(): (chunk: Buffer) => { bytes: Buffer; rows: number } {
+  let quoted = false;
+  return (chunk) => {
+    const ends: number[] = [];
+    let at = 0;
+    let nextQuote = chunk.indexOf(0x22);
+    while (at < chunk.length) {
+      if (quoted) {
+        // Inside a cell: only its closing quote matters (a doubled quote closes and opens again).
+        if (nextQuote < 0) break;
+        quoted = false;
+        at = nextQuote + 1;
+        nextQuote = chunk.indexOf(0x22, at);
+        continue;
+      }
+      const lf = chunk.indexOf(0x0a, at);
+      if (nextQuote >= 0 && (lf < 0 || nextQuote < lf)) {
+        quoted = true;
+        at = nextQuote + 1;
+        nextQuote = chunk.indexOf(0x22, at);
+        continue;
+      }
+      if (lf < 0) break;
+      ends.push(lf);
+      at = lf + 1;
+    }
+    if (!ends.length) return { bytes: chunk, rows: 0 };
+    const bytes = Buffer.allocUnsafe(chunk.length + ends.length);
+    let from = 0;
+    let to = 0;
+    for (const end of ends) {
+      to += chunk.copy(bytes, to, from, end);
+      bytes[to++] = 0x0d;
+      bytes[to++] = 0x0a;
+      from = end + 1;
+    }
+    chunk.copy(bytes, to, from);
+    return { bytes, rows: ends.length };
+  };
 }

@@ -1,5 +1,8 @@
 import type { ListResponse } from '@marquee/core';
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import type { Database, DbOrTx } from '../../db/client.js';
 import { events, reportExports, tenants } from '../../db/schema/index.js';
 import { compileList, type CompiledList } from '../../platform/list-query.js';
@@ -92,6 +95,73 @@ export async function streamReport<Out>(opts: {
     const last = rows[rows.length - 1]!;
     cursor = encodeKeyset(last._sort, last._id);
   }
+}
+
+/**
+ * PostgreSQL only: every row of a report in its list order as CSV cells computed by the database
+ * (csv-sql.ts), streamed with `COPY (…) TO STDOUT WITH (FORMAT csv)`, LF-ended, without the header.
+ * One statement, so one snapshot; chunks are pulled as `onChunk` takes them (backpressure), so
+ * memory stays flat. Measured at 2 to 3 times the rows per second of the cursor (bench/README.md).
+ */
+export async function copyReportCsv(opts: {
+  database: Database;
+  source: ReportSource<unknown>;
+  scope: Scope;
+  rawQuery: unknown;
+  onChunk: (chunk: Buffer) => Promise<void>;
+}): Promise<void> {
+  const text = inlineParams(sql`copy (${reportCsvQuery(opts.source, opts.scope, opts.rawQuery)}) to stdout with (format csv)`);
+  const { database } = opts;
+  const pool = (database.db as unknown as { $client: pg.Pool }).$client;
+  const client = await pool.connect();
+  let failed: unknown;
+  try {
+    // For this statement only: no JIT (compiling the cell expressions cost 0.2 s of a 1.2 s export
+    // of 196,000 orders) and room to sort the rows in memory rather than on disk.
+    await client.query(`begin read only; set local jit = off; set local work_mem = '${EXPORT_WORK_MEM}'`);
+    const stream = client.query(copyTo(text));
+    for await (const chunk of stream) await opts.onChunk(chunk as Buffer);
+    await client.query('commit');
+  } catch (err) {
+    failed = err;
+    throw err;
+  } finally {
+    // A connection left in the middle of a COPY is not reused.
+    client.release(failed instanceof Error ? failed : failed === undefined ? undefined : true);
+  }
+}
+
+/** The CSV cells of every row of a report, in its list order, as columns c0, c1, … */
+export function reportCsvQuery(source: ReportSource<unknown>, scope: Scope, rawQuery: unknown): SQL {
+  const { from, where } = source.base(scope);
+  const q = compileList(source.spec, { ...(rawQuery as object), cursor: undefined, limit: 1 });
+  const full = q.where ? sql`${where} and ${q.where}` : where;
+  // An empty cell is NULL, which COPY writes as nothing (an empty string it would write as "").
+  const cells = sql.join(
+    source.csv.map((c, i) => sql`nullif(${c.sql}, '') as ${sql.raw(`c${i}`)}`),
+    sql`, `,
+  );
+  return sql`select ${cells} from ${from} where ${full} order by ${sql.join(q.orderBy, sql`, `)}`;
+}
+
+const dialect = new PgDialect();
+/** work_mem of an export's sort (per sorting process; the server default is 4 MB). */
+const EXPORT_WORK_MEM = '64MB';
+
+/**
+ * The statement's text with its parameters written in as literals, because COPY takes none. Each is
+ * quoted by the driver's own escapeLiteral and, like a parameter, typed by its context.
+ */
+export function inlineParams(query: SQL): string {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return text.replace(/\$(\d+)/g, (_, n: string) => literalOf(params[Number(n) - 1]));
+}
+
+function literalOf(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (value instanceof Date) return pg.escapeLiteral(value.toISOString());
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return pg.escapeLiteral(String(value));
+  throw new Error(`A report filter value of type ${typeof value} cannot be written into a COPY statement.`);
 }
 
 /** The list compiler's cursor format ([sort value, id] as base64url JSON). */

@@ -16,6 +16,7 @@ import {
 import { type SQL, sql } from 'drizzle-orm';
 import type { ListField, ListSpec } from '../../platform/list-query.js';
 import { badRequest } from '../../platform/errors.js';
+import { fullNameSql, isoSql, labelSql, moneySql, numberSql, refundStatusSql, textSql } from './csv-sql.js';
 
 // Every report as one definition: the rows it reads (tenant-scoped, paid orders only), the fields
 // its list can be filtered and sorted on, the wire shape (spec reports-payouts-checkout §3) and the
@@ -25,7 +26,11 @@ import { badRequest } from '../../platform/errors.js';
 /** Where a report reads: one tenant, optionally one event; platform reports read every tenant. */
 export type Scope = { tenantId: string; eventId?: string } | { platform: true };
 
-export type CsvColumn<Out> = { header: string; value: (row: Out) => string | number; money?: boolean };
+/**
+ * One CSV column: `value` reads the wire shape (csv.ts writes it); `sql` is the same cell computed by
+ * PostgreSQL over the report's tables (csv-sql.ts, for the COPY export), equal byte for byte.
+ */
+export type CsvColumn<Out> = { header: string; value: (row: Out) => string | number; money?: boolean; sql: SQL };
 
 export type ReportSource<Out> = {
   kind: string;
@@ -193,26 +198,26 @@ export const ORDERS: ReportSource<TReportOrder> = {
   },
   // spec §2 Orders list columns, then the order's money so that every dashboard card is a column sum.
   csv: [
-    { header: 'Date', value: (o) => o.details.dateCreated },
-    { header: 'Order ID', value: (o) => o.details.orderUID },
-    { header: 'Event Name', value: (o) => o.details.eventName },
-    { header: 'Name', value: (o) => o.details.fullName },
-    { header: 'Email', value: (o) => o.details.email },
-    { header: 'Phone number', value: (o) => o.details.phone ?? '' },
-    { header: '# Tickets', value: (o) => o.details.ticketCount },
-    { header: 'Payment Method', value: (o) => o.details.paymentMethod },
-    { header: 'Total', value: (o) => o.details.totalAmount, money: true },
-    { header: 'Refunded', value: (o) => refundedLabel(o.details.refunded) },
-    { header: 'Refunded Amount', value: (o) => o.details.refundedAmount, money: true },
-    { header: 'Subtotal', value: (o) => o.details.subtotal, money: true },
-    { header: 'Discount', value: (o) => o.details.discount, money: true },
-    { header: 'Discount Code', value: (o) => o.details.discountCode ?? '' },
-    { header: 'Service Fee', value: (o) => o.details.surcharge, money: true },
-    { header: 'Processing Fee', value: (o) => o.details.processingFee, money: true },
-    { header: 'Tax', value: (o) => o.details.vat, money: true },
-    { header: 'Donation', value: (o) => o.details.donation, money: true },
-    { header: 'Donation Fee', value: (o) => o.details.donationFee, money: true },
-    { header: 'Status', value: (o) => o.details.status },
+    { header: 'Date', value: (o) => o.details.dateCreated, sql: isoSql('o.created_at') },
+    { header: 'Order ID', value: (o) => o.details.orderUID, sql: textSql('o.order_uid') },
+    { header: 'Event Name', value: (o) => o.details.eventName, sql: textSql('e.name') },
+    { header: 'Name', value: (o) => o.details.fullName, sql: textSql(fullNameSql('o.first_name', 'o.last_name')) },
+    { header: 'Email', value: (o) => o.details.email, sql: textSql('o.email') },
+    { header: 'Phone number', value: (o) => o.details.phone ?? '', sql: textSql('o.phone') },
+    { header: '# Tickets', value: (o) => o.details.ticketCount, sql: numberSql('o.ticket_count') },
+    { header: 'Payment Method', value: (o) => o.details.paymentMethod, sql: textSql('lower(o.payment_method)') },
+    { header: 'Total', value: (o) => o.details.totalAmount, money: true, sql: moneySql('o.total_amount') },
+    { header: 'Refunded', value: (o) => refundedLabel(o.details.refunded), sql: labelSql('o.refunds_succeeded > 0', refundedLabel(true), refundedLabel(false)) },
+    { header: 'Refunded Amount', value: (o) => o.details.refundedAmount, money: true, sql: moneySql('o.refunds_succeeded') },
+    { header: 'Subtotal', value: (o) => o.details.subtotal, money: true, sql: moneySql('o.subtotal') },
+    { header: 'Discount', value: (o) => o.details.discount, money: true, sql: moneySql('o.discount') },
+    { header: 'Discount Code', value: (o) => o.details.discountCode ?? '', sql: textSql('o.discount_code') },
+    { header: 'Service Fee', value: (o) => o.details.surcharge, money: true, sql: moneySql('o.surcharge') },
+    { header: 'Processing Fee', value: (o) => o.details.processingFee, money: true, sql: moneySql('o.processing_fee') },
+    { header: 'Tax', value: (o) => o.details.vat, money: true, sql: moneySql('o.vat') },
+    { header: 'Donation', value: (o) => o.details.donation, money: true, sql: moneySql('o.donation') },
+    { header: 'Donation Fee', value: (o) => o.details.donationFee, money: true, sql: moneySql('o.donation_fee') },
+    { header: 'Status', value: (o) => o.details.status, sql: textSql('o.status') },
   ],
 };
 
@@ -265,20 +270,22 @@ export const TICKETS: ReportSource<TReportTicket> = {
     },
   }),
   csv: [
-    { header: 'Date', value: (t) => t.details.dateCreated },
-    { header: 'Ticket ID', value: (t) => t.details.ticketId },
-    { header: 'Order ID', value: (t) => t.details.orderId },
-    { header: 'Name', value: (t) => t.details.fullName },
-    { header: 'Email', value: (t) => t.details.email },
-    { header: 'Phone number', value: (t) => t.details.contactNumber ?? '' },
-    { header: 'Ticket Type', value: (t) => t.details.ticketTypeName },
-    { header: 'Ticket Price', value: (t) => t.details.ticketPrice, money: true },
-    { header: 'Ticket Used', value: (t) => ticketUsedLabel(t.details.used) },
-    { header: 'Status', value: (t) => ticketStatusLabel(t.details.vioded) },
+    { header: 'Date', value: (t) => t.details.dateCreated, sql: isoSql('t.created_at') },
+    { header: 'Ticket ID', value: (t) => t.details.ticketId, sql: textSql('t.ticket_uid') },
+    { header: 'Order ID', value: (t) => t.details.orderId, sql: textSql('o.order_uid') },
+    { header: 'Name', value: (t) => t.details.fullName, sql: textSql('t.full_name') },
+    { header: 'Email', value: (t) => t.details.email, sql: textSql('t.email') },
+    { header: 'Phone number', value: (t) => t.details.contactNumber ?? '', sql: textSql('t.contact_number') },
+    { header: 'Ticket Type', value: (t) => t.details.ticketTypeName, sql: textSql('t.ticket_type_name') },
+    { header: 'Ticket Price', value: (t) => t.details.ticketPrice, money: true, sql: moneySql('t.price') },
+    { header: 'Ticket Used', value: (t) => ticketUsedLabel(t.details.used), sql: labelSql('t.used', ticketUsedLabel(true), ticketUsedLabel(false)) },
+    { header: 'Status', value: (t) => ticketStatusLabel(t.details.vioded), sql: labelSql('t.voided', ticketStatusLabel(true), ticketStatusLabel(false)) },
   ],
 };
 
 // ---- refunds -----------------------------------------------------------------------------------
+
+const REFUND_TICKET_UIDS = 'array(select t.ticket_uid from tickets t where t.tenant_id = r.tenant_id and t.id = any(r.ticket_ids) order by t.ticket_uid)';
 
 export const REFUNDS: ReportSource<TReportRefund> = {
   kind: 'refunds',
@@ -309,7 +316,7 @@ export const REFUNDS: ReportSource<TReportRefund> = {
   base: (scope) => ({
     select: sql`r.id, r.amount, r.status, r.reason, r.created_at, r.event_id, coalesce(r.charge_id, o.charge_id) as charge_id,
       o.order_uid, o.first_name, o.last_name, o.email, o.phone, e.name as event_name,
-      array(select t.ticket_uid from tickets t where t.tenant_id = r.tenant_id and t.id = any(r.ticket_ids) order by t.ticket_uid) as ticket_uids`,
+      ${sql.raw(REFUND_TICKET_UIDS)} as ticket_uids`,
     from: sql`refunds r join orders o on o.tenant_id = r.tenant_id and o.id = r.order_id join events e on e.tenant_id = r.tenant_id and e.id = r.event_id`,
     where: sql`${scopeWhere(scope, 'r.tenant_id', 'r.event_id')} and ${scopeWhere(scope, 'o.tenant_id', 'o.event_id')} and o.status in ${PAID}`,
   }),
@@ -331,17 +338,17 @@ export const REFUNDS: ReportSource<TReportRefund> = {
     },
   }),
   csv: [
-    { header: 'Refund Date', value: (r) => r.details.transactionDate },
-    { header: 'Order ID', value: (r) => r.details.orderUID },
-    { header: 'Payment ID', value: (r) => r.details.chargeId ?? '' },
-    { header: 'Event Name', value: (r) => r.details.eventName },
-    { header: 'Name', value: (r) => r.details.fullName },
-    { header: 'Email', value: (r) => r.details.userId },
-    { header: 'Phone Number', value: (r) => r.details.phone ?? '' },
-    { header: 'Status', value: (r) => refundStatusLabel(r.details.status) },
-    { header: 'Refund Amount', value: (r) => r.details.refundAmount, money: true },
-    { header: 'Reason', value: (r) => r.details.refundReason },
-    { header: 'Ticket IDs', value: (r) => r.details.ticketIds.join(' ') },
+    { header: 'Refund Date', value: (r) => r.details.transactionDate, sql: isoSql('r.created_at') },
+    { header: 'Order ID', value: (r) => r.details.orderUID, sql: textSql('o.order_uid') },
+    { header: 'Payment ID', value: (r) => r.details.chargeId ?? '', sql: textSql('coalesce(r.charge_id, o.charge_id)') },
+    { header: 'Event Name', value: (r) => r.details.eventName, sql: textSql('e.name') },
+    { header: 'Name', value: (r) => r.details.fullName, sql: textSql(fullNameSql('o.first_name', 'o.last_name')) },
+    { header: 'Email', value: (r) => r.details.userId, sql: textSql('o.email') },
+    { header: 'Phone Number', value: (r) => r.details.phone ?? '', sql: textSql('o.phone') },
+    { header: 'Status', value: (r) => refundStatusLabel(r.details.status), sql: textSql(refundStatusSql('r.status')) },
+    { header: 'Refund Amount', value: (r) => r.details.refundAmount, money: true, sql: moneySql('r.amount') },
+    { header: 'Reason', value: (r) => r.details.refundReason, sql: textSql('r.reason') },
+    { header: 'Ticket IDs', value: (r) => r.details.ticketIds.join(' '), sql: textSql(`array_to_string(${REFUND_TICKET_UIDS}, ' ')`) },
   ],
 };
 
@@ -377,9 +384,9 @@ export const SUBSCRIBERS: ReportSource<TReportSubscriber> = {
     details: { sk: str(r.id), email: str(r.email), timestamp: new Date(iso(r.created_at)).getTime(), eventName: str(r.event_name), eventId: str(r.event_id) },
   }),
   csv: [
-    { header: 'Subscription Date', value: (s) => new Date(s.details.timestamp).toISOString() },
-    { header: 'Subscription Email', value: (s) => s.details.email },
-    { header: 'Event Name', value: (s) => s.details.eventName },
+    { header: 'Subscription Date', value: (s) => new Date(s.details.timestamp).toISOString(), sql: isoSql('s.created_at') },
+    { header: 'Subscription Email', value: (s) => s.details.email, sql: textSql('s.email') },
+    { header: 'Event Name', value: (s) => s.details.eventName, sql: textSql('e.name') },
   ],
 };
 
@@ -422,10 +429,10 @@ export const EVENT_SALES: ReportSource<TEventSalesRow> = {
     },
   }),
   csv: [
-    { header: 'Event Name', value: (e) => e.details.eventName },
-    { header: 'Gross Sales', value: (e) => e.details.grossSales, money: true },
-    { header: 'Net Revenue', value: (e) => e.details.netSales, money: true },
-    { header: '# Tickets Sold', value: (e) => e.details.ticketsSold },
+    { header: 'Event Name', value: (e) => e.details.eventName, sql: textSql('es.name') },
+    { header: 'Gross Sales', value: (e) => e.details.grossSales, money: true, sql: moneySql('es.gross_sales') },
+    { header: 'Net Revenue', value: (e) => e.details.netSales, money: true, sql: moneySql('es.net_sales') },
+    { header: '# Tickets Sold', value: (e) => e.details.ticketsSold, sql: numberSql('es.tickets_sold') },
   ],
 };
 
@@ -481,28 +488,28 @@ const tenantSales = (kind: string, fileName: string, csv: Array<CsvColumn<TTenan
   csv,
 });
 
-const tenantUrlColumn: CsvColumn<TTenantSalesRow> = { header: 'Tenant URL', value: (t) => t.details.tenantURL };
+const tenantUrlColumn: CsvColumn<TTenantSalesRow> = { header: 'Tenant URL', value: (t) => t.details.tenantURL, sql: textSql('ts.url') };
 
 export const TENANT_SALES = tenantSales('tenant-list', 'tenant-sales', [
   tenantUrlColumn,
-  { header: '# Tickets Sold', value: (t) => t.details.ticketsSold },
-  { header: 'Gross Sales', value: (t) => t.details.grossSales, money: true },
-  { header: 'Net Revenue', value: (t) => t.details.netSales, money: true },
+  { header: '# Tickets Sold', value: (t) => t.details.ticketsSold, sql: numberSql('ts.tickets_sold') },
+  { header: 'Gross Sales', value: (t) => t.details.grossSales, money: true, sql: moneySql('ts.gross_sales') },
+  { header: 'Net Revenue', value: (t) => t.details.netSales, money: true, sql: moneySql('ts.net_sales') },
 ]);
 export const TENANT_TAXES = tenantSales('taxes', 'taxes', [
   tenantUrlColumn,
-  { header: 'Ticket Sold', value: (t) => t.details.ticketsSold },
-  { header: 'Gross sales', value: (t) => t.details.grossSales, money: true },
-  { header: 'Net Revenue', value: (t) => t.details.netSales, money: true },
-  { header: 'Total Tax', value: (t) => t.details.totalTax, money: true },
+  { header: 'Ticket Sold', value: (t) => t.details.ticketsSold, sql: numberSql('ts.tickets_sold') },
+  { header: 'Gross sales', value: (t) => t.details.grossSales, money: true, sql: moneySql('ts.gross_sales') },
+  { header: 'Net Revenue', value: (t) => t.details.netSales, money: true, sql: moneySql('ts.net_sales') },
+  { header: 'Total Tax', value: (t) => t.details.totalTax, money: true, sql: moneySql('ts.total_tax') },
 ]);
 export const TENANT_DONATIONS = tenantSales('donations', 'donations', [
   tenantUrlColumn,
-  { header: 'Ticket Sold', value: (t) => t.details.ticketsSold },
-  { header: 'Gross sales', value: (t) => t.details.grossSales, money: true },
-  { header: 'Net Revenue', value: (t) => t.details.netSales, money: true },
-  { header: 'Total Donation', value: (t) => t.details.totalDonation, money: true },
-  { header: 'Total Donation Fee', value: (t) => t.details.totalDonationFee, money: true },
+  { header: 'Ticket Sold', value: (t) => t.details.ticketsSold, sql: numberSql('ts.tickets_sold') },
+  { header: 'Gross sales', value: (t) => t.details.grossSales, money: true, sql: moneySql('ts.gross_sales') },
+  { header: 'Net Revenue', value: (t) => t.details.netSales, money: true, sql: moneySql('ts.net_sales') },
+  { header: 'Total Donation', value: (t) => t.details.totalDonation, money: true, sql: moneySql('ts.total_donation') },
+  { header: 'Total Donation Fee', value: (t) => t.details.totalDonationFee, money: true, sql: moneySql('ts.total_donation_fee') },
 ]);
 
 export const SOURCES = {
