@@ -1,4 +1,4 @@
-import { REPORT_PATHS } from '@marquee/core';
+import { encodeFilters, REPORT_PATHS } from '@marquee/core';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { givenEvent, givenTenant, givenUser, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
@@ -99,6 +99,7 @@ describe('CSV export writers', () => {
     ['orders', () => ({ tenantId: tenant.id, eventId: gala.id }), { sort: 'details.email' }],
     ['orders', () => ({ tenantId: tenant.id }), { filters: "details.fullName=o'b" }],
     ['orders', () => ({ tenantId: tenant.id }), { filters: "details.search=o'brien" }],
+    ['orders', () => ({ tenantId: tenant.id }), { filters: encodeFilters([{ field: 'details.search', op: '=', value: 'back\\slash' }]) }],
     ['tickets', () => ({ tenantId: tenant.id }), {}],
     ['tickets', () => ({ tenantId: tenant.id, eventId: fair.id }), { filters: 'details.used=yes' }],
     ['refunds', () => ({ tenantId: tenant.id }), {}],

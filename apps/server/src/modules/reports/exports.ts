@@ -11,8 +11,9 @@ import { SOURCES, type ReportSource, type Scope } from './sources.js';
 
 // Report exports (spec reports-payouts-checkout §7 `…/download`, §8): the call writes a
 // report_exports row and a job in one transaction and answers at once with a signed, short-lived
-// URL; the job streams the rows from the database into storage as CSV, a batch at a time, so its
-// memory stays flat whatever the size. See docs/decisions.md "Report exports".
+// URL; the job streams the rows from the database into storage as CSV (on PostgreSQL as COPY's
+// output, on PGlite a batch of rows at a time), so its memory stays flat whatever the size. See
+// docs/decisions.md "Report exports" and "Report exports on PostgreSQL use COPY".
 
 export const REPORT_EXPORT_JOB = 'report-export';
 /** Rows fetched and written at a time. */
