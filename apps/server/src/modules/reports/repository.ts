@@ -101,7 +101,7 @@ export async function streamReport<Out>(opts: {
  * PostgreSQL only: every row of a report in its list order as CSV cells computed by the database
  * (csv-sql.ts), streamed with `COPY (…) TO STDOUT WITH (FORMAT csv)`, LF-ended, without the header.
  * One statement, so one snapshot; chunks are pulled as `onChunk` takes them (backpressure), so
- * memory stays flat. Measured at 2 to 3 times the rows per second of the cursor (bench/README.md).
+ * memory stays flat. Three to five times the rows per second of the cursor (bench/README.md).
  */
 export async function copyReportCsv(opts: {
   database: Database;
