@@ -276,6 +276,29 @@ export const M = {
   donationNoCharity: 'This event does not collect donations.',
   donationCharityChanged: 'The charity for this event has changed. Please review your donation.',
   donationTakenOff: 'Your donation was taken off. Please review your order and place it again.',
+
+  // Order detail actions (reports-payouts-checkout §5 Actions, §8)
+  reasonRequired: 'Reason is required.',
+  voidIdsMissing: 'Failed to Void Ticket - Ticket ID or Order UID is missing.',
+  voidFailed: 'Failed to Void Ticket',
+  ticketVoided: 'Ticket Voided',
+  orderViewIdsMissing: 'Order view action failed - Event ID and Tenant ID not found.',
+  requestSubmitted: 'Request submitted successful',
+  // Order actions and refunds: our own wording (spec silent; docs/decisions.md "Order management and refunds")
+  ticketUnvoided: 'Ticket Unvoided',
+  unvoidSoldOut: 'This ticket cannot be restored: its ticket type or the event is sold out.',
+  ticketAlreadyRefunded: 'This ticket was refunded and cannot be restored.',
+  ticketNotInOrder: 'This ticket is not part of the order.',
+  refundFreeOrder: 'This order was free: there is nothing to refund.',
+  refundNotPaid: 'Only a paid order can be refunded.',
+  refundAmountInvalid: 'The refund amount must be a whole number of cents, more than 0.',
+  refundExceedsPaid: 'The refund is more than what is left to refund on this order.',
+  refundNothingLeft: 'This order has been refunded in full.',
+  refundModeRequired: 'Choose a full refund, an amount, or the tickets to refund.',
+  refundTicketsVoided: 'A chosen ticket is already voided or refunded.',
+  refundFailed: 'The payment provider refused the refund.',
+  refundIssued: 'Refund Issued',
+  refundSubmitted: 'Refund submitted.',
 } as const;
 
 export type MessageKey = keyof typeof M;
