@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { M } from '../messages.js';
-import { zUuid } from './events.js';
 import { ZResendTicketsResponse, ZTicketsRequest } from './tickets.js';
 
 // The order detail page and its actions (issue 8).
 // spec: reports-payouts-checkout §2 Order detail page, §3 Order / Ticket / Refund, §4 Ticket void,
 // Refund status, Order status, Order payout state, §5 Actions, §7 tickets/void, resend, download.
-// Amounts are integer cents.
+// Amounts are integer cents. (No import from ./events.js: events.ts imports ZCancellationProgress from here.)
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // ---- payout state (spec §4 Order payout state) ------------------------------------------------
 
@@ -224,7 +225,7 @@ export const ZRefundRequest = z
   .object({
     mode: z.enum(['full', 'amount', 'tickets'], { error: M.refundModeRequired }),
     amount: z.number({ error: M.refundAmountInvalid }).int(M.refundAmountInvalid).min(1, M.refundAmountInvalid).max(100_000_000, M.refundExceedsPaid).optional(),
-    ticketIds: z.array(zUuid(M.ticketNotInOrder)).max(500, M.invalidValue).optional(),
+    ticketIds: z.array(z.string({ error: M.ticketNotInOrder }).regex(UUID_RE, M.ticketNotInOrder)).max(500, M.invalidValue).optional(),
     reason: z.string({ error: M.reasonRequired }).trim().min(1, M.reasonRequired).max(500, M.invalidValue),
   })
   .superRefine((v, ctx) => {
