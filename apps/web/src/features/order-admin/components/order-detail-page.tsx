@@ -50,7 +50,7 @@ const statusLabel = (status: string) => status.charAt(0).toUpperCase() + status.
 function Breakdown({ order }: { order: TOrderDetail }) {
   const d = order.details;
   return (
-    <Paper withBorder radius="lg" p="lg">
+    <Paper withBorder radius="lg" p="lg" h="100%">
       <Title order={3} fz="md" mb="sm">
         Order Summary
       </Title>
@@ -121,7 +121,7 @@ function Customer({ order }: { order: TOrderDetail }) {
   const d = order.details;
   const address = [d.address1, d.address2, [d.city, d.state, d.zipCode].filter(Boolean).join(', '), d.country].filter(Boolean);
   return (
-    <Paper withBorder radius="lg" p="lg">
+    <Paper withBorder radius="lg" p="lg" h="100%">
       <Title order={3} fz="md" mb="sm">
         Customer
       </Title>
@@ -162,7 +162,7 @@ function Tickets({ order, onToggle, canVoid }: { order: TOrderDetail; onToggle: 
           <Table.Tbody>
             {order.tickets.map((t) => (
               <Table.Tr key={t.id} data-testid={`ticket-${t.details.ticketId}`}>
-                <Table.Td ff="monospace" fz="sm">
+                <Table.Td ff="monospace" fz="sm" style={{ whiteSpace: 'nowrap' }}>
                   {t.details.ticketId}
                 </Table.Td>
                 <Table.Td fz="sm">{t.details.fullName}</Table.Td>
@@ -220,7 +220,7 @@ function Refunds({ order, highlight }: { order: TOrderDetail; highlight: boolean
           <Table.Tbody>
             {order.refunds.map((r) => (
               <Table.Tr key={r.id}>
-                <Table.Td fz="sm">{formatLongDate(r.details.transactionDate)}</Table.Td>
+                <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>{formatLongDate(r.details.transactionDate)}</Table.Td>
                 <Table.Td>
                   <Badge variant="light" color={r.details.status === 'succeeded' ? 'teal' : r.details.status === 'failed' ? 'red' : 'yellow'} title={r.details.failureReason ?? undefined}>
                     {refundStatusText(r.details.status)}
@@ -424,21 +424,19 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
           This order was cancelled.
         </Alert>
       )}
-      <Grid gutter="md">
-        <Grid.Col span={{ base: 12, md: 7 }}>
-          <Stack gap="md">
-            <Tickets order={order.data} canVoid={d.status !== 'cancelled'} onToggle={setVoiding} />
-            <Refunds order={order.data} highlight={params.get('refunded') === 'true'} />
-            <History order={order.data} />
-          </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 5 }}>
-          <Stack gap="md">
+      <Stack gap="md">
+        <Grid gutter="md">
+          <Grid.Col span={{ base: 12, md: 7 }}>
             <Breakdown order={order.data} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 5 }}>
             <Customer order={order.data} />
-          </Stack>
-        </Grid.Col>
-      </Grid>
+          </Grid.Col>
+        </Grid>
+        <Tickets order={order.data} canVoid={d.status !== 'cancelled'} onToggle={setVoiding} />
+        <Refunds order={order.data} highlight={params.get('refunded') === 'true'} />
+        <History order={order.data} />
+      </Stack>
       <VoidTicketModal ticket={voiding} busy={voidTicket.isPending} onClose={() => setVoiding(null)} onSubmit={toggleVoid} />
       <RefundModal
         order={refunding ? order.data : null}
