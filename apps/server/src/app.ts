@@ -24,6 +24,7 @@ import { registerHealthRoutes } from './modules/health/routes.js';
 import { registerOutboxRoutes } from './modules/outbox/routes.js';
 import { registerPaymentRoutes } from './modules/payments/routes.js';
 import { registerFulfilmentRoutes } from './modules/fulfilment/routes.js';
+import { registerOrderAdminRoutes } from './modules/order-admin/routes.js';
 import { registerSiteRoutes } from './modules/site/routes.js';
 import { registerTenantRoutes } from './modules/tenants/routes.js';
 import { registerPlatformUserRoutes } from './modules/platform-users/routes.js';
@@ -38,6 +39,7 @@ import { registerDiscountRoutes } from './modules/discounts/routes.js';
 import { registerOrderRoutes } from './modules/orders/routes.js';
 import { registerPublicSiteRoutes } from './modules/public-site/routes.js';
 import { registerCharityRoutes } from './modules/charities/routes.js';
+import { registerReportRoutes } from './modules/reports/routes.js';
 import { AppError } from './platform/errors.js';
 import { findNulCharacter } from './platform/validate.js';
 import { registerGuard } from './platform/auth/guard.js';
@@ -156,6 +158,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerOutboxRoutes(app, deps);
   registerPaymentRoutes(app, deps);
   registerFulfilmentRoutes(app, deps);
+  registerOrderAdminRoutes(app, deps);
   registerSiteRoutes(app, deps);
   registerTenantRoutes(app, deps);
   registerPlatformUserRoutes(app, deps);
@@ -170,6 +173,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerOrderRoutes(app, deps);
   registerPublicSiteRoutes(app, deps);
   registerCharityRoutes(app, deps);
+  registerReportRoutes(app, deps);
 
   if (existsSync(config.webDist)) {
     await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, maxAge: '1h' });

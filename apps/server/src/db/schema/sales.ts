@@ -158,6 +158,8 @@ export const orders = pgTable(
     /** Percent x 100 (basis points) at the time of the order. */
     taxRate: integer('tax_rate').notNull().default(0),
     donation: integer('donation').notNull().default(0),
+    /** The fee on the donation, paid by the customer and kept by the platform (docs/pricing.md); reports sum it. */
+    donationFee: integer('donation_fee').notNull().default(0),
     /**
      * The charity the donation is for, copied from the event when the order was placed (null without
      * a donation). No foreign key, and the name beside it: reports outlive a charity's deletion.

@@ -6,6 +6,7 @@ import { UUID_RE } from '../../platform/auth/guard.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { plainVerbiage, ticketsFilename, ticketsMail } from './mails.js';
 import { renderTicketsPdf, type TicketDocument, type TicketEventInfo } from './pdf.js';
+import { recordOrderAction } from '../order-admin/service.js';
 import * as repo from './repository.js';
 
 /** Enqueued by the orders module when an order is paid: payload { tenantId, orderId }. */
@@ -134,7 +135,10 @@ export async function resendTickets(opts: { deps: Deps; ctx: TenantCtx; eventId:
     // spec §4: a processing order's resend is the claim e-mail; finishing its fulfilment sends it.
     await fulfilOrder({ deps, tenantId: ctx.tenantId, orderId: order.id });
     order = (await repo.findOrder(deps.db, ctx.tenantId, order.id)) ?? order;
-    if (order.status === 'completed' && to === order.email) return { success: true as const, message: M.resentTickets };
+    if (order.status === 'completed' && to === order.email) {
+      await recordOrderAction(deps.db, { ctx, orderId: order.id, action: 'resend', details: { to, claim: true } });
+      return { success: true as const, message: M.resentTickets };
+    }
   }
   if (order.status !== 'completed') throw conflict(M.ticketsOnlyForCompletedOrders);
   const doc = await ticketDocument(deps, order);
@@ -142,7 +146,10 @@ export async function resendTickets(opts: { deps: Deps; ctx: TenantCtx; eventId:
   // A new key per resend: the earlier mail keeps the attachment it was sent with.
   const pdfKey = `tickets/${ctx.tenantId}/${order.id}/${randomUUID()}.pdf`;
   await deps.storage.put(pdfKey, await renderTicketsPdf(doc), 'application/pdf');
-  await deps.mailer.send(deps.db, ticketsMail({ to, tenantId: ctx.tenantId, event: doc.event, order, ticketCount: doc.tickets.length, pdfKey }));
+  await deps.db.transaction(async (tx) => {
+    await deps.mailer.send(tx, ticketsMail({ to, tenantId: ctx.tenantId, event: doc.event, order, ticketCount: doc.tickets.length, pdfKey }));
+    await recordOrderAction(tx, { ctx, orderId: order.id, action: 'resend', details: { to } });
+  });
   return { success: true as const, message: M.resentTickets };
 }
 
@@ -152,7 +159,9 @@ export async function downloadTickets(opts: { deps: Deps; ctx: TenantCtx; eventI
   if (order.status !== 'completed') throw conflict(M.ticketsOnlyForCompletedOrders);
   const doc = await ticketDocument(opts.deps, order);
   if (doc.tickets.length === 0) throw conflict(M.noValidTickets);
-  return { filename: ticketsFilename(order.orderUid), bytes: await renderTicketsPdf(doc) };
+  const bytes = await renderTicketsPdf(doc);
+  await recordOrderAction(opts.deps.db, { ctx: opts.ctx, orderId: order.id, action: 'download', details: { tickets: doc.tickets.length } });
+  return { filename: ticketsFilename(order.orderUid), bytes };
 }
 
 /**
