@@ -418,3 +418,14 @@ describe('cancelling an event', () => {
     expect((await db().select().from(events).where(and(eq(events.id, o.eventId), eq(events.status, 'published')))).length).toBe(1);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents the order routes from the schemas that validate them', async () => {
+    const res = await server.client().get('/api/docs/openapi.json');
+    const paths = res.body.paths as Record<string, Record<string, unknown>>;
+    expect(Object.keys(paths['/api/tenants/{tenantId}/events/{eventId}/orders/{orderUID}'] ?? {})).toContain('get');
+    expect(Object.keys(paths['/api/tenants/{tenantId}/events/{eventId}/orders/{orderUID}/refunds'] ?? {})).toContain('post');
+    expect(Object.keys(paths['/api/tenants/{tenantId}/events/{eventId}/tickets/void'] ?? {})).toContain('post');
+    expect(Object.keys(paths['/api/tenants/{tenantId}/events/{eventId}/cancellation'] ?? {})).toContain('get');
+  });
+});
