@@ -35,6 +35,7 @@ import { registerDashboardRoutes } from './modules/dashboard/routes.js';
 import { registerEventRoutes } from './modules/events/routes.js';
 import { registerTicketTypeRoutes } from './modules/ticket-types/routes.js';
 import { registerDiscountRoutes } from './modules/discounts/routes.js';
+import { registerCheckoutRoutes } from './modules/checkout/routes.js';
 import { registerOrderRoutes } from './modules/orders/routes.js';
 import { registerPublicSiteRoutes } from './modules/public-site/routes.js';
 import { registerCharityRoutes } from './modules/charities/routes.js';
@@ -167,6 +168,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerEventRoutes(app, deps);
   registerTicketTypeRoutes(app, deps);
   registerDiscountRoutes(app, deps);
+  registerCheckoutRoutes(app, deps);
   registerOrderRoutes(app, deps);
   registerPublicSiteRoutes(app, deps);
   registerCharityRoutes(app, deps);

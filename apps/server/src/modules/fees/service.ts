@@ -291,18 +291,3 @@ export async function copyGlobalFeesToTenant(tx: Tx, tenantId: string) {
     defaultSurchargeRule: defaultCopy,
   });
 }
-
-/**
- * The tenant's settings and its default rule, for pricing an order (the pricing engine's
- * `settings` and `rule`). Pass the checkout's transaction to read them consistently.
- */
-export async function loadTenantFeeConfig(db: DbOrTx, tenantId: string): Promise<{ settings: TTicketSettingsResource; rule: TSurchargeRule | null }> {
-  const scope: FeeScope = { kind: 'tenant', tenantId };
-  const settings = await repo.findSettings(db, scope);
-  if (!settings) throw notFound(M.notFound);
-  const row = settings.defaultSurchargeRule ? await repo.findRule(db, scope, settings.defaultSurchargeRule) : undefined;
-  return {
-    settings: repo.toSettings(settings, tenantId),
-    rule: row ? repo.toRule(row, tenantId, settings.defaultSurchargeRule) : null,
-  };
-}

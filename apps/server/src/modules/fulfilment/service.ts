@@ -9,7 +9,7 @@ import { renderTicketsPdf, type TicketDocument, type TicketEventInfo } from './p
 import * as repo from './repository.js';
 
 /** Enqueued by the orders module when an order is paid: payload { tenantId, orderId }. */
-export { FULFIL_JOB } from '../orders/service.js';
+export { FULFIL_JOB } from '../orders/payment.js';
 
 export const FULFIL_RECONCILE_JOB = 'orders.reconcile-fulfilment';
 const RECONCILE_EVERY_MS = 5 * 60_000;

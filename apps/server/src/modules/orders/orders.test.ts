@@ -15,7 +15,7 @@ import {
   type GivenTenant,
   type TestServer,
 } from '../../../test/harness.js';
-import { markCheckoutExpired, markOrderPaid } from './service.js';
+import { markCheckoutExpired, markOrderPaid } from './payment.js';
 
 let server: TestServer;
 let tenant: GivenTenant;

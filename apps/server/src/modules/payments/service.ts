@@ -7,7 +7,7 @@ import { badRequest, notFound } from '../../platform/errors.js';
 import type { CheckoutEvent } from '../../platform/payments/gateway.js';
 import { verifyStripeWebhook } from '../../platform/payments/stripe-driver.js';
 import { newTestId, verifyTestWebhook } from '../../platform/payments/test-driver.js';
-import { markCheckoutExpired, markOrderPaid } from '../orders/service.js';
+import { markCheckoutExpired, markOrderPaid } from '../orders/payment.js';
 import * as repo from './repository.js';
 
 export const TEST_WEBHOOK_JOB = 'payments.test-webhook';

@@ -16,7 +16,7 @@ import {
   type GivenTenant,
   type TestServer,
 } from '../../../test/harness.js';
-import { markOrderPaid } from '../orders/service.js';
+import { markOrderPaid } from '../orders/payment.js';
 
 let server: TestServer;
 let tenant: GivenTenant;

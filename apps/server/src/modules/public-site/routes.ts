@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../platform/errors.js';
-import { discountCodeLimit, field } from '../orders/code-limit.js';
+import { discountCodeLimit, field } from '../checkout/code-limit.js';
 import * as service from './service.js';
 
 const ZEventNameParams = z.object({ eventName: z.string().min(1).max(100) });

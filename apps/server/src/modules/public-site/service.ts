@@ -14,9 +14,9 @@ import { tenantLabel } from '../../platform/auth/guard.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import * as eventsRepo from '../events/repository.js';
 import { seatMapPath } from '../events/service.js';
-import { donationFor, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from '../orders/pricing.js';
-import { findCheckoutSnapshot } from '../orders/repository.js';
-import { checkCart, remainingCapacityOf, toCartTicketType } from '../orders/service.js';
+import { checkCart, mergeLines, remainingCapacityOf, toCartTicketType } from '../checkout/cart.js';
+import { donationFor, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from '../checkout/pricing.js';
+import { findCheckoutSnapshot } from '../checkout/repository.js';
 import type * as ticketTypesRepo from '../ticket-types/repository.js';
 import * as repo from './repository.js';
 
@@ -155,8 +155,7 @@ export async function priceCart(opts: {
   const { deps } = opts;
   const snapshot = await publishedEvent(deps, opts.hostTenant, opts.eventName, opts.discountCode ?? null);
   const types = new Map(snapshot.types.filter((t) => t.active).map((t) => [t.id, t]));
-  const merged = new Map<string, number>();
-  for (const l of opts.lines) if (l.quantity > 0) merged.set(l.ticketTypeId, (merged.get(l.ticketTypeId) ?? 0) + l.quantity);
+  const merged = mergeLines(opts.lines);
   const lines = [...merged].map(([ticketTypeId, quantity]) => {
     const t = types.get(ticketTypeId);
     if (!t) throw new AppError('BAD_REQUEST', M.invalidInput, { lines: M.invalidInputBody });

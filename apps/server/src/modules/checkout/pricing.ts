@@ -7,13 +7,12 @@ import {
   type PriceOrderSettings,
   type TBreakdown,
 } from '@marquee/core';
-import { z } from 'zod';
 import { AppError, badRequest } from '../../platform/errors.js';
 import type { DiscountCodeRow } from '../discounts/repository.js';
 import { isUsable, toPriceDiscount } from '../discounts/service.js';
 import { toRule, toSettings } from '../fees/repository.js';
 import { GLOBAL_DEFAULT_RULE, GLOBAL_DEFAULT_SETTINGS } from '../fees/service.js';
-import * as repo from './repository.js';
+import type * as repo from './repository.js';
 
 const NO_FEES: PriceOrderRule = { serviceFeePercent: 0, serviceFeeFlatRate: 0, serviceFeePOSPercent: 0, serviceFeePOSFlatRate: 0 };
 
@@ -91,22 +90,6 @@ export function toBreakdown(result: PriceOrderResult, discountCode: string | nul
     discountCode,
     orderDetails: result.orderDetails.map((d) => ({ order: { ticketId: d.ticketId }, ticketName: d.ticketName, price: d.price, quantity: d.quantity })),
   };
-}
-
-const ZStoredCharges = z.object({ donationFee: z.number().int().nonnegative(), channelCharge: z.number().int().nonnegative() });
-
-/**
- * The donation fee and the channel charge of a placed order. They have no columns of their own:
- * they are read from the engine's result stored with the order (orders.breakdown), 0 if absent.
- */
-export function storedCharges(breakdown: string | null): { donationFee: number; channelCharge: number } {
-  if (!breakdown) return { donationFee: 0, channelCharge: 0 };
-  try {
-    const parsed = ZStoredCharges.safeParse(JSON.parse(breakdown));
-    return parsed.success ? parsed.data : { donationFee: 0, channelCharge: 0 };
-  } catch {
-    return { donationFee: 0, channelCharge: 0 };
-  }
 }
 
 export { toPriceDiscount };
