@@ -39,7 +39,7 @@ import { registerCheckoutRoutes } from './modules/checkout/routes.js';
 import { registerOrderRoutes } from './modules/orders/routes.js';
 import { registerPublicSiteRoutes } from './modules/public-site/routes.js';
 import { registerCharityRoutes } from './modules/charities/routes.js';
-import { AppError } from './platform/errors.js';
+import { AppError, DomainError } from './platform/errors.js';
 import { findNulCharacter } from './platform/validate.js';
 import { registerGuard } from './platform/auth/guard.js';
 import { createJobs } from './platform/jobs.js';
@@ -76,6 +76,10 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   app.decorate('deps', deps);
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+    if (err instanceof DomainError) {
+      const error = { code: err.code, message: err.message, fields: err.fields, domainCode: err.domainCode };
+      return reply.status(err.status).send({ error, ...err.payload });
+    }
     if (err instanceof AppError) {
       return reply.status(err.status).send({ error: { code: err.code, message: err.message, fields: err.fields } });
     }

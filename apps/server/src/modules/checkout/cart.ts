@@ -1,17 +1,15 @@
 import { M, cartBlockTitle, cartProblemTitle, validateCart, type CartValidation, type TCartValidation } from '@marquee/core';
-import { AppError } from '../../platform/errors.js';
+import { DomainError } from '../../platform/errors.js';
 import type { EventRow } from '../events/repository.js';
 import type { TicketTypeRow } from '../ticket-types/repository.js';
 
 // The cart's rules as the server applies them to stored ticket types (spec reports-payouts-checkout §5).
 
 /** Tickets ran out between the cart and PLACE ORDER: a 409 the web shows as 'Ticket Availability Issue'. */
-export class CartConflictError extends AppError {
-  readonly validation: TCartValidation;
-  constructor(validation: TCartValidation) {
-    super('CONFLICT', M.ticketsNoLongerAvailable);
-    this.validation = validation;
-  }
+export function cartConflict(v: TCartValidation) {
+  return new DomainError('CART_CONFLICT', M.ticketsNoLongerAvailable, {
+    payload: { title: v.title ?? M.ticketsNoLongerAvailable, problems: v.problems, blockReason: v.blockReason, remainingCapacity: v.remainingCapacity },
+  });
 }
 
 /** What the event can still sell: its remaining capacity, else what its ticket types have left. */

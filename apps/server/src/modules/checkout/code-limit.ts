@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { failureLimitHooks } from '../../platform/failure-limiter.js';
-import { isInvalidDiscount } from './pricing.js';
+import { isDomainError } from '../../platform/errors.js';
 
 /**
  * Route hooks against guessing discount codes (the product's "rate limits on sign-in and codes"):
@@ -17,7 +17,7 @@ export function discountCodeLimit(deps: Deps, codeOf: (body: unknown) => unknown
       const code = codeOf(req.body);
       return typeof code === 'string' && code.trim() ? req.ip : null;
     },
-    isFailure: isInvalidDiscount,
+    isFailure: (err) => isDomainError(err, 'DISCOUNT_INVALID'),
   });
 }
 

@@ -4,12 +4,12 @@ import type { z } from 'zod';
 import { publicOrigin } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import type { HostTenant } from '../../platform/auth/context.js';
-import { AppError, badRequest, conflict, notFound } from '../../platform/errors.js';
+import { AppError, badRequest, DomainError, notFound } from '../../platform/errors.js';
 import { HOLD_EXPIRY_JOB, releaseHold } from '../orders/holds.js';
 import { markPaidInTx } from '../orders/payment.js';
 import { viewTokenHash } from '../orders/public-order.js';
 import * as ordersRepo from '../orders/repository.js';
-import { CartConflictError, checkCart, mergeLines } from './cart.js';
+import { cartConflict, checkCart, mergeLines } from './cart.js';
 import { donationFor, invalidDiscount, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from './pricing.js';
 import * as repo from './repository.js';
 
@@ -64,7 +64,7 @@ export async function createOrder(opts: {
   // An event the public never saw is not found; one that was published but is not on sale any more
   // (unpublished or cancelled while the buyer was at checkout) is 'no longer on sale'.
   if (!snapshot || (snapshot.event.status !== 'published' && snapshot.event.publishedAt === null)) throw notFound();
-  if (snapshot.event.status !== 'published') throw conflict(M.eventNotOnSale);
+  if (snapshot.event.status !== 'published') throw new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
 
   // A draft this browser placed before (a declined card, back from the gateway) gives its tickets
   // back first, so the attendee does not compete with their own hold. It is 'replaced', never paid:
@@ -81,7 +81,7 @@ export async function createOrder(opts: {
 
   const now = new Date();
   const check = checkCart(event, types, input.lines, now);
-  if (check.blocked) throw new CartConflictError(check);
+  if (check.blocked) throw cartConflict(check);
   const merged = mergeLines(input.lines);
   const cartTypeIds = [...merged.keys()];
   const discountRow = contact.discountCode ? usableDiscount(snapshot.discount, now, cartTypeIds) : null;
@@ -208,19 +208,19 @@ async function explainRefusedHold(
 ): Promise<never> {
   if (f.reason === 'discount') throw invalidDiscount();
   const fresh = await repo.findCheckoutSnapshot(deps.db, { tenantId: f.tenantId, eventId: f.eventId, discountCode: f.discountCode });
-  if (!fresh || fresh.event.status !== 'published') throw conflict(M.eventNotOnSale);
+  if (!fresh || fresh.event.status !== 'published') throw new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
   const now = new Date();
   if (f.discountCode) usableDiscount(fresh.discount, now, [...mergeLines(f.lines).keys()]);
   if (f.charityId && fresh.charity?.id !== f.charityId) {
-    const message = fresh.charity ? M.donationCharityChanged : M.donationNoCharity;
-    throw badRequest(message, { 'order.donation': message });
+    if (!fresh.charity) throw new DomainError('DONATION_NO_CHARITY', M.donationNoCharity, { fields: { 'order.donation': M.donationNoCharity } });
+    throw new DomainError('DONATION_CHARITY_CHANGED', M.donationCharityChanged, { fields: { 'order.donation': M.donationCharityChanged } });
   }
   const again = checkCart(fresh.event, fresh.types, f.lines, now);
-  if (again.blocked) throw new CartConflictError(again);
+  if (again.blocked) throw cartConflict(again);
   // Tickets given back since the refusal can make the cart look fine again; a changed price too.
-  if (f.reason === 'changed') throw conflict(M.reviewYourCart);
+  if (f.reason === 'changed') throw new DomainError('CART_CHANGED', M.reviewYourCart);
   const capacity = f.reason === 'capacity';
-  throw new CartConflictError({
+  throw cartConflict({
     ...again,
     valid: false,
     blocked: true,

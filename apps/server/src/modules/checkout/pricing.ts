@@ -7,7 +7,7 @@ import {
   type PriceOrderSettings,
   type TBreakdown,
 } from '@marquee/core';
-import { AppError, badRequest } from '../../platform/errors.js';
+import { DomainError } from '../../platform/errors.js';
 import type { DiscountCodeRow } from '../discounts/repository.js';
 import { isUsable, toPriceDiscount } from '../discounts/service.js';
 import { toRule, toSettings } from '../fees/repository.js';
@@ -31,11 +31,8 @@ export function pricingConfigOf(tenantId: string, found: repo.CheckoutSnapshot['
   };
 }
 
-export const invalidDiscount = () => new AppError('BAD_REQUEST', M.invalidInput, { discountCode: M.invalidInputBody });
-
 /** The answer to a code that is unknown, expired, used up or for another event: a wrong guess. */
-export const isInvalidDiscount = (err: unknown): boolean =>
-  err instanceof AppError && err.code === 'BAD_REQUEST' && err.message === M.invalidInput && err.fields?.discountCode === M.invalidInputBody;
+export const invalidDiscount = () => new DomainError('DISCOUNT_INVALID', M.invalidInput, { fields: { discountCode: M.invalidInputBody } });
 
 /**
  * A code limited to some ticket types applies only to a cart that holds one of them; otherwise it
@@ -62,7 +59,7 @@ export type EventCharity = { id: string; name: string };
  */
 export function donationFor(amount: number, charity: EventCharity | null, field: string): { amount: number; charity: EventCharity | null } {
   if (amount === 0) return { amount, charity: null };
-  if (!charity) throw badRequest(M.donationNoCharity, { [field]: M.donationNoCharity });
+  if (!charity) throw new DomainError('DONATION_NO_CHARITY', M.donationNoCharity, { fields: { [field]: M.donationNoCharity } });
   return { amount, charity };
 }
 

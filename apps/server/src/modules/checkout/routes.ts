@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
-import { CartConflictError } from './cart.js';
 import { discountCodeLimit, field } from './code-limit.js';
 import { createOrder } from './place-order.js';
 
@@ -35,28 +34,16 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (req, reply) => {
-      try {
-        const answer = await createOrder({
-          deps,
-          hostTenant: req.ctx.hostTenant,
-          host: req.ctx.host,
-          tenantId: req.params.tenantId,
-          eventId: req.params.eventId,
-          input: req.body,
-          userId: req.ctx.user?.id ?? null,
-        });
-        return reply.status(201).send(answer);
-      } catch (err) {
-        if (!(err instanceof CartConflictError)) throw err;
-        const v = err.validation;
-        return reply.status(409).send({
-          error: { code: err.code, message: err.message },
-          title: v.title ?? err.message,
-          problems: v.problems,
-          blockReason: v.blockReason,
-          remainingCapacity: v.remainingCapacity,
-        });
-      }
+      const answer = await createOrder({
+        deps,
+        hostTenant: req.ctx.hostTenant,
+        host: req.ctx.host,
+        tenantId: req.params.tenantId,
+        eventId: req.params.eventId,
+        input: req.body,
+        userId: req.ctx.user?.id ?? null,
+      });
+      return reply.status(201).send(answer);
     },
   );
 }

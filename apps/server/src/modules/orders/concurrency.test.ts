@@ -68,7 +68,7 @@ describe('a flash sale', () => {
     expect(losers).toHaveLength(150);
     for (const body of losers) {
       expect(body).toEqual({
-        error: { code: 'CONFLICT', message: M.ticketsNoLongerAvailable },
+        error: { code: 'CONFLICT', message: M.ticketsNoLongerAvailable, domainCode: 'CART_CONFLICT' },
         title: M.insufficientCapacity,
         blockReason: 'noCapacity',
         remainingCapacity: 0,

@@ -97,7 +97,7 @@ describe('the price route with a donation', () => {
   it('refuses a donation on an event without a charity (400, our message); no donation is fine', async () => {
     const res = await site().post(pricePath(noCharity), { lines: lines(noCharity), donation: 500 });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: M.donationNoCharity, fields: { donation: M.donationNoCharity } } });
+    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: M.donationNoCharity, fields: { donation: M.donationNoCharity }, domainCode: 'DONATION_NO_CHARITY' } });
     expect((await site().post(pricePath(noCharity), { lines: lines(noCharity), donation: 0 })).status).toBe(200);
     expect((await site().post(pricePath(noCharity), { lines: lines(noCharity) })).status).toBe(200);
   });
@@ -138,7 +138,7 @@ describe('PLACE ORDER with a donation', () => {
     const before = await stockOf(noCharity);
     const res = await site().post(ordersPath(noCharity), checkoutPayload(lines(noCharity), { donation: 500 }));
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: M.donationNoCharity, fields: { 'order.donation': M.donationNoCharity } } });
+    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: M.donationNoCharity, fields: { 'order.donation': M.donationNoCharity }, domainCode: 'DONATION_NO_CHARITY' } });
     expect(await stockOf(noCharity)).toEqual(before);
     expect(await ordersOf(noCharity)).toHaveLength(0);
   });

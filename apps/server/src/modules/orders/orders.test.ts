@@ -203,7 +203,7 @@ describe('PLACE ORDER (spec §7 create order)', () => {
     const res = await site().post(ordersPath(small), checkoutPayload([{ ticketTypeId: tt(0, small), quantity: 4 }]));
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({
-      error: { code: 'CONFLICT', message: M.ticketsNoLongerAvailable },
+      error: { code: 'CONFLICT', message: M.ticketsNoLongerAvailable, domainCode: 'CART_CONFLICT' },
       title: M.ticketAvailabilityIssue,
       blockReason: 'lineProblems',
       problems: [{ ticketTypeId: tt(0, small), ticketName: 'Last Few', kind: 'exceedsRemaining', requested: 4, available: 3, excess: 1, title: M.quantityLimitExceeded }],
@@ -240,7 +240,7 @@ describe('PLACE ORDER (spec §7 create order)', () => {
     for (const status of ['cancelled', 'draft']) {
       const stopped = await givenEventOnSale(server, tenant.id, { status, wasPublished: true });
       const res = await site().post(ordersPath(stopped), checkoutPayload([{ ticketTypeId: tt(0, stopped), quantity: 1 }]));
-      expect({ status, code: res.status, body: res.body }).toEqual({ status, code: 409, body: { error: { code: 'CONFLICT', message: M.eventNotOnSale } } });
+      expect({ status, code: res.status, body: res.body }).toEqual({ status, code: 409, body: { error: { code: 'CONFLICT', message: M.eventNotOnSale, domainCode: 'EVENT_NOT_ON_SALE' } } });
     }
   });
 
@@ -483,7 +483,7 @@ describe('discount code rules at PLACE ORDER (spec §8 Checkout)', () => {
     const before = await remaining(e);
     const res = await place([{ ticketTypeId: tt(GA, e), quantity: 1 }], code);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: M.invalidInput, fields: { discountCode: M.invalidInputBody } } });
+    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: M.invalidInput, fields: { discountCode: M.invalidInputBody }, domainCode: 'DISCOUNT_INVALID' } });
     expect(await remaining(e)).toEqual(before);
     expect(await db().select().from(orders).where(eq(orders.email, `code-${code.toLowerCase()}@example.test`))).toHaveLength(0);
   });
@@ -509,7 +509,7 @@ describe('discount code rules at PLACE ORDER (spec §8 Checkout)', () => {
     const placed = await ordersOfEvent();
     const res = await place([{ ticketTypeId: tt(GA, e), quantity: 2 }], 'VIPONLY');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: M.invalidInput, fields: { discountCode: M.invalidInputBody } } });
+    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: M.invalidInput, fields: { discountCode: M.invalidInputBody }, domainCode: 'DISCOUNT_INVALID' } });
     expect(await remaining(e)).toEqual(before);
     expect(await usedCount(VIP_ONLY)).toBe(uses);
     expect(await ordersOfEvent()).toBe(placed);

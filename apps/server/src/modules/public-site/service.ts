@@ -11,7 +11,7 @@ import {
 import type { Deps } from '../../deps.js';
 import type { HostTenant } from '../../platform/auth/context.js';
 import { tenantLabel } from '../../platform/auth/guard.js';
-import { AppError, conflict, notFound } from '../../platform/errors.js';
+import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import * as eventsRepo from '../events/repository.js';
 import { seatMapPath } from '../events/service.js';
 import { checkCart, mergeLines, remainingCapacityOf, toCartTicketType } from '../checkout/cart.js';
@@ -38,7 +38,7 @@ async function publicEvent(deps: Deps, hostTenant: HostTenant | null, eventName:
 /** An event on sale. A cancelled one the public saw is 409 'no longer on sale' (what a buyer mid-checkout is told). */
 async function publishedEvent(deps: Deps, hostTenant: HostTenant | null, eventName: string, discountCode: string | null = null) {
   const snapshot = await publicEvent(deps, hostTenant, eventName, discountCode);
-  if (snapshot.event.status !== 'published') throw conflict(M.eventNotOnSale);
+  if (snapshot.event.status !== 'published') throw new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
   return snapshot;
 }
 

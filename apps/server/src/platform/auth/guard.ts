@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { memberships, tenants } from '../../db/schema/index.js';
-import { AppError, forbidden, notFound, unauthenticated } from '../errors.js';
+import { DomainError, forbidden, notFound, unauthenticated } from '../errors.js';
 import type { Access, HostTenant, PlatformCtx, RequestCtx, TenantCtx } from './context.js';
 import { findSession, SESSION_COOKIE, type SessionPolicy } from './sessions.js';
 
@@ -159,10 +159,10 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
         } catch {
           originHost = '';
         }
-        if (originHost !== ctx.host) throw new AppError('FORBIDDEN', M.csrf);
+        if (originHost !== ctx.host) throw new DomainError('CSRF_INVALID', M.csrf);
       }
       if (ctx.sessionToken && access.kind !== 'public' && req.headers['x-csrf-token'] !== ctx.csrfToken) {
-        throw new AppError('FORBIDDEN', M.csrf);
+        throw new DomainError('CSRF_INVALID', M.csrf);
       }
     }
 

@@ -1,4 +1,4 @@
-import { M, type CartProblem } from '@marquee/core';
+import { M, assertNever, placeOrderErrorOf, type CartProblem } from '@marquee/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
 import { isApiError } from '../../../ui/api-client';
@@ -185,27 +185,33 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
         toast.error('Your order could not be placed', 'Please try again.');
         return;
       }
-      // The event stopped selling while the buyer was here (unpublished, cancelled or removed): say so,
-      // and read it again so the page shows what it is now (a cancelled event's notice).
-      if (e.status === 404 || (e.status === 409 && e.message === M.eventNotOnSale)) {
-        toast.error('Your order could not be placed', M.eventNotOnSale, { id: 'not-on-sale' });
-        void outlet.refetch();
-        return;
-      }
-      if (e.status === 409) {
-        await showAvailabilityIssue();
-        return;
-      }
-      if (e.status === 400 && e.fields.discountCode) {
-        setApplied(null);
-        toast.error(M.invalidInput, M.invalidInputBody, { duration: DISCOUNT_TOAST_MS, id: 'discount' });
-        return;
-      }
-      if (e.status === 400 && e.fields['order.donation']) {
-        donation.reset();
-        void fresh.refetch();
-        toast.error(e.message, M.donationTakenOff, { id: 'donation' });
-        return;
+      // An event removed while the buyer was here is a 404: the same as one that stopped selling.
+      const code = e.status === 404 ? 'EVENT_NOT_ON_SALE' : placeOrderErrorOf(e.domainCode);
+      switch (code) {
+        case 'EVENT_NOT_ON_SALE':
+          // The event stopped selling while the buyer was here (unpublished, cancelled or removed): say so,
+          // and read it again so the page shows what it is now (a cancelled event's notice).
+          toast.error('Your order could not be placed', M.eventNotOnSale, { id: 'not-on-sale' });
+          void outlet.refetch();
+          return;
+        case 'CART_CONFLICT':
+        case 'CART_CHANGED':
+          await showAvailabilityIssue();
+          return;
+        case 'DISCOUNT_INVALID':
+          setApplied(null);
+          toast.error(M.invalidInput, M.invalidInputBody, { duration: DISCOUNT_TOAST_MS, id: 'discount' });
+          return;
+        case 'DONATION_NO_CHARITY':
+        case 'DONATION_CHARITY_CHANGED':
+          donation.reset();
+          void fresh.refetch();
+          toast.error(e.message, M.donationTakenOff, { id: 'donation' });
+          return;
+        case null:
+          break;
+        default:
+          return assertNever(code);
       }
       if (e.status === 400 && Object.keys(form.setServerErrors(e.fields)).length) {
         focusFirstError();
