@@ -4,14 +4,17 @@ import type { z } from 'zod';
 import { publicOrigin } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import type { HostTenant } from '../../platform/auth/context.js';
-import { AppError, badRequest, DomainError, notFound } from '../../platform/errors.js';
+import { AppError, assertNever, badRequest, DomainError, notFound } from '../../platform/errors.js';
 import { HOLD_EXPIRY_JOB, releaseHold } from '../orders/holds.js';
 import { markPaidInTx } from '../orders/payment.js';
 import { viewTokenHash } from '../orders/public-order.js';
 import * as ordersRepo from '../orders/repository.js';
 import { cartConflict, checkCart, mergeLines } from './cart.js';
-import { donationFor, invalidDiscount, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from './pricing.js';
+import { charityChanged, donationFor, invalidDiscount, noCharity, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from './pricing.js';
 import * as repo from './repository.js';
+import type { CheckoutSnapshot, HoldOutcome } from './repository.js';
+
+type CartLines = ReadonlyArray<{ ticketTypeId: string; quantity: number }>;
 
 const UID_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 /** 12 characters of Crockford base32: 60 random bits, easy to read out on the phone. */
@@ -151,16 +154,7 @@ export async function createOrder(opts: {
     discountCodeId: discountRow?.id ?? null,
     job: { name: HOLD_EXPIRY_JOB, payload: { tenantId, orderId }, runAt: holdExpiresAt, dedupeKey: `${HOLD_EXPIRY_JOB}:${orderId}` },
   });
-  if (!outcome.ok) {
-    await explainRefusedHold(deps, {
-      tenantId,
-      eventId,
-      discountCode: contact.discountCode,
-      charityId: donation.charity?.id ?? null,
-      lines: input.lines,
-      reason: outcome.reason,
-    });
-  }
+  if (!outcome.ok) throw refusal(outcome, snapshot, input.lines, now);
 
   const answer = { orderUID: orderUid, draftOrderUID: orderUid, orderToken: token, holdExpiresAt: holdExpiresAt.toISOString(), breakdown };
   if (free) {
@@ -193,40 +187,40 @@ export async function createOrder(opts: {
   }
 }
 
-/** The hold was refused and nothing was written: tell the attendee why, from what is there now (spec §8). */
-async function explainRefusedHold(
-  deps: Deps,
-  f: {
-    tenantId: string;
-    eventId: string;
-    discountCode: string | null;
-    /** The charity the order's donation was priced for; null without a donation. */
-    charityId: string | null;
-    lines: ReadonlyArray<{ ticketTypeId: string; quantity: number }>;
-    reason: 'ticketType' | 'capacity' | 'discount' | 'changed';
-  },
-): Promise<never> {
-  if (f.reason === 'discount') throw invalidDiscount();
-  const fresh = await repo.findCheckoutSnapshot(deps.db, { tenantId: f.tenantId, eventId: f.eventId, discountCode: f.discountCode });
-  if (!fresh || fresh.event.status !== 'published') throw new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
-  const now = new Date();
-  if (f.discountCode) usableDiscount(fresh.discount, now, [...mergeLines(f.lines).keys()]);
-  if (f.charityId && fresh.charity?.id !== f.charityId) {
-    if (!fresh.charity) throw new DomainError('DONATION_NO_CHARITY', M.donationNoCharity, { fields: { 'order.donation': M.donationNoCharity } });
-    throw new DomainError('DONATION_CHARITY_CHANGED', M.donationCharityChanged, { fields: { 'order.donation': M.donationCharityChanged } });
+/**
+ * The hold was refused and nothing was written: its verdict says why (spec §8), and a shortage
+ * what is left, read under the hold's locks; the cart is checked again against that.
+ */
+function refusal(outcome: Exclude<HoldOutcome, { ok: true }>, snapshot: CheckoutSnapshot, lines: CartLines, now: Date): DomainError {
+  switch (outcome.reason) {
+    case 'notOnSale':
+      return new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
+    case 'discount':
+      return invalidDiscount();
+    case 'noCharity':
+      return noCharity('order.donation');
+    case 'charityChanged':
+      return charityChanged('order.donation');
+    case 'changed':
+      return new DomainError('CART_CHANGED', M.reviewYourCart);
+    case 'ticketType':
+    case 'capacity': {
+      const { remaining, capacity } = outcome.stock;
+      const types = snapshot.types.map((t) => (Object.hasOwn(remaining, t.id) ? { ...t, remaining: remaining[t.id]! } : t));
+      const again = checkCart({ ...snapshot.event, remainingCapacity: capacity }, types, lines, now);
+      if (again.blocked) return cartConflict(again);
+      const overCapacity = outcome.reason === 'capacity';
+      return cartConflict({
+        ...again,
+        valid: false,
+        blocked: true,
+        blockReason: overCapacity ? 'overCapacity' : 'lineProblems',
+        title: overCapacity ? M.insufficientCapacity : M.ticketAvailabilityIssue,
+      });
+    }
+    default:
+      return assertNever(outcome);
   }
-  const again = checkCart(fresh.event, fresh.types, f.lines, now);
-  if (again.blocked) throw cartConflict(again);
-  // Tickets given back since the refusal can make the cart look fine again; a changed price too.
-  if (f.reason === 'changed') throw new DomainError('CART_CHANGED', M.reviewYourCart);
-  const capacity = f.reason === 'capacity';
-  throw cartConflict({
-    ...again,
-    valid: false,
-    blocked: true,
-    blockReason: capacity ? 'overCapacity' : 'lineProblems',
-    title: capacity ? M.insufficientCapacity : M.ticketAvailabilityIssue,
-  });
 }
 
 /** Best effort: a checkout left open is refunded by the webhook if it is paid anyway. */

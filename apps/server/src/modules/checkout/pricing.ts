@@ -53,13 +53,19 @@ export function usableDiscount(row: DiscountCodeRow | null, now: Date, cartTicke
 
 export type EventCharity = { id: string; name: string };
 
+/** A donation on an event without a charity, refused on `field`. */
+export const noCharity = (field: string) => new DomainError('DONATION_NO_CHARITY', M.donationNoCharity, { fields: { [field]: M.donationNoCharity } });
+/** A donation priced for a charity that is no longer the event's, refused on `field`. */
+export const charityChanged = (field: string) =>
+  new DomainError('DONATION_CHARITY_CHANGED', M.donationCharityChanged, { fields: { [field]: M.donationCharityChanged } });
+
 /**
  * The donation asked for, and the charity it goes to: the event's (read with the checkout snapshot).
  * A donation above 0 on an event without a charity is refused: 400 with our message, on `field`.
  */
 export function donationFor(amount: number, charity: EventCharity | null, field: string): { amount: number; charity: EventCharity | null } {
   if (amount === 0) return { amount, charity: null };
-  if (!charity) throw new DomainError('DONATION_NO_CHARITY', M.donationNoCharity, { fields: { [field]: M.donationNoCharity } });
+  if (!charity) throw noCharity(field);
   return { amount, charity };
 }
 

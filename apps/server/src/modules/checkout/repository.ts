@@ -105,13 +105,30 @@ async function readCheckoutSnapshot(db: Db, where: SnapshotWhere): Promise<Check
 }
 
 export type HoldLine = { ticketTypeId: string; ticketName: string; unitPrice: number; quantity: number };
+/** What is left, read under the hold's locks: the order's ticket types and the event's capacity (null: none set). */
+export type HoldStock = { remaining: Record<string, number>; capacity: number | null };
 /**
- * Why a hold was refused. Nothing was written in any case:
- * ticketType / capacity / discount: too few tickets, no capacity, or the code is used up;
- * changed: a ticket type changed or went, the event went off sale, the code lapsed, or (for an order
- * with a donation) the event's charity changed since it was read.
+ * Why a hold was refused (src/db/functions/mq-take-holds.sql says when each applies). Nothing was
+ * written in any case; a shortage carries what is left.
  */
-export type HoldOutcome = { ok: true } | { ok: false; reason: 'ticketType' | 'capacity' | 'discount' | 'changed' };
+export type HoldOutcome =
+  | { ok: true }
+  | { ok: false; reason: 'notOnSale' | 'discount' | 'noCharity' | 'charityChanged' | 'changed' }
+  | { ok: false; reason: 'ticketType' | 'capacity'; stock: HoldStock };
+
+const SIMPLE_REFUSALS = new Set(['notOnSale', 'discount', 'noCharity', 'charityChanged', 'changed']);
+
+function toOutcome(verdict: string): HoldOutcome {
+  if (verdict === 'ok') return { ok: true };
+  if (SIMPLE_REFUSALS.has(verdict)) return { ok: false, reason: verdict as 'changed' };
+  const colon = verdict.indexOf(':');
+  const reason = verdict.slice(0, colon);
+  if (colon > 0 && (reason === 'ticketType' || reason === 'capacity')) {
+    const stock = JSON.parse(verdict.slice(colon + 1)) as { remaining: Record<string, number> | null; capacity: number | null };
+    return { ok: false, reason, stock: { remaining: stock.remaining ?? {}, capacity: stock.capacity } };
+  }
+  throw new Error(`unexpected hold verdict ${verdict}`);
+}
 
 /** The order columns a hold writes. */
 const HOLD_ORDER_KEYS = [
@@ -125,7 +142,7 @@ export type HoldOrderRow = { [K in (typeof HOLD_ORDER_KEYS)[number]]-?: Exclude<
 
 // One statement holds a whole batch of orders (see holdOrder below). $1 is the batch as JSON, one
 // item per order: {order: its columns by column name, lines: [{id, qty, price, name}], discountCodeId,
-// job: the hold-expiry job}. mq_take_holds (migration 0001) takes each order's tickets in turn under
+// job: the hold-expiry job}. mq_take_holds (src/db/functions/mq-take-holds.sql) takes each order's tickets in turn under
 // locks and answers a verdict per item; the orders, their lines and their expiry jobs are then
 // written for the items it took, in the same statement, so a hold is all or nothing.
 const HOLD_COLUMNS = HOLD_ORDER_KEYS.map((k) => `"${orders[k].name}"`).join(', ');
@@ -161,8 +178,6 @@ export type HoldRequest = {
   job: { name: string; payload: unknown; runAt: Date; dedupeKey: string };
 };
 
-const HOLD_VERDICTS = new Set(['ok', 'ticketType', 'capacity', 'discount', 'changed']);
-
 function holdItem(h: HoldRequest) {
   const order: Record<string, unknown> = {};
   for (const k of HOLD_ORDER_KEYS) {
@@ -180,11 +195,7 @@ function holdItem(h: HoldRequest) {
 /** Holds a batch in one statement (one transaction): a verdict per request, in order. */
 async function holdBatch(db: Db, batch: readonly HoldRequest[]): Promise<HoldOutcome[]> {
   const rows = await runPrepared(db, 'mq_hold_orders', HOLD_SQL, [JSON.stringify(batch.map(holdItem))]);
-  return rows.map((row) => {
-    const outcome = String(row.outcome);
-    if (!HOLD_VERDICTS.has(outcome)) throw new Error(`unexpected hold verdict ${outcome}`);
-    return outcome === 'ok' ? { ok: true } : { ok: false, reason: outcome as Exclude<HoldOutcome, { ok: true }>['reason'] };
-  });
+  return rows.map((row) => toOutcome(String(row.outcome)));
 }
 
 const holdBatchers = new WeakMap<object, Batcher<HoldRequest, HoldOutcome>>();

@@ -196,16 +196,17 @@ describe('a batch of holds (mq_take_holds)', () => {
     ];
     // Submitted in one tick: the first goes alone, the others wait and go together in one statement.
     const outcomes = await Promise.all(requests.map((r) => holdOrder(db(), r)));
+    // A shortage says what was left under the locks, so nothing has to be read again to explain it.
     expect(outcomes).toEqual([
       { ok: true },
-      { ok: false, reason: 'ticketType' },
+      { ok: false, reason: 'ticketType', stock: { remaining: { [t1]: 2 }, capacity: 3 } },
       { ok: true },
       { ok: false, reason: 'discount' },
       { ok: false, reason: 'changed' },
-      { ok: false, reason: 'capacity' },
+      { ok: false, reason: 'capacity', stock: { remaining: { [t2]: 5 }, capacity: 2 } },
       { ok: false, reason: 'changed' },
       { ok: true },
-      { ok: false, reason: 'capacity' },
+      { ok: false, reason: 'capacity', stock: { remaining: { [t2]: 3 }, capacity: 0 } },
     ]);
     expect(await stock(e)).toEqual({ types: { [t1]: 1, [t2]: 3 }, capacity: 0 });
     const [used] = await db().select().from(discountCodes).where(eq(discountCodes.id, code));
