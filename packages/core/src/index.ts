@@ -20,6 +20,7 @@ export * from './schemas/payment-settings.js';
 export * from './schemas/dashboard.js';
 export * from './schemas/tickets.js';
 export * from './availability.js';
+export * from './rules.js';
 export * from './schemas/events.js';
 export * from './schemas/charities.js';
 export * from './schemas/orders.js';

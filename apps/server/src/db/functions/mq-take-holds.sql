@@ -2,12 +2,12 @@
 -- docs/decisions.md "Holds are taken in batches"). The one definition: db/functions.ts applies this
 -- file after the migrations whenever it changed; no migration carries a copy.
 --
--- It keeps only what must be atomic with the take; each check mirrors a rule written in TypeScript:
---   the event is on sale                 packages/core isEventOnSale (status 'published')
---   the discount code is usable now      packages/core discountCodeState = 'active', and a use is left
---   the donation's charity is the event's  checkout/pricing.ts donationFor
---   a line's ticket type is unchanged, on sale now, and has the tickets  packages/core validateCart
---   the event has the capacity            packages/core validateCart
+-- It keeps only what must be atomic with the take; each check mirrors a rule written once in TypeScript:
+--   the event is on sale                 status 'published' (modules/checkout/place-order.ts)
+--   the discount code is usable now      packages/core rules.ts isDiscountCodeUsable
+--   the donation's charity is the event's  modules/checkout/pricing.ts donationFor
+--   a line's ticket type is unchanged, on sale now, and has the tickets  packages/core availability.ts validateCart
+--   the event has the capacity            packages/core availability.ts validateCart
 -- It answers one verdict per order, in the batch's order, the first that applies of:
 --   notOnSale       the event is gone or not on sale any more
 --   discount        the discount code is gone, switched off, outside its dates or has no use left

@@ -1,5 +1,6 @@
 import {
   M,
+  isDiscountCodeUsable,
   priceOrder,
   type PriceOrderDiscount,
   type PriceOrderResult,
@@ -9,7 +10,7 @@ import {
 } from '@marquee/core';
 import { DomainError } from '../../platform/errors.js';
 import type { DiscountCodeRow } from '../discounts/repository.js';
-import { isUsable, toPriceDiscount } from '../discounts/service.js';
+import { toPriceDiscount } from '../discounts/service.js';
 import { toRule, toSettings } from '../fees/repository.js';
 import { GLOBAL_DEFAULT_RULE, GLOBAL_DEFAULT_SETTINGS } from '../fees/service.js';
 import type * as repo from './repository.js';
@@ -47,7 +48,7 @@ function appliesToCart(row: DiscountCodeRow, ticketTypeIds: readonly string[]): 
  * 400 'Invalid Input' otherwise (spec §8 Checkout), as for any code that does not apply.
  */
 export function usableDiscount(row: DiscountCodeRow | null, now: Date, cartTicketTypeIds: readonly string[]): DiscountCodeRow {
-  if (!row || !isUsable(row, now) || !appliesToCart(row, cartTicketTypeIds)) throw invalidDiscount();
+  if (!row || !isDiscountCodeUsable(row, now) || !appliesToCart(row, cartTicketTypeIds)) throw invalidDiscount();
   return row;
 }
 

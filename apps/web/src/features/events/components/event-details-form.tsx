@@ -22,6 +22,7 @@ import {
   DEFAULT_COUNTRY,
   DEFAULT_TIME_ZONE,
   M,
+  isEventWritable,
   MAX_TICKET_QUANTITY,
   urlNameFrom,
   URL_NAME_MAX,
@@ -218,7 +219,7 @@ export function EventDetailsForm({ event, onSubmit, onDirtyChange, submitLabel }
   const charities = useEnabledCharities(tenantId);
   const access = useEventAccess(tenantId, event?.id);
   // A cancelled event, or someone who may only read it (tenant staff, check-in staff).
-  const readOnly = event ? event.details.status === 'cancelled' || !access.canEditEvent : !access.canManageEvents;
+  const readOnly = event ? !isEventWritable(event.details.status) || !access.canEditEvent : !access.canManageEvents;
   const urlTouched = useRef(!!event);
   const form = useForm<EventFormValues>({
     initialValues: toValues(event),
