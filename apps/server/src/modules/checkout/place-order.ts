@@ -3,7 +3,7 @@ import { M, type TCreateOrderResponse, type ZCreateOrderRequest } from '@marquee
 import type { z } from 'zod';
 import { publicOrigin } from '../../config.js';
 import type { Deps } from '../../deps.js';
-import type { HostTenant } from '../../platform/auth/context.js';
+import type { SiteCtx } from '../../platform/auth/context.js';
 import { AppError, assertNever, badRequest, DomainError, notFound } from '../../platform/errors.js';
 import { HOLD_EXPIRY_JOB, releaseHold } from '../orders/holds.js';
 import { markPaidInTx } from '../orders/payment.js';
@@ -52,15 +52,13 @@ type CreateOrderInput = z.output<typeof ZCreateOrderRequest>;
  */
 export async function createOrder(opts: {
   deps: Deps;
-  hostTenant: HostTenant | null;
+  site: SiteCtx;
   host: string;
-  tenantId: string;
   eventId: string;
   input: CreateOrderInput;
-  userId: string | null;
 }): Promise<TCreateOrderResponse> {
-  const { deps, hostTenant, tenantId, eventId, input } = opts;
-  if (!hostTenant || hostTenant.id !== tenantId) throw notFound();
+  const { deps, site, eventId, input } = opts;
+  const tenantId = site.tenant.id;
   const contact = input.order;
   const read = () => repo.findCheckoutSnapshot(deps.db, { tenantId, eventId, discountCode: contact.discountCode });
   let snapshot = await read();
@@ -103,7 +101,7 @@ export async function createOrder(opts: {
   const orderUid = newOrderUid();
   const token = randomBytes(24).toString('base64url');
   const holdExpiresAt = new Date(now.getTime() + deps.config.holdMinutes * 60_000);
-  const origin = publicOrigin(deps.config, hostTenant.url);
+  const origin = publicOrigin(deps.config, site.tenant.url);
   const successUrl = returnUrl(input.successUrl, `/${event.urlName}/success`, origin, opts.host, orderUid);
   const cancelUrl = returnUrl(input.cancelUrl, `/${event.urlName}/cart`, origin, opts.host, null);
   const free = priced.totalAmount === 0;
@@ -147,7 +145,7 @@ export async function createOrder(opts: {
       breakdown: JSON.stringify(priced),
       holdExpiresAt,
       viewTokenHash: viewTokenHash(token),
-      userId: opts.userId,
+      userId: site.user?.id ?? null,
       paymentProvider: free ? null : deps.payments.name,
     },
     lines,

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
+import { siteCtxOf } from '../../platform/auth/guard.js';
 import { discountCodeLimit, field } from './code-limit.js';
 import { createOrder } from './place-order.js';
 
@@ -23,7 +24,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: Deps) {
   r.post(
     '/api/p/tenants/:tenantId/events/:eventId/orders',
     {
-      config: { access: { kind: 'public' }, rateLimit: ordersPerAddress },
+      config: { access: { kind: 'site' }, rateLimit: ordersPerAddress },
       ...codeLimit,
       schema: {
         tags: ['checkout'],
@@ -36,12 +37,10 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: Deps) {
     async (req, reply) => {
       const answer = await createOrder({
         deps,
-        hostTenant: req.ctx.hostTenant,
+        site: siteCtxOf(req),
         host: req.ctx.host,
-        tenantId: req.params.tenantId,
         eventId: req.params.eventId,
         input: req.body,
-        userId: req.ctx.user?.id ?? null,
       });
       return reply.status(201).send(answer);
     },

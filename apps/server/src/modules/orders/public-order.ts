@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { TPublicOrder } from '@marquee/core';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
-import type { HostTenant } from '../../platform/auth/context.js';
+import type { SiteCtx } from '../../platform/auth/context.js';
 import { notFound } from '../../platform/errors.js';
 import * as eventsRepo from '../events/repository.js';
 import * as repo from './repository.js';
@@ -34,10 +34,9 @@ function tokenMatches(hash: string | null, token: string): boolean {
 }
 
 /** spec §2 success page: 'processing' until the payment is confirmed, then the order. Needs the order's token. */
-export async function getPublicOrder(opts: { deps: Deps; hostTenant: HostTenant | null; orderUid: string; token: string }): Promise<TPublicOrder> {
-  const { deps, hostTenant } = opts;
-  if (!hostTenant) throw notFound();
-  const order = await repo.findOrderByUid(deps.db, hostTenant.id, opts.orderUid);
+export async function getPublicOrder(opts: { deps: Deps; site: SiteCtx; orderUid: string; token: string }): Promise<TPublicOrder> {
+  const { deps, site } = opts;
+  const order = await repo.findOrderByUid(deps.db, site.tenant.id, opts.orderUid);
   if (!order || !tokenMatches(order.viewTokenHash, opts.token)) throw notFound();
   const event = await eventsRepo.findEvent(deps.db, order.tenantId, order.eventId);
   const paymentStatus =

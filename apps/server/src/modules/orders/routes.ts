@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
+import { siteCtxOf } from '../../platform/auth/guard.js';
 import { registerHoldJobs } from './holds.js';
 import { getPublicOrder } from './public-order.js';
 import { registerReconcileJobs } from './reconcile.js';
@@ -16,7 +17,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: Deps) {
   r.get(
     '/api/p/orders/:orderUID',
     {
-      config: { access: { kind: 'public' } },
+      config: { access: { kind: 'site' } },
       schema: {
         tags: ['checkout'],
         summary: "The success page's order: 'processing' until paid; needs the token answered at creation",
@@ -27,7 +28,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: Deps) {
     },
     async (req, reply) => {
       reply.header('cache-control', 'no-store');
-      return getPublicOrder({ deps, hostTenant: req.ctx.hostTenant, orderUid: req.params.orderUID, token: req.query.token });
+      return getPublicOrder({ deps, site: siteCtxOf(req), orderUid: req.params.orderUID, token: req.query.token });
     },
   );
 }
