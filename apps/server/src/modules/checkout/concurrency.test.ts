@@ -4,9 +4,9 @@ import { discountCodes, events, jobs, orderLines, orders, ticketTypes } from '..
 import { checkoutPayload, givenEventOnSale, givenTenantWithSettings, startServer, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { randomUUID } from 'node:crypto';
 import { M } from '@marquee/core';
-import { holdOrder, type HoldLine, type HoldRequest } from '../checkout/repository.js';
-import { expireHold, HOLD_EXPIRY_JOB } from './holds.js';
-import { RECONCILE_JOB, reconcileHolds } from './reconcile.js';
+import { holdOrder, type HoldLine, type HoldRequest } from './repository.js';
+import { expireHold, HOLD_EXPIRY_JOB } from '../orders/holds.js';
+import { RECONCILE_JOB, reconcileHolds } from '../orders/reconcile.js';
 
 // Architecture rule 7 on the database the suite runs on (PGlite by default, PostgreSQL with
 // TEST_DATABASE_URL): many buyers at once never oversell, and holds come back exactly once.

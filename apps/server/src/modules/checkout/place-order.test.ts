@@ -15,7 +15,7 @@ import {
   type GivenTenant,
   type TestServer,
 } from '../../../test/harness.js';
-import { markCheckoutExpired, markOrderPaid } from './payment.js';
+import { markCheckoutExpired, markOrderPaid } from '../orders/payment.js';
 
 let server: TestServer;
 let tenant: GivenTenant;

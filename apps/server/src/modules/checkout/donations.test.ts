@@ -14,7 +14,7 @@ import {
   type TestServer,
 } from '../../../test/harness.js';
 import { deleteCharity } from '../charities/service.js';
-import { markOrderPaid } from './payment.js';
+import { markOrderPaid } from '../orders/payment.js';
 
 // Donations at checkout (docs/decisions.md "Donations at checkout"): the price route and PLACE ORDER
 // take an optional donation in cents to the event's charity; the server prices it with the tenant's
