@@ -1,7 +1,7 @@
 import { IconBuildingStore, IconCalendarEvent, IconChartBar, IconUsers } from '@tabler/icons-react';
 import { Navigate } from 'react-router';
-import { useSiteContext } from '../../app/site-context';
-import { isTenantWideMember } from '../../features/tenants/access';
+import { useSiteContext } from '../../shared/site-context';
+import { isTenantWideMember } from '../../shared/access';
 import { useSession } from '../../ui/session';
 import { WelcomeDashboard } from '../console/welcome-dashboard';
 

@@ -9,7 +9,7 @@ import {
   IconReceipt2,
   IconUsers,
 } from '@tabler/icons-react';
-import { isTenantWideMember } from '../../features/tenants/access';
+import { isTenantWideMember } from '../../shared/access';
 import type { ConsoleArea } from '../console/console-area';
 
 // spec: accounts-admin-fees §4 tenant status: active and pending are editable; anything else is disabled.

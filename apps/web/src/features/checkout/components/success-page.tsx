@@ -2,7 +2,7 @@ import type { TPublicOrder } from '@marquee/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useOutletContext, useSearchParams } from 'react-router';
-import { useSiteContext } from '../../../app/site-context';
+import { useSiteContext } from '../../../shared/site-context';
 import { isApiError } from '../../../ui/api-client';
 import { trackPurchase } from '../../cart/analytics';
 import { clearCart } from '../../cart/cart-store';

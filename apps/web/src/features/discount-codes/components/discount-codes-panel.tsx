@@ -12,7 +12,7 @@ import { useAllTicketTypes } from '../../ticket-types/queries';
 import { useDeleteDiscountCode } from '../mutations';
 import { useDiscountCodes } from '../queries';
 import { DiscountCodeModal } from './discount-code-modal';
-import { useEventAccess } from '../../tenants/access';
+import { useEventAccess } from '../../../shared/access';
 
 /** What an organiser needs to know at a glance: does the code work right now, and if not why. */
 const STATE_BADGE: Record<DiscountCodeState, { label: string; color: string }> = {

@@ -1,7 +1,7 @@
 import type { TPublicEvent } from '@marquee/core';
 import { useEffect, useMemo } from 'react';
 import { Link, Outlet, useMatch, useOutletContext, useParams } from 'react-router';
-import { useSiteContext } from '../../../app/site-context';
+import { useSiteContext } from '../../../shared/site-context';
 import { isApiError } from '../../../ui/api-client';
 import { cartTicketCount, useCart } from '../../cart/cart-store';
 import { withOwnHold } from '../../cart/own-hold';

@@ -3,7 +3,7 @@ import { isEventWritable, type EventRole, type TEvent } from '@marquee/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useInviteEventStaff } from '../mutations';
 import { InviteStaffForm, type RoleOption } from './invite-staff-form';
-import { useEventAccess } from '../../tenants/access';
+import { useEventAccess } from '../../../shared/access';
 
 const EVENT_ROLE_OPTIONS: RoleOption<EventRole>[] = [
   { value: 'event_manager', description: 'Edits this event, its ticket types and discount codes, and invites its staff.' },

@@ -11,7 +11,7 @@ import { formatWallClock, zoneAbbreviationOnWall } from '../../events/time';
 import { useDeleteTicketType } from '../mutations';
 import { useAllTicketTypes, useTicketTypes } from '../queries';
 import { TicketTypeModal } from './ticket-type-modal';
-import { useEventAccess } from '../../tenants/access';
+import { useEventAccess } from '../../../shared/access';
 
 function Availability({ t, names, timeZone }: { t: TTicketType; names: Map<string, string>; timeZone: string }) {
   const d = t.details;

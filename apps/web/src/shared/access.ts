@@ -1,5 +1,5 @@
 import { hasAnyRole, PLATFORM_READ, PLATFORM_WRITE, type TMembership } from '@marquee/core';
-import { platformRolesOf, useSession } from '../../ui/session';
+import { platformRolesOf, useSession } from '../ui/session';
 
 // The server's platform access sets (packages/core roles.ts, used by its route guards): the server
 // decides, the console only hides what would be refused.

@@ -1,4 +1,4 @@
-import { useSiteContext } from '../../app/site-context';
+import { useSiteContext } from './site-context';
 
 /** The tenant whose console this host serves (the tenant routes only mount on a tenant's host). */
 export function useTenantId(): string {
