@@ -1,8 +1,8 @@
 import { M, assertNever, placeOrderErrorOf, type CartProblem } from '@marquee/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
-import { isApiError } from '../../../ui/api-client';
-import { useSession } from '../../../ui/session';
+import { isApiError } from '../../../../ui/api-client';
+import { useSession } from '../../../../ui/session';
 import { trackBeginCheckout } from '../../cart/analytics';
 import { priceCart } from '../../cart/api';
 import { checkCart, currentItems } from '../../cart/cart-rules';

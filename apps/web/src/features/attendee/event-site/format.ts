@@ -1,4 +1,4 @@
-import { formatMoney } from '../../ui/money';
+import { formatMoney } from '../../../ui/money';
 
 // Dates are shown in the event's own time zone (a concert in New York starts at 7 pm wherever the
 // buyer is), with the zone's short name so nobody misreads it.

@@ -1,6 +1,6 @@
 import { DEFAULT_COUNTRY } from '@marquee/core';
 import { useCallback, useRef, useState } from 'react';
-import { zodValidate } from '../../ui/zod-form';
+import { zodValidate } from '../../../ui/zod-form';
 import { phoneForCheck, phoneForWire } from './phone-mask';
 
 // The checkout form (spec: reports-payouts-checkout §5 Checkout fields). Its rules and messages are

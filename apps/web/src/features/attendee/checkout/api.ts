@@ -1,5 +1,5 @@
 import type { TCreateOrderRequest, TCreateOrderResponse, TPublicOrder } from '@marquee/core';
-import { api } from '../../ui/api-client';
+import { api } from '../../../ui/api-client';
 
 /** PLACE ORDER (spec §7 Create order): holds the tickets; the answer's message is the payment URL. */
 export const createOrder = (tenantId: string, eventId: string, body: TCreateOrderRequest) =>

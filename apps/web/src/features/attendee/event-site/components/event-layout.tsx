@@ -1,8 +1,8 @@
 import type { TPublicEvent } from '@marquee/core';
 import { useEffect, useMemo } from 'react';
 import { Link, Outlet, useMatch, useOutletContext, useParams } from 'react-router';
-import { useSiteContext } from '../../../shared/site-context';
-import { isApiError } from '../../../ui/api-client';
+import { useSiteContext } from '../../../../shared/site-context';
+import { isApiError } from '../../../../ui/api-client';
 import { cartTicketCount, useCart } from '../../cart/cart-store';
 import { withOwnHold } from '../../cart/own-hold';
 import { getPendingOrder } from '../../checkout/checkout-storage';

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { useSiteContext } from '../../../shared/site-context';
+import { useSiteContext } from '../../../../shared/site-context';
 import { ButtonLink } from '../kit/button';
 import { Card } from '../kit/card';
 import { IconArrowRight, IconCalendar, IconHeart, IconPin, IconShield } from '../kit/icons';

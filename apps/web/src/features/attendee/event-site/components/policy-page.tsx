@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { api } from '../../../ui/api-client';
+import { api } from '../../../../ui/api-client';
 import { Card } from '../kit/card';
 import css from './policy-page.module.css';
 
