@@ -36,11 +36,12 @@ import { registerDashboardRoutes } from './modules/dashboard/routes.js';
 import { registerEventRoutes } from './modules/events/routes.js';
 import { registerTicketTypeRoutes } from './modules/ticket-types/routes.js';
 import { registerDiscountRoutes } from './modules/discounts/routes.js';
+import { registerCheckoutRoutes } from './modules/checkout/routes.js';
 import { registerOrderRoutes } from './modules/orders/routes.js';
 import { registerPublicSiteRoutes } from './modules/public-site/routes.js';
 import { registerCharityRoutes } from './modules/charities/routes.js';
 import { registerReportRoutes } from './modules/reports/routes.js';
-import { AppError } from './platform/errors.js';
+import { AppError, DomainError } from './platform/errors.js';
 import { findNulCharacter } from './platform/validate.js';
 import { registerGuard } from './platform/auth/guard.js';
 import { createJobs } from './platform/jobs.js';
@@ -77,6 +78,10 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   app.decorate('deps', deps);
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+    if (err instanceof DomainError) {
+      const error = { code: err.code, message: err.message, fields: err.fields, domainCode: err.domainCode };
+      return reply.status(err.status).send({ error, ...err.payload });
+    }
     if (err instanceof AppError) {
       return reply.status(err.status).send({ error: { code: err.code, message: err.message, fields: err.fields } });
     }
@@ -170,6 +175,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerEventRoutes(app, deps);
   registerTicketTypeRoutes(app, deps);
   registerDiscountRoutes(app, deps);
+  registerCheckoutRoutes(app, deps);
   registerOrderRoutes(app, deps);
   registerPublicSiteRoutes(app, deps);
   registerCharityRoutes(app, deps);

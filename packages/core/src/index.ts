@@ -1,4 +1,5 @@
 export * from './messages.js';
+export * from './errors.js';
 export * from './money.js';
 export * from './donation.js';
 export * from './roles.js';
@@ -19,6 +20,7 @@ export * from './schemas/payment-settings.js';
 export * from './schemas/dashboard.js';
 export * from './schemas/tickets.js';
 export * from './availability.js';
+export * from './rules.js';
 export * from './schemas/events.js';
 export * from './schemas/charities.js';
 export * from './schemas/orders.js';

@@ -15,7 +15,7 @@ import {
   type TestServer,
 } from '../../../test/harness.js';
 import { invites, memberships, tenants } from '../../db/schema/index.js';
-import { givenActors, statusesOf } from '../tenants/test-actors.js';
+import { givenActors, statusesOf } from '../../../test/actors.js';
 
 let server: TestServer;
 let admin: GivenUser;

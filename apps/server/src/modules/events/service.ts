@@ -23,6 +23,7 @@ import { assertEventCharity } from '../charities/service.js';
 import { enqueueEventCancellation, getCancellationProgress } from '../order-admin/service.js';
 import { recomputeSalesWindows } from '../ticket-types/service.js';
 import * as repo from './repository.js';
+import { assertWritable } from './writable.js';
 
 type EventInput = z.output<typeof ZCreateEventRequest>['details'];
 type EventChanges = z.output<typeof ZUpdateEventRequest>['details'];
@@ -171,7 +172,7 @@ export async function createEvent({ deps, ctx, input }: { deps: Deps; ctx: Tenan
 
 export async function updateEvent({ deps, ctx, eventId, changes }: { deps: Deps; ctx: TenantCtx; eventId: string; changes: EventChanges }): Promise<TEvent> {
   const current = await findOrThrow(deps.db, ctx.tenantId, eventId);
-  if (current.status === 'cancelled') throw conflict(M.eventCancelledReadOnly);
+  assertWritable(current);
   const { capacity, ...rest } = changes;
   const columns = toColumns(rest);
   assertEndAfterStart(
@@ -241,7 +242,7 @@ export async function changeEventStatus({
   const current = await findOrThrow(deps.db, ctx.tenantId, eventId);
   const { from, to } = TRANSITIONS[action];
   if (current.status === to) return toEvent(current);
-  if (current.status === 'cancelled') throw conflict(M.eventCancelledReadOnly);
+  assertWritable(current);
   if (action === 'publish') {
     if (!current.startDateTime) throw new AppError('CONFLICT', M.publishNeedsStart, { 'details.startDateTime': M.publishNeedsStart });
     if ((await repo.countTicketTypes(deps.db, ctx.tenantId, eventId)) === 0) throw conflict(M.publishNeedsTickets);
@@ -284,7 +285,7 @@ export async function uploadSeatMap({
   truncated: boolean;
 }): Promise<TEvent> {
   const current = await findOrThrow(deps.db, ctx.tenantId, eventId);
-  if (current.status === 'cancelled') throw conflict(M.eventCancelledReadOnly);
+  assertWritable(current);
   if (truncated || bytes.length > SEATMAP_MAX_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', M.seatmapSize);
   const type = sniffContentType(bytes);
   const ext = type ? SEATMAP_EXT[type] : undefined;
@@ -299,7 +300,7 @@ export async function uploadSeatMap({
 
 export async function deleteSeatMap({ deps, ctx, eventId }: { deps: Deps; ctx: TenantCtx; eventId: string }): Promise<TEvent> {
   const current = await findOrThrow(deps.db, ctx.tenantId, eventId);
-  if (current.status === 'cancelled') throw conflict(M.eventCancelledReadOnly);
+  assertWritable(current);
   const row = await repo.updateEvent(deps.db, ctx.tenantId, eventId, { seatmapKey: null });
   if (!row) throw notFound();
   if (current.seatmapKey) await deps.storage.delete(current.seatmapKey);

@@ -10,7 +10,7 @@ import { recordOrderAction } from '../order-admin/service.js';
 import * as repo from './repository.js';
 
 /** Enqueued by the orders module when an order is paid: payload { tenantId, orderId }. */
-export { FULFIL_JOB } from '../orders/service.js';
+export { FULFIL_JOB } from '../orders/payment.js';
 
 export const FULFIL_RECONCILE_JOB = 'orders.reconcile-fulfilment';
 const RECONCILE_EVERY_MS = 5 * 60_000;

@@ -4,7 +4,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, jobs, orderActions, orders, refunds, testCheckoutSessions, testRefunds, tickets, ticketTypes } from '../../db/schema/index.js';
 import { givenHeldOrder, givenTenant, givenUser, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
-import { givenActors, type Actors } from '../events/testing.js';
+import { givenEventActors, type EventActors } from '../../../test/actors.js';
 import { FULFIL_JOB } from '../fulfilment/service.js';
 import { refundPayment } from '../payments/service.js';
 import { CANCEL_ORDER_REFUND_JOB, refundCancelledOrder, sweepCancelledEvent } from './service.js';
@@ -299,12 +299,12 @@ describe('refund jobs queued before refunds were rows', () => {
 });
 
 describe('who may', () => {
-  let actors: Actors;
+  let actors: EventActors;
   let o: Paid;
   beforeAll(async () => {
     o = await givenPaidOrder();
     const otherEvent = await givenPaidOrder();
-    actors = await givenActors(server, tenant, o.eventId, otherEvent.eventId);
+    actors = await givenEventActors(server, tenant, o.eventId, otherEvent.eventId);
   });
 
   const statuses = async (call: (c: Client) => Promise<{ status: number }>) => {

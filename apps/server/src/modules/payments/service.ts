@@ -7,7 +7,7 @@ import { badRequest, notFound } from '../../platform/errors.js';
 import type { CheckoutEvent } from '../../platform/payments/gateway.js';
 import { verifyStripeWebhook } from '../../platform/payments/stripe-driver.js';
 import { newTestId, verifyTestWebhook } from '../../platform/payments/test-driver.js';
-import { markCheckoutExpired, markOrderPaid } from '../orders/service.js';
+import { markCheckoutExpired, markOrderPaid } from '../orders/payment.js';
 import * as refundsRepo from '../order-admin/repository.js';
 import { processRefundEvent, recordRefund, REFUND_EVENT_TYPES, runRefundJob, toRefundEvent, type RefundJobPayload } from './refunds.js';
 import * as repo from './repository.js';

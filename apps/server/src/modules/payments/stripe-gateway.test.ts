@@ -19,7 +19,7 @@ import {
   type TestServer,
 } from '../../../test/harness.js';
 import { startStripeStandIn, type StripeStandIn } from '../../../test/stripe-stand-in.js';
-import { expireHold } from '../orders/service.js';
+import { expireHold } from '../orders/holds.js';
 
 const WEBHOOK_SECRET = 'whsec_test_secret_for_marquee_tests';
 let stripe: StripeStandIn;

@@ -13,7 +13,7 @@ import {
   type GivenTenant,
   type TestServer,
 } from '../../../test/harness.js';
-import { expireHold } from '../orders/service.js';
+import { expireHold } from '../orders/holds.js';
 
 let server: TestServer;
 let tenant: GivenTenant;

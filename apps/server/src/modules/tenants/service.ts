@@ -17,7 +17,7 @@ import type { TenantCtx } from '../../platform/auth/context.js';
 import { invalidateHostTenant } from '../../platform/auth/guard.js';
 import { IMAGE_TYPES, sniffContentType } from '../../platform/content-type.js';
 import { isUniqueViolation } from '../../platform/db-errors.js';
-import { AppError, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { AppError, conflict, DomainError, forbidden, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
 import { copyGlobalFeesToTenant } from '../fees/service.js';
 import { createDefaultPaymentSettings } from '../payment-settings/service.js';
@@ -62,7 +62,7 @@ export async function getTenant({ deps, tenantId }: { deps: Deps; tenantId: stri
 
 async function assertUrlFree(tx: Tx, url: string, exceptTenantId?: string) {
   const holder = await repo.findTenantByUrl(tx, url);
-  if (holder && holder.id !== exceptTenantId) throw conflict(M.tenantUrlTaken);
+  if (holder && holder.id !== exceptTenantId) throw new DomainError('TENANT_URL_TAKEN', M.tenantUrlTaken);
 }
 
 /**
@@ -104,7 +104,7 @@ export async function createTenant({
     else await deps.db.transaction(work);
   } catch (err) {
     // Two requests raced for the same URL past the check: the unique index decides.
-    if (isUniqueViolation(err)) throw conflict(M.tenantUrlTaken);
+    if (isUniqueViolation(err)) throw new DomainError('TENANT_URL_TAKEN', M.tenantUrlTaken);
     throw err;
   }
   const row = await repo.findTenant(outer ?? deps.db, id);
@@ -134,7 +134,7 @@ export async function updateTenant({ deps, ctx, changes }: { deps: Deps; ctx: Te
       await repo.updateTenant(tx, tenant.id, values);
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(M.tenantUrlTaken);
+    if (isUniqueViolation(err)) throw new DomainError('TENANT_URL_TAKEN', M.tenantUrlTaken);
     throw err;
   } finally {
     invalidateHostTenant(deps.db, ctx.tenantId);

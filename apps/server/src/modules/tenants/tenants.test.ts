@@ -26,7 +26,7 @@ import {
   type TestServer,
 } from '../../../test/harness.js';
 import { ensureGlobalFeeDefaults } from '../fees/service.js';
-import { givenActors, statusesOf, type Actors } from './test-actors.js';
+import { givenActors, statusesOf, type Actors } from '../../../test/actors.js';
 
 let server: TestServer;
 let admin: Client;

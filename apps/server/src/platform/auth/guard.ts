@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { memberships, tenants } from '../../db/schema/index.js';
-import { AppError, forbidden, notFound, unauthenticated } from '../errors.js';
-import type { Access, HostTenant, PlatformCtx, RequestCtx, TenantCtx } from './context.js';
+import { DomainError, forbidden, notFound, unauthenticated } from '../errors.js';
+import type { Access, HostTenant, PlatformCtx, RequestCtx, SiteCtx, TenantCtx } from './context.js';
 import { findSession, SESSION_COOKIE, type SessionPolicy } from './sessions.js';
 
 declare module 'fastify' {
@@ -12,6 +12,7 @@ declare module 'fastify' {
     ctx: RequestCtx;
     tenantCtx?: TenantCtx;
     platformCtx?: PlatformCtx;
+    siteCtx?: SiteCtx;
   }
   interface FastifyContextConfig {
     access?: Access;
@@ -115,7 +116,8 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
       host,
     };
     req.ctx = ctx;
-    if (!req.url.startsWith('/api')) return;
+    // API routes, and the few site routes outside /api that declare an access rule (the seat map).
+    if (!req.url.startsWith('/api') && !req.routeOptions.config?.access) return;
 
     const label = tenantLabel(host, opts.baseDomain);
     if (label) {
@@ -144,7 +146,6 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
   });
 
   app.addHook('preHandler', async (req: FastifyRequest, _reply: FastifyReply) => {
-    if (!req.url.startsWith('/api')) return;
     const access = req.routeOptions.config?.access;
     if (!access) return;
     const ctx = req.ctx;
@@ -159,15 +160,23 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
         } catch {
           originHost = '';
         }
-        if (originHost !== ctx.host) throw new AppError('FORBIDDEN', M.csrf);
+        if (originHost !== ctx.host) throw new DomainError('CSRF_INVALID', M.csrf);
       }
-      if (ctx.sessionToken && access.kind !== 'public' && req.headers['x-csrf-token'] !== ctx.csrfToken) {
-        throw new AppError('FORBIDDEN', M.csrf);
+      if (ctx.sessionToken && access.kind !== 'public' && access.kind !== 'site' && req.headers['x-csrf-token'] !== ctx.csrfToken) {
+        throw new DomainError('CSRF_INVALID', M.csrf);
       }
     }
 
     if (ctx.unknownTenantHost) throw notFound();
     if (access.kind === 'public') return;
+    const params = (req.params ?? {}) as Record<string, string | undefined>;
+    if (access.kind === 'site') {
+      // The attendee site exists on a tenant's host only, and only that tenant's ids exist there.
+      if (!ctx.hostTenant) throw notFound();
+      if (params.tenantId !== undefined && params.tenantId !== ctx.hostTenant.id) throw notFound();
+      req.siteCtx = { tenant: ctx.hostTenant, user: ctx.user };
+      return;
+    }
     const user = ctx.user;
     if (!user) throw unauthenticated();
     if (access.kind === 'user') return;
@@ -181,10 +190,8 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
       return;
     }
 
-    const params = (req.params ?? {}) as Record<string, string | undefined>;
     let tenantId: string | undefined;
-    if (access.kind === 'hostTenant') tenantId = ctx.hostTenant?.id;
-    else if (access.tenantIdIn === 'body') {
+    if (access.tenantIdIn === 'body') {
       // The body is parsed and validated by now (preHandler runs after validation).
       const fromBody = (req.body as { tenantId?: unknown } | null | undefined)?.tenantId;
       tenantId = typeof fromBody === 'string' ? fromBody : undefined;
@@ -199,11 +206,9 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
     for (const m of inTenant) if (m.eventId) eventRoles[m.eventId] = m.roles as EventRole[];
 
     const allowedByTenant = tenantRoles.some((r) => access.roles.includes(r));
-    const allowedByPlatform =
-      access.kind === 'tenant' && !ctx.hostTenant && platformRoles.some((r) => access.platformRoles.includes(r));
+    const allowedByPlatform = !ctx.hostTenant && platformRoles.some((r) => access.platformRoles.includes(r));
     const eventId = params.eventId;
     const allowedByEvent =
-      access.kind === 'tenant' &&
       ((!!access.eventRoles && !!eventId && (eventRoles[eventId] ?? []).some((r) => access.eventRoles!.includes(r))) ||
         (!!access.anyEventRoles && Object.values(eventRoles).some((roles) => roles.some((r) => access.anyEventRoles!.includes(r)))));
 
@@ -222,6 +227,11 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
 export function tenantCtxOf(req: FastifyRequest): TenantCtx {
   if (!req.tenantCtx) throw new Error('tenant route without a tenant access rule');
   return req.tenantCtx;
+}
+
+export function siteCtxOf(req: FastifyRequest): SiteCtx {
+  if (!req.siteCtx) throw new Error('site route without a site access rule');
+  return req.siteCtx;
 }
 
 export function platformCtxOf(req: FastifyRequest): PlatformCtx {

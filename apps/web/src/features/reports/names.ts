@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useSiteContext } from '../../app/site-context';
+import { useSiteContext } from '../../shared/site-context';
 import { eventsApi } from '../events/api';
 import { useTenant } from '../tenants/queries';
 

@@ -1,10 +1,10 @@
 import { Stack } from '@mantine/core';
 import { IconBuildingStore, IconCalendarEvent, IconChartBar, IconUsers } from '@tabler/icons-react';
 import { Navigate } from 'react-router';
-import { useSiteContext } from '../../app/site-context';
+import { useSiteContext } from '../../shared/site-context';
 import { FindOrderBox } from '../../features/order-admin/components/find-order';
 import { TenantDashboardPage } from '../../features/reports/components/dashboard-pages';
-import { isTenantWideMember } from '../../features/tenants/access';
+import { isTenantWideMember } from '../../shared/access';
 import { useSession } from '../../ui/session';
 import { WelcomeDashboard } from '../console/welcome-dashboard';
 

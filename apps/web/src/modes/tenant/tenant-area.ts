@@ -10,7 +10,7 @@ import {
   IconSearch,
   IconUsers,
 } from '@tabler/icons-react';
-import { isTenantWideMember } from '../../features/tenants/access';
+import { isTenantWideMember } from '../../shared/access';
 import type { ConsoleArea } from '../console/console-area';
 
 // spec: accounts-admin-fees §4 tenant status: active and pending are editable; anything else is disabled.

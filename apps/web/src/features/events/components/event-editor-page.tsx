@@ -12,7 +12,7 @@ import { EventStaffPanel } from '../../staff/components/event-staff-panel';
 import { TicketTypesPanel } from '../../ticket-types/components/ticket-types-panel';
 import { useCreateEvent, useUpdateEvent } from '../mutations';
 import { useEvent } from '../queries';
-import { publicEventUrl } from '../tenant';
+import { publicEventUrl } from '../../../shared/tenant';
 import { formatInZone } from '../time';
 import { EventActions } from './event-actions';
 import { EventDetailsForm } from './event-details-form';
