@@ -46,6 +46,19 @@ export function resetMail(to: string, code: string, link: string): MailMessage {
   };
 }
 
+export function unlockMail(to: string, link: string): MailMessage {
+  const lines = [
+    'Someone entered too many wrong codes for your Marquee account, so codes for it are no longer checked.',
+    'If that was you, open this link to unlock your account, then ask for a new code:',
+  ];
+  return {
+    to,
+    subject: 'Unlock your Marquee account',
+    text: `${lines.join('\n\n')}\n${link}\n\nIf it was not you, someone may be trying to get into your account; your password stays as it is.`,
+    html: html(lines, { href: link, label: 'Unlock my account' }),
+  };
+}
+
 export function inviteMail(opts: { to: string; subject: string; body: string; link: string; tenantId: string | null }): MailMessage {
   return {
     to: opts.to,

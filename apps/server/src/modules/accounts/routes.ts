@@ -122,6 +122,19 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
         .send(await accounts.forgotPassword({ deps, username: req.body.username, hostTenantUrl: req.ctx.hostTenant?.url ?? null })),
   );
 
+  // The link mailed when wrong codes locked an account (issue 14 §1); opened from the mailbox, so a GET.
+  r.get(
+    '/api/auth/unlock',
+    {
+      config: { access: { kind: 'public' }, rateLimit: limited(perMinute) },
+      schema: { tags: ['accounts'], querystring: z.object({ username: zEmail(M.emailRequired, M.validEmail), token: z.string().min(1).max(100) }) },
+    },
+    async (req, reply) => {
+      await accounts.unlockCodes({ deps, username: req.query.username, token: req.query.token });
+      return reply.redirect('/login', 303);
+    },
+  );
+
   r.post(
     '/api/auth/reset-password',
     {
