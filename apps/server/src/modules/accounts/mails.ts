@@ -59,12 +59,22 @@ export function unlockMail(to: string, link: string): MailMessage {
   };
 }
 
-export function inviteMail(opts: { to: string; subject: string; body: string; link: string; tenantId: string | null }): MailMessage {
+/**
+ * A tenant's invite carries the tenant's own subject and body, from Marquee's sender: both are
+ * marked as the tenant's words, so they cannot pass for a message from Marquee (issue 14 §4).
+ */
+export function inviteMail(opts: { to: string; subject: string; body: string; link: string; tenantId: string | null; tenantName: string | null }): MailMessage {
+  const paragraphs = opts.body.split(/\n{2,}/);
+  if (!opts.tenantName) {
+    return { to: opts.to, tenantId: opts.tenantId, subject: opts.subject, text: `${opts.body}\n\n${opts.link}\n`, html: html(paragraphs, { href: opts.link, label: 'Accept the invitation' }) };
+  }
+  const intro = `${opts.tenantName} wrote:`;
+  const notice = `This invitation was written by ${opts.tenantName}, not by Marquee. Marquee never asks for your password by e-mail.`;
   return {
     to: opts.to,
     tenantId: opts.tenantId,
-    subject: opts.subject,
-    text: `${opts.body}\n\n${opts.link}\n`,
-    html: html(opts.body.split(/\n{2,}/), { href: opts.link, label: 'Accept the invitation' }),
+    subject: `[${opts.tenantName}] ${opts.subject}`,
+    text: `${intro}\n\n${opts.body}\n\n${opts.link}\n\n${notice}\n`,
+    html: html([intro, ...paragraphs, notice], { href: opts.link, label: 'Accept the invitation' }),
   };
 }

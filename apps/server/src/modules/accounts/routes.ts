@@ -215,13 +215,33 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
 
   // ---- invites -----------------------------------------------------------------------------
 
-  const ZInviteResult = z.object({ success: z.literal(true), userExists: z.boolean() });
+  // The answer does not say whether the address has an account (issue 14 §4): the invitee learns
+  // it from the link. Invites are limited per inviter and per tenant, so nobody turns Marquee's
+  // sender into a mass mailer.
+  const ZInviteResult = z.object({ success: z.literal(true) });
+  const invitesPer10Minutes = deps.config.rateLimitInvitesPer10Minutes;
+  const perInviter = app.createRateLimit({ max: invitesPer10Minutes, timeWindow: 10 * 60_000, keyGenerator: (req) => `invites|user|${req.ctx.user?.id}` });
+  const perTenant = app.createRateLimit({
+    max: invitesPer10Minutes * 3,
+    timeWindow: 10 * 60_000,
+    keyGenerator: (req) => `invites|tenant|${req.tenantCtx?.tenantId ?? 'platform'}`,
+  });
+  const inviteLimits = async (req: FastifyRequest, reply: FastifyReply) => {
+    for (const check of [perInviter, perTenant]) {
+      const outcome = await check(req);
+      if (!outcome.isAllowed && outcome.isExceeded) {
+        reply.header('retry-after', outcome.ttlInSeconds);
+        throw new AppError('RATE_LIMITED', M.tooManyRequests);
+      }
+    }
+  };
 
   r.post(
     '/api/platform/users',
     {
       // A platform invite grants all four roles, super_user among them, which only a super user may grant.
       config: { access: { kind: 'platform', roles: ['super_user'] } },
+      preHandler: inviteLimits,
       schema: {
         tags: ['platform users'],
         summary: 'Add Platform User / Send Platform Invite (all four platform roles)',
@@ -239,6 +259,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     '/api/tenants/:tenantId/staff/invites',
     {
       config: { access: { kind: 'tenant', roles: ['tenant_admin'], platformRoles: ['super_user', 'platform_manager'] } },
+      preHandler: inviteLimits,
       schema: {
         tags: ['staff'],
         params: z.object({ tenantId: z.string() }),
@@ -258,6 +279,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     '/api/tenants/:tenantId/events/:eventId/staff/invites',
     {
       config: { access: { kind: 'tenant', roles: ['tenant_admin'], platformRoles: ['super_user', 'platform_manager'], eventRoles: ['event_manager'] } },
+      preHandler: inviteLimits,
       schema: {
         tags: ['staff'],
         params: z.object({ tenantId: z.string(), eventId: z.string() }),

@@ -180,8 +180,11 @@ export async function register({ deps, input, hostTenantUrl }: { deps: Deps; inp
       // A repeated sign-up for a pending address proves nothing about the mailbox: it only sends a
       // new code, and the first sign-up's password and name stay (issue 14 §2). Someone who forgot
       // that password uses forgot-password, whose code also verifies the account.
-      const pendingInvite = invite && invite.email === existing.email ? invite : await repo.findPendingSignupInvite(tx, existing.id);
-      const code = invite && invite === pendingInvite ? input.inviteCode : undefined;
+      // The new code answers the sign-up that set the credentials: it carries that sign-up's invite
+      // (if any), never this request's, or verifying would hand an invite's roles to whoever
+      // chose the password first.
+      const pendingInvite = await repo.findPendingSignupInvite(tx, existing.id);
+      const code = invite && invite.id === pendingInvite?.id ? input.inviteCode : undefined;
       await sendVerificationCode(deps, tx, existing, pendingInvite, code, hostTenantUrl);
       return;
     }
@@ -456,9 +459,9 @@ export async function sendInvite({ deps, inviter, email, target }: { deps: Deps;
       invitedBy: inviter.id,
       expiresAt: new Date(Date.now() + INVITE_TTL_DAYS * 24 * 3600_000),
     });
-    await deps.mailer.send(tx, inviteMail({ to: email, subject, body, link, tenantId: tenant?.id ?? null }));
+    await deps.mailer.send(tx, inviteMail({ to: email, subject, body, link, tenantId: tenant?.id ?? null, tenantName: tenant?.name ?? null }));
   });
-  return { success: true as const, userExists: !!existing };
+  return { success: true as const };
 }
 
 export async function describeInvite({ deps, code, groupId }: { deps: Deps; code: string; groupId?: string }): Promise<TInviteInfo> {
