@@ -22,3 +22,4 @@ export * from './availability.js';
 export * from './schemas/events.js';
 export * from './schemas/charities.js';
 export * from './schemas/orders.js';
+export * from './text.js';

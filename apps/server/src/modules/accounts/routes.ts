@@ -29,7 +29,9 @@ const ZUserParams = z.object({ userId: z.string().max(100) });
 
 export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const secure = deps.config.publicScheme === 'https';
+  // Secure when the public scheme is https, or when a proxy the TRUST_PROXY setting believes says
+  // the request came over https (req.protocol reads X-Forwarded-Proto only from such a proxy).
+  const secureFor = (req: FastifyRequest) => deps.config.publicScheme === 'https' || req.protocol === 'https';
   const perMinute = deps.config.rateLimitAuthPerMinute;
   // Sign-in, sign-up, code checks and forgot-password are limited per client address and per
   // account name, so neither guessing one password everywhere nor everything on one account works.
@@ -56,7 +58,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
   };
 
   function setSessionCookie(reply: FastifyReply, token: string, expiresAt: Date) {
-    reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', expires: expiresAt });
+    reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: secureFor(reply.request), path: '/', expires: expiresAt });
   }
   r.get(
     '/api/auth/session',
@@ -82,6 +84,9 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     '/api/auth/logout',
     { config: { access: { kind: 'public' } }, schema: { tags: ['accounts'], response: { 200: ZOk } } },
     async (req, reply) => {
+      // Public (a stale cookie may always be cleared), but a live session ends only with its CSRF
+      // token: another site must not be able to sign people out.
+      if (req.ctx.sessionToken && req.headers['x-csrf-token'] !== req.ctx.csrfToken) throw new AppError('FORBIDDEN', M.csrf);
       await accounts.logout({ deps, token: req.ctx.sessionToken });
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return { success: true as const };
