@@ -5,4 +5,5 @@ CREATE TABLE "tenant_former_urls" (
 );
 --> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "code_failures" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
-ALTER TABLE "users" ADD COLUMN "code_retry_at" timestamp with time zone;
+ALTER TABLE "users" ADD COLUMN "code_retry_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "jobs" ADD COLUMN "locked_by" text;

@@ -66,7 +66,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const jobs = createJobs(database.db, app.log, config.jobsPollMs);
+  const jobs = createJobs(database.db, app.log, config.jobsPollMs, { nodeId: config.jobsNodeId });
   const storage = createLocalStorage({ root: path.join(config.dataDir, 'files'), secret: config.secret, publicBase: '' });
   const mailer = createMailer({ db: database.db, jobs, storage, log: app.log, smtpUrl: config.smtpUrl, from: config.mailFrom });
   const payments = createPaymentGateway({ config, db: database.db, jobs });
