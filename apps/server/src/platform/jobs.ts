@@ -53,12 +53,13 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
   // A stable node id marks this run too, so that a restart can tell its own dead claims apart.
   const owner = opts.nodeId ? `${opts.nodeId}|${randomUUID()}` : nodeId;
 
-  async function claimOne(): Promise<Claimed | undefined> {
+  /** `dueBy`: the round's start (database time), so that a round runs what was due when it began. */
+  async function claimOne(dueBy: string): Promise<Claimed | undefined> {
     const result = await db.execute(sql`
       update jobs set locked_until = now() + make_interval(secs => ${lease}), locked_by = ${owner}, attempts = attempts + 1
       where id in (
         select id from jobs
-        where done_at is null and failed_at is null and run_at <= now()
+        where done_at is null and failed_at is null and run_at <= ${dueBy}::timestamptz
           and (locked_until is null or locked_until < now())
         order by run_at, id
         limit 1
@@ -103,9 +104,10 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
   }
 
   async function runDue(limit = 20): Promise<number> {
+    const [start] = (await db.execute(sql`select now()::text as t`) as unknown as { rows: Array<{ t: string }> }).rows;
     let ran = 0;
     for (; ran < limit; ran++) {
-      const job = await claimOne();
+      const job = await claimOne(start!.t);
       if (!job) break;
       await runOne(job);
     }
