@@ -42,7 +42,7 @@ import { registerPublicSiteRoutes } from './modules/public-site/routes.js';
 import { registerCharityRoutes } from './modules/charities/routes.js';
 import { registerReportRoutes } from './modules/reports/routes.js';
 import { AppError, DomainError } from './platform/errors.js';
-import { findNulCharacter } from './platform/validate.js';
+import { findInvalidText } from './platform/validate.js';
 import { registerGuard } from './platform/auth/guard.js';
 import { createJobs } from './platform/jobs.js';
 import { createFailureLimiter } from './platform/failure-limiter.js';
@@ -69,7 +69,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const jobs = createJobs(database.db, app.log, config.jobsPollMs);
+  const jobs = createJobs(database.db, app.log, config.jobsPollMs, { nodeId: config.jobsNodeId });
   const storage = createLocalStorage({ root: path.join(config.dataDir, 'files'), secret: config.secret, publicBase: '' });
   const mailer = createMailer({ db: database.db, jobs, storage, log: app.log, smtpUrl: config.smtpUrl, from: config.mailFrom });
   const payments = createPaymentGateway({ config, db: database.db, jobs });
@@ -104,11 +104,12 @@ export async function buildApp(config: Config, database: Database): Promise<App>
     return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } });
   });
 
-  // PostgreSQL text cannot hold U+0000: a path, query or JSON value carrying one is bad input,
-  // refused before any handler reads or writes with it (it would otherwise fail as a 500).
+  // PostgreSQL text cannot hold U+0000, nor any text a lone surrogate: a path, query or JSON value
+  // carrying one is bad input, refused before any handler reads or writes with it (it would
+  // otherwise fail as a 500 or be stored mangled).
   app.addHook('preValidation', async (req) => {
     for (const part of [req.params, req.query, req.body]) {
-      const field = findNulCharacter(part);
+      const field = findInvalidText(part);
       if (field) throw new AppError('VALIDATION', M.invalidValue, { [field]: M.invalidValue });
     }
   });
@@ -138,6 +139,13 @@ export async function buildApp(config: Config, database: Database): Promise<App>
     crossOriginEmbedderPolicy: false,
     hsts: config.publicScheme === 'https',
   });
+  // HSTS follows PUBLIC_SCHEME above; behind a TLS-terminating proxy that TRUST_PROXY believes,
+  // an https request gets it too even when PUBLIC_SCHEME was left at http.
+  if (config.publicScheme !== 'https') {
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    });
+  }
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: () => ({ statusCode: 429, error: { code: 'RATE_LIMITED', message: M.tooManyRequests } }),

@@ -24,9 +24,13 @@ const ZEnv = z.object({
   /** Wrong discount codes one address may try in 10 minutes before every code from it is refused. */
   RATE_LIMIT_CODES_PER_10_MINUTES: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_ORDERS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Invites one person may send in 10 minutes; a tenant may send three times as many. */
+  RATE_LIMIT_INVITES_PER_10_MINUTES: z.coerce.number().int().min(1).default(20),
   /** Which proxies may set X-Forwarded-For: true, false, a hop count, or addresses/subnets ('loopback,10.0.0.0/8'). */
   TRUST_PROXY: z.string().default('loopback'),
   JOBS_POLL_MS: z.coerce.number().int().min(0).default(1000),
+  /** This node's name, the same across its restarts (e.g. the host name when one process runs per host). */
+  JOBS_NODE_ID: z.string().min(1).max(200).optional(),
   HOLD_MINUTES: z.coerce.number().int().min(1).default(15),
   PAYMENT_DRIVER: z.enum(['test', 'stripe']).default('test'),
   STRIPE_SECRET_KEY: z.string().optional(),
@@ -55,9 +59,11 @@ export type Config = {
   rateLimitAuthPerMinute: number;
   rateLimitCodesPer10Minutes: number;
   rateLimitOrdersPerMinute: number;
+  rateLimitInvitesPer10Minutes: number;
   /** Fastify's trustProxy: all, none, a list of addresses/subnets, or the nearest n hops. */
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   jobsPollMs: number;
+  jobsNodeId: string | undefined;
   holdMinutes: number;
   paymentDriver: 'test' | 'stripe';
   stripeSecretKey: string | undefined;
@@ -114,8 +120,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimitAuthPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
     rateLimitCodesPer10Minutes: e.RATE_LIMIT_CODES_PER_10_MINUTES,
     rateLimitOrdersPerMinute: e.RATE_LIMIT_ORDERS_PER_MINUTE,
+    rateLimitInvitesPer10Minutes: e.RATE_LIMIT_INVITES_PER_10_MINUTES,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     jobsPollMs: e.JOBS_POLL_MS,
+    jobsNodeId: e.JOBS_NODE_ID,
     holdMinutes: e.HOLD_MINUTES,
     paymentDriver: e.PAYMENT_DRIVER,
     stripeSecretKey: e.STRIPE_SECRET_KEY,

@@ -29,3 +29,4 @@ export * from './refund-split.js';
 export * from './schemas/reports.js';
 export * from './reports/figures.js';
 export * from './reports/search.js';
+export * from './text.js';

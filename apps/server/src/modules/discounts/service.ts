@@ -13,8 +13,8 @@ import type { z } from 'zod';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
-import { isUniqueViolation } from '../../platform/db-errors.js';
-import { AppError, notFound } from '../../platform/errors.js';
+import { isCheckViolation, isUniqueViolation } from '../../platform/db-errors.js';
+import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
 import * as events from '../events/repository.js';
 import { writableEvent } from '../events/writable.js';
@@ -180,6 +180,8 @@ export async function updateDiscountCode({
     return toDiscountCode(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw codeTaken();
+    // The usage limit may not go below the uses already made (the row's check constraint).
+    if (isCheckViolation(err, 'discount_codes_usage_within_limit')) throw conflict(M.usageLimitBelowUsed);
     throw err;
   }
 }

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, gt, isNull, lte, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { orders, paymentEvents, tenants, testCheckoutSessions } from '../../db/schema/index.js';
+import { orderActions, orders, paymentEvents, tenants, testCheckoutSessions } from '../../db/schema/index.js';
 
 export type TestSessionRow = typeof testCheckoutSessions.$inferSelect;
 
@@ -65,6 +66,11 @@ export async function recordPaymentEvent(
     .onConflictDoNothing({ target: [paymentEvents.provider, paymentEvents.eventId] })
     .returning({ eventId: paymentEvents.eventId });
   return rows.length === 1;
+}
+
+/** Records, in the order's audit trail, a payment event whose amount was not the order's total. */
+export async function recordAmountMismatch(tx: DbOrTx, a: { tenantId: string; orderId: string; details: Record<string, unknown> }) {
+  await tx.insert(orderActions).values({ tenantId: a.tenantId, id: randomUUID(), orderId: a.orderId, action: 'payment_mismatch', reason: 'amount_total differs from the order total', details: JSON.stringify(a.details) });
 }
 
 export async function findOrderPayment(db: DbOrTx, tenantId: string, orderId: string) {

@@ -111,7 +111,7 @@ export async function receiveWebhook(opts: { deps: Deps; provider: Provider; raw
   return processCheckoutEvent({ deps, event: toCheckoutEvent(provider, parsed) });
 }
 
-export type EventOutcome = 'duplicate' | 'ignored' | 'paid' | 'already' | 'refund' | 'expired' | 'refund_updated';
+export type EventOutcome = 'duplicate' | 'ignored' | 'paid' | 'already' | 'refund' | 'expired' | 'refund_updated' | 'mismatch';
 
 /**
  * One provider event, applied exactly once: the event id is recorded in the same transaction as the
@@ -140,6 +140,17 @@ export async function processCheckoutEvent(opts: { deps: Deps; event: CheckoutEv
     }
 
     const chargeId = event.chargeId ?? event.sessionId ?? event.eventId;
+    // A signed event for another amount (1 cent for a $200 order) pays nothing: recorded on the
+    // order for the organiser and the operators to see, and never fulfilled (issue 14 §8).
+    if (event.amountTotal !== null && event.amountTotal !== order.totalAmount) {
+      await repo.recordAmountMismatch(tx, {
+        tenantId: event.tenantId,
+        orderId: order.id,
+        details: { provider: event.provider, eventId: event.eventId, chargeId, amountTotal: event.amountTotal, orderTotal: order.totalAmount },
+      });
+      deps.log.warn({ provider: event.provider, eventId: event.eventId, orderId: order.id, amountTotal: event.amountTotal, orderTotal: order.totalAmount }, 'payment amount mismatch');
+      return { outcome: 'mismatch' };
+    }
     const { outcome } = await markOrderPaid({
       deps,
       tx,

@@ -15,6 +15,7 @@ import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { invalidateHostTenant } from '../../platform/auth/guard.js';
+import { deleteHostSessions } from '../../platform/auth/sessions.js';
 import { IMAGE_TYPES, sniffContentType } from '../../platform/content-type.js';
 import { isUniqueViolation } from '../../platform/db-errors.js';
 import { AppError, conflict, DomainError, forbidden, notFound } from '../../platform/errors.js';
@@ -63,6 +64,9 @@ export async function getTenant({ deps, tenantId }: { deps: Deps; tenantId: stri
 async function assertUrlFree(tx: Tx, url: string, exceptTenantId?: string) {
   const holder = await repo.findTenantByUrl(tx, url);
   if (holder && holder.id !== exceptTenantId) throw new DomainError('TENANT_URL_TAKEN', M.tenantUrlTaken);
+  // A url a tenant used before a rename stays its own, as a deleted tenant's does (issue 14 §7).
+  const former = await repo.findFormerUrl(tx, url);
+  if (former && former.tenantId !== exceptTenantId) throw new DomainError('TENANT_URL_TAKEN', M.tenantUrlTaken);
 }
 
 /**
@@ -130,6 +134,10 @@ export async function updateTenant({ deps, ctx, changes }: { deps: Deps; ctx: Te
         if (!isPlatformWriter(ctx.platformRoles)) throw forbidden(M.tenantUrlPlatformOnly);
         await assertUrlFree(tx, changes.url, tenant.id);
         values.url = changes.url;
+        // The old host is retired: reserved for this tenant, and every session bound to it ends,
+        // so no old cookie, ticket mail or event link can ever reach another organiser there.
+        await repo.retireUrl(tx, tenant.id, tenant.url, changes.url);
+        await deleteHostSessions(tx, `${tenant.url}.${deps.config.baseDomain}`);
       }
       await repo.updateTenant(tx, tenant.id, values);
     });

@@ -119,7 +119,12 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
     // API routes, and the few site routes outside /api that declare an access rule (the seat map).
     if (!req.url.startsWith('/api') && !req.routeOptions.config?.access) return;
 
+    // Only the base domain and its tenants' hosts are answered: a page on any other name that
+    // resolves here (DNS rebinding) must not reach the API as if it were the platform console.
     const label = tenantLabel(host, opts.baseDomain);
+    // (The health check stays answerable: probes call it by address.)
+    const known = label || host.replace(/:\d+$/, '').toLowerCase() === opts.baseDomain.toLowerCase();
+    if (!known && req.routeOptions.url !== '/api/health') throw notFound();
     if (label) {
       const tenant = await findHostTenant(db, label);
       if (tenant) ctx.hostTenant = tenant;
@@ -152,8 +157,9 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
 
     // Cross-site writes are refused outright; cookie-authenticated writes need the CSRF token.
     if (UNSAFE.has(req.method)) {
+      // 'null' is what sandboxed frames and cross-site redirects send: not this site, so refused.
       const origin = req.headers.origin;
-      if (origin && origin !== 'null') {
+      if (origin) {
         let originHost = '';
         try {
           originHost = new URL(origin).host;
@@ -202,12 +208,14 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
 
     const inTenant = ctx.memberships.filter((m) => m.tenantId === tenantId);
     const tenantRoles = inTenant.filter((m) => m.eventId === null).flatMap((m) => m.roles as TenantRole[]);
-    const eventRoles: Record<string, EventRole[]> = {};
+    // Keyed by ids from the path: no prototype, so '__proto__' or 'constructor' finds nothing.
+    const eventRoles: Record<string, EventRole[]> = Object.create(null);
     for (const m of inTenant) if (m.eventId) eventRoles[m.eventId] = m.roles as EventRole[];
 
     const allowedByTenant = tenantRoles.some((r) => access.roles.includes(r));
     const allowedByPlatform = !ctx.hostTenant && platformRoles.some((r) => access.platformRoles.includes(r));
     const eventId = params.eventId;
+    if (eventId !== undefined && !UUID_RE.test(eventId)) throw notFound();
     const allowedByEvent =
       ((!!access.eventRoles && !!eventId && (eventRoles[eventId] ?? []).some((r) => access.eventRoles!.includes(r))) ||
         (!!access.anyEventRoles && Object.values(eventRoles).some((roles) => roles.some((r) => access.anyEventRoles!.includes(r)))));
