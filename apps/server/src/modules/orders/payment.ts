@@ -12,7 +12,7 @@ export const FULFIL_JOB = 'orders.fulfil';
 
 /** Thrown inside a (sub)transaction to roll it back when a conditional take found too little left. */
 class Shortage extends Error {
-  constructor(readonly reason: 'ticketType' | 'discount' | 'capacity') {
+  constructor(readonly reason: 'ticketType' | 'capacity') {
     super(`inventory shortage: ${reason}`);
   }
 }
