@@ -96,7 +96,8 @@ async function buyTwoTickets(page: Page, origin: string, urlName: string, email:
   return new URL(page.url()).searchParams.get('orderID')!;
 }
 
-const money = (text: string) => Math.round(Number(text.replace(/[^0-9.-]/g, '')) * 100);
+/** The first dollar amount in a text, in cents. */
+const money = (text: string) => Math.round(Number((/\$([\d,]+\.\d{2})/.exec(text)?.[1] ?? 'NaN').replace(/,/g, '')) * 100);
 
 test.describe('reports and order management', () => {
   test('an organiser finds an order by e-mail, voids a ticket, refunds part of it and exports the orders; the operator sees the sale', async ({ browser, page, baseURL }) => {

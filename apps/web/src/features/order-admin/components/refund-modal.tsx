@@ -101,7 +101,7 @@ export function RefundModal({ order, busy, onClose, onSubmit }: RefundModalProps
             {mode === 'amount' && (
               <NumberInput
                 label="Amount to refund"
-                required
+                withAsterisk
                 prefix="$"
                 decimalScale={2}
                 fixedDecimalScale
@@ -126,7 +126,7 @@ export function RefundModal({ order, busy, onClose, onSubmit }: RefundModalProps
             )}
             <Textarea
               label="Reason"
-              required
+              withAsterisk
               autosize
               minRows={2}
               maxLength={500}

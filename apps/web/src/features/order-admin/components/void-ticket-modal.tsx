@@ -37,7 +37,7 @@ export function VoidTicketModal({ ticket, busy, onClose, onSubmit }: VoidTicketM
           </Text>
           <Textarea
             label="Reason"
-            required
+            withAsterisk
             autosize
             minRows={2}
             maxLength={500}
