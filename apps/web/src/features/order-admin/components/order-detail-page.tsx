@@ -182,7 +182,7 @@ function Tickets({ order, onToggle, canVoid }: { order: TOrderDetail; onToggle: 
                 <Table.Td fz="sm">{formatMoney(t.details.ticketPrice)}</Table.Td>
                 <Table.Td fz="sm">{yesNo(t.details.used)}</Table.Td>
                 <Table.Td miw={96}>
-                  <Badge color={t.details.voided ? 'red' : 'teal'} variant="light" title={t.details.voidReason ?? undefined}>
+                  <Badge color={t.details.voided ? 'red' : 'teal'} variant="light" title={t.details.voidReason ?? undefined} style={{ minWidth: 'max-content' }}>
                     {t.details.voided ? 'Voided' : 'Active'}
                   </Badge>
                 </Table.Td>
@@ -234,7 +234,12 @@ function Refunds({ order, highlight }: { order: TOrderDetail; highlight: boolean
               <Table.Tr key={r.id}>
                 <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>{formatLongDate(r.details.transactionDate)}</Table.Td>
                 <Table.Td miw={110}>
-                  <Badge variant="light" color={r.details.status === 'succeeded' ? 'teal' : r.details.status === 'failed' ? 'red' : 'yellow'} title={r.details.failureReason ?? undefined}>
+                  <Badge
+                    variant="light"
+                    color={r.details.status === 'succeeded' ? 'teal' : r.details.status === 'failed' ? 'red' : 'yellow'}
+                    title={r.details.failureReason ?? undefined}
+                    style={{ minWidth: 'max-content' }}
+                  >
                     {refundStatusText(r.details.status)}
                   </Badge>
                 </Table.Td>

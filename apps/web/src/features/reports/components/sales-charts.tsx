@@ -10,6 +10,7 @@ import { useSalesOverTime, useTicketTypeSales } from '../queries';
 
 const shortDay = (iso: string) => new Date(`${iso}T00:00:00`).toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
 const dollars = (cents: number) => formatMoney(cents);
+const shorten = (name: string) => (name.length > 26 ? `${name.slice(0, 25)}…` : name);
 
 export type SalesChartsProps = { salesOverTimePath: string | null; ticketTypesPath: string | null; showEvent?: boolean };
 
@@ -76,7 +77,7 @@ export function SalesCharts({ salesOverTimePath, ticketTypesPath, showEvent }: S
             </Text>
           ) : (
             <BarChart
-              h={Math.max(160, types.length * 44)}
+              h={Math.max(160, types.length * 52)}
               data={types}
               dataKey="name"
               orientation="vertical"
@@ -85,7 +86,7 @@ export function SalesCharts({ salesOverTimePath, ticketTypesPath, showEvent }: S
                 { name: 'Sold', color: 'brand.6' },
                 { name: 'Complimentary', color: 'cyan.4' },
               ]}
-              yAxisProps={{ width: 140 }}
+              yAxisProps={{ width: 150, tickFormatter: shorten }}
               xAxisProps={{ allowDecimals: false }}
               maxBarWidth={32}
               withLegend
