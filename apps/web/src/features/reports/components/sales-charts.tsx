@@ -20,7 +20,10 @@ export function SalesCharts({ salesOverTimePath, ticketTypesPath, showEvent }: S
   const days = (overTime.data?.result ?? []).map((d) => ({ day: shortDay(d.date), 'Gross Sales': d.grossSales, 'Net Revenue': d.netSales }));
   const types = (byType.data?.result ?? [])
     .filter((t) => t.ticketsSold > 0 || t.complimentaryTickets > 0)
-    .map((t) => ({ name: showEvent ? `${t.ticketTypeName} (${t.eventName})` : t.ticketTypeName, Sold: t.ticketsSold - t.complimentaryTickets, Complimentary: t.complimentaryTickets }));
+    .sort((a, b) => b.ticketsSold - a.ticketsSold)
+    // The ten best sellers; across events the event comes first, as it tells the rows apart.
+    .slice(0, 10)
+    .map((t) => ({ name: showEvent ? `${t.eventName} · ${t.ticketTypeName}` : t.ticketTypeName, Sold: t.ticketsSold - t.complimentaryTickets, Complimentary: t.complimentaryTickets }));
 
   return (
     <Grid gutter="md">
@@ -65,6 +68,11 @@ export function SalesCharts({ salesOverTimePath, ticketTypesPath, showEvent }: S
           <Title order={3} fz="md" mb="md">
             Tickets by ticket type
           </Title>
+          {showEvent && types.length > 0 && (
+            <Text fz="xs" c="dimmed" mt={-8} mb="md">
+              The ten best-selling ticket types across your events.
+            </Text>
+          )}
           {byType.error ? (
             <Alert color="red" variant="light">
               {errorMessage(byType.error)}
