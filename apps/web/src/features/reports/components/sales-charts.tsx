@@ -20,10 +20,10 @@ export function SalesCharts({ salesOverTimePath, ticketTypesPath, showEvent }: S
   const days = (overTime.data?.result ?? []).map((d) => ({ day: shortDay(d.date), 'Gross Sales': d.grossSales, 'Net Revenue': d.netSales }));
   const types = (byType.data?.result ?? [])
     .filter((t) => t.ticketsSold > 0 || t.complimentaryTickets > 0)
-    .sort((a, b) => b.ticketsSold - a.ticketsSold)
+    .sort((a, b) => b.ticketsSold + b.complimentaryTickets - (a.ticketsSold + a.complimentaryTickets))
     // The ten best sellers; across events the event comes first, as it tells the rows apart.
     .slice(0, 10)
-    .map((t) => ({ name: showEvent ? `${t.eventName} · ${t.ticketTypeName}` : t.ticketTypeName, Sold: t.ticketsSold - t.complimentaryTickets, Complimentary: t.complimentaryTickets }));
+    .map((t) => ({ name: showEvent ? `${t.eventName} · ${t.ticketTypeName}` : t.ticketTypeName, Sold: t.ticketsSold, Complimentary: t.complimentaryTickets }));
 
   return (
     <Grid gutter="md">
