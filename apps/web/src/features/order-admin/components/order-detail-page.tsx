@@ -13,6 +13,7 @@ import { useReportScope } from '../../reports/report-scope';
 import type { OrderRef } from '../api';
 import { useDownloadTickets, useRefundOrder, useReloadOrder, useResendTickets, useVoidTicket } from '../mutations';
 import { useOrderDetail } from '../queries';
+import { useOrderPermissions } from '../access';
 import { breakdownLines } from '../breakdown';
 import { RefundModal } from './refund-modal';
 import { VoidTicketModal } from './void-ticket-modal';
@@ -302,6 +303,7 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
   const download = useDownloadTickets(ref);
   const refund = useRefundOrder(ref);
   const reload = useReloadOrder(ref);
+  const can = useOrderPermissions(scope.tenantId, eventId);
   const [voiding, setVoiding] = useState<TOrderTicket | null>(null);
   const [refunding, setRefunding] = useState(false);
 
@@ -355,8 +357,8 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
   const d = order.data.details;
   const processing = d.status === 'processing';
   // spec §6: resend and download are hidden on report pages; download only for completed orders.
-  const showResend = variant === 'console';
-  const showDownload = variant === 'console' && d.status === 'completed';
+  const showResend = variant === 'console' && can.canAttend;
+  const showDownload = variant === 'console' && d.status === 'completed' && can.canAttend;
 
   const toggleVoid = (reason: string) => {
     if (!voiding) return;
@@ -428,7 +430,7 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
                 Download Tickets
               </Button>
             )}
-            {d.refundableAmount > 0 && (
+            {can.canRefund && d.refundableAmount > 0 && (
               <Button color="red" variant="light" leftSection={<IconReceiptRefund size={16} />} onClick={() => setRefunding(true)}>
                 Refund
               </Button>
@@ -450,7 +452,7 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
             <Customer order={order.data} />
           </Grid.Col>
         </Grid>
-        <Tickets order={order.data} canVoid={d.status !== 'cancelled'} onToggle={setVoiding} />
+        <Tickets order={order.data} canVoid={can.canAttend && d.status !== 'cancelled'} onToggle={setVoiding} />
         <Refunds order={order.data} highlight={params.get('refunded') === 'true'} />
         <History order={order.data} />
       </Stack>
