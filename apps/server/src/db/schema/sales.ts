@@ -181,6 +181,16 @@ export const orders = pgTable(
     paymentMethod: text('payment_method'),
     chargeId: text('charge_id'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
+    /**
+     * Kept by database triggers (migration 0006_reports, docs/reports.md): the order's valid tickets
+     * priced above 0, priced 0, and used; its succeeded refunds and the organiser's share of them.
+     * Never written by the application.
+     */
+    ticketsSold: integer('tickets_sold').notNull().default(0),
+    ticketsComplimentary: integer('tickets_complimentary').notNull().default(0),
+    ticketsUsed: integer('tickets_used').notNull().default(0),
+    refundsSucceeded: integer('refunds_succeeded').notNull().default(0),
+    refundsSucceededTenant: integer('refunds_succeeded_tenant').notNull().default(0),
     refunded: boolean('refunded').notNull().default(false),
     refundedAmount: integer('refunded_amount').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -6,6 +6,7 @@ import { events, jobs, orderActions, orders, refunds, testCheckoutSessions, test
 import { givenHeldOrder, givenTenant, givenUser, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { givenActors, type Actors } from '../events/testing.js';
 import { FULFIL_JOB } from '../fulfilment/service.js';
+import { refundPayment } from '../payments/service.js';
 import { CANCEL_ORDER_REFUND_JOB, refundCancelledOrder, sweepCancelledEvent } from './service.js';
 
 let server: TestServer;
@@ -282,6 +283,21 @@ describe('refunds', () => {
   });
 });
 
+describe('refund jobs queued before refunds were rows', () => {
+  it('an old-style payments.refund payload becomes a row and refunds the charge once', async () => {
+    const o = await givenPaidOrder();
+    await db().update(orders).set({ status: 'cancelled' }).where(eq(orders.id, o.orderId));
+    const legacy = { tenantId: tenant.id, orderId: o.orderId, provider: 'test', chargeId: o.chargeId, amount: 10000, reason: 'hold_expired' };
+    await server.app.deps.jobs.enqueue(db(), 'payments.refund', legacy, { dedupeKey: `refund:test:${o.chargeId}` });
+    await server.app.deps.jobs.drain();
+    await refundPayment({ deps: server.app.deps, job: legacy as never });
+    expect(await refundRows(o.orderId)).toEqual([expect.objectContaining({ kind: 'hold_expired', status: 'succeeded', amount: 10000, platformAmount: 957 })]);
+    const given = await db().select().from(testRefunds).where(eq(testRefunds.chargeId, o.chargeId));
+    expect(given).toEqual([expect.objectContaining({ amount: 10000, idempotencyKey: `refund:${o.orderId}:${o.chargeId}` })]);
+    expect(await orderRow(o.orderId)).toMatchObject({ refunded: true, refundedAmount: 10000 });
+  });
+});
+
 describe('who may', () => {
   let actors: Actors;
   let o: Paid;
@@ -416,5 +432,16 @@ describe('cancelling an event', () => {
     await c.login(u.email, u.password);
     expect((await c.get(`/api/tenants/${other.id}/events/${o.eventId}/cancellation`)).status).toBe(404);
     expect((await db().select().from(events).where(and(eq(events.id, o.eventId), eq(events.status, 'published')))).length).toBe(1);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents the order routes from the schemas that validate them', async () => {
+    const res = await server.client().get('/api/docs/openapi.json');
+    const paths = res.body.paths as Record<string, Record<string, unknown>>;
+    expect(Object.keys(paths['/api/tenants/{tenantId}/events/{eventId}/orders/{orderUID}'] ?? {})).toContain('get');
+    expect(Object.keys(paths['/api/tenants/{tenantId}/events/{eventId}/orders/{orderUID}/refunds'] ?? {})).toContain('post');
+    expect(Object.keys(paths['/api/tenants/{tenantId}/events/{eventId}/tickets/void'] ?? {})).toContain('post');
+    expect(Object.keys(paths['/api/tenants/{tenantId}/events/{eventId}/cancellation'] ?? {})).toContain('get');
   });
 });

@@ -3,7 +3,7 @@ import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../../db/client.js';
 import { events, reportExports, tenants } from '../../db/schema/index.js';
 import { compileList, type CompiledList } from '../../platform/list-query.js';
-import { COUNTED, ORDER_FIGURES, PAID, refundTotals, type ReportSource, type Scope } from './sources.js';
+import { COUNTED, ORDER_FIGURES, PAID, type ReportSource, type Scope } from './sources.js';
 
 type Row = Record<string, unknown>;
 
@@ -101,21 +101,82 @@ function encodeKeyset(sortValue: unknown, id: unknown): string {
 
 const sum = (expr: string) => sql`coalesce(sum(${sql.raw(expr)}), 0)::bigint`;
 
+export type DashboardFigures = {
+  orders: number;
+  gross: number;
+  net: number;
+  serviceFees: number;
+  processingFees: number;
+  tax: number;
+  donations: number;
+  donationFees: number;
+  discounts: number;
+  refunds: number;
+  sold: number;
+  complimentary: number;
+  used: number;
+  events: number;
+  subscriptions: number;
+};
+
+const num = (row: Row | undefined, key: string) => Number(row?.[key] ?? 0);
+
 /**
- * Every figure of docs/reports.md over the scope's paid orders, in three statements. The platform
- * scope reads every tenant, deleted ones included (their sales stay in the platform's history).
+ * Every figure of docs/reports.md over the scope, from the per-event rollup (event_sales_totals).
+ * The platform scope reads every tenant, deleted ones included (their sales stay in its history).
  */
-export async function dashboardFigures(db: DbOrTx, scope: Scope) {
-  const [orderRows, ticketRows, countRows] = await Promise.all([
+export async function dashboardFigures(db: DbOrTx, scope: Scope): Promise<DashboardFigures> {
+  const [totals, counts] = await Promise.all([
     rowsOf(
       db,
-      sql`select count(*)::bigint as orders,
-          ${sum(ORDER_FIGURES.gross)} as gross, ${sum(ORDER_FIGURES.net)} as net,
-          ${sum(ORDER_FIGURES.serviceFees)} as service_fees, ${sum(ORDER_FIGURES.processingFees)} as processing_fees,
-          ${sum(ORDER_FIGURES.tax)} as tax, ${sum(ORDER_FIGURES.donations)} as donations,
-          ${sum(ORDER_FIGURES.discounts)} as discounts, ${sum(ORDER_FIGURES.refunds)} as refunds
-        from orders o left join ${refundTotals(scope)} rf on rf.order_id = o.id
-        where ${scopeOf(scope, 'o.tenant_id', 'o.event_id')} and o.status in ${PAID}`,
+      sql`select ${sum('orders')} as orders, ${sum('gross')} as gross, ${sum('net')} as net, ${sum('service_fees')} as service_fees,
+          ${sum('processing_fees')} as processing_fees, ${sum('tax')} as tax, ${sum('donations')} as donations,
+          ${sum('donation_fees')} as donation_fees, ${sum('discounts')} as discounts, ${sum('refunds')} as refunds,
+          ${sum('tickets_sold')} as sold, ${sum('complimentary')} as complimentary, ${sum('used')} as used
+        from event_sales_totals st where ${scopeOf(scope, 'st.tenant_id', 'st.event_id')}`,
+    ),
+    rowsOf(
+      db,
+      sql`select
+          (select count(*) from events e where ${scopeOf(scope, 'e.tenant_id', 'e.id')} and e.status = 'published')::bigint as events,
+          (select count(*) from subscribers s where ${scopeOf(scope, 's.tenant_id', 's.event_id')})::bigint as subscriptions`,
+    ),
+  ]);
+  return figuresOf(totals[0], counts[0]);
+}
+
+function figuresOf(t: Row | undefined, c: Row | undefined): DashboardFigures {
+  return {
+    orders: num(t, 'orders'),
+    gross: num(t, 'gross'),
+    net: num(t, 'net'),
+    serviceFees: num(t, 'service_fees'),
+    processingFees: num(t, 'processing_fees'),
+    tax: num(t, 'tax'),
+    donations: num(t, 'donations'),
+    donationFees: num(t, 'donation_fees'),
+    discounts: num(t, 'discounts'),
+    refunds: num(t, 'refunds'),
+    sold: num(t, 'sold'),
+    complimentary: num(t, 'complimentary'),
+    used: num(t, 'used'),
+    events: num(c, 'events'),
+    subscriptions: num(c, 'subscriptions'),
+  };
+}
+
+/**
+ * The same figures summed straight from the orders, tickets and refunds rows, never from the
+ * counters or the rollup: what tests compare the triggers' work against.
+ */
+export async function directFigures(db: DbOrTx, scope: Scope): Promise<DashboardFigures> {
+  const [orderRows, ticketRows, refundRows] = await Promise.all([
+    rowsOf(
+      db,
+      sql`select count(*)::bigint as orders, ${sum('o.total_amount')} as gross, ${sum('o.tenant_total')} as tenant_total,
+          ${sum('o.surcharge')} as service_fees, ${sum('o.processing_fee')} as processing_fees, ${sum('o.vat')} as tax,
+          ${sum('o.donation')} as donations, ${sum('o.donation_fee')} as donation_fees, ${sum('o.discount')} as discounts
+        from orders o where ${scopeOf(scope, 'o.tenant_id', 'o.event_id')} and o.status in ${PAID}`,
     ),
     rowsOf(
       db,
@@ -126,31 +187,15 @@ export async function dashboardFigures(db: DbOrTx, scope: Scope) {
     ),
     rowsOf(
       db,
-      sql`select
-          (select count(*) from events e where ${scopeOf(scope, 'e.tenant_id', 'e.id')} and e.status = 'published')::bigint as events,
-          (select count(*) from subscribers s where ${scopeOf(scope, 's.tenant_id', 's.event_id')})::bigint as subscriptions`,
+      sql`select ${sum('r.amount')} as refunds, ${sum('r.tenant_amount')} as tenant_refunds
+        from refunds r join orders o on o.tenant_id = r.tenant_id and o.id = r.order_id
+        where ${scopeOf(scope, 'r.tenant_id', 'r.event_id')} and r.status = ${COUNTED} and o.status in ${PAID}`,
     ),
   ]);
-  const n = (row: Row | undefined, key: string) => Number(row?.[key] ?? 0);
   const o = orderRows[0];
-  const t = ticketRows[0];
-  const c = countRows[0];
-  return {
-    orders: n(o, 'orders'),
-    gross: n(o, 'gross'),
-    net: n(o, 'net'),
-    serviceFees: n(o, 'service_fees'),
-    processingFees: n(o, 'processing_fees'),
-    tax: n(o, 'tax'),
-    donations: n(o, 'donations'),
-    discounts: n(o, 'discounts'),
-    refunds: n(o, 'refunds'),
-    sold: n(t, 'sold'),
-    complimentary: n(t, 'complimentary'),
-    used: n(t, 'used'),
-    events: n(c, 'events'),
-    subscriptions: n(c, 'subscriptions'),
-  };
+  const r = refundRows[0];
+  const f = figuresOf({ ...o, ...ticketRows[0], refunds: r?.refunds, net: num(o, 'tenant_total') - num(r, 'tenant_refunds') }, undefined);
+  return { ...f, events: 0, subscriptions: 0 };
 }
 
 // ---- charts ------------------------------------------------------------------------------------
@@ -160,19 +205,14 @@ export async function salesByDay(db: DbOrTx, scope: { tenantId: string; eventId?
     db,
     sql`with days as (select generate_series(${from}::date, ${to}::date, interval '1 day')::date as day),
       o as (select (o.created_at at time zone 'UTC')::date as day, count(*)::bigint as orders,
-          ${sum(ORDER_FIGURES.gross)} as gross, ${sum(ORDER_FIGURES.net)} as net
-        from orders o left join ${refundTotals(scope)} rf on rf.order_id = o.id
+          ${sum(ORDER_FIGURES.gross)} as gross, ${sum(ORDER_FIGURES.net)} as net, ${sum(ORDER_FIGURES.ticketsSold)} as sold
+        from orders o
         where ${scopeOf(scope, 'o.tenant_id', 'o.event_id')} and o.status in ${PAID}
-          and o.created_at >= ${from}::date and o.created_at < ${to}::date + 1
-        group by 1),
-      t as (select (o.created_at at time zone 'UTC')::date as day, count(*)::bigint as sold
-        from tickets t join orders o on o.tenant_id = t.tenant_id and o.id = t.order_id
-        where ${scopeOf(scope, 't.tenant_id', 't.event_id')} and not t.voided and t.price > 0 and o.status in ${PAID}
           and o.created_at >= ${from}::date and o.created_at < ${to}::date + 1
         group by 1)
       select to_char(days.day, 'YYYY-MM-DD') as day, coalesce(o.orders, 0) as orders, coalesce(o.gross, 0) as gross,
-        coalesce(o.net, 0) as net, coalesce(t.sold, 0) as sold
-      from days left join o on o.day = days.day left join t on t.day = days.day order by days.day`,
+        coalesce(o.net, 0) as net, coalesce(o.sold, 0) as sold
+      from days left join o on o.day = days.day order by days.day`,
   );
 }
 

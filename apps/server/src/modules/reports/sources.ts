@@ -67,35 +67,24 @@ const fullName = (first: unknown, last: unknown) => [str(first), str(last)].filt
 // ---- order sums, the one place each figure is written in SQL -----------------------------------
 
 /**
- * Per paid order, the order's figures (docs/reports.md). `o` is orders; `rf` the order's counted
- * refunds (refundTotals). Summed by the dashboards, the sales rows and the CSVs alike.
+ * Per paid order, the order's figures (docs/reports.md); `o` is orders. The ticket counts and the
+ * succeeded refunds are the order's own columns, kept by database triggers (migration 0006), and
+ * event_sales_totals is the sum of these per event, kept by the same triggers.
  */
 export const ORDER_FIGURES = {
   gross: 'o.total_amount',
-  net: '(o.tenant_total - coalesce(rf.tenant_amount, 0))',
+  net: '(o.tenant_total - o.refunds_succeeded_tenant)',
   serviceFees: 'o.surcharge',
   processingFees: 'o.processing_fee',
   tax: 'o.vat',
   donations: 'o.donation',
   donationFees: 'o.donation_fee',
   discounts: 'o.discount',
-  refunds: 'coalesce(rf.amount, 0)',
+  refunds: 'o.refunds_succeeded',
+  ticketsSold: 'o.tickets_sold',
+  complimentary: 'o.tickets_complimentary',
+  used: 'o.tickets_used',
 } as const;
-
-/** Succeeded refunds per order of the scope (alias it rf and join on rf.order_id = o.id). */
-export function refundTotals(scope: Scope): SQL {
-  return sql`(select r.order_id, sum(r.amount)::bigint as amount, sum(r.tenant_amount)::bigint as tenant_amount
-    from refunds r where ${scopeWhere(scope, 'r.tenant_id', 'r.event_id')} and r.status = ${COUNTED} group by r.order_id)`;
-}
-
-/** Valid tickets of paid orders, per order (alias it tk and join on tk.order_id = o.id). */
-export function ticketTotals(scope: Scope): SQL {
-  return sql`(select t.order_id,
-      count(*) filter (where t.price > 0)::bigint as sold,
-      count(*) filter (where t.price = 0)::bigint as complimentary,
-      count(*) filter (where t.used)::bigint as used
-    from tickets t where ${scopeWhere(scope, 't.tenant_id', 't.event_id')} and not t.voided group by t.order_id)`;
-}
 
 // ---- orders ------------------------------------------------------------------------------------
 
@@ -130,11 +119,7 @@ export const ORDERS: ReportSource<TReportOrder> = {
       'details.status': exact('o.status'),
       'details.eventId': { ...exact('o.event_id::text'), where: (v, op) => (onlyEquals('details.eventId', op), sql`o.event_id::text = ${v.toLowerCase()}`) },
       'details.eventName': text('e.name'),
-      'details.refunded': {
-        expr: sql`exists (select 1 from refunds r where r.tenant_id = o.tenant_id and r.order_id = o.id and r.status = ${COUNTED})`,
-        type: 'boolean',
-        sortable: false,
-      },
+      'details.refunded': { expr: sql`(o.refunds_succeeded > 0)`, type: 'boolean' },
       'details.ticketCount': number('o.ticket_count'),
       'details.totalAmount': number('o.total_amount'),
       [ORDER_FIND_FIELD]: { ...text('o.id'), sortable: false, where: (v, op) => (onlyEquals(ORDER_FIND_FIELD, op), ORDER_SEARCH(v)) },
@@ -143,8 +128,7 @@ export const ORDERS: ReportSource<TReportOrder> = {
     defaultSort: '-details.dateCreated',
   },
   base: (scope) => ({
-    select: sql`o.*, e.name as event_name,
-      (select coalesce(sum(r.amount), 0) from refunds r where r.tenant_id = o.tenant_id and r.order_id = o.id and r.status = ${COUNTED})::bigint as refunded_amount`,
+    select: sql`o.*, e.name as event_name, o.refunds_succeeded as refunded_amount`,
     from: sql`orders o join events e on e.tenant_id = o.tenant_id and e.id = o.event_id`,
     where: sql`${scopeWhere(scope, 'o.tenant_id', 'o.event_id')} and o.status in ${PAID}`,
   }),
@@ -387,18 +371,12 @@ export const SUBSCRIBERS: ReportSource<TReportSubscriber> = {
 
 // ---- sales rows (aggregates) ---------------------------------------------------------------------
 
-/** Per event of a tenant: every event that was ever public, with its paid orders' figures. */
+/** Per event of a tenant: every event that was ever public, with its paid orders' figures (the rollup). */
 function eventSalesTable(scope: Scope): SQL {
   return sql`(select e.id, e.name, e.status, e.start_date_time, e.created_at,
-      coalesce(sum(${col(ORDER_FIGURES.gross)}), 0)::bigint as gross_sales,
-      coalesce(sum(${col(ORDER_FIGURES.net)}), 0)::bigint as net_sales,
-      coalesce(sum(tk.sold), 0)::bigint as tickets_sold
-    from events e
-    left join orders o on o.tenant_id = e.tenant_id and o.event_id = e.id and o.status in ${PAID}
-    left join ${refundTotals(scope)} rf on rf.order_id = o.id
-    left join ${ticketTotals(scope)} tk on tk.order_id = o.id
-    where ${scopeWhere(scope, 'e.tenant_id', 'e.id')} and e.published_at is not null
-    group by e.tenant_id, e.id) es`;
+      coalesce(st.gross, 0)::bigint as gross_sales, coalesce(st.net, 0)::bigint as net_sales, coalesce(st.tickets_sold, 0)::bigint as tickets_sold
+    from events e left join event_sales_totals st on st.tenant_id = e.tenant_id and st.event_id = e.id
+    where ${scopeWhere(scope, 'e.tenant_id', 'e.id')} and e.published_at is not null) es`;
 }
 
 export const EVENT_SALES: ReportSource<TEventSalesRow> = {
@@ -437,22 +415,17 @@ export const EVENT_SALES: ReportSource<TEventSalesRow> = {
   ],
 };
 
-/** Per live tenant: its paid orders' figures (Platform Sales, Taxes and Donations). */
+/** Per live tenant: its paid orders' figures (Platform Sales, Taxes and Donations), from the rollup. */
 function tenantSalesTable(): SQL {
-  const all: Scope = { platform: true };
   return sql`(select tn.id, tn.url, tn.name, tn.created_at,
-      coalesce(sum(${col(ORDER_FIGURES.gross)}), 0)::bigint as gross_sales,
-      coalesce(sum(${col(ORDER_FIGURES.net)}), 0)::bigint as net_sales,
-      coalesce(sum(${col(ORDER_FIGURES.tax)}), 0)::bigint as total_tax,
-      coalesce(sum(${col(ORDER_FIGURES.donations)}), 0)::bigint as total_donation,
-      coalesce(sum(${col(ORDER_FIGURES.donationFees)}), 0)::bigint as total_donation_fee,
-      coalesce(sum(tk.sold), 0)::bigint as tickets_sold
+      coalesce(st.gross, 0)::bigint as gross_sales, coalesce(st.net, 0)::bigint as net_sales, coalesce(st.tax, 0)::bigint as total_tax,
+      coalesce(st.donations, 0)::bigint as total_donation, coalesce(st.donation_fees, 0)::bigint as total_donation_fee,
+      coalesce(st.tickets_sold, 0)::bigint as tickets_sold
     from tenants tn
-    left join orders o on o.tenant_id = tn.id and o.status in ${PAID}
-    left join ${refundTotals(all)} rf on rf.order_id = o.id
-    left join ${ticketTotals(all)} tk on tk.order_id = o.id
-    where tn.deleted_at is null
-    group by tn.id) ts`;
+    left join (select tenant_id, sum(gross) as gross, sum(net) as net, sum(tax) as tax, sum(donations) as donations,
+        sum(donation_fees) as donation_fees, sum(tickets_sold) as tickets_sold
+      from event_sales_totals group by tenant_id) st on st.tenant_id = tn.id
+    where tn.deleted_at is null) ts`;
 }
 
 const tenantSalesMap = (r: Record<string, unknown>): TTenantSalesRow => ({
