@@ -13,6 +13,8 @@ import { useReportScope } from '../../reports/report-scope';
 import type { OrderRef } from '../api';
 import { useDownloadTickets, useRefundOrder, useReloadOrder, useResendTickets, useVoidTicket } from '../mutations';
 import { useOrderDetail } from '../queries';
+import { useOrderPermissions } from '../access';
+import { breakdownLines } from '../breakdown';
 import { RefundModal } from './refund-modal';
 import { VoidTicketModal } from './void-ticket-modal';
 
@@ -27,23 +29,6 @@ const PAYOUT_COLOR: Record<OrderPayoutState, string> = {
   'Payout Ready': 'green',
   'Payout Pending': 'yellow',
 };
-
-type Line = { label: string; amount: number; negative?: boolean; always?: boolean };
-
-/** spec §5 Display: fee, discount and tax lines are hidden when zero or absent. */
-export function breakdownLines(d: TOrderDetail['details']): Line[] {
-  const lines: Line[] = [
-    { label: 'Subtotal', amount: d.subtotal, always: true },
-    { label: d.discountCode ? `Discount (${d.discountCode})` : 'Discount', amount: d.discount, negative: true },
-    { label: 'Service Fee', amount: d.surcharge },
-    { label: 'Processing Fee', amount: d.processingFee },
-    { label: d.taxRate ? `Tax (${(d.taxRate / 100).toFixed(2).replace(/\.?0+$/, '')}%)` : 'Tax', amount: d.vat },
-    { label: d.charityName ? `Donation to ${d.charityName}` : 'Donation', amount: d.donation },
-    { label: 'Donation Fee', amount: d.donationFee },
-    { label: 'Online Charge', amount: d.channelCharge },
-  ];
-  return lines.filter((l) => l.always || l.amount > 0);
-}
 
 const statusLabel = (status: string) => status.charAt(0).toUpperCase() + status.slice(1);
 
@@ -148,7 +133,35 @@ function Tickets({ order, onToggle, canVoid }: { order: TOrderDetail; onToggle: 
       <Title order={3} fz="md" p="lg" pb="sm">
         Tickets
       </Title>
-      <Table.ScrollContainer minWidth={640} type="native">
+      {/* Phones: one card a ticket, so that Void stays in reach without scrolling sideways. */}
+      <Stack gap={0} hiddenFrom="sm" data-testid="ticket-cards">
+        {order.tickets.map((t) => (
+          <Group key={t.id} justify="space-between" align="flex-start" wrap="nowrap" px="lg" py="sm" style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}>
+            <Stack gap={2} style={{ minWidth: 0 }}>
+              <Text fz="sm" fw={600}>
+                {t.details.ticketTypeName} · {formatMoney(t.details.ticketPrice)}
+              </Text>
+              <Text fz="xs" ff="monospace" c="dimmed" style={{ wordBreak: 'break-all' }}>
+                {t.details.ticketUID}
+              </Text>
+              <Group gap={6}>
+                <Badge size="sm" color={t.details.voided ? 'red' : 'teal'} variant="light">
+                  {t.details.voided ? 'Voided' : 'Active'}
+                </Badge>
+                <Text fz="xs" c="dimmed">
+                  Used: {yesNo(t.details.used)}
+                </Text>
+              </Group>
+            </Stack>
+            {canVoid && !t.details.refundId && (
+              <Button size="xs" variant="light" color={t.details.voided ? 'brand' : 'red'} onClick={() => onToggle(t)} aria-label={`${t.details.voided ? 'Unvoid' : 'Void'} ticket ${t.details.ticketUID}`}>
+                {t.details.voided ? 'Unvoid' : 'Void'}
+              </Button>
+            )}
+          </Group>
+        ))}
+      </Stack>
+      <Table.ScrollContainer minWidth={640} type="native" visibleFrom="sm">
         <Table verticalSpacing="sm" horizontalSpacing="md" aria-label="Tickets">
           <Table.Thead bg="var(--mantine-color-gray-0)">
             <Table.Tr>
@@ -161,16 +174,16 @@ function Tickets({ order, onToggle, canVoid }: { order: TOrderDetail; onToggle: 
           </Table.Thead>
           <Table.Tbody>
             {order.tickets.map((t) => (
-              <Table.Tr key={t.id} data-testid={`ticket-${t.details.ticketId}`}>
+              <Table.Tr key={t.id} data-testid={`ticket-${t.details.ticketUID}`}>
                 <Table.Td ff="monospace" fz="sm" style={{ whiteSpace: 'nowrap' }}>
-                  {t.details.ticketId}
+                  {t.details.ticketUID}
                 </Table.Td>
                 <Table.Td fz="sm">{t.details.fullName}</Table.Td>
                 <Table.Td fz="sm">{t.details.ticketTypeName}</Table.Td>
                 <Table.Td fz="sm">{formatMoney(t.details.ticketPrice)}</Table.Td>
                 <Table.Td fz="sm">{yesNo(t.details.used)}</Table.Td>
-                <Table.Td>
-                  <Badge color={t.details.voided ? 'red' : 'teal'} variant="light" title={t.details.voidReason ?? undefined}>
+                <Table.Td miw={96}>
+                  <Badge color={t.details.voided ? 'red' : 'teal'} variant="light" title={t.details.voidReason ?? undefined} style={{ minWidth: 'max-content' }}>
                     {t.details.voided ? 'Voided' : 'Active'}
                   </Badge>
                 </Table.Td>
@@ -221,8 +234,13 @@ function Refunds({ order, highlight }: { order: TOrderDetail; highlight: boolean
             {order.refunds.map((r) => (
               <Table.Tr key={r.id}>
                 <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>{formatLongDate(r.details.transactionDate)}</Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={r.details.status === 'succeeded' ? 'teal' : r.details.status === 'failed' ? 'red' : 'yellow'} title={r.details.failureReason ?? undefined}>
+                <Table.Td miw={110}>
+                  <Badge
+                    variant="light"
+                    color={r.details.status === 'succeeded' ? 'teal' : r.details.status === 'failed' ? 'red' : 'yellow'}
+                    title={r.details.failureReason ?? undefined}
+                    style={{ minWidth: 'max-content' }}
+                  >
                     {refundStatusText(r.details.status)}
                   </Badge>
                 </Table.Td>
@@ -263,7 +281,7 @@ function History({ order }: { order: TOrderDetail }) {
               {formatDateTime(a.createdAt)}
             </Text>{' '}
             · {ACTION_LABEL[a.action] ?? a.action}
-            {a.ticketId ? ` ${a.ticketId}` : ''} by {a.userEmail ?? 'Marquee'}
+            {a.ticketId ? ` ${typeof a.details.ticketUID === 'string' ? a.details.ticketUID : a.ticketId}` : ''} by {a.userEmail ?? 'Marquee'}
             {a.reason ? ` — ${a.reason}` : ''}
           </Text>
         ))}
@@ -285,6 +303,7 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
   const download = useDownloadTickets(ref);
   const refund = useRefundOrder(ref);
   const reload = useReloadOrder(ref);
+  const can = useOrderPermissions(scope.tenantId, eventId);
   const [voiding, setVoiding] = useState<TOrderTicket | null>(null);
   const [refunding, setRefunding] = useState(false);
 
@@ -338,8 +357,8 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
   const d = order.data.details;
   const processing = d.status === 'processing';
   // spec §6: resend and download are hidden on report pages; download only for completed orders.
-  const showResend = variant === 'console';
-  const showDownload = variant === 'console' && d.status === 'completed';
+  const showResend = variant === 'console' && can.canAttend;
+  const showDownload = variant === 'console' && d.status === 'completed' && can.canAttend;
 
   const toggleVoid = (reason: string) => {
     if (!voiding) return;
@@ -411,7 +430,7 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
                 Download Tickets
               </Button>
             )}
-            {d.refundableAmount > 0 && (
+            {can.canRefund && d.refundableAmount > 0 && (
               <Button color="red" variant="light" leftSection={<IconReceiptRefund size={16} />} onClick={() => setRefunding(true)}>
                 Refund
               </Button>
@@ -433,7 +452,7 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
             <Customer order={order.data} />
           </Grid.Col>
         </Grid>
-        <Tickets order={order.data} canVoid={d.status !== 'cancelled'} onToggle={setVoiding} />
+        <Tickets order={order.data} canVoid={can.canAttend && d.status !== 'cancelled'} onToggle={setVoiding} />
         <Refunds order={order.data} highlight={params.get('refunded') === 'true'} />
         <History order={order.data} />
       </Stack>

@@ -1,4 +1,5 @@
 import { Alert, Button, Checkbox, Group, Modal, NumberInput, SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { M, toCents, type TOrderDetail, type TRefundRequest } from '@marquee/core';
 import { useEffect, useState } from 'react';
@@ -23,6 +24,8 @@ export function RefundModal({ order, busy, onClose, onSubmit }: RefundModalProps
   const [ticketIds, setTicketIds] = useState<string[]>([]);
   const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<{ amount?: string; tickets?: string; reason?: string }>({});
+  // Phones: the three choices stacked, so that none is cut off.
+  const narrow = useMediaQuery('(max-width: 30em)');
 
   useEffect(() => {
     setMode('full');
@@ -97,11 +100,12 @@ export function RefundModal({ order, busy, onClose, onSubmit }: RefundModalProps
                 { value: 'tickets', label: 'Chosen tickets', disabled: tickets.length === 0 },
               ]}
               fullWidth
+              orientation={narrow ? 'vertical' : 'horizontal'}
             />
             {mode === 'amount' && (
               <NumberInput
                 label="Amount to refund"
-                required
+                withAsterisk
                 prefix="$"
                 decimalScale={2}
                 fixedDecimalScale
@@ -119,14 +123,14 @@ export function RefundModal({ order, busy, onClose, onSubmit }: RefundModalProps
               <Checkbox.Group label="Tickets to refund" description="They are voided and go back on sale." value={ticketIds} onChange={setTicketIds} error={errors.tickets}>
                 <Stack gap={6} mt="xs">
                   {tickets.map((t) => (
-                    <Checkbox key={t.id} value={t.id} label={`${t.details.ticketTypeName} · ${t.details.ticketId} · ${formatMoney(t.details.ticketPrice)}`} />
+                    <Checkbox key={t.id} value={t.id} label={`${t.details.ticketTypeName} · ${t.details.ticketUID} · ${formatMoney(t.details.ticketPrice)}`} />
                   ))}
                 </Stack>
               </Checkbox.Group>
             )}
             <Textarea
               label="Reason"
-              required
+              withAsterisk
               autosize
               minRows={2}
               maxLength={500}
