@@ -1,6 +1,6 @@
-import { useSiteContext } from '../../app/site-context';
+import { useSiteContext } from '../../shared/site-context';
 import { useSession } from '../../ui/session';
-import { usePlatformAccess } from '../tenants/access';
+import { usePlatformAccess } from '../../shared/access';
 
 /**
  * What the signed-in person may do on an order, as the server's guard decides it
