@@ -142,6 +142,16 @@ describe('POST …/tickets/void', () => {
     expect(detail.body.actions[0]!.userEmail).toMatch(/@/);
   });
 
+  it('voids by the Ticket ID printed on the ticket, as the Ticket List shows it; an unknown one is a 404', async () => {
+    const o = await givenPaidOrder();
+    const [t] = await db().select().from(tickets).where(eq(tickets.id, o.ticketIds[0]!));
+    const res = await admin.post(voidUrl(o.eventId), { ticketId: t!.ticketUid, orderUID: o.orderUid, void: true, reason: 'Duplicate' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ ticket: { id: t!.id, details: { voided: true, voidReason: 'Duplicate' } } });
+    const unknown = await admin.post(voidUrl(o.eventId), { ticketId: 'NOSUCHTICKETCODE', orderUID: o.orderUid, void: true, reason: 'Duplicate' });
+    expect(unknown.status).toBe(404);
+  });
+
   it('refuses to unvoid when the ticket type is sold out', async () => {
     const o = await givenPaidOrder({ lines: [{ name: 'GA', price: 2000, quantity: 2, left: 0 }] });
     const ticketId = o.ticketIds[0]!;

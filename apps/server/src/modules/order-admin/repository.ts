@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { events, orderActions, orders, refunds, tickets, users } from '../../db/schema/index.js';
+import { UUID_RE } from '../../platform/auth/guard.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type TicketRow = typeof tickets.$inferSelect;
@@ -61,11 +62,16 @@ export async function ticketsOf(db: DbOrTx, tenantId: string, orderId: string) {
     .orderBy(asc(tickets.createdAt), asc(tickets.ticketTypeName), asc(tickets.ticketUid));
 }
 
+/**
+ * The ticket by its uuid (the order page) or by the Ticket ID printed on it (the Ticket List's
+ * details.ticketId): spec §7 void names only "ticketId", and both screens send theirs.
+ */
 export async function lockTicket(tx: DbOrTx, tenantId: string, orderId: string, ticketId: string): Promise<TicketRow | null> {
+  const byId = UUID_RE.test(ticketId) ? eq(tickets.id, ticketId) : eq(tickets.ticketUid, ticketId);
   const [row] = await tx
     .select()
     .from(tickets)
-    .where(and(eq(tickets.tenantId, tenantId), eq(tickets.orderId, orderId), eq(tickets.id, ticketId)))
+    .where(and(eq(tickets.tenantId, tenantId), eq(tickets.orderId, orderId), byId))
     .for('update');
   return row ?? null;
 }

@@ -215,13 +215,12 @@ async function moveSeats(tx: Tx, order: repo.OrderRow, ticketTypeIds: string[], 
  */
 export async function voidTicket(opts: { deps: Deps; ctx: TenantCtx; eventId: string; input: z.output<typeof ZVoidTicketRequest> }): Promise<TVoidTicketResponse> {
   const { deps, ctx, eventId, input } = opts;
-  if (!UUID_RE.test(input.ticketId)) throw notFound();
   const order = await findOrder(deps.db, ctx, eventId, input.orderUID);
-  await deps.db.transaction(async (tx) => {
+  const ticketId = await deps.db.transaction(async (tx) => {
     const locked = await repo.lockOrder(tx, ctx.tenantId, order.id);
     const ticket = locked && (await repo.lockTicket(tx, ctx.tenantId, order.id, input.ticketId));
     if (!locked || !ticket) throw notFound();
-    if (ticket.voided === input.void) return;
+    if (ticket.voided === input.void) return ticket.id;
     if (!input.void) {
       if ((await repo.refundedTicketIds(tx, ctx.tenantId, order.id)).has(ticket.id)) throw conflict(M.ticketAlreadyRefunded);
       if (!(await moveSeats(tx, locked, [ticket.ticketTypeId], 'take'))) throw conflict(M.unvoidSoldOut);
@@ -239,10 +238,11 @@ export async function voidTicket(opts: { deps: Deps; ctx: TenantCtx; eventId: st
       userEmail: ctx.user.email,
       details: { ticketUID: ticket.ticketUid },
     });
+    return ticket.id;
   });
   const rows = await repo.ticketsOf(deps.db, ctx.tenantId, order.id);
-  const row = rows.find((r) => r.ticket.id === input.ticketId)!;
-  const refundId = (await repo.refundedTicketIds(deps.db, ctx.tenantId, order.id)).get(input.ticketId) ?? null;
+  const row = rows.find((r) => r.ticket.id === ticketId)!;
+  const refundId = (await repo.refundedTicketIds(deps.db, ctx.tenantId, order.id)).get(ticketId) ?? null;
   return { success: true, message: input.void ? M.ticketVoided : M.ticketUnvoided, ticket: toOrderTicket(row.ticket, row.voidedByEmail, refundId) };
 }
 
