@@ -163,6 +163,8 @@ export async function runExport({ deps, exportId, attempt }: { deps: Pick<Deps, 
   await repo.updateExport(deps.db, row.id, { status: 'running', rowCount: 0, error: null });
   try {
     const out = new PassThrough();
+    // A failure can come before storage has piped the stream; it travels through `streamed` instead.
+    out.on('error', () => {});
     const written = deps.storage.putStream(fileKey, out, 'text/csv; charset=utf-8');
     let rowCount = 0;
     const write = async (chunk: string) => {

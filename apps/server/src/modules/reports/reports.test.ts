@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { givenEvent, givenPlatformAdmin, givenTenant, givenUser, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { orders, refunds, tickets } from '../../db/schema/index.js';
+import { orders, refunds, reportExports, tickets } from '../../db/schema/index.js';
 import { exportFileUrl } from './exports.js';
 import { dashboardFigures, directFigures } from './repository.js';
 import { centsOf, givenSale, givenSubscriber, parseCsv } from './testing.js';
@@ -412,6 +412,24 @@ describe('exports', () => {
     expect(expired.body.error.message).toBe(M.exportLinkExpired);
     expect((await server.client().get(started.downloadUrl)).status).toBe(401);
     expect((await organiser.get(started.downloadUrl)).status).toBe(200);
+  });
+
+  it('gives up after three attempts with the §8 message, on the status route and the URL', async () => {
+    const db = server.app.deps.db;
+    const started = (await organiser.get(REPORT_PATHS.eventRefundsDownload(tenant.id, gala.id))).body;
+    // A filter the report no longer takes: every attempt fails.
+    await db.update(reportExports).set({ params: JSON.stringify({ scope: { tenantId: tenant.id, eventId: gala.id }, query: { filters: 'details.gone=1' } }) }).where(eq(reportExports.id, started.exportId));
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await db.execute(sql`update jobs set run_at = now() where name = 'report-export' and done_at is null and failed_at is null`);
+      await server.app.deps.jobs.drain();
+      const status = (await organiser.get(REPORT_PATHS.eventExport(tenant.id, gala.id, started.exportId))).body;
+      expect(status.status).toBe(attempt < 3 ? 'pending' : 'failed');
+    }
+    const status = (await organiser.get(REPORT_PATHS.eventExport(tenant.id, gala.id, started.exportId))).body;
+    expect(status.error).toBe(M.exportRefundListFailed);
+    const file = await organiser.get(status.downloadUrl);
+    expect(file.status).toBe(409);
+    expect(file.body.error.message).toBe(M.exportRefundListFailed);
   });
 
   it('answers spec §8 when an event has no refunds to export', async () => {
