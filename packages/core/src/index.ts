@@ -24,3 +24,6 @@ export * from './schemas/charities.js';
 export * from './schemas/orders.js';
 export * from './schemas/order-admin.js';
 export * from './refund-split.js';
+export * from './schemas/reports.js';
+export * from './reports/figures.js';
+export * from './reports/search.js';

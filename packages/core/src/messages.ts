@@ -224,6 +224,22 @@ export const M = {
   payContinue: 'Continue',
   webhookSignatureInvalid: 'The webhook signature is invalid.',
   webhookPayloadInvalid: 'The webhook payload is invalid.',
+  // Reports and exports (reports-payouts-checkout §5, §8)
+  exportTenantReportsFailed: 'Failed to export tenant reports',
+  exportPayoutTransactionsFailed: 'Failed to export payout transactions',
+  exportRefundListFailed: 'Failed to export refund list',
+  exportPayoutListFailed: 'Failed to export payout list',
+  exportDownloadFailed: 'An error occurred while downloading the report.',
+  refundsExportFailed: 'Refunds Export Failed',
+  refundsExportEmpty: 'Event does not have refunds to export.',
+  errorDownloadingReport: 'Error Downloading Report',
+  unknownError: 'Unknown error',
+  noEventSelected: 'No Event Selected',
+  noEventId: 'No Event ID',
+  // Reports: our own wording (spec silent, see docs/decisions.md "Report exports")
+  exportNotFound: 'This export does not exist.',
+  exportNotReady: 'The report is still being prepared. Please try again in a moment.',
+  exportLinkExpired: 'This download link has expired. Please export the report again.',
   // Cart and checkout (reports-payouts-checkout §8)
   quantityLimitExceeded: 'Quantity Limit Exceeded',
   ticketsRemoved: 'Tickets Removed',

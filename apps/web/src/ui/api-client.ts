@@ -101,6 +101,17 @@ export async function request<T>(method: Method, path: string, opts: RequestOpti
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/** A write whose answer is a file (a PDF): the bytes, or an ApiError as for any call. */
+async function requestBlob(path: string, body: unknown): Promise<Blob> {
+  let res = await send('POST', path, { body });
+  if (res.status === 403) {
+    const err = await toError(res.clone());
+    if (err.message === M.csrf && (await refreshCsrfToken())) res = await send('POST', path, { body });
+  }
+  if (!res.ok) throw await toError(res);
+  return res.blob();
+}
+
 export const api = {
   get: <T>(path: string, query?: Query, signal?: AbortSignal) => request<T>('GET', path, { query, signal }),
   post: <T>(path: string, body?: unknown) => request<T>('POST', path, { body: body ?? {} }),
@@ -109,4 +120,6 @@ export const api = {
   delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, { body }),
   /** multipart/form-data upload (the browser sets the boundary). */
   upload: <T>(path: string, form: FormData) => request<T>('POST', path, { body: form }),
+  /** POST answered with a file (ticket PDFs). */
+  postForBlob: (path: string, body?: unknown) => requestBlob(path, body ?? {}),
 };

@@ -1,0 +1,356 @@
+import { z } from 'zod';
+import { zListResponse, zResource } from './list.js';
+
+// spec: reports-payouts-checkout §3 (Tenant sales row, Event sales row, Dashboard, Order, Ticket,
+// Refund, Subscriber, lists), §7 (downloads answer {downloadUrl}). Amounts are integer cents;
+// dates are ISO 8601 strings except the subscriber's timestamp (milliseconds, spec §9). What each
+// figure means is defined once in ../reports/figures.ts and docs/reports.md.
+
+const cents = () => z.number().int();
+const count = () => z.number().int();
+
+// ---- dashboards --------------------------------------------------------------------------------
+
+/** The eight cards and the two ticket counters every dashboard shares (spec §3 Dashboard sales{…}). */
+export const ZReportSales = z.object({
+  gross_sales: cents(),
+  net_sales: cents(),
+  total_service_fees: cents(),
+  total_processing_fees: cents(),
+  total_taxes: cents(),
+  total_donations: cents(),
+  total_discounts: cents(),
+  refunds: cents(),
+  tickets_sold: count(),
+  complimentary_tickets: count(),
+});
+export type TReportSales = z.infer<typeof ZReportSales>;
+
+/**
+ * spec §3 Dashboard, for a tenant (GET /api/tenants/{tenantId}/reports/dashboard) and for one event
+ * (GET /api/tenants/{tenantId}/events/{eventId}/reports/dashboard, where `events` is 1).
+ */
+export const ZReportDashboard = z.object({
+  sales: ZReportSales,
+  events: count(),
+  orders: count(),
+  subscriptions: count(),
+  ticket_used: count(),
+});
+export type TReportDashboard = z.infer<typeof ZReportDashboard>;
+
+// ---- charts (beyond the spec: issue 8) ----------------------------------------------------------
+
+/** One day of sales, in the tenant's reporting day (UTC). Days without sales are present with zeros. */
+export const ZSalesDay = z.object({
+  /** YYYY-MM-DD */
+  date: z.string(),
+  orders: count(),
+  ticketsSold: count(),
+  grossSales: cents(),
+  netSales: cents(),
+});
+export type TSalesDay = z.infer<typeof ZSalesDay>;
+
+/**
+ * GET …/reports/charts/sales-over-time?from=YYYY-MM-DD&to=YYYY-MM-DD (tenant or event route).
+ * Without from/to: the 30 days ending today, or from the first sale when there were sales before.
+ */
+export const ZSalesOverTime = z.object({ from: z.string(), to: z.string(), result: z.array(ZSalesDay) });
+export type TSalesOverTime = z.infer<typeof ZSalesOverTime>;
+
+export const ZSalesOverTimeQuery = z.object({
+  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'from must be YYYY-MM-DD').optional(),
+  to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'to must be YYYY-MM-DD').optional(),
+});
+export type TSalesOverTimeQuery = z.input<typeof ZSalesOverTimeQuery>;
+
+/** Sales by ticket type (GET …/reports/charts/ticket-types): valid tickets of paid orders. */
+export const ZTicketTypeSales = z.object({
+  ticketTypeId: z.string(),
+  ticketTypeName: z.string(),
+  eventId: z.string(),
+  eventName: z.string(),
+  ticketsSold: count(),
+  complimentaryTickets: count(),
+  /** The face value of those tickets (ticket price x tickets), before discounts and fees. */
+  ticketRevenue: cents(),
+});
+export type TTicketTypeSales = z.infer<typeof ZTicketTypeSales>;
+export const ZTicketTypeSalesList = z.object({ result: z.array(ZTicketTypeSales) });
+export type TTicketTypeSalesList = z.infer<typeof ZTicketTypeSalesList>;
+
+// ---- sales rows -------------------------------------------------------------------------------
+
+/**
+ * spec §3 Tenant sales row: one row of Platform Sales, Platform Taxes and Platform Donations
+ * (GET /api/platform/reports/tenant-list). id is the tenant id.
+ */
+export const ZTenantSalesDetails = z.object({
+  tenantURL: z.string(),
+  tenantName: z.string(),
+  ticketsSold: count(),
+  grossSales: cents(),
+  netSales: cents(),
+  totalTax: cents(),
+  totalDonation: cents(),
+  totalDonationFee: cents(),
+});
+export const ZTenantSalesRow = zResource(ZTenantSalesDetails);
+export type TTenantSalesRow = z.infer<typeof ZTenantSalesRow>;
+export const ZTenantSalesList = zListResponse(ZTenantSalesRow);
+export type TTenantSalesList = z.infer<typeof ZTenantSalesList>;
+
+/** spec §3 Event sales row (GET /api/tenants/{tenantId}/reports/event-list). id is the event id. */
+export const ZEventSalesDetails = z.object({
+  eventName: z.string(),
+  grossSales: cents(),
+  netSales: cents(),
+  ticketsSold: count(),
+  /** draft | published | cancelled */
+  status: z.string(),
+  startDateTime: z.string().nullable(),
+});
+export const ZEventSalesRow = zResource(ZEventSalesDetails);
+export type TEventSalesRow = z.infer<typeof ZEventSalesRow>;
+export const ZEventSalesList = zListResponse(ZEventSalesRow);
+export type TEventSalesList = z.infer<typeof ZEventSalesList>;
+
+// ---- orders, tickets, refunds, subscribers ------------------------------------------------------
+
+/** spec §3 Order. id is the order's uuid; Order ID on screen is details.orderUID. */
+export const ZReportOrderDetails = z.object({
+  orderUID: z.string(),
+  dateCreated: z.string(),
+  fullName: z.string(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string().nullable(),
+  ticketCount: count(),
+  /** Lower-case (card, cash, …); '' when unknown. Searched lowercased (spec §5). */
+  paymentMethod: z.string(),
+  /** online | backend | app */
+  paymentSource: z.string(),
+  grossAmount: cents(),
+  /** Whether any refund of the order succeeded (Refunded Yes/No). */
+  refunded: z.boolean(),
+  /** Succeeded refunds of the order, in cents (our addition). */
+  refundedAmount: cents(),
+  /** The signed-in attendee's user id, or null. */
+  user: z.string().nullable(),
+  tenantId: z.string(),
+  eventId: z.string(),
+  eventName: z.string(),
+  chargeId: z.string().nullable(),
+  /** processing | completed (paid orders only appear in reports) */
+  status: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  address1: z.string().nullable(),
+  address2: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  zipCode: z.string().nullable(),
+  country: z.string().nullable(),
+  subtotal: cents(),
+  surcharge: cents(),
+  processingFee: cents(),
+  gatewayProcessingFee: cents(),
+  discount: cents(),
+  discountCode: z.string().nullable(),
+  vat: cents(),
+  /** Percent x 100 (basis points). */
+  taxRate: z.number().int(),
+  donation: cents(),
+  donationFee: cents(),
+  totalAmount: cents(),
+});
+export const ZReportOrder = zResource(ZReportOrderDetails);
+export type TReportOrder = z.infer<typeof ZReportOrder>;
+export const ZReportOrderList = zListResponse(ZReportOrder);
+export type TReportOrderList = z.infer<typeof ZReportOrderList>;
+
+/** spec §3 Ticket, as the Ticket List shows it (the void flag is spelt `vioded` there). id is the ticket's uuid. */
+export const ZReportTicketDetails = z.object({
+  /** The Ticket ID printed on the ticket. */
+  ticketId: z.string(),
+  /** The order's orderUID (Order ID on screen). */
+  orderId: z.string(),
+  fullName: z.string(),
+  email: z.string(),
+  contactNumber: z.string().nullable(),
+  ticketTypeName: z.string(),
+  ticketPrice: cents(),
+  used: z.boolean(),
+  vioded: z.boolean(),
+  dateCreated: z.string(),
+  ticketUID: z.string(),
+  eventId: z.string(),
+  eventName: z.string(),
+});
+export const ZReportTicket = zResource(ZReportTicketDetails);
+export type TReportTicket = z.infer<typeof ZReportTicket>;
+export const ZReportTicketList = zListResponse(ZReportTicket);
+export type TReportTicketList = z.infer<typeof ZReportTicketList>;
+
+/** spec §3 Refund. id is the refund's uuid. Payment ID on screen is chargeId; Email is userId. */
+export const ZReportRefundDetails = z.object({
+  orderUID: z.string(),
+  chargeId: z.string().nullable(),
+  eventId: z.string(),
+  eventName: z.string(),
+  fullName: z.string(),
+  /** The buyer's e-mail (the spec's name for it). */
+  userId: z.string(),
+  phone: z.string().nullable(),
+  /** The printed Ticket IDs the refund voided. */
+  ticketIds: z.array(z.string()),
+  /** pending | succeeded | failed; shown through refundStatusLabel. */
+  status: z.string(),
+  refundAmount: cents(),
+  refundReason: z.string(),
+  transactionDate: z.string(),
+});
+export const ZReportRefund = zResource(ZReportRefundDetails);
+export type TReportRefund = z.infer<typeof ZReportRefund>;
+export const ZReportRefundList = zListResponse(ZReportRefund);
+export type TReportRefundList = z.infer<typeof ZReportRefundList>;
+
+/** spec §3 Subscriber. id is the subscription's uuid; sk is the same id (the spec's sort key). */
+export const ZReportSubscriberDetails = z.object({
+  sk: z.string(),
+  email: z.string(),
+  /** Milliseconds since the epoch (spec §9). */
+  timestamp: z.number().int(),
+  eventName: z.string(),
+  eventId: z.string(),
+});
+export const ZReportSubscriber = zResource(ZReportSubscriberDetails);
+export type TReportSubscriber = z.infer<typeof ZReportSubscriber>;
+export const ZReportSubscriberList = zListResponse(ZReportSubscriber);
+export type TReportSubscriberList = z.infer<typeof ZReportSubscriberList>;
+
+// ---- list filters (spec §5): the fields each list accepts in `filters` --------------------------
+
+/**
+ * What each report list can be searched and filtered on. Text fields marked `contains` match
+ * case-insensitively anywhere in the value; the others must match exactly (ids, payment method,
+ * status). Dates take a `>=` and `<=` pair (ISO dates or milliseconds).
+ */
+export const REPORT_LIST_FIELDS = {
+  tenantSales: { contains: ['details.tenantURL', 'details.tenantName'], exact: [], dates: [] },
+  eventSales: { contains: ['details.eventName'], exact: ['details.status'], dates: ['details.startDateTime'] },
+  orders: {
+    contains: ['details.fullName', 'details.email', 'details.phone', 'details.eventName'],
+    exact: ['details.orderUID', 'details.ticketId', 'details.paymentMethod', 'details.status', 'details.refunded', 'details.eventId'],
+    dates: ['details.dateCreated'],
+  },
+  tickets: {
+    contains: ['details.fullName', 'details.email', 'details.contactNumber', 'details.ticketTypeName', 'details.eventName'],
+    exact: ['details.ticketId', 'details.orderId', 'details.used', 'details.vioded', 'details.eventId'],
+    dates: ['details.dateCreated'],
+  },
+  refunds: {
+    contains: ['details.fullName', 'details.userId', 'details.phone', 'details.eventName'],
+    exact: ['details.orderUID', 'details.chargeId', 'details.ticketId', 'details.status', 'details.eventId'],
+    dates: ['details.transactionDate'],
+  },
+  subscribers: { contains: ['details.email', 'details.eventName'], exact: ['details.eventId'], dates: ['details.timestamp'] },
+} as const;
+
+/**
+ * The tenant-wide "find an order" box (beyond the spec, issue 8): `filters=details.search=<text>` on
+ * GET /api/tenants/{tenantId}/reports/orders matches an order id or ticket id exactly, or an e-mail,
+ * name or phone anywhere (case-insensitive).
+ */
+export const ORDER_FIND_FIELD = 'details.search';
+
+// ---- exports (spec §7, §8) ----------------------------------------------------------------------
+
+export const EXPORT_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+
+/**
+ * The answer of every report `…/download` call: spec §7's downloadUrl (signed, short-lived), plus
+ * the export's id and status so that the UI can show progress. The URL answers 202 with this same
+ * status while the file is being written, the CSV once it is done, and 422 with `error` if it failed.
+ */
+export const ZExportStatus = z.object({
+  downloadUrl: z.string(),
+  exportId: z.string(),
+  status: z.enum(EXPORT_STATUSES),
+  /** Rows written so far. */
+  rowCount: count(),
+  /** Rows expected (counted when the export starts); null while unknown. */
+  totalRows: count().nullable(),
+  fileName: z.string(),
+  /** The §8 message when failed, else null. */
+  error: z.string().nullable(),
+});
+export type TExportStatus = z.infer<typeof ZExportStatus>;
+
+/** The filters a `…/download` call takes: the same `filters` and `sort` as its list (no cursor/limit). */
+export const ZExportQuery = z.object({
+  sort: z.string().max(100).optional(),
+  filters: z.union([z.string(), z.array(z.string())]).optional(),
+});
+export type TExportQuery = z.input<typeof ZExportQuery>;
+
+/** The §8 toast each export failure shows, by the export's kind. */
+export const EXPORT_KINDS = [
+  'tenant-list',
+  'taxes',
+  'donations',
+  'event-list',
+  'orders',
+  'tickets',
+  'refunds',
+  'subscribers',
+] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+
+// ---- paths (spec §7 where it names them; ours where it says "paths not shown") -------------------
+
+const t = (tenantId: string) => `/api/tenants/${encodeURIComponent(tenantId)}`;
+const e = (tenantId: string, eventId: string) => `${t(tenantId)}/events/${encodeURIComponent(eventId)}`;
+
+/**
+ * Every report route. Lists take cursor, limit, sort and filters; each `…/download` takes the same
+ * filters and sort and answers ZExportStatus. Tenant routes serve both consoles (the tenant console
+ * passes its own tenant id); platform roles may call any tenant's.
+ */
+export const REPORT_PATHS = {
+  // platform only
+  tenantList: () => '/api/platform/reports/tenant-list',
+  tenantListDownload: () => '/api/platform/reports/tenant-list/download',
+  taxesDownload: () => '/api/platform/reports/taxes/download',
+  donationsDownload: () => '/api/platform/reports/donations/download',
+  platformEventListDownload: (tenantId: string) => `/api/platform/reports/tenants/${encodeURIComponent(tenantId)}/event-list/download`,
+  platformExport: (exportId: string) => `/api/platform/reports/exports/${encodeURIComponent(exportId)}`,
+  // tenant level
+  tenantDashboard: (tenantId: string) => `${t(tenantId)}/reports/dashboard`,
+  eventList: (tenantId: string) => `${t(tenantId)}/reports/event-list`,
+  eventListDownload: (tenantId: string) => `${t(tenantId)}/reports/event-list/download`,
+  tenantOrders: (tenantId: string) => `${t(tenantId)}/reports/order-list`,
+  tenantOrdersDownload: (tenantId: string) => `${t(tenantId)}/reports/order-list/download`,
+  tenantRefunds: (tenantId: string) => `${t(tenantId)}/reports/refunds-list`,
+  tenantRefundsDownload: (tenantId: string) => `${t(tenantId)}/reports/refunds-list/download`,
+  tenantSubscribers: (tenantId: string) => `${t(tenantId)}/newsletter/subscriber-list`,
+  tenantSubscribersDownload: (tenantId: string) => `${t(tenantId)}/newsletter/subscriber-list/download`,
+  tenantSalesOverTime: (tenantId: string) => `${t(tenantId)}/reports/charts/sales-over-time`,
+  tenantTicketTypes: (tenantId: string) => `${t(tenantId)}/reports/charts/ticket-types`,
+  tenantExport: (tenantId: string, exportId: string) => `${t(tenantId)}/reports/exports/${encodeURIComponent(exportId)}`,
+  // event level
+  eventDashboard: (tenantId: string, eventId: string) => `${e(tenantId, eventId)}/reports/dashboard`,
+  eventOrders: (tenantId: string, eventId: string) => `${e(tenantId, eventId)}/reports/order-list`,
+  eventOrdersDownload: (tenantId: string, eventId: string) => `${e(tenantId, eventId)}/reports/order-list/download`,
+  eventTickets: (tenantId: string, eventId: string) => `${e(tenantId, eventId)}/reports/tickets`,
+  eventTicketsDownload: (tenantId: string, eventId: string) => `${e(tenantId, eventId)}/reports/tickets/download`,
+  eventRefunds: (tenantId: string, eventId: string) => `${e(tenantId, eventId)}/reports/refunds-list`,
+  eventRefundsDownload: (tenantId: string, eventId: string) => `${e(tenantId, eventId)}/reports/refunds-list/download`,
+  eventSubscribers: (tenantId: string, eventId: string) => `${e(tenantId, eventId)}/newsletter/subscriber-list`,
+  eventSubscribersDownload: (tenantId: string, eventId: string) => `${e(tenantId, eventId)}/newsletter/subscriber-list/download`,
+  eventSalesOverTime: (tenantId: string, eventId: string) => `${e(tenantId, eventId)}/reports/charts/sales-over-time`,
+  eventTicketTypes: (tenantId: string, eventId: string) => `${e(tenantId, eventId)}/reports/charts/ticket-types`,
+  eventExport: (tenantId: string, eventId: string, exportId: string) => `${e(tenantId, eventId)}/reports/exports/${encodeURIComponent(exportId)}`,
+} as const;
