@@ -101,10 +101,3 @@ export async function cancelUnfulfillableOrder(
     })
     .where(and(eq(orders.tenantId, o.tenantId), eq(orders.id, o.orderId), notInArray(orders.status, ['processing', 'completed'])));
 }
-
-export async function recordRefund(db: DbOrTx, o: { tenantId: string; orderId: string; amount: number }) {
-  await db
-    .update(orders)
-    .set({ refunded: true, refundedAmount: o.amount, updatedAt: new Date() })
-    .where(and(eq(orders.tenantId, o.tenantId), eq(orders.id, o.orderId), eq(orders.status, 'cancelled')));
-}

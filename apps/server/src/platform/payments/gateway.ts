@@ -16,10 +16,48 @@ export type CheckoutInput = {
   idempotencyKey: string;
 };
 
+export type RefundInput = {
+  chargeId: string;
+  /** cents */
+  amount: number;
+  idempotencyKey: string;
+  /** Sent with the refund so its webhook finds our row (Stripe metadata). */
+  metadata?: Record<string, string>;
+};
+
+export type GatewayRefundStatus = 'pending' | 'succeeded' | 'failed';
+export type RefundResult = { refundId: string; status: GatewayRefundStatus; failureReason?: string | null };
+
+/** The provider refused the refund for good (a retry would be refused again). */
+export class RefundRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RefundRefused';
+  }
+}
+
+/** A refund's status change reported by the provider (Stripe refund.updated and friends). */
+export type RefundEvent = {
+  provider: 'test' | 'stripe';
+  eventId: string;
+  rawType: string;
+  providerRefundId: string;
+  status: GatewayRefundStatus;
+  failureReason: string | null;
+  /** Our refund row id, from the metadata we sent. */
+  refundId: string | null;
+};
+
 export type PaymentGateway = {
   name: 'test' | 'stripe';
   createCheckout(input: CheckoutInput): Promise<{ sessionId: string; url: string }>;
-  refund(input: { chargeId: string; amount: number; idempotencyKey: string }): Promise<{ refundId: string }>;
+  /**
+   * Gives (part of) a charge back. The idempotency key makes a retried call the same refund. The
+   * answer's status is the provider's: the test driver's refunds succeed at once; Stripe's may stay
+   * pending and are settled by its refund webhooks. A refusal (nothing left to refund, unknown
+   * charge) throws RefundRefused; any other error is worth retrying.
+   */
+  refund(input: RefundInput): Promise<RefundResult>;
   /**
    * Closes a checkout that is still open, so its pay page takes no payment (a draft replaced by a
    * newer PLACE ORDER). A checkout already paid or closed is left as it is; a payment that still

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { CheckoutInput, PaymentGateway } from './gateway.js';
+import { RefundRefused, type CheckoutInput, type GatewayRefundStatus, type PaymentGateway } from './gateway.js';
 
 // PAYMENT_DRIVER=stripe: Stripe Checkout Sessions on the official SDK. STRIPE_API_BASE points the
 // SDK at another host (tests use a local stand-in for Stripe's HTTP API).
@@ -38,6 +38,16 @@ export function verifyStripeWebhook(rawBody: Buffer, signature: string | undefin
   return Stripe.webhooks.constructEvent(rawBody, signature, secret);
 }
 
+/** Stripe error codes that mean a refund will never go through; anything else is retried. */
+const REFUND_REFUSALS = new Set(['charge_already_refunded', 'amount_too_large', 'resource_missing', 'charge_disputed', 'refund_disputed_payment']);
+
+/** Stripe's refund statuses as ours: requires_action waits like pending; canceled is a failure. */
+export function stripeRefundStatus(status: string | null | undefined): GatewayRefundStatus {
+  if (status === 'succeeded') return 'succeeded';
+  if (status === 'failed' || status === 'canceled') return 'failed';
+  return 'pending';
+}
+
 export function createStripeGateway(opts: { secretKey: string; apiBase?: string }): PaymentGateway {
   const stripe = stripeClient(opts);
   return {
@@ -70,8 +80,17 @@ export function createStripeGateway(opts: { secretKey: string; apiBase?: string 
     async refund(input) {
       // Checkout gives us a PaymentIntent id; older charges are refunded by their ch_ id.
       const target = input.chargeId.startsWith('ch_') ? { charge: input.chargeId } : { payment_intent: input.chargeId };
-      const refund = await stripe.refunds.create({ ...target, amount: input.amount }, { idempotencyKey: input.idempotencyKey });
-      return { refundId: refund.id };
+      try {
+        const refund = await stripe.refunds.create(
+          { ...target, amount: input.amount, ...(input.metadata ? { metadata: input.metadata } : {}) },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        return { refundId: refund.id, status: stripeRefundStatus(refund.status), failureReason: refund.failure_reason ?? null };
+      } catch (err) {
+        // Stripe says no for good (already refunded, amount too large, unknown charge): not worth a retry.
+        if (err instanceof Stripe.errors.StripeError && err.code && REFUND_REFUSALS.has(err.code)) throw new RefundRefused(err.message);
+        throw err;
+      }
     },
     async expireCheckout(input) {
       if (!input.sessionId) return;

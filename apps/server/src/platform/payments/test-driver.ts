@@ -5,7 +5,7 @@ import { runPrepared, type Db } from '../../db/client.js';
 import { testCheckoutSessions, testRefunds } from '../../db/schema/index.js';
 import { createBatcher } from '../batcher.js';
 import type { Jobs } from '../jobs.js';
-import type { CheckoutInput, PaymentGateway } from './gateway.js';
+import { RefundRefused, type CheckoutInput, type PaymentGateway } from './gateway.js';
 
 // The built-in gateway (PAYMENT_DRIVER=test, the default): a hosted pay page on our own server
 // (modules/payments/pay-page) stands in for Stripe Checkout, and its completion arrives as a
@@ -128,21 +128,29 @@ export function createTestGateway(opts: { db: Db; jobs: Jobs; config: Config }):
       if (!row) throw new Error(`unknown tenant ${input.tenantId}`);
       return { sessionId: row.sessionId, url: `${publicOrigin(config, row.url)}/pay/${row.sessionId}` };
     },
+    // The test gateway's refunds are final when it answers (no webhook): docs/decisions.md
+    // "Order management and refunds". It refuses, as Stripe does, more than what is left of the charge.
     async refund(input) {
-      if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error('refund amount must be positive integer cents');
+      if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new RefundRefused('refund amount must be positive integer cents');
+      const [existing] = await db.select({ id: testRefunds.id }).from(testRefunds).where(eq(testRefunds.idempotencyKey, input.idempotencyKey));
+      if (existing) return { refundId: existing.id, status: 'succeeded' as const };
       const [charged] = await db
         .select({ amount: testCheckoutSessions.amount })
         .from(testCheckoutSessions)
         .where(and(eq(testCheckoutSessions.chargeId, input.chargeId), eq(testCheckoutSessions.status, 'complete')));
-      if (!charged) throw new Error(`no such test charge: ${input.chargeId}`);
-      if (input.amount > charged.amount) throw new Error('refund exceeds the amount charged');
+      if (!charged) throw new RefundRefused(`No such charge: ${input.chargeId}`);
+      const [given] = await db
+        .select({ total: sql<number>`coalesce(sum(${testRefunds.amount}), 0)::int` })
+        .from(testRefunds)
+        .where(eq(testRefunds.chargeId, input.chargeId));
+      if (input.amount > charged.amount - Number(given?.total ?? 0)) throw new RefundRefused('Refund amount is greater than the unrefunded amount on the charge.');
       await db
         .insert(testRefunds)
         .values({ id: newTestId('re_test'), chargeId: input.chargeId, amount: input.amount, idempotencyKey: input.idempotencyKey })
         .onConflictDoNothing({ target: testRefunds.idempotencyKey });
       const [row] = await db.select({ id: testRefunds.id }).from(testRefunds).where(eq(testRefunds.idempotencyKey, input.idempotencyKey));
       if (!row) throw new Error('test refund vanished');
-      return { refundId: row.id };
+      return { refundId: row.id, status: 'succeeded' as const };
     },
     async expireCheckout(input) {
       // An open session past its expires_at is expired (payments' sessionState); its expiry job still

@@ -1,20 +1,9 @@
 // Display rules of the report pages (spec: reports-payouts-checkout §4, §5 Display, §9).
 export { formatMoney } from '../../ui/money';
+export { refundedLabel, refundStatusLabel, ticketStatusLabel, ticketUsedLabel } from '@marquee/core';
 
 const count = new Intl.NumberFormat('en-US');
 export const formatCount = (n: number) => count.format(n);
-
-/** spec §4: refund status shown without the part after a hash, underscores as spaces, words capitalised. */
-export function formatRefundStatus(status: string | null | undefined): string {
-  if (!status) return '';
-  return status
-    .split('#')[0]!
-    .replace(/_/g, ' ')
-    .trim()
-    .split(/\s+/)
-    .map((w) => (w ? w[0]!.toUpperCase() + w.slice(1).toLowerCase() : w))
-    .join(' ');
-}
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -34,8 +23,5 @@ export function formatDateTime(value: string | number | Date | null | undefined)
   return d.toLocaleString('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 }
 
-/** spec §4: Ticket Used shows Yes or No; the Refunded column too. */
+/** Yes or No (spec §4 Ticket Used; the Refunded column). */
 export const yesNo = (v: boolean | null | undefined) => (v ? 'Yes' : 'No');
-
-/** spec §2 Ticket List and §4: status shows Vioded (the spec's spelling) or Active. */
-export const ticketStatusLabel = (voided: boolean | null | undefined) => (voided ? 'Vioded' : 'Active');

@@ -7,6 +7,7 @@ import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
 import { DiscountCodesPanel } from '../../discount-codes/components/discount-codes-panel';
+import { CancellationProgress } from '../../order-admin/components/cancellation-progress';
 import { EventStaffPanel } from '../../staff/components/event-staff-panel';
 import { TicketTypesPanel } from '../../ticket-types/components/ticket-types-panel';
 import { useCreateEvent, useUpdateEvent } from '../mutations';
@@ -116,6 +117,7 @@ export function EventEditorPage() {
           Tickets no longer sell and nothing here can be changed. Orders, tickets and reports are kept for your records.
         </Alert>
       )}
+      <CancellationProgress tenantId={e.tenantId} eventId={e.id} cancelled={d.status === 'cancelled'} />
       {d.status === 'draft' && (
         <Alert color="brand" variant="light" icon={<IconInfoCircle size={18} />} mb="lg">
           <Text fz="sm">

@@ -1,0 +1,23 @@
+import { Button } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import { useExport, type StartExport } from '../use-export';
+
+export type ExportButtonProps = StartExport & { label?: string; before?: () => boolean };
+
+/** A report's CSV export (spec §7 `…/download`): progress while written, then the file opens. */
+export function ExportButton({ label = 'Export to CSV', before, ...exportOptions }: ExportButtonProps) {
+  const { start, running } = useExport();
+  return (
+    <Button
+      variant="default"
+      leftSection={<IconDownload size={16} />}
+      loading={running}
+      onClick={() => {
+        if (before && !before()) return;
+        void start(exportOptions);
+      }}
+    >
+      {label}
+    </Button>
+  );
+}
