@@ -27,3 +27,5 @@ export * from './refund-split.js';
 export * from './schemas/reports.js';
 export * from './reports/figures.js';
 export * from './reports/search.js';
+export * from './schemas/payouts.js';
+export * from './payouts/payout-line.js';
