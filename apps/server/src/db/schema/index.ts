@@ -6,3 +6,4 @@ export * from './payments.js';
 export * from './admin.js';
 export * from './charities.js';
 export * from './after-sale.js';
+export * from './payouts.js';
