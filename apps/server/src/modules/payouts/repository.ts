@@ -238,19 +238,20 @@ export async function ordersByUid(db: DbOrTx, uids: string[]) {
  * Locks the lines a transfer may take, in id order (one lock order for every writer): the chosen
  * orders' open lines, and every open refund line of the tenant, which is carried into its next payout.
  */
-export async function lockTransferLines(tx: Tx, tenantId: string, orderIds: string[]): Promise<PayoutLineRow[]> {
-  return tx
-    .select()
+export async function lockTransferLines(tx: Tx, tenantId: string, orderIds: string[]): Promise<Array<PayoutLineRow & { orderUid: string }>> {
+  const rows = await tx
+    .select({ line: payoutLines, orderUid: orders.orderUid })
     .from(payoutLines)
+    .innerJoin(orders, and(eq(orders.tenantId, payoutLines.tenantId), eq(orders.id, payoutLines.orderId)))
     .where(
       and(
         eq(payoutLines.tenantId, tenantId),
-        isNull(payoutLines.payoutCompletedAt),
         sql`(${inArray(payoutLines.orderId, orderIds)} or (${payoutLines.kind} = 'refund' and ${payoutLines.payoutId} is null))`,
       ),
     )
     .orderBy(asc(payoutLines.id))
-    .for('update');
+    .for('update', { of: payoutLines });
+  return rows.map((r) => ({ ...r.line, orderUid: r.orderUid }));
 }
 
 export async function transferDestination(db: DbOrTx, tenantId: string): Promise<{ destination: string | null; chargeGatewayFeesToPlatform: boolean }> {

@@ -335,7 +335,7 @@ async function transferForTenant(
     const lines = await repo.lockTransferLines(tx, p.tenantId, p.orders.map((o) => o.id));
     const uidOf = new Map(p.orders.map((o) => [o.id, o.orderUid]));
     const reasons = new Map<string, string[]>();
-    const chosen: repo.PayoutLineRow[] = [];
+    const chosen: typeof lines = [];
     for (const o of p.orders) {
       const sale = lines.find((l) => l.orderId === o.id && l.kind === 'sale');
       const why = ineligibility(sale, now);
@@ -375,7 +375,7 @@ async function transferForTenant(
     });
     const claimed = await repo.claimLines(tx, p.tenantId, payoutId, all.map((l) => l.id));
     if (claimed !== all.length) throw new Error('payout lines changed under their row lock');
-    return { amount, uids: [...new Set(all.map((l) => uidOf.get(l.orderId) ?? ''))].filter(Boolean).concat(chosenUids).filter((u, i, a) => a.indexOf(u) === i) };
+    return { amount, uids: [...new Set([...chosenUids, ...refunds.map((l) => l.orderUid)])] };
   });
   if (!claim) return { failed };
 
