@@ -24,6 +24,7 @@ import { registerHealthRoutes } from './modules/health/routes.js';
 import { registerOutboxRoutes } from './modules/outbox/routes.js';
 import { registerPaymentRoutes } from './modules/payments/routes.js';
 import { registerFulfilmentRoutes } from './modules/fulfilment/routes.js';
+import { registerOrderAdminRoutes } from './modules/order-admin/routes.js';
 import { registerSiteRoutes } from './modules/site/routes.js';
 import { registerTenantRoutes } from './modules/tenants/routes.js';
 import { registerPlatformUserRoutes } from './modules/platform-users/routes.js';
@@ -157,6 +158,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerOutboxRoutes(app, deps);
   registerPaymentRoutes(app, deps);
   registerFulfilmentRoutes(app, deps);
+  registerOrderAdminRoutes(app, deps);
   registerSiteRoutes(app, deps);
   registerTenantRoutes(app, deps);
   registerPlatformUserRoutes(app, deps);

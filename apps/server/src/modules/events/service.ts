@@ -20,6 +20,7 @@ import { isUniqueViolation } from '../../platform/db-errors.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
 import { assertEventCharity } from '../charities/service.js';
+import { enqueueEventCancellation, getCancellationProgress } from '../order-admin/service.js';
 import { recomputeSalesWindows } from '../ticket-types/service.js';
 import * as repo from './repository.js';
 
@@ -125,8 +126,14 @@ export async function listEvents({ deps, ctx, query }: { deps: Deps; ctx: Tenant
   return q.page(rows, total, ({ row }) => toEvent(row));
 }
 
+/** A cancelled event carries the progress of its refunds, so the event page can show it. */
+async function withCancellation(deps: Deps, event: TEvent): Promise<TEvent> {
+  if (event.details.status !== 'cancelled') return event;
+  return { ...event, cancellation: await getCancellationProgress({ deps, tenantId: event.tenantId, eventId: event.id }) };
+}
+
 export async function getEvent({ deps, ctx, eventId }: { deps: Deps; ctx: TenantCtx; eventId: string }): Promise<TEvent> {
-  return toEvent(await findOrThrow(deps.db, ctx.tenantId, eventId));
+  return withCancellation(deps, toEvent(await findOrThrow(deps.db, ctx.tenantId, eventId)));
 }
 
 export async function createEvent({ deps, ctx, input }: { deps: Deps; ctx: TenantCtx; input: EventInput }): Promise<TEvent> {
@@ -239,9 +246,15 @@ export async function changeEventStatus({
     if (!current.startDateTime) throw new AppError('CONFLICT', M.publishNeedsStart, { 'details.startDateTime': M.publishNeedsStart });
     if ((await repo.countTicketTypes(deps.db, ctx.tenantId, eventId)) === 0) throw conflict(M.publishNeedsTickets);
   }
-  const row = await repo.transitionEvent(deps.db, ctx.tenantId, eventId, from, to);
-  if (!row) return toEvent(await findOrThrow(deps.db, ctx.tenantId, eventId));
-  return toEvent(row);
+  // Cancelling refunds every paid order, as jobs queued with the change (docs/decisions.md
+  // "Cancelling an event refunds its orders").
+  const row = await deps.db.transaction(async (tx) => {
+    const changed = await repo.transitionEvent(tx, ctx.tenantId, eventId, from, to);
+    if (changed && to === 'cancelled') await enqueueEventCancellation(deps, tx, { tenantId: ctx.tenantId, eventId, userId: ctx.user.id });
+    return changed;
+  });
+  if (!row) return getEvent({ deps, ctx, eventId });
+  return withCancellation(deps, toEvent(row));
 }
 
 export async function deleteEvent({ deps, ctx, eventId }: { deps: Deps; ctx: TenantCtx; eventId: string }) {
