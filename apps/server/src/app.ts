@@ -40,6 +40,7 @@ import { registerOrderRoutes } from './modules/orders/routes.js';
 import { registerPublicSiteRoutes } from './modules/public-site/routes.js';
 import { registerCharityRoutes } from './modules/charities/routes.js';
 import { registerPayoutRoutes } from './modules/payouts/routes.js';
+import { registerReportRoutes } from './modules/reports/routes.js';
 import { AppError } from './platform/errors.js';
 import { findNulCharacter } from './platform/validate.js';
 import { registerGuard } from './platform/auth/guard.js';
@@ -174,6 +175,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerPublicSiteRoutes(app, deps);
   registerCharityRoutes(app, deps);
   registerPayoutRoutes(app, deps);
+  registerReportRoutes(app, deps);
 
   if (existsSync(config.webDist)) {
     await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, maxAge: '1h' });

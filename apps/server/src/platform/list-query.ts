@@ -15,6 +15,11 @@ export type ListField = {
   /** For text search boxes: '=' matches case-insensitively anywhere in the value. */
   match?: 'exact' | 'contains';
   sortable?: boolean;
+  /**
+   * A condition of its own instead of `expr op value` (the value parsed for `type`), for filters
+   * that are not a comparison of one column: a search across several, a match in a child table.
+   */
+  where?: (value: string, op: Filter['op']) => SQL;
 };
 
 export type ListSpec = {
@@ -137,6 +142,10 @@ export function compileList(spec: ListSpec, rawQuery: unknown): CompiledList {
     const field = spec.fields[f.field];
     if (!field) throw badRequest(`Filtering on ${f.field} is not supported.`);
     const value = parseValue(f.field, field.type, f.value);
+    if (field.where) {
+      conditions.push(field.where(value, f.op));
+      continue;
+    }
     if (field.type === 'text' && field.match === 'contains' && f.op === '=') {
       const escaped = value.replace(/[\\%_]/g, (c) => `\\${c}`);
       conditions.push(sql`${field.expr}::text ilike ${`%${escaped}%`}`);

@@ -1,6 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 // The storage interface. Local disk is the default; URLs for it are signed with HMAC and expire.
 // An S3 driver (presigned URLs) implements the same interface for production.
@@ -12,6 +15,10 @@ export type Storage = {
   put(key: string, bytes: Buffer, contentType: string): Promise<void>;
   get(key: string): Promise<StoredObject | null>;
   delete(key: string): Promise<void>;
+  /** Writes an object from a stream of chunks without holding it in memory; readers never see it half written. */
+  putStream(key: string, source: AsyncIterable<string | Buffer>, contentType: string): Promise<void>;
+  /** Opens an object for streaming, or null when it does not exist. */
+  getStream(key: string): Promise<{ stream: Readable; contentType: string; size: number } | null>;
   /** A URL anyone holding it can GET until it expires. */
   downloadUrl(key: string, ttlSeconds?: number): string;
   /** A URL to PUT the object's bytes to, checked against the grant. */
@@ -46,6 +53,28 @@ export function createLocalStorage(opts: { root: string; secret: string; publicB
         const file = fileOf(key);
         const [bytes, contentType] = await Promise.all([readFile(file), readFile(`${file}.type`, 'utf8')]);
         return { bytes, contentType };
+      } catch {
+        return null;
+      }
+    },
+    async putStream(key, source, contentType) {
+      const file = fileOf(key);
+      await mkdir(path.dirname(file), { recursive: true });
+      const part = `${file}.part`;
+      try {
+        await pipeline(source, createWriteStream(part));
+        await writeFile(`${file}.type`, contentType);
+        await rename(part, file);
+      } catch (err) {
+        await rm(part, { force: true });
+        throw err;
+      }
+    },
+    async getStream(key) {
+      try {
+        const file = fileOf(key);
+        const [info, contentType] = await Promise.all([stat(file), readFile(`${file}.type`, 'utf8')]);
+        return { stream: createReadStream(file), contentType, size: info.size };
       } catch {
         return null;
       }

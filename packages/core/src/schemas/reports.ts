@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { M } from '../messages.js';
 import { zListResponse, zResource } from './list.js';
 
 // spec: reports-payouts-checkout §3 (Tenant sales row, Event sales row, Dashboard, Order, Ticket,
@@ -273,7 +274,9 @@ export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 /**
  * The answer of every report `…/download` call: spec §7's downloadUrl (signed, short-lived), plus
  * the export's id and status so that the UI can show progress. The URL answers 202 with this same
- * status while the file is being written, the CSV once it is done, and 422 with `error` if it failed.
+ * status while the file is being written, the CSV once it is done, and 409 with the §8 message if
+ * it failed (410 once the link expired). The status route (REPORT_PATHS.*Export) answers the same
+ * object with a fresh downloadUrl: poll it, then open the URL when status is 'done'.
  */
 export const ZExportStatus = z.object({
   downloadUrl: z.string(),
@@ -296,7 +299,6 @@ export const ZExportQuery = z.object({
 });
 export type TExportQuery = z.input<typeof ZExportQuery>;
 
-/** The §8 toast each export failure shows, by the export's kind. */
 export const EXPORT_KINDS = [
   'tenant-list',
   'taxes',
@@ -354,3 +356,19 @@ export const REPORT_PATHS = {
   eventTicketTypes: (tenantId: string, eventId: string) => `${e(tenantId, eventId)}/reports/charts/ticket-types`,
   eventExport: (tenantId: string, eventId: string, exportId: string) => `${e(tenantId, eventId)}/reports/exports/${encodeURIComponent(exportId)}`,
 } as const;
+
+/**
+ * spec §8: the message an export failure shows, by the export's kind. Taxes and donations show it
+ * under the title 'Error Downloading Report' (M.errorDownloadingReport); refunds under their own.
+ */
+export function exportFailureMessage(kind: ExportKind): string {
+  switch (kind) {
+    case 'tenant-list':
+    case 'event-list':
+      return M.exportTenantReportsFailed;
+    case 'refunds':
+      return M.exportRefundListFailed;
+    default:
+      return M.exportDownloadFailed;
+  }
+}

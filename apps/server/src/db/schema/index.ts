@@ -7,3 +7,4 @@ export * from './admin.js';
 export * from './charities.js';
 export * from './after-sale.js';
 export * from './payouts.js';
+export * from './reports.js';

@@ -158,6 +158,8 @@ export const orders = pgTable(
     /** Percent x 100 (basis points) at the time of the order. */
     taxRate: integer('tax_rate').notNull().default(0),
     donation: integer('donation').notNull().default(0),
+    /** The fee on the donation, paid by the customer and kept by the platform (docs/pricing.md); reports sum it. */
+    donationFee: integer('donation_fee').notNull().default(0),
     /**
      * The charity the donation is for, copied from the event when the order was placed (null without
      * a donation). No foreign key, and the name beside it: reports outlive a charity's deletion.
@@ -179,6 +181,16 @@ export const orders = pgTable(
     paymentMethod: text('payment_method'),
     chargeId: text('charge_id'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
+    /**
+     * Kept by database triggers (migration 0006_reports, docs/reports.md): the order's valid tickets
+     * priced above 0, priced 0, and used; its succeeded refunds and the organiser's share of them.
+     * Never written by the application.
+     */
+    ticketsSold: integer('tickets_sold').notNull().default(0),
+    ticketsComplimentary: integer('tickets_complimentary').notNull().default(0),
+    ticketsUsed: integer('tickets_used').notNull().default(0),
+    refundsSucceeded: integer('refunds_succeeded').notNull().default(0),
+    refundsSucceededTenant: integer('refunds_succeeded_tenant').notNull().default(0),
     refunded: boolean('refunded').notNull().default(false),
     refundedAmount: integer('refunded_amount').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,40 +1,19 @@
-import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { events, orders, tenants, tickets } from '../../db/schema/index.js';
-
-/** Orders that were paid for (spec: reports §4 order status processing and completed). */
-export const PAID_ORDER_STATUSES = ['processing', 'completed'];
-
-const total = (expr: unknown) => sql<string>`coalesce(sum(${expr}), 0)::bigint`;
+import { events, orders, tenants } from '../../db/schema/index.js';
+import { dashboardFigures } from '../reports/repository.js';
+import { PAID } from '../reports/sources.js';
 
 /**
- * Platform-wide sales. Orders of deleted tenants still count: deleting a tenant keeps its sales
- * history (spec: accounts §4).
+ * Platform-wide sales, with the one definition of each figure (docs/reports.md). Orders of deleted
+ * tenants still count: deleting a tenant keeps its sales history (spec: accounts §4).
  */
 export async function salesTotals(db: DbOrTx) {
-  const [row] = await db
-    .select({
-      gross: total(orders.totalAmount),
-      serviceFees: total(orders.surcharge),
-      processingFees: total(orders.processingFee),
-      taxes: total(orders.vat),
-      donations: total(orders.donation),
-      discounts: total(orders.discount),
-      refunds: total(orders.refundedAmount),
-      tenantTotal: total(orders.tenantTotal),
-      attendees: sql<string>`count(distinct lower(${orders.email})) filter (where ${orders.email} <> '')`,
-    })
-    .from(orders)
-    .where(inArray(orders.status, PAID_ORDER_STATUSES));
-  const [ticketRow] = await db
-    .select({
-      sold: sql<string>`count(*) filter (where ${tickets.price} > 0)`,
-      complimentary: sql<string>`count(*) filter (where ${tickets.price} = 0)`,
-    })
-    .from(tickets)
-    .innerJoin(orders, and(eq(orders.tenantId, tickets.tenantId), eq(orders.id, tickets.orderId)))
-    .where(and(eq(tickets.voided, false), inArray(orders.status, PAID_ORDER_STATUSES)));
-  return { ...row!, ...ticketRow! };
+  const [figures, [buyers]] = await Promise.all([
+    dashboardFigures(db, { platform: true }),
+    db.select({ attendees: sql<string>`count(distinct lower(${orders.email})) filter (where ${orders.email} <> '')` }).from(orders).where(sql`${orders.status} in ${PAID}`),
+  ]);
+  return { ...figures, attendees: Number(buyers?.attendees ?? 0) };
 }
 
 export async function liveTenantCount(db: DbOrTx) {

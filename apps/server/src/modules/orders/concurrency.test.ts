@@ -155,7 +155,7 @@ describe('a batch of holds (mq_take_holds)', () => {
         email: `batch${n}@example.test`, firstName: 'Batch', lastName: 'Buyer', phone: '+15551234567', address1: '1 Main St',
         address2: '', city: 'Springfield', state: 'NY', zipCode: '10001', country: 'USA', optInEmail: false, optInText: false,
         discountCode: discountCodeId ? 'ONE' : null, discountCodeId, ticketCount: lines.reduce((s, l) => s + l.quantity, 0),
-        subtotal, surcharge: 0, processingFee: 0, gatewayProcessingFee: 0, discount: 0, vat: 0, taxRate: 0, donation: 0, charityId: null, charityName: null,
+        subtotal, surcharge: 0, processingFee: 0, gatewayProcessingFee: 0, discount: 0, vat: 0, taxRate: 0, donation: 0, donationFee: 0, charityId: null, charityName: null,
         totalAmount: subtotal, tenantTotal: subtotal, platformTotal: 0, breakdown: null, holdExpiresAt, viewTokenHash: 'x'.repeat(64),
         userId: null, paymentProvider: 'test',
       },

@@ -268,7 +268,7 @@ const HOLD_ORDER_KEYS = [
   'tenantId', 'id', 'orderUid', 'eventId', 'status', 'source', 'email', 'firstName', 'lastName', 'phone',
   'address1', 'address2', 'city', 'state', 'zipCode', 'country', 'optInEmail', 'optInText', 'discountCode',
   'discountCodeId', 'ticketCount', 'subtotal', 'surcharge', 'processingFee', 'gatewayProcessingFee', 'discount',
-  'vat', 'taxRate', 'donation', 'charityId', 'charityName', 'totalAmount', 'tenantTotal', 'platformTotal', 'breakdown',
+  'vat', 'taxRate', 'donation', 'donationFee', 'charityId', 'charityName', 'totalAmount', 'tenantTotal', 'platformTotal', 'breakdown',
   'holdExpiresAt', 'viewTokenHash', 'userId', 'paymentProvider',
 ] as const satisfies ReadonlyArray<keyof OrderInsert>;
 export type HoldOrderRow = { [K in (typeof HOLD_ORDER_KEYS)[number]]-?: Exclude<OrderInsert[K], undefined> };

@@ -212,6 +212,7 @@ export async function createOrder(opts: {
       vat: priced.vat,
       taxRate: config.settings.chargeTax ? Math.round((config.settings.taxRate ?? 0) * 100) : 0,
       donation: priced.donation,
+      donationFee: priced.donationFee,
       charityId: donation.charity?.id ?? null,
       charityName: donation.charity?.name ?? null,
       totalAmount: priced.totalAmount,

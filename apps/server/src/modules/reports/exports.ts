@@ -1,0 +1,204 @@
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { PassThrough, type Readable } from 'node:stream';
+import { exportFailureMessage, M, type ExportKind, type TExportStatus } from '@marquee/core';
+import type { Deps } from '../../deps.js';
+import type { AuthUser } from '../../platform/auth/context.js';
+import { AppError, notFound } from '../../platform/errors.js';
+import { compileList } from '../../platform/list-query.js';
+import { csvHeader, csvRows } from './csv.js';
+import * as repo from './repository.js';
+import { SOURCES, type ReportSource, type Scope } from './sources.js';
+
+// Report exports (spec reports-payouts-checkout §7 `…/download`, §8): the call writes a
+// report_exports row and a job in one transaction and answers at once with a signed, short-lived
+// URL; the job streams the rows from the database into storage as CSV, a batch at a time, so its
+// memory stays flat whatever the size. See docs/decisions.md "Report exports".
+
+export const REPORT_EXPORT_JOB = 'report-export';
+/** Rows fetched and written at a time. */
+export const EXPORT_BATCH_ROWS = 5_000;
+/** How long a download URL works; the status route hands out a fresh one each time. */
+export const EXPORT_URL_TTL_SECONDS = 15 * 60;
+const EXPORT_ATTEMPTS = 3;
+
+type ExportParams = { scope: Scope; query: { sort?: string; filters?: string | string[] } };
+
+const sign = (secret: string, id: string, exp: number) => createHmac('sha256', secret).update(`report-export\n${id}\n${exp}`).digest('base64url');
+
+/** The signed URL of an export's file, valid until `exp` (seconds since the epoch). */
+export const exportFileUrl = (secret: string, id: string, exp: number) => `/api/report-exports/${id}/file?exp=${exp}&sig=${sign(secret, id, exp)}`;
+
+const downloadUrl = (deps: Pick<Deps, 'config'>, id: string) => exportFileUrl(deps.config.secret, id, Math.floor(Date.now() / 1000) + EXPORT_URL_TTL_SECONDS);
+
+function statusOf(deps: Pick<Deps, 'config'>, row: repo.ExportRow): TExportStatus {
+  return {
+    downloadUrl: downloadUrl(deps, row.id),
+    exportId: row.id,
+    status: row.status as TExportStatus['status'],
+    rowCount: row.rowCount,
+    totalRows: row.totalRows,
+    fileName: row.fileName,
+    error: row.status === 'failed' ? (row.error ?? exportFailureMessage(row.kind as ExportKind)) : null,
+  };
+}
+
+const fileNameOf = (source: ReportSource<unknown>, label: string) =>
+  `${source.fileName}${label ? `-${label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60)}` : ''}-${new Date().toISOString().slice(0, 10)}.csv`;
+
+/**
+ * Starts an export of one report with the filters and sort of its list (a bad filter is a 400 now,
+ * not a failed job later). Refunds with nothing to export answer spec §8's message.
+ */
+export async function startExport({
+  deps,
+  user,
+  kind,
+  scope,
+  query,
+  label = '',
+}: {
+  deps: Pick<Deps, 'db' | 'jobs' | 'config'>;
+  user: AuthUser;
+  kind: ExportKind;
+  scope: Scope;
+  query: { sort?: string; filters?: string | string[] };
+  label?: string;
+}): Promise<TExportStatus> {
+  const source = SOURCES[kind] as ReportSource<unknown>;
+  const compiled = compileList(source.spec, { sort: query.sort, filters: query.filters, limit: 1 });
+  if (kind === 'refunds' && !('platform' in scope) && !(await repo.hasRefunds(deps.db, scope))) {
+    throw new AppError('CONFLICT', M.refundsExportEmpty);
+  }
+  const totalRows = await repo.countReport(deps.db, source, scope, compiled);
+  const id = randomUUID();
+  const params: ExportParams = { scope, query: { sort: query.sort, filters: query.filters } };
+  const row = await deps.db.transaction(async (tx) => {
+    const inserted = await repo.insertExport(tx, {
+      id,
+      tenantId: 'platform' in scope ? null : scope.tenantId,
+      kind,
+      params: JSON.stringify(params),
+      totalRows,
+      fileName: fileNameOf(source, label),
+      requestedBy: user.id,
+    });
+    await deps.jobs.enqueue(tx, REPORT_EXPORT_JOB, { exportId: id }, { maxAttempts: EXPORT_ATTEMPTS, dedupeKey: `${REPORT_EXPORT_JOB}:${id}` });
+    return inserted;
+  });
+  return statusOf(deps, row);
+}
+
+/**
+ * An export's progress, for the one who asked for it: another user's export, or one outside the
+ * caller's tenant or event, is a 404.
+ */
+export async function getExportStatus({
+  deps,
+  user,
+  exportId,
+  tenantId,
+  eventId,
+}: {
+  deps: Pick<Deps, 'db' | 'config'>;
+  user: AuthUser;
+  exportId: string;
+  /** The tenant route's tenant; undefined on the platform route. */
+  tenantId?: string;
+  eventId?: string;
+}): Promise<TExportStatus> {
+  const row = await repo.findExport(deps.db, exportId);
+  if (!row || row.requestedBy !== user.id) throw notFound(M.exportNotFound);
+  if (tenantId !== undefined && row.tenantId !== tenantId) throw notFound(M.exportNotFound);
+  if (eventId !== undefined) {
+    const params = JSON.parse(row.params) as ExportParams;
+    if (!('eventId' in params.scope) || params.scope.eventId !== eventId) throw notFound(M.exportNotFound);
+  }
+  return statusOf(deps, row);
+}
+
+export type ExportFile =
+  | { ready: true; stream: Readable; size: number; fileName: string }
+  | { ready: false; status: TExportStatus };
+
+/**
+ * What the signed URL answers: the CSV once written, the status while it is being written. The
+ * signature must hold and not have expired, and the caller must be who asked for the export.
+ */
+export async function openExportFile({
+  deps,
+  user,
+  exportId,
+  exp,
+  sig,
+}: {
+  deps: Pick<Deps, 'db' | 'config' | 'storage'>;
+  user: AuthUser;
+  exportId: string;
+  exp?: string;
+  sig?: string;
+}): Promise<ExportFile> {
+  const expires = Number(exp);
+  const expected = Number.isFinite(expires) ? sign(deps.config.secret, exportId, expires) : '';
+  if (!sig || !expected || sig.length !== expected.length || !timingSafeEqual(Buffer.from(sig), Buffer.from(expected))) throw notFound(M.exportNotFound);
+  if (expires < Date.now() / 1000) throw new AppError('GONE', M.exportLinkExpired);
+  const row = await repo.findExport(deps.db, exportId);
+  if (!row || row.requestedBy !== user.id) throw notFound(M.exportNotFound);
+  if (row.status === 'failed') throw new AppError('CONFLICT', row.error ?? exportFailureMessage(row.kind as ExportKind));
+  if (row.status !== 'done' || !row.fileKey) return { ready: false, status: statusOf(deps, row) };
+  const object = await deps.storage.getStream(row.fileKey);
+  if (!object) throw new AppError('CONFLICT', exportFailureMessage(row.kind as ExportKind));
+  return { ready: true, stream: object.stream, size: object.size, fileName: row.fileName };
+}
+
+/**
+ * The export job: streams the report into storage. Safe to run twice: it writes the whole file
+ * again under the same key and only then marks the export done.
+ */
+export async function runExport({ deps, exportId, attempt }: { deps: Pick<Deps, 'database' | 'db' | 'storage' | 'log'>; exportId: string; attempt: number }) {
+  const row = await repo.findExport(deps.db, exportId);
+  if (!row || row.status === 'done') return;
+  const source = SOURCES[row.kind as ExportKind] as ReportSource<unknown>;
+  const params = JSON.parse(row.params) as ExportParams;
+  const fileKey = `report-exports/${row.tenantId ?? 'platform'}/${row.id}.csv`;
+  await repo.updateExport(deps.db, row.id, { status: 'running', rowCount: 0, error: null });
+  try {
+    const out = new PassThrough();
+    const written = deps.storage.putStream(fileKey, out, 'text/csv; charset=utf-8');
+    let rowCount = 0;
+    const write = async (chunk: string) => {
+      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', resolve));
+    };
+    const streamed = (async () => {
+      await write(csvHeader(source.csv));
+      await repo.streamReport({
+        database: deps.database,
+        source,
+        scope: params.scope,
+        rawQuery: params.query,
+        batch: EXPORT_BATCH_ROWS,
+        onRows: async (rows) => {
+          await write(csvRows(source.csv, rows));
+          rowCount += rows.length;
+          await repo.updateExport(deps.db, row.id, { rowCount });
+        },
+      });
+      out.end();
+    })();
+    streamed.catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
+    await Promise.all([streamed, written]);
+    await repo.updateExport(deps.db, row.id, { status: 'done', rowCount, totalRows: rowCount, fileKey, finishedAt: new Date() });
+  } catch (err) {
+    deps.log.warn({ err, exportId, attempt }, 'report export failed');
+    const final = attempt >= EXPORT_ATTEMPTS;
+    await repo.updateExport(deps.db, row.id, {
+      status: final ? 'failed' : 'pending',
+      error: final ? exportFailureMessage(row.kind as ExportKind) : null,
+      finishedAt: final ? new Date() : null,
+    });
+    if (!final) throw err;
+  }
+}
+
+export function registerReportJobs(deps: Deps) {
+  deps.jobs.register(REPORT_EXPORT_JOB, async (payload: { exportId: string }, info) => runExport({ deps, exportId: payload.exportId, attempt: info.attempt }));
+}
