@@ -1,5 +1,4 @@
 import type {
-  TCancellationProgress,
   TOrderDetail,
   TRefundRequest,
   TRefundResponse,
@@ -23,6 +22,4 @@ export const orderAdminApi = {
   download: ({ tenantId, eventId, orderUID }: OrderRef) => api.postForBlob(`${eventPath(tenantId, eventId)}/download`, { orderUID }),
   refund: ({ tenantId, eventId, orderUID }: OrderRef, body: TRefundRequest) =>
     api.post<TRefundResponse>(`${eventPath(tenantId, eventId)}/orders/${e(orderUID)}/refunds`, body),
-  cancellation: (tenantId: string, eventId: string, signal?: AbortSignal) =>
-    api.get<TCancellationProgress>(`${eventPath(tenantId, eventId)}/cancellation`, undefined, signal),
 };

@@ -3,7 +3,6 @@ import { orderAdminApi, type OrderRef } from './api';
 
 export const orderAdminKey = ['order-admin'] as const;
 export const orderKey = (ref: OrderRef) => [...orderAdminKey, 'order', ref.tenantId, ref.eventId, ref.orderUID] as const;
-export const cancellationKey = (tenantId: string, eventId: string) => [...orderAdminKey, 'cancellation', tenantId, eventId] as const;
 
 export function useOrderDetail(ref: OrderRef) {
   return useQuery({
@@ -14,12 +13,3 @@ export function useOrderDetail(ref: OrderRef) {
   });
 }
 
-/** The refunds an event's cancellation started; polled while they run. */
-export function useCancellationProgress(tenantId: string | undefined, eventId: string | undefined, enabled = true) {
-  return useQuery({
-    queryKey: cancellationKey(tenantId ?? '', eventId ?? ''),
-    queryFn: ({ signal }) => orderAdminApi.cancellation(tenantId!, eventId!, signal),
-    enabled: !!tenantId && !!eventId && enabled,
-    refetchInterval: (q) => (q.state.data?.status === 'running' ? 2000 : false),
-  });
-}

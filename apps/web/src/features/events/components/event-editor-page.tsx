@@ -117,7 +117,7 @@ export function EventEditorPage() {
           Tickets no longer sell and nothing here can be changed. Orders, tickets and reports are kept for your records.
         </Alert>
       )}
-      <CancellationProgress tenantId={e.tenantId} eventId={e.id} cancelled={d.status === 'cancelled'} />
+      <CancellationProgress progress={e.cancellation} onRefresh={() => void event.refetch()} />
       {d.status === 'draft' && (
         <Alert color="brand" variant="light" icon={<IconInfoCircle size={18} />} mb="lg">
           <Text fz="sm">

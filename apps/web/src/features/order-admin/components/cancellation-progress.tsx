@@ -1,19 +1,35 @@
 import { Alert, Group, Progress, Stack, Text } from '@mantine/core';
+import type { TCancellationProgress } from '@marquee/core';
 import { IconReceiptRefund } from '@tabler/icons-react';
+import { useEffect, useRef } from 'react';
 import { formatMoney } from '../../../ui/money';
-import { useCancellationProgress } from '../queries';
+
+const POLL_MS = 2000;
+
+export type CancellationProgressProps = {
+  /** The event answer's `cancellation` (a cancelled event's refunds of its paid orders). */
+  progress: TCancellationProgress | undefined;
+  /** Reloads the event while the refunds run. */
+  onRefresh: () => void;
+};
 
 /** The refunds an event's cancellation started (a job), shown on the event page while and after they run. */
-export function CancellationProgress({ tenantId, eventId, cancelled }: { tenantId: string; eventId: string; cancelled: boolean }) {
-  const progress = useCancellationProgress(tenantId, eventId, cancelled);
-  const p = progress.data;
-  if (!cancelled || !p || p.status === 'none' || p.total === 0) return null;
+export function CancellationProgress({ progress: p, onRefresh }: CancellationProgressProps) {
+  const refresh = useRef(onRefresh);
+  refresh.current = onRefresh;
+  const running = p?.status === 'running';
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => refresh.current(), POLL_MS);
+    return () => clearInterval(timer);
+  }, [running]);
+
+  if (!p || p.status === 'none' || p.total === 0) return null;
   const done = p.refunded + p.failed;
   const pct = p.total ? Math.round((done / p.total) * 100) : 100;
-  const running = p.status === 'running';
   return (
     <Alert
-      mb="md"
+      mb="lg"
       variant="light"
       color={p.failed > 0 ? 'red' : running ? 'brand' : 'teal'}
       icon={<IconReceiptRefund size={18} />}
@@ -29,7 +45,7 @@ export function CancellationProgress({ tenantId, eventId, cancelled }: { tenantI
           {p.pending > 0 && <Text fz="sm">{p.pending} waiting</Text>}
           {p.failed > 0 && (
             <Text fz="sm" c="red.7">
-              {p.failed} failed: open those orders to refund them again
+              {p.failed} failed: open those orders in Reports to refund them again
             </Text>
           )}
         </Group>

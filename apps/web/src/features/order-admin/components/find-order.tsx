@@ -25,7 +25,7 @@ export function FindOrderBox() {
         onSubmit={(e) => {
           e.preventDefault();
           const q = text.trim();
-          void navigate(q ? `/orders?q=${encodeURIComponent(q)}` : '/orders');
+          void navigate(q ? `/reports/orders?q=${encodeURIComponent(q)}` : '/reports/orders');
         }}
       >
         <Title order={2} fz="md" mb={4}>

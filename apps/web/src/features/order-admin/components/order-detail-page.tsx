@@ -13,6 +13,7 @@ import { useReportScope } from '../../reports/report-scope';
 import type { OrderRef } from '../api';
 import { useDownloadTickets, useRefundOrder, useReloadOrder, useResendTickets, useVoidTicket } from '../mutations';
 import { useOrderDetail } from '../queries';
+import { breakdownLines } from '../breakdown';
 import { RefundModal } from './refund-modal';
 import { VoidTicketModal } from './void-ticket-modal';
 
@@ -28,29 +29,12 @@ const PAYOUT_COLOR: Record<OrderPayoutState, string> = {
   'Payout Pending': 'yellow',
 };
 
-type Line = { label: string; amount: number; negative?: boolean; always?: boolean };
-
-/** spec §5 Display: fee, discount and tax lines are hidden when zero or absent. */
-export function breakdownLines(d: TOrderDetail['details']): Line[] {
-  const lines: Line[] = [
-    { label: 'Subtotal', amount: d.subtotal, always: true },
-    { label: d.discountCode ? `Discount (${d.discountCode})` : 'Discount', amount: d.discount, negative: true },
-    { label: 'Service Fee', amount: d.surcharge },
-    { label: 'Processing Fee', amount: d.processingFee },
-    { label: d.taxRate ? `Tax (${(d.taxRate / 100).toFixed(2).replace(/\.?0+$/, '')}%)` : 'Tax', amount: d.vat },
-    { label: d.charityName ? `Donation to ${d.charityName}` : 'Donation', amount: d.donation },
-    { label: 'Donation Fee', amount: d.donationFee },
-    { label: 'Online Charge', amount: d.channelCharge },
-  ];
-  return lines.filter((l) => l.always || l.amount > 0);
-}
-
 const statusLabel = (status: string) => status.charAt(0).toUpperCase() + status.slice(1);
 
 function Breakdown({ order }: { order: TOrderDetail }) {
   const d = order.details;
   return (
-    <Paper withBorder radius="lg" p="lg">
+    <Paper withBorder radius="lg" p="lg" h="100%">
       <Title order={3} fz="md" mb="sm">
         Order Summary
       </Title>
@@ -121,7 +105,7 @@ function Customer({ order }: { order: TOrderDetail }) {
   const d = order.details;
   const address = [d.address1, d.address2, [d.city, d.state, d.zipCode].filter(Boolean).join(', '), d.country].filter(Boolean);
   return (
-    <Paper withBorder radius="lg" p="lg">
+    <Paper withBorder radius="lg" p="lg" h="100%">
       <Title order={3} fz="md" mb="sm">
         Customer
       </Title>
@@ -148,7 +132,35 @@ function Tickets({ order, onToggle, canVoid }: { order: TOrderDetail; onToggle: 
       <Title order={3} fz="md" p="lg" pb="sm">
         Tickets
       </Title>
-      <Table.ScrollContainer minWidth={640} type="native">
+      {/* Phones: one card a ticket, so that Void stays in reach without scrolling sideways. */}
+      <Stack gap={0} hiddenFrom="sm" data-testid="ticket-cards">
+        {order.tickets.map((t) => (
+          <Group key={t.id} justify="space-between" align="flex-start" wrap="nowrap" px="lg" py="sm" style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}>
+            <Stack gap={2} style={{ minWidth: 0 }}>
+              <Text fz="sm" fw={600}>
+                {t.details.ticketTypeName} · {formatMoney(t.details.ticketPrice)}
+              </Text>
+              <Text fz="xs" ff="monospace" c="dimmed" style={{ wordBreak: 'break-all' }}>
+                {t.details.ticketUID}
+              </Text>
+              <Group gap={6}>
+                <Badge size="sm" color={t.details.voided ? 'red' : 'teal'} variant="light">
+                  {t.details.voided ? 'Voided' : 'Active'}
+                </Badge>
+                <Text fz="xs" c="dimmed">
+                  Used: {yesNo(t.details.used)}
+                </Text>
+              </Group>
+            </Stack>
+            {canVoid && !t.details.refundId && (
+              <Button size="xs" variant="light" color={t.details.voided ? 'brand' : 'red'} onClick={() => onToggle(t)} aria-label={`${t.details.voided ? 'Unvoid' : 'Void'} ticket ${t.details.ticketUID}`}>
+                {t.details.voided ? 'Unvoid' : 'Void'}
+              </Button>
+            )}
+          </Group>
+        ))}
+      </Stack>
+      <Table.ScrollContainer minWidth={640} type="native" visibleFrom="sm">
         <Table verticalSpacing="sm" horizontalSpacing="md" aria-label="Tickets">
           <Table.Thead bg="var(--mantine-color-gray-0)">
             <Table.Tr>
@@ -161,15 +173,15 @@ function Tickets({ order, onToggle, canVoid }: { order: TOrderDetail; onToggle: 
           </Table.Thead>
           <Table.Tbody>
             {order.tickets.map((t) => (
-              <Table.Tr key={t.id} data-testid={`ticket-${t.details.ticketId}`}>
-                <Table.Td ff="monospace" fz="sm">
-                  {t.details.ticketId}
+              <Table.Tr key={t.id} data-testid={`ticket-${t.details.ticketUID}`}>
+                <Table.Td ff="monospace" fz="sm" style={{ whiteSpace: 'nowrap' }}>
+                  {t.details.ticketUID}
                 </Table.Td>
                 <Table.Td fz="sm">{t.details.fullName}</Table.Td>
                 <Table.Td fz="sm">{t.details.ticketTypeName}</Table.Td>
                 <Table.Td fz="sm">{formatMoney(t.details.ticketPrice)}</Table.Td>
                 <Table.Td fz="sm">{yesNo(t.details.used)}</Table.Td>
-                <Table.Td>
+                <Table.Td miw={96}>
                   <Badge color={t.details.voided ? 'red' : 'teal'} variant="light" title={t.details.voidReason ?? undefined}>
                     {t.details.voided ? 'Voided' : 'Active'}
                   </Badge>
@@ -220,8 +232,8 @@ function Refunds({ order, highlight }: { order: TOrderDetail; highlight: boolean
           <Table.Tbody>
             {order.refunds.map((r) => (
               <Table.Tr key={r.id}>
-                <Table.Td fz="sm">{formatLongDate(r.details.transactionDate)}</Table.Td>
-                <Table.Td>
+                <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>{formatLongDate(r.details.transactionDate)}</Table.Td>
+                <Table.Td miw={110}>
                   <Badge variant="light" color={r.details.status === 'succeeded' ? 'teal' : r.details.status === 'failed' ? 'red' : 'yellow'} title={r.details.failureReason ?? undefined}>
                     {refundStatusText(r.details.status)}
                   </Badge>
@@ -263,7 +275,7 @@ function History({ order }: { order: TOrderDetail }) {
               {formatDateTime(a.createdAt)}
             </Text>{' '}
             · {ACTION_LABEL[a.action] ?? a.action}
-            {a.ticketId ? ` ${a.ticketId}` : ''} by {a.userEmail ?? 'Marquee'}
+            {a.ticketId ? ` ${typeof a.details.ticketUID === 'string' ? a.details.ticketUID : a.ticketId}` : ''} by {a.userEmail ?? 'Marquee'}
             {a.reason ? ` — ${a.reason}` : ''}
           </Text>
         ))}
@@ -424,21 +436,19 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
           This order was cancelled.
         </Alert>
       )}
-      <Grid gutter="md">
-        <Grid.Col span={{ base: 12, md: 7 }}>
-          <Stack gap="md">
-            <Tickets order={order.data} canVoid={d.status !== 'cancelled'} onToggle={setVoiding} />
-            <Refunds order={order.data} highlight={params.get('refunded') === 'true'} />
-            <History order={order.data} />
-          </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 5 }}>
-          <Stack gap="md">
+      <Stack gap="md">
+        <Grid gutter="md">
+          <Grid.Col span={{ base: 12, md: 7 }}>
             <Breakdown order={order.data} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 5 }}>
             <Customer order={order.data} />
-          </Stack>
-        </Grid.Col>
-      </Grid>
+          </Grid.Col>
+        </Grid>
+        <Tickets order={order.data} canVoid={d.status !== 'cancelled'} onToggle={setVoiding} />
+        <Refunds order={order.data} highlight={params.get('refunded') === 'true'} />
+        <History order={order.data} />
+      </Stack>
       <VoidTicketModal ticket={voiding} busy={voidTicket.isPending} onClose={() => setVoiding(null)} onSubmit={toggleVoid} />
       <RefundModal
         order={refunding ? order.data : null}

@@ -101,7 +101,7 @@ export function RefundModal({ order, busy, onClose, onSubmit }: RefundModalProps
             {mode === 'amount' && (
               <NumberInput
                 label="Amount to refund"
-                required
+                withAsterisk
                 prefix="$"
                 decimalScale={2}
                 fixedDecimalScale
@@ -119,14 +119,14 @@ export function RefundModal({ order, busy, onClose, onSubmit }: RefundModalProps
               <Checkbox.Group label="Tickets to refund" description="They are voided and go back on sale." value={ticketIds} onChange={setTicketIds} error={errors.tickets}>
                 <Stack gap={6} mt="xs">
                   {tickets.map((t) => (
-                    <Checkbox key={t.id} value={t.id} label={`${t.details.ticketTypeName} · ${t.details.ticketId} · ${formatMoney(t.details.ticketPrice)}`} />
+                    <Checkbox key={t.id} value={t.id} label={`${t.details.ticketTypeName} · ${t.details.ticketUID} · ${formatMoney(t.details.ticketPrice)}`} />
                   ))}
                 </Stack>
               </Checkbox.Group>
             )}
             <Textarea
               label="Reason"
-              required
+              withAsterisk
               autosize
               minRows={2}
               maxLength={500}

@@ -21,7 +21,7 @@ export function VoidTicketModal({ ticket, busy, onClose, onSubmit }: VoidTicketM
   const verb = unvoid ? 'Unvoid' : 'Void';
 
   return (
-    <Modal opened={!!ticket} onClose={onClose} title={`${verb} ticket ${ticket?.details.ticketId ?? ''}`} centered>
+    <Modal opened={!!ticket} onClose={onClose} title={`${verb} ticket ${ticket?.details.ticketUID ?? ''}`} centered>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -37,7 +37,7 @@ export function VoidTicketModal({ ticket, busy, onClose, onSubmit }: VoidTicketM
           </Text>
           <Textarea
             label="Reason"
-            required
+            withAsterisk
             autosize
             minRows={2}
             maxLength={500}

@@ -37,7 +37,7 @@ export function CompletedPayoutsPage() {
 
   const columns: Column<TCompletedPayout>[] = [
     { key: 'date', header: 'Date', render: (r) => <DateCell value={r.details.dateCreated} /> },
-    { key: 'id', header: 'Payout ID', render: (r) => <TextCell nowrap>{r.details.payoutId.slice(0, 8)}…</TextCell> },
+    { key: 'id', header: 'Payout ID', render: (r) => <TextCell wrap={false}>{r.details.payoutId.slice(0, 8)}…</TextCell> },
     ...(platform && !tenantParam
       ? [{ key: 'tenant', header: 'Tenant URL', render: (r: TCompletedPayout) => <IdLink to={payoutPaths.tenantCompleted(r.details.tenantId)}>{r.details.tenantURL}</IdLink> }]
       : []),

@@ -63,7 +63,7 @@ export function PayoutDetailPage() {
       header: 'Order ID',
       render: (r) => (
         <Group gap={6} wrap="nowrap">
-          <TextCell nowrap>{r.details.orderUID}</TextCell>
+          <TextCell wrap={false}>{r.details.orderUID}</TextCell>
           {r.details.kind === 'refund' && <Badge size="xs" color="gray" variant="light">Refund</Badge>}
         </Group>
       ),

@@ -149,7 +149,7 @@ export function PendingPayoutsPage() {
     },
     { key: 'tenant', header: 'Tenant URL', visibleFrom: 'sm', render: (r) => <IdLink to={payoutPaths.tenantPending(r.details.tenantId)}>{r.details.tenantURL}</IdLink> },
     { key: 'event', header: 'Event Name', visibleFrom: 'sm', render: (r) => <IdLink to={payoutPaths.eventSales(r.details.tenantId, r.details.eventId)}>{r.details.eventName}</IdLink> },
-    { key: 'charge', header: 'Charge ID', visibleFrom: 'lg', render: (r) => <TextCell nowrap>{r.details.chargeId ?? 'N/A'}</TextCell> },
+    { key: 'charge', header: 'Charge ID', visibleFrom: 'lg', render: (r) => <TextCell wrap={false}>{r.details.chargeId ?? 'N/A'}</TextCell> },
     {
       key: 'status',
       header: 'Status',

@@ -10,19 +10,28 @@ export const MoneyCell = ({ cents }: { cents: number }) => (
   </Text>
 );
 
-export const DateCell = ({ value }: { value: string | number }) => (
-  <Text fz="sm" style={{ whiteSpace: 'nowrap' }}>
-    {formatDateTime(value)}
-  </Text>
-);
+/** A date on one line and its time under it, so that wide reports stay readable. */
+export const DateCell = ({ value }: { value: string | number }) => {
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return null;
+  return (
+    <Text fz="sm" style={{ whiteSpace: 'nowrap' }} title={formatDateTime(value)}>
+      {d.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' })}
+      <Text span display="block" fz="xs" c="dimmed">
+        {d.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}
+      </Text>
+    </Text>
+  );
+};
 
-export const TextCell = ({ children, nowrap }: { children: ReactNode; nowrap?: boolean }) => (
-  <Text fz="sm" style={nowrap ? { whiteSpace: 'nowrap' } : { wordBreak: 'break-word' }}>
+/** Short values stay on one line (the table scrolls sideways); `wrap` for free text such as a reason. */
+export const TextCell = ({ children, wrap }: { children: ReactNode; wrap?: boolean }) => (
+  <Text fz="sm" style={wrap ? { wordBreak: 'break-word', minWidth: 160 } : { whiteSpace: 'nowrap' }}>
     {children}
   </Text>
 );
 
-export const PhoneCell = ({ phone }: { phone: string | null }) => <TextCell nowrap>{phone ? formatPhone(phone) : ''}</TextCell>;
+export const PhoneCell = ({ phone }: { phone: string | null }) => <TextCell>{phone ? formatPhone(phone) : ''}</TextCell>;
 
 export const IdLink = ({ to, children }: { to: string; children: ReactNode }) => (
   <Anchor component={Link} to={to} fz="sm" ff="monospace" onClick={(e) => e.stopPropagation()} style={{ whiteSpace: 'nowrap' }}>

@@ -39,7 +39,7 @@ function Refunds({ level }: { level: 'tenant' | 'event' }) {
   const ok = !!t && (level === 'tenant' || !!eventId);
 
   const columns: Column<TReportRefund>[] = [
-    { key: 'date', header: 'Refund Date', render: (r) => <TextCell nowrap>{formatLongDate(r.details.transactionDate)}</TextCell> },
+    { key: 'date', header: 'Refund Date', render: (r) => <TextCell>{formatLongDate(r.details.transactionDate)}</TextCell> },
     // spec §2: a refund link adds ?refunded=true.
     { key: 'order', header: 'Order ID', render: (r) => <IdLink to={`${scope.order(r.details.eventId, r.details.orderUID)}?refunded=true`}>{r.details.orderUID}</IdLink> },
     { key: 'payment', header: 'Payment ID', render: (r) => <TextCell>{r.details.chargeId ?? 'N/A'}</TextCell> },
@@ -57,7 +57,7 @@ function Refunds({ level }: { level: 'tenant' | 'event' }) {
       ),
     },
     { key: 'amount', header: 'Refund Amount', align: 'right', render: (r) => <MoneyCell cents={r.details.refundAmount} /> },
-    { key: 'reason', header: 'Reason', render: (r) => <TextCell>{r.details.refundReason}</TextCell> },
+    { key: 'reason', header: 'Reason', render: (r) => <TextCell wrap>{r.details.refundReason}</TextCell> },
   ];
 
   const title = level === 'tenant' ? `Refunds: ${names.url}` : `Refunds: ${event.name}`;

@@ -58,7 +58,7 @@ function ReportSearch({ list, searchFields }: { list: ReportListState; searchFie
             setText('');
             list.set({ field: v, q: '' });
           }}
-          w={170}
+          w={{ base: 130, sm: 170 }}
           styles={{ input: { borderTopRightRadius: 0, borderBottomRightRadius: 0 } }}
           comboboxProps={{ withinPortal: true }}
         />

@@ -50,6 +50,7 @@ export function SalesCharts({ salesOverTimePath, ticketTypesPath, showEvent }: S
                 { name: 'Net Revenue', color: 'teal.6' },
               ]}
               curveType="monotone"
+              withDots={days.length <= 14}
               valueFormatter={dollars}
               yAxisProps={{ width: 80 }}
               withLegend
@@ -85,6 +86,8 @@ export function SalesCharts({ salesOverTimePath, ticketTypesPath, showEvent }: S
                 { name: 'Complimentary', color: 'cyan.4' },
               ]}
               yAxisProps={{ width: 140 }}
+              xAxisProps={{ allowDecimals: false }}
+              maxBarWidth={32}
               withLegend
               aria-label="Tickets sold by ticket type"
             />

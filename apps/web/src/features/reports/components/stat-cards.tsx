@@ -25,17 +25,17 @@ export type Card = { label: string; value: string; icon: Icon; color: string; to
 function StatCard({ card, large }: { card: Card; large?: boolean }) {
   const I = card.icon;
   const body = (
-    <Paper withBorder radius="lg" p={large ? 'lg' : 'md'} h="100%" data-testid={`card-${card.label.toLowerCase().replace(/[^a-z]+/g, '-').replace(/^-|-$/g, '')}`}>
+    <Paper withBorder radius="lg" p={{ base: 'sm', sm: large ? 'lg' : 'md' }} h="100%" data-testid={`card-${card.label.toLowerCase().replace(/[^a-z]+/g, '-').replace(/^-|-$/g, '')}`}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
         <Stack gap={4} style={{ minWidth: 0 }}>
           <Text fz="xs" c="dimmed" fw={600} style={{ letterSpacing: 0.4 }}>
             {card.label}
           </Text>
-          <Text fz={large ? 26 : 20} fw={700} lh={1.15} style={{ fontVariantNumeric: 'tabular-nums' }}>
+          <Text fz={large ? { base: 18, xs: 22, lg: 26 } : { base: 17, sm: 20 }} fw={700} lh={1.15} style={{ fontVariantNumeric: 'tabular-nums' }}>
             {card.value}
           </Text>
         </Stack>
-        <ThemeIcon variant="light" color={card.color} size={large ? 38 : 32} radius="md">
+        <ThemeIcon variant="light" color={card.color} size={large ? 38 : 32} radius="md" visibleFrom="xs" style={{ flexShrink: 0 }}>
           {card.to ? <IconArrowUpRight size={18} stroke={1.8} /> : <I size={large ? 20 : 18} stroke={1.7} />}
         </ThemeIcon>
       </Group>
@@ -82,7 +82,7 @@ export function counterCards(d: TReportDashboard, level: 'tenant' | 'event', lin
 
 export function StatGrid({ cards, loading, count, large }: { cards: Card[] | null; loading: boolean; count: number; large?: boolean }) {
   return (
-    <SimpleGrid cols={large ? { base: 1, xs: 2, md: 4 } : { base: 2, sm: 3, lg: count }} spacing="md">
+    <SimpleGrid cols={large ? { base: 2, md: 4 } : { base: 2, sm: 3, xl: count }} spacing={{ base: 'xs', sm: 'md' }}>
       {cards ? cards.map((c) => <StatCard key={c.label} card={c} large={large} />) : loading && Array.from({ length: count }, (_, i) => <Skeleton key={i} height={large ? 100 : 84} radius="lg" />)}
     </SimpleGrid>
   );
