@@ -140,7 +140,7 @@ function Figure({ label, value, mono }: { label: string; value: string; mono?: b
         <Text fz="xs" c="dimmed" tt="uppercase" fw={600}>
           {label}
         </Text>
-        <Text fw={600} ff={mono ? 'monospace' : undefined} fz={mono ? 'xs' : 'md'} style={{ wordBreak: 'break-all' }}>
+        <Text fw={600} ff={mono ? 'monospace' : undefined} fz={mono ? 'xs' : 'md'} style={mono ? { wordBreak: 'break-all' } : undefined}>
           {value}
         </Text>
       </Stack>

@@ -1,4 +1,4 @@
-import { Badge, Button, Checkbox, Group, List, Modal, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, List, Modal, Stack, Text, Textarea, Title, Tooltip } from '@mantine/core';
 import {
   encodeFilters,
   M,
@@ -22,7 +22,6 @@ import { PagedTable, fromListQuery, type Column } from '../../../ui/paged-table'
 import { hasPlatformRole, useSession } from '../../../ui/session';
 import { DateCell, IdLink, MoneyCell, TextCell } from '../../reports/components/cells';
 import { ReportFilters } from '../../reports/components/report-filters';
-import { formatDateTime } from '../../reports/format';
 import { useTenantNames } from '../../reports/names';
 import { useReportList as useReportListQuery, reportsKey } from '../../reports/queries';
 import { REPORT_FILTER_DEBOUNCE_MS } from '../../reports/search-rules';
@@ -124,8 +123,8 @@ export function PendingPayoutsPage() {
   const columns: Column<TPayoutOrderRow>[] = [
     {
       key: 'select',
-      header: 'Select',
-      width: 56,
+      header: '',
+      width: 40,
       render: (r) => (
         <Checkbox
           aria-label={`Select ${r.details.orderUID}`}
@@ -147,20 +146,33 @@ export function PendingPayoutsPage() {
         </Stack>
       ),
     },
-    { key: 'tenant', header: 'Tenant URL', visibleFrom: 'sm', render: (r) => <IdLink to={payoutPaths.tenantPending(r.details.tenantId)}>{r.details.tenantURL}</IdLink> },
-    { key: 'event', header: 'Event Name', visibleFrom: 'sm', render: (r) => <IdLink to={payoutPaths.eventSales(r.details.tenantId, r.details.eventId)}>{r.details.eventName}</IdLink> },
-    { key: 'charge', header: 'Charge ID', visibleFrom: 'lg', render: (r) => <TextCell wrap={false}>{r.details.chargeId ?? 'N/A'}</TextCell> },
+    {
+      key: 'event',
+      header: 'Event Name / Tenant URL',
+      visibleFrom: 'sm',
+      render: (r) => (
+        <Stack gap={2}>
+          <IdLink to={payoutPaths.eventSales(r.details.tenantId, r.details.eventId)}>{r.details.eventName}</IdLink>
+          <IdLink to={payoutPaths.tenantPending(r.details.tenantId)}>{r.details.tenantURL}</IdLink>
+        </Stack>
+      ),
+    },
+    { key: 'charge', header: 'Charge ID', visibleFrom: 'xl', render: (r) => <TextCell wrap={false}>{r.details.chargeId ?? 'N/A'}</TextCell> },
     {
       key: 'status',
       header: 'Status',
       render: (r) => (
         <Stack gap={2}>
-          <Badge color={r.details.status === 'Ready For Payout' ? 'teal' : 'yellow'} variant="light">{r.details.status}</Badge>
+          <Text fz="sm" fw={600} c={r.details.status === 'Ready For Payout' ? 'teal.8' : 'yellow.8'} style={{ whiteSpace: 'nowrap' }}>
+            {r.details.status}
+          </Text>
           {r.details.payoutId && <Text fz="xs" c="dimmed">Transfer in progress</Text>}
           {r.details.lastFailure && !r.details.payoutId && (
-            <Text fz="xs" c="red" maw={220}>
-              {transferFailureText(r.details.lastFailure)}
-            </Text>
+            <Tooltip label={transferFailureText(r.details.lastFailure)} multiline w={280} withArrow>
+              <Text fz="xs" c="red" style={{ cursor: 'help', whiteSpace: 'nowrap' }} tabIndex={0}>
+                Last transfer failed
+              </Text>
+            </Tooltip>
           )}
         </Stack>
       ),
@@ -170,16 +182,24 @@ export function PendingPayoutsPage() {
       header: 'Available On',
       render: (r) => (
         // spec §4: green when reached, yellow otherwise.
-        <Badge color={new Date(r.details.balanceAvailableOn) <= rowNow ? 'green' : 'yellow'} variant="filled" radius="sm" style={{ textTransform: 'none' }}>
-          {formatDateTime(r.details.balanceAvailableOn)}
-        </Badge>
+        <Text
+          fz="sm"
+          fw={600}
+          px={6}
+          py={2}
+          bg={new Date(r.details.balanceAvailableOn) <= rowNow ? 'green.1' : 'yellow.1'}
+          c={new Date(r.details.balanceAvailableOn) <= rowNow ? 'green.9' : 'yellow.9'}
+          style={{ whiteSpace: 'nowrap', borderRadius: 4, display: 'inline-block' }}
+        >
+          {new Date(r.details.balanceAvailableOn).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })}
+        </Text>
       ),
     },
-    { key: 'type', header: 'Type', visibleFrom: 'md', render: (r) => <TextCell>{payoutTypeLabel(r.details.facilitator)}</TextCell> },
+    { key: 'type', header: 'Type', visibleFrom: 'lg', render: (r) => <TextCell>{payoutTypeLabel(r.details.facilitator)}</TextCell> },
     { key: 'gross', header: 'Gross', align: 'right', render: (r) => <MoneyCell cents={r.details.grossAmount} /> },
-    { key: 'fee', header: 'Card Fees', align: 'right', visibleFrom: 'md', render: (r) => <MoneyCell cents={r.details.gatewayFee} /> },
+    { key: 'fee', header: 'Card Fees', align: 'right', visibleFrom: 'lg', render: (r) => <MoneyCell cents={r.details.gatewayFee} /> },
     { key: 'tenantTotal', header: 'Tenant Total', align: 'right', render: (r) => <MoneyCell cents={r.details.tenantTotal} /> },
-    { key: 'platformTotal', header: 'Platform Total', align: 'right', visibleFrom: 'md', render: (r) => <MoneyCell cents={r.details.platformTotal} /> },
+    { key: 'platformTotal', header: 'Platform Total', align: 'right', visibleFrom: 'lg', render: (r) => <MoneyCell cents={r.details.platformTotal} /> },
     {
       key: 'action',
       header: 'Action',
@@ -235,7 +255,7 @@ export function PendingPayoutsPage() {
         {...fromListQuery(query)}
         rowKey={(r) => r.id}
         pager={list.pager}
-        minWidth={1100}
+        minWidth={760}
         // spec §4: held rows are tinted red.
         rowBg={(r) => (r.details.onHold ? 'var(--mantine-color-red-1)' : undefined)}
         empty={<Text c="dimmed" ta="center" py="lg">No orders are waiting to be paid out.</Text>}
