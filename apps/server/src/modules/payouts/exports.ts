@@ -6,6 +6,7 @@ import { reportExports } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
+import { EXPORT_URL_TTL_SECONDS, exportFileUrl } from '../reports/exports.js';
 import * as repo from './repository.js';
 import * as service from './service.js';
 
@@ -63,7 +64,8 @@ export async function exportStatus({
   // Another tenant's export, or someone else's: not found.
   if (!row || row.requestedBy !== userId || (tenantId !== null && row.tenantId !== tenantId) || !row.kind.startsWith('payout')) throw notFound(M.exportNotFound);
   return {
-    downloadUrl: row.status === 'done' && row.fileKey ? deps.storage.downloadUrl(row.fileKey, 600) : statusPath(row.id),
+    // Served by the report exports' signed file route, like every report CSV.
+    downloadUrl: row.status === 'done' && row.fileKey ? exportFileUrl(deps.config.secret, row.id, Math.floor(Date.now() / 1000) + EXPORT_URL_TTL_SECONDS) : statusPath(row.id),
     exportId: row.id,
     status: row.status as TExportStatus['status'],
     rowCount: row.rowCount,
@@ -143,7 +145,7 @@ export async function runPayoutExport({ deps, exportId }: { deps: Deps; exportId
     return;
   }
   const key = `exports/${exportId}.csv`;
-  await deps.storage.put(key, Buffer.from(stringify(records)), 'text/csv; charset=utf-8');
+  await deps.storage.put(key, Buffer.from(`\ufeff${stringify(records)}`), 'text/csv; charset=utf-8');
   await deps.db
     .update(reportExports)
     .set({ status: 'done', fileKey: key, rowCount: records.length - 1, totalRows: records.length - 1, finishedAt: new Date() })

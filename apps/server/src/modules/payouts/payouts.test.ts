@@ -341,8 +341,9 @@ describe('payout downloads', () => {
     const file = await admin.get(new URL(done.body.downloadUrl, 'http://x').pathname + new URL(done.body.downloadUrl, 'http://x').search);
     expect(file.status).toBe(200);
     // 123456 x 2.9% = 3580.2 -> 3580, + 30 = 3610 fee.
+    expect(file.headers['content-disposition']).toMatch(/^attachment; filename="payout-orders-.*\.csv"$/);
     expect(file.raw.toString()).toBe(
-      'Order ID,Event Name,Line,Gross Amount,Card Fees,Net Amount,Tenant Total,Platform Total\n' +
+      '\ufeffOrder ID,Event Name,Line,Gross Amount,Card Fees,Net Amount,Tenant Total,Platform Total\n' +
         `${o.orderUid},${(await server.app.deps.db.select({ n: events.name }).from(events).where(eq(events.id, o.eventId)))[0]!.n},sale,"$1,234.56",$36.10,"$1,198.46","$1,098.46",$100.00\n`,
     );
     expect((await admin.get(PAYOUT_PATHS.payoutDownload(randomUUID()))).status).toBe(404);

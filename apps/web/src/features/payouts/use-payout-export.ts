@@ -33,8 +33,15 @@ export function usePayoutExport() {
         notify.error(title, message, { duration: EXPORT_ERROR_MS });
         return;
       }
-      // spec §7: opened in a new window.
-      window.open(status.downloadUrl, '_blank', 'noopener');
+      // spec §7 says a new window; a window opened after the export's wait is blocked as a pop-up,
+      // so the CSV is downloaded from a link instead, as the report exports do (docs/decisions.md).
+      const a = document.createElement('a');
+      a.href = status.downloadUrl;
+      a.download = status.fileName;
+      a.rel = 'noopener';
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
     } catch (e) {
       const [title, message] = failure(opts.kind, errorMessage(e, M.unknownError));
       notify.error(title, message, { duration: EXPORT_ERROR_MS });
