@@ -15,7 +15,8 @@ import * as service from './service.js';
 // signed download URL once it is there.
 
 export const PAYOUT_EXPORT_JOB = 'payouts.export';
-export type PayoutExportKind = 'payout-transactions' | 'payouts-collection' | 'payout-orders' | 'tenant-payout-transactions';
+export const PAYOUT_EXPORT_KINDS = ['payout-transactions', 'payouts-collection', 'payout-orders', 'tenant-payout-transactions'] as const;
+export type PayoutExportKind = (typeof PAYOUT_EXPORT_KINDS)[number];
 type Params = { filters?: string | string[]; sort?: string; payoutId?: string };
 
 const money = (cents: number) => formatMoney(cents);
@@ -62,7 +63,7 @@ export async function exportStatus({
 }): Promise<TExportStatus> {
   const [row] = await deps.db.select().from(reportExports).where(eq(reportExports.id, exportId));
   // Another tenant's export, or someone else's: not found.
-  if (!row || row.requestedBy !== userId || (tenantId !== null && row.tenantId !== tenantId) || !row.kind.startsWith('payout')) throw notFound(M.exportNotFound);
+  if (!row || row.requestedBy !== userId || (tenantId !== null && row.tenantId !== tenantId) || !(PAYOUT_EXPORT_KINDS as readonly string[]).includes(row.kind)) throw notFound(M.exportNotFound);
   return {
     // Served by the report exports' signed file route, like every report CSV.
     downloadUrl: row.status === 'done' && row.fileKey ? exportFileUrl(deps.config.secret, row.id, Math.floor(Date.now() / 1000) + EXPORT_URL_TTL_SECONDS) : statusPath(row.id),

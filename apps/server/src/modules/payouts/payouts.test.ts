@@ -346,6 +346,17 @@ describe('payout downloads', () => {
       '\ufeffOrder ID,Event Name,Line,Gross Amount,Card Fees,Net Amount,Tenant Total,Platform Total\n' +
         `${o.orderUid},${(await server.app.deps.db.select({ n: events.name }).from(events).where(eq(events.id, o.eventId)))[0]!.n},sale,"$1,234.56",$36.10,"$1,198.46","$1,098.46",$100.00\n`,
     );
+    // The tenant's own payout transactions, from its console.
+    const organiser = await import('../../../test/harness.js').then((h) => h.givenUser(server, { tenant: { id: t.id, roles: ['tenant_admin'] } }));
+    const console = server.client(t.url);
+    await console.login(organiser.email);
+    const mine = await console.get(`${PAYOUT_PATHS.tenantTransactionsDownload(t.id)}?filters=${encodeURIComponent(`details.payoutId=${payoutId}`)}`);
+    expect(mine.status).toBe(200);
+    await server.app.deps.jobs.drain();
+    const mineDone = await console.get(PAYOUT_PATHS.tenantExport(t.id, mine.body.exportId));
+    expect(mineDone.body).toMatchObject({ status: 'done', rowCount: 1 });
+    const mineFile = await console.get(mineDone.body.downloadUrl);
+    expect(mineFile.raw.toString()).toContain(`${o.orderUid},${t.url}`);
     expect((await admin.get(PAYOUT_PATHS.payoutDownload(randomUUID()))).status).toBe(404);
     expect((await admin.get(`${PAYOUT_PATHS.transactionsDownload()}?filters=details.nope=1`)).status).toBe(400);
     expect((await actors.other_tenant_admin.tenant.get(PAYOUT_PATHS.tenantExport(bolt.id, started.body.exportId))).status).toBe(404);
