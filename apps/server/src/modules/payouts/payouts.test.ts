@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { M, PAYOUT_PATHS } from '@marquee/core';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, orders, paymentSettings, payoutHolds, payoutLines, payouts, refunds, testTransfers } from '../../db/schema/index.js';
+import { events, orders, outbox, paymentSettings, payoutHolds, payoutLines, payouts, refunds, testTransfers } from '../../db/schema/index.js';
 import { givenTenantWithSettings, notFoundError, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { givenActors, statusesOf, type Actors } from '../tenants/test-actors.js';
-import { reconcilePayouts, SENDING_STALE_MS } from './service.js';
+import { reconcilePayouts, runAutomaticPayouts, SENDING_STALE_MS } from './service.js';
 
 let server: TestServer;
 let actors: Actors;
@@ -360,5 +360,42 @@ describe('payout downloads', () => {
     expect((await admin.get(PAYOUT_PATHS.payoutDownload(randomUUID()))).status).toBe(404);
     expect((await admin.get(`${PAYOUT_PATHS.transactionsDownload()}?filters=details.nope=1`)).status).toBe(400);
     expect((await actors.other_tenant_admin.tenant.get(PAYOUT_PATHS.tenantExport(bolt.id, started.body.exportId))).status).toBe(404);
+  });
+});
+
+describe('weekly automatic payouts', () => {
+  it('off by default; when on, pays every ready, unheld, platform-facilitated order and mails the tenant; never a tenant-facilitated one', async () => {
+    const deps = server.app.deps;
+    const t = await givenTenantWithSettings(server);
+    await connect(t.id, 'acct_test_auto');
+    const ready = await givenPaidOrder(t.id, { total: 10_000, platform: 1_000, paidDaysAgo: 3 });
+    const held = await givenPaidOrder(t.id, { total: 4_000, platform: 400, paidDaysAgo: 3 });
+    const young = await givenPaidOrder(t.id, { total: 4_000, platform: 400, paidDaysAgo: 0 });
+    const own = await givenTenantWithSettings(server);
+    await deps.db.update(paymentSettings).set({ paymentType: 'tenant', payoutAutomatic: true, paymentRef: 'acct_own' }).where(eq(paymentSettings.tenantId, own.id));
+    const ownOrder = await givenPaidOrder(own.id, { total: 4_000, platform: 400, paidDaysAgo: 3 });
+    await admin.post(PAYOUT_PATHS.hold(t.id), { orderId: held.orderUid, eventId: held.eventId, hold: true });
+
+    expect((await admin.get('/api/platform/payouts/settings')).body).toEqual({ weeklyAutomatic: false });
+    expect(await runAutomaticPayouts({ deps })).toBeNull();
+    expect((await actors.platform_report.platform.put('/api/platform/payouts/settings', { weeklyAutomatic: true })).status).toBe(403);
+    expect((await admin.put('/api/platform/payouts/settings', { weeklyAutomatic: true })).body).toEqual({ weeklyAutomatic: true });
+    try {
+      const result = await runAutomaticPayouts({ deps });
+      const mine = result!.completedOrderPayouts.find((c) => c.tenantId === t.id);
+      expect(mine).toMatchObject({ orderUIDs: [ready.orderUid], amount: 8_680 });
+      expect(result!.completedOrderPayouts.some((c) => c.tenantId === own.id)).toBe(false);
+      const [p] = await deps.db.select().from(payouts).where(eq(payouts.id, mine!.payoutId));
+      expect(p).toMatchObject({ automatic: true, createdBy: null, status: 'completed' });
+      await deps.jobs.drain();
+      const mails = await deps.db.select().from(outbox).where(eq(outbox.to, `hello@${t.url}.test`));
+      expect(mails.map((m) => m.subject)).toContain('Payout of $86.80 sent');
+      for (const o of [held, young, ownOrder]) expect((await pending(`details.orderUID=${o.orderUid}`))[0].details.payoutCompleted).toBe(false);
+      // An operator cannot transfer a tenant-facilitated order either (spec §6).
+      const res = await admin.post(PAYOUT_PATHS.transfer(), { orderUIDs: [ownOrder.orderUid] });
+      expect(res.body.failedOrderPayouts).toEqual([{ tenantId: own.id, tenantURL: own.url, orderUIDs: [ownOrder.orderUid], message: M.payoutTenantFacilitated }]);
+    } finally {
+      await admin.put('/api/platform/payouts/settings', { weeklyAutomatic: false });
+    }
   });
 });
