@@ -261,8 +261,8 @@ export const REPORT_LIST_FIELDS = {
 
 /**
  * The tenant-wide "find an order" box (beyond the spec, issue 8): `filters=details.search=<text>` on
- * GET /api/tenants/{tenantId}/reports/orders matches an order id or ticket id exactly, or an e-mail,
- * name or phone anywhere (case-insensitive).
+ * GET /api/tenants/{tenantId}/reports/order-list matches an order id or ticket id exactly, the start
+ * of an e-mail, full name or last name (case-insensitive), or a phone number by its digits.
  */
 export const ORDER_FIND_FIELD = 'details.search';
 
