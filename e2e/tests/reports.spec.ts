@@ -219,5 +219,17 @@ test.describe('reports and order management', () => {
     const donationCell = donations.locator('td').nth(4);
     expect(money((await donationCell.textContent())!)).toBeGreaterThanOrEqual(1000);
     await operator.close();
+
+    // Cancelling the event refunds what is left of its paid order as a job; the event page shows it.
+    const again = await signIn(tenant, ORGANISER);
+    await send(again, `/api/tenants/${again.tenantId}/events/${event.eventId}/cancel`);
+    await again.ctx.dispose();
+    const eventPage = await browser.newPage();
+    await logInToConsole(eventPage, tenant, ORGANISER.email, ORGANISER.password);
+    await eventPage.goto(`${tenant}/events/${event.eventId}`);
+    const progress = eventPage.getByTestId('cancellation-progress');
+    await expect(progress).toContainText('Cancellation refunds finished', { timeout: 30_000 });
+    await expect(progress).toContainText('1 of 1 order refunded');
+    await eventPage.close();
   });
 });

@@ -1,7 +1,7 @@
 import { M, type ExportKind, type TExportStatus } from '@marquee/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { errorMessage } from '../../ui/api-client';
+import { errorMessage, isApiError } from '../../ui/api-client';
 import { notify } from '../../ui/notify';
 import { reportsApi } from './api';
 
@@ -85,6 +85,11 @@ export function useExport() {
       if (shown) notify.success('Report ready', `${status.fileName} (${status.rowCount.toLocaleString('en-US')} rows) is downloading.`);
     } catch (e) {
       if (shown) notifications.hide(toastId);
+      // spec §8: 'Refunds Export Failed - Event does not have refunds to export.' (the server's 409).
+      if (kind === 'refunds' && isApiError(e) && e.status === 409) {
+        notify.error(M.refundsExportFailed, M.refundsExportEmpty, { duration: EXPORT_ERROR_MS });
+        return;
+      }
       const f = exportFailure(kind, errorMessage(e, M.unknownError));
       notify.error(f.title, f.message, { duration: EXPORT_ERROR_MS });
     } finally {

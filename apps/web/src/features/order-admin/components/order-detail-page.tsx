@@ -14,6 +14,7 @@ import { useReportScope } from '../../reports/report-scope';
 import type { OrderRef } from '../api';
 import { useDownloadTickets, useRefundOrder, useReloadOrder, useResendTickets, useVoidTicket } from '../mutations';
 import { useOrderDetail } from '../queries';
+import { useOrderPermissions } from '../access';
 import { breakdownLines } from '../breakdown';
 import { RefundModal } from './refund-modal';
 import { VoidTicketModal } from './void-ticket-modal';
@@ -183,7 +184,7 @@ function Tickets({ order, onToggle, canVoid }: { order: TOrderDetail; onToggle: 
                 <Table.Td fz="sm">{formatMoney(t.details.ticketPrice)}</Table.Td>
                 <Table.Td fz="sm">{yesNo(t.details.used)}</Table.Td>
                 <Table.Td miw={96}>
-                  <Badge color={t.details.voided ? 'red' : 'teal'} variant="light" title={t.details.voidReason ?? undefined}>
+                  <Badge color={t.details.voided ? 'red' : 'teal'} variant="light" title={t.details.voidReason ?? undefined} style={{ minWidth: 'max-content' }}>
                     {t.details.voided ? 'Voided' : 'Active'}
                   </Badge>
                 </Table.Td>
@@ -235,7 +236,12 @@ function Refunds({ order, highlight }: { order: TOrderDetail; highlight: boolean
               <Table.Tr key={r.id}>
                 <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>{formatLongDate(r.details.transactionDate)}</Table.Td>
                 <Table.Td miw={110}>
-                  <Badge variant="light" color={r.details.status === 'succeeded' ? 'teal' : r.details.status === 'failed' ? 'red' : 'yellow'} title={r.details.failureReason ?? undefined}>
+                  <Badge
+                    variant="light"
+                    color={r.details.status === 'succeeded' ? 'teal' : r.details.status === 'failed' ? 'red' : 'yellow'}
+                    title={r.details.failureReason ?? undefined}
+                    style={{ minWidth: 'max-content' }}
+                  >
                     {refundStatusText(r.details.status)}
                   </Badge>
                 </Table.Td>
@@ -298,6 +304,7 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
   const download = useDownloadTickets(ref);
   const refund = useRefundOrder(ref);
   const reload = useReloadOrder(ref);
+  const can = useOrderPermissions(scope.tenantId, eventId);
   const [voiding, setVoiding] = useState<TOrderTicket | null>(null);
   const [refunding, setRefunding] = useState(false);
 
@@ -351,8 +358,8 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
   const d = order.data.details;
   const processing = d.status === 'processing';
   // spec §6: resend and download are hidden on report pages; download only for completed orders.
-  const showResend = variant === 'console';
-  const showDownload = variant === 'console' && d.status === 'completed';
+  const showResend = variant === 'console' && can.canAttend;
+  const showDownload = variant === 'console' && d.status === 'completed' && can.canAttend;
 
   const toggleVoid = (reason: string) => {
     if (!voiding) return;
@@ -425,7 +432,7 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
                 Download Tickets
               </Button>
             )}
-            {d.refundableAmount > 0 && (
+            {can.canRefund && d.refundableAmount > 0 && (
               <Button color="red" variant="light" leftSection={<IconReceiptRefund size={16} />} onClick={() => setRefunding(true)}>
                 Refund
               </Button>
@@ -447,7 +454,7 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
             <Customer order={order.data} />
           </Grid.Col>
         </Grid>
-        <Tickets order={order.data} canVoid={d.status !== 'cancelled'} onToggle={setVoiding} />
+        <Tickets order={order.data} canVoid={can.canAttend && d.status !== 'cancelled'} onToggle={setVoiding} />
         <Refunds order={order.data} highlight={params.get('refunded') === 'true'} />
         <History order={order.data} />
       </Stack>

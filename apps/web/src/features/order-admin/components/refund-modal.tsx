@@ -1,4 +1,5 @@
 import { Alert, Button, Checkbox, Group, Modal, NumberInput, SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { M, toCents, type TOrderDetail, type TRefundRequest } from '@marquee/core';
 import { useEffect, useState } from 'react';
@@ -23,6 +24,8 @@ export function RefundModal({ order, busy, onClose, onSubmit }: RefundModalProps
   const [ticketIds, setTicketIds] = useState<string[]>([]);
   const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<{ amount?: string; tickets?: string; reason?: string }>({});
+  // Phones: the three choices stacked, so that none is cut off.
+  const narrow = useMediaQuery('(max-width: 30em)');
 
   useEffect(() => {
     setMode('full');
@@ -97,6 +100,7 @@ export function RefundModal({ order, busy, onClose, onSubmit }: RefundModalProps
                 { value: 'tickets', label: 'Chosen tickets', disabled: tickets.length === 0 },
               ]}
               fullWidth
+              orientation={narrow ? 'vertical' : 'horizontal'}
             />
             {mode === 'amount' && (
               <NumberInput

@@ -65,7 +65,7 @@ export function EventListPage() {
         columns={columns}
         searchFields={SEARCH}
         withDateRange={false}
-        minWidth={520}
+        minWidth={360}
         onRowClick={open}
         emptyTitle="No events yet"
         emptyDescription="Events appear here once they are created."

@@ -103,7 +103,8 @@ function TenantListReport({ kind }: { kind: Kind }) {
             kind={page.exportKind}
             path={page.exportPath}
             statusPath={REPORT_PATHS.platformExport}
-            filters={list.filters}
+            // 'Export ALL to CSV' (spec §2) exports every tenant whatever the search; taxes and donations follow it.
+            filters={kind === 'sales' ? [] : list.filters}
           />
         }
       />

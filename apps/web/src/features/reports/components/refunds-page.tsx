@@ -1,8 +1,6 @@
 import { Badge } from '@mantine/core';
 import { M, REPORT_PATHS, type TReportRefund } from '@marquee/core';
-import { useCallback, useState } from 'react';
 import { useParams } from 'react-router';
-import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
 import type { Column } from '../../../ui/paged-table';
 import { formatLongDate, refundStatusLabel } from '../format';
@@ -33,8 +31,6 @@ function Refunds({ level }: { level: 'tenant' | 'event' }) {
   const names = useTenantNames(scope.tenantId);
   const event = useEventName(scope.tenantId, level === 'event' ? eventId : '');
   const list = useReportList({ searchFields: SEARCH, dateField: 'details.transactionDate' });
-  const [count, setCount] = useState<number | undefined>(undefined);
-  const onCount = useCallback((n: number | undefined) => setCount(n), []);
   const t = scope.tenantId;
   const ok = !!t && (level === 'tenant' || !!eventId);
 
@@ -78,14 +74,6 @@ function Refunds({ level }: { level: 'tenant' | 'event' }) {
             missing={t ? M.noEventId : M.noEventSelected}
             statusPath={(id) => (level === 'tenant' ? REPORT_PATHS.tenantExport(t, id) : REPORT_PATHS.eventExport(t, eventId, id))}
             filters={list.filters}
-            before={() => {
-              // spec §8: 'Refunds Export Failed - Event does not have refunds to export.'
-              if (level === 'event' && count === 0 && list.filters.length === 0) {
-                notify.error(M.refundsExportFailed, M.refundsExportEmpty, { duration: 5000 });
-                return false;
-              }
-              return true;
-            }}
           />
         }
       />
@@ -97,7 +85,6 @@ function Refunds({ level }: { level: 'tenant' | 'event' }) {
         searchFields={SEARCH}
         dateLabel="Refund date range"
         minWidth={1250}
-        onCount={onCount}
         emptyTitle="No refunds"
         emptyDescription="Refunds made from an order page appear here."
       />

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { EmptyState } from '../../../ui/empty-state';
 import { fromListQuery, PagedTable, type Column } from '../../../ui/paged-table';
 import { useReportList as useReportListQuery } from '../queries';
@@ -18,8 +18,6 @@ export type ReportListViewProps<T extends { id: string }> = {
   emptyDescription?: ReactNode;
   onRowClick?: (row: T) => void;
   minWidth?: number;
-  /** Told the list's count (the refunds export needs to know there are none). */
-  onCount?: (count: number | undefined) => void;
 };
 
 /** A report list: its filters (spec §5), the table with cursor paging, page sizes 10/25/100 and empty and loading states. */
@@ -36,11 +34,8 @@ export function ReportListView<T extends { id: string }>({
   emptyDescription,
   onRowClick,
   minWidth = 900,
-  onCount,
 }: ReportListViewProps<T>) {
   const query = useReportListQuery<T>(path, list.query);
-  const total = query.data?.count;
-  useEffect(() => onCount?.(total), [onCount, total]);
   const filtered = list.filters.length > 0;
   return (
     <>

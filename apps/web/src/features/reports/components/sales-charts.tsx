@@ -10,6 +10,7 @@ import { useSalesOverTime, useTicketTypeSales } from '../queries';
 
 const shortDay = (iso: string) => new Date(`${iso}T00:00:00`).toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
 const dollars = (cents: number) => formatMoney(cents);
+const shorten = (name: string) => (name.length > 26 ? `${name.slice(0, 25)}…` : name);
 
 export type SalesChartsProps = { salesOverTimePath: string | null; ticketTypesPath: string | null; showEvent?: boolean };
 
@@ -19,7 +20,10 @@ export function SalesCharts({ salesOverTimePath, ticketTypesPath, showEvent }: S
   const days = (overTime.data?.result ?? []).map((d) => ({ day: shortDay(d.date), 'Gross Sales': d.grossSales, 'Net Revenue': d.netSales }));
   const types = (byType.data?.result ?? [])
     .filter((t) => t.ticketsSold > 0 || t.complimentaryTickets > 0)
-    .map((t) => ({ name: showEvent ? `${t.ticketTypeName} (${t.eventName})` : t.ticketTypeName, Sold: t.ticketsSold - t.complimentaryTickets, Complimentary: t.complimentaryTickets }));
+    .sort((a, b) => b.ticketsSold + b.complimentaryTickets - (a.ticketsSold + a.complimentaryTickets))
+    // The ten best sellers; across events the event comes first, as it tells the rows apart.
+    .slice(0, 10)
+    .map((t) => ({ name: showEvent ? `${t.eventName} · ${t.ticketTypeName}` : t.ticketTypeName, Sold: t.ticketsSold, Complimentary: t.complimentaryTickets }));
 
   return (
     <Grid gutter="md">
@@ -64,6 +68,11 @@ export function SalesCharts({ salesOverTimePath, ticketTypesPath, showEvent }: S
           <Title order={3} fz="md" mb="md">
             Tickets by ticket type
           </Title>
+          {showEvent && types.length > 0 && (
+            <Text fz="xs" c="dimmed" mt={-8} mb="md">
+              The ten best-selling ticket types across your events.
+            </Text>
+          )}
           {byType.error ? (
             <Alert color="red" variant="light">
               {errorMessage(byType.error)}
@@ -76,7 +85,7 @@ export function SalesCharts({ salesOverTimePath, ticketTypesPath, showEvent }: S
             </Text>
           ) : (
             <BarChart
-              h={Math.max(160, types.length * 44)}
+              h={Math.max(160, types.length * 52)}
               data={types}
               dataKey="name"
               orientation="vertical"
@@ -85,7 +94,7 @@ export function SalesCharts({ salesOverTimePath, ticketTypesPath, showEvent }: S
                 { name: 'Sold', color: 'brand.6' },
                 { name: 'Complimentary', color: 'cyan.4' },
               ]}
-              yAxisProps={{ width: 140 }}
+              yAxisProps={{ width: 150, tickFormatter: shorten }}
               xAxisProps={{ allowDecimals: false }}
               maxBarWidth={32}
               withLegend
