@@ -220,6 +220,9 @@ async function main() {
         refund: async () => ({ refundId: 're_stub', status: 'succeeded' }),
         expireCheckout: async () => {},
         expiresByOrder: true,
+        settlement: async ({ paidAt }) => ({ fee: 0, availableOn: paidAt }),
+        transfer: async ({ payoutId }) => ({ transferId: `tr_${payoutId}` }),
+        findTransfer: async () => null,
       };
     }
 

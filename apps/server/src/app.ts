@@ -40,6 +40,7 @@ import { registerCheckoutRoutes } from './modules/checkout/routes.js';
 import { registerOrderRoutes } from './modules/orders/routes.js';
 import { registerPublicSiteRoutes } from './modules/public-site/routes.js';
 import { registerCharityRoutes } from './modules/charities/routes.js';
+import { registerPayoutRoutes } from './modules/payouts/routes.js';
 import { registerReportRoutes } from './modules/reports/routes.js';
 import { AppError, DomainError } from './platform/errors.js';
 import { findInvalidText } from './platform/validate.js';
@@ -187,6 +188,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerOrderRoutes(app, deps);
   registerPublicSiteRoutes(app, deps);
   registerCharityRoutes(app, deps);
+  registerPayoutRoutes(app, deps);
   registerReportRoutes(app, deps);
 
   if (existsSync(config.webDist)) {

@@ -36,6 +36,10 @@ const ZEnv = z.object({
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_API_BASE: z.string().optional(),
+  PAYOUT_DELAY_DAYS: z.coerce.number().int().min(0).max(90).default(2),
+  /** The test gateway's card fee: basis points (290 = 2.9%) plus flat cents. */
+  TEST_GATEWAY_FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(10_000).default(290),
+  TEST_GATEWAY_FEE_FLAT_CENTS: z.coerce.number().int().min(0).max(100_000).default(30),
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -66,6 +70,9 @@ export type Config = {
   jobsNodeId: string | undefined;
   holdMinutes: number;
   paymentDriver: 'test' | 'stripe';
+  /** Days after a test payment until its balance is available for payout (Stripe says it itself). */
+  payoutDelayDays: number;
+  testGatewayFee: { basisPoints: number; flat: number };
   stripeSecretKey: string | undefined;
   stripeWebhookSecret: string | undefined;
   stripeApiBase: string | undefined;
@@ -126,6 +133,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobsNodeId: e.JOBS_NODE_ID,
     holdMinutes: e.HOLD_MINUTES,
     paymentDriver: e.PAYMENT_DRIVER,
+    payoutDelayDays: e.PAYOUT_DELAY_DAYS,
+    testGatewayFee: { basisPoints: e.TEST_GATEWAY_FEE_BASIS_POINTS, flat: e.TEST_GATEWAY_FEE_FLAT_CENTS },
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
     stripeApiBase: e.STRIPE_API_BASE,

@@ -30,3 +30,5 @@ export * from './schemas/reports.js';
 export * from './reports/figures.js';
 export * from './reports/search.js';
 export * from './text.js';
+export * from './schemas/payouts.js';
+export * from './payouts/payout-line.js';

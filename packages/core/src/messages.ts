@@ -317,6 +317,29 @@ export const M = {
   refundFailed: 'The payment provider refused the refund.',
   refundIssued: 'Refund Issued',
   refundSubmitted: 'Refund submitted.',
+
+  // Payouts (reports-payouts-checkout §5, §8)
+  noOrderSelected: 'No Order Selected',
+  selectOrderToTransfer: 'Please select at least one order to transfer payout',
+  holdPayoutFailed: 'Failed to Hold Payout.',
+  holdReleaseFailed: 'Failed to hold/release payout',
+  transferFailed: 'Failed to transfer payout',
+  gatewayDestinationNotFound: 'gateway destination not found',
+  contactTenantOwner: ' Please contact the tenant owner to setup stripe account.',
+  payoutReleased: 'Payout Released',
+  payoutHeld: 'Payout Held',
+  errorTitle: 'Error',
+  // Payouts: our own wording (spec silent; docs/decisions.md "Payouts")
+  payoutNotFound: 'This payout does not exist.',
+  payoutTenantFacilitated: "Tenant-facilitated payouts cannot be held or paid by the platform: the tenant's own account took the money.",
+  payoutAlreadyPaid: 'This order has already been paid out.',
+  payoutNotPaidOrder: 'This order has no payment to pay out.',
+  payoutOnHold: 'This order is on hold.',
+  payoutNotAvailable: 'The balance of this order is not available yet.',
+  payoutInProgress: 'A payout of this order is in progress.',
+  payoutNothingToTransfer: 'Nothing to transfer: refunds since the last payout make this total zero or less.',
+  payoutOrderUnknown: 'No paid order has this Order ID.',
+  payoutHoldMessageLong: 'The message can be at most 500 characters.',
 } as const;
 
 export type MessageKey = keyof typeof M;

@@ -23,6 +23,7 @@ import { UUID_RE } from '../../platform/auth/guard.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { applyInventory } from '../orders/repository.js';
 import { processRefund, recordRefund } from '../payments/refunds.js';
+import { findSaleLine } from '../payouts/repository.js';
 import * as repo from './repository.js';
 
 export const CANCEL_EVENT_JOB = 'order-admin.cancel-event';
@@ -128,6 +129,7 @@ async function detailOf(db: DbOrTx, order: repo.OrderRow): Promise<TOrderDetail>
     repo.refundedTicketIds(db, order.tenantId, order.id),
     repo.liveRefundTotals(db, order.tenantId, order.id),
   ]);
+  const payoutLine = await findSaleLine(db, order.tenantId, order.id);
   const name = eventName ?? '';
   const fullName = `${order.firstName} ${order.lastName}`.trim();
   const extras = breakdownExtras(order.breakdown);
@@ -176,8 +178,12 @@ async function detailOf(db: DbOrTx, order: repo.OrderRow): Promise<TOrderDetail>
       totalAmount: order.totalAmount,
       tenantTotal: order.tenantTotal,
       platformTotal: order.platformTotal,
-      // spec §4 Order payout state; the payouts issue adds the facts (until then: Payout Pending).
-      payoutState: orderPayoutState({}),
+      // spec §4 Order payout state, from the order's payout line (none yet: Payout Pending).
+      payoutState: orderPayoutState({
+        payoutCompleted: !!payoutLine?.payoutCompletedAt,
+        onHold: payoutLine?.onHold ?? false,
+        balanceAvailableOn: payoutLine?.balanceAvailableOn ?? null,
+      }),
     },
     tickets: ticketRows.map((t) => toOrderTicket(t.ticket, t.voidedByEmail, refundedTickets.get(t.ticket.id) ?? null)),
     refunds: refundRows.map((r) => toOrderRefund(r.refund, order, name, r.createdByEmail)),

@@ -70,7 +70,36 @@ export type PaymentGateway = {
    * per order.
    */
   readonly expiresByOrder: boolean;
+  /**
+   * What the gateway kept of a charge and when its balance can be paid out (Stripe: the charge's
+   * balance transaction fee and available_on). Payouts call it once per paid order.
+   */
+  settlement(input: { chargeId: string; amount: number; paidAt: Date }): Promise<{ fee: number; availableOn: Date }>;
+  /**
+   * Sends a tenant its payout (Stripe Connect: a transfer to the connected account, transfer_group
+   * and idempotency key = payout id). A missing or unknown destination fails with a message that
+   * contains 'gateway destination not found' (spec §8).
+   */
+  transfer(input: TransferInput): Promise<{ transferId: string }>;
+  /** The transfer made for a payout id, if any: how the reconciliation job learns what a crash hid. */
+  findTransfer(input: { payoutId: string }): Promise<{ transferId: string; amount: number } | null>;
 };
+
+export type TransferInput = {
+  payoutId: string;
+  tenantId: string;
+  /** The tenant's connected account; null when it has none. */
+  destination: string | null;
+  /** cents, > 0 */
+  amount: number;
+  currency: 'usd';
+};
+
+/** A gateway refused a transfer: the message is shown to the operator (spec §8). */
+export class TransferRefused extends Error {}
+
+/** spec §8: the text the UI looks for to add its 'contact the tenant owner' hint. */
+export const DESTINATION_NOT_FOUND = 'gateway destination not found';
 
 /** A checkout event from either provider, after its signature was verified. */
 export type CheckoutEvent = {

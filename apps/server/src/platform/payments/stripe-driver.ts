@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { RefundRefused, type CheckoutInput, type GatewayRefundStatus, type PaymentGateway } from './gateway.js';
+import { DESTINATION_NOT_FOUND, RefundRefused, TransferRefused, type CheckoutInput, type GatewayRefundStatus, type PaymentGateway } from './gateway.js';
 
 // PAYMENT_DRIVER=stripe: Stripe Checkout Sessions on the official SDK. STRIPE_API_BASE points the
 // SDK at another host (tests use a local stand-in for Stripe's HTTP API).
@@ -101,6 +101,36 @@ export function createStripeGateway(opts: { secretKey: string; apiBase?: string 
         if (err instanceof Stripe.errors.StripeInvalidRequestError) return;
         throw err;
       }
+    },
+    async settlement(input) {
+      const charge = input.chargeId.startsWith('ch_')
+        ? await stripe.charges.retrieve(input.chargeId, { expand: ['balance_transaction'] })
+        : ((await stripe.paymentIntents.retrieve(input.chargeId, { expand: ['latest_charge.balance_transaction'] })).latest_charge as Stripe.Charge | null);
+      const bt = charge?.balance_transaction;
+      if (!bt || typeof bt === 'string') throw new Error(`Stripe has no balance transaction for ${input.chargeId} yet`);
+      return { fee: bt.fee, availableOn: new Date(bt.available_on * 1000) };
+    },
+    async transfer(input) {
+      if (!input.destination) throw new TransferRefused(`This tenant has no connected Stripe account: ${DESTINATION_NOT_FOUND}.`);
+      try {
+        const transfer = await stripe.transfers.create(
+          { amount: input.amount, currency: input.currency, destination: input.destination, transfer_group: input.payoutId, metadata: { payoutId: input.payoutId, tenantId: input.tenantId } },
+          { idempotencyKey: input.payoutId },
+        );
+        return { transferId: transfer.id };
+      } catch (err) {
+        // Stripe refused it (unknown or disconnected account, insufficient balance): the operator sees why.
+        if (err instanceof Stripe.errors.StripeInvalidRequestError) {
+          const missing = err.code === 'resource_missing' || /destination|No such account/i.test(err.message);
+          throw new TransferRefused(missing ? `${err.message.replace(/\.$/, '')}: ${DESTINATION_NOT_FOUND}.` : err.message);
+        }
+        throw err;
+      }
+    },
+    async findTransfer(input) {
+      const list = await stripe.transfers.list({ transfer_group: input.payoutId, limit: 1 });
+      const t = list.data[0];
+      return t ? { transferId: t.id, amount: t.amount } : null;
     },
   };
 }

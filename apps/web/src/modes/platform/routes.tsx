@@ -8,6 +8,7 @@ import { comingSoon } from '../console/coming-soon';
 import { RouteError } from '../console/route-error';
 import type { RouteHandle } from '../console/route-handle';
 import { tenantReportRoutes } from '../console/report-routes';
+import { payoutRoutes } from '../console/payout-routes';
 
 // The platform console (platform host). One line a page; a page a later issue builds replaces its
 // `comingSoon(...)` with `{ path, handle, lazy: lazyPage(() => import('...'), 'XPage') }`.
@@ -48,8 +49,7 @@ export const platformRoutes: RouteObject[] = [
           { path: 'reports/taxes', handle: consolePage('Platform Taxes'), lazy: lazyPage(() => import('../../features/reports/components/platform-sales-pages'), 'PlatformTaxesPage') },
           { path: 'reports/donations', handle: consolePage('Platform Donations'), lazy: lazyPage(() => import('../../features/reports/components/platform-sales-pages'), 'PlatformDonationsPage') },
           ...tenantReportRoutes('reports/sales/:tenantId'),
-          comingSoon('reports/payouts/pending', 'Pending Payouts', 'Orders waiting to be paid out: review, hold or pay them out.'),
-          comingSoon('reports/payouts/completed', 'Completed Payouts', 'Payouts already made to tenants.'),
+          ...payoutRoutes(consolePage),
           { path: 'outbox', handle: consolePage('Outbox', PLATFORM_OUTBOX), lazy: lazyPage(() => import('../../features/outbox/components/outbox-page'), 'OutboxPage') },
           ...accountPageRoutes,
           { path: '*', handle: { title: 'Not found' }, Component: ConsoleNotFound },

@@ -3,7 +3,7 @@ import { lazyPage } from '../../ui/lazy-page';
 import { accountPageRoutes, publicAccountRoutes, staticRoutes } from '../console/account-routes';
 import { ConsoleNotFound } from '../console/console-not-found';
 import { FullPageLoader } from '../console/full-page-loader';
-import { comingSoon } from '../console/coming-soon';
+import { tenantPayoutRoutes } from '../console/payout-routes';
 import { RouteError } from '../console/route-error';
 import type { RouteHandle } from '../console/route-handle';
 import { tenantReportRoutes } from '../console/report-routes';
@@ -35,7 +35,7 @@ export const tenantRoutes: RouteObject[] = [
           ...tenantReportRoutes('reports/sales', tenantPage),
           { path: 'reports/orders', handle: tenantPage('Find an Order'), lazy: lazyPage(() => import('../../features/order-admin/components/find-order'), 'FindOrderPage') },
           { path: 'event/:eventId/order/:orderUID', handle: consolePage('Order'), lazy: lazyPage(() => import('../../features/order-admin/components/order-detail-page'), 'ConsoleOrderPage') },
-          comingSoon('reports/payouts/completed', 'Payouts', 'The payouts made to your account and the orders in each.'),
+          ...tenantPayoutRoutes(tenantPage),
           { path: 'charities', handle: tenantPage('Charities'), lazy: lazyPage(() => import('../../features/charities/components/tenant-charities-page'), 'TenantCharitiesPage') },
           ...accountPageRoutes,
           { path: '*', handle: { title: 'Not found' }, Component: ConsoleNotFound },

@@ -1,4 +1,5 @@
 import { Alert, Badge, Button, Divider, Grid, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { OrderPayoutHold } from '../../payouts/components/order-payout-hold';
 import { formatPhone, M, refundStatusText, type TOrderDetail, type TOrderTicket, type OrderPayoutState } from '@marquee/core';
 import { IconAlertCircle, IconDownload, IconMailForward, IconReceiptOff, IconReceiptRefund } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
@@ -411,6 +412,7 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
             <Badge variant="light" color={PAYOUT_COLOR[d.payoutState]} data-testid="payout-state">
               {d.payoutState}
             </Badge>
+            <OrderPayoutHold tenantId={scope.tenantId} eventId={eventId} orderUID={d.orderUID} state={d.payoutState} onRefresh={reload} />
             {d.refunded && (
               <Badge color="red" variant="filled" leftSection={<IconReceiptRefund size={12} />}>
                 {M.refundIssued}
