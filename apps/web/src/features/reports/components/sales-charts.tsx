@@ -44,6 +44,10 @@ export function SalesCharts({ salesOverTimePath, ticketTypesPath, showEvent }: S
             </Alert>
           ) : !overTime.data ? (
             <Skeleton height={240} radius="md" />
+          ) : days.every((d) => d['Gross Sales'] === 0 && d['Net Revenue'] === 0) ? (
+            <Text fz="sm" c="dimmed" py="xl" ta="center">
+              No sales in these days yet.
+            </Text>
           ) : (
             <AreaChart
               h={240}
