@@ -308,10 +308,12 @@ test('the weekly automatic payout run: an operator switches it on and off on Pen
   await expect(panel).not.toContainText('Only super users and platform managers can change this.');
   await expect(weekly).toBeEnabled();
   await expect(weekly).not.toBeChecked();
+  await expect(panel).toContainText('Off');
   try {
     await panel.getByText('Weekly automatic payouts', { exact: true }).click();
     await expectToast(page, 'Weekly automatic payouts turned on');
     await expect(weekly).toBeChecked();
+    await expect(panel).toContainText('On');
     expect(await setting()).toEqual({ weeklyAutomatic: true });
     // It is the platform's setting, not the page's: a fresh load shows it on.
     await page.reload();

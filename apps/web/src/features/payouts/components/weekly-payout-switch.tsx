@@ -1,4 +1,4 @@
-import { Paper, Switch, Text } from '@mantine/core';
+import { Badge, Paper, Switch, Text } from '@mantine/core';
 import { M, PLATFORM_WRITE, type TPayoutSettings } from '@marquee/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../../ui/api-client';
@@ -28,7 +28,14 @@ export function WeeklyPayoutSwitch() {
   return (
     <Paper withBorder radius="md" p="sm" mb="md" data-testid="weekly-payouts">
       <Switch
-        label="Weekly automatic payouts"
+        label={
+          <>
+            <span>Weekly automatic payouts</span>
+            <Badge component="span" ml={8} size="sm" variant="light" color={on ? 'teal' : 'gray'}>
+              {on ? 'On' : 'Off'}
+            </Badge>
+          </>
+        }
         description={
           <>
             Every Monday (UTC), every ready, unheld order the platform collected is transferred to its tenant, and each tenant is emailed what was paid. Orders that
