@@ -36,7 +36,8 @@ const ZEnv = z.object({
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_API_BASE: z.string().optional(),
-  PAYOUT_DELAY_DAYS: z.coerce.number().int().min(0).max(90).default(2),
+  /** Days from payment until the test gateway's balance is available; a fraction (0.0005 = 43 s) lets the browser test watch the wait. */
+  PAYOUT_DELAY_DAYS: z.coerce.number().min(0).max(90).default(2),
   /** The test gateway's card fee: basis points (290 = 2.9%) plus flat cents. */
   TEST_GATEWAY_FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(10_000).default(290),
   TEST_GATEWAY_FEE_FLAT_CENTS: z.coerce.number().int().min(0).max(100_000).default(30),

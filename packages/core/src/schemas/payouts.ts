@@ -210,7 +210,12 @@ export const PAYOUT_PATHS = {
   tenantTransactionsDownload: (tenantId: string) => `${t(tenantId)}/reports/collections/payout-transactions/download`,
   tenantExport: (tenantId: string, exportId: string) => `${t(tenantId)}/payouts/exports/${encodeURIComponent(exportId)}`,
   hold: (tenantId: string) => `${t(tenantId)}/payout/hold`,
+  settings: () => '/api/platform/payouts/settings',
 } as const;
+
+/** The platform's payout settings (beyond the spec): the weekly automatic run, off by default. */
+export const ZPayoutSettings = z.object({ weeklyAutomatic: z.boolean() });
+export type TPayoutSettings = z.infer<typeof ZPayoutSettings>;
 
 /** spec §5 payout list filters: the fields each payout list accepts. */
 export const PAYOUT_LIST_FIELDS = {

@@ -261,6 +261,25 @@ describe('transfers', () => {
     expect([403, 404]).toContain(reads.tenant_admin);
   });
 
+  it('the weekly automatic run: every operator reads the switch, only super users and platform managers change it; bad input is a 400', async () => {
+    const reads = await statusesOf(actors, 'platform', (c) => c.get(PAYOUT_PATHS.settings()));
+    expect(reads).toMatchObject({ super_user: 200, platform_manager: 200, platform_report: 200, platform_user: 200, anonymous: 401 });
+    expect([403, 404]).toContain(reads.tenant_admin);
+    expect((await actors.platform_report.platform.get(PAYOUT_PATHS.settings())).body).toEqual({ weeklyAutomatic: false });
+    // Turning it off again is harmless whatever the answer, so every actor may try.
+    const writes = await statusesOf(actors, 'platform', (c) => c.put(PAYOUT_PATHS.settings(), { weeklyAutomatic: false }));
+    expect(writes).toMatchObject({ super_user: 200, platform_manager: 200, platform_report: 403, platform_user: 403, anonymous: 401 });
+    expect([403, 404]).toContain(writes.tenant_admin);
+    for (const body of [{}, { weeklyAutomatic: 'yes' }, { weeklyAutomatic: null }]) expect((await admin.put(PAYOUT_PATHS.settings(), body)).status).toBe(400);
+    try {
+      expect((await actors.platform_manager.platform.put(PAYOUT_PATHS.settings(), { weeklyAutomatic: true })).body).toEqual({ weeklyAutomatic: true });
+      expect((await actors.platform_user.platform.get(PAYOUT_PATHS.settings())).body).toEqual({ weeklyAutomatic: true });
+    } finally {
+      await admin.put(PAYOUT_PATHS.settings(), { weeklyAutomatic: false });
+    }
+    expect((await admin.get(PAYOUT_PATHS.settings())).body).toEqual({ weeklyAutomatic: false });
+  });
+
   it('a refund after the payout is a negative line carried into the tenant’s next payout', async () => {
     const t = await givenTenantWithSettings(server);
     await connect(t.id, 'acct_test_r');

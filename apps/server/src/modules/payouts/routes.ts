@@ -1,7 +1,6 @@
 import {
   PAYOUT_PATHS,
   PLATFORM_ANY,
-  PLATFORM_READ,
   PLATFORM_WRITE,
   ZCompletedPayoutList,
   ZExportQuery,
@@ -12,6 +11,7 @@ import {
   ZPayoutHoldAnswer,
   ZPayoutHoldRequest,
   ZPayoutOrderList,
+  ZPayoutSettings,
   ZTransferRequest,
   ZTransferResult,
 } from '@marquee/core';
@@ -62,20 +62,21 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
     async (req) => payouts.listCompletedPayouts({ deps, query: req.query }),
   );
 
+  // Every operator who sees Pending Payouts sees whether the weekly run is on; only PLATFORM_WRITE changes it.
   r.get(
-    '/api/platform/payouts/settings',
+    PAYOUT_PATHS.settings(),
     {
-      config: { access: { kind: 'platform', roles: PLATFORM_READ } },
-      schema: { tags, summary: 'Payout settings of the platform (weekly automatic run)', response: { 200: z.object({ weeklyAutomatic: z.boolean() }) } },
+      config: { access: { kind: 'platform', roles: PLATFORM_ANY } },
+      schema: { tags, summary: 'Payout settings of the platform (weekly automatic run)', response: { 200: ZPayoutSettings } },
     },
     async () => payouts.getPayoutSettings({ deps }),
   );
 
   r.put(
-    '/api/platform/payouts/settings',
+    PAYOUT_PATHS.settings(),
     {
       config: { access: { kind: 'platform', roles: PLATFORM_WRITE } },
-      schema: { tags, body: z.object({ weeklyAutomatic: z.boolean() }), response: { 200: z.object({ weeklyAutomatic: z.boolean() }) } },
+      schema: { tags, body: ZPayoutSettings, response: { 200: ZPayoutSettings } },
     },
     async (req) => payouts.updatePayoutSettings({ deps, weeklyAutomatic: req.body.weeklyAutomatic }),
   );

@@ -5,6 +5,7 @@ import {
   type TPayoutBreakdownList,
   type TPayoutHoldAnswer,
   type TPayoutHoldRequest,
+  type TPayoutSettings,
   type TTransferResult,
 } from '@marquee/core';
 import { api } from '../../ui/api-client';
@@ -16,4 +17,6 @@ export const payoutsApi = {
   transfer: (orderUIDs: string[]) => api.post<TTransferResult>(PAYOUT_PATHS.transfer(), { orderUIDs }),
   startExport: (path: string, filters: string[]) => api.get<TExportStatus>(path, { filters: filters.length ? filters : undefined }),
   exportStatus: (path: string) => api.get<TExportStatus>(path),
+  settings: (signal?: AbortSignal) => api.get<TPayoutSettings>(PAYOUT_PATHS.settings(), undefined, signal),
+  updateSettings: (body: TPayoutSettings) => api.put<TPayoutSettings>(PAYOUT_PATHS.settings(), body),
 };

@@ -29,6 +29,7 @@ import { useReportList, type SearchField } from '../../reports/use-report-list';
 import { payoutsApi } from '../api';
 import { payoutPaths } from '../paths';
 import { usePayoutExport } from '../use-payout-export';
+import { WeeklyPayoutSwitch } from './weekly-payout-switch';
 
 // spec: reports-payouts-checkout §2 Payouts (Pending Payouts), §4 Payout row status, Hold toggle,
 // Row selection, Transfer outcome, §5 payout filters and 'No Order Selected', §8, §9.
@@ -242,6 +243,7 @@ export function PendingPayoutsPage() {
           </Group>
         }
       />
+      {!tenantId && <WeeklyPayoutSwitch />}
       <ReportFilters list={list} searchFields={SEARCH} withDateRange dateLabel="Date range" />
       <Group mb="md" gap="lg">
         <Checkbox label="On hold" checked={checks.held} onChange={(e) => setChecks((c) => ({ ...c, held: e.currentTarget.checked }))} />
