@@ -75,23 +75,27 @@ export function urlOf(op: Operation, values: Record<string, string>, query: Arra
 const UUID_SHAPE = /uuid|\[0-9a-f\]\{8\}/i;
 
 /** A value the schema accepts (as far as a generator can tell): required properties, sizes, enums, formats. */
-export function exampleOf(schema: JsonSchema | undefined, name = '', ids: Record<string, string> = {}): unknown {
+export function exampleOf(schema: JsonSchema | undefined, name = '', ids: Record<string, string> = {}, opts: { requiredOnly?: boolean } = {}): unknown {
   if (!schema) return {};
   if (schema.const !== undefined) return schema.const;
+  if (NAMED[name] && !ids[name]) return NAMED[name];
   if (schema.enum?.length) return schema.enum[0];
   if (schema.default !== undefined && schema.type !== 'object') return schema.default;
   const alt = schema.anyOf ?? schema.oneOf;
-  if (alt?.length) return exampleOf(alt.find((s) => s.type !== 'null') ?? alt[0], name, ids);
-  if (schema.allOf?.length) return Object.assign({}, ...schema.allOf.map((s) => exampleOf(s, name, ids)));
+  if (alt?.length) return exampleOf(alt.find((s) => s.type !== 'null') ?? alt[0], name, ids, opts);
+  if (schema.allOf?.length) return Object.assign({}, ...schema.allOf.map((s) => exampleOf(s, name, ids, opts)));
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   switch (type) {
     case 'object': {
       const out: Record<string, unknown> = {};
-      for (const [k, s] of Object.entries(schema.properties ?? {})) out[k] = exampleOf(s, k, ids);
+      for (const [k, s] of Object.entries(schema.properties ?? {})) {
+        if (opts.requiredOnly && !schema.required?.includes(k) && !(k in ids) && !(k in NAMED)) continue;
+        out[k] = exampleOf(s, k, ids, opts);
+      }
       return out;
     }
     case 'array':
-      return Array.from({ length: Math.max(schema.minItems ?? 0, 1) }, () => exampleOf(schema.items, name, ids));
+      return Array.from({ length: Math.max(schema.minItems ?? 0, 1) }, () => exampleOf(schema.items, name, ids, opts));
     case 'integer':
     case 'number': {
       const min = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : 1);
@@ -106,14 +110,18 @@ export function exampleOf(schema: JsonSchema | undefined, name = '', ids: Record
   }
 }
 
+/** Fields whose valid values a schema cannot say (checked in code): a value that passes. */
+const NAMED: Record<string, string> = { timeZone: 'America/New_York', state: 'NY', firstName: 'Ada', lastName: 'Lovelace', phone: '+15551234567', country: 'USA' };
+
 function stringExample(schema: JsonSchema, name: string, ids: Record<string, string>): string {
   if (ids[name]) return ids[name]!;
+  if (NAMED[name]) return NAMED[name]!;
   const f = schema.format;
   if (f === 'uuid' || UUID_SHAPE.test(schema.pattern ?? '')) return '00000000-0000-4000-8000-000000000001';
   if (f === 'email' || /email/i.test(name) || /@/.test(schema.pattern ?? '')) return 'fuzz@example.test';
   if (f === 'uri' || /url$/i.test(name) && !/^url$/i.test(name)) return 'http://example.test/x';
   if (f === 'date-time' || /date|At$/i.test(name)) return '2030-01-01T00:00:00.000Z';
-  if (f === 'date') return '2030-01-01';
+  if (f === 'date' || /^(from|to)$/.test(name) || /\\d\{4\}-/.test(schema.pattern ?? '')) return '2030-01-01';
   if (/phone/i.test(name)) return '+15551234567';
   if (/zip/i.test(name)) return '10001';
   if (/password/i.test(name)) return 'Sup3r-secret!x';
