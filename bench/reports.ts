@@ -127,7 +127,7 @@ async function main() {
       if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body;
     };
-    const eventId = (await db.execute(sql`select md5('e1')::uuid as id`)).rows[0]!.id as string;
+    const eventId = ((await db.execute(sql`select md5('e1')::uuid as id`)) as unknown as { rows: Array<{ id: string }> }).rows[0]!.id;
 
     // ---- reads -----------------------------------------------------------------------------------
     await measure('reference: select 1 (pool round trip)', null, () => db.execute(sql`select 1`));
