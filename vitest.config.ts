@@ -12,7 +12,7 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           // *.pg.test.ts need a PostgreSQL server (several app nodes on one database): collected only
           // when TEST_DATABASE_URL names one, as CI's PostgreSQL stage does.
-          exclude: process.env.TEST_DATABASE_URL ? configDefaults.exclude : [...configDefaults.exclude, 'src/**/*.pg.test.ts'],
+          exclude: process.env.TEST_DATABASE_URL ? configDefaults.exclude : [...configDefaults.exclude, '**/*.pg.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',

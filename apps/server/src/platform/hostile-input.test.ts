@@ -191,3 +191,24 @@ describe('hosts and origins (§8)', () => {
     expect(plain.headers['strict-transport-security']).toBeUndefined();
   });
 });
+
+describe('malformed multipart uploads (found by the OpenAPI fuzz suite)', () => {
+  const bodies: Array<[string, string, string]> = [
+    ['no boundary', 'multipart/form-data', '\x89PNG\r\n'],
+    ['not multipart at all', 'multipart/form-data; boundary=zz', 'garbage'],
+    ['a part that never ends', 'multipart/form-data; boundary=zz', '--zz\r\nContent-Disposition: form-data; name="f"; filename="a.png"\r\n\r\nabc'],
+  ];
+  it.each(bodies)('answers 400 with the route\'s message to an upload with %s (was a 500)', async (_, contentType, body) => {
+    const me = (await admin.get('/api/auth/session')).body;
+    const userId = me.user?.id ?? me.id;
+    const routes: Array<[string, string, number]> = [
+      [`/api/tenants/${tenant.id}/logo`, M.logoType, 400],
+      [`/api/tenants/${tenant.id}/events/${event.id}/seatmap`, M.seatmapType, 400],
+      [`/api/users/${userId}/picture`, M.pictureType, 400],
+    ];
+    for (const [path, message, status] of routes) {
+      const res = await admin.request('POST', path, Buffer.from(body), { 'content-type': contentType });
+      expect({ path, status: res.status, body: res.body }).toEqual({ path, status, body: { error: { code: 'BAD_REQUEST', message } } });
+    }
+  });
+});

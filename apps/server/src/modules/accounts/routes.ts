@@ -22,6 +22,7 @@ import type { Deps } from '../../deps.js';
 import { platformCtxOf, tenantCtxOf, userOf } from '../../platform/auth/guard.js';
 import { SESSION_COOKIE } from '../../platform/auth/sessions.js';
 import { AppError, notFound } from '../../platform/errors.js';
+import { uploadedFile } from '../../platform/multipart.js';
 import * as accounts from './service.js';
 
 const ZOk = z.object({ success: z.literal(true), message: z.string().optional() });
@@ -207,14 +208,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     async (req) => {
       const user = userOf(req);
       if (user.id !== req.params.userId) throw notFound();
-      if (!req.isMultipart()) throw new AppError('BAD_REQUEST', M.pictureType);
-      const file = await req.file({ limits: { fileSize: accounts.PICTURE_MAX_BYTES } });
-      if (!file) throw new AppError('BAD_REQUEST', M.pictureType);
-      const bytes = await file.toBuffer().catch((err: { code?: string }) => {
-        if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', M.pictureSize);
-        throw err;
-      });
-      return accounts.uploadPicture({ deps, user, userId: req.params.userId, bytes, truncated: file.file.truncated });
+      const { bytes, truncated } = await uploadedFile(req, { maxBytes: accounts.PICTURE_MAX_BYTES, typeMessage: M.pictureType, sizeMessage: M.pictureSize });
+      return accounts.uploadPicture({ deps, user, userId: req.params.userId, bytes, truncated });
     },
   );
 
