@@ -217,9 +217,12 @@ async function main() {
       deps.payments = {
         name: 'test',
         createCheckout: async (i) => ({ sessionId: `cs_${i.orderId}`, url: `http://pay.invalid/${i.orderId}` }),
-        refund: async () => ({ refundId: 're_stub' }),
+        refund: async () => ({ refundId: 're_stub', status: 'succeeded' }),
         expireCheckout: async () => {},
         expiresByOrder: true,
+        settlement: async ({ paidAt }) => ({ fee: 0, availableOn: paidAt }),
+        transfer: async ({ payoutId }) => ({ transferId: `tr_${payoutId}` }),
+        findTransfer: async () => null,
       };
     }
 

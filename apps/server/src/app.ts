@@ -24,6 +24,7 @@ import { registerHealthRoutes } from './modules/health/routes.js';
 import { registerOutboxRoutes } from './modules/outbox/routes.js';
 import { registerPaymentRoutes } from './modules/payments/routes.js';
 import { registerFulfilmentRoutes } from './modules/fulfilment/routes.js';
+import { registerOrderAdminRoutes } from './modules/order-admin/routes.js';
 import { registerSiteRoutes } from './modules/site/routes.js';
 import { registerTenantRoutes } from './modules/tenants/routes.js';
 import { registerPlatformUserRoutes } from './modules/platform-users/routes.js';
@@ -35,12 +36,14 @@ import { registerDashboardRoutes } from './modules/dashboard/routes.js';
 import { registerEventRoutes } from './modules/events/routes.js';
 import { registerTicketTypeRoutes } from './modules/ticket-types/routes.js';
 import { registerDiscountRoutes } from './modules/discounts/routes.js';
+import { registerCheckoutRoutes } from './modules/checkout/routes.js';
 import { registerOrderRoutes } from './modules/orders/routes.js';
 import { registerPublicSiteRoutes } from './modules/public-site/routes.js';
 import { registerCharityRoutes } from './modules/charities/routes.js';
+import { registerPayoutRoutes } from './modules/payouts/routes.js';
 import { registerReportRoutes } from './modules/reports/routes.js';
-import { AppError } from './platform/errors.js';
-import { findNulCharacter } from './platform/validate.js';
+import { AppError, DomainError } from './platform/errors.js';
+import { findInvalidText } from './platform/validate.js';
 import { registerGuard } from './platform/auth/guard.js';
 import { createJobs } from './platform/jobs.js';
 import { createFailureLimiter } from './platform/failure-limiter.js';
@@ -67,7 +70,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const jobs = createJobs(database.db, app.log, config.jobsPollMs);
+  const jobs = createJobs(database.db, app.log, config.jobsPollMs, { nodeId: config.jobsNodeId });
   const storage = createLocalStorage({ root: path.join(config.dataDir, 'files'), secret: config.secret, publicBase: '' });
   const mailer = createMailer({ db: database.db, jobs, storage, log: app.log, smtpUrl: config.smtpUrl, from: config.mailFrom });
   const payments = createPaymentGateway({ config, db: database.db, jobs });
@@ -76,6 +79,10 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   app.decorate('deps', deps);
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+    if (err instanceof DomainError) {
+      const error = { code: err.code, message: err.message, fields: err.fields, domainCode: err.domainCode };
+      return reply.status(err.status).send({ error, ...err.payload });
+    }
     if (err instanceof AppError) {
       return reply.status(err.status).send({ error: { code: err.code, message: err.message, fields: err.fields } });
     }
@@ -98,11 +105,12 @@ export async function buildApp(config: Config, database: Database): Promise<App>
     return reply.status(500).send({ error: { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' } });
   });
 
-  // PostgreSQL text cannot hold U+0000: a path, query or JSON value carrying one is bad input,
-  // refused before any handler reads or writes with it (it would otherwise fail as a 500).
+  // PostgreSQL text cannot hold U+0000, nor any text a lone surrogate: a path, query or JSON value
+  // carrying one is bad input, refused before any handler reads or writes with it (it would
+  // otherwise fail as a 500 or be stored mangled).
   app.addHook('preValidation', async (req) => {
     for (const part of [req.params, req.query, req.body]) {
-      const field = findNulCharacter(part);
+      const field = findInvalidText(part);
       if (field) throw new AppError('VALIDATION', M.invalidValue, { [field]: M.invalidValue });
     }
   });
@@ -132,6 +140,13 @@ export async function buildApp(config: Config, database: Database): Promise<App>
     crossOriginEmbedderPolicy: false,
     hsts: config.publicScheme === 'https',
   });
+  // HSTS follows PUBLIC_SCHEME above; behind a TLS-terminating proxy that TRUST_PROXY believes,
+  // an https request gets it too even when PUBLIC_SCHEME was left at http.
+  if (config.publicScheme !== 'https') {
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    });
+  }
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: () => ({ statusCode: 429, error: { code: 'RATE_LIMITED', message: M.tooManyRequests } }),
@@ -157,6 +172,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerOutboxRoutes(app, deps);
   registerPaymentRoutes(app, deps);
   registerFulfilmentRoutes(app, deps);
+  registerOrderAdminRoutes(app, deps);
   registerSiteRoutes(app, deps);
   registerTenantRoutes(app, deps);
   registerPlatformUserRoutes(app, deps);
@@ -168,9 +184,11 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerEventRoutes(app, deps);
   registerTicketTypeRoutes(app, deps);
   registerDiscountRoutes(app, deps);
+  registerCheckoutRoutes(app, deps);
   registerOrderRoutes(app, deps);
   registerPublicSiteRoutes(app, deps);
   registerCharityRoutes(app, deps);
+  registerPayoutRoutes(app, deps);
   registerReportRoutes(app, deps);
 
   if (existsSync(config.webDist)) {

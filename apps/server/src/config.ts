@@ -24,14 +24,23 @@ const ZEnv = z.object({
   /** Wrong discount codes one address may try in 10 minutes before every code from it is refused. */
   RATE_LIMIT_CODES_PER_10_MINUTES: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_ORDERS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Invites one person may send in 10 minutes; a tenant may send three times as many. */
+  RATE_LIMIT_INVITES_PER_10_MINUTES: z.coerce.number().int().min(1).default(20),
   /** Which proxies may set X-Forwarded-For: true, false, a hop count, or addresses/subnets ('loopback,10.0.0.0/8'). */
   TRUST_PROXY: z.string().default('loopback'),
   JOBS_POLL_MS: z.coerce.number().int().min(0).default(1000),
+  /** This node's name, the same across its restarts (e.g. the host name when one process runs per host). */
+  JOBS_NODE_ID: z.string().min(1).max(200).optional(),
   HOLD_MINUTES: z.coerce.number().int().min(1).default(15),
   PAYMENT_DRIVER: z.enum(['test', 'stripe']).default('test'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_API_BASE: z.string().optional(),
+  /** Days from payment until the test gateway's balance is available; a fraction (0.0005 = 43 s) lets the browser test watch the wait. */
+  PAYOUT_DELAY_DAYS: z.coerce.number().min(0).max(90).default(2),
+  /** The test gateway's card fee: basis points (290 = 2.9%) plus flat cents. */
+  TEST_GATEWAY_FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(10_000).default(290),
+  TEST_GATEWAY_FEE_FLAT_CENTS: z.coerce.number().int().min(0).max(100_000).default(30),
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -55,11 +64,16 @@ export type Config = {
   rateLimitAuthPerMinute: number;
   rateLimitCodesPer10Minutes: number;
   rateLimitOrdersPerMinute: number;
+  rateLimitInvitesPer10Minutes: number;
   /** Fastify's trustProxy: all, none, a list of addresses/subnets, or the nearest n hops. */
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   jobsPollMs: number;
+  jobsNodeId: string | undefined;
   holdMinutes: number;
   paymentDriver: 'test' | 'stripe';
+  /** Days after a test payment until its balance is available for payout (Stripe says it itself). */
+  payoutDelayDays: number;
+  testGatewayFee: { basisPoints: number; flat: number };
   stripeSecretKey: string | undefined;
   stripeWebhookSecret: string | undefined;
   stripeApiBase: string | undefined;
@@ -114,10 +128,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimitAuthPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
     rateLimitCodesPer10Minutes: e.RATE_LIMIT_CODES_PER_10_MINUTES,
     rateLimitOrdersPerMinute: e.RATE_LIMIT_ORDERS_PER_MINUTE,
+    rateLimitInvitesPer10Minutes: e.RATE_LIMIT_INVITES_PER_10_MINUTES,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     jobsPollMs: e.JOBS_POLL_MS,
+    jobsNodeId: e.JOBS_NODE_ID,
     holdMinutes: e.HOLD_MINUTES,
     paymentDriver: e.PAYMENT_DRIVER,
+    payoutDelayDays: e.PAYOUT_DELAY_DAYS,
+    testGatewayFee: { basisPoints: e.TEST_GATEWAY_FEE_BASIS_POINTS, flat: e.TEST_GATEWAY_FEE_FLAT_CENTS },
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
     stripeApiBase: e.STRIPE_API_BASE,

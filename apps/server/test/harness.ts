@@ -51,14 +51,20 @@ async function freshPostgresDatabase(adminUrl: string): Promise<{ url: string; d
   };
 }
 
-export async function startServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+/**
+ * `peerOf`: a second app node on the same PostgreSQL database as that server (its own pool, batchers
+ * and caches, as another machine would have); it neither migrates nor drops the database.
+ */
+export async function startServer(overrides: Partial<Config> = {}, opts: { peerOf?: TestServer } = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'marquee-test-'));
   const adminUrl = process.env.TEST_DATABASE_URL;
-  const pgDb = adminUrl ? await freshPostgresDatabase(adminUrl) : null;
+  const peerUrl = opts.peerOf?.config.databaseUrl;
+  if (opts.peerOf && !peerUrl) throw new Error('a peer server needs PostgreSQL (TEST_DATABASE_URL)');
+  const pgDb = peerUrl ? { url: peerUrl, drop: async () => {} } : adminUrl ? await freshPostgresDatabase(adminUrl) : null;
   // Every test speaks from 127.0.0.1, and some place hundreds of orders or try many codes at
   // once: the per-address limits are out of the way unless a test sets them low.
   const config = loadConfig(
-    { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', RATE_LIMIT_AUTH_PER_MINUTE: '1000', RATE_LIMIT_ORDERS_PER_MINUTE: '100000', RATE_LIMIT_CODES_PER_10_MINUTES: '100000' },
+    { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', RATE_LIMIT_AUTH_PER_MINUTE: '1000', RATE_LIMIT_ORDERS_PER_MINUTE: '100000', RATE_LIMIT_CODES_PER_10_MINUTES: '100000', RATE_LIMIT_INVITES_PER_10_MINUTES: '100000' },
     { dataDir, secret: 'test-secret-test-secret-test-secret-0123', port: 0, databaseUrl: pgDb?.url, webDist: path.join(dataDir, 'no-web'), ...overrides },
   );
   const template = !pgDb && process.env.MARQUEE_PGLITE_TEMPLATE;
@@ -67,7 +73,7 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
     dataDir: 'memory://',
     loadDataDir: template ? new Blob([readFileSync(template)]) : undefined,
   });
-  await database.migrate();
+  if (!opts.peerOf) await database.migrate();
   const app = await buildApp(config, database);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -3,7 +3,7 @@ import http from 'node:http';
 
 // A local stand-in for the Stripe API calls the stripe driver makes, so its tests run the real SDK
 // over real HTTP with no network: POST /v1/checkout/sessions, POST /v1/checkout/sessions/{id}/expire
-// and POST /v1/refunds. It records
+// and POST /v1/refunds (answering refundStatus, with the metadata sent). It records
 // every request, insists on an Idempotency-Key like our driver promises, and replays the first
 // answer for a repeated key, as Stripe does.
 
@@ -24,6 +24,8 @@ export type StripeStandIn = {
   refunds: Map<string, Record<string, unknown>>;
   /** The next call to this path answers with this Stripe error (then behaves normally again). */
   failNext(path: string, status: number, error: { type: string; message: string; code?: string }): void;
+  /** The status new refunds answer with ('succeeded' unless a test wants Stripe's asynchronous 'pending'). */
+  refundStatus: 'succeeded' | 'pending' | 'failed';
   close(): Promise<void>;
 };
 
@@ -35,6 +37,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const refunds = new Map<string, Record<string, unknown>>();
   const byKey = new Map<string, { status: number; body: unknown }>();
   const failures = new Map<string, { status: number; error: unknown }>();
+  const stand = { refundStatus: 'succeeded' as StripeStandIn['refundStatus'] };
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -121,7 +124,12 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
             currency: 'usd',
             payment_intent: body.payment_intent ?? null,
             charge: body.charge ?? null,
-            status: 'succeeded',
+            status: stand.refundStatus,
+            metadata: Object.fromEntries(
+              Object.entries(body)
+                .filter(([k]) => /^metadata\[[^\]]+\]$/.test(k))
+                .map(([k, v]) => [k.slice('metadata['.length, -1), v]),
+            ),
           };
           refunds.set(refund.id, refund);
           answer = refund;
@@ -142,6 +150,12 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     refunds,
     failNext(path, status, error) {
       failures.set(path, { status, error });
+    },
+    get refundStatus() {
+      return stand.refundStatus;
+    },
+    set refundStatus(value) {
+      stand.refundStatus = value;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -9,3 +9,13 @@ function pgCode(err: unknown): string | undefined {
 
 /** A unique constraint refused the write (two requests raced past the same pre-check). */
 export const isUniqueViolation = (err: unknown) => pgCode(err) === '23505';
+
+/** A check constraint refused the write; `name` narrows it to one constraint. */
+export function isCheckViolation(err: unknown, name?: string): boolean {
+  if (pgCode(err) !== '23514') return false;
+  if (!name) return true;
+  for (let e: unknown = err, i = 0; e && typeof e === 'object' && i < 4; e = (e as { cause?: unknown }).cause, i++) {
+    if ((e as { constraint?: unknown }).constraint === name || String((e as { message?: unknown }).message ?? '').includes(name)) return true;
+  }
+  return false;
+}

@@ -1,54 +1,14 @@
-import { M } from '@marquee/core';
+import { DOMAIN_ERRORS, ERROR_STATUS, M, type DomainErrorCode, type DomainErrorPayloads, type ErrorCode } from '@marquee/core';
+
+export { assertNever } from '@marquee/core';
 
 // One error type for the whole server (architecture rule 5). Services throw AppError; the one
-// error handler in app.ts turns it into {error:{code,message,fields}} with the status below.
-export type AppErrorCode =
-  | 'BAD_REQUEST'
-  | 'VALIDATION'
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'GONE'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'RATE_LIMITED'
-  | 'UNAVAILABLE'
-  | 'INTERNAL';
-
-export function assertNever(value: never): never {
-  throw new Error(`Unexpected value: ${String(value)}`);
-}
+// error handler in app.ts turns it into {error:{code,message,fields,domainCode}} with the status
+// from packages/core ERROR_STATUS. A DomainError also carries a domain code clients switch on.
+export type AppErrorCode = ErrorCode;
 
 export function statusFor(code: AppErrorCode): number {
-  switch (code) {
-    case 'BAD_REQUEST':
-      return 400;
-    case 'VALIDATION':
-      return 400;
-    case 'UNAUTHENTICATED':
-      return 401;
-    case 'FORBIDDEN':
-      return 403;
-    case 'NOT_FOUND':
-      return 404;
-    case 'CONFLICT':
-      return 409;
-    case 'GONE':
-      return 410;
-    case 'PAYLOAD_TOO_LARGE':
-      return 413;
-    case 'UNSUPPORTED_MEDIA_TYPE':
-      return 415;
-    case 'RATE_LIMITED':
-      return 429;
-    case 'UNAVAILABLE':
-      return 503;
-    case 'INTERNAL':
-      return 500;
-    default:
-      return assertNever(code);
-  }
+  return ERROR_STATUS[code];
 }
 
 export class AppError extends Error {
@@ -68,5 +28,18 @@ export class AppError extends Error {
 export const notFound = (message: string = M.notFound) => new AppError('NOT_FOUND', message);
 export const badRequest = (message: string, fields?: Record<string, string>) => new AppError('BAD_REQUEST', message, fields);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
-export const unauthenticated = (message: string = M.notSignedIn) => new AppError('UNAUTHENTICATED', message);
+export const unauthenticated = (message?: string) => (message === undefined ? new DomainError('NOT_SIGNED_IN', M.notSignedIn) : new AppError('UNAUTHENTICATED', message));
 export const forbidden = (message: string = M.forbidden) => new AppError('FORBIDDEN', message);
+
+/** A failure clients act on: its generic code and status come from DOMAIN_ERRORS; its payload is answered beside `error`. */
+export class DomainError<C extends DomainErrorCode = DomainErrorCode> extends AppError {
+  readonly domainCode: C;
+  readonly payload: DomainErrorPayloads[C];
+  constructor(domainCode: C, message: string, opts: { fields?: Record<string, string>; payload?: DomainErrorPayloads[C] } = {}) {
+    super(DOMAIN_ERRORS[domainCode], message, opts.fields);
+    this.domainCode = domainCode;
+    this.payload = opts.payload as DomainErrorPayloads[C];
+  }
+}
+
+export const isDomainError = <C extends DomainErrorCode>(err: unknown, code: C): err is DomainError<C> => err instanceof DomainError && err.domainCode === code;

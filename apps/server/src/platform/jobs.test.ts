@@ -245,3 +245,68 @@ describe('scheduling and dedupe', () => {
     expect(row!.doneAt).toBeInstanceOf(Date);
   });
 });
+
+// issue 14 §6: a worker that dies must not sit on jobs it was not running, nor for minutes.
+describe('claims and leases', () => {
+  const silent = { warn() {}, error() {}, info() {}, debug() {} } as unknown as Parameters<typeof createJobs>[1];
+  const lockedOf = async (name: string) => (await rowsOf(name)).filter((r) => r.lockedUntil && r.lockedUntil > new Date());
+
+  it('claims only the job it is about to run, for a short lease that the running job renews', async () => {
+    await jobs().drain();
+    const name = jobName('lease');
+    let release!: () => void;
+    const started: number[] = [];
+    const worker = createJobs(db(), silent, 0, { leaseSeconds: 1 });
+    worker.register(name, async (payload: { i: number }) => {
+      started.push(payload.i);
+      if (payload.i === 0) await new Promise<void>((resolve) => (release = resolve));
+    });
+    await db().transaction(async (tx) => {
+      for (let i = 0; i < 3; i++) await worker.enqueue(tx, name, { i });
+    });
+    const run = worker.runDue();
+    while (started.length === 0) await new Promise((r) => setTimeout(r, 10));
+    // One running job, one claimed row; the others are free for any other worker.
+    expect(await lockedOf(name)).toHaveLength(1);
+    const [held] = await lockedOf(name);
+    expect(held!.lockedUntil!.getTime() - Date.now()).toBeLessThanOrEqual(1_000);
+    // Past the first lease, the running job still holds its row: the lease was renewed.
+    await new Promise((r) => setTimeout(r, 1_500));
+    const other = createJobs(db(), silent, 0, { leaseSeconds: 1 });
+    const otherRan: number[] = [];
+    other.register(name, async (payload: { i: number }) => {
+      otherRan.push(payload.i);
+    });
+    expect(await other.runDue()).toBe(2);
+    expect(otherRan.sort()).toEqual([1, 2]);
+    release();
+    await run;
+    expect(started).toEqual([0]);
+    expect((await rowsOf(name)).every((r) => r.doneAt && r.attempts === 1)).toBe(true);
+  });
+
+  it('a restarted node takes over the jobs its previous run held, at once', async () => {
+    await jobs().drain();
+    const name = jobName('restart');
+    const dead = createJobs(db(), silent, 0, { nodeId: 'node-a' });
+    dead.register(name, () => new Promise<void>(() => {})); // killed mid-job: never finishes
+    await db().transaction((tx) => dead.enqueue(tx, name, { x: 1 }));
+    void dead.runDue();
+    while ((await lockedOf(name)).length === 0) await new Promise((r) => setTimeout(r, 10));
+
+    // Another node leaves it alone while the lease lasts...
+    const stranger = createJobs(db(), silent, 0, { nodeId: 'node-b' });
+    stranger.register(name, async () => {});
+    await stranger.recover();
+    expect(await stranger.runDue()).toBe(0);
+    // ...but the same node, restarted, knows its old claims died with it.
+    const restarted = createJobs(db(), silent, 0, { nodeId: 'node-a' });
+    const ran: unknown[] = [];
+    restarted.register(name, async (payload) => {
+      ran.push(payload);
+    });
+    await restarted.recover();
+    expect(await restarted.runDue()).toBe(1);
+    expect(ran).toEqual([{ x: 1 }]);
+  });
+});

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
@@ -19,39 +21,72 @@ export type Jobs = {
   runDue(limit?: number): Promise<number>;
   /** Runs due jobs until none is left (bounded). */
   drain(maxRounds?: number): Promise<void>;
+  /** Frees the jobs an earlier run of this node (same nodeId) held when it died; start() calls it. */
+  recover(): Promise<number>;
   start(): void;
   stop(): Promise<void>;
 };
 
-const LOCK_SECONDS = 300;
+// A worker claims one job at a time, the one it runs next, for a short lease that it renews while
+// the job runs (issue 14 §6). A node that dies holds nothing for long: its job is free again after
+// one lease, and at once when the same node (same JOBS_NODE_ID) starts again.
+export const LEASE_SECONDS = 30;
 
-export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number): Jobs {
+export type JobsOptions = {
+  leaseSeconds?: number;
+  /**
+   * A name that stays the same across restarts of this node (JOBS_NODE_ID). Without one, each run
+   * gets a fresh id and its claims are freed only when their lease runs out.
+   */
+  nodeId?: string;
+};
+
+type Claimed = { id: number | string; name: string; payload: unknown; attempts: number; max_attempts: number };
+
+export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts: JobsOptions = {}): Jobs {
   const handlers = new Map<string, JobHandler>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   let stopped = true;
+  const lease = opts.leaseSeconds ?? LEASE_SECONDS;
+  const nodeId = opts.nodeId ?? `${hostname()}:${process.pid}:${randomUUID()}`;
+  // A stable node id marks this run too, so that a restart can tell its own dead claims apart.
+  const owner = opts.nodeId ? `${opts.nodeId}|${randomUUID()}` : nodeId;
 
-  async function claim(limit: number) {
+  /** `dueBy`: the round's start (database time), so that a round runs what was due when it began. */
+  async function claimOne(dueBy: string): Promise<Claimed | undefined> {
     const result = await db.execute(sql`
-      update jobs set locked_until = now() + make_interval(secs => ${LOCK_SECONDS}), attempts = attempts + 1
+      update jobs set locked_until = now() + make_interval(secs => ${lease}), locked_by = ${owner}, attempts = attempts + 1
       where id in (
         select id from jobs
-        where done_at is null and failed_at is null and run_at <= now()
+        where done_at is null and failed_at is null and run_at <= ${dueBy}::timestamptz
           and (locked_until is null or locked_until < now())
         order by run_at, id
-        limit ${limit}
+        limit 1
         for update skip locked)
       returning id, name, payload, attempts, max_attempts`);
-    return (result as unknown as { rows: Array<{ id: number | string; name: string; payload: unknown; attempts: number; max_attempts: number }> }).rows;
+    return (result as unknown as { rows: Claimed[] }).rows[0];
   }
 
-  async function runOne(job: { id: number | string; name: string; payload: unknown; attempts: number; max_attempts: number }) {
+  /** Keeps the lease of a running job, a third of a lease at a time. */
+  function renewWhileRunning(id: number) {
+    const every = Math.max(50, (lease * 1000) / 3);
+    const renew = setInterval(() => {
+      db.execute(sql`update jobs set locked_until = now() + make_interval(secs => ${lease}) where id = ${id} and locked_by = ${owner} and done_at is null`).catch((err) =>
+        log.warn({ err, id }, 'job lease renewal failed'),
+      );
+    }, every);
+    return () => clearInterval(renew);
+  }
+
+  async function runOne(job: Claimed) {
     const id = Number(job.id);
     const handler = handlers.get(job.name);
+    const stopRenewing = renewWhileRunning(id);
     try {
       if (!handler) throw new Error(`No handler for job ${job.name}`);
       await handler(job.payload, { attempt: job.attempts, jobId: id });
-      await db.execute(sql`update jobs set done_at = now(), locked_until = null where id = ${id}`);
+      await db.execute(sql`update jobs set done_at = now(), locked_until = null, locked_by = null where id = ${id}`);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const final = job.attempts >= job.max_attempts;
@@ -59,17 +94,35 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number): Jobs
       // Exponential backoff: 2s, 4s, 8s ... capped at 10 minutes.
       const delay = Math.min(600, 2 ** job.attempts);
       await db.execute(sql`
-        update jobs set last_error = ${message}, locked_until = null,
+        update jobs set last_error = ${message}, locked_until = null, locked_by = null,
           run_at = now() + make_interval(secs => ${delay}),
           failed_at = ${final ? sql`now()` : sql`null`}
         where id = ${id}`);
+    } finally {
+      stopRenewing();
     }
   }
 
   async function runDue(limit = 20): Promise<number> {
-    const claimed = await claim(limit);
-    for (const job of claimed) await runOne(job);
-    return claimed.length;
+    const [start] = (await db.execute(sql`select now()::text as t`) as unknown as { rows: Array<{ t: string }> }).rows;
+    let ran = 0;
+    for (; ran < limit; ran++) {
+      const job = await claimOne(start!.t);
+      if (!job) break;
+      await runOne(job);
+    }
+    return ran;
+  }
+
+  async function recover(): Promise<number> {
+    if (!opts.nodeId) return 0;
+    const result = await db.execute(sql`
+      update jobs set locked_until = null, locked_by = null
+      where done_at is null and locked_by like ${`${opts.nodeId.replace(/[\\%_]/g, (c) => `\\${c}`)}|%`} and locked_by <> ${owner}
+      returning id`);
+    const freed = (result as unknown as { rows: unknown[] }).rows.length;
+    if (freed) log.info({ nodeId: opts.nodeId, freed }, 'took back jobs held by this node before it restarted');
+    return freed;
   }
 
   function tick() {
@@ -101,10 +154,15 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number): Jobs
     async drain(maxRounds = 50) {
       for (let i = 0; i < maxRounds; i++) if ((await runDue()) === 0) return;
     },
+    recover,
     start() {
       if (!stopped || pollMs <= 0) return;
       stopped = false;
-      timer = setTimeout(tick, pollMs);
+      running = recover()
+        .catch((err) => log.error({ err }, 'job recovery failed'))
+        .finally(() => {
+          if (!stopped) timer = setTimeout(tick, pollMs);
+        });
     },
     async stop() {
       stopped = true;

@@ -77,7 +77,8 @@ function parseValue(field: string, type: FieldType, raw: string): string {
     case 'timestamp':
     case 'date': {
       const date = /^\d+$/.test(value) ? new Date(Number(value)) : new Date(value);
-      if (Number.isNaN(date.getTime())) throw bad();
+      // JavaScript dates reach year 275760; PostgreSQL's casts take four-digit years only.
+      if (Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999) throw bad();
       return type === 'date' ? date.toISOString().slice(0, 10) : date.toISOString();
     }
   }

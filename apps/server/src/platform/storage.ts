@@ -39,7 +39,12 @@ export function createLocalStorage(opts: { root: string; secret: string; publicB
     if (!isSafeKey(key)) throw new Error(`unsafe storage key: ${key}`);
     return path.join(opts.root, key);
   };
-  const equal = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  // Lengths compared in bytes, as timingSafeEqual compares: a signature of multi-byte characters
+  // may have as many characters as a real one and still more bytes.
+  const equal = (a: string, b: string) => {
+    const [x, y] = [Buffer.from(a), Buffer.from(b)];
+    return x.length === y.length && timingSafeEqual(x, y);
+  };
 
   return {
     async put(key, bytes, contentType) {

@@ -1,4 +1,4 @@
-import { M } from '@marquee/core';
+import { isStorableText, M } from '@marquee/core';
 import type { z } from 'zod';
 import { AppError } from './errors.js';
 
@@ -18,21 +18,23 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.
 }
 
 /**
- * Where the first U+0000 sits in a request's params, query or parsed body ('eventId',
- * 'details.name', ...), or null. PostgreSQL text cannot hold it: a value carrying one would fail
- * its statement (a 500) instead of being refused as bad input. Raw bodies (Buffers) are not text.
+ * Where the first U+0000 or lone surrogate sits in a request's params, query or parsed body
+ * ('eventId', 'details.name', ...), or null. PostgreSQL text cannot hold U+0000, and a lone
+ * surrogate is not Unicode at all (PostgreSQL's JSON refuses it): a value carrying either would
+ * fail its statement (a 500) or be stored mangled instead of being refused as bad input.
+ * Raw bodies (Buffers) are not text.
  */
-export function findNulCharacter(value: unknown): string | null {
+export function findInvalidText(value: unknown): string | null {
   const stack: Array<[unknown, string]> = [[value, '']];
   while (stack.length > 0) {
     const [v, path] = stack.pop()!;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) return path || '_';
+      if (!isStorableText(v)) return path || '_';
     } else if (v && typeof v === 'object' && !Buffer.isBuffer(v)) {
       // Pushed last to first, so the first offending value in document order is found first.
       for (const [k, child] of Object.entries(v).reverse()) {
         const at = path ? `${path}.${k}` : k;
-        if (k.includes('\u0000')) return at;
+        if (!isStorableText(k)) return at;
         stack.push([child, at]);
       }
     }

@@ -7,7 +7,7 @@ import { StrictMode } from 'react';
 import type { Root } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
 import { Providers } from './providers';
-import { SiteContextProvider } from './site-context';
+import { SiteContextProvider } from '../shared/site-context';
 import { StartupProblem } from './startup-problem';
 
 // The consoles (platform and tenant) and the start-up problem page: everything that needs Mantine

@@ -1,4 +1,3 @@
-import { M } from '@marquee/core';
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { isApiError } from '../ui/api-client';
 import { sessionQueryKey } from '../ui/session';
@@ -8,7 +7,7 @@ export function createQueryClient() {
   // query learns it at once and the console's guard sends the person to /login.
   // (A wrong password on sign-in or account linking is also a 401, with another message.)
   const onError = (error: unknown) => {
-    if (isApiError(error) && error.status === 401 && error.message === M.notSignedIn) client.setQueryData(sessionQueryKey, null);
+    if (isApiError(error) && error.domainCode === 'NOT_SIGNED_IN') client.setQueryData(sessionQueryKey, null);
   };
   const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({ onError }),

@@ -1,21 +1,33 @@
-import { M } from '@marquee/core';
+import { isDomainErrorCode, type DomainErrorCode } from '@marquee/core';
 
 // The one way the web talks to the server: same-origin cookies, the CSRF header on every write,
 // and every failure turned into an ApiError whose message is the server's body.error.message
-// (spec: accounts-admin-fees §7 "Error text comes from body.error.message").
+// (spec: accounts-admin-fees §7 "Error text comes from body.error.message") and whose domainCode
+// (packages/core errors.ts) is what the web switches on, never the message.
 
-export type ApiErrorBody = { error: { code: string; message: string; fields?: Record<string, string> } };
+export type ApiErrorBody = { error: { code: string; message: string; fields?: Record<string, string>; domainCode?: string } };
 
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly fields: Record<string, string>;
-  constructor(status: number, code: string, message: string, fields: Record<string, string> = {}) {
+  readonly domainCode: DomainErrorCode | null;
+  /** The rest of the answer's body (a domain error's payload sits beside `error`). */
+  readonly body: Record<string, unknown>;
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    fields: Record<string, string> = {},
+    extra: { domainCode?: DomainErrorCode | null; body?: Record<string, unknown> } = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fields = fields;
+    this.domainCode = extra.domainCode ?? null;
+    this.body = extra.body ?? {};
   }
 }
 
@@ -74,7 +86,10 @@ async function send(method: Method, path: string, opts: RequestOptions): Promise
 async function toError(res: Response): Promise<ApiError> {
   const body = (await res.json().catch(() => null)) as Partial<ApiErrorBody> | null;
   const err = body?.error;
-  if (err && typeof err.message === 'string') return new ApiError(res.status, err.code ?? 'UNKNOWN', err.message, err.fields ?? {});
+  if (err && typeof err.message === 'string') {
+    const domainCode = isDomainErrorCode(err.domainCode) ? err.domainCode : null;
+    return new ApiError(res.status, err.code ?? 'UNKNOWN', err.message, err.fields ?? {}, { domainCode, body: body as Record<string, unknown> });
+  }
   return new ApiError(res.status, res.status >= 500 ? 'INTERNAL' : 'UNKNOWN', UNKNOWN_MESSAGE);
 }
 
@@ -92,13 +107,24 @@ export async function request<T>(method: Method, path: string, opts: RequestOpti
     const err = await toError(res);
     // The session may have been renewed elsewhere (another tab changed the password): fetch
     // the current token once and retry; a real refusal stays a refusal.
-    if (err.message !== M.csrf || !(await refreshCsrfToken())) throw err;
+    if (err.domainCode !== 'CSRF_INVALID' || !(await refreshCsrfToken())) throw err;
     res = await send(method, path, opts);
   }
   if (!res.ok) throw await toError(res);
   if (res.status === 204) return undefined as T;
   const text = await res.text();
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** A write whose answer is a file (a PDF): the bytes, or an ApiError as for any call. */
+async function requestBlob(path: string, body: unknown): Promise<Blob> {
+  let res = await send('POST', path, { body });
+  if (res.status === 403) {
+    const err = await toError(res.clone());
+    if (err.domainCode === 'CSRF_INVALID' && (await refreshCsrfToken())) res = await send('POST', path, { body });
+  }
+  if (!res.ok) throw await toError(res);
+  return res.blob();
 }
 
 export const api = {
@@ -109,4 +135,6 @@ export const api = {
   delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, { body }),
   /** multipart/form-data upload (the browser sets the boundary). */
   upload: <T>(path: string, form: FormData) => request<T>('POST', path, { body: form }),
+  /** POST answered with a file (ticket PDFs). */
+  postForBlob: (path: string, body?: unknown) => requestBlob(path, body ?? {}),
 };

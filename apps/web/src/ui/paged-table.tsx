@@ -99,6 +99,8 @@ export type PagedTableProps<T> = {
   /** Shown when the list is empty (use EmptyState with bare). */
   empty?: ReactNode;
   onRowClick?: (row: T) => void;
+  /** A row's own background (payouts tint held rows red). */
+  rowBg?: (row: T) => string | undefined;
   pageSizes?: readonly number[];
   minWidth?: number;
   'aria-label'?: string;
@@ -133,6 +135,7 @@ export function PagedTable<T>({
   onRetry,
   empty,
   onRowClick,
+  rowBg,
   pageSizes = PAGE_SIZE_OPTIONS,
   minWidth = 640,
   'aria-label': ariaLabel,
@@ -181,7 +184,12 @@ export function PagedTable<T>({
                   </Table.Tr>
                 ))}
               {rows?.map((row) => (
-                <Table.Tr key={rowKey(row)} onClick={onRowClick ? () => onRowClick(row) : undefined} style={onRowClick ? { cursor: 'pointer' } : undefined}>
+                <Table.Tr
+                  key={rowKey(row)}
+                  onClick={onRowClick ? () => onRowClick(row) : undefined}
+                  bg={rowBg?.(row)}
+                  style={onRowClick ? { cursor: 'pointer' } : undefined}
+                >
                   {columns.map((c) => (
                     <Table.Td key={c.key} ta={c.align} visibleFrom={c.visibleFrom}>
                       {c.render(row)}

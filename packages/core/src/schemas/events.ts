@@ -3,6 +3,7 @@ import { isValidTimeZone, SALES_AVAILABILITY } from '../availability.js';
 import { M } from '../messages.js';
 import { isReservedPath } from '../reserved.js';
 import { ZPublicCharity } from './charities.js';
+import { ZCancellationProgress } from './order-admin.js';
 import { zListResponse } from './list.js';
 
 // spec: reports-payouts-checkout §3 (Event, Ticket type details) and the tenant console of issue 4.
@@ -126,7 +127,13 @@ export const ZEventDetails = z.object({
   dateModified: z.string(),
 });
 
-export const ZEvent = z.object({ id: z.string(), tenantId: z.string(), details: ZEventDetails });
+export const ZEvent = z.object({
+  id: z.string(),
+  tenantId: z.string(),
+  details: ZEventDetails,
+  /** A cancelled event's refunds of its paid orders (one event's GET only; absent in lists). */
+  cancellation: ZCancellationProgress.optional(),
+});
 export type TEvent = z.infer<typeof ZEvent>;
 export const ZEventList = zListResponse(ZEvent);
 

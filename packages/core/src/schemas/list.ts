@@ -96,6 +96,8 @@ export const ZError = z.object({
     code: z.string(),
     message: z.string(),
     fields: z.record(z.string(), z.string()).optional(),
+    /** packages/core errors.ts DOMAIN_ERRORS: what clients switch on. */
+    domainCode: z.string().optional(),
   }),
 });
 export type TError = z.infer<typeof ZError>;

@@ -224,12 +224,16 @@ export const ZCreateOrderResponse = z.object({
 export type TCreateOrderResponse = z.infer<typeof ZCreateOrderResponse>;
 
 /** The 409 when tickets ran out between the cart and PLACE ORDER ('Ticket Availability Issue'). */
-export const ZCartConflict = z.object({
-  error: z.object({ code: z.string(), message: z.string(), fields: z.record(z.string(), z.string()).optional() }),
+export const ZCartConflictDetails = z.object({
   title: z.string(),
   problems: z.array(ZCartProblem),
   blockReason: z.enum(['empty', 'noCapacity', 'overCapacity', 'lineProblems']).nullable(),
   remainingCapacity: z.number().int(),
+});
+export type TCartConflictDetails = z.infer<typeof ZCartConflictDetails>;
+export const ZCartConflict = z.object({
+  error: z.object({ code: z.string(), message: z.string(), fields: z.record(z.string(), z.string()).optional(), domainCode: z.string().optional() }),
+  ...ZCartConflictDetails.shape,
 });
 export type TCartConflict = z.infer<typeof ZCartConflict>;
 

@@ -23,6 +23,10 @@ export const users = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    /** Wrong one-time codes since the last right one, across every code issued (reissue keeps the count). */
+    codeFailures: integer('code_failures').notNull().default(0),
+    /** No code is checked before this time (backoff after repeated wrong codes). */
+    codeRetryAt: timestamp('code_retry_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('users_email_key').on(t.email)],
 );

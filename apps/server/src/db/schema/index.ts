@@ -6,4 +6,5 @@ export * from './payments.js';
 export * from './admin.js';
 export * from './charities.js';
 export * from './after-sale.js';
+export * from './payouts.js';
 export * from './reports.js';

@@ -13,6 +13,8 @@ export const jobs = pgTable(
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(8),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    /** The worker holding the lease: a restarted node takes back what its previous run held. */
+    lockedBy: text('locked_by'),
     lastError: text('last_error'),
     doneAt: timestamp('done_at', { withTimezone: true }),
     failedAt: timestamp('failed_at', { withTimezone: true }),

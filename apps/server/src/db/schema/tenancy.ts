@@ -22,3 +22,13 @@ export const tenants = pgTable(
   (t) => [uniqueIndex('tenants_url_key').on(t.url), index('tenants_name_idx').on(t.name, t.id)],
 );
 
+
+/**
+ * Host labels a tenant used before a rename. Like a deleted tenant's url they stay reserved, so
+ * old cookies, ticket mails and event links never reach another organiser.
+ */
+export const tenantFormerUrls = pgTable('tenant_former_urls', {
+  url: text('url').primaryKey(),
+  tenantId: uuid('tenant_id').notNull(),
+  retiredAt: timestamp('retired_at', { withTimezone: true }).notNull().defaultNow(),
+});

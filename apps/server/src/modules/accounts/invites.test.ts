@@ -15,7 +15,7 @@ import {
   type TestServer,
 } from '../../../test/harness.js';
 import { invites, memberships, tenants } from '../../db/schema/index.js';
-import { givenActors, statusesOf } from '../tenants/test-actors.js';
+import { givenActors, statusesOf } from '../../../test/actors.js';
 
 let server: TestServer;
 let admin: GivenUser;
@@ -83,7 +83,7 @@ describe('POST /api/platform/users (platform invite)', () => {
     const email = newEmail('platform-new');
     const res = await platform.post('/api/platform/users', { id: email, group: { roles: ['platform_user'] } });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ success: true, userExists: false });
+    expect(res.body).toEqual({ success: true });
 
     const { mail, link } = await mailedLink(email);
     expect(mail.subject).toBe('You are invited to administer Marquee');
@@ -156,7 +156,7 @@ describe('POST /api/platform/users (platform invite)', () => {
     const existing = await givenUser(server);
     const res = await platform.post('/api/platform/users', { id: existing.email.toUpperCase() });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ success: true, userExists: true });
+    expect(res.body).toEqual({ success: true });
     const { link } = await mailedLink(existing.email);
     expect(link.origin).toBe(platformOrigin());
     expect(link.pathname).toBe('/accept-invite');
@@ -224,7 +224,7 @@ describe('POST /api/platform/users (platform invite)', () => {
     expect((await platform.post('/api/platform/users', { id: invitee })).status).toBe(201);
     expect(await invitesTo(invitee)).toBe(2);
     const organiser = await givenUser(server, { tenant: { id: (await givenTenant(server)).id, roles: ['tenant_admin'] } });
-    expect((await platform.post('/api/platform/users', { id: organiser.email })).body).toEqual({ success: true, userExists: true });
+    expect((await platform.post('/api/platform/users', { id: organiser.email })).body).toEqual({ success: true });
     const pendingMember = await givenUser(server, { status: 'PENDING', platformRoles: ['platform_user'] });
     expect((await platform.post('/api/platform/users', { id: pendingMember.email })).status).toBe(201);
   });
@@ -349,10 +349,10 @@ describe('POST /api/tenants/:tenantId/staff/invites', () => {
     const email = newEmail('staff-new');
     const res = await adminOnHost.post(`/api/tenants/${tenant.id}/staff/invites`, { email, roles: ['tenant_staff'] });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ success: true, userExists: false });
+    expect(res.body).toEqual({ success: true });
 
     const { mail, link } = await mailedLink(email);
-    expect(mail.subject).toBe(`Join ${tenant.name}`);
+    expect(mail.subject).toBe(`[${tenant.name}] Join ${tenant.name}`);
     expect(mail.text).toContain(`You are invited to ${tenant.name}.`);
     expect(mail.tenantId).toBe(tenant.id);
     expect(link.origin).toBe(tenantOrigin(tenant));
@@ -379,9 +379,9 @@ describe('POST /api/tenants/:tenantId/staff/invites', () => {
     const existing = await givenUser(server);
     const res = await adminOnHost.post(`/api/tenants/${tenant.id}/staff/invites`, { email: existing.email, roles: ['tenant_admin', 'tenant_staff'] });
     expect(res.status).toBe(201);
-    expect(res.body.userExists).toBe(true);
+    expect(res.body).toEqual({ success: true });
     const { mail, link } = await mailedLink(existing.email);
-    expect(mail.subject).toBe('Come work the doors');
+    expect(mail.subject).toBe(`[${tenant.name}] Come work the doors`);
     expect(mail.text).toContain('We would love your help.');
     expect(mail.html).toContain('<p>See you soon.</p>');
     expect(link.origin).toBe(tenantOrigin(tenant));

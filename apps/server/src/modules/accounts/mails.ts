@@ -46,12 +46,35 @@ export function resetMail(to: string, code: string, link: string): MailMessage {
   };
 }
 
-export function inviteMail(opts: { to: string; subject: string; body: string; link: string; tenantId: string | null }): MailMessage {
+export function unlockMail(to: string, link: string): MailMessage {
+  const lines = [
+    'Someone entered too many wrong codes for your Marquee account, so codes for it are no longer checked.',
+    'If that was you, open this link to unlock your account, then ask for a new code:',
+  ];
+  return {
+    to,
+    subject: 'Unlock your Marquee account',
+    text: `${lines.join('\n\n')}\n${link}\n\nIf it was not you, someone may be trying to get into your account; your password stays as it is.`,
+    html: html(lines, { href: link, label: 'Unlock my account' }),
+  };
+}
+
+/**
+ * A tenant's invite carries the tenant's own subject and body, from Marquee's sender: both are
+ * marked as the tenant's words, so they cannot pass for a message from Marquee (issue 14 §4).
+ */
+export function inviteMail(opts: { to: string; subject: string; body: string; link: string; tenantId: string | null; tenantName: string | null }): MailMessage {
+  const paragraphs = opts.body.split(/\n{2,}/);
+  if (!opts.tenantName) {
+    return { to: opts.to, tenantId: opts.tenantId, subject: opts.subject, text: `${opts.body}\n\n${opts.link}\n`, html: html(paragraphs, { href: opts.link, label: 'Accept the invitation' }) };
+  }
+  const intro = `${opts.tenantName} wrote:`;
+  const notice = `This invitation was written by ${opts.tenantName}, not by Marquee. Marquee never asks for your password by e-mail.`;
   return {
     to: opts.to,
     tenantId: opts.tenantId,
-    subject: opts.subject,
-    text: `${opts.body}\n\n${opts.link}\n`,
-    html: html(opts.body.split(/\n{2,}/), { href: opts.link, label: 'Accept the invitation' }),
+    subject: `[${opts.tenantName}] ${opts.subject}`,
+    text: `${intro}\n\n${opts.body}\n\n${opts.link}\n\n${notice}\n`,
+    html: html([intro, ...paragraphs, notice], { href: opts.link, label: 'Accept the invitation' }),
   };
 }

@@ -65,22 +65,22 @@ describe('POST /api/auth/forgot-password', () => {
 
   it('never writes a link to a host the request made up (reset-link poisoning)', async () => {
     const user = await givenUser(server);
+    // A host that is neither the base domain nor one of its tenants is not answered at all
+    // (issue 14 §8, DNS rebinding), so no mail goes out for it.
     for (const host of ['evil.example', `evil.example:${server.port}`, `localhost.evil.example:${server.port}`]) {
       const res = await server.client().post('/api/auth/forgot-password', { username: user.email }, { host });
-      expect(res.status).toBe(202);
-      const mail = await lastMailTo(server, user.email);
-      expect(linkFrom(mail!.text).origin, host).toBe(`http://localhost:${server.port}`);
+      expect(res.status, host).toBe(404);
+      expect(await lastMailTo(server, user.email)).toBeUndefined();
     }
+    const res = await server.client().post('/api/auth/forgot-password', { username: user.email });
+    expect(res.status).toBe(202);
+    expect(linkFrom((await lastMailTo(server, user.email))!.text).origin).toBe(`http://localhost:${server.port}`);
     // Nor in the mail that tells an owner someone tried to sign up with their address.
-    const signup = await server.client().post(
-      '/api/auth/register',
-      { username: user.email, password: NEW, password2: NEW, firstName: 'Eve', lastName: 'Il', appType: 'ATTENDEE' },
-      { host: 'evil.example' },
-    );
-    expect(signup.status).toBe(201);
+    const body = { username: user.email, password: NEW, password2: NEW, firstName: 'Eve', lastName: 'Il', appType: 'ATTENDEE' };
+    expect((await server.client().post('/api/auth/register', body, { host: 'evil.example' })).status).toBe(404);
+    expect((await server.client().post('/api/auth/register', body)).status).toBe(201);
     const mail = await lastMailTo(server, user.email);
     expect(mail!.subject).toBe('You already have a Marquee account');
-    expect(mail!.text).not.toContain('evil.example');
     expect(mail!.text).toContain(`http://localhost:${server.port}/forgot-password`);
   });
 

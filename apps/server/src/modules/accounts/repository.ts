@@ -16,6 +16,12 @@ export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | un
   return row;
 }
 
+/** The user row, locked for this transaction: concurrent code checks are counted one by one. */
+export async function lockUser(db: DbOrTx, id: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).for('update');
+  return row;
+}
+
 export async function insertUser(db: DbOrTx, values: typeof users.$inferInsert) {
   await db.insert(users).values(values);
 }
@@ -152,4 +158,20 @@ export async function lockActiveRoleHolders(db: DbOrTx, group: { tenantId: strin
     .orderBy(memberships.id)
     .for('update', { of: memberships });
   return rows.map((r) => r.userId);
+}
+
+/** Counts one wrong code against the account; returns the new count. */
+export async function countCodeFailure(db: DbOrTx, userId: string, retryAt: (failures: number) => Date | null) {
+  const [row] = await db
+    .update(users)
+    .set({ codeFailures: sql`${users.codeFailures} + 1` })
+    .where(eq(users.id, userId))
+    .returning({ codeFailures: users.codeFailures });
+  const failures = row?.codeFailures ?? 0;
+  await db.update(users).set({ codeRetryAt: retryAt(failures) }).where(eq(users.id, userId));
+  return failures;
+}
+
+export async function clearCodeFailures(db: DbOrTx, userId: string) {
+  await db.update(users).set({ codeFailures: 0, codeRetryAt: null }).where(eq(users.id, userId));
 }

@@ -22,6 +22,7 @@ import type { Deps } from '../../deps.js';
 import { platformCtxOf, tenantCtxOf, userOf } from '../../platform/auth/guard.js';
 import { SESSION_COOKIE } from '../../platform/auth/sessions.js';
 import { AppError, notFound } from '../../platform/errors.js';
+import { uploadedFile } from '../../platform/multipart.js';
 import * as accounts from './service.js';
 
 const ZOk = z.object({ success: z.literal(true), message: z.string().optional() });
@@ -29,7 +30,9 @@ const ZUserParams = z.object({ userId: z.string().max(100) });
 
 export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const secure = deps.config.publicScheme === 'https';
+  // Secure when the public scheme is https, or when a proxy the TRUST_PROXY setting believes says
+  // the request came over https (req.protocol reads X-Forwarded-Proto only from such a proxy).
+  const secureFor = (req: FastifyRequest) => deps.config.publicScheme === 'https' || req.protocol === 'https';
   const perMinute = deps.config.rateLimitAuthPerMinute;
   // Sign-in, sign-up, code checks and forgot-password are limited per client address and per
   // account name, so neither guessing one password everywhere nor everything on one account works.
@@ -56,7 +59,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
   };
 
   function setSessionCookie(reply: FastifyReply, token: string, expiresAt: Date) {
-    reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', expires: expiresAt });
+    reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: secureFor(reply.request), path: '/', expires: expiresAt });
   }
   r.get(
     '/api/auth/session',
@@ -82,6 +85,9 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     '/api/auth/logout',
     { config: { access: { kind: 'public' } }, schema: { tags: ['accounts'], response: { 200: ZOk } } },
     async (req, reply) => {
+      // Public (a stale cookie may always be cleared), but a live session ends only with its CSRF
+      // token: another site must not be able to sign people out.
+      if (req.ctx.sessionToken && req.headers['x-csrf-token'] !== req.ctx.csrfToken) throw new AppError('FORBIDDEN', M.csrf);
       await accounts.logout({ deps, token: req.ctx.sessionToken });
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return { success: true as const };
@@ -120,6 +126,19 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
       reply
         .status(202)
         .send(await accounts.forgotPassword({ deps, username: req.body.username, hostTenantUrl: req.ctx.hostTenant?.url ?? null })),
+  );
+
+  // The link mailed when wrong codes locked an account (issue 14 §1); opened from the mailbox, so a GET.
+  r.get(
+    '/api/auth/unlock',
+    {
+      config: { access: { kind: 'public' }, rateLimit: limited(perMinute) },
+      schema: { tags: ['accounts'], querystring: z.object({ username: zEmail(M.emailRequired, M.validEmail), token: z.string().min(1).max(100) }) },
+    },
+    async (req, reply) => {
+      await accounts.unlockCodes({ deps, username: req.query.username, token: req.query.token });
+      return reply.redirect('/login', 303);
+    },
   );
 
   r.post(
@@ -189,26 +208,40 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     async (req) => {
       const user = userOf(req);
       if (user.id !== req.params.userId) throw notFound();
-      if (!req.isMultipart()) throw new AppError('BAD_REQUEST', M.pictureType);
-      const file = await req.file({ limits: { fileSize: accounts.PICTURE_MAX_BYTES } });
-      if (!file) throw new AppError('BAD_REQUEST', M.pictureType);
-      const bytes = await file.toBuffer().catch((err: { code?: string }) => {
-        if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', M.pictureSize);
-        throw err;
-      });
-      return accounts.uploadPicture({ deps, user, userId: req.params.userId, bytes, truncated: file.file.truncated });
+      const { bytes, truncated } = await uploadedFile(req, { maxBytes: accounts.PICTURE_MAX_BYTES, typeMessage: M.pictureType, sizeMessage: M.pictureSize });
+      return accounts.uploadPicture({ deps, user, userId: req.params.userId, bytes, truncated });
     },
   );
 
   // ---- invites -----------------------------------------------------------------------------
 
-  const ZInviteResult = z.object({ success: z.literal(true), userExists: z.boolean() });
+  // The answer does not say whether the address has an account (issue 14 §4): the invitee learns
+  // it from the link. Invites are limited per inviter and per tenant, so nobody turns Marquee's
+  // sender into a mass mailer.
+  const ZInviteResult = z.object({ success: z.literal(true) });
+  const invitesPer10Minutes = deps.config.rateLimitInvitesPer10Minutes;
+  const perInviter = app.createRateLimit({ max: invitesPer10Minutes, timeWindow: 10 * 60_000, keyGenerator: (req) => `invites|user|${req.ctx.user?.id}` });
+  const perTenant = app.createRateLimit({
+    max: invitesPer10Minutes * 3,
+    timeWindow: 10 * 60_000,
+    keyGenerator: (req) => `invites|tenant|${req.tenantCtx?.tenantId ?? 'platform'}`,
+  });
+  const inviteLimits = async (req: FastifyRequest, reply: FastifyReply) => {
+    for (const check of [perInviter, perTenant]) {
+      const outcome = await check(req);
+      if (!outcome.isAllowed && outcome.isExceeded) {
+        reply.header('retry-after', outcome.ttlInSeconds);
+        throw new AppError('RATE_LIMITED', M.tooManyRequests);
+      }
+    }
+  };
 
   r.post(
     '/api/platform/users',
     {
       // A platform invite grants all four roles, super_user among them, which only a super user may grant.
       config: { access: { kind: 'platform', roles: ['super_user'] } },
+      preHandler: inviteLimits,
       schema: {
         tags: ['platform users'],
         summary: 'Add Platform User / Send Platform Invite (all four platform roles)',
@@ -226,6 +259,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     '/api/tenants/:tenantId/staff/invites',
     {
       config: { access: { kind: 'tenant', roles: ['tenant_admin'], platformRoles: ['super_user', 'platform_manager'] } },
+      preHandler: inviteLimits,
       schema: {
         tags: ['staff'],
         params: z.object({ tenantId: z.string() }),
@@ -245,6 +279,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     '/api/tenants/:tenantId/events/:eventId/staff/invites',
     {
       config: { access: { kind: 'tenant', roles: ['tenant_admin'], platformRoles: ['super_user', 'platform_manager'], eventRoles: ['event_manager'] } },
+      preHandler: inviteLimits,
       schema: {
         tags: ['staff'],
         params: z.object({ tenantId: z.string(), eventId: z.string() }),

@@ -30,12 +30,22 @@ import { createSession, deleteSession, deleteUserSessions } from '../../platform
 import { newCode, newToken, sha256 } from '../../platform/auth/tokens.js';
 import { PICTURE_TYPES, sniffContentType } from '../../platform/content-type.js';
 import { AppError, badRequest, notFound } from '../../platform/errors.js';
-import { alreadyRegisteredMail, inviteMail, resetMail, verificationMail } from './mails.js';
+import { alreadyRegisteredMail, inviteMail, resetMail, unlockMail, verificationMail } from './mails.js';
 import * as repo from './repository.js';
 
 export const CODE_TTL_MINUTES = 30; // spec: accounts §9 verification code valid 30 minutes
 export const INVITE_TTL_DAYS = 7;
 const MAX_CODE_ATTEMPTS = 5;
+/**
+ * Wrong codes are also counted per account, across every code issued (a reissued code brings no
+ * fresh tries): from the 6th on each further check waits 30 s, doubling; at the 10th, codes are not
+ * checked at all until the owner follows a link mailed to the address (issue 14 §1).
+ */
+export const CODE_BACKOFF_AFTER = 6;
+export const CODE_LOCK_FAILURES = 10;
+const UNLOCK_TTL_DAYS = 7;
+const codeRetryAt = (failures: number) =>
+  failures >= CODE_BACKOFF_AFTER ? new Date(Date.now() + 30_000 * 2 ** (failures - CODE_BACKOFF_AFTER)) : null;
 export const PICTURE_MAX_BYTES = 5 * 1024 * 1024; // spec: accounts §9
 
 type SessionPolicy = { idleMinutes: number; maxHours: number };
@@ -166,7 +176,21 @@ export async function register({ deps, input, hostTenantUrl }: { deps: Deps; inp
       await deps.mailer.send(tx, alreadyRegisteredMail(existing.email, `${origin}/login`, `${origin}/forgot-password`));
       return;
     }
-    const values = {
+    if (existing) {
+      // A repeated sign-up for a pending address proves nothing about the mailbox: it only sends a
+      // new code, and the first sign-up's password and name stay (issue 14 §2). Someone who forgot
+      // that password uses forgot-password, whose code also verifies the account.
+      // The new code answers the sign-up that set the credentials: it carries that sign-up's invite
+      // (if any), never this request's, or verifying would hand an invite's roles to whoever
+      // chose the password first.
+      const pendingInvite = await repo.findPendingSignupInvite(tx, existing.id);
+      const code = invite && invite.id === pendingInvite?.id ? input.inviteCode : undefined;
+      await sendVerificationCode(deps, tx, existing, pendingInvite, code, hostTenantUrl);
+      return;
+    }
+    const id = randomUUID();
+    await repo.insertUser(tx, {
+      id,
       email: input.username,
       passwordHash,
       firstName: input.firstName,
@@ -175,30 +199,63 @@ export async function register({ deps, input, hostTenantUrl }: { deps: Deps; inp
       state: input.state || null,
       zip: input.zip || null,
       status: 'PENDING',
-    };
-    let user: repo.UserRow;
-    if (existing) {
-      await repo.updateUser(tx, existing.id, values);
-      user = { ...existing, ...values };
-    } else {
-      const id = randomUUID();
-      await repo.insertUser(tx, { id, ...values });
-      user = (await repo.findUserById(tx, id))!;
-    }
+    });
+    const user = (await repo.findUserById(tx, id))!;
     await sendVerificationCode(deps, tx, user, invite, invite ? input.inviteCode : undefined, hostTenantUrl);
   });
   return { success: true as const, message: M.registerSuccess };
 }
 
-/** Checks a one-time code; counts failed attempts and burns the code after too many. */
+/**
+ * Checks a one-time code; counts failed attempts, burns the code after too many, and counts them
+ * against the account too (see CODE_LOCK_FAILURES). A refusal for backoff or lock writes nothing.
+ */
 async function consumeCode(deps: Deps, tx: Tx, user: repo.UserRow | undefined, purpose: string, code: string) {
   if (!user) return null;
+  const account = await repo.lockUser(tx, user.id);
+  if (!account) return null;
+  if (account.codeFailures >= CODE_LOCK_FAILURES) throw new AppError('RATE_LIMITED', M.codesLocked);
+  if (account.codeRetryAt && account.codeRetryAt > new Date()) throw new AppError('RATE_LIMITED', M.tooManyRequests);
   const row = await repo.findLiveCode(tx, user.id, purpose);
   if (!row) return null;
   const ok = row.codeHash === sha256(code.trim());
   const attempts = row.attempts + 1;
   await repo.markCodeAttempt(tx, row.id, attempts, ok || attempts >= MAX_CODE_ATTEMPTS);
-  return ok ? row : null;
+  if (ok) {
+    if (account.codeFailures > 0) await repo.clearCodeFailures(tx, user.id);
+    return row;
+  }
+  const failures = await repo.countCodeFailure(tx, user.id, codeRetryAt);
+  if (failures === CODE_LOCK_FAILURES) await sendUnlockLink(deps, tx, account);
+  return null;
+}
+
+/** Mails the link that lifts a code lock: a 256-bit token, which cannot be guessed as a code can. */
+async function sendUnlockLink(deps: Deps, tx: Tx, user: repo.UserRow) {
+  const token = newToken();
+  await repo.insertCode(tx, {
+    id: randomUUID(),
+    userId: user.id,
+    purpose: 'unlock',
+    codeHash: sha256(token),
+    expiresAt: new Date(Date.now() + UNLOCK_TTL_DAYS * 24 * 3600_000),
+  });
+  const link = `${originFor(deps, null)}/api/auth/unlock?${new URLSearchParams({ username: user.email, token })}`;
+  await deps.mailer.send(tx, unlockMail(user.email, link));
+}
+
+/** Follows the mailed unlock link: the count of wrong codes starts again from zero. */
+export async function unlockCodes({ deps, username, token }: { deps: Deps; username: string; token: string }) {
+  const user = await repo.findUserByEmail(deps.db, username);
+  const ok = await deps.db.transaction(async (tx) => {
+    if (!user) return false;
+    const row = await repo.findLiveCode(tx, user.id, 'unlock');
+    if (!row || row.codeHash !== sha256(token)) return false;
+    await repo.markCodeAttempt(tx, row.id, row.attempts + 1, true);
+    await repo.clearCodeFailures(tx, user.id);
+    return true;
+  });
+  if (!ok) throw new AppError('BAD_REQUEST', M.invalidCode);
 }
 
 export async function verifyEmail({ deps, username, code }: { deps: Deps; username: string; code: string }) {
@@ -232,26 +289,38 @@ async function acceptInvite(tx: Tx, invite: repo.InviteRow, userId: string) {
 
 // ---- passwords -------------------------------------------------------------------------------
 
+/**
+ * Every answer takes at least this long, whether or not the address has an account: a known
+ * address costs a code, a mail and a transaction, an unknown one nothing, and the difference was
+ * measurable (issue 14 §4). Well above the known path's time, so the padding hides it.
+ */
+export const FORGOT_PASSWORD_FLOOR_MS = 200;
+
 export async function forgotPassword({ deps, username, hostTenantUrl }: { deps: Deps; username: string; hostTenantUrl: string | null }) {
-  const user = await repo.findUserByEmail(deps.db, username);
-  if (user && user.status !== 'DISABLED') {
-    const code = newCode();
-    // A link built from the Host header would let anyone have the code mailed to their own site.
-    const origin = originFor(deps, hostTenantUrl);
-    const link = `${origin}/forgot-password?${new URLSearchParams({ username: user.email, code })}`;
-    await deps.db.transaction(async (tx) => {
-      await repo.insertCode(tx, {
-        id: randomUUID(),
-        userId: user.id,
-        purpose: 'reset',
-        codeHash: sha256(code),
-        expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000),
+  const started = Date.now();
+  try {
+    const user = await repo.findUserByEmail(deps.db, username);
+    if (user && user.status !== 'DISABLED') {
+      const code = newCode();
+      // A link built from the Host header would let anyone have the code mailed to their own site.
+      const origin = originFor(deps, hostTenantUrl);
+      const link = `${origin}/forgot-password?${new URLSearchParams({ username: user.email, code })}`;
+      await deps.db.transaction(async (tx) => {
+        // A locked account gets the unlock link again: a code would not be checked anyway.
+        if (user.codeFailures >= CODE_LOCK_FAILURES) return sendUnlockLink(deps, tx, user);
+        await repo.insertCode(tx, {
+          id: randomUUID(),
+          userId: user.id,
+          purpose: 'reset',
+          codeHash: sha256(code),
+          expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000),
+        });
+        await deps.mailer.send(tx, resetMail(user.email, code, link));
       });
-      await deps.mailer.send(tx, resetMail(user.email, code, link));
-    });
-  } else {
-    // Spend comparable time so the answer's timing does not tell whether the account exists.
-    await hashPassword(newToken());
+    }
+  } finally {
+    const wait = started + FORGOT_PASSWORD_FLOOR_MS - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
   }
   return { success: true as const, message: M.codeSent };
 }
@@ -390,9 +459,9 @@ export async function sendInvite({ deps, inviter, email, target }: { deps: Deps;
       invitedBy: inviter.id,
       expiresAt: new Date(Date.now() + INVITE_TTL_DAYS * 24 * 3600_000),
     });
-    await deps.mailer.send(tx, inviteMail({ to: email, subject, body, link, tenantId: tenant?.id ?? null }));
+    await deps.mailer.send(tx, inviteMail({ to: email, subject, body, link, tenantId: tenant?.id ?? null, tenantName: tenant?.name ?? null }));
   });
-  return { success: true as const, userExists: !!existing };
+  return { success: true as const };
 }
 
 export async function describeInvite({ deps, code, groupId }: { deps: Deps; code: string; groupId?: string }): Promise<TInviteInfo> {

@@ -16,7 +16,7 @@ import {
   type TestServer,
   validationError,
 } from '../../../test/harness.js';
-import { givenActors, statusesOf, type Actors } from '../tenants/test-actors.js';
+import { givenActors, statusesOf, type Actors } from '../../../test/actors.js';
 
 let server: TestServer;
 let admin: Client;

@@ -3,7 +3,7 @@ import { NEW_ACTIVE_TENANTS_QUERY } from '@marquee/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, orders, refunds, tickets } from '../../db/schema/index.js';
 import { givenEvent, givenPlatformAdmin, givenTenantWithSettings, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
-import { givenActors, statusesOf, type Actors } from '../tenants/test-actors.js';
+import { givenActors, statusesOf, type Actors } from '../../../test/actors.js';
 
 let server: TestServer;
 let admin: Client;

@@ -13,7 +13,7 @@ import {
   type GivenTenant,
   type TestServer,
 } from '../../../test/harness.js';
-import { givenActors, type Actors } from '../events/testing.js';
+import { givenEventActors as givenActors, type EventActors as Actors } from '../../../test/actors.js';
 
 let server: TestServer;
 let tenant: GivenTenant;
@@ -39,6 +39,16 @@ afterAll(async () => {
 });
 
 describe('discount codes', () => {
+  it('refuses a usage limit below the times the code was used with a 409 (issue 14 §5)', async () => {
+    const created = await actors.admin.post(base(), { details: { code: 'USEDTHRICE', kind: 'percent', value: 10, usageLimit: 10 } });
+    expect(created.status).toBe(201);
+    await server.app.deps.db.update(discountCodes).set({ usedCount: 3 }).where(eq(discountCodes.id, created.body.id));
+    const res = await actors.admin.patch(`${base()}/${created.body.id}`, { details: { usageLimit: 2 } });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toEqual({ code: 'CONFLICT', message: M.usageLimitBelowUsed });
+    expect((await actors.admin.patch(`${base()}/${created.body.id}`, { details: { usageLimit: 3 } })).status).toBe(200);
+  });
+
   it('creates a percentage code, stored upper-case, and reads it back', async () => {
     const res = await actors.admin.post(base(), {
       details: { code: 'summer25', kind: 'percent', value: 12.5, usageLimit: 100, startsAt: '2030-01-01T00:00:00Z', endsAt: '2031-01-01T00:00:00Z', ticketTypeIds: [event.ticketTypeIds[1]] },

@@ -66,28 +66,6 @@ export async function deleteDiscountCode(db: DbOrTx, tenantId: string, eventId: 
   return rows.length > 0;
 }
 
-/**
- * Counts one use if the code is still usable right now (active, inside its window, under its
- * limit), in one conditional statement; false when it is not.
- */
-export async function takeUse(db: DbOrTx, tenantId: string, id: string): Promise<boolean> {
-  const rows = await db
-    .update(discountCodes)
-    .set({ usedCount: sql`${discountCodes.usedCount} + 1` })
-    .where(
-      and(
-        eq(discountCodes.tenantId, tenantId),
-        eq(discountCodes.id, id),
-        eq(discountCodes.active, true),
-        sql`(${discountCodes.usageLimit} is null or ${discountCodes.usedCount} < ${discountCodes.usageLimit})`,
-        sql`(${discountCodes.startsAt} is null or ${discountCodes.startsAt} <= now())`,
-        sql`(${discountCodes.endsAt} is null or ${discountCodes.endsAt} > now())`,
-      ),
-    )
-    .returning({ id: discountCodes.id });
-  return rows.length > 0;
-}
-
 /** Counts a use for a payment already made at that price: it keeps its discount, the count stops at the limit. */
 export async function forceUse(db: DbOrTx, tenantId: string, id: string) {
   await db

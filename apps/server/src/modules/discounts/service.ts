@@ -13,10 +13,11 @@ import type { z } from 'zod';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
-import { isUniqueViolation } from '../../platform/db-errors.js';
+import { isCheckViolation, isUniqueViolation } from '../../platform/db-errors.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
 import * as events from '../events/repository.js';
+import { writableEvent } from '../events/writable.js';
 import * as ticketTypes from '../ticket-types/repository.js';
 import * as repo from './repository.js';
 
@@ -41,15 +42,6 @@ export function toDiscountCode(row: repo.DiscountCodeRow): TDiscountCode {
       dateCreated: row.createdAt.toISOString(),
     },
   };
-}
-
-/** Whether a code can be used for an order placed at `now` (the final word is repo.takeUse, in the order's transaction). */
-export function isUsable(row: repo.DiscountCodeRow, now: Date): boolean {
-  if (!row.active) return false;
-  if (row.usageLimit !== null && row.usedCount >= row.usageLimit) return false;
-  if (row.startsAt && row.startsAt > now) return false;
-  if (row.endsAt && row.endsAt <= now) return false;
-  return true;
 }
 
 /** The pricing engine's discount: an empty ticket type list means every ticket type of the event. */
@@ -107,9 +99,9 @@ async function assertValid(tx: Tx, tenantId: string, eventId: string, d: TDiscou
 const codeTaken = () => new AppError('CONFLICT', M.discountCodeTaken, { 'details.code': M.discountCodeTaken });
 
 async function eventOrThrow(db: DbOrTx, tenantId: string, eventId: string, write: boolean) {
+  if (write) return writableEvent(db, tenantId, eventId);
   const event = await events.findEvent(db, tenantId, eventId);
   if (!event) throw notFound();
-  if (write && event.status === 'cancelled') throw conflict(M.eventCancelledReadOnly);
   return event;
 }
 
@@ -188,6 +180,8 @@ export async function updateDiscountCode({
     return toDiscountCode(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw codeTaken();
+    // The usage limit may not go below the uses already made (the row's check constraint).
+    if (isCheckViolation(err, 'discount_codes_usage_within_limit')) throw conflict(M.usageLimitBelowUsed);
     throw err;
   }
 }

@@ -14,7 +14,8 @@ import {
   type GivenTenant,
   type TestServer,
 } from '../../../test/harness.js';
-import { givenActors, GIF_1PX, PNG_1PX, type Actors } from './testing.js';
+import { givenEventActors as givenActors, type EventActors as Actors } from '../../../test/actors.js';
+import { GIF_1PX, PNG_1PX } from './testing.js';
 
 let server: TestServer;
 let tenant: GivenTenant;

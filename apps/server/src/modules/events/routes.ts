@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { tenantCtxOf } from '../../platform/auth/guard.js';
-import { AppError } from '../../platform/errors.js';
+import { uploadedFile } from '../../platform/multipart.js';
 import { EVENT_LIST_READ, EVENT_READ, EVENT_WRITE, EVENTS_WRITE } from './access.js';
 import * as service from './service.js';
 
@@ -80,14 +80,8 @@ export function registerEventRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (req) => {
-      if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', M.seatmapType);
-      const file = await req.file({ limits: { fileSize: SEATMAP_MAX_BYTES } });
-      if (!file) throw new AppError('BAD_REQUEST', M.seatmapType);
-      const bytes = await file.toBuffer().catch((err: { code?: string }) => {
-        if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', M.seatmapSize);
-        throw err;
-      });
-      return service.uploadSeatMap({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, bytes, truncated: file.file.truncated });
+      const { bytes, truncated } = await uploadedFile(req, { maxBytes: SEATMAP_MAX_BYTES, typeMessage: M.seatmapType, sizeMessage: M.seatmapSize, notMultipart: 'UNSUPPORTED_MEDIA_TYPE' });
+      return service.uploadSeatMap({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, bytes, truncated });
     },
   );
 

@@ -20,8 +20,10 @@ import { isUniqueViolation } from '../../platform/db-errors.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
 import { assertEventCharity } from '../charities/service.js';
+import { enqueueEventCancellation, getCancellationProgress } from '../order-admin/service.js';
 import { recomputeSalesWindows } from '../ticket-types/service.js';
 import * as repo from './repository.js';
+import { assertWritable } from './writable.js';
 
 type EventInput = z.output<typeof ZCreateEventRequest>['details'];
 type EventChanges = z.output<typeof ZUpdateEventRequest>['details'];
@@ -125,8 +127,14 @@ export async function listEvents({ deps, ctx, query }: { deps: Deps; ctx: Tenant
   return q.page(rows, total, ({ row }) => toEvent(row));
 }
 
+/** A cancelled event carries the progress of its refunds, so the event page can show it. */
+async function withCancellation(deps: Deps, event: TEvent): Promise<TEvent> {
+  if (event.details.status !== 'cancelled') return event;
+  return { ...event, cancellation: await getCancellationProgress({ deps, tenantId: event.tenantId, eventId: event.id }) };
+}
+
 export async function getEvent({ deps, ctx, eventId }: { deps: Deps; ctx: TenantCtx; eventId: string }): Promise<TEvent> {
-  return toEvent(await findOrThrow(deps.db, ctx.tenantId, eventId));
+  return withCancellation(deps, toEvent(await findOrThrow(deps.db, ctx.tenantId, eventId)));
 }
 
 export async function createEvent({ deps, ctx, input }: { deps: Deps; ctx: TenantCtx; input: EventInput }): Promise<TEvent> {
@@ -164,7 +172,7 @@ export async function createEvent({ deps, ctx, input }: { deps: Deps; ctx: Tenan
 
 export async function updateEvent({ deps, ctx, eventId, changes }: { deps: Deps; ctx: TenantCtx; eventId: string; changes: EventChanges }): Promise<TEvent> {
   const current = await findOrThrow(deps.db, ctx.tenantId, eventId);
-  if (current.status === 'cancelled') throw conflict(M.eventCancelledReadOnly);
+  assertWritable(current);
   const { capacity, ...rest } = changes;
   const columns = toColumns(rest);
   assertEndAfterStart(
@@ -234,14 +242,20 @@ export async function changeEventStatus({
   const current = await findOrThrow(deps.db, ctx.tenantId, eventId);
   const { from, to } = TRANSITIONS[action];
   if (current.status === to) return toEvent(current);
-  if (current.status === 'cancelled') throw conflict(M.eventCancelledReadOnly);
+  assertWritable(current);
   if (action === 'publish') {
     if (!current.startDateTime) throw new AppError('CONFLICT', M.publishNeedsStart, { 'details.startDateTime': M.publishNeedsStart });
     if ((await repo.countTicketTypes(deps.db, ctx.tenantId, eventId)) === 0) throw conflict(M.publishNeedsTickets);
   }
-  const row = await repo.transitionEvent(deps.db, ctx.tenantId, eventId, from, to);
-  if (!row) return toEvent(await findOrThrow(deps.db, ctx.tenantId, eventId));
-  return toEvent(row);
+  // Cancelling refunds every paid order, as jobs queued with the change (docs/decisions.md
+  // "Cancelling an event refunds its orders").
+  const row = await deps.db.transaction(async (tx) => {
+    const changed = await repo.transitionEvent(tx, ctx.tenantId, eventId, from, to);
+    if (changed && to === 'cancelled') await enqueueEventCancellation(deps, tx, { tenantId: ctx.tenantId, eventId, userId: ctx.user.id });
+    return changed;
+  });
+  if (!row) return getEvent({ deps, ctx, eventId });
+  return withCancellation(deps, toEvent(row));
 }
 
 export async function deleteEvent({ deps, ctx, eventId }: { deps: Deps; ctx: TenantCtx; eventId: string }) {
@@ -271,7 +285,7 @@ export async function uploadSeatMap({
   truncated: boolean;
 }): Promise<TEvent> {
   const current = await findOrThrow(deps.db, ctx.tenantId, eventId);
-  if (current.status === 'cancelled') throw conflict(M.eventCancelledReadOnly);
+  assertWritable(current);
   if (truncated || bytes.length > SEATMAP_MAX_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', M.seatmapSize);
   const type = sniffContentType(bytes);
   const ext = type ? SEATMAP_EXT[type] : undefined;
@@ -286,7 +300,7 @@ export async function uploadSeatMap({
 
 export async function deleteSeatMap({ deps, ctx, eventId }: { deps: Deps; ctx: TenantCtx; eventId: string }): Promise<TEvent> {
   const current = await findOrThrow(deps.db, ctx.tenantId, eventId);
-  if (current.status === 'cancelled') throw conflict(M.eventCancelledReadOnly);
+  assertWritable(current);
   const row = await repo.updateEvent(deps.db, ctx.tenantId, eventId, { seatmapKey: null });
   if (!row) throw notFound();
   if (current.seatmapKey) await deps.storage.delete(current.seatmapKey);

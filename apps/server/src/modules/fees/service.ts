@@ -19,7 +19,7 @@ import type { DbOrTx, Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
-import { AppError, forbidden, notFound } from '../../platform/errors.js';
+import { AppError, DomainError, forbidden, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
 import { parseOrThrow } from '../../platform/validate.js';
 import { findTenant } from '../tenants/repository.js';
@@ -261,7 +261,7 @@ export async function updateSettings({ deps, scope, actor, body }: { deps: Deps;
  */
 export async function copyGlobalFeesToTenant(tx: Tx, tenantId: string) {
   const global = await repo.findSettings(tx, { kind: 'global' });
-  if (!global) throw new AppError('UNAVAILABLE', M.tenantSettingsFailed);
+  if (!global) throw new DomainError('TENANT_SETTINGS_FAILED', M.tenantSettingsFailed);
   const scope: FeeScope = { kind: 'tenant', tenantId };
   const copies = new Map<string, string>();
   for (const rule of await repo.allGlobalRules(tx)) {
@@ -283,26 +283,11 @@ export async function copyGlobalFeesToTenant(tx: Tx, tenantId: string) {
     );
   }
   const defaultCopy = global.defaultSurchargeRule === null ? null : copies.get(global.defaultSurchargeRule);
-  if (defaultCopy === undefined) throw new AppError('UNAVAILABLE', M.tenantSettingsFailed);
+  if (defaultCopy === undefined) throw new DomainError('TENANT_SETTINGS_FAILED', M.tenantSettingsFailed);
   await repo.insertSettings(tx, scope, {
     ...global,
     isTenantSettingsControlEnabled: false,
     maximumComplimentaryTickets: COMPLIMENTARY_NEW_TENANT,
     defaultSurchargeRule: defaultCopy,
   });
-}
-
-/**
- * The tenant's settings and its default rule, for pricing an order (the pricing engine's
- * `settings` and `rule`). Pass the checkout's transaction to read them consistently.
- */
-export async function loadTenantFeeConfig(db: DbOrTx, tenantId: string): Promise<{ settings: TTicketSettingsResource; rule: TSurchargeRule | null }> {
-  const scope: FeeScope = { kind: 'tenant', tenantId };
-  const settings = await repo.findSettings(db, scope);
-  if (!settings) throw notFound(M.notFound);
-  const row = settings.defaultSurchargeRule ? await repo.findRule(db, scope, settings.defaultSurchargeRule) : undefined;
-  return {
-    settings: repo.toSettings(settings, tenantId),
-    rule: row ? repo.toRule(row, tenantId, settings.defaultSurchargeRule) : null,
-  };
 }

@@ -188,7 +188,15 @@ describe('POST /api/tenants/:tenantId/events/:eventId/resend', () => {
     const res = await c.post(url(processing, 'resend'), { orderUID: processing.orderUid, email: processing.email });
     expect(res.status).toBe(200);
     expect((await orderRow(processing.orderId)).status).toBe('completed');
-    expect(await mailsTo(processing.email)).toHaveLength(1);
+    const claimed = await mailsTo(processing.email);
+    expect(claimed).toHaveLength(1);
+    expect(claimed[0]!.subject).toMatch(/^Claim your tickets for Concert /);
+    expect(claimed[0]!.text).toContain(`Your order ${processing.orderUid} is confirmed and your tickets`);
+
+    // To another address: the order's own mail and a claim mail to that address.
+    const other = await givenHeldOrder(server, tenant.id, { status: 'processing' });
+    expect((await c.post(url(other, 'resend'), { orderUID: other.orderUid, email: 'helper@example.test' })).status).toBe(200);
+    expect((await mailsTo('helper@example.test')).map((m) => m.subject)).toEqual([expect.stringMatching(/^Claim your tickets/)]);
 
     const draft = await givenHeldOrder(server, tenant.id);
     const refused = await c.post(url(draft, 'resend'), { orderUID: draft.orderUid });

@@ -30,6 +30,8 @@ export function ticketsMail(o: {
   order: { orderUid: string; firstName: string; totalAmount: number; donation: number; charityName: string | null };
   ticketCount: number;
   pdfKey: string;
+  /** spec §4 Order status: resending a processing order's tickets is the claim e-mail. */
+  claim?: boolean;
 }): MailMessage {
   const { event, order } = o;
   const when = formatEventDateTime(event.startDateTime, event.timeZone);
@@ -49,7 +51,9 @@ export function ticketsMail(o: {
     ['Total', formatMoney(order.totalAmount)],
     ['Delivery', M.printAtHome],
   ];
-  const intro = `Thank you for your order. Your tickets for ${event.name} are attached to this e-mail as a PDF (${filename}).`;
+  const intro = o.claim
+    ? `Your order ${order.orderUid} is confirmed and your tickets for ${event.name} are ready to claim. They are attached to this e-mail as a PDF (${filename}).`
+    : `Thank you for your order. Your tickets for ${event.name} are attached to this e-mail as a PDF (${filename}).`;
   const thanks = donated ? `Thank you also for your donation of ${formatMoney(order.donation)} to ${order.charityName}.` : null;
   const howTo = 'Print the tickets or show them on your phone at the entrance. Each QR code admits one person once, so please do not share it.';
   const paragraphs = [greeting, intro, ...(thanks ? [thanks] : []), facts.map(([k, v]) => `${k}: ${v}`).join('\n'), howTo, ...(verbiage ? [verbiage] : [])];
@@ -63,7 +67,7 @@ ${verbiage ? `<p>${escapeHtml(verbiage).replace(/\n/g, '<br>')}</p>` : ''}`;
   return {
     to: o.to,
     tenantId: o.tenantId,
-    subject: `Your tickets for ${event.name}`,
+    subject: o.claim ? `Claim your tickets for ${event.name}` : `Your tickets for ${event.name}`,
     text,
     html,
     attachments: [{ filename, contentType: 'application/pdf', key: o.pdfKey }],

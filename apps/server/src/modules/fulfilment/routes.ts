@@ -3,8 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
-import type { Access } from '../../platform/auth/context.js';
 import { tenantCtxOf } from '../../platform/auth/guard.js';
+// spec: reports-payouts-checkout §6, resend and download are order actions (docs/decisions.md, order management).
+import { ORDER_ATTEND as TICKET_ACTIONS } from '../order-admin/access.js';
 import {
   downloadTickets,
   FULFIL_JOB,
@@ -18,13 +19,6 @@ import {
 const RECONCILE_FIRST_DELAY_MS = 60_000;
 
 const ZEventParams = z.object({ tenantId: z.string(), eventId: z.string().max(100) });
-
-// spec: reports-payouts-checkout §6, resend and download are order actions of the tenant console.
-const TICKET_ACTIONS: Access = {
-  kind: 'tenant',
-  roles: ['tenant_admin', 'tenant_staff'],
-  platformRoles: ['super_user', 'platform_manager'],
-};
 
 /** Ticket fulfilment: the orders.fulfil job, and resend / download of an order's tickets. */
 export function registerFulfilmentRoutes(app: FastifyInstance, deps: Deps) {

@@ -6,10 +6,11 @@ import { UUID_RE } from '../../platform/auth/guard.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { plainVerbiage, ticketsFilename, ticketsMail } from './mails.js';
 import { renderTicketsPdf, type TicketDocument, type TicketEventInfo } from './pdf.js';
+import { recordOrderAction } from '../order-admin/service.js';
 import * as repo from './repository.js';
 
 /** Enqueued by the orders module when an order is paid: payload { tenantId, orderId }. */
-export { FULFIL_JOB } from '../orders/service.js';
+export { FULFIL_JOB } from '../orders/payment.js';
 
 export const FULFIL_RECONCILE_JOB = 'orders.reconcile-fulfilment';
 const RECONCILE_EVERY_MS = 5 * 60_000;
@@ -67,7 +68,7 @@ async function ticketDocument(deps: Deps, order: repo.OrderRow): Promise<TicketD
  * Safe to run twice or concurrently: tickets are created under the order's row lock only when none
  * exist, and only the run that moves processing -> completed sends the mail.
  */
-export async function fulfilOrder(opts: { deps: Deps; tenantId: string; orderId: string }): Promise<'completed' | 'skipped'> {
+export async function fulfilOrder(opts: { deps: Deps; tenantId: string; orderId: string; claim?: boolean }): Promise<'completed' | 'skipped'> {
   const { deps, tenantId, orderId } = opts;
   const order = await deps.db.transaction(async (tx) => {
     const o = await repo.lockOrder(tx, tenantId, orderId);
@@ -108,7 +109,7 @@ export async function fulfilOrder(opts: { deps: Deps; tenantId: string; orderId:
     if (doc.tickets.length > 0 && order.email) {
       await deps.mailer.send(
         tx,
-        ticketsMail({ to: order.email, tenantId, event: doc.event, order, ticketCount: doc.tickets.length, pdfKey }),
+        ticketsMail({ to: order.email, tenantId, event: doc.event, order, ticketCount: doc.tickets.length, pdfKey, claim: opts.claim }),
       );
     }
     if (order.optInEmail && order.email) await repo.addSubscriber(tx, { tenantId, eventId: order.eventId, email: order.email });
@@ -130,11 +131,15 @@ export async function resendTickets(opts: { deps: Deps; ctx: TenantCtx; eventId:
   const { deps, ctx } = opts;
   let order = await orderOfEvent(opts);
   const to = opts.email || order.email;
-  if (order.status === 'processing') {
+  const claim = order.status === 'processing';
+  if (claim) {
     // spec §4: a processing order's resend is the claim e-mail; finishing its fulfilment sends it.
-    await fulfilOrder({ deps, tenantId: ctx.tenantId, orderId: order.id });
+    await fulfilOrder({ deps, tenantId: ctx.tenantId, orderId: order.id, claim: true });
     order = (await repo.findOrder(deps.db, ctx.tenantId, order.id)) ?? order;
-    if (order.status === 'completed' && to === order.email) return { success: true as const, message: M.resentTickets };
+    if (order.status === 'completed' && to === order.email) {
+      await recordOrderAction(deps.db, { ctx, orderId: order.id, action: 'resend', details: { to, claim: true } });
+      return { success: true as const, message: M.resentTickets };
+    }
   }
   if (order.status !== 'completed') throw conflict(M.ticketsOnlyForCompletedOrders);
   const doc = await ticketDocument(deps, order);
@@ -142,7 +147,10 @@ export async function resendTickets(opts: { deps: Deps; ctx: TenantCtx; eventId:
   // A new key per resend: the earlier mail keeps the attachment it was sent with.
   const pdfKey = `tickets/${ctx.tenantId}/${order.id}/${randomUUID()}.pdf`;
   await deps.storage.put(pdfKey, await renderTicketsPdf(doc), 'application/pdf');
-  await deps.mailer.send(deps.db, ticketsMail({ to, tenantId: ctx.tenantId, event: doc.event, order, ticketCount: doc.tickets.length, pdfKey }));
+  await deps.db.transaction(async (tx) => {
+    await deps.mailer.send(tx, ticketsMail({ to, tenantId: ctx.tenantId, event: doc.event, order, ticketCount: doc.tickets.length, pdfKey, claim }));
+    await recordOrderAction(tx, { ctx, orderId: order.id, action: 'resend', details: claim ? { to, claim } : { to } });
+  });
   return { success: true as const, message: M.resentTickets };
 }
 
@@ -152,7 +160,9 @@ export async function downloadTickets(opts: { deps: Deps; ctx: TenantCtx; eventI
   if (order.status !== 'completed') throw conflict(M.ticketsOnlyForCompletedOrders);
   const doc = await ticketDocument(opts.deps, order);
   if (doc.tickets.length === 0) throw conflict(M.noValidTickets);
-  return { filename: ticketsFilename(order.orderUid), bytes: await renderTicketsPdf(doc) };
+  const bytes = await renderTicketsPdf(doc);
+  await recordOrderAction(opts.deps.db, { ctx: opts.ctx, orderId: order.id, action: 'download', details: { tickets: doc.tickets.length } });
+  return { filename: ticketsFilename(order.orderUid), bytes };
 }
 
 /**

@@ -1,11 +1,7 @@
-import { and, asc, eq, getTableColumns, getTableName, sql } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
-import { runPrepared, type Db, type DbOrTx } from '../../db/client.js';
-import { createBatcher, type Batcher } from '../../platform/batcher.js';
-import { charities, discountCodes, events, jobs, orderLines, orders, surchargeRules, ticketSettings, ticketTypes } from '../../db/schema/index.js';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { events, orderLines, orders, ticketTypes } from '../../db/schema/index.js';
 import * as discounts from '../discounts/repository.js';
-import type { EventRow } from '../events/repository.js';
-import type { TicketTypeRow } from '../ticket-types/repository.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderInsert = typeof orders.$inferInsert;
@@ -18,8 +14,8 @@ export type InventoryChange = {
   eventId: string;
   /** Tickets per ticket type: positive takes them from the pool, negative gives them back. */
   deltas: ReadonlyMap<string, number>;
-  /** Discount code uses to count (+1: only while usable, 'force': whatever the limit) or give back (-1). */
-  discountUses?: ReadonlyArray<{ id: string; op: 'take' | 'force' | 'release' }>;
+  /** Discount code uses to count whatever the limit ('force': the payment already arrived) or give back. */
+  discountUses?: ReadonlyArray<{ id: string; op: 'force' | 'release' }>;
   /** Taking tickets also requires the event to be on sale. */
   requirePublished?: boolean;
 };
@@ -27,7 +23,6 @@ export type InventoryChange = {
 export type InventoryResult =
   | { ok: true; taken: Map<string, { name: string; price: number; remaining: number }> }
   | { ok: false; reason: 'ticketType'; ticketTypeId: string }
-  | { ok: false; reason: 'discount'; discountCodeId: string }
   | { ok: false; reason: 'capacity' };
 
 const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -67,8 +62,7 @@ export async function applyInventory(tx: DbOrTx, change: InventoryChange): Promi
 
   for (const use of [...(change.discountUses ?? [])].sort((a, b) => byId(a.id, b.id))) {
     if (use.op === 'release') await discounts.releaseUse(tx, tenantId, use.id);
-    else if (use.op === 'force') await discounts.forceUse(tx, tenantId, use.id);
-    else if (!(await discounts.takeUse(tx, tenantId, use.id))) return { ok: false, reason: 'discount', discountCodeId: use.id };
+    else await discounts.forceUse(tx, tenantId, use.id);
   }
 
   const ownEvent = and(eq(events.tenantId, tenantId), eq(events.id, eventId));
@@ -155,200 +149,4 @@ export async function overdueDrafts(db: DbOrTx, limit: number) {
     .where(and(eq(orders.status, 'draft'), sql`${orders.holdExpiresAt} < now() - interval '1 minute'`))
     .orderBy(asc(orders.holdExpiresAt))
     .limit(limit);
-}
-
-// ---- the checkout's hot path -------------------------------------------------------------------
-//
-// PLACE ORDER runs two statements of its own, one read and one write, each shared by the orders
-// that arrive together (platform/batcher.ts). Both are fixed texts sent as named prepared
-// statements to PostgreSQL (each connection parses and plans them once), straight to the driver
-// under Drizzle: at hundreds of orders a second, building the SQL and planning it again every time
-// cost more than running it (bench/README.md). Their parameters are always bound; the texts are
-// built once, from the schema, when this module loads.
-
-type SettingsRow = typeof ticketSettings.$inferSelect;
-type RuleRow = typeof surchargeRules.$inferSelect;
-type DiscountRow = typeof discountCodes.$inferSelect;
-
-/** A row as Drizzle would return it, from the same row serialised with to_jsonb (snake_case keys). */
-function rowFromJson<T>(table: PgTable, json: Record<string, unknown>): T {
-  const out: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
-    const value = json[column.name];
-    out[key] = value !== null && value !== undefined && column.columnType === 'PgTimestamp' ? new Date(value as string) : (value ?? null);
-  }
-  return out as T;
-}
-
-export type CheckoutSnapshot = {
-  event: EventRow;
-  types: TicketTypeRow[];
-  pricing: { settings: SettingsRow; rule: RuleRow | null } | null;
-  /** The discount code asked for, if it exists on this event. */
-  discount: DiscountRow | null;
-  /** The event's charity while it is active (events_charity_fk keeps it one the tenant enabled). */
-  charity: { id: string; name: string } | null;
-};
-
-const snapshotSql = (match: string) => `
-  select to_jsonb(e) as event,
-    coalesce((select jsonb_agg(to_jsonb(t) order by t.sort_order, t.created_at, t.id)
-              from ${getTableName(ticketTypes)} t where t.tenant_id = e.tenant_id and t.event_id = e.id), '[]'::jsonb) as types,
-    (select to_jsonb(s) from ${getTableName(ticketSettings)} s where s.tenant_id = e.tenant_id) as settings,
-    coalesce(
-      (select to_jsonb(r) from ${getTableName(surchargeRules)} r where r.tenant_id = e.tenant_id and r.id = e.surcharge_rule_id and r.active),
-      (select to_jsonb(r) from ${getTableName(surchargeRules)} r join ${getTableName(ticketSettings)} s
-         on s.tenant_id = r.tenant_id and s.default_surcharge_rule = r.id
-       where r.tenant_id = e.tenant_id)) as rule,
-    (select to_jsonb(d) from ${getTableName(discountCodes)} d where d.tenant_id = e.tenant_id and d.event_id = e.id and d.code = $3::text) as discount,
-    (select jsonb_build_object('id', c.id, 'name', c.name) from ${getTableName(charities)} c where c.id = e.charity_id and c.status = 'active') as charity
-  from ${getTableName(events)} e
-  where e.tenant_id = $1::uuid and ${match}`;
-const SNAPSHOT_BY_ID = snapshotSql('e.id = $2::uuid');
-const SNAPSHOT_BY_URL = snapshotSql('e.url_name = $2::text');
-
-type SnapshotWhere = { tenantId: string; discountCode?: string | null } & ({ eventId: string } | { urlName: string });
-const snapshotReaders = new WeakMap<object, Batcher<SnapshotWhere, CheckoutSnapshot | undefined>>();
-
-/**
- * Everything a checkout reads before it holds, in one round trip: the event, its ticket types in
- * menu order, the tenant's ticket settings and the rule the event is priced by (its own while
- * active, else the tenant's default), the discount code typed, if any, and the event's charity
- * (what a donation goes to). The same read asked for while one is running is answered by the next
- * one, shared by all who waited (platform/batcher.ts), so the answer is shared too: callers must
- * not change it.
- */
-export function findCheckoutSnapshot(db: Db, where: SnapshotWhere): Promise<CheckoutSnapshot | undefined> {
-  let reader = snapshotReaders.get(db);
-  if (!reader) {
-    snapshotReaders.set(
-      db,
-      (reader = createBatcher(async (_key, batch) => {
-        const snapshot = await readCheckoutSnapshot(db, batch[0]!);
-        return batch.map(() => snapshot);
-      })),
-    );
-  }
-  const code = where.discountCode ? where.discountCode.toUpperCase() : '';
-  const key = 'eventId' in where ? `${where.tenantId}/id/${where.eventId}/${code}` : `${where.tenantId}/url/${where.urlName}/${code}`;
-  return reader.submit(key, where);
-}
-
-async function readCheckoutSnapshot(db: Db, where: SnapshotWhere): Promise<CheckoutSnapshot | undefined> {
-  const code = where.discountCode ? where.discountCode.toUpperCase() : null;
-  const [row] =
-    'eventId' in where
-      ? await runPrepared(db, 'mq_checkout_snapshot_by_id', SNAPSHOT_BY_ID, [where.tenantId, where.eventId, code])
-      : await runPrepared(db, 'mq_checkout_snapshot_by_url', SNAPSHOT_BY_URL, [where.tenantId, where.urlName, code]);
-  if (!row) return undefined;
-  const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown> | null;
-  const settings = parse(row.settings);
-  const rule = parse(row.rule);
-  const discount = parse(row.discount);
-  return {
-    event: rowFromJson<EventRow>(events, parse(row.event)!),
-    types: (parse(row.types) as unknown as Array<Record<string, unknown>>).map((t) => rowFromJson<TicketTypeRow>(ticketTypes, t)),
-    pricing: settings ? { settings: rowFromJson<SettingsRow>(ticketSettings, settings), rule: rule ? rowFromJson<RuleRow>(surchargeRules, rule) : null } : null,
-    discount: discount ? rowFromJson<DiscountRow>(discountCodes, discount) : null,
-    charity: parse(row.charity) as { id: string; name: string } | null,
-  };
-}
-
-export type HoldLine = { ticketTypeId: string; ticketName: string; unitPrice: number; quantity: number };
-/**
- * Why a hold was refused. Nothing was written in any case:
- * ticketType / capacity / discount: too few tickets, no capacity, or the code is used up;
- * changed: a ticket type changed or went, the event went off sale, the code lapsed, or (for an order
- * with a donation) the event's charity changed since it was read.
- */
-export type HoldOutcome = { ok: true } | { ok: false; reason: 'ticketType' | 'capacity' | 'discount' | 'changed' };
-
-/** The order columns a hold writes. */
-const HOLD_ORDER_KEYS = [
-  'tenantId', 'id', 'orderUid', 'eventId', 'status', 'source', 'email', 'firstName', 'lastName', 'phone',
-  'address1', 'address2', 'city', 'state', 'zipCode', 'country', 'optInEmail', 'optInText', 'discountCode',
-  'discountCodeId', 'ticketCount', 'subtotal', 'surcharge', 'processingFee', 'gatewayProcessingFee', 'discount',
-  'vat', 'taxRate', 'donation', 'donationFee', 'charityId', 'charityName', 'totalAmount', 'tenantTotal', 'platformTotal', 'breakdown',
-  'holdExpiresAt', 'viewTokenHash', 'userId', 'paymentProvider',
-] as const satisfies ReadonlyArray<keyof OrderInsert>;
-export type HoldOrderRow = { [K in (typeof HOLD_ORDER_KEYS)[number]]-?: Exclude<OrderInsert[K], undefined> };
-
-// One statement holds a whole batch of orders (see holdOrder below). $1 is the batch as JSON, one
-// item per order: {order: its columns by column name, lines: [{id, qty, price, name}], discountCodeId,
-// job: the hold-expiry job}. mq_take_holds (migration 0001) takes each order's tickets in turn under
-// locks and answers a verdict per item; the orders, their lines and their expiry jobs are then
-// written for the items it took, in the same statement, so a hold is all or nothing.
-const HOLD_COLUMNS = HOLD_ORDER_KEYS.map((k) => `"${orders[k].name}"`).join(', ');
-const HOLD_SQL = `
-  with verdict as (select mq_take_holds($1::jsonb) as v),
-  items as (
-    select i.value as item, i.ordinality::int as n, (select v from verdict)[i.ordinality] as outcome
-    from jsonb_array_elements($1::jsonb) with ordinality i),
-  o as (
-    insert into ${getTableName(orders)} (${HOLD_COLUMNS})
-    select ${HOLD_ORDER_KEYS.map((k) => `r."${orders[k].name}"`).join(', ')}
-    from items, jsonb_populate_record(null::${getTableName(orders)}, items.item->'order') r
-    where items.outcome = 'ok'
-    returning id),
-  l as (
-    insert into ${getTableName(orderLines)} (tenant_id, order_id, ticket_type_id, ticket_name, unit_price, quantity)
-    select (item->'order'->>'tenant_id')::uuid, (item->'order'->>'id')::uuid, (x->>'id')::uuid, x->>'name', (x->>'price')::int, (x->>'qty')::int
-    from items, jsonb_array_elements(items.item->'lines') x
-    where items.outcome = 'ok'
-    returning order_id),
-  j as (
-    insert into ${getTableName(jobs)} (name, payload, run_at, dedupe_key)
-    select item->'job'->>'name', item->'job'->'payload', (item->'job'->>'runAt')::timestamptz, item->'job'->>'dedupeKey'
-    from items where items.outcome = 'ok'
-    on conflict (dedupe_key) do nothing
-    returning id)
-  select n, outcome from items order by n`;
-
-export type HoldRequest = {
-  order: HoldOrderRow;
-  lines: HoldLine[];
-  discountCodeId: string | null;
-  job: { name: string; payload: unknown; runAt: Date; dedupeKey: string };
-};
-
-const HOLD_VERDICTS = new Set(['ok', 'ticketType', 'capacity', 'discount', 'changed']);
-
-function holdItem(h: HoldRequest) {
-  const order: Record<string, unknown> = {};
-  for (const k of HOLD_ORDER_KEYS) {
-    const v = h.order[k];
-    order[orders[k].name] = v instanceof Date ? v.toISOString() : v;
-  }
-  return {
-    order,
-    lines: h.lines.map((l) => ({ id: l.ticketTypeId, qty: l.quantity, price: l.unitPrice, name: l.ticketName })),
-    discountCodeId: h.discountCodeId,
-    job: { name: h.job.name, payload: h.job.payload, runAt: h.job.runAt.toISOString(), dedupeKey: h.job.dedupeKey },
-  };
-}
-
-/** Holds a batch in one statement (one transaction): a verdict per request, in order. */
-async function holdBatch(db: Db, batch: readonly HoldRequest[]): Promise<HoldOutcome[]> {
-  const rows = await runPrepared(db, 'mq_hold_orders', HOLD_SQL, [JSON.stringify(batch.map(holdItem))]);
-  return rows.map((row) => {
-    const outcome = String(row.outcome);
-    if (!HOLD_VERDICTS.has(outcome)) throw new Error(`unexpected hold verdict ${outcome}`);
-    return outcome === 'ok' ? { ok: true } : { ok: false, reason: outcome as Exclude<HoldOutcome, { ok: true }>['reason'] };
-  });
-}
-
-const holdBatchers = new WeakMap<object, Batcher<HoldRequest, HoldOutcome>>();
-
-/**
- * PLACE ORDER's hold, all or nothing: the order's tickets, its discount code use and the event's
- * capacity are taken (mq_take_holds), and the draft order, its lines and its hold-expiry job
- * written, in one statement. Nothing is written when it is refused; the outcome says why. Holds of
- * one event are batched (platform/batcher.ts): in a rush, one statement and one transaction take
- * the tickets of many orders in the order they arrived, instead of each order queueing for the
- * same rows' locks. Batchers are per database handle, so servers sharing a process do not mix.
- */
-export function holdOrder(db: Db, request: HoldRequest): Promise<HoldOutcome> {
-  let batcher = holdBatchers.get(db);
-  if (!batcher) holdBatchers.set(db, (batcher = createBatcher((_key, batch) => holdBatch(db, batch))));
-  return batcher.submit(`${request.order.tenantId}/${request.order.eventId}`, request);
 }

@@ -12,7 +12,7 @@ import {
   type GivenTenant,
   type TestServer,
 } from '../../../test/harness.js';
-import { givenActors, statusesOf, type Actors } from '../tenants/test-actors.js';
+import { givenActors, statusesOf, type Actors } from '../../../test/actors.js';
 
 let server: TestServer;
 let admin: Client;

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, gt, isNull, lte, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { orders, paymentEvents, tenants, testCheckoutSessions } from '../../db/schema/index.js';
+import { orderActions, orders, paymentEvents, tenants, testCheckoutSessions } from '../../db/schema/index.js';
 
 export type TestSessionRow = typeof testCheckoutSessions.$inferSelect;
 
@@ -67,6 +68,11 @@ export async function recordPaymentEvent(
   return rows.length === 1;
 }
 
+/** Records, in the order's audit trail, a payment event whose amount was not the order's total. */
+export async function recordAmountMismatch(tx: DbOrTx, a: { tenantId: string; orderId: string; details: Record<string, unknown> }) {
+  await tx.insert(orderActions).values({ tenantId: a.tenantId, id: randomUUID(), orderId: a.orderId, action: 'payment_mismatch', reason: 'amount_total differs from the order total', details: JSON.stringify(a.details) });
+}
+
 export async function findOrderPayment(db: DbOrTx, tenantId: string, orderId: string) {
   const [row] = await db
     .select({
@@ -100,11 +106,4 @@ export async function cancelUnfulfillableOrder(
       updatedAt: new Date(),
     })
     .where(and(eq(orders.tenantId, o.tenantId), eq(orders.id, o.orderId), notInArray(orders.status, ['processing', 'completed'])));
-}
-
-export async function recordRefund(db: DbOrTx, o: { tenantId: string; orderId: string; amount: number }) {
-  await db
-    .update(orders)
-    .set({ refunded: true, refundedAmount: o.amount, updatedAt: new Date() })
-    .where(and(eq(orders.tenantId, o.tenantId), eq(orders.id, o.orderId), eq(orders.status, 'cancelled')));
 }

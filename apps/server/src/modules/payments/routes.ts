@@ -5,6 +5,7 @@ import { M } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import { signTestWebhook, TEST_EXPIRE_JOB, TEST_SIGNATURE_HEADER } from '../../platform/payments/test-driver.js';
 import { payPageCsp, renderPayPage, type PayPageView } from './pay-page.js';
+import type { RefundJobPayload } from './refunds.js';
 import {
   expireTestCheckout,
   findPaySession,
@@ -14,7 +15,7 @@ import {
   REFUND_JOB,
   sessionState,
   TEST_WEBHOOK_JOB,
-  type RefundJob,
+  type LegacyRefundJob,
   type TestSession,
 } from './service.js';
 
@@ -36,7 +37,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: Deps) {
   deps.jobs.register(TEST_EXPIRE_JOB, async ({ tenantId, sessionId }: { tenantId: string; sessionId: string }) =>
     expireTestCheckout({ deps, tenantId, sessionId }),
   );
-  deps.jobs.register(REFUND_JOB, async (job: RefundJob) => refundPayment({ deps, job }));
+  deps.jobs.register(REFUND_JOB, async (job: RefundJobPayload | LegacyRefundJob, info) => refundPayment({ deps, job, attempt: info.attempt }));
 
   // Signatures are computed over the exact bytes received, so these routes get the raw body.
   app.register(async (scope) => {

@@ -1,17 +1,19 @@
 import { M } from '@marquee/core';
 import { z } from 'zod';
-import type { DbOrTx } from '../../db/client.js';
+import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import { tenantLabel, UUID_RE } from '../../platform/auth/guard.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import type { CheckoutEvent } from '../../platform/payments/gateway.js';
 import { verifyStripeWebhook } from '../../platform/payments/stripe-driver.js';
 import { newTestId, verifyTestWebhook } from '../../platform/payments/test-driver.js';
-import { markCheckoutExpired, markOrderPaid } from '../orders/service.js';
+import { markCheckoutExpired, markOrderPaid } from '../orders/payment.js';
+import * as refundsRepo from '../order-admin/repository.js';
+import { processRefundEvent, recordRefund, REFUND_EVENT_TYPES, runRefundJob, toRefundEvent, type RefundJobPayload } from './refunds.js';
 import * as repo from './repository.js';
 
 export const TEST_WEBHOOK_JOB = 'payments.test-webhook';
-export const REFUND_JOB = 'payments.refund';
+export { REFUND_JOB } from './refunds.js';
 
 export const TEST_CARD_SUCCESS = '4242424242424242';
 export const TEST_CARD_DECLINED = '4000000000000002';
@@ -100,10 +102,16 @@ export async function receiveWebhook(opts: { deps: Deps; provider: Provider; raw
       throw badRequest(M.webhookPayloadInvalid);
     }
   }
+  const envelope = ZEnvelope.safeParse(parsed);
+  if (envelope.success && (REFUND_EVENT_TYPES as readonly string[]).includes(envelope.data.type)) {
+    const refundEvent = toRefundEvent(provider, envelope.data);
+    if (!refundEvent) throw badRequest(M.webhookPayloadInvalid);
+    return processRefundEvent({ deps, event: refundEvent });
+  }
   return processCheckoutEvent({ deps, event: toCheckoutEvent(provider, parsed) });
 }
 
-export type EventOutcome = 'duplicate' | 'ignored' | 'paid' | 'already' | 'refund' | 'expired';
+export type EventOutcome = 'duplicate' | 'ignored' | 'paid' | 'already' | 'refund' | 'expired' | 'refund_updated' | 'mismatch';
 
 /**
  * One provider event, applied exactly once: the event id is recorded in the same transaction as the
@@ -132,6 +140,17 @@ export async function processCheckoutEvent(opts: { deps: Deps; event: CheckoutEv
     }
 
     const chargeId = event.chargeId ?? event.sessionId ?? event.eventId;
+    // A signed event for another amount (1 cent for a $200 order) pays nothing: recorded on the
+    // order for the organiser and the operators to see, and never fulfilled (issue 14 §8).
+    if (event.amountTotal !== null && event.amountTotal !== order.totalAmount) {
+      await repo.recordAmountMismatch(tx, {
+        tenantId: event.tenantId,
+        orderId: order.id,
+        details: { provider: event.provider, eventId: event.eventId, chargeId, amountTotal: event.amountTotal, orderTotal: order.totalAmount },
+      });
+      deps.log.warn({ provider: event.provider, eventId: event.eventId, orderId: order.id, amountTotal: event.amountTotal, orderTotal: order.totalAmount }, 'payment amount mismatch');
+      return { outcome: 'mismatch' };
+    }
     const { outcome } = await markOrderPaid({
       deps,
       tx,
@@ -166,7 +185,8 @@ export async function processCheckoutEvent(opts: { deps: Deps; event: CheckoutEv
 
 // ---- refunds -------------------------------------------------------------------------------------
 
-export type RefundJob = {
+/** The payload of payments.refund jobs queued before refunds were rows (kept so they still run). */
+export type LegacyRefundJob = {
   tenantId: string;
   orderId: string;
   provider: Provider;
@@ -175,22 +195,32 @@ export type RefundJob = {
   reason: 'hold_expired' | 'duplicate_payment';
 };
 
-async function enqueueRefund(deps: Deps, tx: DbOrTx, job: RefundJob) {
-  await deps.jobs.enqueue(tx, REFUND_JOB, job, { dedupeKey: `refund:${job.provider}:${job.chargeId}` });
+/**
+ * The system gives a whole charge back (a late payment whose tickets are gone, a second payment):
+ * a refund row of that kind, once per charge, and its job. spec silent; docs/decisions.md.
+ */
+async function enqueueRefund(deps: Deps, tx: Tx, job: LegacyRefundJob) {
+  const order = await refundsRepo.lockOrder(tx, job.tenantId, job.orderId);
+  if (!order || job.amount <= 0) return;
+  if (await refundsRepo.findChargeRefund(tx, job.tenantId, job.orderId, job.chargeId, job.reason)) return;
+  await recordRefund(deps, tx, { order, amount: job.amount, kind: job.reason, reason: job.reason, provider: job.provider, chargeId: job.chargeId });
 }
 
-/** Gives a payment back through the gateway; the idempotency key makes a retried job one refund. */
-export async function refundPayment(opts: { deps: Deps; job: RefundJob }) {
+/** Job payments.refund: a refund row's gateway call; an old-style payload becomes a row first. */
+export async function refundPayment(opts: { deps: Deps; job: RefundJobPayload | LegacyRefundJob; attempt?: number }) {
   const { deps, job } = opts;
+  if ('refundId' in job) return runRefundJob({ deps, payload: job, attempt: opts.attempt ?? 1 });
   if (job.provider !== deps.payments.name) throw new Error(`refund for ${job.provider} but the gateway is ${deps.payments.name}`);
   if (job.amount <= 0) return;
-  const { refundId } = await deps.payments.refund({
-    chargeId: job.chargeId,
-    amount: job.amount,
-    idempotencyKey: `refund:${job.orderId}:${job.chargeId}`,
+  const row = await deps.db.transaction(async (tx) => {
+    const order = await refundsRepo.lockOrder(tx, job.tenantId, job.orderId);
+    if (!order) return null;
+    return (
+      (await refundsRepo.findChargeRefund(tx, job.tenantId, job.orderId, job.chargeId, job.reason)) ??
+      (await recordRefund(deps, tx, { order, amount: job.amount, kind: job.reason, reason: job.reason, provider: job.provider, chargeId: job.chargeId }))
+    );
   });
-  if (job.reason === 'hold_expired') await repo.recordRefund(deps.db, { tenantId: job.tenantId, orderId: job.orderId, amount: job.amount });
-  deps.log.info({ orderId: job.orderId, chargeId: job.chargeId, refundId, amount: job.amount, reason: job.reason }, 'payment refunded');
+  if (row) await runRefundJob({ deps, payload: { tenantId: job.tenantId, refundId: row.id }, attempt: opts.attempt ?? 1 });
 }
 
 // ---- test gateway: the hosted pay page -----------------------------------------------------------

@@ -3,7 +3,7 @@ import { M } from '@marquee/core';
 import { and, eq, isNull } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { jobs, orders, outbox, paymentEvents, tickets, ticketTypes } from '../../db/schema/index.js';
+import { jobs, orders, outbox, paymentEvents, refunds as refundRows, tickets, ticketTypes } from '../../db/schema/index.js';
 import type { CheckoutInput } from '../../platform/payments/gateway.js';
 import { clampStripeExpiry } from '../../platform/payments/stripe-driver.js';
 import {
@@ -12,13 +12,14 @@ import {
   givenHeldOrder,
   givenTenant,
   givenTenantWithSettings,
+  givenUser,
   startServer,
   type GivenHeldOrder,
   type GivenTenant,
   type TestServer,
 } from '../../../test/harness.js';
 import { startStripeStandIn, type StripeStandIn } from '../../../test/stripe-stand-in.js';
-import { expireHold } from '../orders/service.js';
+import { expireHold } from '../orders/holds.js';
 
 const WEBHOOK_SECRET = 'whsec_test_secret_for_marquee_tests';
 let stripe: StripeStandIn;
@@ -277,6 +278,9 @@ describe('stripe driver: webhooks', () => {
     });
     expect(await orderRow(order.orderId)).toMatchObject({ status: 'cancelled', refunded: true, refundedAmount: order.totalAmount });
     expect(await remainingOf(order.ticketTypeIds[0]!)).toBe(0);
+    expect(await db().select().from(refundRows).where(eq(refundRows.orderId, order.orderId))).toEqual([
+      expect.objectContaining({ kind: 'hold_expired', status: 'succeeded', amount: order.totalAmount, provider: 'stripe', chargeId: paymentIntent }),
+    ]);
     expect(await db().select().from(tickets).where(eq(tickets.orderId, order.orderId))).toHaveLength(0);
 
     // The same event again refunds nothing more.
@@ -317,6 +321,10 @@ describe('stripe driver: webhooks', () => {
     const refunds = stripe.requests.filter((r) => r.path === '/v1/refunds');
     expect(refunds.map((r) => r.body.payment_intent)).toEqual(['pi_second']);
     expect(await orderRow(order.orderId)).toMatchObject({ status: 'completed', chargeId: 'pi_first', refunded: false });
+    // The second charge's refund is a row too, but never counts against the order's own payment.
+    expect(await db().select().from(refundRows).where(eq(refundRows.orderId, order.orderId))).toEqual([
+      expect.objectContaining({ kind: 'duplicate_payment', status: 'succeeded', chargeId: 'pi_second' }),
+    ]);
   });
 
   it('placing the order again expires the first Checkout Session; a payment that still reaches the replaced draft is refunded', async () => {
@@ -344,11 +352,59 @@ describe('stripe driver: webhooks', () => {
     const late = await send(sessionEvent('checkout.session.completed', held, { id: firstSession, paymentIntent: 'pi_replaced' }, undefined, shop.id));
     expect(late.body.outcome).toBe('refund');
     await server.app.deps.jobs.drain();
-    expect(stripe.requests.filter((r) => r.path === '/v1/refunds').map((r) => r.body)).toEqual([{ payment_intent: 'pi_replaced', amount: String(firstOrder.totalAmount) }]);
+    expect(stripe.requests.filter((r) => r.path === '/v1/refunds').map((r) => r.body)).toMatchObject([{ payment_intent: 'pi_replaced', amount: String(firstOrder.totalAmount) }]);
     expect(await orderRow(firstOrder.id)).toMatchObject({ status: 'cancelled', refunded: true, refundedAmount: firstOrder.totalAmount });
     expect(await db().select().from(tickets).where(eq(tickets.orderId, firstOrder.id))).toHaveLength(0);
     expect(await remainingOf(e.ticketTypeIds[0]!)).toBe(8);
     expect((await db().select().from(orders).where(eq(orders.orderUid, second.body.orderUID)))[0]!.status).toBe('draft');
+  });
+
+  it("an organiser's refund that Stripe leaves pending is settled by its refund webhook, once", async () => {
+    const { order, session } = await orderWithSession();
+    await send(sessionEvent('checkout.session.completed', order, { id: session.sessionId, paymentIntent: `pi_org_${order.orderId.slice(0, 8)}` }));
+    await server.app.deps.jobs.drain();
+    const u = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
+    const c = server.client(tenant.url);
+    await c.login(u.email, u.password);
+    stripe.refundStatus = 'pending';
+    try {
+      const res = await c.post(`/api/tenants/${tenant.id}/events/${order.eventId}/orders/${order.orderUid}/refunds`, { mode: 'amount', amount: 1000, reason: 'Goodwill' });
+      expect(res.status).toBe(201);
+      expect(res.body.refund.details.status).toBe('pending');
+      const [call] = stripe.requests.filter((r) => r.path === '/v1/refunds');
+      expect(call).toMatchObject({ idempotencyKey: `refund:${res.body.refund.id}`, body: { amount: '1000', 'metadata[refundId]': res.body.refund.id } });
+      const [row] = await db().select().from(refundRows).where(eq(refundRows.id, res.body.refund.id));
+      expect(row!.providerRefundId).toMatch(/^re_/);
+      expect(await orderRow(order.orderId)).toMatchObject({ refunded: false, refundedAmount: 0 });
+
+      const payload = JSON.stringify({
+        id: `evt_refund_${row!.id.slice(0, 8)}`,
+        object: 'event',
+        type: 'refund.updated',
+        data: { object: { id: row!.providerRefundId, object: 'refund', status: 'succeeded', metadata: { refundId: row!.id } } },
+      });
+      expect((await send(payload)).body.outcome).toBe('refund_updated');
+      expect((await send(payload)).body.outcome).toBe('duplicate');
+      expect((await db().select().from(refundRows).where(eq(refundRows.id, row!.id)))[0]!.status).toBe('succeeded');
+      expect(await orderRow(order.orderId)).toMatchObject({ refunded: true, refundedAmount: 1000 });
+
+      // charge.refund.updated found by Stripe's refund id alone, and a refund that is not ours is ignored.
+      const failed = JSON.stringify({
+        id: `evt_refund_failed_${row!.id.slice(0, 8)}`,
+        object: 'event',
+        type: 'charge.refund.updated',
+        data: { object: { id: row!.providerRefundId, object: 'refund', status: 'failed', failure_reason: 'expired_or_canceled_card' } },
+      });
+      expect((await send(failed)).body.outcome).toBe('refund_updated');
+      expect((await db().select().from(refundRows).where(eq(refundRows.id, row!.id)))[0]).toMatchObject({ status: 'failed', failureReason: 'expired_or_canceled_card' });
+      expect(await orderRow(order.orderId)).toMatchObject({ refunded: false, refundedAmount: 0 });
+      const stranger = JSON.stringify({ id: 'evt_refund_stranger', object: 'event', type: 'refund.updated', data: { object: { id: 're_not_ours', status: 'succeeded' } } });
+      expect((await send(stranger)).body.outcome).toBe('ignored');
+      const broken = JSON.stringify({ id: 'evt_refund_broken', object: 'event', type: 'refund.updated', data: { object: { status: 'succeeded' } } });
+      expect((await send(broken)).status).toBe(400);
+    } finally {
+      stripe.refundStatus = 'succeeded';
+    }
   });
 
   it('expiring a session that is no longer open is not an error', async () => {

@@ -1,7 +1,7 @@
 import { M } from '@marquee/core';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobs, orders, outbox, paymentEvents, subscribers, testCheckoutSessions, testRefunds, tickets, ticketTypes } from '../../db/schema/index.js';
+import { jobs, orderActions, orders, outbox, paymentEvents, subscribers, testCheckoutSessions, testRefunds, tickets, ticketTypes } from '../../db/schema/index.js';
 import { signTestWebhook, TEST_SIGNATURE_HEADER } from '../../platform/payments/test-driver.js';
 import {
   givenHeldOrder,
@@ -13,7 +13,7 @@ import {
   type GivenTenant,
   type TestServer,
 } from '../../../test/harness.js';
-import { expireHold } from '../orders/service.js';
+import { expireHold } from '../orders/holds.js';
 
 let server: TestServer;
 let tenant: GivenTenant;
@@ -250,6 +250,26 @@ describe('test gateway: webhooks', () => {
     expect(res.status).toBe(303);
     return { order, body: await pendingWebhookBody(sessionId, 'completed') };
   }
+
+  it('does not mark an order paid by a signed event whose amount is not the order total (issue 14 §8)', async () => {
+    const { order, body } = await paidButNotDelivered();
+    const before = await orderRow(order.orderId);
+    const event = JSON.parse(body) as { id: string; data: { object: { amount_total: number } } };
+    event.id = `${event.id}_cheap`;
+    event.data.object.amount_total = 1;
+    const cheap = JSON.stringify(event);
+    const res = await postWebhook(cheap);
+    expect(res.status).toBe(200);
+    const after = await orderRow(order.orderId);
+    expect(after.status).toBe(before.status);
+    expect(after.paidAt).toBeNull();
+    const [action] = await db().select().from(orderActions).where(eq(orderActions.orderId, order.orderId));
+    expect(action).toMatchObject({ action: 'payment_mismatch', tenantId: tenant.id, userId: null });
+    expect(JSON.parse(action!.details!)).toMatchObject({ amountTotal: 1, orderTotal: order.totalAmount });
+    // The real event for the full amount still pays it.
+    expect((await postWebhook(body)).status).toBe(200);
+    expect((await orderRow(order.orderId)).status).not.toBe(before.status);
+  });
 
   it('refuses a missing, wrong, tampered or stale signature with 400 and changes nothing', async () => {
     const { order, body } = await paidButNotDelivered();

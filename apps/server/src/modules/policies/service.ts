@@ -10,7 +10,7 @@ import {
 import sanitizeHtml from 'sanitize-html';
 import type { z } from 'zod';
 import type { Deps } from '../../deps.js';
-import { AppError, conflict, notFound } from '../../platform/errors.js';
+import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
 import * as repo from './repository.js';
 
@@ -90,7 +90,7 @@ export async function createPolicy({ deps, input }: { deps: Deps; input: z.outpu
     detail: cleanDetail(details.detail),
   });
   // spec: accounts §8 'Duplicate policy found'
-  if (!inserted) throw conflict(M.policyDuplicate);
+  if (!inserted) throw new DomainError('POLICY_DUPLICATE', M.policyDuplicate);
   return getPolicy({ deps, id });
 }
 

@@ -52,7 +52,7 @@ const placeOrder = (discountCode: string | undefined, ip: Record<string, string>
 
 function expectWrongCode(res: Res) {
   expect(res.status).toBe(400);
-  expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: M.invalidInput, fields: { discountCode: M.invalidInputBody } } });
+  expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: M.invalidInput, fields: { discountCode: M.invalidInputBody }, domainCode: 'DISCOUNT_INVALID' } });
 }
 
 function expectLimited(res: Res, windowSeconds: number) {

@@ -16,7 +16,7 @@ import {
   type GivenTenant,
   type TestServer,
 } from '../../../test/harness.js';
-import { markOrderPaid } from '../orders/service.js';
+import { markOrderPaid } from '../orders/payment.js';
 
 let server: TestServer;
 let tenant: GivenTenant;
@@ -127,7 +127,7 @@ describe('a cancelled event (docs/decisions.md "A cancelled event keeps its page
     expect((await organiser.post(`${consoleBase}/${id}/unpublish`)).status).toBe(200);
     expect((await site().get(`/api/p/events/${details.urlName}`)).status).toBe(404);
     const unpublished = await site().post(`/api/p/tenants/${tenant.id}/events/${id}/orders`, checkoutPayload(lines));
-    expect({ status: unpublished.status, body: unpublished.body }).toEqual({ status: 409, body: { error: { code: 'CONFLICT', message: M.eventNotOnSale } } });
+    expect({ status: unpublished.status, body: unpublished.body }).toEqual({ status: 409, body: { error: { code: 'CONFLICT', message: M.eventNotOnSale, domainCode: 'EVENT_NOT_ON_SALE' } } });
 
     expect((await organiser.post(`${consoleBase}/${id}/cancel`)).status).toBe(200);
     const page = await site().get(`/api/p/events/${details.urlName}`);
@@ -138,7 +138,7 @@ describe('a cancelled event (docs/decisions.md "A cancelled event keeps its page
     expect(setting.status).toBe(200);
     expect(setting.body).toMatchObject({ remainingCapacity: 0, charity: null });
     // Nothing is sold: cart checks, pricing and PLACE ORDER say so, in our error shape.
-    const notOnSale = { status: 409, body: { error: { code: 'CONFLICT', message: M.eventNotOnSale } } };
+    const notOnSale = { status: 409, body: { error: { code: 'CONFLICT', message: M.eventNotOnSale, domainCode: 'EVENT_NOT_ON_SALE' } } };
     for (const res of [
       await site().post(`/api/p/events/${details.urlName}/cart/validate`, { lines }),
       await site().post(`/api/p/events/${details.urlName}/price`, { lines }),
@@ -351,7 +351,7 @@ describe('price breakdown (spec §3)', () => {
   ])("answers 'Invalid Input' for %s, a code %s", async (code) => {
     const res = await price({ lines: [{ ticketTypeId: tt(GA), quantity: 1 }], discountCode: code.toLowerCase() });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: M.invalidInput, fields: { discountCode: M.invalidInputBody } } });
+    expect(res.body).toEqual({ error: { code: 'BAD_REQUEST', message: M.invalidInput, fields: { discountCode: M.invalidInputBody }, domainCode: 'DISCOUNT_INVALID' } });
   });
 
   it('takes a code limited to some ticket types off those lines only, and refuses it for a cart without them', async () => {
@@ -369,7 +369,7 @@ describe('price breakdown (spec §3)', () => {
     // that does not apply (docs/decisions.md "A discount code must apply to the cart").
     const none = await price({ lines: [{ ticketTypeId: tt(GA), quantity: 2 }], discountCode: 'VIPONLY' });
     expect(none.status).toBe(400);
-    expect(none.body).toEqual({ error: { code: 'BAD_REQUEST', message: M.invalidInput, fields: { discountCode: M.invalidInputBody } } });
+    expect(none.body).toEqual({ error: { code: 'BAD_REQUEST', message: M.invalidInput, fields: { discountCode: M.invalidInputBody }, domainCode: 'DISCOUNT_INVALID' } });
   });
 
   it('refuses ticket types that are not on this event', async () => {

@@ -3,8 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
+import { siteCtxOf } from '../../platform/auth/guard.js';
 import { notFound } from '../../platform/errors.js';
-import { discountCodeLimit, field } from '../orders/code-limit.js';
+import { discountCodeLimit, field } from '../checkout/code-limit.js';
 import * as service from './service.js';
 
 const ZEventNameParams = z.object({ eventName: z.string().min(1).max(100) });
@@ -13,14 +14,14 @@ const ZEventNameParams = z.object({ eventName: z.string().min(1).max(100) });
 export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['event site'];
-  const access = { kind: 'public' } as const;
+  const access = { kind: 'site' } as const;
   // Cart validation takes no discount code; pricing does, and so answers whether one is valid.
   const codeLimit = discountCodeLimit(deps, (body) => field(body, 'discountCode'));
 
   r.get(
     '/api/p/events/:eventName',
     { config: { access }, schema: { tags, summary: 'Event home and ticket menu', params: ZEventNameParams, response: { 200: ZPublicEvent } } },
-    async (req) => service.getPublicEvent({ deps, hostTenant: req.ctx.hostTenant, eventName: req.params.eventName }),
+    async (req) => service.getPublicEvent({ deps, site: siteCtxOf(req), eventName: req.params.eventName }),
   );
 
   r.get(
@@ -34,7 +35,7 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
         response: { 200: ZPublicEventSettings },
       },
     },
-    async (req) => service.getPublicSettings({ deps, hostTenant: req.ctx.hostTenant, tenantId: req.params.tenantId, eventId: req.params.eventId }),
+    async (req) => service.getPublicSettings({ deps, site: siteCtxOf(req), eventId: req.params.eventId }),
   );
 
   r.post(
@@ -43,7 +44,7 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
       config: { access },
       schema: { tags, summary: 'Cart validation: per-line problems and whether CONTINUE is blocked', params: ZEventNameParams, body: ZCartRequest, response: { 200: ZCartValidation } },
     },
-    async (req) => service.validatePublicCart({ deps, hostTenant: req.ctx.hostTenant, eventName: req.params.eventName, lines: req.body.lines }),
+    async (req) => service.validatePublicCart({ deps, site: siteCtxOf(req), eventName: req.params.eventName, lines: req.body.lines }),
   );
 
   r.post(
@@ -56,7 +57,7 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
     async (req) =>
       service.priceCart({
         deps,
-        hostTenant: req.ctx.hostTenant,
+        site: siteCtxOf(req),
         eventName: req.params.eventName,
         lines: req.body.lines,
         discountCode: req.body.discountCode,
@@ -65,9 +66,9 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
   );
 
   // Not under /api: the event site's own path (spec §7), on a tenant's host only, four file names only.
-  app.get('/:eventName/assets/:file', { schema: { hide: true } }, async (req, reply) => {
+  app.get('/:eventName/assets/:file', { config: { access }, schema: { hide: true } }, async (req, reply) => {
     const { eventName, file } = req.params as { eventName: string; file: string };
-    const image = await service.getSeatMapImage({ deps, host: req.headers.host ?? '', eventName, file });
+    const image = await service.getSeatMapImage({ deps, site: siteCtxOf(req), eventName, file });
     if (!image) throw notFound();
     return reply
       .type(image.contentType)

@@ -9,16 +9,14 @@ import {
   type TPublicTicketType,
 } from '@marquee/core';
 import type { Deps } from '../../deps.js';
-import type { HostTenant } from '../../platform/auth/context.js';
-import { tenantLabel } from '../../platform/auth/guard.js';
-import { AppError, conflict, notFound } from '../../platform/errors.js';
+import type { SiteCtx } from '../../platform/auth/context.js';
+import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import * as eventsRepo from '../events/repository.js';
 import { seatMapPath } from '../events/service.js';
-import { donationFor, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from '../orders/pricing.js';
-import { findCheckoutSnapshot } from '../orders/repository.js';
-import { checkCart, remainingCapacityOf, toCartTicketType } from '../orders/service.js';
+import { checkCart, mergeLines, remainingCapacityOf, toCartTicketType } from '../checkout/cart.js';
+import { donationFor, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from '../checkout/pricing.js';
+import { findCheckoutSnapshot } from '../checkout/repository.js';
 import type * as ticketTypesRepo from '../ticket-types/repository.js';
-import * as repo from './repository.js';
 
 // The attendee site's reads (spec reports-payouts-checkout §2 attendee routes, §7). The tenant is
 // the one whose host served the request; the platform host has no event site.
@@ -28,17 +26,16 @@ import * as repo from './repository.js';
  * discount code, in one read: a published event, or a cancelled one that was published before (its
  * page says it is cancelled). A draft, or an event cancelled before it was ever published, is not found.
  */
-async function publicEvent(deps: Deps, hostTenant: HostTenant | null, eventName: string, discountCode: string | null = null) {
-  if (!hostTenant) throw notFound();
-  const snapshot = await findCheckoutSnapshot(deps.db, { tenantId: hostTenant.id, urlName: eventName.toLowerCase(), discountCode });
+async function publicEvent(deps: Deps, site: SiteCtx, eventName: string, discountCode: string | null = null) {
+  const snapshot = await findCheckoutSnapshot(deps.db, { tenantId: site.tenant.id, urlName: eventName.toLowerCase(), discountCode });
   if (!snapshot || !isPublic(snapshot.event)) throw notFound();
   return snapshot;
 }
 
 /** An event on sale. A cancelled one the public saw is 409 'no longer on sale' (what a buyer mid-checkout is told). */
-async function publishedEvent(deps: Deps, hostTenant: HostTenant | null, eventName: string, discountCode: string | null = null) {
-  const snapshot = await publicEvent(deps, hostTenant, eventName, discountCode);
-  if (snapshot.event.status !== 'published') throw conflict(M.eventNotOnSale);
+async function publishedEvent(deps: Deps, site: SiteCtx, eventName: string, discountCode: string | null = null) {
+  const snapshot = await publicEvent(deps, site, eventName, discountCode);
+  if (snapshot.event.status !== 'published') throw new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
   return snapshot;
 }
 
@@ -89,8 +86,8 @@ function toPublicTicketType(t: ticketTypesRepo.TicketTypeRow, all: ticketTypesRe
  * Event home and ticket menu: a published event of this host's tenant with its ticket types on offer,
  * or a cancelled one that was published, with status 'cancelled' and nothing on offer.
  */
-export async function getPublicEvent({ deps, hostTenant, eventName }: { deps: Deps; hostTenant: HostTenant | null; eventName: string }): Promise<TPublicEvent> {
-  const { event, types, charity } = await publicEvent(deps, hostTenant, eventName);
+export async function getPublicEvent({ deps, site, eventName }: { deps: Deps; site: SiteCtx; eventName: string }): Promise<TPublicEvent> {
+  const { event, types, charity } = await publicEvent(deps, site, eventName);
   const now = new Date();
   const onSale = event.status === 'published';
   return {
@@ -121,10 +118,9 @@ export async function getPublicEvent({ deps, hostTenant, eventName }: { deps: De
 }
 
 /** spec §7 GET /p/tenants/{tenantId}/events/{eventId}/setting */
-export async function getPublicSettings(opts: { deps: Deps; hostTenant: HostTenant | null; tenantId: string; eventId: string }): Promise<TPublicEventSettings> {
-  const { deps, hostTenant } = opts;
-  if (!hostTenant || hostTenant.id !== opts.tenantId) throw notFound();
-  const snapshot = await findCheckoutSnapshot(deps.db, { tenantId: hostTenant.id, eventId: opts.eventId });
+export async function getPublicSettings(opts: { deps: Deps; site: SiteCtx; eventId: string }): Promise<TPublicEventSettings> {
+  const { deps, site } = opts;
+  const snapshot = await findCheckoutSnapshot(deps.db, { tenantId: site.tenant.id, eventId: opts.eventId });
   if (!snapshot || !isPublic(snapshot.event)) throw notFound();
   return toSettings(snapshot.event, snapshot.types, snapshot.charity);
 }
@@ -132,11 +128,11 @@ export async function getPublicSettings(opts: { deps: Deps; hostTenant: HostTena
 /** spec §5 Cart validation, against what is left right now. */
 export async function validatePublicCart(opts: {
   deps: Deps;
-  hostTenant: HostTenant | null;
+  site: SiteCtx;
   eventName: string;
   lines: Array<{ ticketTypeId: string; quantity: number }>;
 }): Promise<TCartValidation> {
-  const { event, types } = await publishedEvent(opts.deps, opts.hostTenant, opts.eventName);
+  const { event, types } = await publishedEvent(opts.deps, opts.site, opts.eventName);
   return checkCart(event, types, opts.lines, new Date());
 }
 
@@ -146,17 +142,16 @@ export async function validatePublicCart(opts: {
  */
 export async function priceCart(opts: {
   deps: Deps;
-  hostTenant: HostTenant | null;
+  site: SiteCtx;
   eventName: string;
   lines: Array<{ ticketTypeId: string; quantity: number }>;
   discountCode: string | null | undefined;
   donation: number;
 }): Promise<TBreakdown> {
   const { deps } = opts;
-  const snapshot = await publishedEvent(deps, opts.hostTenant, opts.eventName, opts.discountCode ?? null);
+  const snapshot = await publishedEvent(deps, opts.site, opts.eventName, opts.discountCode ?? null);
   const types = new Map(snapshot.types.filter((t) => t.active).map((t) => [t.id, t]));
-  const merged = new Map<string, number>();
-  for (const l of opts.lines) if (l.quantity > 0) merged.set(l.ticketTypeId, (merged.get(l.ticketTypeId) ?? 0) + l.quantity);
+  const merged = mergeLines(opts.lines);
   const lines = [...merged].map(([ticketTypeId, quantity]) => {
     const t = types.get(ticketTypeId);
     if (!t) throw new AppError('BAD_REQUEST', M.invalidInput, { lines: M.invalidInputBody });
@@ -174,14 +169,11 @@ const SEATMAP_FILE_RE = /^seatmap\.(png|jpg|jpeg|gif)$/;
  * GET {event site}/{eventName}/assets/seatmap.{png|jpg|jpeg|gif} (spec §7): the web probes the four
  * names in that order, so only the stored one answers; .jpg and .jpeg both name a JPEG.
  */
-export async function getSeatMapImage(opts: { deps: Deps; host: string; eventName: string; file: string }) {
+export async function getSeatMapImage(opts: { deps: Deps; site: SiteCtx; eventName: string; file: string }) {
   const { deps } = opts;
   const match = SEATMAP_FILE_RE.exec(opts.file);
-  const label = tenantLabel(opts.host, deps.config.baseDomain);
-  if (!match || !label) return null;
-  const tenantId = await repo.findTenantIdByUrl(deps.db, label);
-  if (!tenantId) return null;
-  const event = await eventsRepo.findEventByUrlName(deps.db, tenantId, opts.eventName.toLowerCase());
+  if (!match) return null;
+  const event = await eventsRepo.findEventByUrlName(deps.db, opts.site.tenant.id, opts.eventName.toLowerCase());
   if (!event || event.status !== 'published' || !event.seatmapKey) return null;
   const stored = event.seatmapKey.slice(event.seatmapKey.lastIndexOf('.') + 1);
   const asked = match[1] === 'jpeg' ? 'jpg' : match[1];

@@ -15,7 +15,7 @@ import {
   type TestServer,
 } from '../../../test/harness.js';
 import { invites, memberships } from '../../db/schema/index.js';
-import { givenActors, statusesOf, type Actors } from '../tenants/test-actors.js';
+import { givenActors, statusesOf, type Actors } from '../../../test/actors.js';
 
 let server: TestServer;
 let tenant: GivenTenant;

@@ -1,6 +1,6 @@
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { tenantSites, tenants } from '../../db/schema/index.js';
+import { tenantFormerUrls, tenantSites, tenants } from '../../db/schema/index.js';
 import type { CompiledList, ListSpec } from '../../platform/list-query.js';
 
 export type TenantRow = typeof tenants.$inferSelect;
@@ -31,6 +31,17 @@ export async function findTenant(db: DbOrTx, id: string, lock = false): Promise<
 export async function findTenantByUrl(db: DbOrTx, url: string): Promise<TenantRow | undefined> {
   const [row] = await db.select().from(tenants).where(eq(tenants.url, url));
   return row;
+}
+
+export async function findFormerUrl(db: DbOrTx, url: string) {
+  const [row] = await db.select().from(tenantFormerUrls).where(eq(tenantFormerUrls.url, url));
+  return row;
+}
+
+/** Keeps `oldUrl` reserved for the tenant; moving back to a former url takes it off the list. */
+export async function retireUrl(db: DbOrTx, tenantId: string, oldUrl: string, newUrl: string) {
+  await db.insert(tenantFormerUrls).values({ url: oldUrl, tenantId }).onConflictDoNothing();
+  await db.delete(tenantFormerUrls).where(and(eq(tenantFormerUrls.url, newUrl), eq(tenantFormerUrls.tenantId, tenantId)));
 }
 
 export async function listTenants(db: DbOrTx, q: CompiledList) {

@@ -13,7 +13,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { tenantCtxOf } from '../../platform/auth/guard.js';
-import { AppError } from '../../platform/errors.js';
+import { uploadedFile } from '../../platform/multipart.js';
 import { PLATFORM_ANY, PLATFORM_WRITE } from './access.js';
 import * as tenants from './service.js';
 
@@ -73,14 +73,8 @@ export function registerTenantRoutes(app: FastifyInstance, deps: Deps) {
     },
     async (req) => {
       const { tenantId } = tenantCtxOf(req);
-      if (!req.isMultipart()) throw new AppError('BAD_REQUEST', M.logoType);
-      const file = await req.file({ limits: { fileSize: TENANT_LOGO_MAX_BYTES } });
-      if (!file) throw new AppError('BAD_REQUEST', M.logoType);
-      const bytes = await file.toBuffer().catch((err: { code?: string }) => {
-        if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('PAYLOAD_TOO_LARGE', M.logoSize);
-        throw err;
-      });
-      return tenants.uploadTenantLogo({ deps, tenantId, bytes, truncated: file.file.truncated });
+      const { bytes, truncated } = await uploadedFile(req, { maxBytes: TENANT_LOGO_MAX_BYTES, typeMessage: M.logoType, sizeMessage: M.logoSize });
+      return tenants.uploadTenantLogo({ deps, tenantId, bytes, truncated });
     },
   );
 

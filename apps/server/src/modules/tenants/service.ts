@@ -15,9 +15,10 @@ import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { invalidateHostTenant } from '../../platform/auth/guard.js';
+import { deleteHostSessions } from '../../platform/auth/sessions.js';
 import { IMAGE_TYPES, sniffContentType } from '../../platform/content-type.js';
 import { isUniqueViolation } from '../../platform/db-errors.js';
-import { AppError, conflict, forbidden, notFound } from '../../platform/errors.js';
+import { AppError, conflict, DomainError, forbidden, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
 import { copyGlobalFeesToTenant } from '../fees/service.js';
 import { createDefaultPaymentSettings } from '../payment-settings/service.js';
@@ -62,7 +63,10 @@ export async function getTenant({ deps, tenantId }: { deps: Deps; tenantId: stri
 
 async function assertUrlFree(tx: Tx, url: string, exceptTenantId?: string) {
   const holder = await repo.findTenantByUrl(tx, url);
-  if (holder && holder.id !== exceptTenantId) throw conflict(M.tenantUrlTaken);
+  if (holder && holder.id !== exceptTenantId) throw new DomainError('TENANT_URL_TAKEN', M.tenantUrlTaken);
+  // A url a tenant used before a rename stays its own, as a deleted tenant's does (issue 14 §7).
+  const former = await repo.findFormerUrl(tx, url);
+  if (former && former.tenantId !== exceptTenantId) throw new DomainError('TENANT_URL_TAKEN', M.tenantUrlTaken);
 }
 
 /**
@@ -104,7 +108,7 @@ export async function createTenant({
     else await deps.db.transaction(work);
   } catch (err) {
     // Two requests raced for the same URL past the check: the unique index decides.
-    if (isUniqueViolation(err)) throw conflict(M.tenantUrlTaken);
+    if (isUniqueViolation(err)) throw new DomainError('TENANT_URL_TAKEN', M.tenantUrlTaken);
     throw err;
   }
   const row = await repo.findTenant(outer ?? deps.db, id);
@@ -130,11 +134,15 @@ export async function updateTenant({ deps, ctx, changes }: { deps: Deps; ctx: Te
         if (!isPlatformWriter(ctx.platformRoles)) throw forbidden(M.tenantUrlPlatformOnly);
         await assertUrlFree(tx, changes.url, tenant.id);
         values.url = changes.url;
+        // The old host is retired: reserved for this tenant, and every session bound to it ends,
+        // so no old cookie, ticket mail or event link can ever reach another organiser there.
+        await repo.retireUrl(tx, tenant.id, tenant.url, changes.url);
+        await deleteHostSessions(tx, `${tenant.url}.${deps.config.baseDomain}`);
       }
       await repo.updateTenant(tx, tenant.id, values);
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(M.tenantUrlTaken);
+    if (isUniqueViolation(err)) throw new DomainError('TENANT_URL_TAKEN', M.tenantUrlTaken);
     throw err;
   } finally {
     invalidateHostTenant(deps.db, ctx.tenantId);

@@ -8,6 +8,7 @@ import {
   jobs,
   orders,
   paymentSettings,
+  sessions,
   surchargeRules,
   tenantSites,
   tenants,
@@ -26,7 +27,7 @@ import {
   type TestServer,
 } from '../../../test/harness.js';
 import { ensureGlobalFeeDefaults } from '../fees/service.js';
-import { givenActors, statusesOf, type Actors } from './test-actors.js';
+import { givenActors, statusesOf, type Actors } from '../../../test/actors.js';
 
 let server: TestServer;
 let admin: Client;
@@ -241,6 +242,34 @@ describe('the tenants list', () => {
 });
 
 describe('tenant basic information', () => {
+  it('a rename ends the sessions on the old host, and the old url stays reserved (issue 14 §7)', async () => {
+    const t = await givenTenantWithSettings(server);
+    const a = await givenActors(server, t, other);
+    const oldCookie = new Map(a.tenant_admin.tenant.cookies);
+    expect((await a.tenant_admin.tenant.get('/api/auth/session')).status).toBe(200);
+    const oldHost = `${t.url}.${server.config.baseDomain}:${server.port}`;
+    const onOldHost = () => db().select().from(sessions).where(eq(sessions.host, oldHost));
+    expect((await onOldHost()).length).toBeGreaterThan(0);
+    const newUrl = uniqueUrl();
+    const moved = await admin.patch(`/api/tenants/${t.id}`, { details: { url: newUrl } });
+    expect(moved.status).toBe(200);
+    // The sessions bound to the old host are gone: they cannot come back on that host later.
+    expect(await onOldHost()).toEqual([]);
+    // No new tenant may take the old url (as with a deleted tenant's).
+    const taken = await admin.post('/api/tenants', newTenant(t.url));
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.message).toBe(M.tenantUrlTaken);
+    const renamedOnto = await admin.patch(`/api/tenants/${other.id}`, { details: { url: t.url } });
+    expect(renamedOnto.status).toBe(409);
+    // The old cookie on a client for the old host finds nothing either.
+    const stale = server.client(t.url);
+    stale.cookies = oldCookie;
+    expect((await stale.get('/api/auth/session')).status).toBe(404);
+    // The tenant itself may move back to its own former url.
+    expect((await admin.patch(`/api/tenants/${t.id}`, { details: { url: t.url } })).status).toBe(200);
+    expect((await admin.post('/api/tenants', newTenant(newUrl))).status).toBe(409);
+  });
+
   it('lets the tenant admin edit phone, invite subject and body on its own host', async () => {
     const t = await givenTenantWithSettings(server);
     const a = await givenActors(server, t, other);

@@ -19,6 +19,7 @@ import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
 import * as discounts from '../discounts/repository.js';
 import * as events from '../events/repository.js';
+import { writableEvent } from '../events/writable.js';
 import * as repo from './repository.js';
 
 export type { TCreateTicketTypeRequest };
@@ -126,13 +127,6 @@ async function assertValid(db: DbOrTx, tenantId: string, eventId: string, t: TTi
   if (entries.length === 0) return;
   const fields = Object.fromEntries(entries.map(([k, v]) => [`details.${k}`, v]));
   throw new AppError('VALIDATION', entries[0]![1], fields);
-}
-
-async function writableEvent(db: DbOrTx, tenantId: string, eventId: string) {
-  const event = await events.findEvent(db, tenantId, eventId);
-  if (!event) throw notFound();
-  if (event.status === 'cancelled') throw conflict(M.eventCancelledReadOnly);
-  return event;
 }
 
 export async function listTicketTypes({ deps, ctx, eventId, query }: { deps: Deps; ctx: TenantCtx; eventId: string; query: unknown }) {

@@ -14,7 +14,7 @@ import {
   type GivenTenant,
   type TestServer,
 } from '../../../test/harness.js';
-import { givenActors, type Actors } from '../events/testing.js';
+import { givenEventActors as givenActors, type EventActors as Actors } from '../../../test/actors.js';
 
 let server: TestServer;
 let tenant: GivenTenant;

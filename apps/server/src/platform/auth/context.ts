@@ -37,6 +37,9 @@ export type TenantCtx = {
 
 export type PlatformCtx = { user: AuthUser; platformRoles: PlatformRole[] };
 
+/** What an attendee-site use case gets: the tenant whose host served the request, and who is signed in, if anyone. */
+export type SiteCtx = { tenant: HostTenant; user: AuthUser | null };
+
 export type Access =
   | { kind: 'public' }
   | { kind: 'user' }
@@ -60,5 +63,8 @@ export type Access =
       anyEventRoles?: readonly EventRole[];
       tenantIdIn?: 'params' | 'body';
     }
-  /** The tenant whose host served the request (tenant console routes without a tenant id). */
-  | { kind: 'hostTenant'; roles: readonly TenantRole[] };
+  /**
+   * The attendee site: anyone, on a tenant's host only (404 elsewhere); a :tenantId path parameter
+   * must be that tenant's. The service gets a SiteCtx.
+   */
+  | { kind: 'site' };

@@ -38,10 +38,11 @@ beforeAll(async () => {
     baseDomain: server.config.baseDomain,
     session: { idleMinutes: server.config.sessionIdleMinutes, maxHours: server.config.sessionMaxHours },
   });
-  const echo = async (req: { tenantCtx?: unknown; platformCtx?: unknown; ctx: { user: { id: string } | null } }) => ({
+  const echo = async (req: { tenantCtx?: unknown; platformCtx?: unknown; siteCtx?: unknown; ctx: { user: { id: string } | null } }) => ({
     user: req.ctx.user?.id ?? null,
     tenantCtx: req.tenantCtx ?? null,
     platformCtx: req.platformCtx ?? null,
+    siteCtx: req.siteCtx ?? null,
   });
   probe.get('/api/p/public', { config: { access: { kind: 'public' } } }, echo);
   probe.post('/api/p/public', { config: { access: { kind: 'public' } } }, echo);
@@ -54,7 +55,10 @@ beforeAll(async () => {
     { config: { access: { kind: 'tenant', roles: ['tenant_admin'], platformRoles: ['super_user'], eventRoles: ['event_manager'] } } },
     echo,
   );
-  probe.get('/api/p/console', { config: { access: { kind: 'hostTenant', roles: ['tenant_admin'] } } }, echo);
+  probe.get('/api/p/site', { config: { access: { kind: 'site' } } }, echo);
+  probe.post('/api/p/site', { config: { access: { kind: 'site' } } }, echo);
+  probe.get('/api/p/site/tenants/:tenantId', { config: { access: { kind: 'site' } } }, echo);
+  probe.get('/site-page', { config: { access: { kind: 'site' } } }, echo);
   probe.get('/not-api', async () => ({ ok: true }));
   await probe.ready();
 });
@@ -234,16 +238,27 @@ describe('tenant routes', () => {
   });
 });
 
-describe('host-tenant routes', () => {
-  it('act for the tenant whose host served the request', async () => {
-    const admin = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
-    const res = await call('/api/p/console', await sessionOn(admin, tenant));
+describe('attendee site routes', () => {
+  it("are the host tenant's only: 404 on the platform host, on an unknown host, and for another tenant's id", async () => {
+    const res = await call('/api/p/site', { host: hostOf(tenant) });
     expect(res.statusCode).toBe(200);
-    expect(res.json().tenantCtx.tenantId).toBe(tenant.id);
-    expect((await call('/api/p/console', await sessionOn(admin))).statusCode).toBe(404);
-    const foreign = await givenUser(server, { tenant: { id: other.id, roles: ['tenant_admin'] } });
-    expect((await call('/api/p/console', await sessionOn(foreign, tenant))).statusCode).toBe(404);
-    const staff = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_staff'] } });
-    expect((await call('/api/p/console', await sessionOn(staff, tenant))).statusCode).toBe(403);
+    expect(res.json().siteCtx).toEqual({ tenant: { id: tenant.id, name: expect.any(String), url: tenant.url, status: expect.any(String) }, user: null });
+    expect((await call(`/api/p/site/tenants/${tenant.id}`, { host: hostOf(tenant) })).statusCode).toBe(200);
+    expect((await call(`/api/p/site/tenants/${other.id}`, { host: hostOf(tenant) })).statusCode).toBe(404);
+    expect((await call('/api/p/site/tenants/not-a-uuid', { host: hostOf(tenant) })).statusCode).toBe(404);
+    expect((await call('/api/p/site', { host: platformHost() })).statusCode).toBe(404);
+    expect((await call('/api/p/site', { host: `nobody.localhost:${server.port}` })).statusCode).toBe(404);
+    // A site page outside /api that declares the rule gets the same tenant (the seat map image).
+    expect((await call('/site-page', { host: hostOf(tenant) })).json().siteCtx.tenant.id).toBe(tenant.id);
+    expect((await call('/site-page', { host: platformHost() })).statusCode).toBe(404);
+  });
+
+  it('know who is signed in, and take writes without the CSRF token as public routes do', async () => {
+    const buyer = await givenUser(server, {});
+    const session = await sessionOn(buyer, tenant);
+    expect((await call('/api/p/site', session)).json().siteCtx.user.id).toBe(buyer.id);
+    expect((await call('/api/p/site', { host: session.host, cookie: session.cookie } as Session, 'POST')).statusCode).toBe(200);
+    // Cross-site writes are still refused.
+    expect((await call('/api/p/site', session, 'POST', { origin: 'https://evil.example' })).statusCode).toBe(403);
   });
 });

@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { memberships, tenants } from '../../db/schema/index.js';
-import { AppError, forbidden, notFound, unauthenticated } from '../errors.js';
-import type { Access, HostTenant, PlatformCtx, RequestCtx, TenantCtx } from './context.js';
+import { DomainError, forbidden, notFound, unauthenticated } from '../errors.js';
+import type { Access, HostTenant, PlatformCtx, RequestCtx, SiteCtx, TenantCtx } from './context.js';
 import { findSession, SESSION_COOKIE, type SessionPolicy } from './sessions.js';
 
 declare module 'fastify' {
@@ -12,6 +12,7 @@ declare module 'fastify' {
     ctx: RequestCtx;
     tenantCtx?: TenantCtx;
     platformCtx?: PlatformCtx;
+    siteCtx?: SiteCtx;
   }
   interface FastifyContextConfig {
     access?: Access;
@@ -115,9 +116,15 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
       host,
     };
     req.ctx = ctx;
-    if (!req.url.startsWith('/api')) return;
+    // API routes, and the few site routes outside /api that declare an access rule (the seat map).
+    if (!req.url.startsWith('/api') && !req.routeOptions.config?.access) return;
 
+    // Only the base domain and its tenants' hosts are answered: a page on any other name that
+    // resolves here (DNS rebinding) must not reach the API as if it were the platform console.
     const label = tenantLabel(host, opts.baseDomain);
+    // (The health check stays answerable: probes call it by address.)
+    const known = label || host.replace(/:\d+$/, '').toLowerCase() === opts.baseDomain.toLowerCase();
+    if (!known && req.routeOptions.url !== '/api/health') throw notFound();
     if (label) {
       const tenant = await findHostTenant(db, label);
       if (tenant) ctx.hostTenant = tenant;
@@ -144,30 +151,38 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
   });
 
   app.addHook('preHandler', async (req: FastifyRequest, _reply: FastifyReply) => {
-    if (!req.url.startsWith('/api')) return;
     const access = req.routeOptions.config?.access;
     if (!access) return;
     const ctx = req.ctx;
 
     // Cross-site writes are refused outright; cookie-authenticated writes need the CSRF token.
     if (UNSAFE.has(req.method)) {
+      // 'null' is what sandboxed frames and cross-site redirects send: not this site, so refused.
       const origin = req.headers.origin;
-      if (origin && origin !== 'null') {
+      if (origin) {
         let originHost = '';
         try {
           originHost = new URL(origin).host;
         } catch {
           originHost = '';
         }
-        if (originHost !== ctx.host) throw new AppError('FORBIDDEN', M.csrf);
+        if (originHost !== ctx.host) throw new DomainError('CSRF_INVALID', M.csrf);
       }
-      if (ctx.sessionToken && access.kind !== 'public' && req.headers['x-csrf-token'] !== ctx.csrfToken) {
-        throw new AppError('FORBIDDEN', M.csrf);
+      if (ctx.sessionToken && access.kind !== 'public' && access.kind !== 'site' && req.headers['x-csrf-token'] !== ctx.csrfToken) {
+        throw new DomainError('CSRF_INVALID', M.csrf);
       }
     }
 
     if (ctx.unknownTenantHost) throw notFound();
     if (access.kind === 'public') return;
+    const params = (req.params ?? {}) as Record<string, string | undefined>;
+    if (access.kind === 'site') {
+      // The attendee site exists on a tenant's host only, and only that tenant's ids exist there.
+      if (!ctx.hostTenant) throw notFound();
+      if (params.tenantId !== undefined && params.tenantId !== ctx.hostTenant.id) throw notFound();
+      req.siteCtx = { tenant: ctx.hostTenant, user: ctx.user };
+      return;
+    }
     const user = ctx.user;
     if (!user) throw unauthenticated();
     if (access.kind === 'user') return;
@@ -181,10 +196,8 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
       return;
     }
 
-    const params = (req.params ?? {}) as Record<string, string | undefined>;
     let tenantId: string | undefined;
-    if (access.kind === 'hostTenant') tenantId = ctx.hostTenant?.id;
-    else if (access.tenantIdIn === 'body') {
+    if (access.tenantIdIn === 'body') {
       // The body is parsed and validated by now (preHandler runs after validation).
       const fromBody = (req.body as { tenantId?: unknown } | null | undefined)?.tenantId;
       tenantId = typeof fromBody === 'string' ? fromBody : undefined;
@@ -195,15 +208,15 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
 
     const inTenant = ctx.memberships.filter((m) => m.tenantId === tenantId);
     const tenantRoles = inTenant.filter((m) => m.eventId === null).flatMap((m) => m.roles as TenantRole[]);
-    const eventRoles: Record<string, EventRole[]> = {};
+    // Keyed by ids from the path: no prototype, so '__proto__' or 'constructor' finds nothing.
+    const eventRoles: Record<string, EventRole[]> = Object.create(null);
     for (const m of inTenant) if (m.eventId) eventRoles[m.eventId] = m.roles as EventRole[];
 
     const allowedByTenant = tenantRoles.some((r) => access.roles.includes(r));
-    const allowedByPlatform =
-      access.kind === 'tenant' && !ctx.hostTenant && platformRoles.some((r) => access.platformRoles.includes(r));
+    const allowedByPlatform = !ctx.hostTenant && platformRoles.some((r) => access.platformRoles.includes(r));
     const eventId = params.eventId;
+    if (eventId !== undefined && !UUID_RE.test(eventId)) throw notFound();
     const allowedByEvent =
-      access.kind === 'tenant' &&
       ((!!access.eventRoles && !!eventId && (eventRoles[eventId] ?? []).some((r) => access.eventRoles!.includes(r))) ||
         (!!access.anyEventRoles && Object.values(eventRoles).some((roles) => roles.some((r) => access.anyEventRoles!.includes(r)))));
 
@@ -222,6 +235,11 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
 export function tenantCtxOf(req: FastifyRequest): TenantCtx {
   if (!req.tenantCtx) throw new Error('tenant route without a tenant access rule');
   return req.tenantCtx;
+}
+
+export function siteCtxOf(req: FastifyRequest): SiteCtx {
+  if (!req.siteCtx) throw new Error('site route without a site access rule');
+  return req.siteCtx;
 }
 
 export function platformCtxOf(req: FastifyRequest): PlatformCtx {

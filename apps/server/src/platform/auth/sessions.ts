@@ -40,6 +40,11 @@ export async function deleteUserSessions(db: DbOrTx, userId: string) {
   await db.delete(sessions).where(eq(sessions.userId, userId));
 }
 
+/** Ends every session bound to a host name, whatever port it was reached on (a tenant's old host). */
+export async function deleteHostSessions(db: DbOrTx, hostname: string) {
+  await db.delete(sessions).where(sql`lower(split_part(${sessions.host}, ':', 1)) = ${hostname.toLowerCase()}`);
+}
+
 export async function pruneSessions(db: DbOrTx, policy: SessionPolicy) {
   const idleCutoff = new Date(Date.now() - policy.idleMinutes * 60_000);
   await db.delete(sessions).where(or(lt(sessions.expiresAt, sql`now()`), lt(sessions.lastSeenAt, idleCutoff)));

@@ -16,10 +16,48 @@ export type CheckoutInput = {
   idempotencyKey: string;
 };
 
+export type RefundInput = {
+  chargeId: string;
+  /** cents */
+  amount: number;
+  idempotencyKey: string;
+  /** Sent with the refund so its webhook finds our row (Stripe metadata). */
+  metadata?: Record<string, string>;
+};
+
+export type GatewayRefundStatus = 'pending' | 'succeeded' | 'failed';
+export type RefundResult = { refundId: string; status: GatewayRefundStatus; failureReason?: string | null };
+
+/** The provider refused the refund for good (a retry would be refused again). */
+export class RefundRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RefundRefused';
+  }
+}
+
+/** A refund's status change reported by the provider (Stripe refund.updated and friends). */
+export type RefundEvent = {
+  provider: 'test' | 'stripe';
+  eventId: string;
+  rawType: string;
+  providerRefundId: string;
+  status: GatewayRefundStatus;
+  failureReason: string | null;
+  /** Our refund row id, from the metadata we sent. */
+  refundId: string | null;
+};
+
 export type PaymentGateway = {
   name: 'test' | 'stripe';
   createCheckout(input: CheckoutInput): Promise<{ sessionId: string; url: string }>;
-  refund(input: { chargeId: string; amount: number; idempotencyKey: string }): Promise<{ refundId: string }>;
+  /**
+   * Gives (part of) a charge back. The idempotency key makes a retried call the same refund. The
+   * answer's status is the provider's: the test driver's refunds succeed at once; Stripe's may stay
+   * pending and are settled by its refund webhooks. A refusal (nothing left to refund, unknown
+   * charge) throws RefundRefused; any other error is worth retrying.
+   */
+  refund(input: RefundInput): Promise<RefundResult>;
   /**
    * Closes a checkout that is still open, so its pay page takes no payment (a draft replaced by a
    * newer PLACE ORDER). A checkout already paid or closed is left as it is; a payment that still
@@ -32,7 +70,36 @@ export type PaymentGateway = {
    * per order.
    */
   readonly expiresByOrder: boolean;
+  /**
+   * What the gateway kept of a charge and when its balance can be paid out (Stripe: the charge's
+   * balance transaction fee and available_on). Payouts call it once per paid order.
+   */
+  settlement(input: { chargeId: string; amount: number; paidAt: Date }): Promise<{ fee: number; availableOn: Date }>;
+  /**
+   * Sends a tenant its payout (Stripe Connect: a transfer to the connected account, transfer_group
+   * and idempotency key = payout id). A missing or unknown destination fails with a message that
+   * contains 'gateway destination not found' (spec §8).
+   */
+  transfer(input: TransferInput): Promise<{ transferId: string }>;
+  /** The transfer made for a payout id, if any: how the reconciliation job learns what a crash hid. */
+  findTransfer(input: { payoutId: string }): Promise<{ transferId: string; amount: number } | null>;
 };
+
+export type TransferInput = {
+  payoutId: string;
+  tenantId: string;
+  /** The tenant's connected account; null when it has none. */
+  destination: string | null;
+  /** cents, > 0 */
+  amount: number;
+  currency: 'usd';
+};
+
+/** A gateway refused a transfer: the message is shown to the operator (spec §8). */
+export class TransferRefused extends Error {}
+
+/** spec §8: the text the UI looks for to add its 'contact the tenant owner' hint. */
+export const DESTINATION_NOT_FOUND = 'gateway destination not found';
 
 /** A checkout event from either provider, after its signature was verified. */
 export type CheckoutEvent = {

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { CheckoutInput, PaymentGateway } from './gateway.js';
+import { DESTINATION_NOT_FOUND, RefundRefused, TransferRefused, type CheckoutInput, type GatewayRefundStatus, type PaymentGateway } from './gateway.js';
 
 // PAYMENT_DRIVER=stripe: Stripe Checkout Sessions on the official SDK. STRIPE_API_BASE points the
 // SDK at another host (tests use a local stand-in for Stripe's HTTP API).
@@ -38,6 +38,16 @@ export function verifyStripeWebhook(rawBody: Buffer, signature: string | undefin
   return Stripe.webhooks.constructEvent(rawBody, signature, secret);
 }
 
+/** Stripe error codes that mean a refund will never go through; anything else is retried. */
+const REFUND_REFUSALS = new Set(['charge_already_refunded', 'amount_too_large', 'resource_missing', 'charge_disputed', 'refund_disputed_payment']);
+
+/** Stripe's refund statuses as ours: requires_action waits like pending; canceled is a failure. */
+export function stripeRefundStatus(status: string | null | undefined): GatewayRefundStatus {
+  if (status === 'succeeded') return 'succeeded';
+  if (status === 'failed' || status === 'canceled') return 'failed';
+  return 'pending';
+}
+
 export function createStripeGateway(opts: { secretKey: string; apiBase?: string }): PaymentGateway {
   const stripe = stripeClient(opts);
   return {
@@ -70,8 +80,17 @@ export function createStripeGateway(opts: { secretKey: string; apiBase?: string 
     async refund(input) {
       // Checkout gives us a PaymentIntent id; older charges are refunded by their ch_ id.
       const target = input.chargeId.startsWith('ch_') ? { charge: input.chargeId } : { payment_intent: input.chargeId };
-      const refund = await stripe.refunds.create({ ...target, amount: input.amount }, { idempotencyKey: input.idempotencyKey });
-      return { refundId: refund.id };
+      try {
+        const refund = await stripe.refunds.create(
+          { ...target, amount: input.amount, ...(input.metadata ? { metadata: input.metadata } : {}) },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        return { refundId: refund.id, status: stripeRefundStatus(refund.status), failureReason: refund.failure_reason ?? null };
+      } catch (err) {
+        // Stripe says no for good (already refunded, amount too large, unknown charge): not worth a retry.
+        if (err instanceof Stripe.errors.StripeError && err.code && REFUND_REFUSALS.has(err.code)) throw new RefundRefused(err.message);
+        throw err;
+      }
     },
     async expireCheckout(input) {
       if (!input.sessionId) return;
@@ -82,6 +101,36 @@ export function createStripeGateway(opts: { secretKey: string; apiBase?: string 
         if (err instanceof Stripe.errors.StripeInvalidRequestError) return;
         throw err;
       }
+    },
+    async settlement(input) {
+      const charge = input.chargeId.startsWith('ch_')
+        ? await stripe.charges.retrieve(input.chargeId, { expand: ['balance_transaction'] })
+        : ((await stripe.paymentIntents.retrieve(input.chargeId, { expand: ['latest_charge.balance_transaction'] })).latest_charge as Stripe.Charge | null);
+      const bt = charge?.balance_transaction;
+      if (!bt || typeof bt === 'string') throw new Error(`Stripe has no balance transaction for ${input.chargeId} yet`);
+      return { fee: bt.fee, availableOn: new Date(bt.available_on * 1000) };
+    },
+    async transfer(input) {
+      if (!input.destination) throw new TransferRefused(`This tenant has no connected Stripe account: ${DESTINATION_NOT_FOUND}.`);
+      try {
+        const transfer = await stripe.transfers.create(
+          { amount: input.amount, currency: input.currency, destination: input.destination, transfer_group: input.payoutId, metadata: { payoutId: input.payoutId, tenantId: input.tenantId } },
+          { idempotencyKey: input.payoutId },
+        );
+        return { transferId: transfer.id };
+      } catch (err) {
+        // Stripe refused it (unknown or disconnected account, insufficient balance): the operator sees why.
+        if (err instanceof Stripe.errors.StripeInvalidRequestError) {
+          const missing = err.code === 'resource_missing' || /destination|No such account/i.test(err.message);
+          throw new TransferRefused(missing ? `${err.message.replace(/\.$/, '')}: ${DESTINATION_NOT_FOUND}.` : err.message);
+        }
+        throw err;
+      }
+    },
+    async findTransfer(input) {
+      const list = await stripe.transfers.list({ transfer_group: input.payoutId, limit: 1 });
+      const t = list.data[0];
+      return t ? { transferId: t.id, amount: t.amount } : null;
     },
   };
 }

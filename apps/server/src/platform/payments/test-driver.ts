@@ -2,10 +2,11 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { publicOrigin, type Config } from '../../config.js';
 import { runPrepared, type Db } from '../../db/client.js';
-import { testCheckoutSessions, testRefunds } from '../../db/schema/index.js';
+import { testCheckoutSessions, testRefunds, testTransfers } from '../../db/schema/index.js';
+import { cardFee } from '@marquee/core';
 import { createBatcher } from '../batcher.js';
 import type { Jobs } from '../jobs.js';
-import type { CheckoutInput, PaymentGateway } from './gateway.js';
+import { DESTINATION_NOT_FOUND, RefundRefused, TransferRefused, type CheckoutInput, type PaymentGateway } from './gateway.js';
 
 // The built-in gateway (PAYMENT_DRIVER=test, the default): a hosted pay page on our own server
 // (modules/payments/pay-page) stands in for Stripe Checkout, and its completion arrives as a
@@ -128,21 +129,29 @@ export function createTestGateway(opts: { db: Db; jobs: Jobs; config: Config }):
       if (!row) throw new Error(`unknown tenant ${input.tenantId}`);
       return { sessionId: row.sessionId, url: `${publicOrigin(config, row.url)}/pay/${row.sessionId}` };
     },
+    // The test gateway's refunds are final when it answers (no webhook): docs/decisions.md
+    // "Order management and refunds". It refuses, as Stripe does, more than what is left of the charge.
     async refund(input) {
-      if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error('refund amount must be positive integer cents');
+      if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new RefundRefused('refund amount must be positive integer cents');
+      const [existing] = await db.select({ id: testRefunds.id }).from(testRefunds).where(eq(testRefunds.idempotencyKey, input.idempotencyKey));
+      if (existing) return { refundId: existing.id, status: 'succeeded' as const };
       const [charged] = await db
         .select({ amount: testCheckoutSessions.amount })
         .from(testCheckoutSessions)
         .where(and(eq(testCheckoutSessions.chargeId, input.chargeId), eq(testCheckoutSessions.status, 'complete')));
-      if (!charged) throw new Error(`no such test charge: ${input.chargeId}`);
-      if (input.amount > charged.amount) throw new Error('refund exceeds the amount charged');
+      if (!charged) throw new RefundRefused(`No such charge: ${input.chargeId}`);
+      const [given] = await db
+        .select({ total: sql<number>`coalesce(sum(${testRefunds.amount}), 0)::int` })
+        .from(testRefunds)
+        .where(eq(testRefunds.chargeId, input.chargeId));
+      if (input.amount > charged.amount - Number(given?.total ?? 0)) throw new RefundRefused('Refund amount is greater than the unrefunded amount on the charge.');
       await db
         .insert(testRefunds)
         .values({ id: newTestId('re_test'), chargeId: input.chargeId, amount: input.amount, idempotencyKey: input.idempotencyKey })
         .onConflictDoNothing({ target: testRefunds.idempotencyKey });
       const [row] = await db.select({ id: testRefunds.id }).from(testRefunds).where(eq(testRefunds.idempotencyKey, input.idempotencyKey));
       if (!row) throw new Error('test refund vanished');
-      return { refundId: row.id };
+      return { refundId: row.id, status: 'succeeded' as const };
     },
     async expireCheckout(input) {
       // An open session past its expires_at is expired (payments' sessionState); its expiry job still
@@ -151,6 +160,29 @@ export function createTestGateway(opts: { db: Db; jobs: Jobs; config: Config }):
         .update(testCheckoutSessions)
         .set({ expiresAt: sql`least(${testCheckoutSessions.expiresAt}, now())` })
         .where(and(eq(testCheckoutSessions.tenantId, input.tenantId), eq(testCheckoutSessions.orderId, input.orderId), eq(testCheckoutSessions.status, 'open')));
+    },
+    async settlement(input) {
+      // TEST_GATEWAY_FEE_* (Stripe's 2.9% + 30c by default); available PAYOUT_DELAY_DAYS after payment.
+      return {
+        fee: cardFee(input.amount, config.testGatewayFee),
+        availableOn: new Date(input.paidAt.getTime() + config.payoutDelayDays * 86_400_000),
+      };
+    },
+    async transfer(input) {
+      if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error('transfer amount must be positive integer cents');
+      // Like Stripe Connect: no connected account, no transfer.
+      if (!input.destination) throw new TransferRefused(`This tenant has no connected account: ${DESTINATION_NOT_FOUND}.`);
+      await db
+        .insert(testTransfers)
+        .values({ id: newTestId('tr_test'), destination: input.destination, amount: input.amount, transferGroup: input.payoutId, idempotencyKey: input.payoutId })
+        .onConflictDoNothing({ target: testTransfers.idempotencyKey });
+      const [row] = await db.select({ id: testTransfers.id }).from(testTransfers).where(eq(testTransfers.idempotencyKey, input.payoutId));
+      if (!row) throw new Error('test transfer vanished');
+      return { transferId: row.id };
+    },
+    async findTransfer(input) {
+      const [row] = await db.select({ id: testTransfers.id, amount: testTransfers.amount }).from(testTransfers).where(eq(testTransfers.transferGroup, input.payoutId));
+      return row ? { transferId: row.id, amount: row.amount } : null;
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { TCreateDiscountCodeRequest, TUpdateDiscountCodeRequest } from '@marquee/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useTenantId } from '../events/tenant';
+import { useTenantId } from '../../shared/tenant';
 import { discountCodesApi } from './api';
 import { discountCodeKeys } from './queries';
 

@@ -2,7 +2,7 @@ import type { TCreateEventRequest, TEvent, TUpdateEventRequest } from '@marquee/
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { eventsApi, type EventAction } from './api';
 import { eventKeys } from './queries';
-import { useTenantId } from './tenant';
+import { useTenantId } from '../../shared/tenant';
 
 /** Stores the saved event for its editor and refreshes every event list. */
 function useEventSaved() {

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { eventsApi, type EventListQuery } from './api';
-import { useTenantId } from './tenant';
+import { useTenantId } from '../../shared/tenant';
 
 export const eventKeys = {
   all: ['events'] as const,

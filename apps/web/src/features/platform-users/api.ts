@@ -14,7 +14,7 @@ export const platformUsersApi = {
       signal,
     ),
   /** spec: accounts §6/§7: a platform invite grants all four roles (Platform Admin). */
-  invite: (email: string) => api.post<{ success: true; userExists: boolean }>('/api/platform/users', { id: email, group: { roles: [...PLATFORM_ROLES] } }),
+  invite: (email: string) => api.post<{ success: true }>('/api/platform/users', { id: email, group: { roles: [...PLATFORM_ROLES] } }),
   verify: (email: string) => api.post<TPlatformUser>(`/api/platform/users/${id(email)}/verify`),
   update: (email: string, group: TUpdatePlatformUserRequest['group']) => api.patch<TPlatformUser>(`/api/platform/users/${id(email)}`, { group }),
   remove: (email: string) => api.delete<{ success: true }>(`/api/platform/users/${id(email)}`),

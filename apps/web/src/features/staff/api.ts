@@ -1,7 +1,7 @@
 import { encodeFilters, type EventRole, type TenantRole, type TStaffList, type TStaffMember } from '@marquee/core';
 import { api } from '../../ui/api-client';
 
-export type InviteResult = { success: true; userExists: boolean };
+export type InviteResult = { success: true };
 export type StaffListQuery = { cursor?: string; limit: number; search?: string };
 
 const tenantBase = (tenantId: string) => `/api/tenants/${encodeURIComponent(tenantId)}`;

@@ -1,6 +1,6 @@
 import type { EventRole, TenantRole } from '@marquee/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useTenantId } from '../events/tenant';
+import { useTenantId } from '../../shared/tenant';
 import { sessionQueryKey, useSession } from '../../ui/session';
 import { staffApi } from './api';
 import { staffKeys } from './queries';

@@ -1,7 +1,7 @@
 import type { TCreateTicketTypeRequest, TUpdateTicketTypeRequest } from '@marquee/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { eventKeys } from '../events/queries';
-import { useTenantId } from '../events/tenant';
+import { useTenantId } from '../../shared/tenant';
 import { ticketTypesApi } from './api';
 import { ticketTypeKeys } from './queries';
 

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useTenantId } from '../events/tenant';
+import { useTenantId } from '../../shared/tenant';
 import { ticketTypesApi, type TicketTypeListQuery } from './api';
 
 export const ticketTypeKeys = {

@@ -2,7 +2,7 @@ import { Anchor, Box, Group, List, Stack, Text, ThemeIcon, Title } from '@mantin
 import { IconCheck } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, Outlet } from 'react-router';
-import { useSiteContext } from '../../app/site-context';
+import { useSiteContext } from '../../shared/site-context';
 import { Brand } from '../../ui/brand';
 import { useDocumentTitle, useRouteHandle } from './route-handle';
 import classes from './auth-layout.module.css';

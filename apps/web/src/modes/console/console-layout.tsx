@@ -1,6 +1,6 @@
 import { Outlet } from 'react-router';
-import { useSiteContext } from '../../app/site-context';
-import { isTenantWideMember } from '../../features/tenants/access';
+import { useSiteContext } from '../../shared/site-context';
+import { isTenantWideMember } from '../../shared/access';
 import { hasPlatformRole, useSession } from '../../ui/session';
 import type { ConsoleArea } from './console-area';
 import { AccountShell, ConsoleShell } from './console-shell';

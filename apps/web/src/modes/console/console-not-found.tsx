@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
-import { useSiteContext } from '../../app/site-context';
+import { useSiteContext } from '../../shared/site-context';
 import { isConsolePath } from '../../app/mode';
 import { FullPageLoader } from './full-page-loader';
 import { NotFoundPage } from './not-found';

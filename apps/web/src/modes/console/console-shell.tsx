@@ -4,7 +4,7 @@ import type { TSession } from '@marquee/core';
 import { IconLock } from '@tabler/icons-react';
 import { useEffect, type ReactNode } from 'react';
 import { Link, matchPath, useLocation, useNavigation } from 'react-router';
-import { useSiteContext } from '../../app/site-context';
+import { useSiteContext } from '../../shared/site-context';
 import { Brand } from '../../ui/brand';
 import type { ConsoleArea, NavItem, NavLeaf } from './console-area';
 import { UserMenu } from './user-menu';

@@ -13,20 +13,28 @@ function greeting(now = new Date()) {
   return h < 12 ? 'Good morning' : h < 18 ? 'Good afternoon' : 'Good evening';
 }
 
-export type WelcomeDashboardProps = { shortcuts: (NavItem & { description: string })[]; statsTitle: string; after?: ReactNode };
+export type WelcomeDashboardProps = {
+  shortcuts: (NavItem & { description: string })[];
+  statsTitle: string;
+  /** The statistics, once a console has them; without, an honest notice that they are not there yet. */
+  stats?: ReactNode;
+  after?: ReactNode;
+};
 
-/** A dashboard whose statistics come in a later issue: an honest notice and the way to every area. */
-export function WelcomeDashboard({ shortcuts, statsTitle }: WelcomeDashboardProps) {
+/** A console's home: its statistics (or a notice that they are not there yet) and the way to every area. */
+export function WelcomeDashboard({ shortcuts, statsTitle, stats }: WelcomeDashboardProps) {
   const { user } = useSession();
   return (
     <>
       <PageHeader title="Dashboard" description={`${greeting()}${user?.firstName ? `, ${user.firstName}` : ''}. Here is where to go next.`} />
       <Stack gap="xl">
-        <EmptyState
-          icon={<IconChartAreaLine size={28} stroke={1.6} />}
-          title={`${statsTitle} are not yet available`}
-          description="Sales, ticket and attendee figures will appear here once reporting is switched on. Nothing is shown until the numbers are real."
-        />
+        {stats ?? (
+          <EmptyState
+            icon={<IconChartAreaLine size={28} stroke={1.6} />}
+            title={`${statsTitle} are not yet available`}
+            description="Sales, ticket and attendee figures will appear here once reporting is switched on. Nothing is shown until the numbers are real."
+          />
+        )}
         <div>
           <Title order={3} fz="md" mb="sm">
             Shortcuts

@@ -7,6 +7,8 @@ import { FullPageLoader } from '../console/full-page-loader';
 import { comingSoon } from '../console/coming-soon';
 import { RouteError } from '../console/route-error';
 import type { RouteHandle } from '../console/route-handle';
+import { tenantReportRoutes } from '../console/report-routes';
+import { payoutRoutes } from '../console/payout-routes';
 
 // The platform console (platform host). One line a page; a page a later issue builds replaces its
 // `comingSoon(...)` with `{ path, handle, lazy: lazyPage(() => import('...'), 'XPage') }`.
@@ -43,11 +45,11 @@ export const platformRoutes: RouteObject[] = [
           { path: 'global-fees', handle: consolePage('Global Fees', PLATFORM_READ), lazy: lazyPage(() => import('../../features/fees/components/global-fees-page'), 'GlobalFeesPage') },
           only(PLATFORM_READ, comingSoon('templates', 'Sitebuilder Templates', 'The site templates tenants build their event pages from.')),
           { path: 'charities', handle: consolePage('Charities', PLATFORM_READ), lazy: lazyPage(() => import('../../features/charities/components/charities-page'), 'CharitiesPage') },
-          comingSoon('reports/sales', 'Sales', 'Ticket sales, gross and net revenue for every tenant.'),
-          comingSoon('reports/taxes', 'Taxes', 'Taxes collected for every tenant.'),
-          comingSoon('reports/donations', 'Donations', 'Donations and donation fees collected for every tenant.'),
-          comingSoon('reports/payouts/pending', 'Pending Payouts', 'Orders waiting to be paid out: review, hold or pay them out.'),
-          comingSoon('reports/payouts/completed', 'Completed Payouts', 'Payouts already made to tenants.'),
+          { path: 'reports/sales', handle: consolePage('Platform Sales'), lazy: lazyPage(() => import('../../features/reports/components/platform-sales-pages'), 'PlatformSalesPage') },
+          { path: 'reports/taxes', handle: consolePage('Platform Taxes'), lazy: lazyPage(() => import('../../features/reports/components/platform-sales-pages'), 'PlatformTaxesPage') },
+          { path: 'reports/donations', handle: consolePage('Platform Donations'), lazy: lazyPage(() => import('../../features/reports/components/platform-sales-pages'), 'PlatformDonationsPage') },
+          ...tenantReportRoutes('reports/sales/:tenantId'),
+          ...payoutRoutes(consolePage),
           { path: 'outbox', handle: consolePage('Outbox', PLATFORM_OUTBOX), lazy: lazyPage(() => import('../../features/outbox/components/outbox-page'), 'OutboxPage') },
           ...accountPageRoutes,
           { path: '*', handle: { title: 'Not found' }, Component: ConsoleNotFound },

@@ -1,6 +1,6 @@
 import { Outlet, type RouteObject } from 'react-router';
-import { EventLayout } from '../../features/event-site/components/event-layout';
-import { Toaster } from '../../features/event-site/kit/toast';
+import { EventLayout } from '../../features/attendee/event-site/components/event-layout';
+import { Toaster } from '../../features/attendee/event-site/kit/toast';
 import { lazyPage } from '../../ui/lazy-page';
 import { SiteFallback } from './site-fallback';
 
@@ -23,16 +23,16 @@ export const siteRoutes: RouteObject[] = [
     hydrateFallbackElement: <SiteFallback kind="loading" />,
     errorElement: <SiteFallback kind="error" />,
     children: [
-      { path: 'policies/:policyId', lazy: lazyPage(() => import('../../features/event-site/components/policy-page'), 'PolicyPage') },
+      { path: 'policies/:policyId', lazy: lazyPage(() => import('../../features/attendee/event-site/components/policy-page'), 'PolicyPage') },
       {
         path: ':eventName',
         Component: EventLayout,
         children: [
-          { index: true, lazy: lazyPage(() => import('../../features/event-site/components/event-home-page'), 'EventHomePage') },
-          { path: 'tickets', lazy: lazyPage(() => import('../../features/event-site/components/ticket-menu-page'), 'TicketMenuPage') },
-          { path: 'cart', lazy: lazyPage(() => import('../../features/cart/components/cart-page'), 'CartPage') },
-          { path: 'account', lazy: lazyPage(() => import('../../features/checkout/components/checkout-page'), 'CheckoutPage') },
-          { path: 'success', lazy: lazyPage(() => import('../../features/checkout/components/success-page'), 'SuccessPage') },
+          { index: true, lazy: lazyPage(() => import('../../features/attendee/event-site/components/event-home-page'), 'EventHomePage') },
+          { path: 'tickets', lazy: lazyPage(() => import('../../features/attendee/event-site/components/ticket-menu-page'), 'TicketMenuPage') },
+          { path: 'cart', lazy: lazyPage(() => import('../../features/attendee/cart/components/cart-page'), 'CartPage') },
+          { path: 'account', lazy: lazyPage(() => import('../../features/attendee/checkout/components/checkout-page'), 'CheckoutPage') },
+          { path: 'success', lazy: lazyPage(() => import('../../features/attendee/checkout/components/success-page'), 'SuccessPage') },
           { path: '*', Component: () => <SiteFallback kind="not-found" /> },
         ],
       },

@@ -4,7 +4,7 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import type { Root } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { SiteContextProvider } from '../../app/site-context';
+import { SiteContextProvider } from '../../shared/site-context';
 import { siteRoutes } from './routes';
 
 /**

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { isConsolePath } from '../../app/mode';
-import site from '../../features/event-site/components/site.module.css';
-import { Button } from '../../features/event-site/kit/button';
-import { Spinner } from '../../features/event-site/kit/notice';
+import site from '../../features/attendee/event-site/components/site.module.css';
+import { Button } from '../../features/attendee/event-site/kit/button';
+import { Spinner } from '../../features/attendee/event-site/kit/notice';
 
 export type SiteFallbackProps = { kind: 'loading' | 'error' | 'not-found' };
 

@@ -1,7 +1,10 @@
+import { Stack } from '@mantine/core';
 import { IconBuildingStore, IconCalendarEvent, IconChartBar, IconUsers } from '@tabler/icons-react';
 import { Navigate } from 'react-router';
-import { useSiteContext } from '../../app/site-context';
-import { isTenantWideMember } from '../../features/tenants/access';
+import { useSiteContext } from '../../shared/site-context';
+import { FindOrderBox } from '../../features/order-admin/components/find-order';
+import { TenantDashboardPage } from '../../features/reports/components/dashboard-pages';
+import { isTenantWideMember } from '../../shared/access';
 import { useSession } from '../../ui/session';
 import { WelcomeDashboard } from '../console/welcome-dashboard';
 
@@ -13,6 +16,12 @@ export function DashboardPage() {
   return (
     <WelcomeDashboard
       statsTitle="Sales statistics"
+      stats={
+        <Stack gap="lg">
+          <FindOrderBox />
+          <TenantDashboardPage embedded />
+        </Stack>
+      }
       shortcuts={[
         { label: 'Events', to: '/events', icon: IconCalendarEvent, description: 'Create events and the tickets they sell.' },
         { label: 'Staff', to: '/staff', icon: IconUsers, description: 'Invite the people who help you run them.' },

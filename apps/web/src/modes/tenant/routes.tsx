@@ -3,9 +3,10 @@ import { lazyPage } from '../../ui/lazy-page';
 import { accountPageRoutes, publicAccountRoutes, staticRoutes } from '../console/account-routes';
 import { ConsoleNotFound } from '../console/console-not-found';
 import { FullPageLoader } from '../console/full-page-loader';
-import { comingSoon } from '../console/coming-soon';
+import { tenantPayoutRoutes } from '../console/payout-routes';
 import { RouteError } from '../console/route-error';
 import type { RouteHandle } from '../console/route-handle';
+import { tenantReportRoutes } from '../console/report-routes';
 
 // The tenant console (a tenant's host: '/' and the reserved first segments; everything else is
 // the attendee site). One line a page; replace a `comingSoon(...)` with the real page's route.
@@ -31,8 +32,10 @@ export const tenantRoutes: RouteObject[] = [
           { path: 'staff', handle: tenantPage('Staff'), lazy: lazyPage(() => import('../../features/staff/components/staff-page'), 'StaffPage') },
           { path: 'info', handle: tenantPage('Basic Information'), lazy: lazyPage(() => import('../../features/tenant-info/components/tenant-info-page'), 'TenantInfoPage') },
           { path: 'fees', handle: tenantPage('Fees'), lazy: lazyPage(() => import('../../features/fees/components/tenant-fees-page'), 'TenantFeesPage') },
-          comingSoon('reports/sales', 'Reports', 'Sales, taxes, donations, refunds, orders, tickets and subscribers.'),
-          comingSoon('reports/payouts/completed', 'Payouts', 'The payouts made to your account and the orders in each.'),
+          ...tenantReportRoutes('reports/sales', tenantPage),
+          { path: 'reports/orders', handle: tenantPage('Find an Order'), lazy: lazyPage(() => import('../../features/order-admin/components/find-order'), 'FindOrderPage') },
+          { path: 'event/:eventId/order/:orderUID', handle: consolePage('Order'), lazy: lazyPage(() => import('../../features/order-admin/components/order-detail-page'), 'ConsoleOrderPage') },
+          ...tenantPayoutRoutes(tenantPage),
           { path: 'charities', handle: tenantPage('Charities'), lazy: lazyPage(() => import('../../features/charities/components/tenant-charities-page'), 'TenantCharitiesPage') },
           ...accountPageRoutes,
           { path: '*', handle: { title: 'Not found' }, Component: ConsoleNotFound },

@@ -7,9 +7,10 @@ import {
   IconGauge,
   IconHeartHandshake,
   IconReceipt2,
+  IconSearch,
   IconUsers,
 } from '@tabler/icons-react';
-import { isTenantWideMember } from '../../features/tenants/access';
+import { isTenantWideMember } from '../../shared/access';
 import type { ConsoleArea } from '../console/console-area';
 
 // spec: accounts-admin-fees §4 tenant status: active and pending are editable; anything else is disabled.
@@ -33,6 +34,7 @@ export const tenantArea: ConsoleArea = {
     { label: 'Basic Information', to: '/info', icon: IconBuildingStore, visible: tenantWide },
     { label: 'Fees', to: '/fees', icon: IconReceipt2, visible: tenantWide },
     { label: 'Reports', to: '/reports/sales', icon: IconChartBar, visible: tenantWide },
+    { label: 'Find an Order', to: '/reports/orders', icon: IconSearch, visible: tenantWide },
     { label: 'Payouts', to: '/reports/payouts/completed', icon: IconCash, visible: tenantWide },
     { label: 'Charities', to: '/charities', icon: IconHeartHandshake, visible: tenantWide },
   ],

@@ -4,7 +4,7 @@ import { ZLoginRequest } from '@marquee/core';
 import { IconAlertCircle, IconCircleCheck, IconMailForward } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useSiteContext } from '../../../app/site-context';
+import { useSiteContext } from '../../../shared/site-context';
 import { AuthPage } from '../../../modes/console/auth-layout';
 import { type ApiError, isApiError } from '../../../ui/api-client';
 import { useSession } from '../../../ui/session';

@@ -4,7 +4,7 @@ import { M, ROLE_LABELS, ZRegisterRequest, type AppType, type TInviteInfo, type 
 import { IconMailOpened } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useSiteContext } from '../../../app/site-context';
+import { useSiteContext } from '../../../shared/site-context';
 import { AuthPage } from '../../../modes/console/auth-layout';
 import { errorMessage } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';

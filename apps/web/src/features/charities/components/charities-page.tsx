@@ -7,7 +7,7 @@ import { EmptyState } from '../../../ui/empty-state';
 import { PageHeader } from '../../../ui/page-header';
 import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
 import { SearchInput } from '../../../ui/search-input';
-import { usePlatformAccess } from '../../tenants/access';
+import { usePlatformAccess } from '../../../shared/access';
 import { useDeleteCharity } from '../mutations';
 import { useCharities } from '../queries';
 import { charityToast } from '../toasts';

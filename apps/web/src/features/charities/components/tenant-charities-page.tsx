@@ -2,13 +2,13 @@ import { Alert, Group, SegmentedControl, Stack, Switch, Text } from '@mantine/co
 import { M, type TTenantCharity } from '@marquee/core';
 import { IconHeartHandshake, IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useSiteContext } from '../../../app/site-context';
+import { useSiteContext } from '../../../shared/site-context';
 import { confirmDelete } from '../../../ui/confirm-delete';
 import { EmptyState } from '../../../ui/empty-state';
 import { PageHeader } from '../../../ui/page-header';
 import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
 import { SearchInput } from '../../../ui/search-input';
-import { useIsTenantAdmin } from '../../tenants/access';
+import { useIsTenantAdmin } from '../../../shared/access';
 import { useToggleCharity } from '../mutations';
 import { useTenantCharities } from '../queries';
 import { charityToast } from '../toasts';

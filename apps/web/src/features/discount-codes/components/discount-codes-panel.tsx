@@ -1,5 +1,5 @@
 import { ActionIcon, Badge, Button, Code, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { formatMoney, type TDiscountCode, type TEvent } from '@marquee/core';
+import { discountCodeState, formatMoney, isEventWritable, type DiscountCodeState, type TDiscountCode, type TEvent } from '@marquee/core';
 import { IconDiscount2, IconEdit, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { errorMessage } from '../../../ui/api-client';
@@ -12,19 +12,17 @@ import { useAllTicketTypes } from '../../ticket-types/queries';
 import { useDeleteDiscountCode } from '../mutations';
 import { useDiscountCodes } from '../queries';
 import { DiscountCodeModal } from './discount-code-modal';
-import { useEventAccess } from '../../tenants/access';
-
-type CodeState = { label: string; color: string };
+import { useEventAccess } from '../../../shared/access';
 
 /** What an organiser needs to know at a glance: does the code work right now, and if not why. */
-function stateOf(c: TDiscountCode, now: number): CodeState {
-  const d = c.details;
-  if (!d.active) return { label: 'Off', color: 'gray' };
-  if (d.usageLimit !== null && d.usedCount >= d.usageLimit) return { label: 'Used up', color: 'orange' };
-  if (d.endsAt && Date.parse(d.endsAt) <= now) return { label: 'Expired', color: 'red' };
-  if (d.startsAt && Date.parse(d.startsAt) > now) return { label: 'Scheduled', color: 'blue' };
-  return { label: 'Active', color: 'teal' };
-}
+const STATE_BADGE: Record<DiscountCodeState, { label: string; color: string }> = {
+  off: { label: 'Off', color: 'gray' },
+  usedUp: { label: 'Used up', color: 'orange' },
+  expired: { label: 'Expired', color: 'red' },
+  scheduled: { label: 'Scheduled', color: 'blue' },
+  active: { label: 'Active', color: 'teal' },
+};
+const stateOf = (c: TDiscountCode, now: number) => STATE_BADGE[discountCodeState(c.details, now)];
 
 export const discountLabel = (c: TDiscountCode) => (c.details.kind === 'percent' ? `${c.details.value}% off` : `${formatMoney(c.details.value)} off`);
 
@@ -38,7 +36,7 @@ export function DiscountCodesPanel({ event }: DiscountCodesPanelProps) {
   const [editing, setEditing] = useState<TDiscountCode | null | undefined>(undefined);
   // Cancelled events, and people who may only read this one (tenant staff, check-in staff).
   const { canEditEvent } = useEventAccess(event.tenantId, event.id);
-  const readOnly = event.details.status === 'cancelled' || !canEditEvent;
+  const readOnly = !isEventWritable(event.details.status) || !canEditEvent;
   const names = new Map((ticketTypes.data ?? []).map((t) => [t.id, t.details.name]));
   const zone = event.details.timeZone;
   const now = Date.now();

@@ -6,8 +6,8 @@ import { errorMessage } from '../../../ui/api-client';
 import { askConfirmDelete } from '../../../ui/confirm-delete';
 import { notify } from '../../../ui/notify';
 import { useDeleteEvent, useEventAction } from '../mutations';
-import { useEventAccess } from '../../tenants/access';
-import { publicEventUrl } from '../tenant';
+import { useEventAccess } from '../../../shared/access';
+import { publicEventUrl } from '../../../shared/tenant';
 
 export type EventActionsProps = { event: TEvent; /** Unsaved edits in the details form. */ dirty: boolean };
 

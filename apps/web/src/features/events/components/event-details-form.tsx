@@ -22,6 +22,7 @@ import {
   DEFAULT_COUNTRY,
   DEFAULT_TIME_ZONE,
   M,
+  isEventWritable,
   MAX_TICKET_QUANTITY,
   urlNameFrom,
   URL_NAME_MAX,
@@ -38,8 +39,8 @@ import { notify } from '../../../ui/notify';
 import { zodValidate } from '../../../ui/zod-form';
 import { useEnabledCharities } from '../../charities/queries';
 import { useSurchargeRules } from '../queries';
-import { useEventAccess } from '../../tenants/access';
-import { publicEventUrl, useTenantId } from '../tenant';
+import { useEventAccess } from '../../../shared/access';
+import { publicEventUrl, useTenantId } from '../../../shared/tenant';
 import { fromWall, instantOrInvalid, timeZoneName, toWall, zoneAbbreviation } from '../time';
 import { DateTimeFields } from './date-time-fields';
 import { SeatMapField } from './seat-map-field';
@@ -218,7 +219,7 @@ export function EventDetailsForm({ event, onSubmit, onDirtyChange, submitLabel }
   const charities = useEnabledCharities(tenantId);
   const access = useEventAccess(tenantId, event?.id);
   // A cancelled event, or someone who may only read it (tenant staff, check-in staff).
-  const readOnly = event ? event.details.status === 'cancelled' || !access.canEditEvent : !access.canManageEvents;
+  const readOnly = event ? !isEventWritable(event.details.status) || !access.canEditEvent : !access.canManageEvents;
   const urlTouched = useRef(!!event);
   const form = useForm<EventFormValues>({
     initialValues: toValues(event),

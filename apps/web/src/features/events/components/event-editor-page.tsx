@@ -7,11 +7,12 @@ import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
 import { DiscountCodesPanel } from '../../discount-codes/components/discount-codes-panel';
+import { CancellationProgress } from '../../order-admin/components/cancellation-progress';
 import { EventStaffPanel } from '../../staff/components/event-staff-panel';
 import { TicketTypesPanel } from '../../ticket-types/components/ticket-types-panel';
 import { useCreateEvent, useUpdateEvent } from '../mutations';
 import { useEvent } from '../queries';
-import { publicEventUrl } from '../tenant';
+import { publicEventUrl } from '../../../shared/tenant';
 import { formatInZone } from '../time';
 import { EventActions } from './event-actions';
 import { EventDetailsForm } from './event-details-form';
@@ -116,6 +117,7 @@ export function EventEditorPage() {
           Tickets no longer sell and nothing here can be changed. Orders, tickets and reports are kept for your records.
         </Alert>
       )}
+      <CancellationProgress progress={e.cancellation} onRefresh={() => void event.refetch()} />
       {d.status === 'draft' && (
         <Alert color="brand" variant="light" icon={<IconInfoCircle size={18} />} mb="lg">
           <Text fz="sm">

@@ -10,8 +10,8 @@ import { SearchInput } from '../../../ui/search-input';
 import { useEvents } from '../queries';
 import { formatDateInZone, formatTimeInZone } from '../time';
 import { EventStatusBadge } from './event-status-badge';
-import { useTenantId } from '../tenant';
-import { useEventAccess } from '../../tenants/access';
+import { useTenantId } from '../../../shared/tenant';
+import { useEventAccess } from '../../../shared/access';
 
 type StatusFilter = 'all' | EventStatus;
 

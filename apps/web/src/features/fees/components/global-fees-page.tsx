@@ -4,7 +4,7 @@ import { IconSettingsOff } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { EmptyState } from '../../../ui/empty-state';
 import { PageHeader } from '../../../ui/page-header';
-import { usePlatformAccess } from '../../tenants/access';
+import { usePlatformAccess } from '../../../shared/access';
 import type { FeeScope } from '../api';
 import { showLoadFailure } from '../load-failure';
 import { useTicketSettings } from '../queries';

@@ -1,6 +1,6 @@
-import { useSiteContext } from '../../../app/site-context';
+import { useSiteContext } from '../../../shared/site-context';
 import { PageHeader } from '../../../ui/page-header';
-import { useIsTenantAdmin } from '../../tenants/access';
+import { useIsTenantAdmin } from '../../../shared/access';
 import { TenantFeesPanel } from './tenant-fees-panel';
 
 /** Tenant console /fees: the tenant's own fees, editable only when the platform allows it. */

@@ -2,7 +2,7 @@ import { ActionIcon, Alert, Group, Text, Tooltip } from '@mantine/core';
 import type { TOutboxMail } from '@marquee/core';
 import { IconEye, IconInfoCircle, IconMailOff, IconPaperclip, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useSiteContext } from '../../../app/site-context';
+import { useSiteContext } from '../../../shared/site-context';
 import { EmptyState } from '../../../ui/empty-state';
 import { PageHeader } from '../../../ui/page-header';
 import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';

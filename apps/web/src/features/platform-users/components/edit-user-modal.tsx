@@ -5,7 +5,7 @@ import { useRef } from 'react';
 import { errorMessage } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { applyServerFields, useResetForm, zodValidate } from '../../../ui/zod-form';
-import { usePlatformAccess } from '../../tenants/access';
+import { usePlatformAccess } from '../../../shared/access';
 import { useUpdatePlatformUser } from '../queries';
 
 type Values = { group: { name: string; roles: string[] } };

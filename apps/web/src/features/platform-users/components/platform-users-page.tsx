@@ -10,7 +10,7 @@ import { PageHeader } from '../../../ui/page-header';
 import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
 import { SearchInput } from '../../../ui/search-input';
 import { useSession } from '../../../ui/session';
-import { usePlatformAccess } from '../../tenants/access';
+import { usePlatformAccess } from '../../../shared/access';
 import { useDeletePlatformUser, usePlatformUsers, useVerifyPlatformUser } from '../queries';
 import { EditUserModal } from './edit-user-modal';
 import { InviteModal } from './invite-modal';

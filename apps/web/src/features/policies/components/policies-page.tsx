@@ -8,7 +8,7 @@ import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
 import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
 import { SearchInput } from '../../../ui/search-input';
-import { usePlatformAccess } from '../../tenants/access';
+import { usePlatformAccess } from '../../../shared/access';
 import { useDeletePolicy, usePolicies } from '../queries';
 import { PolicyModal } from './policy-modal';
 

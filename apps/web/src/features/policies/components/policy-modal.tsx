@@ -37,7 +37,7 @@ export function PolicyModal({ mode, policy, onClose }: PolicyModalProps) {
   const failed = (e: unknown) => {
     if (isApiError(e)) {
       applyServerFields(form, e);
-      if (e.message === M.policyDuplicate) {
+      if (e.domainCode === 'POLICY_DUPLICATE') {
         form.setFieldError('id', M.policyDuplicate);
         notify.error(M.policyDuplicate);
         return;

@@ -1,9 +1,9 @@
 import { Alert, Grid, Paper, Stack, Text, Title } from '@mantine/core';
-import type { EventRole, TEvent } from '@marquee/core';
+import { isEventWritable, type EventRole, type TEvent } from '@marquee/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useInviteEventStaff } from '../mutations';
 import { InviteStaffForm, type RoleOption } from './invite-staff-form';
-import { useEventAccess } from '../../tenants/access';
+import { useEventAccess } from '../../../shared/access';
 
 const EVENT_ROLE_OPTIONS: RoleOption<EventRole>[] = [
   { value: 'event_manager', description: 'Edits this event, its ticket types and discount codes, and invites its staff.' },
@@ -15,7 +15,7 @@ export function EventStaffPanel({ event }: { event: TEvent }) {
   const invite = useInviteEventStaff(event.id);
   // Cancelled events, and people who may only read this one (tenant staff, check-in staff).
   const { canEditEvent } = useEventAccess(event.tenantId, event.id);
-  const readOnly = event.details.status === 'cancelled' || !canEditEvent;
+  const readOnly = !isEventWritable(event.details.status) || !canEditEvent;
   return (
     <Grid gutter="lg">
       <Grid.Col span={{ base: 12, md: 7 }}>

@@ -34,11 +34,8 @@ export function InviteStaffForm<R extends string>({ roles, defaultRoles, onInvit
   const send = form.onSubmit(async (values) => {
     const email = values.email.trim();
     try {
-      const result = await onInvite({ email, roles: values.roles });
-      notify.success(
-        'Invite sent',
-        result.userExists ? `${email} already has a Marquee account: they join from the link in the e-mail.` : `We e-mailed an invitation to ${email}.`,
-      );
+      await onInvite({ email, roles: values.roles });
+      notify.success('Invite sent', `We e-mailed an invitation to ${email}.`);
       form.reset();
     } catch (e) {
       if (isApiError(e)) for (const [key, message] of Object.entries(e.fields)) form.setFieldError(key.startsWith('roles') ? 'roles' : key, message);

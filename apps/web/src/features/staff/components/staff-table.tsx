@@ -2,7 +2,7 @@ import { ActionIcon, Badge, Group, Menu, Stack, Text } from '@mantine/core';
 import type { TStaffMember } from '@marquee/core';
 import { IconDots, IconMailOff, IconPencil, IconUserMinus, IconUsersGroup } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useSiteContext } from '../../../app/site-context';
+import { useSiteContext } from '../../../shared/site-context';
 import { errorMessage } from '../../../ui/api-client';
 import { confirmDelete } from '../../../ui/confirm-delete';
 import { EmptyState } from '../../../ui/empty-state';

@@ -97,7 +97,7 @@ export function TenantInfoForm({ tenant, canWrite, allowUrlEdit = false, audienc
         onError: (e) => {
           if (isApiError(e)) {
             applyServerFields(form, e);
-            if (e.message === M.tenantUrlTaken) form.setFieldError('details.url', e.message);
+            if (e.domainCode === 'TENANT_URL_TAKEN') form.setFieldError('details.url', e.message);
           }
           notify.error(M.tenantUpdateFailed, errorMessage(e));
         },

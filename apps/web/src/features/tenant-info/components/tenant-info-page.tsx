@@ -1,9 +1,9 @@
 import { Skeleton, Stack } from '@mantine/core';
-import { useSiteContext } from '../../../app/site-context';
+import { useSiteContext } from '../../../shared/site-context';
 import { errorMessage } from '../../../ui/api-client';
 import { EmptyState } from '../../../ui/empty-state';
 import { PageHeader } from '../../../ui/page-header';
-import { useIsTenantAdmin } from '../../tenants/access';
+import { useIsTenantAdmin } from '../../../shared/access';
 import { useTenant } from '../../tenants/queries';
 import { TenantInfoForm } from './tenant-info-form';
 

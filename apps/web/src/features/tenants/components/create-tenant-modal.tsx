@@ -53,9 +53,9 @@ export function CreateTenantModal({ opened, onClose, onCreated }: CreateTenantMo
           const message = errorMessage(e);
           if (isApiError(e)) {
             applyServerFields(form, e);
-            if (message === M.tenantUrlTaken) form.setFieldError('details.url', message);
+            if (e.domainCode === 'TENANT_URL_TAKEN') form.setFieldError('details.url', message);
           }
-          if (message === M.tenantSettingsFailed) notify.error(M.tenantSettingsFailed, 'The tenant was not created. Please try again.');
+          if (isApiError(e) && e.domainCode === 'TENANT_SETTINGS_FAILED') notify.error(M.tenantSettingsFailed, 'The tenant was not created. Please try again.');
           else notify.error(M.addTenantFailed, message);
         },
       });

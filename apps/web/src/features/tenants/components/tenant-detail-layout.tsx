@@ -6,7 +6,7 @@ import { errorMessage } from '../../../ui/api-client';
 import { NoPageAccess } from '../../../modes/console/no-page-access';
 import { EmptyState } from '../../../ui/empty-state';
 import { PageHeader } from '../../../ui/page-header';
-import { usePlatformAccess } from '../access';
+import { usePlatformAccess } from '../../../shared/access';
 import { tenantsListHref } from '../list-location';
 import { useTenant } from '../queries';
 import { SiteStatus } from './site-status';

@@ -1,5 +1,5 @@
 import { TenantFeesPanel } from '../../fees/components/tenant-fees-panel';
-import { usePlatformAccess } from '../access';
+import { usePlatformAccess } from '../../../shared/access';
 import { useTenantDetail } from './tenant-detail-layout';
 
 /** /tenant/{tenantId}/fees: the platform's view of a tenant's fees, with the control switch. */

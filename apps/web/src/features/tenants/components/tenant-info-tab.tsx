@@ -5,7 +5,7 @@ import { errorMessage } from '../../../ui/api-client';
 import { confirmDelete } from '../../../ui/confirm-delete';
 import { notify } from '../../../ui/notify';
 import { TenantInfoForm } from '../../tenant-info/components/tenant-info-form';
-import { usePlatformAccess } from '../access';
+import { usePlatformAccess } from '../../../shared/access';
 import { tenantsListHref } from '../list-location';
 import { useDeleteTenant } from '../mutations';
 import { canDeleteTenant, deleteTenantMessage } from './tenant-delete';

@@ -1,5 +1,5 @@
 import { PaymentSettingsPanel } from '../../payment-settings/components/payment-settings-panel';
-import { usePlatformAccess } from '../access';
+import { usePlatformAccess } from '../../../shared/access';
 import { useTenantDetail } from './tenant-detail-layout';
 
 /** /tenant/{tenantId}/payment-settings */

@@ -11,7 +11,7 @@ import { PageHeader } from '../../../ui/page-header';
 import { fromListQuery, PagedTable, type Column } from '../../../ui/paged-table';
 import { SearchInput } from '../../../ui/search-input';
 import { useUrlListState } from '../../../ui/use-url-list-state';
-import { usePlatformAccess } from '../access';
+import { usePlatformAccess } from '../../../shared/access';
 import { rememberTenantsListSearch } from '../list-location';
 import { useDeleteTenant } from '../mutations';
 import { useTenants } from '../queries';

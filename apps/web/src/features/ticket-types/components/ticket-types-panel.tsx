@@ -1,5 +1,5 @@
 import { ActionIcon, Badge, Button, Group, Progress, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { formatMoney, type SalesAvailability, type TEvent, type TTicketType } from '@marquee/core';
+import { formatMoney, isEventWritable, type SalesAvailability, type TEvent, type TTicketType } from '@marquee/core';
 import { IconEdit, IconPlus, IconTicket, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { errorMessage } from '../../../ui/api-client';
@@ -11,7 +11,7 @@ import { formatWallClock, zoneAbbreviationOnWall } from '../../events/time';
 import { useDeleteTicketType } from '../mutations';
 import { useAllTicketTypes, useTicketTypes } from '../queries';
 import { TicketTypeModal } from './ticket-type-modal';
-import { useEventAccess } from '../../tenants/access';
+import { useEventAccess } from '../../../shared/access';
 
 function Availability({ t, names, timeZone }: { t: TTicketType; names: Map<string, string>; timeZone: string }) {
   const d = t.details;
@@ -71,7 +71,7 @@ export function TicketTypesPanel({ event }: TicketTypesPanelProps) {
   const [editing, setEditing] = useState<TTicketType | null | undefined>(undefined);
   // Cancelled events, and people who may only read this one (tenant staff, check-in staff).
   const { canEditEvent } = useEventAccess(event.tenantId, event.id);
-  const readOnly = event.details.status === 'cancelled' || !canEditEvent;
+  const readOnly = !isEventWritable(event.details.status) || !canEditEvent;
   const names = new Map((all.data ?? []).map((t) => [t.id, t.details.name]));
 
   const deleteType = async (t: TTicketType) => {

@@ -1,0 +1,121 @@
+-- PLACE ORDER's inventory step for a batch of orders (modules/checkout/repository.ts holdOrder,
+-- docs/decisions.md "Holds are taken in batches"). The one definition: db/functions.ts applies this
+-- file after the migrations whenever it changed; no migration carries a copy.
+--
+-- It keeps only what must be atomic with the take; each check mirrors a rule written once in TypeScript:
+--   the event is on sale                 status 'published' (modules/checkout/place-order.ts)
+--   the discount code is usable now      packages/core rules.ts isDiscountCodeUsable
+--   the donation's charity is the event's  modules/checkout/pricing.ts donationFor
+--   a line's ticket type is unchanged, on sale now, and has the tickets  packages/core availability.ts validateCart
+--   the event has the capacity            packages/core availability.ts validateCart
+-- It answers one verdict per order, in the batch's order, the first that applies of:
+--   notOnSale       the event is gone or not on sale any more
+--   discount        the discount code is gone, switched off, outside its dates or has no use left
+--   noCharity       the order has a donation and the event has no charity any more
+--   charityChanged  the order has a donation and the event's charity is another one
+--   changed         a ticket type changed its price or name, was switched off, went off sale or is
+--                   gone, or the lines are malformed (a ticket type twice, a quantity below 1)
+--   ticketType:{…}  a ticket type has fewer tickets left than the order asks for
+--   capacity:{…}    the event has too little capacity left
+--   ok              taken
+-- ticketType and capacity carry what is left now, read under the locks, as JSON:
+-- {"remaining": {ticket type id: remaining, … for the order's lines}, "capacity": remaining capacity or null}.
+-- An order that is refused takes nothing. Every row the batch can take from is locked first, in the
+-- one order used everywhere (ticket types by id, then discount codes by id, then events by id), so
+-- each order is checked and taken under locks held to the end of the transaction: nothing read here
+-- can change before it is written, and nothing can go below zero (the CHECK constraints remain).
+CREATE OR REPLACE FUNCTION "mq_take_holds"("batch" jsonb) RETURNS text[] LANGUAGE plpgsql AS $$
+DECLARE
+  v_item jsonb;
+  v_line jsonb;
+  v_tenant uuid;
+  v_event uuid;
+  v_code uuid;
+  v_charity uuid;
+  v_wanted int;
+  v_total int;
+  v_verdict text;
+  v_verdicts text[] := '{}';
+  r record;
+  ev record;
+BEGIN
+  PERFORM 1 FROM ticket_types t
+    WHERE (t.tenant_id, t.id) IN (
+      SELECT (i->'order'->>'tenant_id')::uuid, (l->>'id')::uuid
+      FROM jsonb_array_elements(batch) i, jsonb_array_elements(i->'lines') l)
+    ORDER BY t.id FOR UPDATE;
+  PERFORM 1 FROM discount_codes d
+    WHERE (d.tenant_id, d.id) IN (
+      SELECT (i->'order'->>'tenant_id')::uuid, (i->>'discountCodeId')::uuid
+      FROM jsonb_array_elements(batch) i WHERE i->>'discountCodeId' IS NOT NULL)
+    ORDER BY d.id FOR UPDATE;
+  PERFORM 1 FROM events e
+    WHERE (e.tenant_id, e.id) IN (
+      SELECT (i->'order'->>'tenant_id')::uuid, (i->'order'->>'event_id')::uuid FROM jsonb_array_elements(batch) i)
+    ORDER BY e.id FOR UPDATE;
+
+  FOR v_item IN SELECT value FROM jsonb_array_elements(batch) LOOP
+    v_tenant := (v_item->'order'->>'tenant_id')::uuid;
+    v_event := (v_item->'order'->>'event_id')::uuid;
+    v_code := (v_item->>'discountCodeId')::uuid;
+    v_charity := (v_item->'order'->>'charity_id')::uuid;
+    v_verdict := 'ok';
+    v_total := 0;
+
+    SELECT e.status, e.remaining_capacity, e.charity_id INTO ev
+      FROM events e WHERE e.tenant_id = v_tenant AND e.id = v_event;
+    IF NOT FOUND OR ev.status <> 'published' THEN v_verdict := 'notOnSale'; END IF;
+
+    IF v_verdict = 'ok' AND v_code IS NOT NULL THEN
+      SELECT d.active AND (d.starts_at IS NULL OR d.starts_at <= now()) AND (d.ends_at IS NULL OR d.ends_at > now())
+               AND (d.usage_limit IS NULL OR d.used_count < d.usage_limit) AS usable
+        INTO r
+        FROM discount_codes d WHERE d.tenant_id = v_tenant AND d.id = v_code;
+      IF NOT FOUND OR NOT r.usable THEN v_verdict := 'discount'; END IF;
+    END IF;
+
+    IF v_verdict = 'ok' AND v_charity IS NOT NULL AND ev.charity_id IS DISTINCT FROM v_charity THEN
+      v_verdict := CASE WHEN ev.charity_id IS NULL THEN 'noCharity' ELSE 'charityChanged' END;
+    END IF;
+
+    IF v_verdict = 'ok' AND (SELECT count(DISTINCT x->>'id') FROM jsonb_array_elements(v_item->'lines') x) <> jsonb_array_length(v_item->'lines') THEN
+      v_verdict := 'changed';
+    END IF;
+
+    FOR v_line IN SELECT value FROM jsonb_array_elements(v_item->'lines') WHERE v_verdict = 'ok' LOOP
+      v_wanted := (v_line->>'qty')::int;
+      SELECT t.remaining,
+             t.price = (v_line->>'price')::int AND t.name = v_line->>'name' AND t.active
+               AND (t.sales_availability <> 'SALES_AVAILABILITY_OPT_2'
+                    OR (coalesce(t.sales_start_at, '-infinity') <= now() AND now() < coalesce(t.sales_end_at, 'infinity'))) AS same
+        INTO r
+        FROM ticket_types t
+        WHERE t.tenant_id = v_tenant AND t.event_id = v_event AND t.id = (v_line->>'id')::uuid;
+      IF NOT FOUND OR NOT r.same OR v_wanted IS NULL OR v_wanted < 1 THEN v_verdict := 'changed'; EXIT; END IF;
+      IF r.remaining < v_wanted THEN v_verdict := 'ticketType'; END IF;
+      v_total := v_total + v_wanted;
+    END LOOP;
+    IF v_verdict = 'ok' AND v_total = 0 THEN v_verdict := 'changed'; END IF;
+    IF v_verdict = 'ok' AND ev.remaining_capacity IS NOT NULL AND ev.remaining_capacity < v_total THEN v_verdict := 'capacity'; END IF;
+
+    IF v_verdict IN ('ticketType', 'capacity') THEN
+      v_verdict := v_verdict || ':' || jsonb_build_object(
+        'remaining', (SELECT jsonb_object_agg(t.id, t.remaining) FROM ticket_types t
+                       WHERE t.tenant_id = v_tenant AND t.event_id = v_event
+                         AND t.id IN (SELECT (x->>'id')::uuid FROM jsonb_array_elements(v_item->'lines') x)),
+        'capacity', ev.remaining_capacity)::text;
+    ELSIF v_verdict = 'ok' THEN
+      UPDATE ticket_types t SET remaining = t.remaining - l.qty
+        FROM (SELECT (x->>'id')::uuid AS id, (x->>'qty')::int AS qty FROM jsonb_array_elements(v_item->'lines') x) l
+        WHERE t.tenant_id = v_tenant AND t.id = l.id;
+      IF v_code IS NOT NULL THEN
+        UPDATE discount_codes d SET used_count = d.used_count + 1 WHERE d.tenant_id = v_tenant AND d.id = v_code;
+      END IF;
+      UPDATE events e SET remaining_capacity = e.remaining_capacity - v_total
+        WHERE e.tenant_id = v_tenant AND e.id = v_event AND e.remaining_capacity IS NOT NULL;
+    END IF;
+    v_verdicts := v_verdicts || v_verdict;
+  END LOOP;
+  RETURN v_verdicts;
+END
+$$;

@@ -1,0 +1,232 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { M, type TCreateOrderResponse, type ZCreateOrderRequest } from '@marquee/core';
+import type { z } from 'zod';
+import { publicOrigin } from '../../config.js';
+import type { Deps } from '../../deps.js';
+import type { SiteCtx } from '../../platform/auth/context.js';
+import { AppError, assertNever, badRequest, DomainError, notFound } from '../../platform/errors.js';
+import { HOLD_EXPIRY_JOB, releaseHold } from '../orders/holds.js';
+import { markPaidInTx } from '../orders/payment.js';
+import { viewTokenHash } from '../orders/public-order.js';
+import * as ordersRepo from '../orders/repository.js';
+import { cartConflict, checkCart, mergeLines } from './cart.js';
+import { charityChanged, donationFor, invalidDiscount, noCharity, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from './pricing.js';
+import * as repo from './repository.js';
+import type { CheckoutSnapshot, HoldOutcome } from './repository.js';
+
+type CartLines = ReadonlyArray<{ ticketTypeId: string; quantity: number }>;
+
+const UID_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** 12 characters of Crockford base32: 60 random bits, easy to read out on the phone. */
+function newOrderUid(): string {
+  const bytes = randomBytes(12);
+  let out = '';
+  for (const b of bytes) out += UID_ALPHABET[b & 31];
+  return out;
+}
+
+/** A return URL must come back to this site (no open redirect through the payment page). */
+function returnUrl(given: string | undefined, fallbackPath: string, origin: string, host: string, orderUid: string | null): string {
+  const allowed = new Set([host.toLowerCase(), new URL(origin).host.toLowerCase()]);
+  let url: URL;
+  if (given) {
+    try {
+      url = new URL(given);
+    } catch {
+      throw badRequest(M.redirectUrlInvalid);
+    }
+    if (!['http:', 'https:'].includes(url.protocol) || !allowed.has(url.host.toLowerCase())) throw badRequest(M.redirectUrlInvalid);
+  } else url = new URL(fallbackPath, origin);
+  // spec §2: /{eventName}/success?orderID={draft order id}
+  if (orderUid) url.searchParams.set('orderID', orderUid);
+  return url.toString();
+}
+
+type CreateOrderInput = z.output<typeof ZCreateOrderRequest>;
+
+/**
+ * PLACE ORDER (spec §4 Checkout, §7 Create order). One read of the event, its ticket types, fees,
+ * discount code and charity; one statement that takes the tickets and writes the draft order with
+ * the server's price (the donation included) and its hold-expiry job (repo.holdOrder); then the
+ * payment gateway's checkout. Answers {message: payment URL, orderUID, draftOrderUID}.
+ */
+export async function createOrder(opts: {
+  deps: Deps;
+  site: SiteCtx;
+  host: string;
+  eventId: string;
+  input: CreateOrderInput;
+}): Promise<TCreateOrderResponse> {
+  const { deps, site, eventId, input } = opts;
+  const tenantId = site.tenant.id;
+  const contact = input.order;
+  const read = () => repo.findCheckoutSnapshot(deps.db, { tenantId, eventId, discountCode: contact.discountCode });
+  let snapshot = await read();
+  // An event the public never saw is not found; one that was published but is not on sale any more
+  // (unpublished or cancelled while the buyer was at checkout) is 'no longer on sale'.
+  if (!snapshot || (snapshot.event.status !== 'published' && snapshot.event.publishedAt === null)) throw notFound();
+  if (snapshot.event.status !== 'published') throw new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
+
+  // A draft this browser placed before (a declined card, back from the gateway) gives its tickets
+  // back first, so the attendee does not compete with their own hold. It is 'replaced', never paid:
+  // its checkout is closed, and a payment that still reaches it is refunded (markOrderPaid).
+  if (input.draftOrderUID) {
+    const where = { tenantId, eventId, orderUid: input.draftOrderUID, email: contact.email };
+    const replaced = await deps.db.transaction((tx) => releaseHold(tx, where, false, 'replaced'));
+    if (replaced) {
+      await closeCheckout(deps, { tenantId, orderId: replaced.id, sessionId: replaced.paymentSessionId });
+      snapshot = (await read()) ?? snapshot;
+    }
+  }
+  const { event, types } = snapshot;
+
+  const now = new Date();
+  const check = checkCart(event, types, input.lines, now);
+  if (check.blocked) throw cartConflict(check);
+  const merged = mergeLines(input.lines);
+  const cartTypeIds = [...merged.keys()];
+  const discountRow = contact.discountCode ? usableDiscount(snapshot.discount, now, cartTypeIds) : null;
+  // The charity is the event's as read now; the hold checks, under the event's lock, that it still is.
+  const donation = donationFor(contact.donation, snapshot.charity, 'order.donation');
+  const byId = new Map(types.map((t) => [t.id, t]));
+  const lines = [...merged].map(([ticketTypeId, quantity]) => {
+    const t = byId.get(ticketTypeId)!;
+    return { ticketTypeId, ticketName: t.name, unitPrice: t.price, quantity };
+  });
+  const config = pricingConfigOf(tenantId, snapshot.pricing);
+  const priced = priceLines(config, lines, discountRow ? toPriceDiscount(discountRow) : undefined, donation.amount);
+  const breakdown = toBreakdown(priced, discountRow?.code ?? null);
+
+  const orderId = randomUUID();
+  const orderUid = newOrderUid();
+  const token = randomBytes(24).toString('base64url');
+  const holdExpiresAt = new Date(now.getTime() + deps.config.holdMinutes * 60_000);
+  const origin = publicOrigin(deps.config, site.tenant.url);
+  const successUrl = returnUrl(input.successUrl, `/${event.urlName}/success`, origin, opts.host, orderUid);
+  const cancelUrl = returnUrl(input.cancelUrl, `/${event.urlName}/cart`, origin, opts.host, null);
+  const free = priced.totalAmount === 0;
+
+  const outcome = await repo.holdOrder(deps.db, {
+    order: {
+      tenantId,
+      id: orderId,
+      orderUid,
+      eventId,
+      status: 'draft',
+      source: input.source,
+      email: contact.email,
+      firstName: contact.firstName,
+      lastName: contact.lastName,
+      phone: contact.phone,
+      address1: contact.address1,
+      address2: contact.address2,
+      city: contact.city,
+      state: contact.state,
+      zipCode: contact.zipCode,
+      country: contact.country,
+      optInEmail: contact.optInEmail,
+      optInText: contact.optInText,
+      discountCode: discountRow?.code ?? null,
+      discountCodeId: discountRow?.id ?? null,
+      ticketCount: priced.ticketCount,
+      subtotal: priced.subtotal,
+      surcharge: priced.surcharge,
+      processingFee: priced.processingFee,
+      gatewayProcessingFee: priced.gatewayProcessingFee,
+      discount: priced.discount,
+      vat: priced.vat,
+      taxRate: config.settings.chargeTax ? Math.round((config.settings.taxRate ?? 0) * 100) : 0,
+      donation: priced.donation,
+      donationFee: priced.donationFee,
+      charityId: donation.charity?.id ?? null,
+      charityName: donation.charity?.name ?? null,
+      totalAmount: priced.totalAmount,
+      tenantTotal: priced.sellerNet + priced.vat,
+      platformTotal: priced.platformTotal,
+      breakdown: JSON.stringify(priced),
+      holdExpiresAt,
+      viewTokenHash: viewTokenHash(token),
+      userId: site.user?.id ?? null,
+      paymentProvider: free ? null : deps.payments.name,
+    },
+    lines,
+    discountCodeId: discountRow?.id ?? null,
+    job: { name: HOLD_EXPIRY_JOB, payload: { tenantId, orderId }, runAt: holdExpiresAt, dedupeKey: `${HOLD_EXPIRY_JOB}:${orderId}` },
+  });
+  if (!outcome.ok) throw refusal(outcome, snapshot, input.lines, now);
+
+  const answer = { orderUID: orderUid, draftOrderUID: orderUid, orderToken: token, holdExpiresAt: holdExpiresAt.toISOString(), breakdown };
+  if (free) {
+    await deps.db.transaction((tx) => markPaidInTx(deps, tx, { tenantId, orderId, provider: 'none', sessionId: null, chargeId: null, paymentMethod: 'free' }));
+    return { ...answer, message: successUrl };
+  }
+
+  try {
+    const session = await deps.payments.createCheckout({
+      orderId,
+      orderUid,
+      tenantId,
+      amount: priced.totalAmount,
+      currency: 'usd',
+      email: contact.email,
+      description: `${event.name}: ${priced.ticketCount} ticket${priced.ticketCount === 1 ? '' : 's'}`,
+      successUrl,
+      cancelUrl,
+      expiresAt: holdExpiresAt,
+      idempotencyKey: `checkout:${orderId}`,
+    });
+    // Kept so that a replaced draft's checkout can be closed, unless the gateway finds it by order.
+    if (!deps.payments.expiresByOrder) await ordersRepo.updateOrder(deps.db, tenantId, orderId, { paymentSessionId: session.sessionId });
+    return { ...answer, message: session.url };
+  } catch (err) {
+    // No way to pay: give the tickets back at once rather than after the hold.
+    deps.log.error({ err, orderId }, 'payment checkout failed');
+    await deps.db.transaction((tx) => releaseHold(tx, { orderId }, false));
+    throw new AppError('UNAVAILABLE', M.paymentUnavailable);
+  }
+}
+
+/**
+ * The hold was refused and nothing was written: its verdict says why (spec §8), and a shortage
+ * what is left, read under the hold's locks; the cart is checked again against that.
+ */
+function refusal(outcome: Exclude<HoldOutcome, { ok: true }>, snapshot: CheckoutSnapshot, lines: CartLines, now: Date): DomainError {
+  switch (outcome.reason) {
+    case 'notOnSale':
+      return new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
+    case 'discount':
+      return invalidDiscount();
+    case 'noCharity':
+      return noCharity('order.donation');
+    case 'charityChanged':
+      return charityChanged('order.donation');
+    case 'changed':
+      return new DomainError('CART_CHANGED', M.reviewYourCart);
+    case 'ticketType':
+    case 'capacity': {
+      const { remaining, capacity } = outcome.stock;
+      const types = snapshot.types.map((t) => (Object.hasOwn(remaining, t.id) ? { ...t, remaining: remaining[t.id]! } : t));
+      const again = checkCart({ ...snapshot.event, remainingCapacity: capacity }, types, lines, now);
+      if (again.blocked) return cartConflict(again);
+      const overCapacity = outcome.reason === 'capacity';
+      return cartConflict({
+        ...again,
+        valid: false,
+        blocked: true,
+        blockReason: overCapacity ? 'overCapacity' : 'lineProblems',
+        title: overCapacity ? M.insufficientCapacity : M.ticketAvailabilityIssue,
+      });
+    }
+    default:
+      return assertNever(outcome);
+  }
+}
+
+/** Best effort: a checkout left open is refunded by the webhook if it is paid anyway. */
+async function closeCheckout(deps: Deps, p: { tenantId: string; orderId: string; sessionId: string | null }) {
+  try {
+    await deps.payments.expireCheckout(p);
+  } catch (err) {
+    deps.log.warn({ err, orderId: p.orderId }, 'could not close the checkout of a replaced draft');
+  }
+}

@@ -1,0 +1,48 @@
+import { ZCartConflict, ZCreateOrderRequest, ZCreateOrderResponse, ZError } from '@marquee/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Deps } from '../../deps.js';
+import { siteCtxOf } from '../../platform/auth/guard.js';
+import { discountCodeLimit, field } from './code-limit.js';
+import { createOrder } from './place-order.js';
+
+const ZOrderParams = z.object({ tenantId: z.string().max(100), eventId: z.uuid() });
+
+/** PLACE ORDER (spec reports-payouts-checkout §7 Create order). */
+export function registerCheckoutRoutes(app: FastifyInstance, deps: Deps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  // PLACE ORDER holds tickets and opens a payment session: a cap per client address, high enough
+  // for a family or an office behind one NAT, keeps one client from holding a sale's stock hostage.
+  const ordersPerAddress = {
+    max: deps.config.rateLimitOrdersPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (req: FastifyRequest) => `${req.routeOptions.url}|${req.ip}`,
+  };
+  const codeLimit = discountCodeLimit(deps, (body) => field(field(body, 'order'), 'discountCode'));
+
+  r.post(
+    '/api/p/tenants/:tenantId/events/:eventId/orders',
+    {
+      config: { access: { kind: 'site' }, rateLimit: ordersPerAddress },
+      ...codeLimit,
+      schema: {
+        tags: ['checkout'],
+        summary: 'PLACE ORDER: holds the tickets and answers the payment URL in `message`',
+        params: ZOrderParams,
+        body: ZCreateOrderRequest,
+        response: { 201: ZCreateOrderResponse, 409: z.union([ZCartConflict, ZError]) },
+      },
+    },
+    async (req, reply) => {
+      const answer = await createOrder({
+        deps,
+        site: siteCtxOf(req),
+        host: req.ctx.host,
+        eventId: req.params.eventId,
+        input: req.body,
+      });
+      return reply.status(201).send(answer);
+    },
+  );
+}

@@ -1,0 +1,457 @@
+import { randomUUID } from 'node:crypto';
+import { M, type TOrderDetail } from '@marquee/core';
+import { and, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { events, jobs, orderActions, orders, refunds, testCheckoutSessions, testRefunds, tickets, ticketTypes } from '../../db/schema/index.js';
+import { givenHeldOrder, givenTenant, givenUser, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { givenEventActors, type EventActors } from '../../../test/actors.js';
+import { FULFIL_JOB } from '../fulfilment/service.js';
+import { refundPayment } from '../payments/service.js';
+import { CANCEL_ORDER_REFUND_JOB, refundCancelledOrder, sweepCancelledEvent } from './service.js';
+
+let server: TestServer;
+let tenant: GivenTenant;
+let admin: Client;
+beforeAll(async () => {
+  server = await startServer();
+  tenant = await givenTenant(server);
+  const u = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
+  admin = server.client(tenant.url);
+  await admin.login(u.email, u.password);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const db = () => server.app.deps.db;
+const orderRow = async (id: string) => (await db().select().from(orders).where(eq(orders.id, id)))[0]!;
+const remainingOf = async (id: string) => (await db().select({ r: ticketTypes.remaining }).from(ticketTypes).where(eq(ticketTypes.id, id)))[0]!.r;
+const refundRows = (orderId: string) => db().select().from(refunds).where(eq(refunds.orderId, orderId));
+
+type Paid = Awaited<ReturnType<typeof givenHeldOrder>> & { chargeId: string; ticketIds: string[] };
+
+/** A completed order paid through the test gateway ($100 of tickets; the platform keeps $9.57), with its tickets. */
+async function givenPaidOrder(opts: Parameters<typeof givenHeldOrder>[2] & { platformTotal?: number } = {}): Promise<Paid> {
+  const order = await givenHeldOrder(server, tenant.id, { ...opts, status: 'processing' });
+  const chargeId = `pi_test_${randomUUID().replace(/-/g, '')}`;
+  await db().insert(testCheckoutSessions).values({
+    tenantId: tenant.id,
+    id: `cs_test_${randomUUID()}`,
+    orderId: order.orderId,
+    orderUid: order.orderUid,
+    amount: order.totalAmount,
+    currency: 'usd',
+    successUrl: 'http://x.test/s',
+    cancelUrl: 'http://x.test/c',
+    idempotencyKey: `checkout:${order.orderId}`,
+    status: 'complete',
+    chargeId,
+    expiresAt: new Date(Date.now() + 60_000),
+  });
+  const platformTotal = opts.platformTotal ?? Math.min(957, order.totalAmount);
+  await db()
+    .update(orders)
+    .set({ chargeId, paymentProvider: 'test', paymentMethod: 'card', paidAt: new Date(), platformTotal, tenantTotal: order.totalAmount - platformTotal })
+    .where(eq(orders.id, order.orderId));
+  await server.app.deps.jobs.enqueue(db(), FULFIL_JOB, { tenantId: tenant.id, orderId: order.orderId }, { dedupeKey: `fulfil:${order.orderId}` });
+  await server.app.deps.jobs.drain();
+  const ticketIds = (await db().select({ id: tickets.id }).from(tickets).where(eq(tickets.orderId, order.orderId))).map((t) => t.id);
+  return { ...order, chargeId, ticketIds };
+}
+
+const orderUrl = (o: { eventId: string; orderUid: string }, tenantId = tenant.id) => `/api/tenants/${tenantId}/events/${o.eventId}/orders/${o.orderUid}`;
+const voidUrl = (eventId: string, tenantId = tenant.id) => `/api/tenants/${tenantId}/events/${eventId}/tickets/void`;
+const refundUrl = (o: { eventId: string; orderUid: string }, tenantId = tenant.id) => `${orderUrl(o, tenantId)}/refunds`;
+
+describe('GET …/events/:eventId/orders/:orderUID', () => {
+  it('answers the order with its breakdown, tickets, refunds, payout state and audit trail', async () => {
+    const o = await givenPaidOrder();
+    const res = await admin.get<TOrderDetail>(orderUrl(o));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      id: o.orderId,
+      details: {
+        orderUID: o.orderUid,
+        fullName: 'Ada Lovelace',
+        email: o.email,
+        status: 'completed',
+        ticketCount: 3,
+        subtotal: 10000,
+        totalAmount: 10000,
+        grossAmount: 10000,
+        platformTotal: 957,
+        tenantTotal: 9043,
+        refunded: false,
+        refundedAmount: 0,
+        refundableAmount: 10000,
+        paymentMethod: 'card',
+        chargeId: o.chargeId,
+        payoutState: 'Payout Pending',
+        tenantId: tenant.id,
+        eventId: o.eventId,
+      },
+      refunds: [],
+      actions: [],
+    });
+    expect(res.body.details.eventName).toMatch(/^Concert /);
+    expect(res.body.tickets).toHaveLength(3);
+    expect(res.body.tickets[0]!.details).toMatchObject({ voided: false, used: false, orderId: o.orderId, voidReason: null, refundId: null });
+  });
+
+  it("is 404 for an unknown order, another event's order, a malformed event id and another tenant", async () => {
+    const o = await givenPaidOrder();
+    const other = await givenPaidOrder();
+    expect((await admin.get(orderUrl({ eventId: o.eventId, orderUid: 'NOPE' }))).status).toBe(404);
+    expect((await admin.get(orderUrl({ eventId: other.eventId, orderUid: o.orderUid }))).status).toBe(404);
+    expect((await admin.get(orderUrl({ eventId: 'not-a-uuid', orderUid: o.orderUid }))).status).toBe(404);
+    const elsewhere = await givenTenant(server);
+    const u = await givenUser(server, { tenant: { id: elsewhere.id, roles: ['tenant_admin'] } });
+    const home = server.client(elsewhere.url);
+    await home.login(u.email, u.password);
+    expect((await home.get(orderUrl(o))).status).toBe(404);
+    expect((await home.get(orderUrl(o, elsewhere.id))).status).toBe(404);
+  });
+});
+
+describe('POST …/tickets/void', () => {
+  it('voids with a reason (seat back on sale, who/when/why kept), repeats harmlessly, and unvoids', async () => {
+    const o = await givenPaidOrder();
+    const ticketId = o.ticketIds[0]!;
+    const [t] = await db().select().from(tickets).where(eq(tickets.id, ticketId));
+    const before = await remainingOf(t!.ticketTypeId);
+
+    const res = await admin.post(voidUrl(o.eventId), { ticketId, orderUID: o.orderUid, void: true, reason: 'Lost ticket' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, message: M.ticketVoided, ticket: { id: ticketId, details: { voided: true, voidReason: 'Lost ticket' } } });
+    expect(res.body.ticket.details.voidedBy).toMatch(/@/);
+    expect(await remainingOf(t!.ticketTypeId)).toBe(before + 1);
+
+    const again = await admin.post(voidUrl(o.eventId), { ticketId, orderUID: o.orderUid, void: true, reason: 'double click' });
+    expect(again.status).toBe(200);
+    expect(await remainingOf(t!.ticketTypeId)).toBe(before + 1);
+
+    const back = await admin.post(voidUrl(o.eventId), { ticketId, orderUID: o.orderUid, void: false, reason: 'Found it' });
+    expect(back.body).toMatchObject({ message: M.ticketUnvoided, ticket: { details: { voided: false, voidReason: 'Found it' } } });
+    expect(await remainingOf(t!.ticketTypeId)).toBe(before);
+
+    const detail = await admin.get<TOrderDetail>(orderUrl(o));
+    expect(detail.body.actions.map((a) => [a.action, a.reason, a.ticketId])).toEqual([
+      ['unvoid', 'Found it', ticketId],
+      ['void', 'Lost ticket', ticketId],
+    ]);
+    expect(detail.body.actions[0]!.userEmail).toMatch(/@/);
+  });
+
+  it('voids by the Ticket ID printed on the ticket, as the Ticket List shows it; an unknown one is a 404', async () => {
+    const o = await givenPaidOrder();
+    const [t] = await db().select().from(tickets).where(eq(tickets.id, o.ticketIds[0]!));
+    const res = await admin.post(voidUrl(o.eventId), { ticketId: t!.ticketUid, orderUID: o.orderUid, void: true, reason: 'Duplicate' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ ticket: { id: t!.id, details: { voided: true, voidReason: 'Duplicate' } } });
+    const unknown = await admin.post(voidUrl(o.eventId), { ticketId: 'NOSUCHTICKETCODE', orderUID: o.orderUid, void: true, reason: 'Duplicate' });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('refuses to unvoid when the ticket type is sold out', async () => {
+    const o = await givenPaidOrder({ lines: [{ name: 'GA', price: 2000, quantity: 2, left: 0 }] });
+    const ticketId = o.ticketIds[0]!;
+    expect((await admin.post(voidUrl(o.eventId), { ticketId, orderUID: o.orderUid, void: true, reason: 'x' })).status).toBe(200);
+    // Someone bought the seat the void gave back.
+    await db().update(ticketTypes).set({ remaining: 0 }).where(eq(ticketTypes.id, o.ticketTypeIds[0]!));
+    const res = await admin.post(voidUrl(o.eventId), { ticketId, orderUID: o.orderUid, void: false, reason: 'y' });
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toBe(M.unvoidSoldOut);
+    expect((await db().select().from(tickets).where(eq(tickets.id, ticketId)))[0]!.voided).toBe(true);
+  });
+
+  it("answers the spec's messages for bad input, 404 for tickets that are not the order's", async () => {
+    const o = await givenPaidOrder();
+    const other = await givenPaidOrder({ eventId: o.eventId });
+    const bad = async (body: unknown, message: string) => {
+      const res = await admin.post(voidUrl(o.eventId), body);
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toBe(message);
+    };
+    await bad({ orderUID: o.orderUid, void: true, reason: 'x' }, M.voidIdsMissing);
+    await bad({ ticketId: o.ticketIds[0], orderUID: '', void: true, reason: 'x' }, M.voidIdsMissing);
+    await bad({ ticketId: o.ticketIds[0], orderUID: o.orderUid, void: true, reason: '  ' }, M.reasonRequired);
+    await bad({ ticketId: o.ticketIds[0], orderUID: o.orderUid, void: true }, M.reasonRequired);
+    expect((await admin.post(voidUrl(o.eventId), { ticketId: other.ticketIds[0], orderUID: o.orderUid, void: true, reason: 'x' })).status).toBe(404);
+    expect((await admin.post(voidUrl(o.eventId), { ticketId: 'nope', orderUID: o.orderUid, void: true, reason: 'x' })).status).toBe(404);
+    expect((await admin.post(voidUrl(randomUUID()), { ticketId: o.ticketIds[0], orderUID: o.orderUid, void: true, reason: 'x' })).status).toBe(404);
+  });
+});
+
+describe('refunds', () => {
+  it('a partial amount, then chosen tickets, then the rest: rows, split, order totals, voids and seats follow', async () => {
+    const o = await givenPaidOrder();
+    const partial = await admin.post(refundUrl(o), { mode: 'amount', amount: 5000, reason: 'Goodwill' });
+    expect(partial.status).toBe(201);
+    expect(partial.body.message).toBe(M.refundSubmitted);
+    // The test gateway settles at once.
+    expect(partial.body.refund.details).toMatchObject({ status: 'succeeded', refundAmount: 5000, kind: 'organiser', refundReason: 'Goodwill', ticketIds: [] });
+    expect(partial.body.refund.details.platformAmount + partial.body.refund.details.tenantAmount).toBe(5000);
+    expect(partial.body.refund.details.platformAmount).toBe(479); // round(957 x 5000 / 10000)
+    expect(partial.body.order.details).toMatchObject({ refunded: true, refundedAmount: 5000, refundableAmount: 5000 });
+    const given = await db().select().from(testRefunds).where(eq(testRefunds.chargeId, o.chargeId));
+    expect(given).toEqual([expect.objectContaining({ amount: 5000, idempotencyKey: `refund:${partial.body.refund.id}` })]);
+
+    // One $25 ticket: its share of what was paid (no fees here: $25), voided and back on sale.
+    const [ga] = (await db().select().from(tickets).where(eq(tickets.orderId, o.orderId))).filter((t) => t.price === 2500);
+    const before = await remainingOf(ga!.ticketTypeId);
+    const byTicket = await admin.post(refundUrl(o), { mode: 'tickets', ticketIds: [ga!.id], reason: 'Cannot come' });
+    expect(byTicket.status).toBe(201);
+    expect(byTicket.body.refund.details).toMatchObject({ refundAmount: 2500, ticketIds: [ga!.id], status: 'succeeded' });
+    expect(byTicket.body.order.tickets.find((t: { id: string }) => t.id === ga!.id).details).toMatchObject({ voided: true, voidReason: 'Cannot come', refundId: byTicket.body.refund.id });
+    expect(await remainingOf(ga!.ticketTypeId)).toBe(before + 1);
+    // A refunded ticket stays voided.
+    const unvoid = await admin.post(voidUrl(o.eventId), { ticketId: ga!.id, orderUID: o.orderUid, void: false, reason: 'oops' });
+    expect(unvoid.status).toBe(409);
+    expect(unvoid.body.error.message).toBe(M.ticketAlreadyRefunded);
+
+    const full = await admin.post(refundUrl(o), { mode: 'full', reason: 'Event moved' });
+    expect(full.status).toBe(201);
+    expect(full.body.refund.details.refundAmount).toBe(2500);
+    expect(full.body.order.details).toMatchObject({ refunded: true, refundedAmount: 10000, refundableAmount: 0 });
+    expect(full.body.order.tickets.every((t: { details: { voided: boolean } }) => t.details.voided)).toBe(true);
+
+    const rows = await refundRows(o.orderId);
+    expect(rows.reduce((s, r) => s + r.platformAmount, 0)).toBe(957);
+    expect(rows.reduce((s, r) => s + r.amount, 0)).toBe(10000);
+    expect(await orderRow(o.orderId)).toMatchObject({ refunded: true, refundedAmount: 10000, status: 'completed' });
+
+    const more = await admin.post(refundUrl(o), { mode: 'amount', amount: 1, reason: 'again' });
+    expect(more.status).toBe(409);
+    expect(more.body.error.message).toBe(M.refundNothingLeft);
+    const actions = (await admin.get<TOrderDetail>(orderUrl(o))).body.actions.filter((a) => a.action === 'refund');
+    expect(actions.map((a) => a.reason)).toEqual(['Event moved', 'Cannot come', 'Goodwill']);
+  });
+
+  it('refuses more than is left, free and unpaid orders, bad bodies, and tickets of another order', async () => {
+    const o = await givenPaidOrder();
+    const over = await admin.post(refundUrl(o), { mode: 'amount', amount: 10001, reason: 'x' });
+    expect(over.status).toBe(400);
+    expect(over.body.error).toMatchObject({ message: M.refundExceedsPaid, fields: { amount: M.refundExceedsPaid } });
+
+    const free = await givenHeldOrder(server, tenant.id, { status: 'completed', lines: [{ name: 'Free', price: 0, quantity: 1 }] });
+    await db().update(orders).set({ paymentMethod: 'free' }).where(eq(orders.id, free.orderId));
+    const freeRes = await admin.post(refundUrl(free), { mode: 'full', reason: 'x' });
+    expect(freeRes.status).toBe(409);
+    expect(freeRes.body.error.message).toBe(M.refundFreeOrder);
+
+    const draft = await givenHeldOrder(server, tenant.id);
+    const draftRes = await admin.post(refundUrl(draft), { mode: 'full', reason: 'x' });
+    expect(draftRes.status).toBe(409);
+    expect(draftRes.body.error.message).toBe(M.refundNotPaid);
+
+    for (const [body, message] of [
+      [{ mode: 'full' }, M.reasonRequired],
+      [{ mode: 'amount', reason: 'x' }, M.refundAmountInvalid],
+      [{ mode: 'amount', amount: 12.5, reason: 'x' }, M.refundAmountInvalid],
+      [{ mode: 'amount', amount: '10', reason: 'x' }, M.refundAmountInvalid],
+      [{ mode: 'tickets', reason: 'x' }, M.refundModeRequired],
+      [{ mode: 'tickets', ticketIds: ['x'], reason: 'x' }, M.ticketNotInOrder],
+      [{ reason: 'x' }, M.refundModeRequired],
+    ] as const) {
+      const res = await admin.post(refundUrl(o), body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.message).toBe(message);
+    }
+    const other = await givenPaidOrder({ eventId: o.eventId });
+    const foreign = await admin.post(refundUrl(o), { mode: 'tickets', ticketIds: [other.ticketIds[0]], reason: 'x' });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error.message).toBe(M.ticketNotInOrder);
+    expect(await refundRows(o.orderId)).toHaveLength(0);
+    expect((await admin.post(refundUrl({ eventId: o.eventId, orderUid: 'NOPE' }), { mode: 'full', reason: 'x' })).status).toBe(404);
+  });
+
+  it('never gives back more than was paid, however many refunds arrive at once', async () => {
+    const o = await givenPaidOrder();
+    const results = await Promise.all(Array.from({ length: 6 }, () => admin.post(refundUrl(o), { mode: 'amount', amount: 3000, reason: 'race' })));
+    const ok = results.filter((r) => r.status === 201);
+    expect(ok).toHaveLength(3);
+    expect(results.filter((r) => r.status === 400).every((r) => r.body.error.message === M.refundExceedsPaid)).toBe(true);
+    const rows = await refundRows(o.orderId);
+    expect(rows.reduce((s, r) => s + r.amount, 0)).toBe(9000);
+    const given = await db().select().from(testRefunds).where(eq(testRefunds.chargeId, o.chargeId));
+    expect(given.reduce((s, r) => s + r.amount, 0)).toBe(9000);
+    expect((await orderRow(o.orderId)).refundedAmount).toBe(9000);
+
+    const fulls = await Promise.all([1, 2, 3].map(() => admin.post(refundUrl(o), { mode: 'full', reason: 'race' })));
+    expect(fulls.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    expect((await orderRow(o.orderId)).refundedAmount).toBe(10000);
+  });
+
+  it('a refund the gateway refuses is failed, shown, and does not count against what is left', async () => {
+    const o = await givenPaidOrder();
+    // The charge was refunded at the gateway behind our back: the gateway refuses.
+    await db().insert(testRefunds).values({ id: `re_test_${randomUUID()}`, chargeId: o.chargeId, amount: 10000, idempotencyKey: `outside:${o.orderId}` });
+    const res = await admin.post(refundUrl(o), { mode: 'amount', amount: 1000, reason: 'x' });
+    expect(res.status).toBe(201);
+    expect(res.body.refund.details).toMatchObject({ status: 'failed', failureReason: expect.stringMatching(/greater than/) });
+    expect(res.body.order.details).toMatchObject({ refunded: false, refundedAmount: 0, refundableAmount: 10000 });
+  });
+});
+
+describe('refund jobs queued before refunds were rows', () => {
+  it('an old-style payments.refund payload becomes a row and refunds the charge once', async () => {
+    const o = await givenPaidOrder();
+    await db().update(orders).set({ status: 'cancelled' }).where(eq(orders.id, o.orderId));
+    const legacy = { tenantId: tenant.id, orderId: o.orderId, provider: 'test', chargeId: o.chargeId, amount: 10000, reason: 'hold_expired' };
+    await server.app.deps.jobs.enqueue(db(), 'payments.refund', legacy, { dedupeKey: `refund:test:${o.chargeId}` });
+    await server.app.deps.jobs.drain();
+    await refundPayment({ deps: server.app.deps, job: legacy as never });
+    expect(await refundRows(o.orderId)).toEqual([expect.objectContaining({ kind: 'hold_expired', status: 'succeeded', amount: 10000, platformAmount: 957 })]);
+    const given = await db().select().from(testRefunds).where(eq(testRefunds.chargeId, o.chargeId));
+    expect(given).toEqual([expect.objectContaining({ amount: 10000, idempotencyKey: `refund:${o.orderId}:${o.chargeId}` })]);
+    expect(await orderRow(o.orderId)).toMatchObject({ refunded: true, refundedAmount: 10000 });
+  });
+});
+
+describe('who may', () => {
+  let actors: EventActors;
+  let o: Paid;
+  beforeAll(async () => {
+    o = await givenPaidOrder();
+    const otherEvent = await givenPaidOrder();
+    actors = await givenEventActors(server, tenant, o.eventId, otherEvent.eventId);
+  });
+
+  const statuses = async (call: (c: Client) => Promise<{ status: number }>) => {
+    const out: Record<string, number> = {};
+    for (const [name, c] of Object.entries(actors)) out[name] = (await call(c)).status;
+    return out;
+  };
+
+  it('view: tenant admin and staff, the event manager, every platform role', async () => {
+    expect(await statuses((c) => c.get(orderUrl(o)))).toEqual({
+      admin: 200,
+      staff: 200,
+      eventManager: 200,
+      checkin: 403,
+      otherEventManager: 403,
+      platformManager: 200,
+      platformReport: 200,
+      outsider: 404,
+      outsiderHome: 404,
+      anonymous: 401,
+    });
+  });
+
+  it('void: tenant admin and staff, the event manager, platform write roles', async () => {
+    let n = 0;
+    const result = await statuses((c) => c.post(voidUrl(o.eventId), { ticketId: o.ticketIds[0], orderUID: o.orderUid, void: n++ % 2 === 0, reason: 'role check' }));
+    expect(result).toEqual({
+      admin: 200,
+      staff: 200,
+      eventManager: 200,
+      checkin: 403,
+      otherEventManager: 403,
+      platformManager: 200,
+      platformReport: 404,
+      outsider: 404,
+      outsiderHome: 404,
+      anonymous: 401,
+    });
+  });
+
+  it('refund: tenant admin and platform write roles only', async () => {
+    expect(await statuses((c) => c.post(refundUrl(o), { mode: 'amount', amount: 100, reason: 'role check' }))).toEqual({
+      admin: 201,
+      staff: 403,
+      eventManager: 403,
+      checkin: 403,
+      otherEventManager: 403,
+      platformManager: 201,
+      platformReport: 404,
+      outsider: 404,
+      outsiderHome: 404,
+      anonymous: 401,
+    });
+  });
+
+  it('resend and download: the event manager too', async () => {
+    const res = await actors.eventManager.post(`/api/tenants/${tenant.id}/events/${o.eventId}/download`, { orderUID: o.orderUid, email: o.email });
+    expect(res.status).toBe(200);
+    const resent = await actors.eventManager.post(`/api/tenants/${tenant.id}/events/${o.eventId}/resend`, { orderUID: o.orderUid, email: 'friend@example.test' });
+    expect(resent.status).toBe(200);
+    const audit = await db().select().from(orderActions).where(eq(orderActions.orderId, o.orderId));
+    expect(audit.filter((a) => a.action === 'download')).toHaveLength(1);
+    expect(audit.filter((a) => a.action === 'resend').map((a) => JSON.parse(a.details!))).toEqual([{ to: 'friend@example.test' }]);
+  });
+});
+
+describe('cancelling an event', () => {
+  it('refunds every paid order once through the job queue, resumes after a crash, and reports progress', async () => {
+    const first = await givenPaidOrder();
+    const eventId = first.eventId;
+    const paid = [first, await givenPaidOrder({ eventId }), await givenPaidOrder({ eventId })];
+    const partlyRefunded = await givenPaidOrder({ eventId });
+    expect((await admin.post(refundUrl(partlyRefunded), { mode: 'amount', amount: 4000, reason: 'earlier' })).status).toBe(201);
+    const free = await givenHeldOrder(server, tenant.id, { eventId, status: 'completed', lines: [{ name: 'Comp', price: 0, quantity: 1 }] });
+    await db().update(orders).set({ paymentMethod: 'free' }).where(eq(orders.id, free.orderId));
+
+    const cancel = await admin.post(`/api/tenants/${tenant.id}/events/${eventId}/cancel`);
+    expect(cancel.status).toBe(200);
+    expect(cancel.body.cancellation).toEqual({ status: 'running', total: 4, refunded: 0, failed: 0, pending: 4, refundedAmount: 4000 });
+
+    // A crash: the gateway gives the money back, but the process dies before it records the answer.
+    const gateway = server.app.deps.payments;
+    const realRefund = gateway.refund.bind(gateway);
+    gateway.refund = async (input) => {
+      await realRefund(input);
+      throw new Error('process killed');
+    };
+    try {
+      await server.app.deps.jobs.drain();
+    } finally {
+      gateway.refund = realRefund;
+    }
+    const midway = await admin.get(`/api/tenants/${tenant.id}/events/${eventId}/cancellation`);
+    expect(midway.body).toMatchObject({ status: 'running', total: 4, refunded: 0, failed: 0, pending: 4 });
+
+    // After the restart the sweep and every order's job run again, and the retries come due.
+    await sweepCancelledEvent({ deps: server.app.deps, job: { tenantId: tenant.id, eventId, userId: null } });
+    await refundCancelledOrder({ deps: server.app.deps, job: { tenantId: tenant.id, orderId: paid[0]!.orderId, userId: null } });
+    await db().update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(and(isNull(jobs.doneAt), isNull(jobs.failedAt)));
+    await server.app.deps.jobs.drain();
+    for (const o of [...paid, partlyRefunded]) await refundCancelledOrder({ deps: server.app.deps, job: { tenantId: tenant.id, orderId: o.orderId, userId: null } });
+
+    const done = await admin.get(`/api/tenants/${tenant.id}/events/${eventId}`);
+    expect(done.body.cancellation).toEqual({ status: 'done', total: 4, refunded: 4, failed: 0, pending: 0, refundedAmount: 40000 });
+    for (const o of [...paid, partlyRefunded]) {
+      const given = await db().select().from(testRefunds).where(eq(testRefunds.chargeId, o.chargeId));
+      expect(given.reduce((s, r) => s + r.amount, 0)).toBe(10000);
+      expect(await orderRow(o.orderId)).toMatchObject({ refunded: true, refundedAmount: 10000 });
+      const kinds = (await refundRows(o.orderId)).filter((r) => r.kind === 'event_cancelled');
+      expect(kinds).toHaveLength(1);
+      expect((await db().select().from(tickets).where(eq(tickets.orderId, o.orderId))).every((t) => t.voided)).toBe(true);
+    }
+    expect(await refundRows(free.orderId)).toHaveLength(0);
+    expect((await db().select().from(jobs).where(eq(jobs.name, CANCEL_ORDER_REFUND_JOB))).filter((j) => j.payload && (j.payload as { orderId: string }).orderId === first.orderId)).toHaveLength(1);
+  });
+
+  it('progress is 404 for another tenant and none for an event that is not cancelled', async () => {
+    const o = await givenPaidOrder();
+    const res = await admin.get(`/api/tenants/${tenant.id}/events/${o.eventId}/cancellation`);
+    expect(res.body).toEqual({ status: 'none', total: 0, refunded: 0, failed: 0, pending: 0, refundedAmount: 0 });
+    expect((await admin.get(`/api/tenants/${tenant.id}/events/${randomUUID()}/cancellation`)).status).toBe(404);
+    const other = await givenTenant(server);
+    const u = await givenUser(server, { tenant: { id: other.id, roles: ['tenant_admin'] } });
+    const c = server.client(other.url);
+    await c.login(u.email, u.password);
+    expect((await c.get(`/api/tenants/${other.id}/events/${o.eventId}/cancellation`)).status).toBe(404);
+    expect((await db().select().from(events).where(and(eq(events.id, o.eventId), eq(events.status, 'published')))).length).toBe(1);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents the order routes from the schemas that validate them', async () => {
+    const res = await server.client().get('/api/docs/openapi.json');
+    const paths = res.body.paths as Record<string, Record<string, unknown>>;
+    expect(Object.keys(paths['/api/tenants/{tenantId}/events/{eventId}/orders/{orderUID}'] ?? {})).toContain('get');
+    expect(Object.keys(paths['/api/tenants/{tenantId}/events/{eventId}/orders/{orderUID}/refunds'] ?? {})).toContain('post');
+    expect(Object.keys(paths['/api/tenants/{tenantId}/events/{eventId}/tickets/void'] ?? {})).toContain('post');
+    expect(Object.keys(paths['/api/tenants/{tenantId}/events/{eventId}/cancellation'] ?? {})).toContain('get');
+  });
+});

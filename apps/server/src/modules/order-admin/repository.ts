@@ -1,0 +1,273 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { events, orderActions, orders, refunds, tickets, users } from '../../db/schema/index.js';
+import { UUID_RE } from '../../platform/auth/guard.js';
+
+export type OrderRow = typeof orders.$inferSelect;
+export type TicketRow = typeof tickets.$inferSelect;
+export type RefundRow = typeof refunds.$inferSelect;
+export type OrderActionRow = typeof orderActions.$inferSelect;
+
+/** Statuses of an order that was paid for (spec §4 Order status: processing and completed). */
+export const PAID_STATUSES = ['processing', 'completed'] as const;
+/** Refunds that count against what is left to refund: asked for, or given. */
+export const LIVE_REFUND_STATUSES = ['pending', 'succeeded'] as const;
+/**
+ * A duplicate payment's refund gives back a second charge, not part of the order's own payment:
+ * it never counts against the order (docs/decisions.md "Order management and refunds").
+ */
+export const NOT_ORDER_MONEY = 'duplicate_payment';
+
+export async function findOrderOfEvent(db: DbOrTx, tenantId: string, eventId: string, orderUid: string): Promise<OrderRow | null> {
+  const [row] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.eventId, eventId), eq(orders.orderUid, orderUid)));
+  return row ?? null;
+}
+
+/** The order, locked for the rest of the transaction: refunds and voids of one order queue behind each other. */
+export async function lockOrder(tx: DbOrTx, tenantId: string, orderId: string): Promise<OrderRow | null> {
+  const [row] = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId)))
+    .for('update');
+  return row ?? null;
+}
+
+export async function findEventName(db: DbOrTx, tenantId: string, eventId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ name: events.name })
+    .from(events)
+    .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)));
+  return row?.name ?? null;
+}
+
+export async function findEventStatus(db: DbOrTx, tenantId: string, eventId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ status: events.status })
+    .from(events)
+    .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)));
+  return row?.status ?? null;
+}
+
+export async function ticketsOf(db: DbOrTx, tenantId: string, orderId: string) {
+  return db
+    .select({ ticket: tickets, voidedByEmail: users.email })
+    .from(tickets)
+    .leftJoin(users, eq(users.id, tickets.voidedBy))
+    .where(and(eq(tickets.tenantId, tenantId), eq(tickets.orderId, orderId)))
+    .orderBy(asc(tickets.createdAt), asc(tickets.ticketTypeName), asc(tickets.ticketUid));
+}
+
+/**
+ * The ticket by its uuid (the order page) or by the Ticket ID printed on it (the Ticket List's
+ * details.ticketId): spec §7 void names only "ticketId", and both screens send theirs.
+ */
+export async function lockTicket(tx: DbOrTx, tenantId: string, orderId: string, ticketId: string): Promise<TicketRow | null> {
+  const byId = UUID_RE.test(ticketId) ? eq(tickets.id, ticketId) : eq(tickets.ticketUid, ticketId);
+  const [row] = await tx
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.tenantId, tenantId), eq(tickets.orderId, orderId), byId))
+    .for('update');
+  return row ?? null;
+}
+
+export async function setTicketVoid(
+  tx: DbOrTx,
+  t: { tenantId: string; ticketIds: string[]; voided: boolean; reason: string; userId: string | null },
+) {
+  if (t.ticketIds.length === 0) return;
+  await tx
+    .update(tickets)
+    .set({ voided: t.voided, voidReason: t.reason, voidedAt: new Date(), voidedBy: t.userId })
+    .where(and(eq(tickets.tenantId, t.tenantId), inArray(tickets.id, t.ticketIds)));
+}
+
+export async function refundsOf(db: DbOrTx, tenantId: string, orderId: string) {
+  return db
+    .select({ refund: refunds, createdByEmail: users.email })
+    .from(refunds)
+    .leftJoin(users, eq(users.id, refunds.createdBy))
+    .where(and(eq(refunds.tenantId, tenantId), eq(refunds.orderId, orderId)))
+    .orderBy(desc(refunds.createdAt), desc(refunds.id));
+}
+
+/** What the order's own payment has given back or is giving back: the sum and the platform's part. */
+export async function liveRefundTotals(db: DbOrTx, tenantId: string, orderId: string): Promise<{ amount: number; platform: number }> {
+  const [row] = await db
+    .select({
+      amount: sql<number>`coalesce(sum(${refunds.amount}), 0)::int`,
+      platform: sql<number>`coalesce(sum(${refunds.platformAmount}), 0)::int`,
+    })
+    .from(refunds)
+    .where(
+      and(
+        eq(refunds.tenantId, tenantId),
+        eq(refunds.orderId, orderId),
+        inArray(refunds.status, [...LIVE_REFUND_STATUSES]),
+        ne(refunds.kind, NOT_ORDER_MONEY),
+      ),
+    );
+  return { amount: Number(row?.amount ?? 0), platform: Number(row?.platform ?? 0) };
+}
+
+/** Tickets a live refund voided: they stay voided (the money for them went back). */
+export async function refundedTicketIds(db: DbOrTx, tenantId: string, orderId: string): Promise<Map<string, string>> {
+  const rows = await db
+    .select({ id: refunds.id, ticketIds: refunds.ticketIds })
+    .from(refunds)
+    .where(and(eq(refunds.tenantId, tenantId), eq(refunds.orderId, orderId), inArray(refunds.status, [...LIVE_REFUND_STATUSES])));
+  const out = new Map<string, string>();
+  for (const r of rows) for (const t of r.ticketIds) out.set(t, r.id);
+  return out;
+}
+
+export async function insertRefund(tx: DbOrTx, row: Omit<typeof refunds.$inferInsert, 'id'> & { id?: string }): Promise<RefundRow> {
+  const [inserted] = await tx
+    .insert(refunds)
+    .values({ ...row, id: row.id ?? randomUUID() })
+    .returning();
+  return inserted!;
+}
+
+/** The system's refund of one whole charge (late or duplicate payment), if it was already written. */
+export async function findChargeRefund(db: DbOrTx, tenantId: string, orderId: string, chargeId: string, kind: string): Promise<RefundRow | null> {
+  const [row] = await db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.tenantId, tenantId), eq(refunds.orderId, orderId), eq(refunds.chargeId, chargeId), eq(refunds.kind, kind)));
+  return row ?? null;
+}
+
+export async function findRefund(db: DbOrTx, refundId: string): Promise<RefundRow | null> {
+  const [row] = await db.select().from(refunds).where(eq(refunds.id, refundId));
+  return row ?? null;
+}
+
+export async function findRefundByProviderId(db: DbOrTx, provider: string, providerRefundId: string): Promise<RefundRow | null> {
+  const [row] = await db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.provider, provider), eq(refunds.providerRefundId, providerRefundId)));
+  return row ?? null;
+}
+
+export async function lockRefund(tx: DbOrTx, tenantId: string, refundId: string): Promise<RefundRow | null> {
+  const [row] = await tx
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.tenantId, tenantId), eq(refunds.id, refundId)))
+    .for('update');
+  return row ?? null;
+}
+
+export async function updateRefund(
+  tx: DbOrTx,
+  tenantId: string,
+  refundId: string,
+  set: Partial<Pick<RefundRow, 'status' | 'providerRefundId' | 'failureReason'>>,
+) {
+  await tx
+    .update(refunds)
+    .set({ ...set, updatedAt: new Date() })
+    .where(and(eq(refunds.tenantId, tenantId), eq(refunds.id, refundId)));
+}
+
+/**
+ * orders.refunded_amount is the sum of the order's succeeded refunds (its own payment's), and
+ * refunded says some money went back: both recomputed from the rows, never added to.
+ */
+export async function syncOrderRefunded(tx: DbOrTx, tenantId: string, orderId: string) {
+  const given = sql`(select coalesce(sum(r.amount), 0)::int from refunds r
+    where r.tenant_id = ${tenantId} and r.order_id = ${orderId} and r.status = 'succeeded' and r.kind <> ${NOT_ORDER_MONEY})`;
+  await tx
+    .update(orders)
+    .set({ refundedAmount: given, refunded: sql`${given} > 0`, updatedAt: new Date() })
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId)));
+}
+
+export async function insertAction(
+  tx: DbOrTx,
+  a: { tenantId: string; orderId: string; ticketId?: string | null; action: string; reason?: string; userId: string | null; userEmail: string | null; details?: unknown },
+) {
+  await tx.insert(orderActions).values({
+    tenantId: a.tenantId,
+    id: randomUUID(),
+    orderId: a.orderId,
+    ticketId: a.ticketId ?? null,
+    action: a.action,
+    reason: a.reason ?? '',
+    userId: a.userId,
+    userEmail: a.userEmail,
+    details: a.details === undefined ? null : JSON.stringify(a.details),
+  });
+}
+
+export async function actionsOf(db: DbOrTx, tenantId: string, orderId: string): Promise<OrderActionRow[]> {
+  return db
+    .select()
+    .from(orderActions)
+    .where(and(eq(orderActions.tenantId, tenantId), eq(orderActions.orderId, orderId)))
+    .orderBy(desc(orderActions.createdAt), desc(orderActions.id));
+}
+
+// ---- event cancellation ----------------------------------------------------------------------
+
+/** Paid orders of an event that took money (free orders have nothing to give back), by id after `afterId`. */
+export async function paidOrderIds(db: DbOrTx, tenantId: string, eventId: string, afterId: string | null, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.tenantId, tenantId),
+        eq(orders.eventId, eventId),
+        inArray(orders.status, [...PAID_STATUSES]),
+        sql`${orders.totalAmount} > 0`,
+        isNotNull(orders.chargeId),
+        afterId ? sql`${orders.id} > ${afterId}` : undefined,
+      ),
+    )
+    .orderBy(asc(orders.id))
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Per paid order of the event: refunded in full (whoever refunded it), or its cancellation refund
+ * failed, or still to do. One query over the event's orders and their refunds.
+ */
+export async function cancellationCounts(db: DbOrTx, tenantId: string, eventId: string) {
+  const result = await db.execute(sql`
+    with paid as (
+      select o.id, o.total_amount, o.refunded_amount from orders o
+      where o.tenant_id = ${tenantId} and o.event_id = ${eventId} and o.status in ('processing', 'completed')
+        and o.total_amount > 0 and o.charge_id is not null
+    ),
+    state as (
+      select p.id, p.refunded_amount,
+        case
+          when p.refunded_amount >= p.total_amount then 'refunded'
+          when (select r.status from refunds r where r.tenant_id = ${tenantId} and r.order_id = p.id and r.kind = 'event_cancelled'
+                order by r.created_at desc, r.id desc limit 1) = 'failed' then 'failed'
+          else 'pending'
+        end as s
+      from paid p
+    )
+    select count(*)::int as total,
+      count(*) filter (where s = 'refunded')::int as refunded,
+      count(*) filter (where s = 'failed')::int as failed,
+      coalesce(sum(refunded_amount), 0)::int as refunded_amount
+    from state`);
+  const row = (result as unknown as { rows: Array<Record<string, unknown>> }).rows[0] ?? {};
+  return {
+    total: Number(row.total ?? 0),
+    refunded: Number(row.refunded ?? 0),
+    failed: Number(row.failed ?? 0),
+    refundedAmount: Number(row.refunded_amount ?? 0),
+  };
+}

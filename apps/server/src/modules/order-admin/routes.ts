@@ -1,0 +1,67 @@
+import { ZCancellationProgress, ZOrderDetail, ZRefundRequest, ZRefundResponse, ZVoidTicketRequest, ZVoidTicketResponse } from '@marquee/core';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Deps } from '../../deps.js';
+import { tenantCtxOf } from '../../platform/auth/guard.js';
+import { ORDER_ATTEND, ORDER_REFUND, ORDER_VIEW } from './access.js';
+import {
+  CANCEL_EVENT_JOB,
+  CANCEL_ORDER_REFUND_JOB,
+  getEventCancellation,
+  getOrderDetail,
+  refundCancelledOrder,
+  refundOrder,
+  sweepCancelledEvent,
+  voidTicket,
+  type CancelEventJob,
+  type CancelOrderJob,
+} from './service.js';
+
+// Ids that are not ours answer 404 in the service (like another tenant's), never a 400 that tells them apart.
+const ZEventParams = z.object({ tenantId: z.string(), eventId: z.string().max(100) });
+const ZOrderParams = ZEventParams.extend({ orderUID: z.string().max(100) });
+
+/** The order page and its actions (issue 8): spec reports-payouts-checkout §2, §4, §5 Actions, §7. */
+export function registerOrderAdminRoutes(app: FastifyInstance, deps: Deps) {
+  deps.jobs.register(CANCEL_EVENT_JOB, async (job: CancelEventJob) => {
+    await sweepCancelledEvent({ deps, job });
+  });
+  deps.jobs.register(CANCEL_ORDER_REFUND_JOB, async (job: CancelOrderJob) => {
+    await refundCancelledOrder({ deps, job });
+  });
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['orders'];
+
+  r.get(
+    '/api/tenants/:tenantId/events/:eventId/orders/:orderUID',
+    { config: { access: ORDER_VIEW }, schema: { tags, summary: 'One order: breakdown, tickets, refunds, payout state, audit trail', params: ZOrderParams, response: { 200: ZOrderDetail } } },
+    async (req) => getOrderDetail({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, orderUid: req.params.orderUID }),
+  );
+
+  r.post(
+    '/api/tenants/:tenantId/events/:eventId/tickets/void',
+    {
+      config: { access: ORDER_ATTEND },
+      schema: { tags, summary: 'Voids or unvoids a ticket, with a reason (spec §7)', params: ZEventParams, body: ZVoidTicketRequest, response: { 200: ZVoidTicketResponse } },
+    },
+    async (req) => voidTicket({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, input: req.body }),
+  );
+
+  r.post(
+    '/api/tenants/:tenantId/events/:eventId/orders/:orderUID/refunds',
+    {
+      config: { access: ORDER_REFUND },
+      schema: { tags, summary: 'Refunds the whole order, an amount, or chosen tickets', params: ZOrderParams, body: ZRefundRequest, response: { 201: ZRefundResponse } },
+    },
+    async (req, reply) =>
+      reply.status(201).send(await refundOrder({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, orderUid: req.params.orderUID, input: req.body })),
+  );
+
+  r.get(
+    '/api/tenants/:tenantId/events/:eventId/cancellation',
+    { config: { access: ORDER_VIEW }, schema: { tags, summary: "A cancelled event's refunds: total, refunded, failed, pending", params: ZEventParams, response: { 200: ZCancellationProgress } } },
+    async (req) => getEventCancellation({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId }),
+  );
+}

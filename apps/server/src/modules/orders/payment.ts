@@ -1,0 +1,97 @@
+import type { Tx } from '../../db/client.js';
+import type { Deps } from '../../deps.js';
+import { notFound } from '../../platform/errors.js';
+import * as eventsRepo from '../events/repository.js';
+import { releaseHold } from './holds.js';
+import * as repo from './repository.js';
+
+// The payment of a draft order, as the payments webhook reports it (and a free order at once).
+
+/** Job name of the tickets' issue; the fulfilment module registers its handler. */
+export const FULFIL_JOB = 'orders.fulfil';
+
+/** Thrown inside a (sub)transaction to roll it back when a conditional take found too little left. */
+class Shortage extends Error {
+  constructor(readonly reason: 'ticketType' | 'capacity') {
+    super(`inventory shortage: ${reason}`);
+  }
+}
+
+export async function markPaidInTx(
+  deps: Deps,
+  tx: Tx,
+  p: { tenantId: string; orderId: string; provider: string; sessionId: string | null; chargeId: string | null; paymentMethod: string | null },
+) {
+  await repo.updateOrder(tx, p.tenantId, p.orderId, {
+    status: 'processing',
+    paidAt: new Date(),
+    paymentProvider: p.provider,
+    paymentSessionId: p.sessionId,
+    chargeId: p.chargeId,
+    paymentMethod: p.paymentMethod,
+  });
+  await deps.jobs.enqueue(tx, FULFIL_JOB, { tenantId: p.tenantId, orderId: p.orderId }, { dedupeKey: `${FULFIL_JOB}:${p.orderId}` });
+}
+
+/**
+ * The payment went through (called by the payments webhook inside its transaction). A draft moves
+ * to processing and its tickets are issued by the 'orders.fulfil' job. A draft whose hold already
+ * expired is held again if its tickets are still there; otherwise the caller refunds it. An order
+ * already paid is left alone.
+ */
+export async function markOrderPaid(opts: {
+  deps: Deps;
+  tx: Tx;
+  orderId: string;
+  provider: string;
+  sessionId: string;
+  chargeId: string;
+  paymentMethod: string;
+}): Promise<{ outcome: 'paid' | 'already' | 'refund' }> {
+  const { deps, tx, orderId } = opts;
+  const order = await repo.lockOrder(tx, orderId);
+  if (!order) throw notFound();
+  const paid = { tenantId: order.tenantId, orderId, provider: opts.provider, sessionId: opts.sessionId, chargeId: opts.chargeId, paymentMethod: opts.paymentMethod };
+  if (order.status === 'processing' || order.status === 'completed') return { outcome: 'already' };
+
+  const event = await eventsRepo.findEvent(tx, order.tenantId, order.eventId);
+  if (order.status === 'draft') {
+    if (event?.status === 'cancelled') {
+      await releaseHold(tx, { orderId }, false);
+      return { outcome: 'refund' };
+    }
+    await markPaidInTx(deps, tx, paid);
+    return { outcome: 'paid' };
+  }
+  // A replaced draft (the buyer placed a newer order for the same cart) or a cancelled one is never
+  // paid: the payment is given back.
+  if (order.status !== 'expired' || event?.status !== 'published') return { outcome: 'refund' };
+
+  // The hold ran out before the payment arrived: take the same tickets again if they are still there.
+  const lines = await repo.findLines(tx, order.tenantId, orderId);
+  const reheld = await tx
+    .transaction(async (sp) => {
+      const result = await repo.applyInventory(sp, {
+        tenantId: order.tenantId,
+        eventId: order.eventId,
+        deltas: new Map(lines.map((l) => [l.ticketTypeId, l.quantity])),
+        discountUses: order.discountCodeId ? [{ id: order.discountCodeId, op: 'force' }] : [],
+        requirePublished: true,
+      });
+      if (!result.ok) throw new Shortage(result.reason);
+      return true;
+    })
+    .catch((err: unknown) => {
+      if (err instanceof Shortage) return false;
+      throw err;
+    });
+  if (!reheld) return { outcome: 'refund' };
+  await markPaidInTx(deps, tx, paid);
+  return { outcome: 'paid' };
+}
+
+/** The gateway's checkout lapsed or failed for good: the draft's hold is released now. */
+export async function markCheckoutExpired(opts: { deps: Deps; tx: Tx; orderId: string }): Promise<{ outcome: 'expired' | 'unchanged' }> {
+  return { outcome: (await releaseHold(opts.tx, { orderId: opts.orderId }, false)) ? 'expired' : 'unchanged' };
+}
+

@@ -1,0 +1,73 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { TPublicOrder } from '@marquee/core';
+import { z } from 'zod';
+import type { Deps } from '../../deps.js';
+import type { SiteCtx } from '../../platform/auth/context.js';
+import { notFound } from '../../platform/errors.js';
+import * as eventsRepo from '../events/repository.js';
+import * as repo from './repository.js';
+
+/** What an order keeps of the token answered at PLACE ORDER: the success page must show it. */
+export const viewTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+const ZStoredCharges = z.object({ donationFee: z.number().int().nonnegative(), channelCharge: z.number().int().nonnegative() });
+
+/**
+ * The donation fee and the channel charge of a placed order. They have no columns of their own:
+ * they are read from the engine's result stored with the order (orders.breakdown), 0 if absent.
+ */
+export function storedCharges(breakdown: string | null): { donationFee: number; channelCharge: number } {
+  if (!breakdown) return { donationFee: 0, channelCharge: 0 };
+  try {
+    const parsed = ZStoredCharges.safeParse(JSON.parse(breakdown));
+    return parsed.success ? parsed.data : { donationFee: 0, channelCharge: 0 };
+  } catch {
+    return { donationFee: 0, channelCharge: 0 };
+  }
+}
+
+function tokenMatches(hash: string | null, token: string): boolean {
+  if (!hash) return false;
+  const a = Buffer.from(hash, 'hex');
+  const b = Buffer.from(viewTokenHash(token), 'hex');
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** spec §2 success page: 'processing' until the payment is confirmed, then the order. Needs the order's token. */
+export async function getPublicOrder(opts: { deps: Deps; site: SiteCtx; orderUid: string; token: string }): Promise<TPublicOrder> {
+  const { deps, site } = opts;
+  const order = await repo.findOrderByUid(deps.db, site.tenant.id, opts.orderUid);
+  if (!order || !tokenMatches(order.viewTokenHash, opts.token)) throw notFound();
+  const event = await eventsRepo.findEvent(deps.db, order.tenantId, order.eventId);
+  const paymentStatus =
+    order.status === 'processing' || order.status === 'completed' ? 'paid' : order.status === 'draft' ? 'processing' : order.status === 'expired' ? 'expired' : 'cancelled';
+  const lines = paymentStatus === 'paid' ? await repo.findLines(deps.db, order.tenantId, order.id) : [];
+  const charged = paymentStatus === 'cancelled' && order.chargeId !== null && order.paymentMethod !== 'free';
+  return {
+    orderUID: order.orderUid,
+    paymentStatus,
+    refund: !charged ? 'none' : order.refunded ? 'refunded' : 'pending',
+    eventName: event?.name ?? '',
+    details:
+      paymentStatus === 'paid'
+        ? {
+            email: order.email,
+            fullName: `${order.firstName} ${order.lastName}`.trim(),
+            ticketCount: order.ticketCount,
+            subtotal: order.subtotal,
+            surcharge: order.surcharge,
+            processingFee: order.processingFee,
+            discount: order.discount,
+            discountCode: order.discountCode,
+            vat: order.vat,
+            donation: order.donation,
+            charityName: order.donation > 0 ? order.charityName : null,
+            ...storedCharges(order.breakdown),
+            totalAmount: order.totalAmount,
+            orderDetails: lines.map((l) => ({ order: { ticketId: l.ticketTypeId }, ticketName: l.ticketName, price: l.unitPrice, quantity: l.quantity })),
+            dateCreated: order.createdAt.toISOString(),
+          }
+        : null,
+  };
+}
+

@@ -1,0 +1,352 @@
+import { and, asc, count, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.js';
+import { events, orders, paymentSettings, payoutHolds, payoutLines, payouts, payoutSettings, tenants } from '../../db/schema/index.js';
+import type { CompiledList, ListSpec } from '../../platform/list-query.js';
+
+// SQL of the payouts module. Every query that reads a tenant's rows names the tenant (or is a
+// platform-wide read behind the platform guard).
+
+export type PayoutLineRow = typeof payoutLines.$inferSelect;
+export type PayoutRow = typeof payouts.$inferSelect;
+
+// ---- payout lines: written from paid orders and succeeded refunds --------------------------------
+
+/** Paid orders that have no sale line yet, oldest first, with what the line needs. */
+export async function ordersWithoutLine(db: DbOrTx, limit: number) {
+  return db
+    .select({
+      tenantId: orders.tenantId,
+      orderId: orders.id,
+      eventId: orders.eventId,
+      totalAmount: orders.totalAmount,
+      platformTotal: orders.platformTotal,
+      chargeId: orders.chargeId,
+      paidAt: orders.paidAt,
+      paymentType: paymentSettings.paymentType,
+      chargeSurchargeFeesToPlatform: paymentSettings.chargeSurchargeFeesToPlatform,
+    })
+    .from(orders)
+    .leftJoin(paymentSettings, eq(paymentSettings.tenantId, orders.tenantId))
+    .where(
+      and(
+        sql`${orders.paidAt} is not null`,
+        sql`${orders.totalAmount} > 0`,
+        sql`not exists (select 1 from payout_lines l where l.order_id = ${orders.id} and l.kind = 'sale')`,
+      ),
+    )
+    .orderBy(asc(orders.paidAt), asc(orders.id))
+    .limit(limit);
+}
+
+export async function insertLine(db: DbOrTx, line: typeof payoutLines.$inferInsert) {
+  await db.insert(payoutLines).values(line).onConflictDoNothing();
+}
+
+/**
+ * Succeeded refunds of orders that have a sale line become negative lines of the same tenant,
+ * available at once (the money already went back). One statement, safe to run twice.
+ */
+export async function insertRefundLines(db: DbOrTx): Promise<number> {
+  const result = await db.execute(sql`
+    insert into payout_lines (tenant_id, id, order_id, event_id, kind, refund_id, gross_amount, gateway_fee, tenant_total,
+      platform_total, net_amount, facilitator, charge_gateway_fees_to_platform, balance_available_on, on_hold)
+    select r.tenant_id, gen_random_uuid(), r.order_id, r.event_id, 'refund', r.id, -r.amount, 0, -r.tenant_amount,
+      -r.platform_amount, -r.amount, s.facilitator, s.charge_gateway_fees_to_platform, r.updated_at, false
+    from refunds r
+    join payout_lines s on s.tenant_id = r.tenant_id and s.order_id = r.order_id and s.kind = 'sale'
+    where r.status = 'succeeded'
+      and not exists (select 1 from payout_lines l where l.refund_id = r.id)
+    on conflict do nothing`);
+  return (result as unknown as { rowCount?: number | null; affectedRows?: number }).rowCount ?? (result as { affectedRows?: number }).affectedRows ?? 0;
+}
+
+// ---- lists --------------------------------------------------------------------------------------
+
+const lineDate = sql`(case when ${payoutLines.kind} = 'sale' then coalesce(${orders.paidAt}, ${payoutLines.createdAt}) else ${payoutLines.createdAt} end)`;
+
+/** spec §5 payout filters on the order rows (pending table, payout transactions, payout breakdown). */
+export const PAYOUT_LINE_LIST: ListSpec = {
+  fields: {
+    'details.orderUID': { expr: orders.orderUid, type: 'text', match: 'contains' },
+    'details.eventName': { expr: events.name, type: 'text', match: 'contains' },
+    'details.tenantURL': { expr: tenants.url, type: 'text', match: 'contains' },
+    'details.payoutId': { expr: sql`coalesce(${payoutLines.payoutId}::text, '')`, type: 'text' },
+    'details.tenantId': { expr: sql`${payoutLines.tenantId}::text`, type: 'text' },
+    'details.eventId': { expr: sql`${payoutLines.eventId}::text`, type: 'text' },
+    'details.onHold': { expr: payoutLines.onHold, type: 'boolean' },
+    'details.facilitator': { expr: payoutLines.facilitator, type: 'text' },
+    'details.payoutCompleted': { expr: sql`(${payoutLines.payoutCompletedAt} is not null)`, type: 'boolean' },
+    'details.dateCreated': { expr: lineDate, type: 'timestamp' },
+    'details.balanceAvailableOn': { expr: payoutLines.balanceAvailableOn, type: 'timestamp' },
+    'details.grossAmount': { expr: payoutLines.grossAmount, type: 'number' },
+    'details.tenantTotal': { expr: payoutLines.tenantTotal, type: 'number' },
+    'details.platformTotal': { expr: payoutLines.platformTotal, type: 'number' },
+    'details.gatewayFee': { expr: payoutLines.gatewayFee, type: 'number' },
+  },
+  id: payoutLines.id,
+  defaultSort: '-details.dateCreated',
+};
+
+const lineColumns = {
+  line: payoutLines,
+  orderUid: orders.orderUid,
+  chargeId: orders.chargeId,
+  eventName: sql<string>`coalesce(${events.name}, '')`,
+  tenantUrl: sql<string>`coalesce(${tenants.url}, '')`,
+  dateCreated: sql<Date>`${lineDate}`.mapWith((v: string | Date) => new Date(v)),
+};
+export type LineListRow = { line: PayoutLineRow; orderUid: string; chargeId: string | null; eventName: string; tenantUrl: string; dateCreated: Date };
+
+export async function listLines(db: DbOrTx, scope: SQL | undefined, q: CompiledList): Promise<{ rows: Array<LineListRow & { _sort: unknown; _id: unknown }>; total: number }> {
+  const rows = await db
+    .select({ ...lineColumns, _sort: q.sortKey, _id: q.idKey })
+    .from(payoutLines)
+    .innerJoin(orders, and(eq(orders.tenantId, payoutLines.tenantId), eq(orders.id, payoutLines.orderId)))
+    .leftJoin(events, and(eq(events.tenantId, payoutLines.tenantId), eq(events.id, payoutLines.eventId)))
+    .leftJoin(tenants, eq(tenants.id, payoutLines.tenantId))
+    .where(and(scope, q.pageWhere))
+    .orderBy(...q.orderBy)
+    .limit(q.limit + 1);
+  const [total] = await db
+    .select({ n: count() })
+    .from(payoutLines)
+    .innerJoin(orders, and(eq(orders.tenantId, payoutLines.tenantId), eq(orders.id, payoutLines.orderId)))
+    .leftJoin(events, and(eq(events.tenantId, payoutLines.tenantId), eq(events.id, payoutLines.eventId)))
+    .leftJoin(tenants, eq(tenants.id, payoutLines.tenantId))
+    .where(and(scope, q.where));
+  return { rows: rows as Array<LineListRow & { _sort: unknown; _id: unknown }>, total: total?.n ?? 0 };
+}
+
+export const openLines = () => isNull(payoutLines.payoutCompletedAt);
+export const linesOfTenant = (tenantId: string) => eq(payoutLines.tenantId, tenantId);
+export const linesOfPayout = (tenantId: string, payoutId: string) => and(eq(payoutLines.tenantId, tenantId), eq(payoutLines.payoutId, payoutId));
+
+// ---- completed payouts --------------------------------------------------------------------------
+
+const payoutOrderUids = sql<string[]>`coalesce((select array_agg(distinct o.order_uid order by o.order_uid) from payout_lines l join orders o on o.tenant_id = l.tenant_id and o.id = l.order_id where l.tenant_id = ${payouts.tenantId} and l.payout_id = ${payouts.id}), '{}')`;
+const payoutEventNames = sql<string>`coalesce((select string_agg(distinct e.name, ', ' order by e.name) from payout_lines l join events e on e.tenant_id = l.tenant_id and e.id = l.event_id where l.tenant_id = ${payouts.tenantId} and l.payout_id = ${payouts.id}), '')`;
+const payoutTicketCount = sql<number>`coalesce((select sum(o.ticket_count) from payout_lines l join orders o on o.tenant_id = l.tenant_id and o.id = l.order_id where l.tenant_id = ${payouts.tenantId} and l.payout_id = ${payouts.id} and l.kind = 'sale'), 0)::int`;
+const payoutFacilitator = sql<string>`coalesce((select min(l.facilitator) from payout_lines l where l.tenant_id = ${payouts.tenantId} and l.payout_id = ${payouts.id}), 'platform')`;
+
+export const COMPLETED_PAYOUT_LIST: ListSpec = {
+  fields: {
+    'details.payoutId': { expr: sql`${payouts.id}::text`, type: 'text', match: 'contains' },
+    'details.tenantURL': { expr: tenants.url, type: 'text', match: 'contains' },
+    'details.tenantId': { expr: sql`${payouts.tenantId}::text`, type: 'text' },
+    'details.eventName': { expr: payoutEventNames, type: 'text', match: 'contains' },
+    'details.orderUID': { expr: sql`array_to_string(${payoutOrderUids}, ' ')`, type: 'text', match: 'contains' },
+    'details.dateCreated': { expr: payouts.createdAt, type: 'timestamp' },
+    'details.grossAmount': { expr: payouts.grossAmount, type: 'number' },
+    'details.tenantTotal': { expr: payouts.tenantTotal, type: 'number' },
+  },
+  id: payouts.id,
+  defaultSort: '-details.dateCreated',
+};
+
+const payoutColumns = {
+  payout: payouts,
+  tenantUrl: tenants.url,
+  tenantName: tenants.name,
+  orderUids: payoutOrderUids,
+  eventNames: payoutEventNames,
+  ticketCount: payoutTicketCount,
+  facilitator: payoutFacilitator,
+};
+export type PayoutListRow = { payout: PayoutRow; tenantUrl: string; tenantName: string; orderUids: string[]; eventNames: string; ticketCount: number; facilitator: string };
+
+export async function listCompletedPayouts(db: DbOrTx, scope: SQL | undefined, q: CompiledList) {
+  const where = and(eq(payouts.status, 'completed'), scope);
+  const rows = await db
+    .select({ ...payoutColumns, _sort: q.sortKey, _id: q.idKey })
+    .from(payouts)
+    .innerJoin(tenants, eq(tenants.id, payouts.tenantId))
+    .where(and(where, q.pageWhere))
+    .orderBy(...q.orderBy)
+    .limit(q.limit + 1);
+  const [total] = await db.select({ n: count() }).from(payouts).innerJoin(tenants, eq(tenants.id, payouts.tenantId)).where(and(where, q.where));
+  return { rows: rows as Array<PayoutListRow & { _sort: unknown; _id: unknown }>, total: total?.n ?? 0 };
+}
+
+/** A completed payout, of one tenant when tenantId is given. */
+export async function findCompletedPayout(db: DbOrTx, payoutId: string, tenantId?: string): Promise<PayoutListRow | undefined> {
+  const [row] = await db
+    .select(payoutColumns)
+    .from(payouts)
+    .innerJoin(tenants, eq(tenants.id, payouts.tenantId))
+    .where(and(eq(payouts.id, payoutId), eq(payouts.status, 'completed'), tenantId ? eq(payouts.tenantId, tenantId) : undefined));
+  return row as PayoutListRow | undefined;
+}
+
+export const payoutsOfTenant = (tenantId: string) => eq(payouts.tenantId, tenantId);
+
+// ---- holds --------------------------------------------------------------------------------------
+
+/** The order named by its id or its Order ID, within the tenant and event. */
+export async function findOrder(db: DbOrTx, p: { tenantId: string; eventId: string; orderRef: string; isUuid: boolean }) {
+  const [row] = await db
+    .select({ id: orders.id, orderUid: orders.orderUid, eventId: orders.eventId })
+    .from(orders)
+    .where(and(eq(orders.tenantId, p.tenantId), p.isUuid ? eq(orders.id, p.orderRef) : eq(orders.orderUid, p.orderRef)));
+  return row && row.eventId === p.eventId ? row : undefined;
+}
+
+export async function lockSaleLine(tx: Tx, tenantId: string, orderId: string): Promise<PayoutLineRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(payoutLines)
+    .where(and(eq(payoutLines.tenantId, tenantId), eq(payoutLines.orderId, orderId), eq(payoutLines.kind, 'sale')))
+    .for('update');
+  return row;
+}
+
+export async function setHold(tx: Tx, tenantId: string, orderId: string, hold: boolean) {
+  await tx
+    .update(payoutLines)
+    .set({ onHold: hold })
+    .where(and(eq(payoutLines.tenantId, tenantId), eq(payoutLines.orderId, orderId), isNull(payoutLines.payoutId)));
+}
+
+export async function recordHold(tx: Tx, row: typeof payoutHolds.$inferInsert) {
+  await tx.insert(payoutHolds).values(row);
+}
+
+export async function holdHistory(db: DbOrTx, tenantId: string, orderId: string) {
+  return db
+    .select()
+    .from(payoutHolds)
+    .where(and(eq(payoutHolds.tenantId, tenantId), eq(payoutHolds.orderId, orderId)))
+    .orderBy(asc(payoutHolds.createdAt), asc(payoutHolds.id));
+}
+
+/** The sale line of an order (order page: payout state). */
+export async function findSaleLine(db: DbOrTx, tenantId: string, orderId: string) {
+  const [row] = await db
+    .select()
+    .from(payoutLines)
+    .where(and(eq(payoutLines.tenantId, tenantId), eq(payoutLines.orderId, orderId), eq(payoutLines.kind, 'sale')));
+  return row;
+}
+
+// ---- transfers ----------------------------------------------------------------------------------
+
+export async function ordersByUid(db: DbOrTx, uids: string[]) {
+  if (uids.length === 0) return [];
+  return db.select({ id: orders.id, tenantId: orders.tenantId, orderUid: orders.orderUid }).from(orders).where(inArray(orders.orderUid, uids));
+}
+
+/**
+ * Locks the lines a transfer may take, in id order (one lock order for every writer): the chosen
+ * orders' open lines, and every open refund line of the tenant, which is carried into its next payout.
+ */
+export async function lockTransferLines(tx: Tx, tenantId: string, orderIds: string[]): Promise<Array<PayoutLineRow & { orderUid: string }>> {
+  const rows = await tx
+    .select({ line: payoutLines, orderUid: orders.orderUid })
+    .from(payoutLines)
+    .innerJoin(orders, and(eq(orders.tenantId, payoutLines.tenantId), eq(orders.id, payoutLines.orderId)))
+    .where(
+      and(
+        eq(payoutLines.tenantId, tenantId),
+        sql`(${inArray(payoutLines.orderId, orderIds)} or (${payoutLines.kind} = 'refund' and ${payoutLines.payoutId} is null))`,
+      ),
+    )
+    .orderBy(asc(payoutLines.id))
+    .for('update', { of: payoutLines });
+  return rows.map((r) => ({ ...r.line, orderUid: r.orderUid }));
+}
+
+export async function transferDestination(db: DbOrTx, tenantId: string): Promise<{ destination: string | null; chargeGatewayFeesToPlatform: boolean }> {
+  const [row] = await db
+    .select({ ref: paymentSettings.paymentRef, customer: paymentSettings.gatewayCustomerId, toPlatform: paymentSettings.chargeSurchargeFeesToPlatform })
+    .from(paymentSettings)
+    .where(eq(paymentSettings.tenantId, tenantId));
+  return { destination: row?.ref || row?.customer || null, chargeGatewayFeesToPlatform: row?.toPlatform ?? false };
+}
+
+export async function insertPayout(tx: Tx, row: typeof payouts.$inferInsert) {
+  await tx.insert(payouts).values(row);
+}
+
+/** Claims the lines for the payout; answers how many it claimed (all or the caller rolls back). */
+export async function claimLines(tx: Tx, tenantId: string, payoutId: string, lineIds: string[]): Promise<number> {
+  const rows = await tx
+    .update(payoutLines)
+    .set({ payoutId, lastFailure: null })
+    .where(and(eq(payoutLines.tenantId, tenantId), inArray(payoutLines.id, lineIds), isNull(payoutLines.payoutId)))
+    .returning({ id: payoutLines.id });
+  return rows.length;
+}
+
+export async function lockSendingPayout(tx: Tx, payoutId: string): Promise<PayoutRow | undefined> {
+  const [row] = await tx.select().from(payouts).where(and(eq(payouts.id, payoutId), eq(payouts.status, 'sending'))).for('update');
+  return row;
+}
+
+export async function completePayout(tx: Tx, p: { tenantId: string; payoutId: string; transferId: string }) {
+  await tx
+    .update(payouts)
+    .set({ status: 'completed', transferId: p.transferId, completedAt: new Date() })
+    .where(and(eq(payouts.tenantId, p.tenantId), eq(payouts.id, p.payoutId)));
+  await tx
+    .update(payoutLines)
+    .set({ payoutCompletedAt: new Date() })
+    .where(and(eq(payoutLines.tenantId, p.tenantId), eq(payoutLines.payoutId, p.payoutId)));
+}
+
+export async function failPayout(tx: Tx, p: { tenantId: string; payoutId: string; failure: string }) {
+  await tx.update(payouts).set({ status: 'failed', failure: p.failure }).where(and(eq(payouts.tenantId, p.tenantId), eq(payouts.id, p.payoutId)));
+  await tx
+    .update(payoutLines)
+    .set({ payoutId: null, lastFailure: p.failure })
+    .where(and(eq(payoutLines.tenantId, p.tenantId), eq(payoutLines.payoutId, p.payoutId)));
+}
+
+/** Payouts still 'sending' since before `before`: a crash or a lost answer left them. */
+export async function staleSendingPayouts(db: DbOrTx, before: Date, limit: number) {
+  return db
+    .select({ id: payouts.id, tenantId: payouts.tenantId, amount: payouts.amount })
+    .from(payouts)
+    .where(and(eq(payouts.status, 'sending'), lte(payouts.createdAt, before)))
+    .orderBy(asc(payouts.createdAt))
+    .limit(limit);
+}
+
+/** Ready, unheld, platform-facilitated open sale lines (the weekly automatic run), by tenant. */
+export async function readyOrderUids(db: DbOrTx, now: Date) {
+  return db
+    .select({ tenantId: payoutLines.tenantId, orderUid: orders.orderUid })
+    .from(payoutLines)
+    .innerJoin(orders, and(eq(orders.tenantId, payoutLines.tenantId), eq(orders.id, payoutLines.orderId)))
+    .where(
+      and(
+        eq(payoutLines.kind, 'sale'),
+        isNull(payoutLines.payoutId),
+        eq(payoutLines.onHold, false),
+        eq(payoutLines.facilitator, 'platform'),
+        lte(payoutLines.balanceAvailableOn, now),
+      ),
+    )
+    .orderBy(asc(payoutLines.tenantId), asc(orders.orderUid));
+}
+
+export async function weeklyAutomatic(db: DbOrTx): Promise<boolean> {
+  const [row] = await db.select({ on: payoutSettings.weeklyAutomatic }).from(payoutSettings).where(eq(payoutSettings.id, 'payouts'));
+  return row?.on ?? false;
+}
+
+export async function setWeeklyAutomatic(db: DbOrTx, on: boolean) {
+  await db
+    .insert(payoutSettings)
+    .values({ id: 'payouts', weeklyAutomatic: on })
+    .onConflictDoUpdate({ target: payoutSettings.id, set: { weeklyAutomatic: on, updatedAt: new Date() } });
+}
+
+
+export async function tenantUrl(db: DbOrTx, tenantId: string): Promise<string | null> {
+  const [row] = await db.select({ url: tenants.url }).from(tenants).where(eq(tenants.id, tenantId));
+  return row?.url ?? null;
+}
+
+export async function tenantContact(db: DbOrTx, tenantId: string) {
+  const [row] = await db.select({ email: tenants.email, name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId));
+  return row;
+}

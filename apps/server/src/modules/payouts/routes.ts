@@ -1,0 +1,190 @@
+import {
+  PAYOUT_PATHS,
+  PLATFORM_ANY,
+  PLATFORM_WRITE,
+  ZCompletedPayoutList,
+  ZExportQuery,
+  ZExportStatus,
+  ZListQuery,
+  ZPayout,
+  ZPayoutBreakdownList,
+  ZPayoutHoldAnswer,
+  ZPayoutHoldRequest,
+  ZPayoutOrderList,
+  ZPayoutSettings,
+  ZTransferRequest,
+  ZTransferResult,
+} from '@marquee/core';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Deps } from '../../deps.js';
+import { platformCtxOf, tenantCtxOf } from '../../platform/auth/guard.js';
+import * as exportsSvc from './exports.js';
+import * as payouts from './service.js';
+
+const tags = ['payouts'];
+const ZPayoutParams = z.object({ payoutId: z.string().max(100) });
+const ZTenantPayoutParams = z.object({ tenantId: z.string(), payoutId: z.string().max(100) });
+const ZExportParams = z.object({ exportId: z.string().uuid() });
+const ZTenantExportParams = z.object({ tenantId: z.string(), exportId: z.string().uuid() });
+// spec §6: tenant users see their own completed payouts; platform operators see every tenant's.
+const TENANT_READ = { kind: 'tenant', roles: ['tenant_admin'], platformRoles: PLATFORM_ANY } as const;
+
+export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  deps.jobs.register(payouts.PAYOUT_TICK_JOB, async () => payouts.payoutTick({ deps }));
+  deps.jobs.register(payouts.AUTOMATIC_JOB, async () => {
+    await payouts.runAutomaticPayouts({ deps });
+  });
+  deps.jobs.register(exportsSvc.PAYOUT_EXPORT_JOB, async ({ exportId }: { exportId: string }) => exportsSvc.runPayoutExport({ deps, exportId }));
+  // Every start makes sure a tick is queued (a lost chain of re-enqueues restarts here).
+  app.addHook('onReady', async () => {
+    try {
+      await payouts.scheduleTick(deps, Date.now() + 5_000);
+    } catch (err) {
+      deps.log.error({ err }, 'could not schedule the payout tick');
+    }
+  });
+
+  // ---- platform ---------------------------------------------------------------------------------
+
+  r.get(
+    PAYOUT_PATHS.pending(),
+    { config: { access: { kind: 'platform', roles: PLATFORM_ANY } }, schema: { tags, summary: 'Pending payouts: open payout lines of every tenant', querystring: ZListQuery, response: { 200: ZPayoutOrderList } } },
+    async (req) => payouts.listPendingPayouts({ deps, query: req.query }),
+  );
+
+  r.get(
+    PAYOUT_PATHS.completed(),
+    { config: { access: { kind: 'platform', roles: PLATFORM_ANY } }, schema: { tags, summary: 'Completed payouts of every tenant', querystring: ZListQuery, response: { 200: ZCompletedPayoutList } } },
+    async (req) => payouts.listCompletedPayouts({ deps, query: req.query }),
+  );
+
+  // Every operator who sees Pending Payouts sees whether the weekly run is on; only PLATFORM_WRITE changes it.
+  r.get(
+    PAYOUT_PATHS.settings(),
+    {
+      config: { access: { kind: 'platform', roles: PLATFORM_ANY } },
+      schema: { tags, summary: 'Payout settings of the platform (weekly automatic run)', response: { 200: ZPayoutSettings } },
+    },
+    async () => payouts.getPayoutSettings({ deps }),
+  );
+
+  r.put(
+    PAYOUT_PATHS.settings(),
+    {
+      config: { access: { kind: 'platform', roles: PLATFORM_WRITE } },
+      schema: { tags, body: ZPayoutSettings, response: { 200: ZPayoutSettings } },
+    },
+    async (req) => payouts.updatePayoutSettings({ deps, weeklyAutomatic: req.body.weeklyAutomatic }),
+  );
+
+  r.get(
+    '/api/platform/payouts/:payoutId',
+    { config: { access: { kind: 'platform', roles: PLATFORM_ANY } }, schema: { tags, summary: 'Payout details', params: ZPayoutParams, response: { 200: ZPayout } } },
+    async (req) => payouts.getPayout({ deps, payoutId: req.params.payoutId }),
+  );
+
+  r.get(
+    '/api/platform/payouts/:payoutId/orders',
+    {
+      config: { access: { kind: 'platform', roles: PLATFORM_ANY } },
+      schema: { tags, summary: "A payout's order list", params: ZPayoutParams, querystring: ZListQuery, response: { 200: ZPayoutBreakdownList } },
+    },
+    async (req) => payouts.listPayoutOrders({ deps, payoutId: req.params.payoutId, query: req.query }),
+  );
+
+  // spec §7 POST /platform/transfer/payout-orders
+  r.post(
+    PAYOUT_PATHS.transfer(),
+    {
+      config: { access: { kind: 'platform', roles: PLATFORM_WRITE } },
+      schema: { tags, summary: 'Transfer the chosen orders, one transfer per tenant', body: ZTransferRequest, response: { 200: ZTransferResult } },
+    },
+    async (req) => payouts.transferPayoutOrders({ deps, user: platformCtxOf(req).user, orderUIDs: req.body.orderUIDs }),
+  );
+
+  // ---- tenant (tenant console, and platform operators per tenant) --------------------------------
+
+  r.get(
+    '/api/tenants/:tenantId/payouts/completed',
+    { config: { access: TENANT_READ }, schema: { tags, params: z.object({ tenantId: z.string() }), querystring: ZListQuery, response: { 200: ZCompletedPayoutList } } },
+    async (req) => payouts.listCompletedPayouts({ deps, tenantId: tenantCtxOf(req).tenantId, query: req.query }),
+  );
+
+  r.get(
+    '/api/tenants/:tenantId/payouts/:payoutId',
+    { config: { access: TENANT_READ }, schema: { tags, params: ZTenantPayoutParams, response: { 200: ZPayout } } },
+    async (req) => payouts.getPayout({ deps, tenantId: tenantCtxOf(req).tenantId, payoutId: req.params.payoutId }),
+  );
+
+  r.get(
+    '/api/tenants/:tenantId/payouts/:payoutId/orders',
+    { config: { access: TENANT_READ }, schema: { tags, params: ZTenantPayoutParams, querystring: ZListQuery, response: { 200: ZPayoutBreakdownList } } },
+    async (req) => payouts.listPayoutOrders({ deps, tenantId: tenantCtxOf(req).tenantId, payoutId: req.params.payoutId, query: req.query }),
+  );
+
+  // spec §7 POST /tenants/{tenantId}/payout/hold: platform operators who may change things (§6).
+  r.post(
+    '/api/tenants/:tenantId/payout/hold',
+    {
+      config: { access: { kind: 'tenant', roles: [], platformRoles: PLATFORM_WRITE } },
+      schema: { tags, summary: "Hold or release an order's payout", params: z.object({ tenantId: z.string() }), body: ZPayoutHoldRequest, response: { 200: ZPayoutHoldAnswer } },
+    },
+    async (req) => payouts.holdPayout({ deps, ctx: tenantCtxOf(req), input: req.body }),
+  );
+
+  // ---- the four payout downloads (spec §7) --------------------------------------------------------
+
+  const platformStatus = (exportId: string) => PAYOUT_PATHS.platformExport(exportId);
+  const platformDownload = (path: string, kind: exportsSvc.PayoutExportKind) =>
+    r.get(
+      path,
+      { config: { access: { kind: 'platform', roles: PLATFORM_ANY } }, schema: { tags, querystring: ZExportQuery, params: z.object({ payoutId: z.string().max(100) }).partial(), response: { 200: ZExportStatus } } },
+      async (req) =>
+        exportsSvc.startPayoutExport({
+          deps,
+          kind,
+          tenantId: null,
+          params: { ...req.query, payoutId: (req.params as { payoutId?: string }).payoutId },
+          userId: platformCtxOf(req).user.id,
+          statusPath: platformStatus,
+        }),
+    );
+  platformDownload(PAYOUT_PATHS.transactionsDownload(), 'payout-transactions');
+  platformDownload(PAYOUT_PATHS.collectionDownload(), 'payouts-collection');
+  platformDownload('/api/platform/reports/payouts-collection/:payoutId/download', 'payout-orders');
+
+  r.get(
+    '/api/platform/payouts/exports/:exportId',
+    { config: { access: { kind: 'platform', roles: PLATFORM_ANY } }, schema: { tags, params: ZExportParams, response: { 200: ZExportStatus } } },
+    async (req) => exportsSvc.exportStatus({ deps, exportId: req.params.exportId, tenantId: null, userId: platformCtxOf(req).user.id, statusPath: platformStatus }),
+  );
+
+  r.get(
+    '/api/tenants/:tenantId/reports/collections/payout-transactions/download',
+    { config: { access: TENANT_READ }, schema: { tags, params: z.object({ tenantId: z.string() }), querystring: ZExportQuery, response: { 200: ZExportStatus } } },
+    async (req) => {
+      const ctx = tenantCtxOf(req);
+      return exportsSvc.startPayoutExport({
+        deps,
+        kind: 'tenant-payout-transactions',
+        tenantId: ctx.tenantId,
+        params: req.query,
+        userId: ctx.user.id,
+        statusPath: (id) => PAYOUT_PATHS.tenantExport(ctx.tenantId, id),
+      });
+    },
+  );
+
+  r.get(
+    '/api/tenants/:tenantId/payouts/exports/:exportId',
+    { config: { access: TENANT_READ }, schema: { tags, params: ZTenantExportParams, response: { 200: ZExportStatus } } },
+    async (req) => {
+      const ctx = tenantCtxOf(req);
+      return exportsSvc.exportStatus({ deps, exportId: req.params.exportId, tenantId: ctx.tenantId, userId: ctx.user.id, statusPath: (id) => PAYOUT_PATHS.tenantExport(ctx.tenantId, id) });
+    },
+  );
+}

@@ -1,0 +1,172 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memberships } from '../src/db/schema/index.js';
+import { signedIn } from './actors.js';
+import {
+  givenEventOnSale,
+  givenHeldOrder,
+  givenTenantWithSettings,
+  givenUser,
+  startServer,
+  type Client,
+  type GivenTenant,
+  type TestServer,
+} from './harness.js';
+import { exampleOf, loadOperations, pathParamsOf, rowCounts, urlOf, type Operation } from './openapi.js';
+
+// issue 14, "Suites that keep this true": the cross-tenant matrix. Every tenant-scoped operation in
+// the OpenAPI document (read at run time: a new route is in it without anyone adding it), called by
+// every kind of caller that is not the victim tenant's (another tenant's admin, staff and event
+// manager, a platform operator on a tenant host, an attendee, an anonymous browser) from each host
+// (the caller's own tenant's, the victim's, the platform's) with the victim's ids: 401, 403 or 404
+// only, no foreign data in any body, and nothing of the victim's changed.
+
+/** Path (and query) parameters naming a tenant's resource, and where the victim's value comes from. */
+const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId'] as const;
+type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
+/**
+ * Parameters naming something global (platform policies, charities, global rules) on platform-only
+ * routes; `id` under /api/platform/users names a user, so it is the victim admin's there.
+ */
+const GLOBAL_PARAMS = new Set(['id', 'charityId']);
+/** Query parameters that are not ids (list queries, signed-link parts, codes). */
+const PLAIN_QUERY_PARAMS = new Set(['sort', 'filters', 'from', 'to', 'exp', 'sig', 'token', 'code', 'username']);
+
+type Ids = Record<ScopedParam, string> & { id: string; charityId: string };
+type Victim = { tenant: GivenTenant; ids: Ids; secrets: string[] };
+
+let server: TestServer;
+let ops: Operation[];
+let victim: Victim;
+let attacker: Victim;
+let callers: Array<{ name: string; host: 'own' | 'victim' | 'platform'; client: Client }>;
+
+async function givenTenantWithData(label: string): Promise<Victim> {
+  const tenant = await givenTenantWithSettings(server, { name: `${label} Presents` });
+  const event = await givenEventOnSale(server, tenant.id, { name: `${label} Gala`, discounts: [{ code: `${label.toUpperCase()}10`, kind: 'percent', value: 10 }] });
+  const order = await givenHeldOrder(server, tenant.id, { eventId: event.id, email: `${label.toLowerCase()}-buyer@example.test`, status: 'completed' });
+  const admin = await givenUser(server, { email: `${label.toLowerCase()}-admin@example.test`, tenant: { id: tenant.id, roles: ['tenant_admin'] } });
+  const staff = await givenUser(server, { email: `${label.toLowerCase()}-staff@example.test`, tenant: { id: tenant.id, roles: ['tenant_staff'] } });
+  const c = await signedIn(server, admin, tenant.url);
+  const staffList = await c.get(`/api/tenants/${tenant.id}/staff`);
+  const rules = await c.get(`/api/tenants/${tenant.id}/rules`);
+  const exp = await c.get(`/api/tenants/${tenant.id}/reports/order-list/download`);
+  const staffId = staffList.body?.result?.[0]?.id ?? (await server.app.deps.db.select({ id: memberships.id }).from(memberships).where(eq(memberships.userId, staff.id)))[0]!.id;
+  const ruleId: string | undefined = rules.body?.result?.[0]?.rule?.id;
+  const exportId: string | undefined = exp.body?.exportId;
+  if (!ruleId || !exportId) throw new Error(`fixture for ${label}: rules ${JSON.stringify(rules.body).slice(0, 300)}, export ${JSON.stringify(exp.body).slice(0, 300)}`);
+  const ids: Ids = {
+    tenantId: tenant.id,
+    groupId: tenant.id,
+    eventId: event.id,
+    orderUID: order.orderUid,
+    ticketTypeId: event.ticketTypeIds[0]!,
+    discountCodeId: event.discountCodeIds[0]!,
+    staffId,
+    ruleId,
+    exportId,
+    userId: admin.id,
+    id: admin.id,
+    charityId: '00000000-0000-4000-8000-00000000c0de',
+    eventName: event.urlName,
+  };
+  const secrets = [...new Set([...Object.values(ids), tenant.name, event.name, order.email, admin.email, staff.email, `hello@${tenant.url}.test`])];
+  return { tenant, ids, secrets };
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  ops = await loadOperations(server);
+  victim = await givenTenantWithData('Victim');
+  attacker = await givenTenantWithData('Raider');
+  const otherEvent = attacker.ids.eventId;
+  const raiders = {
+    tenant_admin: await givenUser(server, { tenant: { id: attacker.tenant.id, roles: ['tenant_admin'] } }),
+    tenant_staff: await givenUser(server, { tenant: { id: attacker.tenant.id, roles: ['tenant_staff'] } }),
+    event_manager: await givenUser(server, { event: { tenantId: attacker.tenant.id, eventId: otherEvent, roles: ['event_manager'] } }),
+    attendee: await givenUser(server),
+    super_user: await givenUser(server, { platformRoles: ['super_user'] }),
+  };
+  callers = [];
+  for (const [name, user] of Object.entries(raiders)) {
+    const hosts: Array<['own' | 'victim' | 'platform', string | undefined]> = [['victim', victim.tenant.url], ['own', attacker.tenant.url]];
+    // A platform operator on the platform host may see every tenant by design (the role matrix tests
+    // those rules); here they are callers only on tenant hosts.
+    if (name !== 'super_user') hosts.push(['platform', undefined]);
+    for (const [host, url] of hosts) callers.push({ name, host, client: await signedIn(server, user, url) });
+  }
+  for (const [host, url] of [['victim', victim.tenant.url], ['own', attacker.tenant.url], ['platform', undefined]] as const) callers.push({ name: 'anonymous', host, client: server.client(url) });
+}, 180_000);
+afterAll(async () => {
+  await server?.close();
+});
+
+type Classified = { op: Operation; scoped: string[] } | { op: Operation; unclassified: string[] } | { op: Operation; global: true };
+
+function classify(op: Operation): Classified {
+  const names = [...pathParamsOf(op), ...op.params.filter((p) => p.in === 'query').map((p) => p.name)];
+  const bodyTenant = !!op.body?.schema.properties?.tenantId;
+  const scoped = names.filter((n) => (TENANT_SCOPED_PARAMS as readonly string[]).includes(n) || (n === 'id' && op.path.startsWith('/api/platform/users/')));
+  const unknown = names.filter((n) => !scoped.includes(n) && !GLOBAL_PARAMS.has(n) && !PLAIN_QUERY_PARAMS.has(n));
+  if (unknown.length) return { op, unclassified: unknown };
+  if (bodyTenant) scoped.push('body.tenantId');
+  if (scoped.length) return { op, scoped };
+  return { op, global: true };
+}
+
+/** Uploads take multipart/form-data, which the document does not describe as a body schema. */
+const isUpload = (op: Operation) => op.method === 'POST' && /\/(logo|seatmap|picture)$/.test(op.path);
+const PNG_UPLOAD = (() => {
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  const boundary = '----marqueematrix';
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`),
+    png,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+})();
+
+/** The attendee site's routes: a tenant's own public data is public on its own host. */
+const isSite = (op: Operation) => op.path.startsWith('/api/p/') || op.path.startsWith('/api/site/');
+
+describe('cross-tenant matrix (issue 14)', () => {
+  it('classifies every operation in the OpenAPI document', () => {
+    const unclassified = ops.map(classify).filter((c): c is Extract<Classified, { unclassified: string[] }> => 'unclassified' in c);
+    expect(unclassified.map((c) => `${c.op.method} ${c.op.path}: ${c.unclassified.join(', ')}`)).toEqual([]);
+    expect(ops.map(classify).filter((c) => 'scoped' in c).length).toBeGreaterThan(60);
+  });
+
+  it("answers 401, 403 or 404 to every caller but the tenant's own, with no foreign data, and changes nothing", async () => {
+    const before = await rowCounts(server);
+    const problems: string[] = [];
+    let calls = 0;
+    for (const c of ops.map(classify)) {
+      if (!('scoped' in c)) continue;
+      const { op } = c;
+      // The victim's ids throughout; and the caller's own tenant with the victim's other ids.
+      const variants: Array<Record<string, string>> = [{ ...victim.ids }];
+      if (pathParamsOf(op).includes('tenantId') && pathParamsOf(op).length > 1) variants.push({ ...victim.ids, tenantId: attacker.ids.tenantId });
+      for (const values of variants) {
+        const query = op.params.filter((p) => p.in === 'query').map((p): [string, string] => [p.name, values[p.name] ?? String(exampleOf(p.schema, p.name))]);
+        const url = urlOf(op, values, query);
+        // A body the route accepts, so that only the access rule (or the resource's absence) can refuse it.
+        const body = op.body ? Buffer.from(JSON.stringify(exampleOf(op.body.schema, '', values, { requiredOnly: true }))) : isUpload(op) ? PNG_UPLOAD.body : undefined;
+        const headers = op.body ? { 'content-type': op.body.contentType } : isUpload(op) ? PNG_UPLOAD.headers : {};
+        for (const caller of callers) {
+          // On the victim's own host its attendee site is public by design.
+          if (isSite(op) && caller.host === 'victim' && values.tenantId === victim.ids.tenantId) continue;
+          const res = await caller.client.request(op.method, url, body, headers);
+          calls++;
+          const text = res.raw.toString('utf8');
+          const leaked = victim.secrets.filter((s) => text.includes(s));
+          if (![401, 403, 404].includes(res.status) || leaked.length)
+            problems.push(`${op.method} ${url} as ${caller.name}@${caller.host}: ${res.status}${leaked.length ? ` leaks ${leaked.join(', ')}` : ''} ${text.slice(0, 160)}`);
+        }
+      }
+    }
+    console.log(`cross-tenant matrix: ${calls} calls`);
+    expect(problems).toEqual([]);
+    expect(await rowCounts(server)).toEqual(before);
+  }, 300_000);
+});

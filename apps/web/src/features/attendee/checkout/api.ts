@@ -1,0 +1,10 @@
+import type { TCreateOrderRequest, TCreateOrderResponse, TPublicOrder } from '@marquee/core';
+import { api } from '../../../ui/api-client';
+
+/** PLACE ORDER (spec §7 Create order): holds the tickets; the answer's message is the payment URL. */
+export const createOrder = (tenantId: string, eventId: string, body: TCreateOrderRequest) =>
+  api.post<TCreateOrderResponse>(`/api/p/tenants/${encodeURIComponent(tenantId)}/events/${encodeURIComponent(eventId)}/orders`, body);
+
+/** The success page's order: 'processing' until the payment is confirmed. */
+export const fetchPublicOrder = (orderUID: string, token: string, signal?: AbortSignal) =>
+  api.get<TPublicOrder>(`/api/p/orders/${encodeURIComponent(orderUID)}`, { token }, signal);

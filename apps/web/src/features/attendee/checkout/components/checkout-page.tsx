@@ -1,0 +1,389 @@
+import { M, assertNever, placeOrderErrorOf, type CartProblem } from '@marquee/core';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Navigate, useLocation, useSearchParams } from 'react-router';
+import { isApiError } from '../../../../ui/api-client';
+import { useSession } from '../../../../ui/session';
+import { trackBeginCheckout } from '../../cart/analytics';
+import { priceCart } from '../../cart/api';
+import { checkCart, currentItems } from '../../cart/cart-rules';
+import { cartLines, cartSubtotal, cartTicketCount, setCart, useCart } from '../../cart/cart-store';
+import { Breakdown } from '../../cart/components/breakdown';
+import { usePrice } from '../../cart/queries';
+import { useCartChecks, useCurrentCart } from '../../cart/use-cart-checks';
+import { CovidModal } from '../../event-site/components/covid-modal';
+import { useEventOutlet } from '../../event-site/components/event-layout';
+import site from '../../event-site/components/site.module.css';
+import { eventDateLine, localTime, money } from '../../event-site/format';
+import { Button, ButtonLink } from '../../event-site/kit/button';
+import { Card } from '../../event-site/kit/card';
+import { IconArrowLeft, IconMail, IconShield } from '../../event-site/kit/icons';
+import { Notice } from '../../event-site/kit/notice';
+import { toast } from '../../event-site/kit/toast';
+import { useFreshEvent } from '../../event-site/queries';
+import { createOrder } from '../api';
+import { getContactDraft, getPendingOrder, saveContactDraft, savePendingOrder, type PendingOrder } from '../checkout-storage';
+import { emptyContact, toOrderContact, useContactForm, type ContactValues } from '../use-contact-form';
+import { useDonation } from '../use-donation';
+import { AvailabilityIssueModal, ProcessingPaymentModal } from './checkout-modals';
+import { ContactSections } from './contact-sections';
+import { DiscountBox } from './discount-box';
+import { DonationBox } from './donation-box';
+import { SeatMap } from './seat-map';
+import css from './checkout.module.css';
+
+const DISCOUNT_TOAST_MS = 3000; // spec §9 3 s discount
+const PRINT_AT_HOME = 'Print At Home (Email)'; // spec §9 the only delivery option
+
+export type CheckoutLocationState = { fromCart?: boolean } | null;
+
+/**
+ * /{eventName}/account (spec: reports-payouts-checkout §2): reachable only from the cart, or when
+ * the payment page sends the buyer back to the draft this browser holds; otherwise the ticket menu.
+ */
+export function CheckoutPage() {
+  const { eventName } = useEventOutlet();
+  const location = useLocation();
+  const [search] = useSearchParams();
+  const items = useCart(eventName);
+  const pending = useMemo(() => getPendingOrder(eventName), [eventName]);
+  const returning = search.get('payment') === 'cancelled' && pending !== null;
+  const fromCart = (location.state as CheckoutLocationState)?.fromCart === true;
+  if ((!fromCart && !returning) || items.length === 0) return <Navigate to={`/${eventName}/tickets`} replace />;
+  return <Checkout pending={pending} returning={returning} />;
+}
+
+function Checkout({ pending, returning }: { pending: PendingOrder | null; returning: boolean }) {
+  const outlet = useEventOutlet();
+  const { eventName } = outlet;
+  const fresh = useFreshEvent(outlet.event, eventName);
+  const { event, fresh: isFresh } = fresh;
+  // Your Basket shows the names and prices the event has now: the ones the server charges.
+  const items = useCurrentCart(eventName, event, isFresh);
+  const validation = useCartChecks({ event, eventName, items, fresh: isFresh });
+  const { user } = useSession();
+  const d = event.details;
+
+  const knownEmail = user?.email ?? (returning ? (pending?.email ?? null) : null);
+  // Read once: what the buyer typed before (back from the payment page) and the address we know.
+  const [initial] = useState(() => initialContact(eventName, knownEmail));
+  const form = useContactForm(initial);
+  const { values, setField } = form;
+
+  // The session answers after the first paint: a signed-in buyer's address is the one we use.
+  useEffect(() => {
+    if (knownEmail && values.email !== knownEmail) setField('email', knownEmail);
+  }, [knownEmail, values.email, setField]);
+
+  useEffect(() => {
+    saveContactDraft(eventName, values);
+  }, [eventName, values]);
+
+  const [applied, setApplied] = useState<string | null>(returning ? (pending?.breakdown.discountCode ?? null) : null);
+  // The optional donation to the event's charity; none when the event has no charity (any more).
+  const charity = event.settings.charity;
+  const donation = useDonation(returning ? (pending?.breakdown.donation ?? 0) : 0);
+  const price = usePrice(eventName, items, applied, isFresh, charity ? donation.priced : 0);
+
+  // A code that stops working (its last use went to someone else) is cleared, as an invalid one is.
+  // A donation the server refuses (the event no longer has that charity) is taken off, and the
+  // event read again so the donation offer follows it.
+  const resetDonation = donation.reset;
+  const refetchEvent = fresh.refetch;
+  useEffect(() => {
+    if (!isApiError(price.error) || price.error.status !== 400) return;
+    if (applied && price.error.fields.discountCode) {
+      setApplied(null);
+      toast.error(M.invalidInput, M.invalidInputBody, { duration: DISCOUNT_TOAST_MS, id: 'discount' });
+    } else if (price.error.fields.donation) {
+      resetDonation();
+      void refetchEvent();
+      toast.error(price.error.message, M.donationTakenOff, { id: 'donation' });
+    }
+  }, [price.error, applied, resetDonation, refetchEvent]);
+
+  const began = useRef(false);
+  useEffect(() => {
+    if (began.current || !price.data || price.isPlaceholderData) return;
+    began.current = true;
+    trackBeginCheckout(d.name, items, price.data.totalAmount, price.data.discountCode);
+  }, [price.data, price.isPlaceholderData, d.name, items]);
+
+  const [issue, setIssue] = useState<CartProblem[] | null>(null);
+  const [covidOpen, setCovidOpen] = useState(false);
+  const [covidAgreed, setCovidAgreed] = useState(false);
+  const [processing, setProcessing] = useState(false);
+
+  // Back from the payment page with the browser's Back button: the page comes out of the
+  // back/forward cache as it was left, with Processing Payment still open.
+  useEffect(() => {
+    const onShow = (e: PageTransitionEvent) => {
+      if (e.persisted) setProcessing(false);
+    };
+    window.addEventListener('pageshow', onShow);
+    return () => window.removeEventListener('pageshow', onShow);
+  }, []);
+
+  // spec §8: tickets that ran out since the cart was filled open 'Ticket Availability Issue'.
+  // Opened once per new set of problems (lines no longer on sale are removed, with their own message).
+  const problems = useRef(validation.problems);
+  problems.current = validation.problems;
+  const problemsKey = isFresh ? validation.problems.map((p) => `${p.ticketTypeId}:${p.kind}`).join('|') : '';
+  useEffect(() => {
+    if (problemsKey && problems.current.some((p) => p.kind !== 'unavailable')) setIssue(problems.current);
+  }, [problemsKey]);
+
+  const applyDiscount = async (code: string): Promise<boolean> => {
+    try {
+      await priceCart(eventName, { lines: cartLines(items), discountCode: code });
+      setApplied(code);
+      toast.success(M.discountApplied, undefined, { duration: DISCOUNT_TOAST_MS, id: 'discount' });
+      return true;
+    } catch (e) {
+      if (isApiError(e) && e.status === 400) {
+        setApplied(null);
+        toast.error(M.invalidInput, M.invalidInputBody, { duration: DISCOUNT_TOAST_MS, id: 'discount' });
+      } else toast.error('The discount could not be checked', isApiError(e) ? e.message : undefined);
+      return false;
+    }
+  };
+
+  const showAvailabilityIssue = async () => {
+    const ev = await fresh.refetch();
+    // Names and prices follow the menu as it is now.
+    setCart(eventName, currentItems(ev, items));
+    setIssue(checkCart(ev, items).problems);
+  };
+
+  const submit = async () => {
+    setProcessing(true);
+    const origin = window.location.origin;
+    try {
+      const answer = await createOrder(event.tenantId, event.id, {
+        order: { ...toOrderContact(values), discountCode: applied, donation: charity ? (donation.cents ?? 0) : 0 },
+        lines: cartLines(items),
+        successUrl: `${origin}/${eventName}/success`,
+        cancelUrl: `${origin}/${eventName}/account?payment=cancelled`,
+        draftOrderUID: pending?.orderUID ?? null,
+        source: 'online',
+      });
+      savePendingOrder({
+        orderUID: answer.orderUID,
+        token: answer.orderToken,
+        eventName,
+        email: values.email.trim().toLowerCase(),
+        holdExpiresAt: answer.holdExpiresAt,
+        breakdown: answer.breakdown,
+        items,
+      });
+      // spec §4 Checkout: the Processing Payment modal stays while the browser goes to the payment URL.
+      window.location.assign(answer.message);
+    } catch (e) {
+      setProcessing(false);
+      // spec §8: order creation failures are logged; the buyer is also told what to do next.
+      console.error('create order failed', e);
+      if (!isApiError(e)) {
+        toast.error('Your order could not be placed', 'Please try again.');
+        return;
+      }
+      // An event removed while the buyer was here is a 404: the same as one that stopped selling.
+      const code = e.status === 404 ? 'EVENT_NOT_ON_SALE' : placeOrderErrorOf(e.domainCode);
+      switch (code) {
+        case 'EVENT_NOT_ON_SALE':
+          // The event stopped selling while the buyer was here (unpublished, cancelled or removed): say so,
+          // and read it again so the page shows what it is now (a cancelled event's notice).
+          toast.error('Your order could not be placed', M.eventNotOnSale, { id: 'not-on-sale' });
+          void outlet.refetch();
+          return;
+        case 'CART_CONFLICT':
+        case 'CART_CHANGED':
+          await showAvailabilityIssue();
+          return;
+        case 'DISCOUNT_INVALID':
+          setApplied(null);
+          toast.error(M.invalidInput, M.invalidInputBody, { duration: DISCOUNT_TOAST_MS, id: 'discount' });
+          return;
+        case 'DONATION_NO_CHARITY':
+        case 'DONATION_CHARITY_CHANGED':
+          donation.reset();
+          void fresh.refetch();
+          toast.error(e.message, M.donationTakenOff, { id: 'donation' });
+          return;
+        case null:
+          break;
+        default:
+          return assertNever(code);
+      }
+      if (e.status === 400 && Object.keys(form.setServerErrors(e.fields)).length) {
+        focusFirstError();
+        return;
+      }
+      toast.error('Your order could not be placed', e.message);
+    }
+  };
+
+  // A double click on PLACE ORDER NOW is one click: the second one arrives while the first is still
+  // checking the form (before the button is disabled or the COVID modal is open) and is ignored.
+  const placing = useRef(false);
+  const placeOrder = async () => {
+    if (placing.current) return;
+    placing.current = true;
+    try {
+      const errors = await form.validateAll();
+      const donationWrong = !!charity && donation.cents === null;
+      if (donationWrong) donation.check();
+      if (Object.keys(errors).length || donationWrong) {
+        focusFirstError();
+        return;
+      }
+      if (d.covidSafety && !covidAgreed) {
+        setCovidOpen(true);
+        return;
+      }
+      await submit();
+    } finally {
+      placing.current = false;
+    }
+  };
+
+  const blocked = !isFresh || validation.blocked || processing;
+  const count = cartTicketCount(items);
+  const holdExpired = pending ? Date.parse(pending.holdExpiresAt) <= Date.now() : false;
+
+  return (
+    <div className={site.container}>
+      <div className={site.pageHead}>
+        <ButtonLink to={`/${eventName}/cart`} variant="ghost" size="sm" className={site.backButton} data-testid="back-to-cart">
+          <IconArrowLeft size={16} /> GO BACK TO CART
+        </ButtonLink>
+        <h1 className={site.pageTitle}>Checkout</h1>
+      </div>
+      <div className={site.columns}>
+        <div className={site.stack}>
+          {returning && pending && (
+            <Notice kind={holdExpired ? 'warning' : 'info'} data-testid="payment-returned">
+              {holdExpired ? (
+                <>Your payment was not completed and your reservation has expired. Place your order again to reserve your tickets.</>
+              ) : (
+                <>
+                  Your payment was not completed. Your tickets are held for you until <strong>{localTime(pending.holdExpiresAt)}</strong>. Place
+                  your order again to pay.
+                </>
+              )}
+            </Notice>
+          )}
+          <SeatMap eventName={eventName} eventTitle={d.name} />
+          <ContactSections values={values} errors={form.errors} setField={form.setField} blurField={form.blurField} emailLocked={!!knownEmail} />
+          <Card>
+            <div className={css.sectionHead}>
+              <span className={css.step}>3</span>
+              <h2 className={css.sectionTitle}>Choose Delivery Option</h2>
+            </div>
+            <label className={css.delivery}>
+              <input type="radio" name="delivery" checked readOnly />
+              <IconMail size={22} />
+              <span>
+                <span className={css.deliveryName}>{PRINT_AT_HOME}</span>
+                <br />
+                <span className={css.deliveryNote}>Your tickets arrive by e-mail as a PDF.</span>
+              </span>
+              <span className={css.deliveryFee}>No additional fee</span>
+            </label>
+            {event.settings.emailDeliveryVerbiage && <p className={css.verbiage}>{event.settings.emailDeliveryVerbiage}</p>}
+          </Card>
+          {charity && <DonationBox charityName={charity.name} donation={donation} disabled={processing} />}
+        </div>
+
+        <aside className={site.sticky}>
+          <Card title="Your Basket" data-testid="your-basket">
+            <div className={css.basketEvent}>
+              <strong>{d.name}</strong>
+              <br />
+              {eventDateLine(d.startDateTime, d.timeZone)}
+            </div>
+            <ul className={css.basket}>
+              {items.map((i) => (
+                <li key={i.id} className={css.basketLine}>
+                  <span>
+                    <span className={css.basketName}>{i.ticketName}</span>
+                    <br />
+                    <span className={css.basketQty}>
+                      {i.quantity} × {money(i.price)}
+                    </span>
+                  </span>
+                  <span className={css.basketAmount}>{money(i.price * i.quantity)}</span>
+                </li>
+              ))}
+            </ul>
+          </Card>
+          <Card title="Order Summary" data-testid="order-summary">
+            <DiscountBox key={applied ?? ''} applied={applied} onApply={applyDiscount} onRemove={() => setApplied(null)} disabled={processing} />
+            <Breakdown breakdown={price.data} stale={price.isFetching} fallbackSubtotal={cartSubtotal(items)} fallbackCount={count} />
+            {isFresh && validation.blocked && (
+              <div className={css.placeOrder}>
+                <Notice kind="warning">{M.updateCartToProceed}</Notice>
+              </div>
+            )}
+            <div className={css.placeOrder}>
+              <Button block size="lg" onClick={() => void placeOrder()} disabled={blocked} data-testid="place-order">
+                PLACE ORDER NOW
+              </Button>
+            </div>
+            <p className={css.secure}>
+              <IconShield size={14} /> Secure payment on the next page
+            </p>
+            <p className={css.terms}>
+              By placing your order you agree to the{' '}
+              <a href="/policies/terms" target="_blank" rel="noreferrer">
+                terms
+              </a>{' '}
+              and the{' '}
+              <a href="/policies/refund-policy" target="_blank" rel="noreferrer">
+                refund policy
+              </a>
+              .
+            </p>
+          </Card>
+        </aside>
+      </div>
+
+      <AvailabilityIssueModal opened={issue !== null} problems={issue ?? []} cartPath={`/${eventName}/cart`} onClose={() => setIssue(null)} />
+      <ProcessingPaymentModal opened={processing} />
+      <CovidModal
+        opened={covidOpen}
+        text={d.covidSafetyText}
+        onClose={() => setCovidOpen(false)}
+        onAgree={() => {
+          setCovidOpen(false);
+          setCovidAgreed(true);
+          void submit();
+        }}
+      />
+    </div>
+  );
+}
+
+function initialContact(eventName: string, knownEmail: string | null): ContactValues {
+  const base = emptyContact(knownEmail ?? '');
+  const draft = getContactDraft(eventName);
+  if (!draft) return base;
+  const merged = { ...base };
+  for (const key of Object.keys(base) as (keyof ContactValues)[]) {
+    const v = draft[key];
+    if (typeof v === typeof base[key]) (merged as Record<string, unknown>)[key] = v;
+  }
+  if (knownEmail) merged.email = knownEmail;
+  return merged;
+}
+
+/** Focuses the first field in error. The errors were set from an async step, so React may paint them a few frames later. */
+function focusFirstError(framesLeft = 30) {
+  requestAnimationFrame(() => {
+    const el = document.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (!el) {
+      if (framesLeft > 0) focusFirstError(framesLeft - 1);
+      return;
+    }
+    el.focus();
+    el.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  });
+}

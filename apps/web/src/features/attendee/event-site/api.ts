@@ -1,0 +1,9 @@
+import type { TPublicEvent, TPublicEventSettings } from '@marquee/core';
+import { api } from '../../../ui/api-client';
+
+/** The event home and ticket menu (GET /api/p/events/{eventName}): a published event of this host's tenant. */
+export const fetchPublicEvent = (eventName: string) => api.get<TPublicEvent>(`/api/p/events/${encodeURIComponent(eventName)}`);
+
+/** spec §7 GET /p/tenants/{tenantId}/events/{eventId}/setting: remaining capacity and delivery wording. */
+export const fetchPublicSettings = (tenantId: string, eventId: string) =>
+  api.get<TPublicEventSettings>(`/api/p/tenants/${encodeURIComponent(tenantId)}/events/${encodeURIComponent(eventId)}/setting`);

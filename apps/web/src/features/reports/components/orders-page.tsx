@@ -1,0 +1,172 @@
+import { ActionIcon, Badge, Text } from '@mantine/core';
+import { M, REPORT_PATHS, type TReportOrder } from '@marquee/core';
+import { IconEye } from '@tabler/icons-react';
+import { useNavigate, useParams } from 'react-router';
+import { notify } from '../../../ui/notify';
+import { PageHeader } from '../../../ui/page-header';
+import type { Column } from '../../../ui/paged-table';
+import { refundedLabel } from '../format';
+import { useEventName, useTenantNames } from '../names';
+import { useReportScope, type ReportScope } from '../report-scope';
+import { useReportList, type SearchField } from '../use-report-list';
+import { DateCell, IdLink, MoneyCell, PhoneCell, TextCell } from './cells';
+import { ExportButton } from './export-button';
+import { ReportListView } from './report-list-view';
+
+// spec §2 Orders list: search by Order ID, Name, Email, Phone Number, Ticket ID, Payment Method.
+const SEARCH: readonly SearchField[] = [
+  { value: 'order', label: 'Order ID', field: 'details.orderUID' },
+  { value: 'name', label: 'Name', field: 'details.fullName' },
+  { value: 'email', label: 'Email', field: 'details.email' },
+  { value: 'phone', label: 'Phone Number', field: 'details.phone' },
+  { value: 'ticket', label: 'Ticket ID', field: 'details.ticketId' },
+  { value: 'payment', label: 'Payment Method', field: 'details.paymentMethod', transform: 'lower' },
+];
+
+type Variant = 'event' | 'tenant' | 'taxes' | 'donations';
+
+export function orderColumns(variant: Variant, view: (o: TReportOrder) => void, orderPath: (o: TReportOrder) => string): Column<TReportOrder>[] {
+  const columns: Column<TReportOrder>[] = [
+    { key: 'date', header: 'Date', render: (o) => <DateCell value={o.details.dateCreated} /> },
+    { key: 'order', header: 'Order ID', render: (o) => <IdLink to={orderPath(o)}>{o.details.orderUID}</IdLink> },
+  ];
+  if (variant !== 'event') columns.push({ key: 'event', header: 'Event Name', render: (o) => <TextCell>{o.details.eventName}</TextCell> });
+  columns.push(
+    { key: 'name', header: 'Name', render: (o) => <TextCell>{o.details.fullName || o.details.name}</TextCell> },
+    { key: 'email', header: 'Email', render: (o) => <TextCell>{o.details.email}</TextCell> },
+    { key: 'phone', header: 'Phone number', render: (o) => <PhoneCell phone={o.details.phone} /> },
+    { key: 'tickets', header: '# Tickets', align: 'right', render: (o) => <Text fz="sm">{o.details.ticketCount}</Text> },
+    { key: 'method', header: 'Payment Method', render: (o) => <TextCell>{o.details.paymentMethod ? o.details.paymentMethod.replace(/^./, (c) => c.toUpperCase()) : 'N/A'}</TextCell> },
+  );
+  if (variant === 'taxes') columns.push({ key: 'tax', header: 'Tax', align: 'right', render: (o) => <MoneyCell cents={o.details.vat} /> });
+  if (variant === 'donations') {
+    columns.push({ key: 'donation', header: 'Donation', align: 'right', render: (o) => <MoneyCell cents={o.details.donation} /> });
+    columns.push({ key: 'donationFee', header: 'Donation Fee', align: 'right', render: (o) => <MoneyCell cents={o.details.donationFee} /> });
+  }
+  columns.push(
+    { key: 'total', header: 'Total', align: 'right', render: (o) => <MoneyCell cents={o.details.totalAmount} /> },
+    {
+      key: 'refunded',
+      header: 'Refunded',
+      render: (o) =>
+        o.details.refunded ? (
+          <Badge color="red" variant="light">
+            {refundedLabel(true)}
+          </Badge>
+        ) : (
+          <Text fz="sm">{refundedLabel(false)}</Text>
+        ),
+    },
+    {
+      key: 'action',
+      header: 'Action',
+      align: 'center',
+      render: (o) => (
+        <ActionIcon
+          variant="subtle"
+          aria-label={`View order ${o.details.orderUID}`}
+          onClick={(e) => {
+            e.stopPropagation();
+            view(o);
+          }}
+        >
+          <IconEye size={18} />
+        </ActionIcon>
+      ),
+    },
+  );
+  return columns;
+}
+
+/** Opens an order, or says why not (spec §5: 'Order view action failed - Event ID and Tenant ID not found.'). */
+export function useViewOrder(scope: ReportScope, pathOf: (eventId: string, orderUID: string) => string = scope.order) {
+  const navigate = useNavigate();
+  return (o: TReportOrder) => {
+    if (!o.details.eventId || !o.details.tenantId) return notify.error(M.orderViewIdsMissing);
+    void navigate(pathOf(o.details.eventId, o.details.orderUID));
+  };
+}
+
+/** spec §2 …/event/{event_id}/orders. */
+export function EventOrdersPage() {
+  const scope = useReportScope();
+  const { eventId = '' } = useParams();
+  const event = useEventName(scope.tenantId, eventId);
+  const list = useReportList({ searchFields: SEARCH, dateField: 'details.dateCreated' });
+  const view = useViewOrder(scope);
+  const t = scope.tenantId;
+  const ok = !!t && !!eventId;
+  return (
+    <>
+      <PageHeader
+        title={`Orders: ${event.name}`}
+        breadcrumbs={[{ label: 'Sales', to: scope.base }, { label: 'Events', to: `${scope.base}/events` }, { label: event.name || 'Event', to: scope.event(eventId) }, { label: 'Orders' }]}
+        actions={
+          <ExportButton
+            kind="orders"
+            path={ok ? REPORT_PATHS.eventOrdersDownload(t, eventId) : null}
+            missing={t ? M.noEventId : M.noEventSelected}
+            statusPath={(id) => REPORT_PATHS.eventExport(t, eventId, id)}
+            filters={list.filters}
+          />
+        }
+      />
+      <ReportListView
+        label="Orders"
+        path={ok ? REPORT_PATHS.eventOrders(t, eventId) : null}
+        list={list}
+        columns={orderColumns('event', view, (o) => scope.order(o.details.eventId, o.details.orderUID))}
+        searchFields={SEARCH}
+        onRowClick={view}
+        minWidth={1100}
+        emptyTitle="No orders yet"
+        emptyDescription="Orders appear here as soon as tickets are bought."
+      />
+    </>
+  );
+}
+
+const TENANT_PAGES: Record<Exclude<Variant, 'event'>, { title: (name: string) => string; crumb: string; description: string }> = {
+  tenant: { title: (n) => `Orders: ${n}`, crumb: 'Orders', description: 'Every order across all events.' },
+  taxes: { title: (n) => `Taxes: ${n}`, crumb: 'Taxes', description: 'The tax collected on each order. TOTAL TAX on the dashboard is their sum, less refunded tax.' },
+  donations: { title: (n) => `Donations: ${n}`, crumb: 'Donations', description: 'The donations and donation fees collected with each order.' },
+};
+
+function TenantOrders({ variant }: { variant: Exclude<Variant, 'event'> }) {
+  const scope = useReportScope();
+  const names = useTenantNames(scope.tenantId);
+  const list = useReportList({ searchFields: SEARCH, dateField: 'details.dateCreated' });
+  const view = useViewOrder(scope);
+  const t = scope.tenantId;
+  const page = TENANT_PAGES[variant];
+  return (
+    <>
+      <PageHeader
+        title={page.title(names.name)}
+        description={page.description}
+        breadcrumbs={[{ label: 'Sales', to: scope.base }, { label: page.crumb }]}
+        actions={
+          <ExportButton kind="orders" path={t ? REPORT_PATHS.tenantOrdersDownload(t) : null} statusPath={(id) => REPORT_PATHS.tenantExport(t, id)} filters={list.filters} />
+        }
+      />
+      <ReportListView
+        label={page.crumb}
+        path={t ? REPORT_PATHS.tenantOrders(t) : null}
+        list={list}
+        columns={orderColumns(variant, view, (o) => scope.order(o.details.eventId, o.details.orderUID))}
+        searchFields={SEARCH}
+        onRowClick={view}
+        minWidth={1200}
+        emptyTitle="No orders yet"
+        emptyDescription="Orders appear here as soon as tickets are bought."
+      />
+    </>
+  );
+}
+
+/** …/orders at tenant level (every event). */
+export const TenantOrdersPage = () => <TenantOrders variant="tenant" />;
+/** spec §2 dashboard card link …/taxes: the tax of each order. */
+export const TenantTaxesPage = () => <TenantOrders variant="taxes" />;
+/** spec §2 dashboard card link …/donations: the donations of each order. */
+export const TenantDonationsPage = () => <TenantOrders variant="donations" />;

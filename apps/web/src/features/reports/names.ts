@@ -1,0 +1,24 @@
+import { useQuery } from '@tanstack/react-query';
+import { useSiteContext } from '../../shared/site-context';
+import { eventsApi } from '../events/api';
+import { useTenant } from '../tenants/queries';
+
+/** The tenant's name and URL for report titles: the host's tenant, or the path's on the platform. */
+export function useTenantNames(tenantId: string) {
+  const context = useSiteContext();
+  const platform = context.mode === 'platform';
+  const tenant = useTenant(platform ? tenantId : undefined);
+  if (!platform) return { name: context.tenant?.name ?? '', url: context.tenant?.url ?? '' };
+  return { name: tenant.data?.details.name ?? '', url: tenant.data?.details.url ?? '' };
+}
+
+/** spec §7: GET /tenants/{tenant_id}/events/{event_id}, the event basics (its name for titles). */
+export function useEventName(tenantId: string, eventId: string) {
+  const event = useQuery({
+    queryKey: ['reports', 'event-basics', tenantId, eventId],
+    queryFn: ({ signal }) => eventsApi.get(tenantId, eventId, signal),
+    enabled: !!tenantId && !!eventId,
+    staleTime: 60_000,
+  });
+  return { name: event.data?.details.name ?? '', missing: event.isError };
+}

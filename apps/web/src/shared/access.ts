@@ -1,0 +1,48 @@
+import { hasAnyRole, PLATFORM_READ, PLATFORM_WRITE, type TMembership } from '@marquee/core';
+import { platformRolesOf, useSession } from '../ui/session';
+
+// The server's platform access sets (packages/core roles.ts, used by its route guards): the server
+// decides, the console only hides what would be refused.
+export function usePlatformAccess() {
+  const { memberships } = useSession();
+  const roles = platformRolesOf(memberships);
+  return {
+    roles,
+    /** Create, edit and delete anything in the platform console. */
+    canWrite: hasAnyRole(roles, PLATFORM_WRITE),
+    /** Read users, policies, fees and payment settings (everyone but the reports-only role). */
+    canReadConfig: hasAnyRole(roles, PLATFORM_READ),
+    /** Grant or remove super_user, and send platform invites (which grant it). */
+    isSuperUser: roles.includes('super_user'),
+  };
+}
+
+/** Whether the person has a tenant-wide role here (admin or staff), not only roles on some events. */
+export const isTenantWideMember = (memberships: TMembership[], tenantId: string | undefined) =>
+  !!tenantId && memberships.some((m) => m.tenantId === tenantId && m.kind === 'tenant');
+
+const isTenantAdmin = (memberships: TMembership[], tenantId: string | undefined) =>
+  !!tenantId && memberships.some((m) => m.tenantId === tenantId && m.kind === 'tenant' && m.roles.includes('tenant_admin'));
+
+/**
+ * What the signed-in person may do with this tenant's events, as the server's guard decides it
+ * (modules/events/access.ts): tenant admins everything; event managers edit their own event, its
+ * ticket types, discount codes and staff; tenant staff and check-in staff only read.
+ */
+export function useEventAccess(tenantId: string | undefined, eventId?: string) {
+  const { memberships } = useSession();
+  const isAdmin = isTenantAdmin(memberships, tenantId);
+  const managesEvent =
+    !!tenantId && !!eventId && memberships.some((m) => m.tenantId === tenantId && m.kind === 'event' && m.eventId === eventId && m.roles.includes('event_manager'));
+  return {
+    /** Create, cancel and delete events. */
+    canManageEvents: isAdmin,
+    /** Edit this event and what hangs off it. */
+    canEditEvent: isAdmin || managesEvent,
+  };
+}
+
+/** Whether the signed-in person administers this tenant (tenant console). */
+export function useIsTenantAdmin(tenantId: string | undefined) {
+  return isTenantAdmin(useSession().memberships, tenantId);
+}

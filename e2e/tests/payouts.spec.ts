@@ -1,0 +1,330 @@
+import { readFile } from 'node:fs/promises';
+import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import { ADMIN, expectToast, logInToConsole, ORGANISER, platformOrigin, tenantOrigin } from './support';
+
+// Payouts (issue 9, spec reports-payouts-checkout §2 Payouts, §4, §5, §8), the issue's "Done when":
+// attendees pay two tenants (acme, connected to Stripe, and a new tenant without an account); the
+// operator sees acme's order Pending and then Ready For Payout once the delay has passed
+// (PAYOUT_DELAY_DAYS=0.0005, 43 s, on the test server), holds and releases it, transfers both
+// tenants' orders at once (one completed, one failed with the §8 hint in the results dialog), opens
+// the completed payout and exports its CSV; the organiser sees the same payout in acme's console.
+// The weekly automatic run's switch: operators who may change it do; the others only read it.
+
+type Api = { ctx: APIRequestContext; csrf: string; tenantId: string };
+
+async function apiContext(origin: string): Promise<APIRequestContext> {
+  const url = new URL(origin);
+  return playwrightRequest.newContext({ baseURL: `${url.protocol}//127.0.0.1${url.port ? `:${url.port}` : ''}`, extraHTTPHeaders: { host: url.host } });
+}
+
+async function signIn(origin: string, who: { email: string; password: string }): Promise<Api> {
+  const ctx = await apiContext(origin);
+  const res = await ctx.post('/api/auth/login', { data: { username: who.email, password: who.password } });
+  expect(res.status(), await res.text()).toBe(200);
+  const session = (await res.json()) as { csrfToken: string };
+  const site = (await (await ctx.get('/api/site/context')).json()) as { tenant: { id: string } | null };
+  return { ctx, csrf: session.csrfToken, tenantId: site.tenant?.id ?? '' };
+}
+
+async function post<T>(api: Api, path: string, data: unknown): Promise<T> {
+  const res = await api.ctx.post(path, { data, headers: { 'x-csrf-token': api.csrf } });
+  expect(res.ok(), `POST ${path}: ${res.status()} ${await res.text()}`).toBeTruthy();
+  return (await res.json()) as T;
+}
+
+async function givenEventOnSale(organiser: Api, name: string) {
+  const urlName = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const base = `/api/tenants/${organiser.tenantId}/events`;
+  const event = await post<{ id: string }>(organiser, base, {
+    details: {
+      name,
+      urlName,
+      startDateTime: '2031-10-03T20:00:00-04:00',
+      timeZone: 'America/New_York',
+      venueName: 'Harbour Hall',
+      address1: '12 Pier Road',
+      city: 'Boston',
+      state: 'MA',
+      zip: '02110',
+      country: 'USA',
+      description: 'A night for the payout tests.',
+      covidSafety: false,
+      emailDeliveryVerbiage: 'Show the attached tickets at the door.',
+    },
+  });
+  await post(organiser, `${base}/${event.id}/ticket-types`, { details: { name: 'General Admission', details: 'Standing room.', price: 4000, quantity: 100, sortOrder: 0 } });
+  await post(organiser, `${base}/${event.id}/publish`, {});
+  return { eventId: event.id, urlName, name };
+}
+
+/** A new tenant (its payment settings are the §9 defaults: the platform's account, no connected account). */
+async function givenTenant(admin: Api, name: string, url: string): Promise<string> {
+  const tenant = await post<{ id: string }>(admin, '/api/tenants', {
+    details: {
+      name,
+      email: `box-office@${url}.test`,
+      phone: '+1 (617) 555 0142',
+      inviteTemplateSubject: `Join ${name}`,
+      inviteTemplateBody: `You have been invited to help run ${name}.`,
+      url,
+    },
+  });
+  return tenant.id;
+}
+
+/** The tenant's host on the server under test: {url}.{platform host}:{port}. */
+function originOf(platform: string, url: string): string {
+  const base = new URL(platform);
+  return `${base.protocol}//${url}.${base.hostname}${base.port ? `:${base.port}` : ''}`;
+}
+
+/** The figure under a label on the payout detail page, in cents. */
+async function figure(page: Page, label: string): Promise<number> {
+  const box = page.locator('.mantine-SimpleGrid-root > .mantine-Paper-root').filter({ has: page.getByText(label, { exact: true }) });
+  await expect(box).toHaveCount(1);
+  await expect(box.locator('p').last()).toHaveText(/\d/);
+  const text = (await box.locator('p').last().innerText()).trim();
+  return cents(text);
+}
+
+const cents = (money: string) => {
+  const m = /^(-)?\$?([\d,]+)\.(\d\d)$/.exec(money.trim());
+  expect(m, `a money amount: ${money}`).not.toBeNull();
+  return (m![1] ? -1 : 1) * (Number(m![2]!.replace(/,/g, '')) * 100 + Number(m![3]));
+};
+
+/** RFC 4180 rows (quoted fields may hold commas, quotes and line breaks). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  const body = text.replace(/^\uFEFF/, '');
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (quoted) {
+      if (c === '"' && body[i + 1] === '"') (field += '"'), i++;
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') row.push(field), (field = '');
+    else if (c === '\n' || c === '\r') {
+      if (c === '\r' && body[i + 1] === '\n') i++;
+      row.push(field), rows.push(row), (row = []), (field = '');
+    } else field += c;
+  }
+  if (field || row.length) row.push(field), rows.push(row);
+  return rows;
+}
+
+async function buyOneTicket(page: Page, origin: string, urlName: string, email: string): Promise<string> {
+  await page.goto(`${origin}/${urlName}/tickets`);
+  await page.getByRole('button', { name: 'Add one General Admission' }).click();
+  await page.getByTestId('view-cart').click();
+  await page.getByTestId('continue').click();
+  await page.getByTestId('field-email').fill(email);
+  await page.getByTestId('field-firstName').fill('Ada');
+  await page.getByTestId('field-lastName').fill('Lovelace');
+  await page.getByTestId('field-phone').pressSequentially('6175550188');
+  await page.getByTestId('field-address1').fill('1 Navy Yard');
+  await page.getByTestId('field-address2').fill('Building 5');
+  await page.getByTestId('field-city').fill('Boston');
+  await page.getByTestId('field-state').selectOption('MA');
+  await page.getByTestId('field-zipCode').fill('02129');
+  await page.getByTestId('place-order').click();
+  await expect(page).toHaveURL(/\/pay\//);
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: /^Pay / }).click();
+  await expect(page.getByTestId('success-page')).toHaveAttribute('data-status', 'paid', { timeout: 20_000 });
+  return new URL(page.url()).searchParams.get('orderID')!;
+}
+
+test('an operator waits for the delay, holds and releases, transfers two tenants at once (one fails with the hint), exports the payout; the tenant sees it', async ({ browser, page, baseURL }) => {
+  test.setTimeout(300_000);
+  const platform = platformOrigin(baseURL);
+  const acme = tenantOrigin(baseURL);
+  const tag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+
+  // acme has a connected account; the new tenant Lantern has none.
+  const admin = await signIn(platform, ADMIN);
+  const organiser = await signIn(acme, ORGANISER);
+  await post(admin, '/api/payment/payout-update', { tenantId: organiser.tenantId, payment: { type: 'platform', id: 'acct_e2e_acme' } });
+  const lanternUrl = `lantern-${tag}`;
+  const lanternId = await givenTenant(admin, `Lantern ${tag}`, lanternUrl);
+  const lantern = originOf(platform, lanternUrl);
+  const acmeEvent = await givenEventOnSale(organiser, `Payout Night ${tag}`);
+  const lanternEvent = await givenEventOnSale({ ...admin, tenantId: lanternId }, `Lantern Night ${tag}`);
+  await organiser.ctx.dispose();
+
+  const acmeOrder = await buyOneTicket(page, acme, acmeEvent.urlName, `payout.buyer.${tag}@example.com`);
+
+  // The operator finds acme's order: paid, but its balance is not available yet.
+  const op = await browser.newPage();
+  await logInToConsole(op, platform, ADMIN.email, ADMIN.password);
+  await op.goto(`${platform}/reports/payouts/pending`);
+  await expect(op.getByRole('heading', { name: 'Pending Payouts' })).toBeVisible();
+  const search = op.getByRole('textbox', { name: 'Search by Order ID' });
+  await search.fill(acmeOrder);
+  const table = op.getByRole('table', { name: 'Pending payouts' });
+  const acmeRow = table.getByRole('row', { name: new RegExp(acmeOrder) });
+  await expect(table.locator('tbody tr')).toHaveCount(1);
+  await expect(acmeRow).toContainText('Pending');
+  await expect(acmeRow).not.toContainText('Ready For Payout');
+  await expect(acmeRow).toContainText('Manual');
+  await expect(acmeRow.getByRole('checkbox')).toBeDisabled();
+
+  // Meanwhile an attendee pays Lantern.
+  const lanternOrder = await buyOneTicket(page, lantern, lanternEvent.urlName, `payout.lantern.${tag}@example.com`);
+
+  // After the delay (the operator reloads the page) the order is Ready For Payout and can be chosen.
+  await expect(async () => {
+    await op.reload();
+    await expect(acmeRow).toContainText('Ready For Payout', { timeout: 3_000 });
+  }).toPass({ timeout: 90_000, intervals: [2_000, 5_000] });
+  await expect(acmeRow.getByRole('checkbox')).toBeEnabled();
+
+  // Hold: the row cannot be selected; then release.
+  await acmeRow.getByRole('button', { name: 'Hold' }).click();
+  await op.getByRole('dialog').getByLabel('Message').fill('Checking the venue invoice');
+  await op.getByRole('dialog').getByRole('button', { name: 'Hold' }).click();
+  await expectToast(op, 'Payout Held', `Payout for order: ${acmeOrder} has been held`);
+  await expect(acmeRow.getByRole('button', { name: 'Release' })).toBeVisible();
+  await expect(acmeRow.getByRole('checkbox')).toBeDisabled();
+  await acmeRow.getByRole('button', { name: 'Release' }).click();
+  await op.getByRole('dialog').getByRole('button', { name: 'Release' }).click();
+  await expectToast(op, 'Payout Released', `Payout for order: ${acmeOrder} has been released`);
+  await expect(acmeRow.getByRole('button', { name: 'Hold' })).toBeVisible();
+  await expect(acmeRow.getByRole('checkbox')).toBeEnabled();
+
+  // Nothing chosen yet.
+  await op.getByRole('button', { name: /^Transfer/ }).click();
+  await expectToast(op, 'No Order Selected', 'Please select at least one order to transfer payout');
+
+  // Lantern's order, paid a little later, becomes ready too.
+  await search.fill(lanternOrder);
+  const lanternRow = table.getByRole('row', { name: new RegExp(lanternOrder) });
+  await expect(lanternRow).toHaveCount(1);
+  await expect(table.locator('tbody tr')).toHaveCount(1);
+  await expect(lanternRow).toContainText('Manual');
+  await expect(async () => {
+    await op.reload();
+    await expect(lanternRow).toContainText('Ready For Payout', { timeout: 3_000 });
+  }).toPass({ timeout: 90_000, intervals: [2_000, 5_000] });
+
+  // Choose acme's order, then find Lantern's and choose it too: one transfer for both tenants.
+  await search.fill(acmeOrder);
+  await expect(acmeRow).toHaveCount(1);
+  await acmeRow.getByRole('checkbox').check();
+  await expect(op.getByRole('button', { name: 'Transfer (1)' })).toBeVisible();
+  await search.fill(lanternOrder);
+  await expect(lanternRow).toHaveCount(1);
+  await lanternRow.getByRole('checkbox').check();
+  await op.getByRole('button', { name: 'Transfer (2)' }).click();
+
+  const results = op.getByRole('dialog', { name: 'Payout results' });
+  await expect(results).toContainText('Payout transferred for 1 of 2 tenants.');
+  const done = results.getByRole('listitem').filter({ hasText: acmeOrder });
+  await expect(done).toHaveCount(1);
+  await expect(done).toContainText('acme');
+  const failed = results.getByRole('listitem').filter({ hasText: lanternOrder });
+  await expect(failed).toHaveCount(1);
+  await expect(failed).toContainText(lanternUrl);
+  await expect(failed).toContainText('gateway destination not found');
+  await expect(failed).toContainText(' Please contact the tenant owner to setup stripe account.');
+  const payoutHref = (await done.getByRole('link').getAttribute('href'))!;
+  const payoutId = /completed\/([0-9a-f-]+)/.exec(payoutHref)![1]!;
+  await results.getByRole('button', { name: 'Close' }).click();
+  await expect(results).toBeHidden();
+
+  // Lantern's order stays pending with the reason; acme's leaves the list.
+  await expect(lanternRow).toContainText('Last transfer failed', { timeout: 10_000 });
+  await expect(lanternRow.getByRole('checkbox')).toBeEnabled();
+  await search.fill(acmeOrder);
+  await expect(table).toContainText('No orders are waiting to be paid out.', { timeout: 10_000 });
+
+  // The completed payout: in the list, its detail and its CSV.
+  await op.goto(`${platform}/reports/payouts/completed`);
+  const completed = op.getByRole('table', { name: 'Completed payouts' });
+  const payoutRow = completed.getByRole('row', { name: new RegExp(payoutId.slice(0, 8)) });
+  await expect(payoutRow).toHaveCount(1);
+  await expect(payoutRow).toContainText('acme');
+  await expect(completed).not.toContainText(lanternUrl);
+  await payoutRow.click();
+  await expect(op).toHaveURL(new RegExp(`/reports/payouts/completed/${payoutId}\\?tenant_id=`));
+  const orders = op.getByRole('table', { name: 'Payout orders' });
+  await expect(orders.locator('tbody tr')).toHaveCount(1);
+  await expect(orders).toContainText(acmeOrder);
+  await expect(op.getByText(payoutId, { exact: true })).toBeVisible();
+  const screen = {
+    gross: await figure(op, 'Order Total'),
+    fee: await figure(op, 'Credit Card Fees'),
+    net: await figure(op, 'Net Amount'),
+    tenant: await figure(op, 'Tenant Total'),
+    platform: await figure(op, 'Platform Total'),
+  };
+  expect(screen.gross).toBeGreaterThanOrEqual(4000);
+  expect(screen.gross).toBe(screen.tenant + screen.platform + screen.fee);
+  expect(screen.net).toBe(screen.gross - screen.fee);
+
+  const download = op.waitForEvent('download');
+  await op.getByRole('button', { name: 'Export to CSV' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/\.csv$/);
+  const rows = parseCsv(await readFile((await file.path())!, 'utf8')).filter((r) => r.some((c) => c !== ''));
+  expect(rows[0]).toEqual(['Order ID', 'Event Name', 'Line', 'Gross Amount', 'Card Fees', 'Net Amount', 'Tenant Total', 'Platform Total']);
+  expect(rows).toHaveLength(2);
+  const [orderId, eventName, line, gross, fee, net, tenantTotal, platformTotal] = rows[1]!;
+  expect({ orderId, eventName, line }).toEqual({ orderId: acmeOrder, eventName: acmeEvent.name, line: 'sale' });
+  expect({ gross: cents(gross!), fee: cents(fee!), net: cents(net!), tenant: cents(tenantTotal!), platform: cents(platformTotal!) }).toEqual(screen);
+
+  // The organiser sees the same payout in acme's console, with the same figures.
+  const org = await browser.newPage();
+  await logInToConsole(org, acme, ORGANISER.email, ORGANISER.password);
+  await org.getByTestId('console-nav').getByRole('link', { name: 'Payouts' }).click();
+  const mine = org.getByRole('table', { name: 'Completed payouts' });
+  const minePayout = mine.getByRole('row', { name: new RegExp(payoutId.slice(0, 8)) });
+  await expect(minePayout).toHaveCount(1);
+  await minePayout.click();
+  await expect(org).toHaveURL(new RegExp(`/reports/payouts/completed/${payoutId}$`));
+  await expect(org.getByRole('table', { name: 'Payout orders' })).toContainText(acmeOrder);
+  expect(await figure(org, 'Order Total')).toBe(screen.gross);
+  expect(await figure(org, 'Tenant Total')).toBe(screen.tenant);
+  await admin.ctx.dispose();
+});
+
+test('the weekly automatic payout run: an operator switches it on and off on Pending Payouts', async ({ page, baseURL }) => {
+  const platform = platformOrigin(baseURL);
+  const admin = await signIn(platform, ADMIN);
+  const setting = async () => (await (await admin.ctx.get('/api/platform/payouts/settings')).json()) as { weeklyAutomatic: boolean };
+  expect(await setting()).toEqual({ weeklyAutomatic: false });
+
+  await logInToConsole(page, platform, ADMIN.email, ADMIN.password);
+  await page.goto(`${platform}/reports/payouts/pending`);
+  const panel = page.getByTestId('weekly-payouts');
+  const weekly = panel.getByRole('switch', { name: 'Weekly automatic payouts' });
+  await expect(panel).toContainText('Every Monday (UTC), every ready, unheld order the platform collected is transferred to its tenant');
+  await expect(panel).not.toContainText('Only super users and platform managers can change this.');
+  await expect(weekly).toBeEnabled();
+  await expect(weekly).not.toBeChecked();
+  await expect(panel).toContainText('Off');
+  try {
+    await panel.getByText('Weekly automatic payouts', { exact: true }).click();
+    await expectToast(page, 'Weekly automatic payouts turned on');
+    await expect(weekly).toBeChecked();
+    await expect(panel).toContainText('On');
+    expect(await setting()).toEqual({ weeklyAutomatic: true });
+    // It is the platform's setting, not the page's: a fresh load shows it on.
+    await page.reload();
+    await expect(weekly).toBeChecked();
+    await panel.getByText('Weekly automatic payouts', { exact: true }).click();
+    await expectToast(page, 'Weekly automatic payouts turned off');
+    await expect(weekly).not.toBeChecked();
+    expect(await setting()).toEqual({ weeklyAutomatic: false });
+  } finally {
+    // Never leave a weekly run switched on for the tests that follow.
+    await admin.ctx.put('/api/platform/payouts/settings', { data: { weeklyAutomatic: false }, headers: { 'x-csrf-token': admin.csrf } });
+    await admin.ctx.dispose();
+  }
+});

@@ -1,0 +1,66 @@
+import type { TCartConflictDetails } from './schemas/orders.js';
+
+// Errors as the API answers them (architecture rule 5): {error:{code, message, fields, domainCode}}.
+// `code` is the generic kind and decides the HTTP status (ERROR_STATUS, the one table); a domain
+// failure that clients act on also carries `domainCode`, and its payload, if any, beside `error`.
+// Clients switch on codes, never on message text.
+
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  VALIDATION: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  GONE: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  UNAVAILABLE: 503,
+  INTERNAL: 500,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Each domain code and the generic code (so the status) it is answered with. */
+export const DOMAIN_ERRORS = {
+  /** Not signed in (or the session ended): the web forgets the session it had. */
+  NOT_SIGNED_IN: 'UNAUTHENTICATED',
+  /** The CSRF token is missing or stale: the web fetches the current one once and retries. */
+  CSRF_INVALID: 'FORBIDDEN',
+  TENANT_URL_TAKEN: 'CONFLICT',
+  TENANT_SETTINGS_FAILED: 'UNAVAILABLE',
+  POLICY_DUPLICATE: 'CONFLICT',
+  /** The event was published but is not on sale any more (unpublished or cancelled). */
+  EVENT_NOT_ON_SALE: 'CONFLICT',
+  /** The discount code is unknown, not usable now, used up or does not apply to the cart. */
+  DISCOUNT_INVALID: 'BAD_REQUEST',
+  /** Tickets ran out between the cart and PLACE ORDER; the payload says which lines and why. */
+  CART_CONFLICT: 'CONFLICT',
+  /** A ticket type in the cart changed (price, name, switched off, off sale) since the cart was priced. */
+  CART_CHANGED: 'CONFLICT',
+  /** A donation on an event that has no charity (any more). */
+  DONATION_NO_CHARITY: 'BAD_REQUEST',
+  /** A donation for a charity that is no longer the event's. */
+  DONATION_CHARITY_CHANGED: 'BAD_REQUEST',
+} as const satisfies Record<string, ErrorCode>;
+export type DomainErrorCode = keyof typeof DOMAIN_ERRORS;
+
+/** What a domain error carries beside `error` in the answer; `undefined`: nothing. */
+export type DomainErrorPayloads = { [C in DomainErrorCode]: C extends 'CART_CONFLICT' ? TCartConflictDetails : undefined };
+
+export const DOMAIN_ERROR_CODES = Object.keys(DOMAIN_ERRORS) as DomainErrorCode[];
+export const isDomainErrorCode = (value: unknown): value is DomainErrorCode => typeof value === 'string' && Object.hasOwn(DOMAIN_ERRORS, value);
+
+/** The status a code is answered with: the one table. */
+export const statusOf = (code: ErrorCode | DomainErrorCode): number => ERROR_STATUS[Object.hasOwn(DOMAIN_ERRORS, code) ? DOMAIN_ERRORS[code as DomainErrorCode] : (code as ErrorCode)];
+
+/** The domain codes PLACE ORDER answers with (the checkout page handles each of them). */
+export const PLACE_ORDER_ERRORS = ['EVENT_NOT_ON_SALE', 'DISCOUNT_INVALID', 'CART_CONFLICT', 'CART_CHANGED', 'DONATION_NO_CHARITY', 'DONATION_CHARITY_CHANGED'] as const satisfies readonly DomainErrorCode[];
+export type PlaceOrderErrorCode = (typeof PLACE_ORDER_ERRORS)[number];
+export const placeOrderErrorOf = (code: DomainErrorCode | null): PlaceOrderErrorCode | null =>
+  code !== null && (PLACE_ORDER_ERRORS as readonly DomainErrorCode[]).includes(code) ? (code as PlaceOrderErrorCode) : null;
+
+/** For exhaustive switches: a case left out does not compile. */
+export function assertNever(value: never): never {
+  throw new Error(`Unexpected value: ${String(value)}`);
+}

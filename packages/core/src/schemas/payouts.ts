@@ -1,0 +1,232 @@
+import { z } from 'zod';
+import { M } from '../messages.js';
+import { zListResponse, zResource } from './list.js';
+
+// spec: reports-payouts-checkout §3 Payout details, Payout order row, Payout order in a payout
+// breakdown, Completed payout, Transfer result; §4 Payout row status, Hold toggle; §5 payout
+// filters; §7 payout/hold, transfer/payout-orders. Money is integer cents; dates are ISO strings.
+
+export const FACILITATORS = ['platform', 'tenant'] as const;
+export type Facilitator = (typeof FACILITATORS)[number];
+
+/** spec §4 Payout row status. */
+export const PAYOUT_ROW_STATUSES = ['Ready For Payout', 'Pending'] as const;
+export type PayoutRowStatus = (typeof PAYOUT_ROW_STATUSES)[number];
+
+/** spec §4: 'Ready For Payout' when balanceAvailableOn is now or past and the payout is not completed. */
+export function payoutRowStatus(row: { balanceAvailableOn: string | Date; payoutCompleted: boolean }, now: Date = new Date()): PayoutRowStatus {
+  return !row.payoutCompleted && new Date(row.balanceAvailableOn).getTime() <= now.getTime() ? 'Ready For Payout' : 'Pending';
+}
+
+/** spec §4: Manual when the platform facilitated the payment, else Automatic. */
+export const payoutTypeLabel = (facilitator: Facilitator) => (facilitator === 'platform' ? 'Manual' : 'Automatic');
+
+/** spec §4 Row selection: disabled when on hold, already paid, not yet available, or tenant-facilitated. */
+export function payoutRowSelectable(
+  row: { onHold: boolean; payoutCompleted: boolean; inPayout?: boolean; balanceAvailableOn: string | Date; facilitator: Facilitator },
+  now: Date = new Date(),
+): boolean {
+  return (
+    !row.onHold &&
+    !row.payoutCompleted &&
+    !row.inPayout &&
+    row.facilitator === 'platform' &&
+    new Date(row.balanceAvailableOn).getTime() <= now.getTime()
+  );
+}
+
+/** spec §8: the transfer failure message, with the hint appended when the gateway lacks the tenant's account. */
+export function transferFailureText(serverMessage: string | null | undefined): string {
+  const text = serverMessage || M.transferFailed;
+  return text.includes(M.gatewayDestinationNotFound) ? `${text}${M.contactTenantOwner}` : text;
+}
+
+/** spec §8: 'Payout for order: {id} has been held/released'. */
+export const payoutHoldToast = (orderUid: string, held: boolean) => `Payout for order: ${orderUid} has been ${held ? 'held' : 'released'}`;
+
+// ---- rows ---------------------------------------------------------------------------------------
+
+/** spec §3 Payout order row (pending payouts and payout transactions). */
+export const ZPayoutOrderRowDetails = z.object({
+  orderUID: z.string(),
+  orderId: z.string(),
+  /** sale: the order's payment; refund: a refund carried into the tenant's next payout (negative). */
+  kind: z.enum(['sale', 'refund']),
+  balanceAvailableOn: z.string(),
+  dateCreated: z.string(),
+  tenantURL: z.string(),
+  tenantId: z.string(),
+  eventName: z.string(),
+  eventId: z.string(),
+  /** null is shown as N/A */
+  chargeId: z.string().nullable(),
+  status: z.enum(PAYOUT_ROW_STATUSES),
+  facilitator: z.enum(FACILITATORS),
+  grossAmount: z.number().int(),
+  tenantTotal: z.number().int(),
+  platformTotal: z.number().int(),
+  gatewayFee: z.number().int(),
+  netAmount: z.number().int(),
+  payoutCompleted: z.boolean(),
+  onHold: z.boolean(),
+  /** The payout it went into (or is going into), else null. */
+  payoutId: z.string().nullable(),
+  /** Why the last transfer attempt of this line failed, else null. */
+  lastFailure: z.string().nullable(),
+});
+export const ZPayoutOrderRow = zResource(ZPayoutOrderRowDetails);
+export type TPayoutOrderRow = z.infer<typeof ZPayoutOrderRow>;
+export const ZPayoutOrderList = zListResponse(ZPayoutOrderRow);
+export type TPayoutOrderList = z.infer<typeof ZPayoutOrderList>;
+
+/** spec §3 Payout details. */
+export const ZPayoutDetails = z.object({
+  payoutId: z.string(),
+  dateCreated: z.string(),
+  grossAmount: z.number().int(),
+  creditCardProcessingFee: z.number().int(),
+  netAmount: z.number().int(),
+  tenantTotal: z.number().int(),
+  platformTotal: z.number().int(),
+  tenantId: z.string(),
+  tenantURL: z.string(),
+  tenantName: z.string(),
+  balanceAvailableOn: z.string().nullable(),
+  payoutCompleted: z.boolean(),
+  onHold: z.boolean(),
+  /** Our addition: the gateway's transfer id. */
+  transferId: z.string().nullable(),
+  automatic: z.boolean(),
+});
+export const ZPayout = zResource(ZPayoutDetails);
+export type TPayout = z.infer<typeof ZPayout>;
+
+/** spec §3 Payout order in a payout breakdown. */
+export const ZPayoutBreakdownDetails = z.object({
+  orderUID: z.string(),
+  orderId: z.string(),
+  eventId: z.string(),
+  eventName: z.string(),
+  kind: z.enum(['sale', 'refund']),
+  gatewayFee: z.number().int(),
+  grossAmount: z.number().int(),
+  tenantTotal: z.number().int(),
+  platformTotal: z.number().int(),
+  netAmount: z.number().int(),
+});
+/** spec §3: the wrapper has id (payout id) and a cursor-paged result list with count. */
+export const ZPayoutBreakdownList = z.object({
+  id: z.string(),
+  result: z.array(zResource(ZPayoutBreakdownDetails)),
+  count: z.number().int(),
+  cursor: z.string().nullable(),
+});
+export type TPayoutBreakdownList = z.infer<typeof ZPayoutBreakdownList>;
+
+/** spec §3 Completed payout. */
+export const ZCompletedPayoutDetails = z.object({
+  payoutId: z.string(),
+  tenantURL: z.string(),
+  tenantId: z.string(),
+  /** The event's name when every order is of one event, else the names joined with ', '. */
+  eventName: z.string(),
+  orderUIDs: z.array(z.string()),
+  ticketCount: z.number().int(),
+  facilitator: z.enum(FACILITATORS),
+  chargeGatewayFeesToPlatform: z.boolean(),
+  grossAmount: z.number().int(),
+  creditCardProcessingFee: z.number().int(),
+  netAmount: z.number().int(),
+  tenantTotal: z.number().int(),
+  platformTotal: z.number().int(),
+  dateCreated: z.string(),
+});
+export const ZCompletedPayout = zResource(ZCompletedPayoutDetails);
+export type TCompletedPayout = z.infer<typeof ZCompletedPayout>;
+export const ZCompletedPayoutList = zListResponse(ZCompletedPayout);
+export type TCompletedPayoutList = z.infer<typeof ZCompletedPayoutList>;
+
+// ---- actions ------------------------------------------------------------------------------------
+
+/** spec §7 POST /tenants/{tenantId}/payout/hold: orderId (id or Order ID), eventId, message, hold. */
+export const ZPayoutHoldRequest = z.object({
+  orderId: z.string().trim().min(1).max(200),
+  eventId: z.string().trim().min(1).max(200),
+  message: z.string().max(500, M.payoutHoldMessageLong).default(''),
+  hold: z.boolean(),
+});
+export type TPayoutHoldRequest = z.input<typeof ZPayoutHoldRequest>;
+export const ZPayoutHoldAnswer = z.object({ success: z.literal(true), message: z.string(), onHold: z.boolean(), orderUID: z.string() });
+export type TPayoutHoldAnswer = z.infer<typeof ZPayoutHoldAnswer>;
+
+/** spec §5: a transfer needs at least one order. */
+export const ZTransferRequest = z.object({
+  orderUIDs: z.array(z.string().trim().min(1).max(200), { error: M.selectOrderToTransfer }).min(1, M.selectOrderToTransfer).max(1000),
+});
+export type TTransferRequest = z.input<typeof ZTransferRequest>;
+
+export const ZCompletedOrderPayout = z.object({
+  payoutId: z.string(),
+  tenantId: z.string(),
+  tenantURL: z.string(),
+  orderUIDs: z.array(z.string()),
+  /** cents transferred */
+  amount: z.number().int(),
+  transferId: z.string(),
+});
+export const ZFailedOrderPayout = z.object({
+  tenantId: z.string().nullable(),
+  tenantURL: z.string().nullable(),
+  orderUIDs: z.array(z.string()),
+  message: z.string(),
+});
+/** spec §3 Transfer result. */
+export const ZTransferResult = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  completedOrderPayouts: z.array(ZCompletedOrderPayout),
+  failedOrderPayouts: z.array(ZFailedOrderPayout),
+});
+export type TTransferResult = z.infer<typeof ZTransferResult>;
+
+// ---- paths (spec §7 where it names them; ours where it says "paths not shown") -------------------
+
+const t = (tenantId: string) => `/api/tenants/${encodeURIComponent(tenantId)}`;
+const p = (payoutId: string) => encodeURIComponent(payoutId);
+
+export const PAYOUT_PATHS = {
+  pending: () => '/api/platform/payouts/pending',
+  completed: () => '/api/platform/payouts/completed',
+  payout: (payoutId: string) => `/api/platform/payouts/${p(payoutId)}`,
+  payoutOrders: (payoutId: string) => `/api/platform/payouts/${p(payoutId)}/orders`,
+  transfer: () => '/api/platform/transfer/payout-orders',
+  transactionsDownload: () => '/api/platform/reports/for/payout-transactions/download',
+  collectionDownload: () => '/api/platform/reports/payouts-collection/download',
+  payoutDownload: (payoutId: string) => `/api/platform/reports/payouts-collection/${p(payoutId)}/download`,
+  platformExport: (exportId: string) => `/api/platform/payouts/exports/${encodeURIComponent(exportId)}`,
+  tenantCompleted: (tenantId: string) => `${t(tenantId)}/payouts/completed`,
+  tenantPayout: (tenantId: string, payoutId: string) => `${t(tenantId)}/payouts/${p(payoutId)}`,
+  tenantPayoutOrders: (tenantId: string, payoutId: string) => `${t(tenantId)}/payouts/${p(payoutId)}/orders`,
+  tenantTransactionsDownload: (tenantId: string) => `${t(tenantId)}/reports/collections/payout-transactions/download`,
+  tenantExport: (tenantId: string, exportId: string) => `${t(tenantId)}/payouts/exports/${encodeURIComponent(exportId)}`,
+  hold: (tenantId: string) => `${t(tenantId)}/payout/hold`,
+  settings: () => '/api/platform/payouts/settings',
+} as const;
+
+/** The platform's payout settings (beyond the spec): the weekly automatic run, off by default. */
+export const ZPayoutSettings = z.object({ weeklyAutomatic: z.boolean() });
+export type TPayoutSettings = z.infer<typeof ZPayoutSettings>;
+
+/** spec §5 payout list filters: the fields each payout list accepts. */
+export const PAYOUT_LIST_FIELDS = {
+  orders: {
+    contains: ['details.orderUID', 'details.eventName', 'details.tenantURL'],
+    exact: ['details.payoutId', 'details.tenantId', 'details.eventId', 'details.onHold', 'details.facilitator', 'details.payoutCompleted'],
+    dates: ['details.dateCreated', 'details.balanceAvailableOn'],
+  },
+  completed: { contains: ['details.payoutId', 'details.eventName', 'details.tenantURL', 'details.orderUID'], exact: ['details.tenantId'], dates: ['details.dateCreated'] },
+} as const;
+
+/** spec §9: the payout order list pages by 100; completed payouts by 10. */
+export const PAYOUT_ORDER_PAGE_SIZE = 100;
+export const COMPLETED_PAYOUTS_PAGE_SIZE = 10;
