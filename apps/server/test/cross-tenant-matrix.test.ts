@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberships } from '../src/db/schema/index.js';
+import { memberships, payouts } from '../src/db/schema/index.js';
 import { signedIn } from './actors.js';
 import {
   givenEventOnSale,
@@ -22,7 +23,7 @@ import { exampleOf, loadOperations, pathParamsOf, rowCounts, urlOf, type Operati
 // only, no foreign data in any body, and nothing of the victim's changed.
 
 /** Path (and query) parameters naming a tenant's resource, and where the victim's value comes from. */
-const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId'] as const;
+const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId'] as const;
 type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
 /**
  * Parameters naming something global (platform policies, charities, global rules) on platform-only
@@ -30,7 +31,7 @@ type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
  */
 const GLOBAL_PARAMS = new Set(['id', 'charityId']);
 /** Query parameters that are not ids (list queries, signed-link parts, codes). */
-const PLAIN_QUERY_PARAMS = new Set(['sort', 'filters', 'from', 'to', 'exp', 'sig', 'token', 'code', 'username']);
+const PLAIN_QUERY_PARAMS = new Set(['cursor', 'limit', 'sort', 'filters', 'from', 'to', 'exp', 'sig', 'token', 'code', 'username']);
 
 type Ids = Record<ScopedParam, string> & { id: string; charityId: string };
 type Victim = { tenant: GivenTenant; ids: Ids; secrets: string[] };
@@ -54,6 +55,13 @@ async function givenTenantWithData(label: string): Promise<Victim> {
   const staffId = staffList.body?.result?.[0]?.id ?? (await server.app.deps.db.select({ id: memberships.id }).from(memberships).where(eq(memberships.userId, staff.id)))[0]!.id;
   const ruleId: string | undefined = rules.body?.result?.[0]?.rule?.id;
   const exportId: string | undefined = exp.body?.exportId;
+  // A completed payout of this tenant (as a transfer leaves it), so that the payout routes are tried with its id.
+  const payoutId = randomUUID();
+  await server.app.deps.db.insert(payouts).values({
+    tenantId: tenant.id, id: payoutId, status: 'completed', amount: 1_000, grossAmount: 1_100, gatewayFee: 0, netAmount: 1_100,
+    tenantTotal: 1_000, platformTotal: 100, chargeGatewayFeesToPlatform: false, destination: `acct_${label.toLowerCase()}`,
+    transferId: `tr_matrix_${label.toLowerCase()}`, completedAt: new Date(),
+  });
   if (!ruleId || !exportId) throw new Error(`fixture for ${label}: rules ${JSON.stringify(rules.body).slice(0, 300)}, export ${JSON.stringify(exp.body).slice(0, 300)}`);
   const ids: Ids = {
     tenantId: tenant.id,
@@ -69,6 +77,7 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     id: admin.id,
     charityId: '00000000-0000-4000-8000-00000000c0de',
     eventName: event.urlName,
+    payoutId,
   };
   const secrets = [...new Set([...Object.values(ids), tenant.name, event.name, order.email, admin.email, staff.email, `hello@${tenant.url}.test`])];
   return { tenant, ids, secrets };

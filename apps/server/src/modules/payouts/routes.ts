@@ -5,7 +5,6 @@ import {
   ZCompletedPayoutList,
   ZExportQuery,
   ZExportStatus,
-  ZListQuery,
   ZPayout,
   ZPayoutBreakdownList,
   ZPayoutHoldAnswer,
@@ -52,13 +51,13 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get(
     PAYOUT_PATHS.pending(),
-    { config: { access: { kind: 'platform', roles: PLATFORM_ANY } }, schema: { tags, summary: 'Pending payouts: open payout lines of every tenant', querystring: ZListQuery, response: { 200: ZPayoutOrderList } } },
+    { config: { access: { kind: 'platform', roles: PLATFORM_ANY } }, schema: { tags, summary: 'Pending payouts: open payout lines of every tenant', response: { 200: ZPayoutOrderList } } },
     async (req) => payouts.listPendingPayouts({ deps, query: req.query }),
   );
 
   r.get(
     PAYOUT_PATHS.completed(),
-    { config: { access: { kind: 'platform', roles: PLATFORM_ANY } }, schema: { tags, summary: 'Completed payouts of every tenant', querystring: ZListQuery, response: { 200: ZCompletedPayoutList } } },
+    { config: { access: { kind: 'platform', roles: PLATFORM_ANY } }, schema: { tags, summary: 'Completed payouts of every tenant', response: { 200: ZCompletedPayoutList } } },
     async (req) => payouts.listCompletedPayouts({ deps, query: req.query }),
   );
 
@@ -91,9 +90,9 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
     '/api/platform/payouts/:payoutId/orders',
     {
       config: { access: { kind: 'platform', roles: PLATFORM_ANY } },
-      schema: { tags, summary: "A payout's order list", params: ZPayoutParams, querystring: ZListQuery, response: { 200: ZPayoutBreakdownList } },
+      schema: { tags, summary: "A payout's order list", params: ZPayoutParams, response: { 200: ZPayoutBreakdownList } },
     },
-    async (req) => payouts.listPayoutOrders({ deps, payoutId: req.params.payoutId, query: req.query }),
+    async (req) => payouts.listPayoutOrders({ deps, payoutId: req.params.payoutId, query: req.query as Record<string, unknown> }),
   );
 
   // spec §7 POST /platform/transfer/payout-orders
@@ -110,7 +109,7 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get(
     '/api/tenants/:tenantId/payouts/completed',
-    { config: { access: TENANT_READ }, schema: { tags, params: z.object({ tenantId: z.string() }), querystring: ZListQuery, response: { 200: ZCompletedPayoutList } } },
+    { config: { access: TENANT_READ }, schema: { tags, params: z.object({ tenantId: z.string() }), response: { 200: ZCompletedPayoutList } } },
     async (req) => payouts.listCompletedPayouts({ deps, tenantId: tenantCtxOf(req).tenantId, query: req.query }),
   );
 
@@ -122,8 +121,8 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get(
     '/api/tenants/:tenantId/payouts/:payoutId/orders',
-    { config: { access: TENANT_READ }, schema: { tags, params: ZTenantPayoutParams, querystring: ZListQuery, response: { 200: ZPayoutBreakdownList } } },
-    async (req) => payouts.listPayoutOrders({ deps, tenantId: tenantCtxOf(req).tenantId, payoutId: req.params.payoutId, query: req.query }),
+    { config: { access: TENANT_READ }, schema: { tags, params: ZTenantPayoutParams, response: { 200: ZPayoutBreakdownList } } },
+    async (req) => payouts.listPayoutOrders({ deps, tenantId: tenantCtxOf(req).tenantId, payoutId: req.params.payoutId, query: req.query as Record<string, unknown> }),
   );
 
   // spec §7 POST /tenants/{tenantId}/payout/hold: platform operators who may change things (§6).
