@@ -281,7 +281,22 @@ export async function lockSendingPayout(tx: Tx, payoutId: string): Promise<Payou
   return row;
 }
 
+/**
+ * A payout's lines locked in id order, the order lockTransferLines takes them in: a transfer
+ * claiming lines while another payout of the tenant completes or fails would otherwise lock the
+ * same rows in two orders and deadlock (seen on PostgreSQL with concurrent transfers).
+ */
+async function lockPayoutLines(tx: Tx, tenantId: string, payoutId: string) {
+  await tx
+    .select({ id: payoutLines.id })
+    .from(payoutLines)
+    .where(and(eq(payoutLines.tenantId, tenantId), eq(payoutLines.payoutId, payoutId)))
+    .orderBy(asc(payoutLines.id))
+    .for('update');
+}
+
 export async function completePayout(tx: Tx, p: { tenantId: string; payoutId: string; transferId: string }) {
+  await lockPayoutLines(tx, p.tenantId, p.payoutId);
   await tx
     .update(payouts)
     .set({ status: 'completed', transferId: p.transferId, completedAt: new Date() })
@@ -293,6 +308,7 @@ export async function completePayout(tx: Tx, p: { tenantId: string; payoutId: st
 }
 
 export async function failPayout(tx: Tx, p: { tenantId: string; payoutId: string; failure: string }) {
+  await lockPayoutLines(tx, p.tenantId, p.payoutId);
   await tx.update(payouts).set({ status: 'failed', failure: p.failure }).where(and(eq(payouts.tenantId, p.tenantId), eq(payouts.id, p.payoutId)));
   await tx
     .update(payoutLines)
