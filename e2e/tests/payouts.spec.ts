@@ -253,8 +253,9 @@ test('an operator waits for the delay, holds and releases, transfers two tenants
   await expect(completed).not.toContainText(lanternUrl);
   await payoutRow.click();
   await expect(op).toHaveURL(new RegExp(`/reports/payouts/completed/${payoutId}\\?tenant_id=`));
+  // The payout holds acme's order and, by design (docs/payouts.md), any of acme's refunds still
+  // open from earlier specs, carried in as negative lines: so the test checks the sale and the sums.
   const orders = op.getByRole('table', { name: 'Payout orders' });
-  await expect(orders.locator('tbody tr')).toHaveCount(1);
   await expect(orders).toContainText(acmeOrder);
   await expect(op.getByText(payoutId, { exact: true })).toBeVisible();
   const screen = {
@@ -264,7 +265,6 @@ test('an operator waits for the delay, holds and releases, transfers two tenants
     tenant: await figure(op, 'Tenant Total'),
     platform: await figure(op, 'Platform Total'),
   };
-  expect(screen.gross).toBeGreaterThanOrEqual(4000);
   expect(screen.gross).toBe(screen.tenant + screen.platform + screen.fee);
   expect(screen.net).toBe(screen.gross - screen.fee);
 
@@ -274,10 +274,14 @@ test('an operator waits for the delay, holds and releases, transfers two tenants
   expect(file.suggestedFilename()).toMatch(/\.csv$/);
   const rows = parseCsv(await readFile((await file.path())!, 'utf8')).filter((r) => r.some((c) => c !== ''));
   expect(rows[0]).toEqual(['Order ID', 'Event Name', 'Line', 'Gross Amount', 'Card Fees', 'Net Amount', 'Tenant Total', 'Platform Total']);
-  expect(rows).toHaveLength(2);
-  const [orderId, eventName, line, gross, fee, net, tenantTotal, platformTotal] = rows[1]!;
-  expect({ orderId, eventName, line }).toEqual({ orderId: acmeOrder, eventName: acmeEvent.name, line: 'sale' });
-  expect({ gross: cents(gross!), fee: cents(fee!), net: cents(net!), tenant: cents(tenantTotal!), platform: cents(platformTotal!) }).toEqual(screen);
+  const lines = rows.slice(1);
+  const sales = lines.filter((r) => r[2] === 'sale');
+  expect(sales.map((r) => r.slice(0, 3))).toEqual([[acmeOrder, acmeEvent.name, 'sale']]);
+  expect(lines.every((r) => r[2] === 'sale' || r[2] === 'refund')).toBe(true);
+  expect(cents(sales[0]![3]!)).toBeGreaterThanOrEqual(4000);
+  // The CSV adds up to the screen.
+  const total = (i: number) => lines.reduce((sum, r) => sum + cents(r[i]!), 0);
+  expect({ gross: total(3), fee: total(4), net: total(5), tenant: total(6), platform: total(7) }).toEqual(screen);
 
   // The organiser sees the same payout in acme's console, with the same figures.
   const org = await browser.newPage();

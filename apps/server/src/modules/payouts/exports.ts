@@ -6,6 +6,7 @@ import { reportExports } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
+import { escapeCell } from '../reports/csv.js';
 import { EXPORT_URL_TTL_SECONDS, exportFileUrl } from '../reports/exports.js';
 import * as repo from './repository.js';
 import * as service from './service.js';
@@ -20,6 +21,7 @@ export type PayoutExportKind = (typeof PAYOUT_EXPORT_KINDS)[number];
 type Params = { filters?: string | string[]; sort?: string; payoutId?: string };
 
 const money = (cents: number) => formatMoney(cents);
+const MONEY_CELL = /^-?\$[\d,]+\.\d\d$/;
 
 export async function startPayoutExport({
   deps,
@@ -146,7 +148,10 @@ export async function runPayoutExport({ deps, exportId }: { deps: Deps; exportId
     return;
   }
   const key = `exports/${exportId}.csv`;
-  await deps.storage.put(key, Buffer.from(`\ufeff${stringify(records)}`), 'text/csv; charset=utf-8');
+  // Cells from people (event names above all) are escaped against formula injection as the report
+  // exports' are; amounts are our own formatting, where a leading minus is a sign, not a formula.
+  const safe = records.map((r) => r.map((c) => (MONEY_CELL.test(c) ? c : escapeCell(c))));
+  await deps.storage.put(key, Buffer.from(`\ufeff${stringify(safe)}`), 'text/csv; charset=utf-8');
   await deps.db
     .update(reportExports)
     .set({ status: 'done', fileKey: key, rowCount: records.length - 1, totalRows: records.length - 1, finishedAt: new Date() })

@@ -350,6 +350,19 @@ describe('concurrent transfers', () => {
 });
 
 describe('payout downloads', () => {
+  it('escapes a cell a person wrote against formula injection; amounts keep their sign', async () => {
+    const t = await givenTenantWithSettings(server);
+    await connect(t.id, 'acct_test_formula');
+    const o = await givenPaidOrder(t.id, { total: 5_000, platform: 500, paidDaysAgo: 3, eventName: '=HYPERLINK("http://evil.test","Gala")' });
+    const payoutId = (await admin.post(PAYOUT_PATHS.transfer(), { orderUIDs: [o.orderUid] })).body.completedOrderPayouts[0].payoutId;
+    const started = await admin.get(PAYOUT_PATHS.payoutDownload(payoutId));
+    await server.app.deps.jobs.drain();
+    const done = await admin.get(PAYOUT_PATHS.platformExport(started.body.exportId));
+    const file = await admin.get(new URL(done.body.downloadUrl, 'http://x').pathname + new URL(done.body.downloadUrl, 'http://x').search);
+    const line = file.raw.toString().split('\n')[1]!;
+    expect(line.startsWith(`${o.orderUid},"'=HYPERLINK(""http://evil.test"",""Gala"")",sale,$50.00,`)).toBe(true);
+  });
+
   it('a payout’s CSV is written by a job and adds up to the screen', async () => {
     const t = await givenTenantWithSettings(server);
     await connect(t.id, 'acct_test_csv');
