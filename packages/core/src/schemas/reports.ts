@@ -60,9 +60,20 @@ export type TSalesDay = z.infer<typeof ZSalesDay>;
 export const ZSalesOverTime = z.object({ from: z.string(), to: z.string(), result: z.array(ZSalesDay) });
 export type TSalesOverTime = z.infer<typeof ZSalesOverTime>;
 
+/** A calendar day that exists (no 0000-00-00, no February 31st): what PostgreSQL's date accepts. */
+const isRealDay = (v: string) => {
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.getUTCFullYear() >= 1 && d.toISOString().slice(0, 10) === v;
+};
+const zDay = (name: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be YYYY-MM-DD`)
+    .refine(isRealDay, `${name} must be YYYY-MM-DD`);
+
 export const ZSalesOverTimeQuery = z.object({
-  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'from must be YYYY-MM-DD').optional(),
-  to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'to must be YYYY-MM-DD').optional(),
+  from: zDay('from').optional(),
+  to: zDay('to').optional(),
 });
 export type TSalesOverTimeQuery = z.input<typeof ZSalesOverTimeQuery>;
 

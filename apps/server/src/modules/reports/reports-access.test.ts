@@ -142,3 +142,17 @@ describe('platform report routes', () => {
     expect((await clients.tenant_admin!.get(REPORT_PATHS.tenantExport(T(), started.exportId))).status).toBe(404);
   });
 });
+
+describe('sales over time', () => {
+  it('answers a range of real days, and 400 for a day that does not exist (a 500 the OpenAPI fuzz found)', async () => {
+    const admin = clients.tenant_admin!;
+    const ok = await admin.get(`${REPORT_PATHS.tenantSalesOverTime(tenant.id)}?from=2026-01-01&to=2026-01-31`);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ from: '2026-01-01', to: '2026-01-31' });
+    for (const to of ['0000-00-00', '2026-02-31', '2026-13-01']) {
+      const bad = await admin.get(`${REPORT_PATHS.tenantSalesOverTime(tenant.id)}?to=${to}`);
+      expect(bad.status, to).toBe(400);
+      expect(bad.body.error.message).toBe('to must be YYYY-MM-DD');
+    }
+  });
+});
