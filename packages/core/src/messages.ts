@@ -340,6 +340,8 @@ export const M = {
   payoutNothingToTransfer: 'Nothing to transfer: refunds since the last payout make this total zero or less.',
   payoutOrderUnknown: 'No paid order has this Order ID.',
   payoutHoldMessageLong: 'The message can be at most 500 characters.',
+  reportDatesInvalid: 'Dates must be YYYY-MM-DD.',
+  reportRangeReversed: 'The range must end on or after its start.',
 } as const;
 
 export type MessageKey = keyof typeof M;

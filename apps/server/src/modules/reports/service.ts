@@ -1,4 +1,5 @@
 import {
+  M,
   type ListResponse,
   type TReportDashboard,
   type TSalesOverTime,
@@ -95,8 +96,8 @@ export async function getSalesOverTime({
     const monthAgo = new Date(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
     from = first && first < monthAgo ? first : monthAgo;
   }
-  if (!DAY.test(from) || !DAY.test(to) || Number.isNaN(Date.parse(from)) || Number.isNaN(Date.parse(to))) throw badRequest('Dates must be YYYY-MM-DD.');
-  if (from > to) throw badRequest('The range must end on or after its start.');
+  if (!DAY.test(from) || !DAY.test(to) || Number.isNaN(Date.parse(from)) || Number.isNaN(Date.parse(to))) throw badRequest(M.reportDatesInvalid);
+  if (from > to) throw badRequest(M.reportRangeReversed);
   const days = (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
   if (days > MAX_CHART_DAYS) {
     if (query.from) throw badRequest(`The range can be at most ${MAX_CHART_DAYS} days.`);
