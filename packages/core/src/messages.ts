@@ -340,7 +340,6 @@ export const M = {
   payoutNothingToTransfer: 'Nothing to transfer: refunds since the last payout make this total zero or less.',
   payoutOrderUnknown: 'No paid order has this Order ID.',
   payoutHoldMessageLong: 'The message can be at most 500 characters.',
-  reportDatesInvalid: 'Dates must be YYYY-MM-DD.',
   reportRangeReversed: 'The range must end on or after its start.',
 } as const;
 
@@ -366,4 +365,9 @@ export function ticketTypeInDiscountCodes(codes: readonly string[]): string {
  */
 export function eventInviteLine(eventName: string, roleLabels: readonly string[]): string {
   return `You are invited to work on ${eventName} as ${roleLabels.join(' and ')}.`;
+}
+
+/** A sales chart asked for more days than it draws (ours; the spec has no chart limit). */
+export function reportRangeTooLong(days: number): string {
+  return `The range can be at most ${days} days.`;
 }

@@ -60,7 +60,10 @@ export type TSalesDay = z.infer<typeof ZSalesDay>;
 export const ZSalesOverTime = z.object({ from: z.string(), to: z.string(), result: z.array(ZSalesDay) });
 export type TSalesOverTime = z.infer<typeof ZSalesOverTime>;
 
-/** A calendar day that exists (no 0000-00-00, no February 31st): what PostgreSQL's date accepts. */
+/**
+ * A calendar day that exists (no 0000-00-00, no February 31st): what PostgreSQL's date accepts. The
+ * one check of a report day: the reports service relies on it.
+ */
 const isRealDay = (v: string) => {
   const d = new Date(`${v}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.getUTCFullYear() >= 1 && d.toISOString().slice(0, 10) === v;

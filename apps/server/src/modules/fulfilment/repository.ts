@@ -6,16 +6,6 @@ import { events, orderLines, orders, subscribers, tickets } from '../../db/schem
 export type OrderRow = typeof orders.$inferSelect;
 export type TicketRow = typeof tickets.$inferSelect;
 
-/** The order, locked for the rest of the transaction so two fulfilments of it run one at a time. */
-export async function lockOrder(tx: DbOrTx, tenantId: string, orderId: string): Promise<OrderRow | null> {
-  const [row] = await tx
-    .select()
-    .from(orders)
-    .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId)))
-    .for('update');
-  return row ?? null;
-}
-
 export async function findOrder(db: DbOrTx, tenantId: string, orderId: string): Promise<OrderRow | null> {
   const [row] = await db
     .select()

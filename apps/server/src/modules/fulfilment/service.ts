@@ -7,6 +7,7 @@ import { conflict, notFound } from '../../platform/errors.js';
 import { plainVerbiage, ticketsFilename, ticketsMail } from './mails.js';
 import { renderTicketsPdf, type TicketDocument, type TicketEventInfo } from './pdf.js';
 import { recordOrderAction } from '../order-admin/service.js';
+import { lockTenantOrder } from '../orders/repository.js';
 import * as repo from './repository.js';
 
 /** Enqueued by the orders module when an order is paid: payload { tenantId, orderId }. */
@@ -71,7 +72,7 @@ async function ticketDocument(deps: Deps, order: repo.OrderRow): Promise<TicketD
 export async function fulfilOrder(opts: { deps: Deps; tenantId: string; orderId: string; claim?: boolean }): Promise<'completed' | 'skipped'> {
   const { deps, tenantId, orderId } = opts;
   const order = await deps.db.transaction(async (tx) => {
-    const o = await repo.lockOrder(tx, tenantId, orderId);
+    const o = await lockTenantOrder(tx, tenantId, orderId);
     if (!o || o.status !== 'processing') return null;
     const existing = await repo.ticketsOf(tx, tenantId, orderId);
     if (existing.length === 0) {

@@ -27,16 +27,6 @@ export async function findOrderOfEvent(db: DbOrTx, tenantId: string, eventId: st
   return row ?? null;
 }
 
-/** The order, locked for the rest of the transaction: refunds and voids of one order queue behind each other. */
-export async function lockOrder(tx: DbOrTx, tenantId: string, orderId: string): Promise<OrderRow | null> {
-  const [row] = await tx
-    .select()
-    .from(orders)
-    .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId)))
-    .for('update');
-  return row ?? null;
-}
-
 export async function findEventName(db: DbOrTx, tenantId: string, eventId: string): Promise<string | null> {
   const [row] = await db
     .select({ name: events.name })

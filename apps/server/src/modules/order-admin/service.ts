@@ -21,7 +21,7 @@ import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
-import { applyInventory } from '../orders/repository.js';
+import { applyInventory, lockTenantOrder } from '../orders/repository.js';
 import { processRefund, recordRefund } from '../payments/refunds.js';
 import { findSaleLine } from '../payouts/repository.js';
 import * as repo from './repository.js';
@@ -223,7 +223,7 @@ export async function voidTicket(opts: { deps: Deps; ctx: TenantCtx; eventId: st
   const { deps, ctx, eventId, input } = opts;
   const order = await findOrder(deps.db, ctx, eventId, input.orderUID);
   const ticketId = await deps.db.transaction(async (tx) => {
-    const locked = await repo.lockOrder(tx, ctx.tenantId, order.id);
+    const locked = await lockTenantOrder(tx, ctx.tenantId, order.id);
     const ticket = locked && (await repo.lockTicket(tx, ctx.tenantId, order.id, input.ticketId));
     if (!locked || !ticket) throw notFound();
     if (ticket.voided === input.void) return ticket.id;
@@ -272,7 +272,7 @@ export async function refundOrder(opts: {
   const { deps, ctx, eventId, input } = opts;
   const found = await findOrder(deps.db, ctx, eventId, opts.orderUid);
   const refund = await deps.db.transaction(async (tx) => {
-    const order = await repo.lockOrder(tx, ctx.tenantId, found.id);
+    const order = await lockTenantOrder(tx, ctx.tenantId, found.id);
     if (!order) throw notFound();
     if (order.totalAmount === 0 || order.paymentMethod === 'free') throw conflict(M.refundFreeOrder);
     if (!isRefundable(order)) throw conflict(M.refundNotPaid);
@@ -399,7 +399,7 @@ export async function sweepCancelledEvent(opts: { deps: Deps; job: CancelEventJo
 export async function refundCancelledOrder(opts: { deps: Deps; job: CancelOrderJob }): Promise<repo.RefundRow | null> {
   const { deps, job } = opts;
   const refund = await deps.db.transaction(async (tx) => {
-    const order = await repo.lockOrder(tx, job.tenantId, job.orderId);
+    const order = await lockTenantOrder(tx, job.tenantId, job.orderId);
     if (!order || !isRefundable(order)) return null;
     const earlier = (await repo.refundsOf(tx, job.tenantId, order.id)).map((r) => r.refund).find((r) => r.kind === 'event_cancelled');
     if (earlier) return earlier;

@@ -104,6 +104,19 @@ export async function lockOrder(tx: DbOrTx, orderId: string): Promise<OrderRow |
   return row;
 }
 
+/**
+ * A tenant's order, locked for the rest of the transaction: refunds, voids and fulfilments of one
+ * order queue behind each other (and behind its payment).
+ */
+export async function lockTenantOrder(tx: DbOrTx, tenantId: string, orderId: string): Promise<OrderRow | null> {
+  const [row] = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId)))
+    .for('update');
+  return row ?? null;
+}
+
 export async function findOrderByUid(db: DbOrTx, tenantId: string, orderUid: string): Promise<OrderRow | undefined> {
   const [row] = await db
     .select()

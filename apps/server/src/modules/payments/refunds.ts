@@ -6,6 +6,7 @@ import { UUID_RE } from '../../platform/auth/guard.js';
 import { RefundRefused, type GatewayRefundStatus, type RefundEvent } from '../../platform/payments/gateway.js';
 import { stripeRefundStatus } from '../../platform/payments/stripe-driver.js';
 import * as repo from '../order-admin/repository.js';
+import { lockTenantOrder } from '../orders/repository.js';
 import { recordPaymentEvent } from './repository.js';
 
 // Every refund, whoever asks for it, is a row in `refunds` (pending -> succeeded | failed) and goes
@@ -29,7 +30,7 @@ export function refundIdempotencyKey(row: Pick<repo.RefundRow, 'id' | 'kind' | '
 }
 
 /**
- * Writes a pending refund of `amount` for an order the caller has LOCKED (repo.lockOrder), split
+ * Writes a pending refund of `amount` for an order the caller has LOCKED (lockTenantOrder), split
  * between the tenant's and the platform's share (core splitRefund), and queues the gateway call.
  * The caller has checked that the amount fits in what is left; a system refund of a charge larger
  * than what is left (a late payment of a different amount) puts the excess on the tenant's side.
@@ -96,7 +97,7 @@ export async function applyRefundStatus(
 ): Promise<repo.RefundRow | null> {
   const current = await repo.findRefund(tx, u.refundId);
   if (!current || current.tenantId !== u.tenantId) return null;
-  await repo.lockOrder(tx, u.tenantId, current.orderId);
+  await lockTenantOrder(tx, u.tenantId, current.orderId);
   const row = await repo.lockRefund(tx, u.tenantId, u.refundId);
   if (!row) return null;
   const providerRefundId = row.providerRefundId ?? u.providerRefundId ?? null;

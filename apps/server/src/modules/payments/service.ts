@@ -8,6 +8,7 @@ import type { CheckoutEvent } from '../../platform/payments/gateway.js';
 import { verifyStripeWebhook } from '../../platform/payments/stripe-driver.js';
 import { newTestId, verifyTestWebhook } from '../../platform/payments/test-driver.js';
 import { markCheckoutExpired, markOrderPaid } from '../orders/payment.js';
+import { lockTenantOrder } from '../orders/repository.js';
 import * as refundsRepo from '../order-admin/repository.js';
 import { processRefundEvent, recordRefund, REFUND_EVENT_TYPES, runRefundJob, toRefundEvent, type RefundJobPayload } from './refunds.js';
 import * as repo from './repository.js';
@@ -200,7 +201,7 @@ export type LegacyRefundJob = {
  * a refund row of that kind, once per charge, and its job. spec silent; docs/decisions.md.
  */
 async function enqueueRefund(deps: Deps, tx: Tx, job: LegacyRefundJob) {
-  const order = await refundsRepo.lockOrder(tx, job.tenantId, job.orderId);
+  const order = await lockTenantOrder(tx, job.tenantId, job.orderId);
   if (!order || job.amount <= 0) return;
   if (await refundsRepo.findChargeRefund(tx, job.tenantId, job.orderId, job.chargeId, job.reason)) return;
   await recordRefund(deps, tx, { order, amount: job.amount, kind: job.reason, reason: job.reason, provider: job.provider, chargeId: job.chargeId });
@@ -213,7 +214,7 @@ export async function refundPayment(opts: { deps: Deps; job: RefundJobPayload | 
   if (job.provider !== deps.payments.name) throw new Error(`refund for ${job.provider} but the gateway is ${deps.payments.name}`);
   if (job.amount <= 0) return;
   const row = await deps.db.transaction(async (tx) => {
-    const order = await refundsRepo.lockOrder(tx, job.tenantId, job.orderId);
+    const order = await lockTenantOrder(tx, job.tenantId, job.orderId);
     if (!order) return null;
     return (
       (await refundsRepo.findChargeRefund(tx, job.tenantId, job.orderId, job.chargeId, job.reason)) ??

@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, orders, outbox, paymentSettings, payoutHolds, payoutLines, payouts, refunds, testTransfers } from '../../db/schema/index.js';
 import { givenTenantWithSettings, notFoundError, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
-import { givenActors, statusesOf, type Actors } from '../tenants/test-actors.js';
+import { givenActors, statusesOf, type Actors } from '../../../test/actors.js';
 import { reconcilePayouts, runAutomaticPayouts, SENDING_STALE_MS } from './service.js';
 
 let server: TestServer;
