@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { M } from '../messages.js';
+import { ZReportOrderDetails } from './reports.js';
 import { ZResendTicketsResponse, ZTicketsRequest } from './tickets.js';
 
 // The order detail page and its actions (issue 8).
@@ -114,54 +115,19 @@ export const ZOrderAction = z.object({
 });
 export type TOrderAction = z.infer<typeof ZOrderAction>;
 
-/** spec §3 Order: `{id, details:{…}}` with the breakdown fields. */
-export const ZOrderDetails = z.object({
-  orderUID: z.string(),
-  dateCreated: z.string(),
-  fullName: z.string(),
-  name: z.string(),
-  email: z.string(),
-  phone: z.string().nullable(),
-  ticketCount: z.number().int(),
+/**
+ * spec §3 Order as the order page shows it: the reports' Order row (one definition of the §3
+ * fields) plus what the page needs to act on it.
+ */
+export const ZOrderDetails = ZReportOrderDetails.extend({
+  /** null when the gateway did not say (the reports' CSV writes ''). */
   paymentMethod: z.string().nullable(),
-  /** online | backend | app */
-  paymentSource: z.string(),
-  grossAmount: z.number().int(),
-  /** spec §2: the Refund Issued badge shows when true (some money was returned). */
-  refunded: z.boolean(),
-  refundedAmount: z.number().int(),
-  /** What can still be refunded: totalAmount less succeeded and pending refunds. */
-  refundableAmount: z.number().int(),
-  /** The signed-in attendee who placed it, if any. */
-  user: z.string().nullable(),
-  tenantId: z.string(),
-  eventId: z.string(),
-  eventName: z.string(),
-  chargeId: z.string().nullable(),
   /** processing | completed | cancelled (spec §4 Order status; resend is the claim e-mail while processing) */
   status: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  address1: z.string().nullable(),
-  address2: z.string().nullable(),
-  city: z.string().nullable(),
-  state: z.string().nullable(),
-  zipCode: z.string().nullable(),
-  country: z.string().nullable(),
-  subtotal: z.number().int(),
-  surcharge: z.number().int(),
-  processingFee: z.number().int(),
-  gatewayProcessingFee: z.number().int(),
-  discount: z.number().int(),
-  discountCode: z.string().nullable(),
-  vat: z.number().int(),
-  /** Percent x 100 (basis points). */
-  taxRate: z.number().int(),
-  donation: z.number().int(),
-  donationFee: z.number().int(),
+  /** What can still be refunded: totalAmount less succeeded and pending refunds. */
+  refundableAmount: z.number().int(),
   charityName: z.string().nullable(),
   channelCharge: z.number().int(),
-  totalAmount: z.number().int(),
   tenantTotal: z.number().int(),
   platformTotal: z.number().int(),
   /** spec §4 Order payout state. */
