@@ -21,6 +21,9 @@ export const EXPORT_BATCH_ROWS = 5_000;
 /** How long a download URL works; the status route hands out a fresh one each time. */
 export const EXPORT_URL_TTL_SECONDS = 15 * 60;
 const EXPORT_ATTEMPTS = 3;
+/** Written files are deleted this long after they were written: an export is a download, not an archive. */
+export const EXPORT_KEEP_HOURS = 24;
+export const REPORT_EXPORT_EXPIRE_JOB = 'report-export.expire';
 
 type ExportParams = { scope: Scope; query: { sort?: string; filters?: string | string[] } };
 
@@ -114,6 +117,7 @@ export async function getExportStatus({
     const params = JSON.parse(row.params) as ExportParams;
     if (!('eventId' in params.scope) || params.scope.eventId !== eventId) throw notFound(M.exportNotFound);
   }
+  if (row.status === 'expired') throw new AppError('GONE', M.exportLinkExpired);
   return statusOf(deps, row);
 }
 
@@ -145,6 +149,7 @@ export async function openExportFile({
   const row = await repo.findExport(deps.db, exportId);
   if (!row || row.requestedBy !== user.id) throw notFound(M.exportNotFound);
   if (row.status === 'failed') throw new AppError('CONFLICT', row.error ?? exportFailureMessage(row.kind as ExportKind));
+  if (row.status === 'expired') throw new AppError('GONE', M.exportLinkExpired);
   if (row.status !== 'done' || !row.fileKey) return { ready: false, status: statusOf(deps, row) };
   const object = await deps.storage.getStream(row.fileKey);
   if (!object) throw new AppError('CONFLICT', exportFailureMessage(row.kind as ExportKind));
@@ -155,7 +160,7 @@ export async function openExportFile({
  * The export job: streams the report into storage. Safe to run twice: it writes the whole file
  * again under the same key and only then marks the export done.
  */
-export async function runExport({ deps, exportId, attempt }: { deps: Pick<Deps, 'database' | 'db' | 'storage' | 'log'>; exportId: string; attempt: number }) {
+export async function runExport({ deps, exportId, attempt }: { deps: Pick<Deps, 'database' | 'db' | 'storage' | 'log' | 'jobs'>; exportId: string; attempt: number }) {
   const row = await repo.findExport(deps.db, exportId);
   if (!row || row.status === 'done') return;
   const source = SOURCES[row.kind as ExportKind] as ReportSource<unknown>;
@@ -194,7 +199,10 @@ export async function runExport({ deps, exportId, attempt }: { deps: Pick<Deps, 
     })();
     streamed.catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
     await Promise.all([streamed, written]);
-    await repo.updateExport(deps.db, row.id, { status: 'done', rowCount, totalRows: rowCount, fileKey, finishedAt: new Date() });
+    await deps.db.transaction(async (tx) => {
+      await repo.updateExport(tx, row.id, { status: 'done', rowCount, totalRows: rowCount, fileKey, finishedAt: new Date() });
+      await deps.jobs.enqueue(tx, REPORT_EXPORT_EXPIRE_JOB, { exportId: row.id }, { runAt: new Date(Date.now() + EXPORT_KEEP_HOURS * 3_600_000), dedupeKey: `${REPORT_EXPORT_EXPIRE_JOB}:${row.id}` });
+    });
   } catch (err) {
     deps.log.warn({ err, exportId, attempt }, 'report export failed');
     const final = attempt >= EXPORT_ATTEMPTS;
@@ -253,6 +261,16 @@ async function copyRows({
   return rowCount;
 }
 
+/** Deletes a written export's file once it is EXPORT_KEEP_HOURS old; its link then answers 410. */
+export async function expireExport({ deps, exportId }: { deps: Pick<Deps, 'db' | 'storage'>; exportId: string }) {
+  const row = await repo.findExport(deps.db, exportId);
+  if (!row || row.status !== 'done') return;
+  // The row first: a crash between the two leaves an orphan file, never a link to a missing one.
+  await repo.updateExport(deps.db, row.id, { status: 'expired', fileKey: null });
+  if (row.fileKey) await deps.storage.delete(row.fileKey);
+}
+
 export function registerReportJobs(deps: Deps) {
   deps.jobs.register(REPORT_EXPORT_JOB, async (payload: { exportId: string }, info) => runExport({ deps, exportId: payload.exportId, attempt: info.attempt }));
+  deps.jobs.register(REPORT_EXPORT_EXPIRE_JOB, async (payload: { exportId: string }) => expireExport({ deps, exportId: payload.exportId }));
 }

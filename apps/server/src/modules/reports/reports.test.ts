@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { givenEvent, givenPlatformAdmin, givenTenant, givenUser, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { orders, refunds, reportExports, tickets } from '../../db/schema/index.js';
+import { jobs, orders, refunds, reportExports, tickets } from '../../db/schema/index.js';
 import { exportFileUrl } from './exports.js';
 import { dashboardFigures, directFigures } from './repository.js';
 import { centsOf, givenSale, givenSubscriber, parseCsv } from './testing.js';
@@ -412,6 +412,25 @@ describe('exports', () => {
     expect(expired.body.error.message).toBe(M.exportLinkExpired);
     expect((await server.client().get(started.downloadUrl)).status).toBe(401);
     expect((await organiser.get(started.downloadUrl)).status).toBe(200);
+  });
+
+  it('deletes the written file a day later; its link and status then answer 410 with the export-again message', async () => {
+    const started = (await organiser.get(REPORT_PATHS.eventOrdersDownload(tenant.id, gala.id))).body;
+    await server.app.deps.jobs.drain();
+    const [written] = await server.app.deps.db.select().from(reportExports).where(eq(reportExports.id, started.exportId));
+    expect(written!.status).toBe('done');
+    expect(await server.app.deps.storage.get(written!.fileKey!)).not.toBeNull();
+    const [expiry] = await server.app.deps.db.select().from(jobs).where(eq(jobs.dedupeKey, `report-export.expire:${started.exportId}`));
+    expect(expiry!.runAt.getTime() - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    expect((await organiser.get(started.downloadUrl)).status).toBe(200);
+    await server.app.deps.db.execute(sql`update jobs set run_at = now() where dedupe_key = ${`report-export.expire:${started.exportId}`}`);
+    await server.app.deps.jobs.drain();
+    expect(await server.app.deps.storage.get(written!.fileKey!)).toBeNull();
+    const file = await organiser.get(started.downloadUrl);
+    expect(file.status).toBe(410);
+    expect(file.body.error.message).toBe(M.exportLinkExpired);
+    const status = await organiser.get(REPORT_PATHS.eventExport(tenant.id, gala.id, started.exportId));
+    expect(status.status).toBe(410);
   });
 
   it('gives up after three attempts with the §8 message, on the status route and the URL', async () => {
