@@ -146,19 +146,29 @@ export async function doorCounts(db: DbOrTx, tenantId: string, eventId: string) 
 }
 
 /**
- * Admits the ticket if, at this instant, it is neither used nor voided: one conditional UPDATE, so
- * that of two devices scanning it at once exactly one gets the row (spec: issue 11 "Exactly once").
+ * Admits the ticket and records the admission, in one statement (atomic by itself, and one round
+ * trip on the hot path): the ticket is taken only if, at this instant, it is neither used nor voided
+ * (a conditional UPDATE, so that of two doors scanning it at once exactly one gets the row: issue 11
+ * "Exactly once") and this scan's clientScanId is not recorded yet. False when the ticket was not
+ * admitted (nothing written). A clientScanId recorded meanwhile by a concurrent retry fails the
+ * statement as a whole with a unique violation: the caller answers the recorded scan instead.
  */
 export async function admitTicket(
-  tx: DbOrTx,
-  t: { tenantId: string; ticketId: string; scanId: string; deviceId: string; userId: string; at: Date },
+  db: DbOrTx,
+  s: { tenantId: string; eventId: string; ticketId: string; scanId: string; clientScanId: string; deviceId: string; userId: string; at: Date; scannedAt: Date; details: string },
 ): Promise<boolean> {
-  const rows = await tx
-    .update(tickets)
-    .set({ used: true, usedAt: t.at, usedByDevice: t.deviceId, usedByUser: t.userId, usedByScan: t.scanId })
-    .where(and(eq(tickets.tenantId, t.tenantId), eq(tickets.id, t.ticketId), eq(tickets.used, false), eq(tickets.voided, false)))
-    .returning({ id: tickets.id });
-  return rows.length === 1;
+  const res = (await db.execute(sql`
+    with taken as (
+      update ${tickets} set used = true, used_at = ${s.at.toISOString()}::timestamptz, used_by_device = ${s.deviceId}, used_by_user = ${s.userId}::uuid, used_by_scan = ${s.scanId}::uuid
+      where tenant_id = ${s.tenantId}::uuid and id = ${s.ticketId}::uuid and not used and not voided
+        and not exists (select 1 from ${checkinScans} c where c.tenant_id = ${s.tenantId}::uuid and c.client_scan_id = ${s.clientScanId}::uuid)
+      returning id
+    )
+    insert into ${checkinScans} (tenant_id, id, event_id, ticket_id, client_scan_id, device_id, user_id, kind, result, scanned_at, recorded_at, details)
+    select ${s.tenantId}::uuid, ${s.scanId}::uuid, ${s.eventId}::uuid, taken.id, ${s.clientScanId}::uuid, ${s.deviceId}, ${s.userId}::uuid, 'admit', 'admitted', ${s.scannedAt.toISOString()}::timestamptz, ${s.at.toISOString()}::timestamptz, ${s.details}
+    from taken
+    returning id`)) as unknown as { rows: unknown[] };
+  return res.rows.length === 1;
 }
 
 /** Takes back the admission made by `scanId`, if it is still the ticket's admission. */

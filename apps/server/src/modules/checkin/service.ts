@@ -17,7 +17,7 @@ import {
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
-import { isRetryableConflict } from '../../platform/db-errors.js';
+import { isRetryableConflict, isUniqueViolation } from '../../platform/db-errors.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import * as repo from './repository.js';
 import { checkinKeys, readTicketCode } from './ticket-code.js';
@@ -94,9 +94,6 @@ export async function searchTickets(scope: Scope & { q: string }): Promise<TChec
 
 type ScanInput = { clientScanId: string; deviceId: string; code?: string; ticketId?: string; scannedAt?: string };
 
-/** A retry of a recorded scan: rolls back what the retry did and answers the recorded answer. */
-class AlreadyRecorded extends Error {}
-
 function assertOneRef(input: { code?: string; ticketId?: string }, field = '') {
   if ((input.code === undefined) === (input.ticketId === undefined)) {
     const key = field ? `${field}.code` : 'code';
@@ -140,67 +137,78 @@ async function replay(deps: Deps, ctx: TenantCtx, eventId: string, clientScanId:
   };
 }
 
-/** One scan or manual check-in, answered and recorded; the same clientScanId again answers the same. */
+/**
+ * One scan or manual check-in, answered and recorded; the same clientScanId again answers the same.
+ * The admission is one statement (repository admitTicket); a refusal reads the ticket as it is now
+ * and records the answer. Either write finding the clientScanId recorded answers the recorded scan.
+ */
 async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInput): Promise<TCheckinScanAnswer> {
   const { tenantId } = ctx;
   const resolved = await resolveTicket(deps, tenantId, eventId, input);
+  // Only a ticket of this event proves the event is there; any other answer checks it first (404 otherwise).
+  if ('result' in resolved) await assertEvent({ deps, ctx, eventId });
   const scanId = randomUUID();
   const now = new Date();
   const scannedAt = input.scannedAt ? new Date(input.scannedAt) : now;
-  const base = {
+  const via = input.code !== undefined ? 'code' : 'ticketId';
+  const answer = (result: CheckinScanResult, ticket: repo.DoorTicketRow | null, previous: TCheckinPrevious | null): TCheckinScanAnswer => ({
+    scanId,
+    clientScanId: input.clientScanId,
+    result,
+    ticket: ticket ? toCheckinTicket(ticket) : null,
+    previous,
+  });
+
+  let ticket = 'result' in resolved ? null : resolved.ticket;
+  if (ticket && stateOf(ticket) === 'valid') {
+    const base = { tenantId, eventId, ticketId: ticket.id, scanId, clientScanId: input.clientScanId, deviceId: input.deviceId, userId: ctx.user.id };
+    let admitted = false;
+    for (let tries = 1; ; tries++) {
+      try {
+        admitted = await repo.admitTicket(deps.db, { ...base, at: now, scannedAt, details: JSON.stringify({ via }) });
+        break;
+      } catch (err) {
+        if (isUniqueViolation(err)) return replay(deps, ctx, eventId, input.clientScanId);
+        // The admission locks the ticket, then (the reports' triggers) its order; a refund of that order at
+        // the same instant takes them the other way round. The statement lost whole: run it again.
+        if (isRetryableConflict(err) && tries < 3) continue;
+        throw err;
+      }
+    }
+    if (admitted) {
+      const mine = { ...ticket, used: true, usedAt: now, usedByDevice: input.deviceId, usedByScan: scanId, usedByFirstName: ctx.user.firstName, usedByLastName: ctx.user.lastName, usedByEmail: ctx.user.email };
+      return answer('admitted', mine, null);
+    }
+    // Another door admitted (or an organiser voided) it in the meantime, or this scan is a retry: read it as it is now.
+    ticket = (await repo.findDoorTicket(deps.db, tenantId, { id: ticket.id })) ?? ticket;
+  }
+
+  let result: CheckinScanResult;
+  let previous: TCheckinPrevious | null = null;
+  if (ticket) {
+    const state = stateOf(ticket);
+    result = state === 'used' || state === 'valid' ? 'already_used' : state;
+    if (result === 'already_used') previous = previousOf(ticket);
+  } else result = (resolved as { result: CheckinScanResult }).result;
+  const recorded = await repo.insertScan(deps.db, {
     tenantId,
     id: scanId,
     eventId,
+    ticketId: ticket?.id ?? null,
     clientScanId: input.clientScanId,
     deviceId: input.deviceId,
     userId: ctx.user.id,
     kind: 'admit',
+    result,
     scannedAt,
     recordedAt: now,
-  };
-  const attempt = () =>
-    deps.db.transaction(async (tx) => {
-      let result: CheckinScanResult;
-      let ticket: repo.DoorTicketRow | null = null;
-      let previous: TCheckinPrevious | null = null;
-      if (!('result' in resolved)) {
-        ticket = resolved.ticket;
-        const state = stateOf(ticket);
-        if (state === 'valid' && (await repo.admitTicket(tx, { tenantId, ticketId: ticket.id, scanId, deviceId: input.deviceId, userId: ctx.user.id, at: now }))) {
-          result = 'admitted';
-          ticket = { ...ticket, used: true, usedAt: now, usedByDevice: input.deviceId, usedByScan: scanId, usedByFirstName: ctx.user.firstName, usedByLastName: ctx.user.lastName, usedByEmail: ctx.user.email };
-        } else {
-          // Refused: read it again in this transaction, as another door may have just admitted or voided it.
-          ticket = (await repo.findDoorTicket(tx, tenantId, { id: ticket.id })) ?? ticket;
-          const now2 = stateOf(ticket);
-          result = now2 === 'used' || now2 === 'valid' ? 'already_used' : now2;
-          if (result === 'already_used') previous = previousOf(ticket);
-        }
-      } else result = resolved.result;
-      const recorded = await repo.insertScan(tx, {
-        ...base,
-        ticketId: ticket?.id ?? null,
-        result,
-        details: JSON.stringify(previous ? { via: input.code !== undefined ? 'code' : 'ticketId', previous } : { via: input.code !== undefined ? 'code' : 'ticketId' }),
-      });
-      if (!recorded) throw new AlreadyRecorded();
-      return { scanId, clientScanId: input.clientScanId, result, ticket: ticket ? toCheckinTicket(ticket) : null, previous };
-    });
-  for (let tries = 1; ; tries++) {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (err instanceof AlreadyRecorded) return replay(deps, ctx, eventId, input.clientScanId);
-      // The admission locks the ticket, then (report triggers) its order; a refund of the same order at
-      // the same instant locks them the other way round. The loser is rolled back whole: run it again.
-      if (isRetryableConflict(err) && tries < 3) continue;
-      throw err;
-    }
-  }
+    details: JSON.stringify(previous ? { via, previous } : { via }),
+  });
+  if (!recorded) return replay(deps, ctx, eventId, input.clientScanId);
+  return answer(result, ticket, previous);
 }
 
 export async function scanTicket(scope: Scope & { input: TCheckinScanRequest }): Promise<TCheckinScanAnswer> {
-  await assertEvent(scope);
   assertOneRef(scope.input);
   return scan(scope.deps, scope.ctx, scope.eventId, scope.input);
 }
