@@ -80,6 +80,12 @@ describe('ticket PDF', () => {
     expect(pages[2]!.text).toContain('$0.00');
   });
 
+  it('prints the Ticket ID on one line however wide its letters', async () => {
+    const wide = 'WWWWWWWWWWWWWWWWWWWWWWWWWM';
+    const pdf = await renderTicketsPdf({ event, orderUid: 'ORD-WIDE', tickets: [ticket({ ticketUid: wide, ticketTypeName: 'GA', price: 100, fullName: 'X' })] });
+    expect(inspectPdf(pdf).pages[0]!.text).toMatch(new RegExp(`TICKET ID\\s*\\n${wide}\\n`));
+  });
+
   it('keeps one page per ticket even with a long delivery wording', async () => {
     const pdf = await renderTicketsPdf({
       event: { ...event, name: 'A very long event name '.repeat(6), emailDeliveryVerbiage: 'Bring your ID. '.repeat(400) },

@@ -129,7 +129,10 @@ function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, i
   doc.y = top;
   for (const [label, value] of rows) {
     doc.fillColor('#59636e').font(REGULAR).fontSize(9).text(label.toUpperCase(), margin, doc.y, { width: colWidth });
-    doc.fillColor('#000000').font(BOLD).fontSize(13).text(pdfText(value), margin, doc.y, { width: colWidth });
+    doc.fillColor('#000000').font(BOLD).fontSize(13);
+    // The Ticket ID is typed in at the door: one line, never broken, smaller if its letters are wide.
+    if (label === 'Ticket ID') doc.fontSize(Math.min(13, Math.floor((13 * colWidth * 10) / doc.widthOfString(value)) / 10));
+    doc.text(pdfText(value), margin, doc.y, { width: colWidth });
     doc.moveDown(0.5);
   }
 
