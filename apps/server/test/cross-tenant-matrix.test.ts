@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberships, payouts } from '../src/db/schema/index.js';
+import { memberships, payouts, tickets } from '../src/db/schema/index.js';
+import { fulfilOrder } from '../src/modules/fulfilment/service.js';
 import { signedIn } from './actors.js';
 import {
   givenEventOnSale,
@@ -23,7 +24,7 @@ import { exampleOf, loadOperations, pathParamsOf, rowCounts, urlOf, type Operati
 // only, no foreign data in any body, and nothing of the victim's changed.
 
 /** Path (and query) parameters naming a tenant's resource, and where the victim's value comes from. */
-const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId'] as const;
+const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId'] as const;
 type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
 /**
  * Parameters naming something global (platform policies, charities, global rules) on platform-only
@@ -31,7 +32,7 @@ type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
  */
 const GLOBAL_PARAMS = new Set(['id', 'charityId']);
 /** Query parameters that are not ids (list queries, signed-link parts, codes). */
-const PLAIN_QUERY_PARAMS = new Set(['cursor', 'limit', 'sort', 'filters', 'from', 'to', 'exp', 'sig', 'token', 'code', 'username']);
+const PLAIN_QUERY_PARAMS = new Set(['cursor', 'limit', 'sort', 'filters', 'from', 'to', 'exp', 'sig', 'token', 'code', 'username', 'q']);
 
 type Ids = Record<ScopedParam, string> & { id: string; charityId: string };
 type Victim = { tenant: GivenTenant; ids: Ids; secrets: string[] };
@@ -62,7 +63,14 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     tenantTotal: 1_000, platformTotal: 100, chargeGatewayFeesToPlatform: false, destination: `acct_${label.toLowerCase()}`,
     transferId: `tr_matrix_${label.toLowerCase()}`, completedAt: new Date(),
   });
-  if (!ruleId || !exportId) throw new Error(`fixture for ${label}: rules ${JSON.stringify(rules.body).slice(0, 300)}, export ${JSON.stringify(exp.body).slice(0, 300)}`);
+  // An admission at its door (issue 11), so that undo is tried with a real scan id of this tenant's.
+  const doorOrder = await givenHeldOrder(server, tenant.id, { eventId: event.id, status: 'processing', lines: [{ name: 'Door', price: 1000, quantity: 1 }] });
+  await fulfilOrder({ deps: server.app.deps, tenantId: tenant.id, orderId: doorOrder.orderId });
+  const [doorTicket] = await server.app.deps.db.select().from(tickets).where(eq(tickets.orderId, doorOrder.orderId));
+  const scan = await c.post(`/api/tenants/${tenant.id}/events/${event.id}/checkin/scans`, { clientScanId: randomUUID(), deviceId: 'door', ticketId: doorTicket!.ticketUid });
+  const scanId: string | undefined = scan.body?.result === 'admitted' ? scan.body.scanId : undefined;
+  if (!ruleId || !exportId || !scanId)
+    throw new Error(`fixture for ${label}: rules ${JSON.stringify(rules.body).slice(0, 300)}, export ${JSON.stringify(exp.body).slice(0, 300)}, scan ${JSON.stringify(scan.body).slice(0, 300)}`);
   const ids: Ids = {
     tenantId: tenant.id,
     groupId: tenant.id,
@@ -78,6 +86,7 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     charityId: '00000000-0000-4000-8000-00000000c0de',
     eventName: event.urlName,
     payoutId,
+    scanId,
   };
   const secrets = [...new Set([...Object.values(ids), tenant.name, event.name, order.email, admin.email, staff.email, `hello@${tenant.url}.test`])];
   return { tenant, ids, secrets };

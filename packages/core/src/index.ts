@@ -32,3 +32,5 @@ export * from './reports/search.js';
 export * from './text.js';
 export * from './schemas/payouts.js';
 export * from './payouts/payout-line.js';
+export * from './checkin.js';
+export * from './schemas/checkin.js';

@@ -341,6 +341,20 @@ export const M = {
   payoutOrderUnknown: 'No paid order has this Order ID.',
   payoutHoldMessageLong: 'The message can be at most 500 characters.',
   reportRangeReversed: 'The range must end on or after its start.',
+  // Door check-in (issue 11): our own wording (docs/decisions.md "Door check-in")
+  checkinCodeOrTicket: 'Send either the scanned code or a ticket id (one of them, not both).',
+  checkinCodeTooLong: 'The scanned code is too long to be a ticket.',
+  checkinTicketIdInvalid: 'A ticket id is at most 100 characters.',
+  checkinClientScanId: 'clientScanId must be a UUID.',
+  checkinDeviceId: 'deviceId must be 1 to 100 characters.',
+  checkinScannedAt: 'scannedAt must be a date and time (ISO 8601, with its time zone).',
+  checkinSyncSize: 'Send between 1 and 500 scans at a time.',
+  checkinSearchShort: 'Type at least 2 characters to search.',
+  checkinSearchLong: 'Search with at most 100 characters.',
+  checkinScanIdReused: 'This clientScanId was already used for a different scan.',
+  checkinUndoNotAdmission: 'Only an admission can be undone.',
+  checkinUndoAlreadyUndone: 'This admission was already undone.',
+  checkinUndoAdmittedSince: 'This ticket was admitted again since; undo that admission instead.',
 } as const;
 
 export type MessageKey = keyof typeof M;

@@ -19,3 +19,9 @@ export function isCheckViolation(err: unknown, name?: string): boolean {
   }
   return false;
 }
+
+/** A deadlock or serialization failure: the transaction was rolled back and may simply be run again. */
+export const isRetryableConflict = (err: unknown) => {
+  const code = pgCode(err);
+  return code === '40P01' || code === '40001';
+};

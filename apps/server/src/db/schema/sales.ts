@@ -241,6 +241,10 @@ export const tickets = pgTable(
     /** Who voided (or last unvoided) it; the full history is in order_actions. */
     voidedBy: uuid('voided_by'),
     usedAt: timestamp('used_at', { withTimezone: true }),
+    /** The door device, person and check-in scan that admitted it (modules/checkin); null while not used. */
+    usedByDevice: text('used_by_device'),
+    usedByUser: uuid('used_by_user'),
+    usedByScan: uuid('used_by_scan'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -1,8 +1,15 @@
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { inspectPdf } from '../../../test/harness.js';
-import { formatEventDateTime, QR_MODULE_PT, renderTicketsPdf, TICKET_QR_OPTIONS, type TicketDocument } from './pdf.js';
+import { readTicketCode, signTicketCode } from '../checkin/ticket-code.js';
+import { formatEventDateTime, QR_MODULE_PT, renderTicketsPdf, TICKET_QR_OPTIONS, type TicketDocument, type TicketInfo } from './pdf.js';
 import { newTicketUid } from './service.js';
+
+const SECRET = 'pdf-test-secret-pdf-test-secret-0123456';
+const EVENT_ID = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+
+/** A ticket as fulfilment prints it: its QR code is the uid's signed code. */
+const ticket = (t: Omit<TicketInfo, 'code'>): TicketInfo => ({ ...t, code: signTicketCode(SECRET, EVENT_ID, t.ticketUid) });
 
 const event: TicketDocument['event'] = {
   name: 'Jazz Under The Stars',
@@ -33,11 +40,11 @@ function expectedModules(text: string): Set<string> {
 }
 
 describe('ticket PDF', () => {
-  it('is a real PDF with one page per ticket: event, local date and time, venue, type, attendee, order, price, and a QR of the uid', async () => {
+  it('is a real PDF with one page per ticket: event, local date and time, venue, type, attendee, order, price, the uid as Ticket ID, and a QR of its signed code', async () => {
     const tickets = [
-      { ticketUid: newTicketUid(), ticketTypeName: 'VIP', price: 123456, fullName: 'Ada Lovelace' },
-      { ticketUid: newTicketUid(), ticketTypeName: 'General Admission', price: 2500, fullName: 'Ada Lovelace' },
-      { ticketUid: newTicketUid(), ticketTypeName: 'Kids', price: 0, fullName: 'Ada Lovelace' },
+      ticket({ ticketUid: newTicketUid(), ticketTypeName: 'VIP', price: 123456, fullName: 'Ada Lovelace' }),
+      ticket({ ticketUid: newTicketUid(), ticketTypeName: 'General Admission', price: 2500, fullName: 'Ada Lovelace' }),
+      ticket({ ticketUid: newTicketUid(), ticketTypeName: 'Kids', price: 0, fullName: 'Ada Lovelace' }),
     ];
     const pdf = await renderTicketsPdf({ event, orderUid: 'ORD-123ABC', tickets });
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
@@ -57,13 +64,26 @@ describe('ticket PDF', () => {
       expect(page.text).toContain('Print At Home (Email)');
       expect(page.text).toContain('Doors open one hour before the show.');
       expect(page.text).toContain(`Ticket ${i + 1} of 3`);
-      // The drawn symbol is exactly the QR code of this page's ticket uid, and of no other.
-      expect(drawnModules(page.squares)).toEqual(expectedModules(t.ticketUid));
-      expect(drawnModules(page.squares)).not.toEqual(expectedModules(tickets[(i + 1) % 3]!.ticketUid));
+      // The Ticket ID printed is the uid; the signed code is only in the symbol.
+      expect(page.text).toMatch(new RegExp(`TICKET ID\\s*\\n${t.ticketUid}`));
+      expect(page.text).not.toContain(t.code);
+      // The drawn symbol is exactly the QR code of this page's signed code, and of no other; the
+      // code verifies, names this event and ticket, and carries no personal data.
+      expect(drawnModules(page.squares)).toEqual(expectedModules(t.code));
+      expect(drawnModules(page.squares)).not.toEqual(expectedModules(tickets[(i + 1) % 3]!.code));
+      expect(t.code).toMatch(new RegExp(`^MQ1\\.${EVENT_ID}\\.${t.ticketUid}\\.[A-Za-z0-9_-]{86}$`));
+      expect(readTicketCode(SECRET, t.code)).toEqual({ ok: true, eventId: EVENT_ID, ticketUid: t.ticketUid });
+      expect(t.code).not.toMatch(/Ada|Lovelace|ORD-123ABC/);
     });
     expect(pages[0]!.text).toContain('$1,234.56');
     expect(pages[1]!.text).toContain('$25.00');
     expect(pages[2]!.text).toContain('$0.00');
+  });
+
+  it('prints the Ticket ID on one line however wide its letters', async () => {
+    const wide = 'WWWWWWWWWWWWWWWWWWWWWWWWWM';
+    const pdf = await renderTicketsPdf({ event, orderUid: 'ORD-WIDE', tickets: [ticket({ ticketUid: wide, ticketTypeName: 'GA', price: 100, fullName: 'X' })] });
+    expect(inspectPdf(pdf).pages[0]!.text).toMatch(new RegExp(`TICKET ID\\s*\\n${wide}\\n`));
   });
 
   it('keeps one page per ticket even with a long delivery wording', async () => {
@@ -71,8 +91,8 @@ describe('ticket PDF', () => {
       event: { ...event, name: 'A very long event name '.repeat(6), emailDeliveryVerbiage: 'Bring your ID. '.repeat(400) },
       orderUid: 'ORD-LONG',
       tickets: [
-        { ticketUid: newTicketUid(), ticketTypeName: 'GA', price: 100, fullName: 'X' },
-        { ticketUid: newTicketUid(), ticketTypeName: 'GA', price: 100, fullName: 'Y' },
+        ticket({ ticketUid: newTicketUid(), ticketTypeName: 'GA', price: 100, fullName: 'X' }),
+        ticket({ ticketUid: newTicketUid(), ticketTypeName: 'GA', price: 100, fullName: 'Y' }),
       ],
     });
     expect(inspectPdf(pdf).pages).toHaveLength(2);
@@ -83,7 +103,7 @@ describe('ticket PDF', () => {
     const pdf = await renderTicketsPdf({
       event: { ...event, name: 'Łódź Jazz — Праздник', city: 'Kraków' },
       orderUid: 'ORD-UNI',
-      tickets: names.map((fullName) => ({ ticketUid: newTicketUid(), ticketTypeName: 'Wstęp ogólny', price: 4500, fullName })),
+      tickets: names.map((fullName) => ticket({ ticketUid: newTicketUid(), ticketTypeName: 'Wstęp ogólny', price: 4500, fullName })),
     });
     const { pages } = inspectPdf(pdf);
     expect(pages).toHaveLength(4);
@@ -104,7 +124,7 @@ describe('ticket PDF', () => {
     const pdf = await renderTicketsPdf({
       event: { ...event, name: 'Office Staff Fiesta', city: 'Suffolk' },
       orderUid: 'ORD-LIG',
-      tickets: [{ ticketUid: 'AFFIRM0FFICE0FINAL0000000', ticketTypeName: 'Official Buffet', price: 12000, fullName: 'Effie Griffin' }],
+      tickets: [ticket({ ticketUid: 'AFFIRM0FFICE0FINAL0000000', ticketTypeName: 'Official Buffet', price: 12000, fullName: 'Effie Griffin' })],
     });
     const [page] = inspectPdf(pdf).pages;
     for (const text of ['Office Staff Fiesta', 'Suffolk', 'Official Buffet', 'Effie Griffin', '$120.00', 'ORD-LIG', 'AFFIRM0FFICE0FINAL0000000']) expect(page!.text).toContain(text);

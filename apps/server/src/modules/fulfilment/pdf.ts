@@ -5,7 +5,8 @@ import PDFDocument from 'pdfkit';
 import QRCode, { type QRCodeOptions } from 'qrcode';
 
 // Print-at-home tickets: one Letter page per ticket with the event, the seat's details and a QR
-// code of the ticket's unguessable uid (what the door scanner looks up).
+// code of the ticket's signed code (modules/checkin ticket-code.ts: what the door scanner reads).
+// The Ticket ID printed beside it stays the ticket's uid (manual check-in, the reports).
 
 export type TicketEventInfo = {
   name: string;
@@ -20,14 +21,19 @@ export type TicketEventInfo = {
   emailDeliveryVerbiage: string;
 };
 
-export type TicketInfo = { ticketUid: string; ticketTypeName: string; price: number; fullName: string };
+/** `code`: the text of the QR code, the ticket's signed code. */
+export type TicketInfo = { ticketUid: string; code: string; ticketTypeName: string; price: number; fullName: string };
 
 export type TicketDocument = { event: TicketEventInfo; orderUid: string; tickets: TicketInfo[] };
 
 /** Error correction M survives a crease or a smudge on a printed page. */
 export const TICKET_QR_OPTIONS: QRCodeOptions = { errorCorrectionLevel: 'M' };
-/** Points per QR module; whole points keep every module on the PDF's grid. */
-export const QR_MODULE_PT = 5;
+/**
+ * Points per QR module; whole points keep every module on the PDF's grid. A signed code (154
+ * characters) is a 45-module symbol at level M: 4 pt (1.4 mm) a module keeps it about 7.5 cm wide,
+ * leaving the details column room for the Ticket ID on one line.
+ */
+export const QR_MODULE_PT = 4;
 const QR_QUIET_MODULES = 4;
 
 const PAGE = { width: 612, height: 792, margin: 54 };
@@ -107,9 +113,9 @@ function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, i
 
   const top = doc.y + 18;
   doc.moveTo(margin, top - 9).lineTo(width - margin, top - 9).lineWidth(0.5).strokeColor('#d0d7de').stroke();
-  const qrSide = (QRCode.create(t.ticketUid, TICKET_QR_OPTIONS).modules.size + 2 * QR_QUIET_MODULES) * QR_MODULE_PT;
+  const qrSide = (QRCode.create(t.code, TICKET_QR_OPTIONS).modules.size + 2 * QR_QUIET_MODULES) * QR_MODULE_PT;
   const qrX = Math.round(width - margin - qrSide);
-  drawQr(doc, t.ticketUid, qrX, Math.round(top));
+  drawQr(doc, t.code, qrX, Math.round(top));
 
   const colWidth = qrX - margin - 18;
   const rows: Array<[string, string]> = [
@@ -123,7 +129,10 @@ function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, i
   doc.y = top;
   for (const [label, value] of rows) {
     doc.fillColor('#59636e').font(REGULAR).fontSize(9).text(label.toUpperCase(), margin, doc.y, { width: colWidth });
-    doc.fillColor('#000000').font(BOLD).fontSize(13).text(pdfText(value), margin, doc.y, { width: colWidth });
+    doc.fillColor('#000000').font(BOLD).fontSize(13);
+    // The Ticket ID is typed in at the door: one line, never broken, smaller if its letters are wide.
+    if (label === 'Ticket ID') doc.fontSize(Math.min(13, Math.floor((13 * colWidth * 10) / doc.widthOfString(value)) / 10));
+    doc.text(pdfText(value), margin, doc.y, { width: colWidth });
     doc.moveDown(0.5);
   }
 

@@ -6,6 +6,7 @@ import { UUID_RE } from '../../platform/auth/guard.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { plainVerbiage, ticketsFilename, ticketsMail } from './mails.js';
 import { renderTicketsPdf, type TicketDocument, type TicketEventInfo } from './pdf.js';
+import { signTicketCode } from '../checkin/ticket-code.js';
 import { recordOrderAction } from '../order-admin/service.js';
 import { lockTenantOrder } from '../orders/repository.js';
 import * as repo from './repository.js';
@@ -60,7 +61,13 @@ async function ticketDocument(deps: Deps, order: repo.OrderRow): Promise<TicketD
   return {
     event: eventInfo(event),
     orderUid: order.orderUid,
-    tickets: tickets.map((t) => ({ ticketUid: t.ticketUid, ticketTypeName: t.ticketTypeName, price: t.price, fullName: t.fullName })),
+    tickets: tickets.map((t) => ({
+      ticketUid: t.ticketUid,
+      code: signTicketCode(deps.config.secret, order.eventId, t.ticketUid),
+      ticketTypeName: t.ticketTypeName,
+      price: t.price,
+      fullName: t.fullName,
+    })),
   };
 }
 

@@ -1,0 +1,228 @@
+import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { checkinScans, events, orders, refunds, tickets, ticketTypes, users } from '../../db/schema/index.js';
+
+// Door check-in's SQL (issue 11). A ticket's door state comes from three facts: voided (and whether a
+// live refund voided it), its order paid, and used.
+
+/** Orders that were paid for (spec reports-payouts-checkout §4 Order status: processing and completed). */
+const PAID = sql`${orders.status} in ('processing', 'completed')`;
+/** The ticket was voided by a refund that is asked for or given (a failed one leaves it merely voided). */
+const REFUNDED = sql<boolean>`exists (select 1 from ${refunds} r where r.tenant_id = ${tickets.tenantId} and r.order_id = ${tickets.orderId}
+  and r.status in ('pending', 'succeeded') and ${tickets.id} = any(r.ticket_ids))`;
+/** What the door sees: paid orders' tickets, and any voided ticket (marked as such); never an unpaid order's. */
+const AT_THE_DOOR = or(PAID, eq(tickets.voided, true))!;
+/** spec: "# TICKETS SOLD" counts paid orders' valid tickets; at the door a complimentary ticket is sold too. */
+const SOLD = sql`(${PAID} and not ${tickets.voided})`;
+
+const doorColumns = {
+  id: tickets.id,
+  eventId: tickets.eventId,
+  ticketUid: tickets.ticketUid,
+  orderUid: orders.orderUid,
+  fullName: tickets.fullName,
+  email: tickets.email,
+  ticketTypeId: tickets.ticketTypeId,
+  ticketTypeName: tickets.ticketTypeName,
+  used: tickets.used,
+  voided: tickets.voided,
+  usedAt: tickets.usedAt,
+  usedByDevice: tickets.usedByDevice,
+  usedByScan: tickets.usedByScan,
+  usedByFirstName: users.firstName,
+  usedByLastName: users.lastName,
+  usedByEmail: users.email,
+  paid: sql<boolean>`${PAID}`,
+  refunded: REFUNDED,
+};
+
+export type DoorTicketRow = {
+  id: string;
+  eventId: string;
+  ticketUid: string;
+  orderUid: string;
+  fullName: string;
+  email: string;
+  ticketTypeId: string;
+  ticketTypeName: string;
+  used: boolean;
+  voided: boolean;
+  usedAt: Date | null;
+  usedByDevice: string | null;
+  usedByScan: string | null;
+  usedByFirstName: string | null;
+  usedByLastName: string | null;
+  usedByEmail: string | null;
+  paid: boolean;
+  refunded: boolean;
+};
+
+function doorTickets(db: DbOrTx, where: SQL) {
+  return db
+    .select(doorColumns)
+    .from(tickets)
+    .innerJoin(orders, and(eq(orders.tenantId, tickets.tenantId), eq(orders.id, tickets.orderId)))
+    .leftJoin(users, eq(users.id, tickets.usedByUser))
+    .where(where);
+}
+
+/** Drivers differ in what a boolean expression comes back as; the row type says boolean. */
+const normalise = (r: DoorTicketRow): DoorTicketRow => ({ ...r, paid: r.paid === true || (r.paid as unknown) === 't', refunded: r.refunded === true || (r.refunded as unknown) === 't' });
+
+export async function eventExists(db: DbOrTx, tenantId: string, eventId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: events.id })
+    .from(events)
+    .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)));
+  return !!row;
+}
+
+/** Every ticket the door knows of for the event, by name. */
+export async function manifestTickets(db: DbOrTx, tenantId: string, eventId: string): Promise<DoorTicketRow[]> {
+  const rows = await doorTickets(db, and(eq(tickets.tenantId, tenantId), eq(tickets.eventId, eventId), AT_THE_DOOR)!).orderBy(
+    asc(tickets.fullName),
+    asc(tickets.ticketUid),
+  );
+  return rows.map(normalise);
+}
+
+/** One ticket of the tenant by its printed uid, or by its uuid (`byId`). */
+export async function findDoorTicket(db: DbOrTx, tenantId: string, ref: { uid: string } | { id: string }): Promise<DoorTicketRow | null> {
+  const match = 'uid' in ref ? eq(tickets.ticketUid, ref.uid) : eq(tickets.id, ref.id);
+  const [row] = await doorTickets(db, and(eq(tickets.tenantId, tenantId), match)!);
+  return row ? normalise(row) : null;
+}
+
+/**
+ * Search by name, e-mail (contained), Order ID or Ticket ID (prefix), or the ticket's uuid; at most
+ * `limit`, with the number of matches.
+ */
+export async function searchDoorTickets(db: DbOrTx, tenantId: string, eventId: string, q: string, limit: number) {
+  const escaped = q.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const contains = `%${escaped.toLowerCase()}%`;
+  const prefix = `${escaped.toUpperCase()}%`;
+  const matches = or(
+    sql`lower(${tickets.fullName}) like ${contains}`,
+    sql`lower(${tickets.email}) like ${contains}`,
+    sql`upper(${orders.orderUid}) like ${prefix}`,
+    sql`upper(${tickets.ticketUid}) like ${prefix}`,
+    sql`${tickets.id}::text = ${q.toLowerCase()}`,
+  )!;
+  const rows = await db
+    .select({ ...doorColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(tickets)
+    .innerJoin(orders, and(eq(orders.tenantId, tickets.tenantId), eq(orders.id, tickets.orderId)))
+    .leftJoin(users, eq(users.id, tickets.usedByUser))
+    .where(and(eq(tickets.tenantId, tenantId), eq(tickets.eventId, eventId), AT_THE_DOOR, matches))
+    .orderBy(asc(tickets.fullName), asc(tickets.ticketUid))
+    .limit(limit);
+  return { rows: rows.map(({ total: _total, ...r }) => normalise(r)), total: rows[0]?.total ?? 0 };
+}
+
+/** Sold and checked-in tickets per ticket type: the event's types in their order, then any type only tickets still name. */
+export async function doorCounts(db: DbOrTx, tenantId: string, eventId: string) {
+  const types = await db
+    .select({ id: ticketTypes.id, name: ticketTypes.name })
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.tenantId, tenantId), eq(ticketTypes.eventId, eventId)))
+    .orderBy(asc(ticketTypes.sortOrder), asc(ticketTypes.name), asc(ticketTypes.id));
+  const counts = await db
+    .select({
+      ticketTypeId: tickets.ticketTypeId,
+      name: sql<string>`max(${tickets.ticketTypeName})`,
+      sold: sql<number>`count(*) filter (where ${SOLD})`.mapWith(Number),
+      checkedIn: sql<number>`count(*) filter (where ${SOLD} and ${tickets.used})`.mapWith(Number),
+    })
+    .from(tickets)
+    .innerJoin(orders, and(eq(orders.tenantId, tickets.tenantId), eq(orders.id, tickets.orderId)))
+    .where(and(eq(tickets.tenantId, tenantId), eq(tickets.eventId, eventId)))
+    .groupBy(tickets.ticketTypeId);
+  const byId = new Map(counts.map((c) => [c.ticketTypeId, c]));
+  const out = types.map((t) => ({ id: t.id, name: t.name, sold: byId.get(t.id)?.sold ?? 0, checkedIn: byId.get(t.id)?.checkedIn ?? 0 }));
+  const known = new Set(types.map((t) => t.id));
+  for (const c of counts.filter((x) => !known.has(x.ticketTypeId)).sort((a, b) => a.name.localeCompare(b.name)))
+    out.push({ id: c.ticketTypeId, name: c.name, sold: c.sold, checkedIn: c.checkedIn });
+  return out;
+}
+
+/**
+ * Admits the ticket and records the admission, in one statement (atomic by itself, and one round
+ * trip on the hot path): the ticket is taken only if, at this instant, it is neither used nor voided
+ * (a conditional UPDATE, so that of two doors scanning it at once exactly one gets the row: issue 11
+ * "Exactly once") and this scan's clientScanId is not recorded yet. False when the ticket was not
+ * admitted (nothing written). A clientScanId recorded meanwhile by a concurrent retry fails the
+ * statement as a whole with a unique violation: the caller answers the recorded scan instead.
+ */
+export async function admitTicket(
+  db: DbOrTx,
+  s: { tenantId: string; eventId: string; ticketId: string; scanId: string; clientScanId: string; deviceId: string; userId: string; at: Date; scannedAt: Date; details: string },
+): Promise<boolean> {
+  const res = (await db.execute(sql`
+    with taken as (
+      update ${tickets} set used = true, used_at = ${s.at.toISOString()}::timestamptz, used_by_device = ${s.deviceId}, used_by_user = ${s.userId}::uuid, used_by_scan = ${s.scanId}::uuid
+      where tenant_id = ${s.tenantId}::uuid and id = ${s.ticketId}::uuid and not used and not voided
+        and not exists (select 1 from ${checkinScans} c where c.tenant_id = ${s.tenantId}::uuid and c.client_scan_id = ${s.clientScanId}::uuid)
+      returning id
+    )
+    insert into ${checkinScans} (tenant_id, id, event_id, ticket_id, client_scan_id, device_id, user_id, kind, result, scanned_at, recorded_at, details)
+    select ${s.tenantId}::uuid, ${s.scanId}::uuid, ${s.eventId}::uuid, taken.id, ${s.clientScanId}::uuid, ${s.deviceId}, ${s.userId}::uuid, 'admit', 'admitted', ${s.scannedAt.toISOString()}::timestamptz, ${s.at.toISOString()}::timestamptz, ${s.details}
+    from taken
+    returning id`)) as unknown as { rows: unknown[] };
+  return res.rows.length === 1;
+}
+
+/** Takes back the admission made by `scanId`, if it is still the ticket's admission. */
+export async function unadmitTicket(tx: DbOrTx, t: { tenantId: string; ticketId: string; scanId: string }): Promise<boolean> {
+  const rows = await tx
+    .update(tickets)
+    .set({ used: false, usedAt: null, usedByDevice: null, usedByUser: null, usedByScan: null })
+    .where(and(eq(tickets.tenantId, t.tenantId), eq(tickets.id, t.ticketId), eq(tickets.used, true), eq(tickets.usedByScan, t.scanId)))
+    .returning({ id: tickets.id });
+  return rows.length === 1;
+}
+
+export type ScanRow = typeof checkinScans.$inferSelect;
+
+/** Records a scan; false when this device's scan id is already recorded (a retry), leaving that one. */
+export async function insertScan(tx: DbOrTx, row: typeof checkinScans.$inferInsert): Promise<boolean> {
+  const rows = await tx
+    .insert(checkinScans)
+    .values(row)
+    .onConflictDoNothing({ target: [checkinScans.tenantId, checkinScans.clientScanId] })
+    .returning({ id: checkinScans.id });
+  return rows.length === 1;
+}
+
+/** Records an undo; false when the admission already has one. */
+export async function insertUndo(tx: DbOrTx, row: typeof checkinScans.$inferInsert): Promise<boolean> {
+  const rows = await tx
+    .insert(checkinScans)
+    .values(row)
+    .onConflictDoNothing({ target: [checkinScans.tenantId, checkinScans.undoneOf] })
+    .returning({ id: checkinScans.id });
+  return rows.length === 1;
+}
+
+export async function findScanByClientId(db: DbOrTx, tenantId: string, clientScanId: string): Promise<ScanRow | null> {
+  const [row] = await db
+    .select()
+    .from(checkinScans)
+    .where(and(eq(checkinScans.tenantId, tenantId), eq(checkinScans.clientScanId, clientScanId)));
+  return row ?? null;
+}
+
+export async function findScan(db: DbOrTx, tenantId: string, eventId: string, scanId: string): Promise<ScanRow | null> {
+  const [row] = await db
+    .select()
+    .from(checkinScans)
+    .where(and(eq(checkinScans.tenantId, tenantId), eq(checkinScans.eventId, eventId), eq(checkinScans.id, scanId)));
+  return row ?? null;
+}
+
+export async function findUndoOf(db: DbOrTx, tenantId: string, scanId: string): Promise<ScanRow | null> {
+  const [row] = await db
+    .select()
+    .from(checkinScans)
+    .where(and(eq(checkinScans.tenantId, tenantId), eq(checkinScans.undoneOf, scanId)));
+  return row ?? null;
+}

@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CHECKIN_SEARCH_MAX,
+  M,
+  type CheckinScanResult,
+  type CheckinTicketState,
+  type TCheckinCounters,
+  type TCheckinManifest,
+  type TCheckinPrevious,
+  type TCheckinScanAnswer,
+  type TCheckinScanRequest,
+  type TCheckinSearchResponse,
+  type TCheckinSyncRequest,
+  type TCheckinTicket,
+  type TCheckinUndoResponse,
+} from '@marquee/core';
+import type { Deps } from '../../deps.js';
+import type { TenantCtx } from '../../platform/auth/context.js';
+import { UUID_RE } from '../../platform/auth/guard.js';
+import { isRetryableConflict, isUniqueViolation } from '../../platform/db-errors.js';
+import { AppError, conflict, notFound } from '../../platform/errors.js';
+import * as repo from './repository.js';
+import { checkinKeys, readTicketCode } from './ticket-code.js';
+
+// Door check-in (issue 11). Every scan is answered (admitted or why not) and recorded; a ticket is
+// admitted once, by one conditional UPDATE; a device's scan id makes a retry answer the first answer.
+
+type Scope = { deps: Deps; ctx: TenantCtx; eventId: string };
+
+/** Another tenant's event, or none: 404 like every tenant resource (architecture rule 1). */
+async function assertEvent({ deps, ctx, eventId }: Scope) {
+  if (!UUID_RE.test(eventId) || !(await repo.eventExists(deps.db, ctx.tenantId, eventId))) throw notFound();
+}
+
+const personName = (first: string | null, last: string | null, email: string | null) => `${first ?? ''} ${last ?? ''}`.trim() || email || '';
+
+function stateOf(t: repo.DoorTicketRow): CheckinTicketState {
+  if (t.voided) return t.refunded ? 'refunded' : 'voided';
+  // Tickets exist only once an order is paid; one whose order is not (any more) paid does not admit.
+  if (!t.paid) return 'voided';
+  return t.used ? 'used' : 'valid';
+}
+
+export function toCheckinTicket(t: repo.DoorTicketRow): TCheckinTicket {
+  return {
+    id: t.id,
+    ticketUid: t.ticketUid,
+    orderId: t.orderUid,
+    fullName: t.fullName,
+    email: t.email,
+    ticketTypeId: t.ticketTypeId,
+    ticketTypeName: t.ticketTypeName,
+    state: stateOf(t),
+    usedAt: t.used && t.usedAt ? t.usedAt.toISOString() : null,
+    usedBy: t.used && t.usedByDevice ? { deviceId: t.usedByDevice, name: personName(t.usedByFirstName, t.usedByLastName, t.usedByEmail) } : null,
+  };
+}
+
+function previousOf(t: repo.DoorTicketRow): TCheckinPrevious {
+  return {
+    usedAt: t.usedAt ? t.usedAt.toISOString() : null,
+    deviceId: t.usedByDevice,
+    name: t.usedByDevice || t.usedByEmail ? personName(t.usedByFirstName, t.usedByLastName, t.usedByEmail) : null,
+  };
+}
+
+// ---- reading ------------------------------------------------------------------------------------
+
+export async function getManifest(scope: Scope): Promise<TCheckinManifest> {
+  await assertEvent(scope);
+  const { deps, ctx, eventId } = scope;
+  const generatedAt = new Date().toISOString();
+  const [tickets, types] = await Promise.all([repo.manifestTickets(deps.db, ctx.tenantId, eventId), repo.doorCounts(deps.db, ctx.tenantId, eventId)]);
+  return { eventId, publicKey: checkinKeys(deps.config.secret).publicKeyRaw, generatedAt, tickets: tickets.map(toCheckinTicket), ticketTypes: types };
+}
+
+export async function getCounters(scope: Scope): Promise<TCheckinCounters> {
+  await assertEvent(scope);
+  const types = await repo.doorCounts(scope.deps.db, scope.ctx.tenantId, scope.eventId);
+  return {
+    checkedIn: types.reduce((s, t) => s + t.checkedIn, 0),
+    sold: types.reduce((s, t) => s + t.sold, 0),
+    byType: types.map((t) => ({ ticketTypeId: t.id, name: t.name, checkedIn: t.checkedIn, sold: t.sold })),
+  };
+}
+
+export async function searchTickets(scope: Scope & { q: string }): Promise<TCheckinSearchResponse> {
+  await assertEvent(scope);
+  const { rows, total } = await repo.searchDoorTickets(scope.deps.db, scope.ctx.tenantId, scope.eventId, scope.q, CHECKIN_SEARCH_MAX);
+  return { result: rows.map(toCheckinTicket), count: total };
+}
+
+// ---- scanning -----------------------------------------------------------------------------------
+
+type ScanInput = { clientScanId: string; deviceId: string; code?: string; ticketId?: string; scannedAt?: string };
+
+function assertOneRef(input: { code?: string; ticketId?: string }, field = '') {
+  if ((input.code === undefined) === (input.ticketId === undefined)) {
+    const key = field ? `${field}.code` : 'code';
+    throw new AppError('VALIDATION', M.checkinCodeOrTicket, { [key]: M.checkinCodeOrTicket });
+  }
+}
+
+type Resolved = { result: Exclude<CheckinScanResult, 'admitted' | 'already_used'>; ticket: null } | { ticket: repo.DoorTicketRow };
+
+/** The ticket a scan names, or why none: a code must be ours and for this event; a typed id must be this event's. */
+async function resolveTicket(deps: Deps, tenantId: string, eventId: string, input: ScanInput): Promise<Resolved> {
+  if (input.code !== undefined) {
+    const read = readTicketCode(deps.config.secret, input.code);
+    if (!read.ok) return { result: 'forged', ticket: null };
+    // Signed by us, but for another event (perhaps another tenant's): nothing of it is shown.
+    if (read.eventId !== eventId) return { result: 'other_event', ticket: null };
+    const ticket = await repo.findDoorTicket(deps.db, tenantId, { uid: read.ticketUid });
+    return ticket && ticket.eventId === eventId ? { ticket } : { result: 'unknown', ticket: null };
+  }
+  const ref = input.ticketId!;
+  const ticket = UUID_RE.test(ref)
+    ? await repo.findDoorTicket(deps.db, tenantId, { id: ref.toLowerCase() })
+    : await repo.findDoorTicket(deps.db, tenantId, { uid: ref.toUpperCase() });
+  if (!ticket) return { result: 'unknown', ticket: null };
+  if (ticket.eventId !== eventId) return { result: 'other_event', ticket: null };
+  return { ticket };
+}
+
+async function replay(deps: Deps, ctx: TenantCtx, eventId: string, clientScanId: string): Promise<TCheckinScanAnswer> {
+  const scan = await repo.findScanByClientId(deps.db, ctx.tenantId, clientScanId);
+  if (!scan) throw new Error(`scan ${clientScanId} reported recorded but not found`);
+  if (scan.eventId !== eventId || scan.kind !== 'admit') throw conflict(M.checkinScanIdReused);
+  const ticket = scan.ticketId ? await repo.findDoorTicket(deps.db, ctx.tenantId, { id: scan.ticketId }) : null;
+  const details = scan.details ? (JSON.parse(scan.details) as { previous?: TCheckinPrevious }) : {};
+  return {
+    scanId: scan.id,
+    clientScanId,
+    result: scan.result as CheckinScanResult,
+    ticket: ticket ? toCheckinTicket(ticket) : null,
+    previous: details.previous ?? null,
+  };
+}
+
+/**
+ * One scan or manual check-in, answered and recorded; the same clientScanId again answers the same.
+ * The admission is one statement (repository admitTicket); a refusal reads the ticket as it is now
+ * and records the answer. Either write finding the clientScanId recorded answers the recorded scan.
+ */
+async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInput): Promise<TCheckinScanAnswer> {
+  const { tenantId } = ctx;
+  const resolved = await resolveTicket(deps, tenantId, eventId, input);
+  // Only a ticket of this event proves the event is there; any other answer checks it first (404 otherwise).
+  if ('result' in resolved) await assertEvent({ deps, ctx, eventId });
+  const scanId = randomUUID();
+  const now = new Date();
+  const scannedAt = input.scannedAt ? new Date(input.scannedAt) : now;
+  const via = input.code !== undefined ? 'code' : 'ticketId';
+  const answer = (result: CheckinScanResult, ticket: repo.DoorTicketRow | null, previous: TCheckinPrevious | null): TCheckinScanAnswer => ({
+    scanId,
+    clientScanId: input.clientScanId,
+    result,
+    ticket: ticket ? toCheckinTicket(ticket) : null,
+    previous,
+  });
+
+  let ticket = 'result' in resolved ? null : resolved.ticket;
+  if (ticket && stateOf(ticket) === 'valid') {
+    const base = { tenantId, eventId, ticketId: ticket.id, scanId, clientScanId: input.clientScanId, deviceId: input.deviceId, userId: ctx.user.id };
+    let admitted = false;
+    for (let tries = 1; ; tries++) {
+      try {
+        admitted = await repo.admitTicket(deps.db, { ...base, at: now, scannedAt, details: JSON.stringify({ via }) });
+        break;
+      } catch (err) {
+        if (isUniqueViolation(err)) return replay(deps, ctx, eventId, input.clientScanId);
+        // The admission locks the ticket, then (the reports' triggers) its order; a refund of that order at
+        // the same instant takes them the other way round. The statement lost whole: run it again.
+        if (isRetryableConflict(err) && tries < 3) continue;
+        throw err;
+      }
+    }
+    if (admitted) {
+      const mine = { ...ticket, used: true, usedAt: now, usedByDevice: input.deviceId, usedByScan: scanId, usedByFirstName: ctx.user.firstName, usedByLastName: ctx.user.lastName, usedByEmail: ctx.user.email };
+      return answer('admitted', mine, null);
+    }
+    // Another door admitted (or an organiser voided) it in the meantime, or this scan is a retry: read it as it is now.
+    ticket = (await repo.findDoorTicket(deps.db, tenantId, { id: ticket.id })) ?? ticket;
+  }
+
+  let result: CheckinScanResult;
+  let previous: TCheckinPrevious | null = null;
+  if (ticket) {
+    const state = stateOf(ticket);
+    result = state === 'used' || state === 'valid' ? 'already_used' : state;
+    if (result === 'already_used') previous = previousOf(ticket);
+  } else result = (resolved as { result: CheckinScanResult }).result;
+  const recorded = await repo.insertScan(deps.db, {
+    tenantId,
+    id: scanId,
+    eventId,
+    ticketId: ticket?.id ?? null,
+    clientScanId: input.clientScanId,
+    deviceId: input.deviceId,
+    userId: ctx.user.id,
+    kind: 'admit',
+    result,
+    scannedAt,
+    recordedAt: now,
+    details: JSON.stringify(previous ? { via, previous } : { via }),
+  });
+  if (!recorded) return replay(deps, ctx, eventId, input.clientScanId);
+  return answer(result, ticket, previous);
+}
+
+export async function scanTicket(scope: Scope & { input: TCheckinScanRequest }): Promise<TCheckinScanAnswer> {
+  assertOneRef(scope.input);
+  return scan(scope.deps, scope.ctx, scope.eventId, scope.input);
+}
+
+/** A device's queue of offline scans, in the order it made them; each answered as if sent alone, in arrival order. */
+export async function syncScans(scope: Scope & { input: TCheckinSyncRequest }): Promise<{ results: TCheckinScanAnswer[] }> {
+  await assertEvent(scope);
+  const { deviceId, scans } = scope.input;
+  scans.forEach((s, i) => assertOneRef(s, `scans.${i}`));
+  const results: TCheckinScanAnswer[] = [];
+  for (const s of scans) results.push(await scan(scope.deps, scope.ctx, scope.eventId, { ...s, deviceId }));
+  return { results };
+}
+
+/** Takes back an admission (the wrong person waved through); recorded like the admission was. */
+export async function undoScan(scope: Scope & { scanId: string; deviceId: string }): Promise<TCheckinUndoResponse> {
+  await assertEvent(scope);
+  const { deps, ctx, eventId, scanId } = scope;
+  const admission = UUID_RE.test(scanId) ? await repo.findScan(deps.db, ctx.tenantId, eventId, scanId.toLowerCase()) : null;
+  if (!admission) throw notFound();
+  if (admission.kind !== 'admit' || admission.result !== 'admitted' || !admission.ticketId) throw conflict(M.checkinUndoNotAdmission);
+  const ticketId = admission.ticketId;
+  return deps.db.transaction(async (tx) => {
+    const now = new Date();
+    const recorded = await repo.insertUndo(tx, {
+      tenantId: ctx.tenantId,
+      id: randomUUID(),
+      eventId,
+      ticketId,
+      clientScanId: null,
+      deviceId: scope.deviceId,
+      userId: ctx.user.id,
+      kind: 'undo',
+      result: 'undone',
+      undoneOf: admission.id,
+      scannedAt: now,
+      recordedAt: now,
+      details: null,
+    });
+    if (!recorded) throw conflict(M.checkinUndoAlreadyUndone);
+    if (!(await repo.unadmitTicket(tx, { tenantId: ctx.tenantId, ticketId, scanId: admission.id }))) throw conflict(M.checkinUndoAdmittedSince);
+    const ticket = await repo.findDoorTicket(tx, ctx.tenantId, { id: ticketId });
+    return { result: 'undone' as const, ticket: toCheckinTicket(ticket!) };
+  });
+}

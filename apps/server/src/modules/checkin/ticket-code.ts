@@ -1,0 +1,44 @@
+import { createHmac, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { asciiBytes, base64UrlEncode, parseTicketCode, ticketCodePayload } from '@marquee/core';
+
+// The ticket's QR code, signed (issue 11; format in packages/core checkin.ts). Ed25519: asymmetric,
+// so a door device verifies a code offline with the public key and cannot make one. The key pair is
+// derived from SECRET, so every app node has the same one without a key file; rotating SECRET
+// therefore invalidates every printed code (docs/operations.md "Door check-in").
+
+const KEY_LABEL = 'marquee-checkin-ed25519';
+/** PKCS#8 DER for an Ed25519 private key, up to its 32-byte seed (RFC 8410). */
+const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+
+export type CheckinKeys = { privateKey: KeyObject; publicKey: KeyObject; publicKeyRaw: string };
+
+const cache = new Map<string, CheckinKeys>();
+
+export function checkinKeys(secret: string): CheckinKeys {
+  let keys = cache.get(secret);
+  if (keys) return keys;
+  const seed = createHmac('sha256', secret).update(KEY_LABEL).digest();
+  const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: 'der', type: 'pkcs8' });
+  const publicKey = createPublicKey(privateKey);
+  const jwk = publicKey.export({ format: 'jwk' });
+  keys = { privateKey, publicKey, publicKeyRaw: jwk.x! };
+  cache.set(secret, keys);
+  return keys;
+}
+
+/** The text printed in a ticket's QR code. */
+export function signTicketCode(secret: string, eventId: string, ticketUid: string): string {
+  const payload = ticketCodePayload(eventId, ticketUid);
+  const sig = sign(null, Buffer.from(payload, 'ascii'), checkinKeys(secret).privateKey);
+  return `${payload}.${base64UrlEncode(sig)}`;
+}
+
+export type ReadTicketCode = { ok: true; eventId: string; ticketUid: string } | { ok: false };
+
+/** The event and ticket a code names, when it is ours and its signature holds. */
+export function readTicketCode(secret: string, code: string): ReadTicketCode {
+  const parsed = parseTicketCode(code);
+  if (!parsed) return { ok: false };
+  const valid = verify(null, asciiBytes(parsed.signed), checkinKeys(secret).publicKey, parsed.signature);
+  return valid ? { ok: true, eventId: parsed.eventId, ticketUid: parsed.ticketUid } : { ok: false };
+}

@@ -1,0 +1,319 @@
+// Door check-in (issue 11): POST …/checkin/scans over HTTP on loopback against a real PostgreSQL server.
+//
+//   DATABASE_URL=postgres://postgres@127.0.0.1:55401/postgres npx tsx bench/checkin.ts
+//
+// Creates a scratch database on that server (dropped afterwards unless BENCH_KEEP_DB=1), starts the
+// server in this process, seeds an event with paid orders of two tickets each, signs each ticket's
+// code as the PDF prints it, and signs in 20 door volunteers (event_checkin on the event), one per
+// device. Then, open loop, each device scans 10 tickets a second: every ticket is scanned by two
+// devices at the same instant (devices pair up: 0 and 1, 2 and 3, …), so every admission races
+// another door. A reference, GET /api/health (one query), is sent on its own connection at 10 a
+// second through the same run. Prints p50/p99 of the scans and of the reference, and checks that
+// every ticket was admitted exactly once (one 'admitted' and one 'already_used' answer per ticket,
+// tickets.used and the recorded scans agree). Exit code 1 when a count is off or the scans' p99 is
+// over the budget (100 ms).
+//
+// The load generator runs in a worker thread of this process (plain sockets, like wrk), so that it
+// does not share the server's event loop. Knobs: BENCH_DEVICES (20), BENCH_RATE (scans per second
+// per device, 10), BENCH_SECONDS (measured seconds, 15), BENCH_POOL (pg pool, 10), BENCH_BUDGET_MS (100).
+
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+type Request = { i: number; due: number; key: string; raw: string };
+type Sample = { i: number; status: number; ms: number; body: string };
+
+/** Sends each request when it is due (open loop) on an idle keep-alive connection of its key; latency counts from when it was due. */
+const LOAD_GENERATOR = String.raw`
+const net = require('node:net');
+const { performance } = require('node:perf_hooks');
+
+function openConnection(port) {
+  const socket = net.connect({ host: '127.0.0.1', port, noDelay: true });
+  const conn = { socket, buffer: Buffer.alloc(0), pending: null };
+  socket.on('data', (chunk) => {
+    conn.buffer = conn.buffer.length ? Buffer.concat([conn.buffer, chunk]) : chunk;
+    const done = conn.pending && answered(conn.buffer);
+    if (!done) return;
+    const { resolve } = conn.pending;
+    conn.pending = null;
+    const body = conn.buffer.toString('utf8', done.headEnd + 4, done.length);
+    conn.buffer = conn.buffer.subarray(done.length);
+    resolve({ status: done.status, body });
+  });
+  const fail = (err) => { if (conn.pending) { const { reject } = conn.pending; conn.pending = null; reject(err || new Error('connection closed')); } };
+  socket.on('error', fail);
+  socket.on('close', () => fail());
+  return conn;
+}
+
+function answered(buf) {
+  const headEnd = buf.indexOf('\r\n\r\n');
+  if (headEnd < 0) return null;
+  const head = buf.toString('latin1', 0, headEnd).toLowerCase();
+  const status = Number(head.slice(9, 12));
+  const cl = /\r\ncontent-length: *(\d+)/.exec(head);
+  const length = headEnd + 4 + (cl ? Number(cl[1]) : 0);
+  return buf.length >= length ? { status, headEnd, length } : null;
+}
+
+function send(conn, raw) {
+  return new Promise((resolve, reject) => {
+    conn.pending = { resolve, reject };
+    conn.socket.write(raw);
+  });
+}
+
+async function runPhases(port, phases, connectionsPerKey) {
+  const idle = new Map();
+  const take = (key) => {
+    let list = idle.get(key);
+    if (!list) idle.set(key, (list = []));
+    return list.pop() || openConnection(port);
+  };
+  const give = (key, conn) => idle.get(key).push(conn);
+  // Open the connections before the clock starts.
+  for (const key of new Set(phases.flat().map((r) => r.key))) for (let i = 0; i < connectionsPerKey; i++) give(key, take(key));
+  const out = [];
+  for (const requests of phases) {
+    const samples = [];
+    const started = performance.now() + 100;
+    await Promise.all(requests.map(async (r) => {
+      const due = started + r.due;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      const conn = take(r.key);
+      const { status, body } = await send(conn, r.raw);
+      give(r.key, conn);
+      samples.push({ i: r.i, status, ms: performance.now() - due, body });
+    }));
+    out.push(samples);
+  }
+  for (const list of idle.values()) for (const conn of list) conn.socket.destroy();
+  return out;
+}
+`;
+
+function runLoad(port: number, phases: Request[][]): Promise<Sample[][]> {
+  return new Promise((resolve, reject) => {
+    const source = `${LOAD_GENERATOR}
+      const { parentPort, workerData } = require('node:worker_threads');
+      runPhases(workerData.port, workerData.phases, 2).then((out) => parentPort.postMessage(out));`;
+    const worker = new Worker(source, { eval: true, workerData: { port, phases } });
+    worker.once('message', (out: Sample[][]) => {
+      void worker.terminate();
+      resolve(out);
+    });
+    worker.once('error', reject);
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** One request on loopback with the tenant's Host (Node's fetch will not send a Host header). */
+function call(port: number, host: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  return new Promise<{ status: number; body: any; cookies: string[] }>((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path: url, headers: { host, ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}), ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null, cookies: res.headers['set-cookie'] ?? [] });
+        });
+      },
+    );
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}
+
+async function main() {
+  const { eq, sql } = await import('drizzle-orm');
+  const { default: pg } = await import('pg');
+  const { buildApp } = await import('../apps/server/src/app.js');
+  const { loadConfig } = await import('../apps/server/src/config.js');
+  const { openDatabase } = await import('../apps/server/src/db/client.js');
+  const { checkinScans, events, memberships, tickets, ticketTypes, users } = await import('../apps/server/src/db/schema/index.js');
+  const { hashPassword } = await import('../apps/server/src/platform/auth/passwords.js');
+  const { ensureGlobalFeeDefaults } = await import('../apps/server/src/modules/fees/service.js');
+  const { createTenant } = await import('../apps/server/src/modules/tenants/service.js');
+  const { signTicketCode } = await import('../apps/server/src/modules/checkin/ticket-code.js');
+
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl?.startsWith('postgres')) {
+    console.error('bench/checkin.ts needs DATABASE_URL=postgres://… (a real PostgreSQL server).');
+    process.exit(2);
+  }
+  const DEVICES = Number(process.env.BENCH_DEVICES ?? 20);
+  const RATE = Number(process.env.BENCH_RATE ?? 10);
+  const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+  const POOL = Number(process.env.BENCH_POOL ?? 10);
+  const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 100);
+  const WARM_SECONDS = 3;
+  if (DEVICES % 2 !== 0) throw new Error('BENCH_DEVICES must be even: devices scan in pairs');
+  // Each pair of devices scans RATE tickets a second together.
+  const ticketsFor = (seconds: number) => (DEVICES / 2) * RATE * seconds;
+
+  const name = `mq_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const dbUrl = new URL(adminUrl);
+  dbUrl.pathname = `/${name}`;
+
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'marquee-bench-'));
+  const database = await openDatabase({ databaseUrl: dbUrl.toString(), poolSize: POOL });
+  let ok = false;
+  try {
+    await database.migrate();
+    const config = loadConfig(
+      { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', RATE_LIMIT_AUTH_PER_MINUTE: '100000' },
+      { dataDir, secret: 'bench-secret-bench-secret-bench-secret-01', port: 0, databaseUrl: dbUrl.toString(), webDist: path.join(dataDir, 'no-web') },
+    );
+    const app = await buildApp(config, database);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    config.publicPort = String(port);
+    const deps = app.deps;
+
+    await ensureGlobalFeeDefaults(deps);
+    const tenant = await createTenant({
+      deps,
+      input: { details: { name: 'Bench Doors', url: 'doors', email: 'doors@example.test', phone: '+15555550100', inviteTemplateSubject: 'Join', inviteTemplateBody: 'Join us.' } },
+    });
+    const host = `doors.${config.baseDomain}:${port}`;
+
+    /** An event with `count` tickets in paid orders of two; answers the tickets' signed codes in a shuffled order. */
+    const seedEvent = async (label: string, count: number) => {
+      const eventId = randomUUID();
+      const ticketTypeId = randomUUID();
+      await deps.db.insert(events).values({ tenantId: tenant.id, id: eventId, name: `Doors ${label}`, urlName: label, status: 'published', publishedAt: new Date() });
+      await deps.db.insert(ticketTypes).values({ tenantId: tenant.id, id: ticketTypeId, eventId, name: 'General Admission', price: 2500, quantity: count, remaining: 0 });
+      await deps.db.execute(sql`
+        insert into orders (tenant_id, id, order_uid, event_id, status, email, first_name, last_name, ticket_count, subtotal, total_amount, tenant_total, paid_at)
+        select ${tenant.id}::uuid, gen_random_uuid(), ${label.toUpperCase()} || lpad(g::text, 8, '0'), ${eventId}::uuid, 'completed', 'buyer' || g || '@example.test',
+          'Bench', 'Buyer ' || g, 2, 5000, 5000, 5000, now()
+        from generate_series(1, ${Math.ceil(count / 2)}) g`);
+      await deps.db.execute(sql`
+        insert into tickets (tenant_id, id, ticket_uid, order_id, event_id, ticket_type_id, ticket_type_name, price, full_name, email)
+        select o.tenant_id, gen_random_uuid(), upper(md5(o.id::text || k)), o.id, o.event_id, ${ticketTypeId}::uuid, 'General Admission', 2500,
+          o.first_name || ' ' || o.last_name, o.email
+        from orders o cross join generate_series(1, 2) k where o.tenant_id = ${tenant.id}::uuid and o.event_id = ${eventId}::uuid`);
+      const rows = await deps.db.select({ id: tickets.id, uid: tickets.ticketUid }).from(tickets).where(eq(tickets.eventId, eventId));
+      const chosen = rows.slice(0, count).sort(() => Math.random() - 0.5);
+      return { eventId, tickets: chosen.map((t) => ({ id: t.id, code: signTicketCode(config.secret, eventId, t.uid) })) };
+    };
+    const warm = await seedEvent('warmup', ticketsFor(WARM_SECONDS));
+    const door = await seedEvent('show', ticketsFor(SECONDS));
+
+    // One door volunteer per device: event_checkin on both events, signed in on the tenant's host.
+    const passwordHash = await hashPassword('Bench-door-1!');
+    const devices: Array<{ cookie: string; csrf: string }> = [];
+    for (let d = 0; d < DEVICES; d++) {
+      const userId = randomUUID();
+      const email = `door${d}@example.test`;
+      await deps.db.insert(users).values({ id: userId, email, passwordHash, firstName: 'Door', lastName: `Volunteer ${d + 1}`, status: 'ACTIVE' });
+      for (const eventId of [warm.eventId, door.eventId])
+        await deps.db.insert(memberships).values({ id: randomUUID(), userId, groupId: tenant.id, tenantId: tenant.id, eventId, roles: ['event_checkin'] });
+      const login = await call(port, host, 'POST', '/api/auth/login', { username: email, password: 'Bench-door-1!' });
+      if (login.status !== 200) throw new Error(`login ${email}: ${login.status} ${JSON.stringify(login.body)}`);
+      const cookie = login.cookies.map((c) => c.split(';')[0]).join('; ');
+      devices.push({ cookie, csrf: login.body.csrfToken });
+    }
+
+    /** The open-loop schedule: pair p's two devices scan ticket p*RATE*seconds + k at k/RATE s (+ the device's offset in the second). */
+    const schedule = (event: { eventId: string; tickets: Array<{ id: string; code: string }> }, seconds: number) => {
+      const requests: Request[] = [];
+      const scanPath = `/api/tenants/${tenant.id}/events/${event.eventId}/checkin/scans`;
+      const perPair = RATE * seconds;
+      const spread = 1000 / RATE / (DEVICES / 2);
+      for (let d = 0; d < DEVICES; d++) {
+        const pair = Math.floor(d / 2);
+        for (let k = 0; k < perPair; k++) {
+          const ticket = event.tickets[pair * perPair + k]!;
+          const body = JSON.stringify({ clientScanId: randomUUID(), deviceId: `device-${d + 1}`, code: ticket.code });
+          const raw =
+            `POST ${scanPath} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+            `Cookie: ${devices[d]!.cookie}\r\nX-CSRF-Token: ${devices[d]!.csrf}\r\n\r\n${body}`;
+          requests.push({ i: requests.length, due: (k * 1000) / RATE + pair * spread, key: `device-${d}`, raw });
+        }
+      }
+      // The reference: the health check (one query) at RATE a second on its own connection, through the same seconds.
+      const health = `GET /api/health HTTP/1.1\r\nHost: ${host}\r\n\r\n`;
+      for (let k = 0; k < RATE * seconds; k++) requests.push({ i: requests.length, due: (k * 1000) / RATE + spread / 2, key: 'health', raw: health });
+      return requests;
+    };
+    const warmRequests = schedule(warm, WARM_SECONDS);
+    const requests = schedule(door, SECONDS);
+    const isScan = (r: Request) => r.key !== 'health';
+
+    const cpuBefore = process.cpuUsage();
+    const [, samples] = await runLoad(port, [warmRequests, requests]);
+    const cpu = process.cpuUsage(cpuBefore);
+
+    const byIndex = new Map(samples!.map((s) => [s.i, s]));
+    const scans = requests.filter(isScan).map((r) => byIndex.get(r.i)!);
+    const reference = requests.filter((r) => !isScan(r)).map((r) => byIndex.get(r.i)!);
+    const scanMs = scans.map((s) => s.ms).sort((a, b) => a - b);
+    const refMs = reference.map((s) => s.ms).sort((a, b) => a - b);
+    const answers = scans.filter((s) => s.status === 200).map((s) => JSON.parse(s.body) as { result: string; ticket: { id: string } | null });
+    const perTicket = new Map<string, string[]>();
+    for (const a of answers) if (a.ticket) perTicket.set(a.ticket.id, [...(perTicket.get(a.ticket.id) ?? []), a.result]);
+    const exactlyOnce = door.tickets.every((t) => (perTicket.get(t.id) ?? []).sort().join() === 'admitted,already_used');
+    const [used] = await deps.db
+      .select({ n: sql<number>`count(*) filter (where ${tickets.used})`.mapWith(Number) })
+      .from(tickets)
+      .where(eq(tickets.eventId, door.eventId));
+    const [recorded] = await deps.db
+      .select({ admitted: sql<number>`count(*) filter (where ${checkinScans.result} = 'admitted')`.mapWith(Number), all: sql<number>`count(*)`.mapWith(Number) })
+      .from(checkinScans)
+      .where(eq(checkinScans.eventId, door.eventId));
+    const statuses = new Map<number, number>();
+    for (const s of scans) statuses.set(s.status, (statuses.get(s.status) ?? 0) + 1);
+
+    const line = (label: string, value: string) => console.log(`  ${label.padEnd(34)} ${value}`);
+    console.log(
+      `\nDoor check-in: ${DEVICES} devices x ${RATE} scans/s for ${SECONDS} s (open loop, ${scans.length} scans of ${door.tickets.length} tickets, each by two devices at once)` +
+        ` (PostgreSQL, pool ${POOL}, Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)})`,
+    );
+    line('scan p50 / p99', `${percentile(scanMs, 50).toFixed(1)} ms / ${percentile(scanMs, 99).toFixed(1)} ms (max ${scanMs.at(-1)!.toFixed(1)} ms)`);
+    line('reference GET /api/health p50 / p99', `${percentile(refMs, 50).toFixed(1)} ms / ${percentile(refMs, 99).toFixed(1)} ms`);
+    line('scan answers by status', [...statuses].map(([s, n]) => `${n} x ${s}`).join(', '));
+    line('CPU per scan (Node: server + client)', `${((cpu.user + cpu.system) / 1000 / (scans.length + warmRequests.length)).toFixed(2)} ms`);
+    line('admitted / already used answers', `${answers.filter((a) => a.result === 'admitted').length} / ${answers.filter((a) => a.result === 'already_used').length}`);
+    line('tickets used / scans recorded', `${used?.n} / ${recorded?.all} (${recorded?.admitted} admissions)`);
+    const countsOk = exactlyOnce && used?.n === door.tickets.length && recorded?.admitted === door.tickets.length && recorded.all === scans.length && statuses.get(200) === scans.length;
+    const budgetOk = percentile(scanMs, 99) <= BUDGET_MS;
+    console.log(countsOk ? '  OK: every ticket admitted exactly once, the other door told it was already used.' : '  FAILED: the admissions do not add up.');
+    console.log(budgetOk ? `  OK: scan p99 within the ${BUDGET_MS} ms budget.\n` : `  OVER BUDGET: scan p99 above ${BUDGET_MS} ms.\n`);
+    ok = countsOk && budgetOk;
+    await app.close();
+  } finally {
+    await database.close();
+    if (process.env.BENCH_KEEP_DB !== '1') {
+      for (let i = 0; i < 50; i++) {
+        const open = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (open.rows[0]?.n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await admin.query(`drop database if exists ${name} with (force)`);
+    }
+    await admin.end();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  process.exitCode = ok ? 0 : 1;
+}
+
+await main();
