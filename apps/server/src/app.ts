@@ -131,7 +131,8 @@ export async function buildApp(config: Config, database: Database): Promise<App>
         defaultSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
+        // 'wasm-unsafe-eval': the check-in page's QR reader (zxing-wasm) compiles WebAssembly; it allows no eval of JavaScript.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         connectSrc: ["'self'"],
         formAction: ["'self'", 'https://checkout.stripe.com'],
         frameAncestors: ["'none'"],

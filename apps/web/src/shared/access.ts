@@ -46,3 +46,13 @@ export function useEventAccess(tenantId: string | undefined, eventId?: string) {
 export function useIsTenantAdmin(tenantId: string | undefined) {
   return isTenantAdmin(useSession().memberships, tenantId);
 }
+
+/**
+ * Whether the person's only work on this event is the door (event_checkin, no tenant-wide role and
+ * not its manager): their events list opens the check-in page straight away.
+ */
+export function isCheckinOnly(memberships: TMembership[], tenantId: string | undefined, eventId: string): boolean {
+  if (!tenantId || isTenantWideMember(memberships, tenantId)) return false;
+  const roles = memberships.filter((m) => m.tenantId === tenantId && m.kind === 'event' && m.eventId === eventId).flatMap((m) => m.roles);
+  return roles.includes('event_checkin') && !roles.includes('event_manager');
+}

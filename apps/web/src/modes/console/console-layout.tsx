@@ -27,6 +27,7 @@ export function ConsoleLayout({ area }: { area: ConsoleArea }) {
     const allowed =
       (!handle.platformRoles || hasPlatformRole(session.memberships, handle.platformRoles)) &&
       (!handle.tenantWide || isTenantWideMember(session.memberships, context.tenant?.id));
+    if (allowed && handle.fullScreen) return <Outlet />;
     return (
       <ConsoleShell area={area} session={session}>
         {allowed ? <Outlet /> : <NoPageAccess />}

@@ -15,6 +15,8 @@ export type RouteHandle = {
   platformRoles?: readonly PlatformRole[];
   /** A tenant-console page for the tenant's own members (admin or staff), not for event-only staff. */
   tenantWide?: boolean;
+  /** A page that is the whole screen (the door's check-in page): no console navigation around it. */
+  fullScreen?: boolean;
 };
 
 export function useRouteHandle(): RouteHandle {

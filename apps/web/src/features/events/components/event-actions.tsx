@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Menu, Tooltip } from '@mantine/core';
 import type { TEvent } from '@marquee/core';
-import { IconBan, IconDots, IconExternalLink, IconRocket, IconTrash, IconEyeOff } from '@tabler/icons-react';
-import { useNavigate } from 'react-router';
+import { IconBan, IconDots, IconExternalLink, IconRocket, IconTrash, IconEyeOff, IconScan } from '@tabler/icons-react';
+import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../../ui/api-client';
 import { askConfirmDelete } from '../../../ui/confirm-delete';
 import { notify } from '../../../ui/notify';
@@ -80,6 +80,11 @@ export function EventActions({ event, dirty }: EventActionsProps) {
       >
         View event page
       </Button>
+      {status === 'published' && (
+        <Button component={Link} to={`/events/${event.id}/check-in`} variant="default" leftSection={<IconScan size={16} />} data-testid="open-checkin">
+          Check-in
+        </Button>
+      )}
       {canEditEvent && status === 'draft' && (
         <Tooltip label="Save your changes first" disabled={!dirty}>
           <Button leftSection={<IconRocket size={16} />} onClick={publish} loading={act.isPending} disabled={dirty} data-testid="publish-event">

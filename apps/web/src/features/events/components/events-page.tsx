@@ -11,7 +11,8 @@ import { useEvents } from '../queries';
 import { formatDateInZone, formatTimeInZone } from '../time';
 import { EventStatusBadge } from './event-status-badge';
 import { useTenantId } from '../../../shared/tenant';
-import { useEventAccess } from '../../../shared/access';
+import { isCheckinOnly, useEventAccess } from '../../../shared/access';
+import { useSession } from '../../../ui/session';
 
 type StatusFilter = 'all' | EventStatus;
 
@@ -46,7 +47,11 @@ function Capacity({ event }: { event: TEvent }) {
 
 export function EventsPage() {
   const navigate = useNavigate();
-  const { canManageEvents } = useEventAccess(useTenantId());
+  const tenantId = useTenantId();
+  const { canManageEvents } = useEventAccess(tenantId);
+  const { memberships } = useSession();
+  /** Door volunteers land on the check-in page of their event. */
+  const eventPath = (e: TEvent) => (isCheckinOnly(memberships, tenantId, e.id) ? `/events/${e.id}/check-in` : `/events/${e.id}`);
   const [name, setName] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const pager = useCursorPager({ resetKey: `${name}|${status}` });
@@ -59,7 +64,7 @@ export function EventsPage() {
       header: 'Event',
       render: (e) => (
         <Stack gap={2} style={{ minWidth: 0 }}>
-          <Anchor component={Link} to={`/events/${e.id}`} fw={600} fz="sm" onClick={(ev) => ev.stopPropagation()}>
+          <Anchor component={Link} to={eventPath(e)} fw={600} fz="sm" onClick={(ev) => ev.stopPropagation()}>
             {e.details.name}
           </Anchor>
           <Text fz="xs" c="dimmed" truncate>
@@ -119,7 +124,7 @@ export function EventsPage() {
         {...fromListQuery(list)}
         rowKey={(e) => e.id}
         pager={pager}
-        onRowClick={(e) => void navigate(`/events/${e.id}`)}
+        onRowClick={(e) => void navigate(eventPath(e))}
         empty={
           filtered ? (
             <EmptyState bare icon={<IconCalendarOff size={28} stroke={1.6} />} title="No matching events" description="No event matches this search. Try another name or status." />

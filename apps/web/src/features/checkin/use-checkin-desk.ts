@@ -1,0 +1,222 @@
+import { CHECKIN_SYNC_MAX, type TCheckinScanAnswer, type TCheckinTicket } from '@marquee/core';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { isApiError } from '../../ui/api-client';
+import { checkinApi } from './api';
+import { admitLocally, countTickets, type ScanInput } from './local-admission';
+import { eventKey, offlineStore, type Conflict, type StoredManifest } from './offline-store';
+import { verifyTicketCode } from './verify-code';
+
+// The door's state (issue 11): the event's ticket list kept on the device, every scan answered at
+// once (by the server when it can be reached, else from that list), the queue of offline scans and
+// their sync, and the conflicts the sync found. Survives a reload (IndexedDB).
+
+export type DeskAnswer = (TCheckinScanAnswer | (Omit<TCheckinScanAnswer, 'scanId'> & { scanId: null })) & { offline: boolean };
+
+const MANIFEST_REFRESH_MS = 60_000;
+const SYNC_EVERY_MS = 10_000;
+
+const isNetworkError = (e: unknown) => isApiError(e) && e.status === 0;
+
+function newId() {
+  return crypto.randomUUID();
+}
+
+/**
+ * What the server records as the device: its name at the door and a short part of this browser's
+ * random id ("Door 1 · 7f3a"), so that "already used" can say where without a device registry.
+ */
+const deviceLabel = (name: string, id: string) => `${name} · ${id.slice(0, 4)}`;
+
+/** This browser's device id and its name at the door ("Door 1"), kept across reloads. */
+export function useDevice() {
+  const [device, setDevice] = useState<{ id: string; name: string } | null>(null);
+  useEffect(() => {
+    void (async () => {
+      let id = await offlineStore.meta('deviceId');
+      if (!id) {
+        id = newId();
+        await offlineStore.setMeta('deviceId', id);
+      }
+      const name = (await offlineStore.meta('deviceName')) ?? 'Door 1';
+      setDevice({ id: deviceLabel(name, id), name });
+    })();
+  }, []);
+  const rename = useCallback(async (name: string) => {
+    const clean = name.trim().slice(0, 40) || 'Door 1';
+    await offlineStore.setMeta('deviceName', clean);
+    const id = (await offlineStore.meta('deviceId')) ?? newId();
+    setDevice({ id: deviceLabel(clean, id), name: clean });
+  }, []);
+  return { device, rename };
+}
+
+function withTicket(manifest: StoredManifest, ticket: TCheckinTicket | null): StoredManifest {
+  if (!ticket) return manifest;
+  return { ...manifest, tickets: manifest.tickets.map((t) => (t.id === ticket.id ? ticket : t)) };
+}
+
+export function useCheckinDesk({ tenantId, eventId, device }: { tenantId: string; eventId: string; device: { id: string; name: string } | null }) {
+  const key = eventKey(tenantId, eventId);
+  const [manifest, setManifest] = useState<StoredManifest | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [online, setOnline] = useState(() => navigator.onLine);
+  const [queued, setQueued] = useState(0);
+  const [conflicts, setConflicts] = useState<Conflict[]>([]);
+  const [syncing, setSyncing] = useState(false);
+  const manifestRef = useRef<StoredManifest | null>(null);
+  const busy = useRef(false);
+
+  const store = useCallback(async (next: StoredManifest) => {
+    manifestRef.current = next;
+    setManifest(next);
+    await offlineStore.saveManifest(next);
+  }, []);
+
+  /** The server's list, with this device's unsynced admissions laid over it. */
+  const refresh = useCallback(async () => {
+    try {
+      const fresh = await checkinApi.manifest(tenantId, eventId);
+      let next: StoredManifest = { ...fresh, key, fetchedAt: new Date().toISOString() };
+      const pending = await offlineStore.queued(key);
+      const local = manifestRef.current;
+      for (const scan of pending) {
+        const mine = local?.tickets.find((t) => t.state === 'used' && t.usedBy?.deviceId === device?.id && (scan.ticketId ? t.id === scan.ticketId || t.ticketUid === scan.ticketId : scan.code?.includes(`.${t.ticketUid}.`)));
+        if (mine) next = withTicket(next, mine);
+      }
+      await store(next);
+      setOnline(true);
+      setLoadError(null);
+    } catch (e) {
+      if (isNetworkError(e)) setOnline(false);
+      else setLoadError(isApiError(e) ? e.message : 'The ticket list could not be loaded.');
+    }
+  }, [tenantId, eventId, key, store, device?.id]);
+
+  const sync = useCallback(async () => {
+    if (!device || busy.current) return;
+    const pending = await offlineStore.queued(key);
+    setQueued(pending.length);
+    if (pending.length === 0) return;
+    busy.current = true;
+    setSyncing(true);
+    try {
+      for (let i = 0; i < pending.length; i += CHECKIN_SYNC_MAX) {
+        const chunk = pending.slice(i, i + CHECKIN_SYNC_MAX);
+        const { results } = await checkinApi.sync(tenantId, eventId, {
+          deviceId: device.id,
+          scans: chunk.map(({ clientScanId, code, ticketId, scannedAt }) => ({ clientScanId, code, ticketId, scannedAt })),
+        });
+        const found: Conflict[] = results
+          .filter((r) => r.result !== 'admitted')
+          .map((r) => ({ clientScanId: r.clientScanId, key, result: r.result, ticket: r.ticket, previous: r.previous, scannedAt: chunk.find((c) => c.clientScanId === r.clientScanId)?.scannedAt ?? '' }));
+        if (found.length) await offlineStore.addConflicts(found);
+        await offlineStore.dequeue(chunk.map((c) => c.clientScanId));
+      }
+      setOnline(true);
+      setConflicts(await offlineStore.conflicts(key));
+      setQueued((await offlineStore.queued(key)).length);
+      await refresh();
+    } catch (e) {
+      if (isNetworkError(e)) setOnline(false);
+    } finally {
+      busy.current = false;
+      setSyncing(false);
+    }
+  }, [device, key, tenantId, eventId, refresh]);
+
+  // Start from what the device kept, then ask the server.
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      const kept = await offlineStore.manifest(key);
+      if (live && kept) {
+        manifestRef.current = kept;
+        setManifest(kept);
+      }
+      setConflicts(await offlineStore.conflicts(key));
+      setQueued((await offlineStore.queued(key)).length);
+      if (live) await refresh();
+    })();
+    return () => {
+      live = false;
+    };
+  }, [key, refresh]);
+
+  useEffect(() => {
+    const up = () => {
+      setOnline(true);
+      void sync();
+    };
+    const down = () => setOnline(false);
+    window.addEventListener('online', up);
+    window.addEventListener('offline', down);
+    const syncTimer = window.setInterval(() => void sync(), SYNC_EVERY_MS);
+    const refreshTimer = window.setInterval(() => void refresh(), MANIFEST_REFRESH_MS);
+    return () => {
+      window.removeEventListener('online', up);
+      window.removeEventListener('offline', down);
+      window.clearInterval(syncTimer);
+      window.clearInterval(refreshTimer);
+    };
+  }, [sync, refresh]);
+
+  const decideOffline = useCallback(
+    async (input: ScanInput, clientScanId: string): Promise<DeskAnswer> => {
+      const current = manifestRef.current;
+      if (!current || !device) return { scanId: null, clientScanId, result: 'unknown', ticket: null, previous: null, offline: true };
+      const signatureValid = 'code' in input ? await verifyTicketCode(input.code, current.publicKey) : true;
+      const { answer, admitted } = admitLocally({ eventId, tickets: current.tickets, input, signatureValid, clientScanId, deviceId: device.id, deviceName: device.name, now: new Date() });
+      if (admitted) {
+        await offlineStore.enqueue({ clientScanId, key, ...input, scannedAt: admitted.usedAt! });
+        await store(withTicket(current, admitted));
+        setQueued((n) => n + 1);
+      }
+      return { ...answer, offline: true };
+    },
+    [device, eventId, key, store],
+  );
+
+  /** One scan or manual check-in: the server's answer, or the device's own when offline. */
+  const scan = useCallback(
+    async (input: ScanInput): Promise<DeskAnswer> => {
+      const clientScanId = newId();
+      if (!device) return { scanId: null, clientScanId, result: 'unknown', ticket: null, previous: null, offline: true };
+      if (!navigator.onLine) return decideOffline(input, clientScanId);
+      try {
+        const answer = await checkinApi.scan(tenantId, eventId, { clientScanId, deviceId: device.id, ...input, scannedAt: new Date().toISOString() });
+        setOnline(true);
+        if (answer.ticket && manifestRef.current) await store(withTicket(manifestRef.current, answer.ticket));
+        return { ...answer, offline: false };
+      } catch (e) {
+        if (!isNetworkError(e)) throw e;
+        setOnline(false);
+        return decideOffline(input, clientScanId);
+      }
+    },
+    [device, tenantId, eventId, store, decideOffline],
+  );
+
+  /** Takes back an admission: on the server, or from the offline queue before it was sent. */
+  const undo = useCallback(
+    async (answer: DeskAnswer) => {
+      if (!device || answer.result !== 'admitted' || !answer.ticket) return;
+      if (answer.scanId === null) {
+        await offlineStore.dequeue([answer.clientScanId]);
+        setQueued((n) => Math.max(0, n - 1));
+        if (manifestRef.current) await store(withTicket(manifestRef.current, { ...answer.ticket, state: 'valid', usedAt: null, usedBy: null }));
+        return;
+      }
+      const res = await checkinApi.undo(tenantId, eventId, answer.scanId, device.id);
+      if (manifestRef.current) await store(withTicket(manifestRef.current, res.ticket));
+    },
+    [device, tenantId, eventId, store],
+  );
+
+  const dismissConflicts = useCallback(async () => {
+    await offlineStore.clearConflicts(key);
+    setConflicts([]);
+  }, [key]);
+
+  const counts = manifest ? countTickets(manifest.tickets) : null;
+  return { manifest, counts, loadError, online, queued, syncing, conflicts, scan, undo, sync, refresh, dismissConflicts };
+}

@@ -1,0 +1,265 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, expect, request as playwrightRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { ADMIN, linkFromOutbox, ORGANISER, platformOrigin, tenantOrigin, uniqueEmail } from './support';
+
+// Door check-in (issue 11) as a door volunteer lives it: the organiser invites them with the
+// check-in role; they sign in on a phone-sized Chromium whose camera is a fake fed a video of the
+// buyer's real ticket (the confirmation mail's PDF rendered to an image); the ticket is admitted
+// once and refused as already used the second time; the dashboard's tickets-used counter moves.
+// Then the network goes away: a ticket is admitted from the device's own list, the page survives a
+// reload, and when the network is back the scan syncs and a conflict (the same ticket admitted at
+// another door meanwhile) is shown.
+
+const PAY_CARD = '4242 4242 4242 4242';
+const PASSWORD = 'Front-door-7!';
+
+type Api = { ctx: APIRequestContext; csrf: string; tenantId: string };
+
+async function apiContext(origin: string): Promise<APIRequestContext> {
+  const url = new URL(origin);
+  return playwrightRequest.newContext({ baseURL: `${url.protocol}//127.0.0.1${url.port ? `:${url.port}` : ''}`, extraHTTPHeaders: { host: url.host } });
+}
+
+async function signIn(origin: string, who: { email: string; password: string }): Promise<Api> {
+  const ctx = await apiContext(origin);
+  const res = await ctx.post('/api/auth/login', { data: { username: who.email, password: who.password } });
+  expect(res.status(), await res.text()).toBe(200);
+  const session = (await res.json()) as { csrfToken: string };
+  const site = (await (await ctx.get('/api/site/context')).json()) as { tenant: { id: string } | null };
+  return { ctx, csrf: session.csrfToken, tenantId: site.tenant?.id ?? '' };
+}
+
+async function post<T>(api: Api, p: string, data: unknown): Promise<T> {
+  const res = await api.ctx.post(p, { data, headers: { 'x-csrf-token': api.csrf } });
+  expect(res.ok(), `POST ${p}: ${res.status()} ${await res.text()}`).toBeTruthy();
+  return (await res.json()) as T;
+}
+
+async function givenEventOnSale(organiser: Api) {
+  const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+  const name = `Door Night ${suffix}`;
+  const urlName = `door-night-${suffix}`;
+  const base = `/api/tenants/${organiser.tenantId}/events`;
+  const event = await post<{ id: string }>(organiser, base, {
+    details: {
+      name,
+      urlName,
+      startDateTime: '2031-10-03T20:00:00-04:00',
+      timeZone: 'America/New_York',
+      venueName: 'Harbour Hall',
+      address1: '12 Pier Road',
+      city: 'Boston',
+      state: 'MA',
+      zip: '02110',
+      country: 'USA',
+      description: 'A night at the door.',
+      covidSafety: false,
+      emailDeliveryVerbiage: 'Show the attached tickets at the door.',
+    },
+  });
+  await post(organiser, `${base}/${event.id}/ticket-types`, { details: { name: 'General Admission', details: 'Standing room.', price: 2500, quantity: 100, sortOrder: 0 } });
+  await post(organiser, `${base}/${event.id}/publish`, {});
+  return { id: event.id, urlName, name };
+}
+
+/** A buyer gets `count` tickets through the attendee site and the test gateway; returns the order id. */
+async function buyTickets(page: Page, origin: string, urlName: string, email: string, count: number): Promise<string> {
+  await page.goto(`${origin}/${urlName}/tickets`);
+  for (let i = 0; i < count; i++) await page.getByRole('button', { name: 'Add one General Admission' }).click();
+  await page.getByTestId('view-cart').click();
+  await page.getByTestId('continue').click();
+  await page.getByTestId('field-email').fill(email);
+  await page.getByTestId('field-firstName').fill('Grace');
+  await page.getByTestId('field-lastName').fill('Hopper');
+  await page.getByTestId('field-phone').pressSequentially('6175550188');
+  await page.getByTestId('field-address1').fill('1 Navy Yard');
+  await page.getByTestId('field-address2').fill('Building 5');
+  await page.getByTestId('field-city').fill('Boston');
+  await page.getByTestId('field-state').selectOption('MA');
+  await page.getByTestId('field-zipCode').fill('02129');
+  await page.getByTestId('place-order').click();
+  await expect(page).toHaveURL(/\/pay\//);
+  await page.getByLabel('Card number').fill(PAY_CARD);
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: /^Pay / }).click();
+  await expect(page.getByTestId('success-page')).toHaveAttribute('data-status', 'paid', { timeout: 20_000 });
+  return new URL(page.url()).searchParams.get('orderID')!;
+}
+
+/** The tickets PDF attached to the buyer's confirmation mail, as the platform's outbox holds it. */
+async function ticketsPdf(baseURL: string, email: string): Promise<Buffer> {
+  const admin = await signIn(platformOrigin(baseURL), ADMIN);
+  try {
+    let url = '';
+    await expect
+      .poll(async () => {
+        const list = (await (await admin.ctx.get('/api/platform/outbox', { params: { filters: `details.to=${email}` } })).json()) as {
+          result: Array<{ details: { attachments: Array<{ url: string }> } }>;
+        };
+        url = list.result.find((m) => m.details.attachments.length > 0)?.details.attachments[0]?.url ?? '';
+        return url;
+      }, { timeout: 30_000 })
+      .not.toBe('');
+    return await (await admin.ctx.get(url)).body();
+  } finally {
+    await admin.ctx.dispose();
+  }
+}
+
+/**
+ * A Y4M video (what Chromium's fake camera plays) of the PDF's first page: pdftoppm renders it in
+ * grey (PGM), which is the Y plane; U and V stay neutral. The page is padded to even sides.
+ */
+function pdfToY4m(pdf: Buffer, dir: string): string {
+  const pdfPath = path.join(dir, 'ticket.pdf');
+  writeFileSync(pdfPath, pdf);
+  execFileSync('pdftoppm', ['-r', '110', '-gray', '-singlefile', '-f', '1', '-l', '1', pdfPath, path.join(dir, 'ticket')]);
+  const pgm = readFileSync(path.join(dir, 'ticket.pgm'));
+  const header = /^P5\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(pgm.subarray(0, 64).toString('latin1'))!;
+  const [w, h] = [Number(header[1]), Number(header[2])];
+  const pixels = pgm.subarray(header[0].length);
+  const W = w + (w % 2);
+  const H = h + (h % 2);
+  const y = Buffer.alloc(W * H, 255);
+  for (let row = 0; row < h; row++) pixels.copy(y, row * W, row * w, row * w + w);
+  const uv = Buffer.alloc((W / 2) * (H / 2) * 2, 128);
+  const frame = Buffer.concat([Buffer.from('FRAME\n'), y, uv]);
+  const out = path.join(dir, 'ticket.y4m');
+  writeFileSync(out, Buffer.concat([Buffer.from(`YUV4MPEG2 W${W} H${H} F10:1 Ip A1:1 C420jpeg\n`), ...Array.from({ length: 10 }, () => frame)]));
+  return out;
+}
+
+async function phoneBrowserWithCamera(video: string): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ],
+  });
+}
+
+test.describe('door check-in', () => {
+  test('a volunteer with the check-in role scans a real ticket on a phone: admitted, then already used; offline admission syncs and shows a conflict', async ({ browser, page, baseURL }) => {
+    test.setTimeout(240_000);
+    const acme = tenantOrigin(baseURL);
+    const organiser = await signIn(acme, ORGANISER);
+    const event = await givenEventOnSale(organiser);
+    const volunteer = uniqueEmail('door');
+
+    await test.step('the volunteer has an account and accepts the check-in invite', async () => {
+      await page.goto(`${acme}/login`);
+      const status = await page.evaluate(
+        async (body) => (await fetch('/api/auth/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status,
+        { username: volunteer, password: PASSWORD, password2: PASSWORD, firstName: 'Dora', lastName: 'Door', appType: 'ATTENDEE' },
+      );
+      expect(status).toBe(201);
+      await page.goto((await linkFromOutbox(browser, baseURL!, volunteer, '/verify')).href);
+      await expect(page.getByTestId('verified-note')).toBeVisible();
+      await post(organiser, `/api/tenants/${organiser.tenantId}/events/${event.id}/staff/invites`, { email: volunteer, roles: ['event_checkin'] });
+      await page.goto((await linkFromOutbox(browser, baseURL!, volunteer, '/accept-invite')).href);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'CONFIRM' }).click();
+      await expect(page.getByTestId('accept-invite-success')).toContainText('Congratulations');
+    });
+
+    const buyer = uniqueEmail('buyer');
+    const buyerPage = await browser.newPage();
+    await buyTickets(buyerPage, acme, event.urlName, buyer, 2);
+    await buyerPage.close();
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'marquee-checkin-'));
+    const video = pdfToY4m(await ticketsPdf(baseURL!, buyer), dir);
+
+    const phone = await phoneBrowserWithCamera(video);
+    try {
+      const context = await phone.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+      await context.grantPermissions(['camera'], { origin: acme });
+      const door = await context.newPage();
+
+      await test.step('signed in on the phone, the events list opens the check-in page', async () => {
+        await door.goto(`${acme}/login`);
+        await door.getByLabel('Email').fill(volunteer);
+        await door.locator('input[autocomplete="current-password"]').fill(PASSWORD);
+        await door.getByRole('button', { name: 'Log in' }).click();
+        await door.goto(`${acme}/events`);
+        await door.getByRole('link', { name: event.name }).click();
+        await expect(door).toHaveURL(new RegExp(`/events/${event.id}/check-in$`));
+        await expect(door.getByRole('heading', { name: 'Check-in' })).toBeVisible();
+        await expect(door.getByTestId('checked-in-count')).toContainText('0 / 2');
+      });
+
+      await test.step('the camera reads the ticket: admitted; the same ticket again: already used', async () => {
+        const result = door.getByTestId('scan-result');
+        await expect(result).toHaveAttribute('data-result', 'admitted', { timeout: 30_000 });
+        await expect(result).toContainText('Grace Hopper');
+        await expect(result).toContainText('General Admission');
+        await door.screenshot({ path: path.join(dir, 'admitted.png') });
+        await result.getByRole('button', { name: 'Next scan' }).click();
+        await expect(result).toHaveAttribute('data-result', 'already_used', { timeout: 30_000 });
+        await expect(result).toContainText('Already used');
+        await expect(result).toContainText('Dora Door');
+        await door.screenshot({ path: path.join(dir, 'already-used.png') });
+        await result.getByRole('button', { name: 'Next scan' }).click();
+        await expect(door.getByTestId('checked-in-count')).toContainText('1 / 2');
+      });
+
+      await test.step("the event dashboard's tickets-used counter moved", async () => {
+        const dash = (await (await organiser.ctx.get(`/api/tenants/${organiser.tenantId}/events/${event.id}/reports/dashboard`)).json()) as { ticket_used: number };
+        expect(dash.ticket_used).toBe(1);
+      });
+
+      await test.step('offline: the second ticket is admitted from the device’s list, survives a reload, syncs and shows the conflict', async () => {
+        await door.getByRole('radio', { name: 'Search' }).check({ force: true });
+        await context.setOffline(true);
+        await door.getByLabel('Find a ticket').fill('Grace');
+        const row = door.getByRole('button', { name: /^Check in Grace Hopper/ });
+        // The admitted ticket's button is disabled; the other one checks in.
+        await door.locator('button:not([disabled])', { hasText: 'Check in' }).first().click();
+        const result = door.getByTestId('scan-result');
+        await expect(result).toHaveAttribute('data-result', 'admitted');
+        await expect(result).toContainText('Offline');
+        await result.getByRole('button', { name: 'Next scan' }).click();
+        await expect(door.getByText('1 scan waiting')).toBeVisible();
+        await expect(row.first()).toBeVisible();
+
+        await door.reload();
+        await expect(door.getByRole('heading', { name: 'Check-in' })).toBeVisible();
+        await expect(door.getByText('1 scan waiting')).toBeVisible();
+        await expect(door.getByTestId('checked-in-count')).toContainText('2 / 2');
+
+        // Meanwhile another door admits the same ticket online.
+        const manifest = (await (await organiser.ctx.get(`/api/tenants/${organiser.tenantId}/events/${event.id}/checkin/manifest`)).json()) as {
+          tickets: Array<{ id: string; state: string }>;
+        };
+        const other = manifest.tickets.find((t) => t.state === 'valid')!;
+        const atTheOtherDoor = await post<{ result: string }>(organiser, `/api/tenants/${organiser.tenantId}/events/${event.id}/checkin/scans`, {
+          clientScanId: crypto.randomUUID(),
+          deviceId: 'Side door · 0001',
+          ticketId: other.id,
+        });
+        expect(atTheOtherDoor.result).toBe('admitted');
+
+        await context.setOffline(false);
+        await door.evaluate(() => window.dispatchEvent(new Event('online')));
+        const conflicts = door.getByTestId('checkin-conflicts');
+        await expect(conflicts).toBeVisible({ timeout: 20_000 });
+        await expect(conflicts).toContainText('was already checked in elsewhere');
+        await expect(conflicts).toContainText('Side door');
+        await expect(door.getByText('1 scan waiting')).toHaveCount(0);
+        await door.screenshot({ path: path.join(dir, 'conflict.png'), fullPage: true });
+      });
+      await context.close();
+    } finally {
+      await phone.close();
+      await organiser.ctx.dispose();
+    }
+  });
+});
