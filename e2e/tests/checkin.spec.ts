@@ -189,8 +189,12 @@ test.describe('door check-in', () => {
         await door.getByLabel('Email').fill(volunteer);
         await door.locator('input[autocomplete="current-password"]').fill(PASSWORD);
         await door.getByRole('button', { name: 'Log in' }).click();
+        await expect(door.getByTestId('console-nav')).toBeAttached();
         await door.goto(`${acme}/events`);
-        await door.getByRole('link', { name: event.name }).click();
+        const link = door.getByRole('link', { name: event.name });
+        await expect(link).toHaveAttribute('href', `/events/${event.id}/check-in`);
+        await door.screenshot({ path: path.join(dir, 'events-list.png') });
+        await link.click({ timeout: 20_000 });
         await expect(door).toHaveURL(new RegExp(`/events/${event.id}/check-in$`));
         await expect(door.getByRole('heading', { name: 'Check-in' })).toBeVisible();
         await expect(door.getByTestId('checked-in-count')).toContainText('0 / 2');
@@ -217,7 +221,7 @@ test.describe('door check-in', () => {
       });
 
       await test.step('offline: the second ticket is admitted from the device’s list, survives a reload, syncs and shows the conflict', async () => {
-        await door.getByRole('radio', { name: 'Search' }).check({ force: true });
+        await door.getByText('Search', { exact: true }).click();
         await context.setOffline(true);
         await door.getByLabel('Find a ticket').fill('Grace');
         const row = door.getByRole('button', { name: /^Check in Grace Hopper/ });
@@ -232,6 +236,12 @@ test.describe('door check-in', () => {
 
         await door.reload();
         await expect(door.getByRole('heading', { name: 'Check-in' })).toBeVisible();
+        // Away from the camera (it would read the first ticket again, offline: already used).
+        await door.getByText('Search', { exact: true }).click();
+        await door.getByLabel('Find a ticket').fill('Grace');
+        await expect(door.getByRole('button', { name: /^Check in Grace Hopper/ })).toHaveCount(2);
+        await expect(door.getByText('Door Night')).toBeVisible();
+        await door.screenshot({ path: path.join(dir, 'offline-search.png'), fullPage: true });
         await expect(door.getByText('1 scan waiting')).toBeVisible();
         await expect(door.getByTestId('checked-in-count')).toContainText('2 / 2');
 
@@ -257,6 +267,21 @@ test.describe('door check-in', () => {
         await door.screenshot({ path: path.join(dir, 'conflict.png'), fullPage: true });
       });
       await context.close();
+
+      await test.step('at 1280 px in a browser without a camera, the page says so and search still works', async () => {
+        await page.setViewportSize({ width: 1280, height: 900 });
+        await page.goto(`${acme}/login`);
+        await page.getByLabel('Email').fill(ORGANISER.email);
+        await page.locator('input[autocomplete="current-password"]').fill(ORGANISER.password);
+        await page.getByRole('button', { name: 'Log in' }).click();
+        await expect(page.getByTestId('console-nav')).toBeVisible();
+        await page.goto(`${acme}/events/${event.id}`);
+        await page.getByTestId('open-checkin').click();
+        await expect(page.getByRole('heading', { name: 'Check-in' })).toBeVisible();
+        await expect(page.getByText(/No camera|Camera access was refused/)).toBeVisible();
+        await expect(page.getByTestId('checked-in-count')).toContainText('2 / 2');
+        await page.screenshot({ path: path.join(dir, 'desktop.png'), fullPage: true });
+      });
     } finally {
       await phone.close();
       await organiser.ctx.dispose();

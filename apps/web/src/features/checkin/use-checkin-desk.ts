@@ -217,6 +217,12 @@ export function useCheckinDesk({ tenantId, eventId, device }: { tenantId: string
     setConflicts([]);
   }, [key]);
 
+  const [eventName, setEventName] = useState<string | null>(null);
+  useEffect(() => {
+    void offlineStore.meta(`eventName:${key}`).then(setEventName);
+  }, [key]);
+  const rememberEventName = useCallback((name: string) => void offlineStore.setMeta(`eventName:${key}`, name), [key]);
+
   const counts = manifest ? countTickets(manifest.tickets) : null;
-  return { manifest, counts, loadError, online, queued, syncing, conflicts, scan, undo, sync, refresh, dismissConflicts };
+  return { eventName, rememberEventName, manifest, counts, loadError, online, queued, syncing, conflicts, scan, undo, sync, refresh, dismissConflicts };
 }

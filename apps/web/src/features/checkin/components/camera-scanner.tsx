@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { loadQrDetector } from '../qr-detector';
 
 const SCAN_EVERY_MS = 120;
+const FRAME_WIDTH = 640;
 /** The same code seen again within this time is the same ticket still in front of the camera. */
 const SAME_CODE_MS = 4_000;
 
@@ -39,11 +40,23 @@ export function CameraScanner({ paused, onCode }: { paused: boolean; onCode: (co
       el.srcObject = media;
       await el.play();
       setState('scanning');
+      const canvas = document.createElement('canvas');
+      const ctx = canvas.getContext('2d', { willReadFrequently: true });
       const tick = async () => {
         if (!stream.current) return;
-        if (!pausedRef.current && el.readyState >= 2) {
+        let spent = 0;
+        if (!pausedRef.current && el.readyState >= 2 && ctx) {
           try {
-            for (const code of await detector.detect(el)) {
+            // Read a frame at most FRAME_WIDTH wide: enough for a QR code at arm's length, and
+            // the reader (on the main thread when it is zxing-wasm) stays a small share of it.
+            const scale = Math.min(1, FRAME_WIDTH / el.videoWidth);
+            canvas.width = Math.round(el.videoWidth * scale);
+            canvas.height = Math.round(el.videoHeight * scale);
+            ctx.drawImage(el, 0, 0, canvas.width, canvas.height);
+            const started = performance.now();
+            const codes = await detector.detect(canvas);
+            spent = performance.now() - started;
+            for (const code of codes) {
               const now = Date.now();
               if (last.current && last.current.code === code && now - last.current.at < SAME_CODE_MS) continue;
               last.current = { code, at: now };
@@ -54,7 +67,8 @@ export function CameraScanner({ paused, onCode }: { paused: boolean; onCode: (co
             // A frame the detector could not read: the next one will do.
           }
         }
-        window.setTimeout(() => void tick(), SCAN_EVERY_MS);
+        // A slow device reads less often rather than freezing the page.
+        window.setTimeout(() => void tick(), Math.max(SCAN_EVERY_MS, spent * 2));
       };
       void tick();
     } catch (e) {

@@ -68,7 +68,12 @@ export function CheckinPage() {
     }
   }, [answer, desk, queryClient, tenantId, eventId]);
 
-  const eventName = event.data?.details.name ?? '';
+  // Offline after a reload the event cannot be fetched: the name kept with the ticket list stands in.
+  const eventName = event.data?.details.name ?? desk.eventName ?? '';
+  const liveName = event.data?.details.name;
+  useEffect(() => {
+    if (liveName) desk.rememberEventName(liveName);
+  }, [liveName, desk.rememberEventName]);
   const percent = counts && counts.sold > 0 ? Math.round((counts.checkedIn / counts.sold) * 100) : 0;
 
   return (
