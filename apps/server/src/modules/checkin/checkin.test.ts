@@ -439,6 +439,9 @@ describe('who may work the door', () => {
     const recorded = (await db().select().from(checkinScans)).length;
     expect((await actors.admin.get(paths(foreignEvent.id).manifest)).status).toBe(404);
     expect((await actors.admin.post(paths(foreignEvent.id).scans, scanBody({ code: 'x' }))).status).toBe(404);
+    // Even with a body it would refuse: the event is not there, whatever was sent.
+    expect((await actors.admin.post(paths(foreignEvent.id).scans, scanBody({}))).status).toBe(404);
+    expect((await actors.admin.post(paths(foreignEvent.id).sync, { deviceId: 'd', scans: [{ clientScanId: randomUUID(), scannedAt: new Date().toISOString() }] })).status).toBe(404);
     expect((await actors.admin.get(paths('not-an-event').counters)).status).toBe(404);
     expect((await actors.admin.get(paths(event.id, other.id).manifest)).status).toBe(404);
     expect((await db().select().from(checkinScans)).length).toBe(recorded);
