@@ -174,6 +174,11 @@ describe('POST …/checkin/scans', () => {
       expect(res.body).toEqual(first.body);
     }
     expect(await scansOf(t.id)).toHaveLength(1);
+    // The same id for a scan at another event is not a retry: refused, and nothing of the first answered.
+    const elsewhere = await actors.admin.post(paths(otherEvent.id).scans, body);
+    expect(elsewhere.status).toBe(409);
+    expect(elsewhere.body.error.message).toBe(M.checkinScanIdReused);
+    expect(elsewhere.raw.toString()).not.toContain(t.id);
   });
 
   it('checks in by the printed Ticket ID (any case) or the ticket uuid, for a lost phone or a paper ticket', async () => {
