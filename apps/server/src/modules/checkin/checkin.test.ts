@@ -174,6 +174,11 @@ describe('POST …/checkin/scans', () => {
       expect(res.body).toEqual(first.body);
     }
     expect(await scansOf(t.id)).toHaveLength(1);
+    // The same id for a scan at another event is not a retry: refused, and nothing of the first answered.
+    const elsewhere = await actors.admin.post(paths(otherEvent.id).scans, body);
+    expect(elsewhere.status).toBe(409);
+    expect(elsewhere.body.error.message).toBe(M.checkinScanIdReused);
+    expect(elsewhere.raw.toString()).not.toContain(t.id);
   });
 
   it('checks in by the printed Ticket ID (any case) or the ticket uuid, for a lost phone or a paper ticket', async () => {
@@ -439,6 +444,9 @@ describe('who may work the door', () => {
     const recorded = (await db().select().from(checkinScans)).length;
     expect((await actors.admin.get(paths(foreignEvent.id).manifest)).status).toBe(404);
     expect((await actors.admin.post(paths(foreignEvent.id).scans, scanBody({ code: 'x' }))).status).toBe(404);
+    // Even with a body it would refuse: the event is not there, whatever was sent.
+    expect((await actors.admin.post(paths(foreignEvent.id).scans, scanBody({}))).status).toBe(404);
+    expect((await actors.admin.post(paths(foreignEvent.id).sync, { deviceId: 'd', scans: [{ clientScanId: randomUUID(), scannedAt: new Date().toISOString() }] })).status).toBe(404);
     expect((await actors.admin.get(paths('not-an-event').counters)).status).toBe(404);
     expect((await actors.admin.get(paths(event.id, other.id).manifest)).status).toBe(404);
     expect((await db().select().from(checkinScans)).length).toBe(recorded);

@@ -209,6 +209,8 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
 }
 
 export async function scanTicket(scope: Scope & { input: TCheckinScanRequest }): Promise<TCheckinScanAnswer> {
+  // Another tenant's event is a 404 before any complaint about the body (scan checks it on its own path).
+  if ((scope.input.code === undefined) === (scope.input.ticketId === undefined)) await assertEvent(scope);
   assertOneRef(scope.input);
   return scan(scope.deps, scope.ctx, scope.eventId, scope.input);
 }
