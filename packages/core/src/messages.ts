@@ -342,6 +342,10 @@ export const M = {
   payoutHoldMessageLong: 'The message can be at most 500 characters.',
   reportDatesInvalid: 'Dates must be YYYY-MM-DD.',
   reportRangeReversed: 'The range must end on or after its start.',
+  // Waiting room (issue 13; ours: the spec has none)
+  waitingRoomRequired: 'This sale has a waiting room: wait for your turn in line, then try again.',
+  waitingRoomOpensAt: 'Enter the date and time the line opens.',
+  waitingRoomRate: 'Admit between 1 and 10,000 people per minute.',
 } as const;
 
 export type MessageKey = keyof typeof M;
