@@ -101,15 +101,15 @@ export async function enterWaitingRoom({
   if (!room || !room.enabled) {
     return { place: { enabled: false, admitted: true, opensAt: null, position: 0, estimateSeconds: 0 }, token: null };
   }
-  const now = Date.now();
+  const arrived = Date.now();
   const held = readToken(deps, eventId, token);
   let visitor = held ? await repo.findVisitor(deps.db, tenantId, eventId, held.visitorId) : undefined;
   // An admission that ran out is spent: back to the end of the line.
-  if (visitor?.admitAt && now - visitor.admitAt.getTime() > ADMISSION_MINUTES * 60_000) visitor = undefined;
+  if (visitor?.admitAt && arrived - visitor.admitAt.getTime() > ADMISSION_MINUTES * 60_000) visitor = undefined;
   if (!visitor) {
     const id = randomUUID();
     visitor =
-      now < room.opensAt.getTime()
+      arrived < room.opensAt.getTime()
         ? await repo.insertEarlyVisitor(deps.db, { tenantId, eventId, id, lottery: randomInt(0, 2 ** 31 - 1) })
         : await repo.insertLateVisitor(deps.db, { tenantId, eventId, id });
   }
@@ -118,6 +118,7 @@ export async function enterWaitingRoom({
   let position: number;
   if (!admitAt) {
     const rank = await repo.earlyRank(deps.db, visitor);
+    const now = Date.now();
     const at = new Date(room.opensAt.getTime() + rank * intervalMs);
     if (now >= room.opensAt.getTime()) {
       await repo.setAdmitAt(deps.db, visitor, at);
@@ -129,7 +130,8 @@ export async function enterWaitingRoom({
       return { place: { enabled: true, admitted: false, opensAt: room.opensAt.toISOString(), position, estimateSeconds }, token: placeToken(deps, eventId, visitor.id, null) };
     }
   }
-  const wait = admitAt.getTime() - now;
+  // Read the clock after the database gave the slot (its now() may be a little after `arrived`).
+  const wait = admitAt.getTime() - Date.now();
   const admitted = wait <= 0;
   position = admitted ? 0 : Math.max(1, Math.ceil(wait / intervalMs));
   return {
