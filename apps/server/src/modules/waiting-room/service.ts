@@ -15,19 +15,21 @@ export const ADMISSION_MINUTES = 30;
 /** How stale a node's copy of a room's settings may be (as the public snapshot: about a second). */
 const ROOM_CACHE_MS = 1000;
 
-type CachedRoom = { room: repo.RoomRow | null; until: number };
+/** The room's settings and whether its event sells (published), as one node last read them. */
+type CachedRoom = { room: repo.RoomRow | null; published: boolean; until: number };
 const caches = new WeakMap<Deps, Map<string, CachedRoom>>();
 
-async function roomOf(deps: Deps, tenantId: string, eventId: string): Promise<repo.RoomRow | null> {
+async function roomOf(deps: Deps, tenantId: string, eventId: string): Promise<CachedRoom> {
   let cache = caches.get(deps);
   if (!cache) caches.set(deps, (cache = new Map()));
   const key = `${tenantId}:${eventId}`;
   const hit = cache.get(key);
   const now = Date.now();
-  if (hit && hit.until > now) return hit.room;
-  const room = (await repo.findRoom(deps.db, tenantId, eventId)) ?? null;
-  cache.set(key, { room, until: now + ROOM_CACHE_MS });
-  return room;
+  if (hit && hit.until > now) return hit;
+  const [room, event] = await Promise.all([repo.findRoom(deps.db, tenantId, eventId), findEvent(deps.db, tenantId, eventId)]);
+  const entry = { room: room ?? null, published: event?.status === 'published', until: now + ROOM_CACHE_MS };
+  cache.set(key, entry);
+  return entry;
 }
 
 function forget(deps: Deps, tenantId: string, eventId: string) {
@@ -95,14 +97,19 @@ export async function enterWaitingRoom({
   eventId: string;
   token: string | undefined;
 }): Promise<{ place: TWaitingRoomPlace; token: string | null }> {
-  const event = await findEvent(deps.db, tenantId, eventId);
-  if (!event || event.status !== 'published') throw notFound();
-  const room = await roomOf(deps, tenantId, eventId);
+  const { room, published } = await roomOf(deps, tenantId, eventId);
+  if (!published) throw notFound();
   if (!room || !room.enabled) {
     return { place: { enabled: false, admitted: true, opensAt: null, position: 0, estimateSeconds: 0 }, token: null };
   }
   const arrived = Date.now();
   const held = readToken(deps, eventId, token);
+  const intervalMs = 60_000 / room.admitPerMinute;
+  // A place whose admission time is known is answered from the token alone (the rush's refreshes
+  // cost no query), unless its admission has run out.
+  if (held && held.admitAtMs > 0 && arrived - held.admitAtMs <= ADMISSION_MINUTES * 60_000) {
+    return { place: placeAt(room, held.admitAtMs, intervalMs), token: token! };
+  }
   let visitor = held ? await repo.findVisitor(deps.db, tenantId, eventId, held.visitorId) : undefined;
   // An admission that ran out is spent: back to the end of the line.
   if (visitor?.admitAt && arrived - visitor.admitAt.getTime() > ADMISSION_MINUTES * 60_000) visitor = undefined;
@@ -113,9 +120,7 @@ export async function enterWaitingRoom({
         ? await repo.insertEarlyVisitor(deps.db, { tenantId, eventId, id, lottery: randomInt(0, 2 ** 31 - 1) })
         : await repo.insertLateVisitor(deps.db, { tenantId, eventId, id });
   }
-  const intervalMs = 60_000 / room.admitPerMinute;
   let admitAt = visitor.admitAt;
-  let position: number;
   if (!admitAt) {
     const rank = await repo.earlyRank(deps.db, visitor);
     const now = Date.now();
@@ -124,20 +129,21 @@ export async function enterWaitingRoom({
       await repo.setAdmitAt(deps.db, visitor, at);
       admitAt = at;
     }
-    position = rank + 1;
     if (!admitAt) {
       const estimateSeconds = Math.ceil((at.getTime() - now) / 1000);
-      return { place: { enabled: true, admitted: false, opensAt: room.opensAt.toISOString(), position, estimateSeconds }, token: placeToken(deps, eventId, visitor.id, null) };
+      return { place: { enabled: true, admitted: false, opensAt: room.opensAt.toISOString(), position: rank + 1, estimateSeconds }, token: placeToken(deps, eventId, visitor.id, null) };
     }
   }
-  // Read the clock after the database gave the slot (its now() may be a little after `arrived`).
-  const wait = admitAt.getTime() - Date.now();
+  return { place: placeAt(room, admitAt.getTime(), intervalMs), token: placeToken(deps, eventId, visitor.id, admitAt) };
+}
+
+/** A place with a known admission time: its position is how many admissions are still ahead of it. */
+function placeAt(room: repo.RoomRow, admitAtMs: number, intervalMs: number): TWaitingRoomPlace {
+  // Read the clock now, after the database gave the slot (its now() may be a little after arrival).
+  const wait = admitAtMs - Date.now();
   const admitted = wait <= 0;
-  position = admitted ? 0 : Math.max(1, Math.ceil(wait / intervalMs));
-  return {
-    place: { enabled: true, admitted, opensAt: room.opensAt.toISOString(), position, estimateSeconds: admitted ? 0 : Math.ceil(wait / 1000) },
-    token: placeToken(deps, eventId, visitor.id, admitAt),
-  };
+  const position = admitted ? 0 : Math.max(1, Math.ceil(wait / intervalMs));
+  return { enabled: true, admitted, opensAt: room.opensAt.toISOString(), position, estimateSeconds: admitted ? 0 : Math.ceil(wait / 1000) };
 }
 
 /**
@@ -145,7 +151,7 @@ export async function enterWaitingRoom({
  * (and not passed by more than ADMISSION_MINUTES) may hold tickets; the API cannot skip the line.
  */
 export async function assertAdmitted({ deps, tenantId, eventId, token }: { deps: Deps; tenantId: string; eventId: string; token: string | undefined }) {
-  const room = await roomOf(deps, tenantId, eventId);
+  const { room } = await roomOf(deps, tenantId, eventId);
   if (!room || !room.enabled) return;
   const held = readToken(deps, eventId, token);
   const now = Date.now();
