@@ -12,6 +12,10 @@
 // Knobs: BENCH_CONNECTIONS (200), BENCH_TICKETS (1000), BENCH_REQUESTS (1400), BENCH_POOL (10),
 // BENCH_RATE (orders per second, open loop; default: closed loop, each connection sends again when answered),
 // BENCH_GATEWAY=stub (diagnostics: answer checkouts from memory, to see the hold alone).
+// BENCH_SCENARIO presets the issue 13 runs: `closed500` (500 connections, closed loop, 2,000 tickets)
+// and `open1500` (1,500 orders/s open loop); explicit knobs still win.
+// Every run also measures the reference in the same run: 16 clients doing bare conditional
+// UPDATEs (`set n = n - 1 where n > 0`) on one row of a scratch table, for BENCH_REFERENCE_S (3) s.
 
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -155,6 +159,41 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
+/**
+ * The reference: the ceiling of one hot row on this server, as 16 clients that do nothing but the
+ * conditional UPDATE a hold needs (no HTTP, no order rows), each sending again when answered.
+ */
+async function referenceUpdates(url: string, seconds: number): Promise<number> {
+  const { default: pg } = await import('pg');
+  const setup = new pg.Client({ connectionString: url });
+  await setup.connect();
+  await setup.query('create table if not exists bench_reference (id int primary key, n bigint not null)');
+  await setup.query('insert into bench_reference values (1, 1000000000) on conflict (id) do update set n = excluded.n');
+  const clients = await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      return c;
+    }),
+  );
+  let done = 0;
+  const until = Date.now() + seconds * 1000;
+  const started = Date.now();
+  await Promise.all(
+    clients.map(async (c) => {
+      while (Date.now() < until) {
+        await c.query({ name: 'ref', text: 'update bench_reference set n = n - 1 where id = 1 and n > 0' });
+        done++;
+      }
+    }),
+  );
+  const elapsed = (Date.now() - started) / 1000;
+  await Promise.all(clients.map((c) => c.end()));
+  await setup.query('drop table bench_reference');
+  await setup.end();
+  return done / elapsed;
+}
+
 async function main() {
   const { eq, sql } = await import('drizzle-orm');
   const { default: pg } = await import('pg');
@@ -170,12 +209,18 @@ async function main() {
     console.error('bench/flash-sale.ts needs DATABASE_URL=postgres://… (a real PostgreSQL server).');
     process.exit(2);
   }
-  const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
-  const TICKETS = Number(process.env.BENCH_TICKETS ?? 1000);
-  const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1400);
+  const SCENARIOS: Record<string, { connections: number; tickets: number; requests: number; rate: number }> = {
+    closed500: { connections: 500, tickets: 2000, requests: 2800, rate: 0 },
+    open1500: { connections: 500, tickets: 3000, requests: 4500, rate: 1500 },
+  };
+  const scenario = SCENARIOS[process.env.BENCH_SCENARIO ?? ''];
+  const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? scenario?.connections ?? 200);
+  const TICKETS = Number(process.env.BENCH_TICKETS ?? scenario?.tickets ?? 1000);
+  const REQUESTS = Number(process.env.BENCH_REQUESTS ?? scenario?.requests ?? 1400);
   const POOL = Number(process.env.BENCH_POOL ?? 10);
   const WARMUP = 400;
-  const RATE = Number(process.env.BENCH_RATE ?? 0);
+  const RATE = Number(process.env.BENCH_RATE ?? scenario?.rate ?? 0);
+  const REFERENCE_S = Number(process.env.BENCH_REFERENCE_S ?? 3);
   const inline = process.env.BENCH_CLIENT === 'inline';
 
   const run = (phases: Phase[]): Promise<Load[]> => {
@@ -313,6 +358,8 @@ async function main() {
     line('CPU per order (warm-up + sale)', `Node ${perOrder((cpu.user + cpu.system) / 1000)} ms (server and load generator), PostgreSQL ${perOrder(pgTicks * 10)} ms`);
     line('answers', `${held.length} x 201, ${refused.length} x 409, ${other.length} other`);
     line('tickets held', `${sold} (remaining ${stock?.remaining}, event capacity left ${stock?.capacity})`);
+    const reference = await referenceUpdates(dbUrl.toString(), REFERENCE_S);
+    line('reference: 16 clients, bare UPDATE', `${reference.toFixed(0)} updates/s on one row (same run); holds/s is ${((held.length / lastHoldAt) / reference).toFixed(2)}x that`);
     ok = sold === TICKETS && held.length === TICKETS && stock?.remaining === 0 && stock.capacity === 0 && other.length === 0;
     console.log(ok ? '  OK: exactly the tickets on sale were held.\n' : '  FAILED: the counts do not add up.\n');
     await app.close();

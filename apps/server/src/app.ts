@@ -43,6 +43,7 @@ import { registerCharityRoutes } from './modules/charities/routes.js';
 import { registerPayoutRoutes } from './modules/payouts/routes.js';
 import { registerReportRoutes } from './modules/reports/routes.js';
 import { registerCheckinRoutes } from './modules/checkin/routes.js';
+import { registerWaitingRoomRoutes } from './modules/waiting-room/routes.js';
 import { AppError, DomainError } from './platform/errors.js';
 import { findInvalidText } from './platform/validate.js';
 import { registerGuard } from './platform/auth/guard.js';
@@ -193,6 +194,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerPayoutRoutes(app, deps);
   registerReportRoutes(app, deps);
   registerCheckinRoutes(app, deps);
+  registerWaitingRoomRoutes(app, deps);
 
   if (existsSync(config.webDist)) {
     await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, maxAge: '1h' });

@@ -34,3 +34,4 @@ export * from './schemas/payouts.js';
 export * from './payouts/payout-line.js';
 export * from './checkin.js';
 export * from './schemas/checkin.js';
+export * from './schemas/waiting-room.js';

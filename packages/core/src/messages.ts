@@ -355,6 +355,10 @@ export const M = {
   checkinUndoNotAdmission: 'Only an admission can be undone.',
   checkinUndoAlreadyUndone: 'This admission was already undone.',
   checkinUndoAdmittedSince: 'This ticket was admitted again since; undo that admission instead.',
+  // Waiting room (issue 13; ours: the spec has none)
+  waitingRoomRequired: 'This sale has a waiting room: wait for your turn in line, then try again.',
+  waitingRoomOpensAt: 'Enter the date and time the line opens.',
+  waitingRoomRate: 'Admit between 1 and 10,000 people per minute.',
 } as const;
 
 export type MessageKey = keyof typeof M;

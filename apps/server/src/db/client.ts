@@ -18,7 +18,9 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+// From source this file is src/db/client.ts; compiled, everything is one dist/main.js (npm start).
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const MIGRATIONS_DIR = path.resolve(here, path.basename(here) === 'dist' ? '../drizzle' : '../../drizzle');
 
 export type Database = {
   db: Db;

@@ -9,3 +9,4 @@ export * from './after-sale.js';
 export * from './payouts.js';
 export * from './reports.js';
 export * from './checkin.js';
+export * from './waiting-room.js';

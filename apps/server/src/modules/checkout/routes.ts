@@ -6,6 +6,8 @@ import type { Deps } from '../../deps.js';
 import { siteCtxOf } from '../../platform/auth/guard.js';
 import { discountCodeLimit, field } from './code-limit.js';
 import { createOrder } from './place-order.js';
+import { assertAdmitted } from '../waiting-room/service.js';
+import { waitingRoomToken } from '../waiting-room/routes.js';
 
 const ZOrderParams = z.object({ tenantId: z.string().max(100), eventId: z.uuid() });
 
@@ -35,9 +37,11 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (req, reply) => {
+      const site = siteCtxOf(req);
+      await assertAdmitted({ deps, tenantId: site.tenant.id, eventId: req.params.eventId, token: waitingRoomToken(req, req.params.eventId) });
       const answer = await createOrder({
         deps,
-        site: siteCtxOf(req),
+        site,
         host: req.ctx.host,
         eventId: req.params.eventId,
         input: req.body,

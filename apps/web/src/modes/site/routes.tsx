@@ -32,6 +32,7 @@ export const siteRoutes: RouteObject[] = [
           { path: 'tickets', lazy: lazyPage(() => import('../../features/attendee/event-site/components/ticket-menu-page'), 'TicketMenuPage') },
           { path: 'cart', lazy: lazyPage(() => import('../../features/attendee/cart/components/cart-page'), 'CartPage') },
           { path: 'account', lazy: lazyPage(() => import('../../features/attendee/checkout/components/checkout-page'), 'CheckoutPage') },
+          { path: 'line', lazy: lazyPage(() => import('../../features/attendee/waiting-room/components/waiting-room-page'), 'WaitingRoomPage') },
           { path: 'success', lazy: lazyPage(() => import('../../features/attendee/checkout/components/success-page'), 'SuccessPage') },
           { path: '*', Component: () => <SiteFallback kind="not-found" /> },
         ],

@@ -17,6 +17,7 @@ import { formatInZone } from '../time';
 import { EventActions } from './event-actions';
 import { EventDetailsForm } from './event-details-form';
 import { EventStatusBadge } from './event-status-badge';
+import { WaitingRoomCard } from './waiting-room-card';
 
 const TABS = ['details', 'ticket-types', 'discount-codes', 'staff'] as const;
 type Tab = (typeof TABS)[number];
@@ -152,6 +153,7 @@ export function EventEditorPage() {
               return saved;
             }}
           />
+          <WaitingRoomCard eventId={e.id} timeZone={d.timeZone} urlName={d.urlName} disabled={d.status === 'cancelled'} />
         </Tabs.Panel>
         <Tabs.Panel value="ticket-types">
           <TicketTypesPanel event={e} />

@@ -1,6 +1,6 @@
 import { M, assertNever, placeOrderErrorOf, type CartProblem } from '@marquee/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Navigate, useLocation, useSearchParams } from 'react-router';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { isApiError } from '../../../../ui/api-client';
 import { useSession } from '../../../../ui/session';
 import { trackBeginCheckout } from '../../cart/analytics';
@@ -54,6 +54,7 @@ export function CheckoutPage() {
 
 function Checkout({ pending, returning }: { pending: PendingOrder | null; returning: boolean }) {
   const outlet = useEventOutlet();
+  const navigate = useNavigate();
   const { eventName } = outlet;
   const fresh = useFreshEvent(outlet.event, eventName);
   const { event, fresh: isFresh } = fresh;
@@ -183,6 +184,11 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
       console.error('create order failed', e);
       if (!isApiError(e)) {
         toast.error('Your order could not be placed', 'Please try again.');
+        return;
+      }
+      // The on-sale's waiting room is on and this buyer's turn has not come: into the line, back here after.
+      if (e.status === 403 && e.code === 'FORBIDDEN') {
+        void navigate(`/${eventName}/line?next=account`);
         return;
       }
       // An event removed while the buyer was here is a 404: the same as one that stopped selling.

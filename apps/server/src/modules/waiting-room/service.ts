@@ -1,0 +1,161 @@
+import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { M, type TWaitingRoomPlace, type TWaitingRoomSettings } from '@marquee/core';
+import type { Deps } from '../../deps.js';
+import type { TenantCtx } from '../../platform/auth/context.js';
+import { AppError, notFound } from '../../platform/errors.js';
+import { findEvent } from '../events/repository.js';
+import * as repo from './repository.js';
+
+// The optional waiting room of an event's on-sale (issue 13; docs/decisions.md "Waiting room").
+// A visitor's place is a signed token (cookie, or the x-waiting-room header): `visitorId.admitAtMs.sig`.
+// Once the admission time is known it is in the token, so PLACE ORDER checks it without the database.
+
+/** How long an admission lasts: time to choose tickets and pay, several times over. */
+export const ADMISSION_MINUTES = 30;
+/** How stale a node's copy of a room's settings may be (as the public snapshot: about a second). */
+const ROOM_CACHE_MS = 1000;
+
+/** The room's settings and whether its event sells (published), as one node last read them. */
+type CachedRoom = { room: repo.RoomRow | null; published: boolean; until: number };
+const caches = new WeakMap<Deps, Map<string, CachedRoom>>();
+
+async function roomOf(deps: Deps, tenantId: string, eventId: string): Promise<CachedRoom> {
+  let cache = caches.get(deps);
+  if (!cache) caches.set(deps, (cache = new Map()));
+  const key = `${tenantId}:${eventId}`;
+  const hit = cache.get(key);
+  const now = Date.now();
+  if (hit && hit.until > now) return hit;
+  const [room, event] = await Promise.all([repo.findRoom(deps.db, tenantId, eventId), findEvent(deps.db, tenantId, eventId)]);
+  const entry = { room: room ?? null, published: event?.status === 'published', until: now + ROOM_CACHE_MS };
+  cache.set(key, entry);
+  return entry;
+}
+
+function forget(deps: Deps, tenantId: string, eventId: string) {
+  caches.get(deps)?.delete(`${tenantId}:${eventId}`);
+}
+
+function sign(deps: Deps, eventId: string, payload: string): string {
+  return createHmac('sha256', deps.config.secret).update(`waiting-room|${eventId}|${payload}`).digest('base64url');
+}
+
+export function placeToken(deps: Deps, eventId: string, visitorId: string, admitAt: Date | null): string {
+  const payload = `${visitorId}.${admitAt ? admitAt.getTime() : 0}`;
+  return `${payload}.${sign(deps, eventId, payload)}`;
+}
+
+/** The token's visitor and admission time, or null when it is not one this server signed for this event. */
+export function readToken(deps: Deps, eventId: string, token: string | undefined): { visitorId: string; admitAtMs: number } | null {
+  if (!token || token.length > 200) return null;
+  const parts = token.split('.');
+  if (parts.length !== 3) return null;
+  const [visitorId, admitAt, sig] = parts as [string, string, string];
+  const expected = Buffer.from(sign(deps, eventId, `${visitorId}.${admitAt}`));
+  const given = Buffer.from(sig);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  if (!/^[0-9a-f-]{36}$/.test(visitorId) || !/^\d{1,15}$/.test(admitAt)) return null;
+  return { visitorId, admitAtMs: Number(admitAt) };
+}
+
+function toSettings(room: repo.RoomRow): TWaitingRoomSettings {
+  return { enabled: room.enabled, opensAt: room.opensAt.toISOString(), admitPerMinute: room.admitPerMinute };
+}
+
+export async function getWaitingRoom({ deps, ctx, eventId }: { deps: Deps; ctx: TenantCtx; eventId: string }) {
+  if (!(await findEvent(deps.db, ctx.tenantId, eventId))) throw notFound();
+  const room = await repo.findRoom(deps.db, ctx.tenantId, eventId);
+  return { settings: room ? toSettings(room) : null };
+}
+
+export async function setWaitingRoom({ deps, ctx, eventId, settings }: { deps: Deps; ctx: TenantCtx; eventId: string; settings: TWaitingRoomSettings }) {
+  if (!(await findEvent(deps.db, ctx.tenantId, eventId))) throw notFound();
+  const room = await repo.upsertRoom(deps.db, {
+    tenantId: ctx.tenantId,
+    eventId,
+    enabled: settings.enabled,
+    opensAt: new Date(settings.opensAt),
+    admitPerMinute: settings.admitPerMinute,
+  });
+  forget(deps, ctx.tenantId, eventId);
+  return { settings: toSettings(room) };
+}
+
+/**
+ * Joins the line, or answers the place already held (the token survives a reload). Before opening,
+ * each arrival draws a random place; after opening, places follow arrival order, one admission
+ * every 60/rate seconds from the opening.
+ */
+export async function enterWaitingRoom({
+  deps,
+  tenantId,
+  eventId,
+  token,
+}: {
+  deps: Deps;
+  tenantId: string;
+  eventId: string;
+  token: string | undefined;
+}): Promise<{ place: TWaitingRoomPlace; token: string | null }> {
+  const { room, published } = await roomOf(deps, tenantId, eventId);
+  if (!published) throw notFound();
+  if (!room || !room.enabled) {
+    return { place: { enabled: false, admitted: true, opensAt: null, position: 0, estimateSeconds: 0 }, token: null };
+  }
+  const arrived = Date.now();
+  const held = readToken(deps, eventId, token);
+  const intervalMs = 60_000 / room.admitPerMinute;
+  // A place whose admission time is known is answered from the token alone (the rush's refreshes
+  // cost no query), unless its admission has run out.
+  if (held && held.admitAtMs > 0 && arrived - held.admitAtMs <= ADMISSION_MINUTES * 60_000) {
+    return { place: placeAt(room, held.admitAtMs, intervalMs), token: token! };
+  }
+  let visitor = held ? await repo.findVisitor(deps.db, tenantId, eventId, held.visitorId) : undefined;
+  // An admission that ran out is spent: back to the end of the line.
+  if (visitor?.admitAt && arrived - visitor.admitAt.getTime() > ADMISSION_MINUTES * 60_000) visitor = undefined;
+  if (!visitor) {
+    const id = randomUUID();
+    visitor =
+      arrived < room.opensAt.getTime()
+        ? await repo.insertEarlyVisitor(deps.db, { tenantId, eventId, id, lottery: randomInt(0, 2 ** 31 - 1) })
+        : await repo.insertLateVisitor(deps.db, { tenantId, eventId, id });
+  }
+  let admitAt = visitor.admitAt;
+  if (!admitAt) {
+    const rank = await repo.earlyRank(deps.db, visitor);
+    const now = Date.now();
+    const at = new Date(room.opensAt.getTime() + rank * intervalMs);
+    if (now >= room.opensAt.getTime()) {
+      await repo.setAdmitAt(deps.db, visitor, at);
+      admitAt = at;
+    }
+    if (!admitAt) {
+      const estimateSeconds = Math.ceil((at.getTime() - now) / 1000);
+      return { place: { enabled: true, admitted: false, opensAt: room.opensAt.toISOString(), position: rank + 1, estimateSeconds }, token: placeToken(deps, eventId, visitor.id, null) };
+    }
+  }
+  return { place: placeAt(room, admitAt.getTime(), intervalMs), token: placeToken(deps, eventId, visitor.id, admitAt) };
+}
+
+/** A place with a known admission time: its position is how many admissions are still ahead of it. */
+function placeAt(room: repo.RoomRow, admitAtMs: number, intervalMs: number): TWaitingRoomPlace {
+  // Read the clock now, after the database gave the slot (its now() may be a little after arrival).
+  const wait = admitAtMs - Date.now();
+  const admitted = wait <= 0;
+  const position = admitted ? 0 : Math.max(1, Math.ceil(wait / intervalMs));
+  return { enabled: true, admitted, opensAt: room.opensAt.toISOString(), position, estimateSeconds: admitted ? 0 : Math.ceil(wait / 1000) };
+}
+
+/**
+ * PLACE ORDER's gate: when the event's room is on, only a visitor whose admission time has come
+ * (and not passed by more than ADMISSION_MINUTES) may hold tickets; the API cannot skip the line.
+ */
+export async function assertAdmitted({ deps, tenantId, eventId, token }: { deps: Deps; tenantId: string; eventId: string; token: string | undefined }) {
+  const { room } = await roomOf(deps, tenantId, eventId);
+  if (!room || !room.enabled) return;
+  const held = readToken(deps, eventId, token);
+  const now = Date.now();
+  if (!held || held.admitAtMs === 0 || held.admitAtMs > now || now - held.admitAtMs > ADMISSION_MINUTES * 60_000) {
+    throw new AppError('FORBIDDEN', M.waitingRoomRequired);
+  }
+}
