@@ -42,6 +42,7 @@ import { registerPublicSiteRoutes } from './modules/public-site/routes.js';
 import { registerCharityRoutes } from './modules/charities/routes.js';
 import { registerPayoutRoutes } from './modules/payouts/routes.js';
 import { registerReportRoutes } from './modules/reports/routes.js';
+import { registerEventPageRoutes } from './modules/event-pages/routes.js';
 import { AppError, DomainError } from './platform/errors.js';
 import { findInvalidText } from './platform/validate.js';
 import { registerGuard } from './platform/auth/guard.js';
@@ -195,6 +196,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
     await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, maxAge: '1h' });
     app.get('/', { config: {} }, (_req, reply) => reply.type('text/html').sendFile('index.html', config.webDist, { maxAge: 0 }));
   }
+  registerEventPageRoutes(app, deps);
 
   await app.ready();
   return app as unknown as App;
