@@ -52,6 +52,10 @@ function inject(shell: string, head: string, boot: Boot): string {
 
 export type RenderedPage = { status: number; html: string; etag: string | null };
 
+// Rendered pages by the snapshot they were made from: a new snapshot (any change) is a new key, and
+// the old one's pages go with it.
+const rendered = new WeakMap<object, Map<string, RenderedPage>>();
+
 /**
  * /{eventName}/ and /{eventName}/tickets on a tenant's host. Null when the app is not built (the
  * caller answers as for any other path). An event the public may not see is the app's not-found page, 404.
@@ -70,10 +74,17 @@ export async function renderEventPage(opts: { deps: Deps; site: SiteCtx; host: s
     }
     throw err;
   }
+  let pages = rendered.get(snap);
+  if (!pages) rendered.set(snap, (pages = new Map()));
+  const key = `${shell.hash} ${opts.page} ${opts.host} ${site.tenant.name}`;
+  const hit = pages.get(key);
+  if (hit) return hit;
   const origin = originOf(deps, opts.host);
   const head = headHtml(eventHead(snap.value, { origin, organizer: site.tenant.name, page: opts.page }), site.tenant.name);
   const html = inject(shell.html, head, { context, event: snap.value });
-  return { status: 200, html, etag: `"${snap.etag.slice(1, -1)}-${shell.hash}-${opts.page[0]}"` };
+  const page = { status: 200, html, etag: `"${snap.etag.slice(1, -1)}-${shell.hash}-${opts.page[0]}"` };
+  if (pages.size < 50) pages.set(key, page);
+  return page;
 }
 
 const xml = (s: string) => escapeHtml(s);
