@@ -98,14 +98,14 @@ describe('event page HTML', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     const html = res.body as string;
-    expect(html).toContain('<title>Summer &lt;/script&gt;&lt;b&gt;Jam&lt;/b&gt; | Acme Live</title>');
+    expect(html).toContain('<title>Summer &lt;/script&gt;&lt;b&gt;Jam&lt;/b&gt; · Acme Live</title>');
     expect(html).not.toContain('<b>Jam</b>');
     const description = meta(html, 'name', 'description')!;
     expect(description).toContain('Jul 3, 2026'); // 7 pm in Chicago on the 3rd
     expect(description).toContain('The Hall, Springfield');
     expect(description).toContain('An evening of music &amp; food.');
     expect(html).toContain(`<link rel="canonical" href="${origin()}/${event.urlName}/">`);
-    expect(meta(html, 'property', 'og:title')).toBe('Summer &lt;/script&gt;&lt;b&gt;Jam&lt;/b&gt; | Acme Live');
+    expect(meta(html, 'property', 'og:title')).toBe('Summer &lt;/script&gt;&lt;b&gt;Jam&lt;/b&gt; · Acme Live');
     expect(meta(html, 'property', 'og:url')).toBe(`${origin()}/${event.urlName}/`);
     expect(meta(html, 'name', 'twitter:card')).toBe('summary');
     // The app's own script stays.

@@ -134,7 +134,8 @@ export function eventHead(event: TPublicEvent, opts: { origin: string; organizer
   const lead = plainText(d.description, 120);
   const cancelled = d.status === 'cancelled' ? 'Cancelled. ' : '';
   const description = `${cancelled}${summary}${summary && lead ? '. ' : ''}${lead}`.slice(0, 200) || d.name;
-  const title = opts.page === 'tickets' ? `Tickets: ${d.name} | ${opts.organizer}` : `${d.name} | ${opts.organizer}`;
+  // The app's own document title (event-layout), so that nothing changes when it starts.
+  const title = `${d.name} · ${opts.organizer}`;
   return {
     title,
     description,
