@@ -193,7 +193,13 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerReportRoutes(app, deps);
 
   if (existsSync(config.webDist)) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, maxAge: '1h' });
+    // Built files are named by their content hash; .br/.gz beside them are written by the build (vite.config.ts).
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, maxAge: '1h', preCompressed: true,
+      // Vite's hashed assets never change under their name: a browser keeps them for a year.
+      setHeaders: (res, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
     app.get('/', { config: {} }, (_req, reply) => reply.type('text/html').sendFile('index.html', config.webDist, { maxAge: 0 }));
   }
   registerEventPageRoutes(app, deps);

@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,6 +141,18 @@ describe('event page HTML', () => {
     ]);
     // The validator catches what Google would refuse.
     expect(googleEventProblems({ ...ld, startDate: '2026-07-03 19:00' })).toEqual(['startDate']);
+  });
+
+  it('is sent compressed to a browser that accepts it, the same page', async () => {
+    const plain = await site().get(`/${event.urlName}/`);
+    const br = await site().get(`/${event.urlName}/`, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(brotliDecompressSync(br.raw).toString('utf8')).toBe(plain.body);
+    const gz = await site().get(`/${event.urlName}/`, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.raw).toString('utf8')).toBe(plain.body);
+    expect(gz.raw.length).toBeLessThan(Buffer.byteLength(plain.body) / 2);
   });
 
   it('says a cancelled event is cancelled', async () => {

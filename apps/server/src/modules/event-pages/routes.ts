@@ -1,9 +1,26 @@
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { isReservedPath } from '@marquee/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { PUBLIC_READ_CACHE } from '../public-site/routes.js';
 import { matchesEtag } from '../public-site/snapshots.js';
-import { originOf, renderEventPage, robotsTxt, sitemapXml } from './service.js';
+import { originOf, renderEventPage, robotsTxt, sitemapXml, type RenderedPage } from './service.js';
+
+// A rendered page is compressed once per encoding (the page itself is kept per snapshot).
+const compressedPages = new WeakMap<RenderedPage, Partial<Record<'br' | 'gzip', Buffer>>>();
+
+function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | null {
+  if (!header) return null;
+  if (/\bbr\b/.test(header)) return 'br';
+  return /\bgzip\b/.test(header) ? 'gzip' : null;
+}
+
+function compressed(page: RenderedPage, encoding: 'br' | 'gzip'): Buffer {
+  let forms = compressedPages.get(page);
+  if (!forms) compressedPages.set(page, (forms = {}));
+  return (forms[encoding] ??=
+    encoding === 'br' ? brotliCompressSync(page.html, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipSync(page.html, { level: 9 }));
+}
 
 const EVENT_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 
@@ -28,7 +45,10 @@ export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
     } else {
       reply.header('cache-control', 'no-cache');
     }
-    return reply.status(rendered.status).type('text/html; charset=utf-8').send(rendered.html);
+    reply.status(rendered.status).type('text/html; charset=utf-8');
+    const encoding = rendered.etag ? acceptedEncoding(req.headers['accept-encoding']) : null;
+    if (!encoding) return reply.send(rendered.html);
+    return reply.header('content-encoding', encoding).send(compressed(rendered, encoding));
   };
   const opts = { config: { access: { kind: 'public' as const } }, schema: { hide: true } };
   app.get('/:eventName', opts, page('home'));
