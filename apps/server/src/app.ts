@@ -121,7 +121,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
       return reply.status(404).send({ error: { code: 'NOT_FOUND', message: M.notFound } });
     }
     // The web app is a single page: every non-API path serves index.html and the router decides.
-    return reply.type('text/html').sendFile('index.html', config.webDist, { maxAge: 0 });
+    return reply.type('text/html').sendFile('index.html', config.webDist, { maxAge: 0, immutable: false });
   });
 
   await app.register(cookie);
@@ -194,13 +194,13 @@ export async function buildApp(config: Config, database: Database): Promise<App>
 
   if (existsSync(config.webDist)) {
     // Built files are named by their content hash; .br/.gz beside them are written by the build (vite.config.ts).
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, maxAge: '1h', preCompressed: true,
-      // Vite's hashed assets never change under their name: a browser keeps them for a year.
-      setHeaders: (res, filePath) => {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
-      },
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, preCompressed: true,
+      // Vite's files are named by their content (assets/*-hash.js): a browser keeps them for a year.
+      // index.html, the one name that changes, is sent with maxAge 0 below and by the not-found handler.
+      maxAge: '365d',
+      immutable: true,
     });
-    app.get('/', { config: {} }, (_req, reply) => reply.type('text/html').sendFile('index.html', config.webDist, { maxAge: 0 }));
+    app.get('/', { config: {} }, (_req, reply) => reply.type('text/html').sendFile('index.html', config.webDist, { maxAge: 0, immutable: false }));
   }
   registerEventPageRoutes(app, deps);
 
