@@ -92,7 +92,7 @@ const xml = (s: string) => escapeHtml(s);
 /** robots.txt: a tenant's host lets crawlers read its event pages and names its sitemap; the platform host is not for search. */
 export function robotsTxt(opts: { origin: string; tenant: HostTenant | null }): string {
   if (!opts.tenant) return 'User-agent: *\nDisallow: /\n';
-  return ['User-agent: *', 'Allow: /', 'Disallow: /api/', 'Disallow: /*/cart', 'Disallow: /*/account', 'Disallow: /*/success', '', `Sitemap: ${opts.origin}/sitemap.xml`, ''].join('\n');
+  return ['User-agent: *', 'Allow: /', 'Disallow: /api/', '', `Sitemap: ${opts.origin}/sitemap.xml`, ''].join('\n');
 }
 
 /** sitemap.xml: the tenant's public event pages and their ticket menus. */
