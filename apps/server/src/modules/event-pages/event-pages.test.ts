@@ -169,6 +169,9 @@ describe('event page HTML', () => {
     expect(first.headers.etag).toBeTruthy();
     expect(first.headers['cache-control']).toContain('s-maxage=1');
     expect((await site().get(`/${event.urlName}/`, { 'if-none-match': first.headers.etag! })).status).toBe(304);
+    // The cart and checkout have their head too.
+    expect((await site().get(`/${event.urlName}/cart`)).body).toContain(`<link rel="canonical" href="${origin()}/${event.urlName}/cart">`);
+    expect((await site().get(`/${event.urlName}/account`)).body).toContain(`<link rel="canonical" href="${origin()}/${event.urlName}/account">`);
     // The ticket menu is another page with its own tag.
     expect((await site().get(`/${event.urlName}/tickets`)).headers.etag).not.toBe(first.headers.etag);
     await server.app.deps.db.execute(sql`update ticket_types set remaining = remaining - 1 where event_id = ${event.id} and name = 'General'`);

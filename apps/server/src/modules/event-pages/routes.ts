@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { PUBLIC_READ_CACHE } from '../public-site/routes.js';
 import { matchesEtag } from '../public-site/snapshots.js';
+import type { EventPage } from './seo.js';
 import { originOf, renderEventPage, robotsTxt, sitemapXml, type RenderedPage } from './service.js';
 
 // A rendered page is compressed once per encoding (the page itself is kept per snapshot).
@@ -29,7 +30,7 @@ const EVENT_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
  * consoles' paths and the platform host keep the single-page app.
  */
 export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
-  const page = (kind: 'home' | 'tickets') => async (req: FastifyRequest, reply: FastifyReply) => {
+  const page = (kind: EventPage) => async (req: FastifyRequest, reply: FastifyReply) => {
     const { eventName } = req.params as { eventName: string };
     const tenant = req.ctx.hostTenant;
     if (!tenant || isReservedPath(eventName.toLowerCase()) || !EVENT_NAME_RE.test(eventName)) {
@@ -54,6 +55,9 @@ export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
   app.get('/:eventName', opts, page('home'));
   app.get('/:eventName/', opts, page('home'));
   app.get('/:eventName/tickets', opts, page('tickets'));
+  // The cart and checkout judge availability afresh (they refetch); their head and boot data make the first paint.
+  app.get('/:eventName/cart', opts, page('cart'));
+  app.get('/:eventName/account', opts, page('checkout'));
 
   app.get('/robots.txt', opts, async (req, reply) =>
     reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600').send(robotsTxt({ origin: originOf(deps, req.ctx.host), tenant: req.ctx.hostTenant })),

@@ -127,7 +127,10 @@ function dateLine(event: TPublicEvent): string {
   return new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' }).format(new Date(d.startDateTime));
 }
 
-export function eventHead(event: TPublicEvent, opts: { origin: string; organizer: string; page: 'home' | 'tickets' }): PageHead {
+export type EventPage = 'home' | 'tickets' | 'cart' | 'checkout';
+const PAGE_PATHS: Record<EventPage, string> = { home: '', tickets: 'tickets', cart: 'cart', checkout: 'account' };
+
+export function eventHead(event: TPublicEvent, opts: { origin: string; organizer: string; page: EventPage }): PageHead {
   const d = event.details;
   const where = [d.venueName, d.city].filter(Boolean).join(', ');
   const summary = [dateLine(event), where].filter(Boolean).join(' · ');
@@ -139,7 +142,7 @@ export function eventHead(event: TPublicEvent, opts: { origin: string; organizer
   return {
     title,
     description,
-    canonical: `${opts.origin}/${d.urlName}/${opts.page === 'tickets' ? 'tickets' : ''}`,
+    canonical: `${opts.origin}/${d.urlName}/${PAGE_PATHS[opts.page]}`,
     image: eventImage(event, opts.origin),
     jsonLd: eventJsonLd(event, opts),
   };

@@ -7,7 +7,7 @@ import type { HostTenant, SiteCtx } from '../../platform/auth/context.js';
 import { AppError } from '../../platform/errors.js';
 import { servePublicEvent } from '../public-site/service.js';
 import { listPublicEvents } from './repository.js';
-import { escapeHtml, eventHead, headHtml, jsonForScript } from './seo.js';
+import { escapeHtml, eventHead, headHtml, jsonForScript, type EventPage } from './seo.js';
 
 // The attendee site's pages as HTML with their head (title, description, canonical, Open Graph,
 // Twitter card, schema.org Event) and the data the app starts from inline, so the first paint asks
@@ -60,7 +60,7 @@ const rendered = new WeakMap<object, Map<string, RenderedPage>>();
  * /{eventName}/ and /{eventName}/tickets on a tenant's host. Null when the app is not built (the
  * caller answers as for any other path). An event the public may not see is the app's not-found page, 404.
  */
-export async function renderEventPage(opts: { deps: Deps; site: SiteCtx; host: string; eventName: string; page: 'home' | 'tickets' }): Promise<RenderedPage | null> {
+export async function renderEventPage(opts: { deps: Deps; site: SiteCtx; host: string; eventName: string; page: EventPage }): Promise<RenderedPage | null> {
   const { deps, site } = opts;
   const shell = shellOf(deps.config.webDist);
   if (!shell) return null;
@@ -82,7 +82,7 @@ export async function renderEventPage(opts: { deps: Deps; site: SiteCtx; host: s
   const origin = originOf(deps, opts.host);
   const head = headHtml(eventHead(snap.value, { origin, organizer: site.tenant.name, page: opts.page }), site.tenant.name);
   const html = inject(shell.html, head, { context, event: snap.value });
-  const page = { status: 200, html, etag: `"${snap.etag.slice(1, -1)}-${shell.hash}-${opts.page[0]}"` };
+  const page = { status: 200, html, etag: `"${snap.etag.slice(1, -1)}-${shell.hash}-${opts.page}"` };
   if (pages.size < 50) pages.set(key, page);
   return page;
 }
