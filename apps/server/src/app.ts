@@ -44,6 +44,7 @@ import { registerPayoutRoutes } from './modules/payouts/routes.js';
 import { registerReportRoutes } from './modules/reports/routes.js';
 import { registerCheckinRoutes } from './modules/checkin/routes.js';
 import { registerWaitingRoomRoutes } from './modules/waiting-room/routes.js';
+import { registerEventPageRoutes } from './modules/event-pages/routes.js';
 import { AppError, DomainError } from './platform/errors.js';
 import { findInvalidText } from './platform/validate.js';
 import { registerGuard } from './platform/auth/guard.js';
@@ -122,7 +123,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
       return reply.status(404).send({ error: { code: 'NOT_FOUND', message: M.notFound } });
     }
     // The web app is a single page: every non-API path serves index.html and the router decides.
-    return reply.type('text/html').sendFile('index.html', config.webDist, { maxAge: 0 });
+    return reply.type('text/html').sendFile('index.html', config.webDist, { maxAge: 0, immutable: false });
   });
 
   await app.register(cookie);
@@ -197,9 +198,16 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerWaitingRoomRoutes(app, deps);
 
   if (existsSync(config.webDist)) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, maxAge: '1h' });
-    app.get('/', { config: {} }, (_req, reply) => reply.type('text/html').sendFile('index.html', config.webDist, { maxAge: 0 }));
+    // Built files are named by their content hash; .br/.gz beside them are written by the build (vite.config.ts).
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, preCompressed: true,
+      // Vite's files are named by their content (assets/*-hash.js): a browser keeps them for a year.
+      // index.html, the one name that changes, is sent with maxAge 0 below and by the not-found handler.
+      maxAge: '365d',
+      immutable: true,
+    });
+    app.get('/', { config: {} }, (_req, reply) => reply.type('text/html').sendFile('index.html', config.webDist, { maxAge: 0, immutable: false }));
   }
+  registerEventPageRoutes(app, deps);
 
   await app.ready();
   return app as unknown as App;

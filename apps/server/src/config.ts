@@ -42,6 +42,8 @@ const ZEnv = z.object({
   TEST_GATEWAY_FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(10_000).default(290),
   TEST_GATEWAY_FEE_FLAT_CENTS: z.coerce.number().int().min(0).max(100_000).default(30),
   WEB_DIST: z.string().optional(),
+  /** How long (ms) a node serves its in-process snapshot of a public event before re-reading it; 0 reads every time. */
+  PUBLIC_SNAPSHOT_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -78,6 +80,7 @@ export type Config = {
   stripeWebhookSecret: string | undefined;
   stripeApiBase: string | undefined;
   webDist: string;
+  publicSnapshotMs: number;
   logLevel: string;
 };
 
@@ -140,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
     stripeApiBase: e.STRIPE_API_BASE,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
+    publicSnapshotMs: e.PUBLIC_SNAPSHOT_MS,
     logLevel: e.LOG_LEVEL,
     ...overrides,
   };

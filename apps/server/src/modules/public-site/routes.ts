@@ -1,5 +1,5 @@
 import { ZBreakdown, ZCartRequest, ZCartValidation, ZPriceRequest, ZPublicEvent, ZPublicEventSettings } from '@marquee/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
@@ -7,6 +7,15 @@ import { siteCtxOf } from '../../platform/auth/guard.js';
 import { notFound } from '../../platform/errors.js';
 import { discountCodeLimit, field } from '../checkout/code-limit.js';
 import * as service from './service.js';
+import { matchesEtag } from './snapshots.js';
+
+/**
+ * A CDN may keep a public event one second (the snapshot's own bound) and answer with it for ten
+ * more while it asks again; browsers revalidate every time (ETag, 304). docs/operations.md "Public reads".
+ */
+export const PUBLIC_READ_CACHE = 'public, max-age=0, must-revalidate, s-maxage=1, stale-while-revalidate=10';
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 const ZEventNameParams = z.object({ eventName: z.string().min(1).max(100) });
 
@@ -16,12 +25,25 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
   const tags = ['event site'];
   const access = { kind: 'site' } as const;
   // Cart validation takes no discount code; pricing does, and so answers whether one is valid.
+  // Any change that went through (events, ticket types, fees, charities, holds, cancellations...)
+  // expires this node's public snapshots; other nodes see it within PUBLIC_SNAPSHOT_MS.
+  app.addHook('onSend', async (req, reply) => {
+    if (MUTATING.has(req.method) && reply.statusCode < 400) service.expirePublicSnapshots(deps);
+  });
   const codeLimit = discountCodeLimit(deps, (body) => field(body, 'discountCode'));
 
   r.get(
     '/api/p/events/:eventName',
     { config: { access }, schema: { tags, summary: 'Event home and ticket menu', params: ZEventNameParams, response: { 200: ZPublicEvent } } },
-    async (req) => service.getPublicEvent({ deps, site: siteCtxOf(req), eventName: req.params.eventName }),
+    async (req, typedReply) => {
+      // Answers its own bytes or a 304, not the schema's object (the schema still documents the 200).
+      const reply = typedReply as unknown as FastifyReply;
+      const snap = await service.servePublicEvent({ deps, site: siteCtxOf(req), eventName: req.params.eventName });
+      reply.header('etag', snap.etag).header('cache-control', PUBLIC_READ_CACHE).header('vary', 'accept-encoding');
+      if (matchesEtag(req.headers['if-none-match'], snap.etag)) return reply.status(304).send();
+      // Already JSON (the snapshot's own bytes): sent as they are, not serialised again per request.
+      return reply.type('application/json; charset=utf-8').send(snap.body);
+    },
   );
 
   r.get(

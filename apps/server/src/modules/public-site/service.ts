@@ -17,6 +17,7 @@ import { checkCart, mergeLines, remainingCapacityOf, toCartTicketType } from '..
 import { donationFor, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from '../checkout/pricing.js';
 import { findCheckoutSnapshot } from '../checkout/repository.js';
 import type * as ticketTypesRepo from '../ticket-types/repository.js';
+import { createSnapshotCache, type Published, type SnapshotCache } from './snapshots.js';
 
 // The attendee site's reads (spec reports-payouts-checkout §2 attendee routes, §7). The tenant is
 // the one whose host served the request; the platform host has no event site.
@@ -115,6 +116,36 @@ export async function getPublicEvent({ deps, site, eventName }: { deps: Deps; si
     ticketTypes: onSale ? types.filter((t) => t.active).map((t) => toPublicTicketType(t, types, now)) : [],
     settings: toSettings(event, types, charity),
   };
+}
+
+const publicEventCaches = new WeakMap<Deps['db'], SnapshotCache<TPublicEvent>>();
+
+function publicEventCache(deps: Deps): SnapshotCache<TPublicEvent> {
+  let cache = publicEventCaches.get(deps.db);
+  if (!cache) publicEventCaches.set(deps.db, (cache = createSnapshotCache<TPublicEvent>(deps.config.publicSnapshotMs)));
+  return cache;
+}
+
+/**
+ * The public event from this node's snapshot (docs/operations.md "Public reads"): rebuilt at most
+ * once per PUBLIC_SNAPSHOT_MS per event, and at once after a change made through this node. Orders
+ * never read it: a hold checks and takes seats in the database.
+ */
+export async function servePublicEvent({ deps, site, eventName }: { deps: Deps; site: SiteCtx; eventName: string }): Promise<Published<TPublicEvent>> {
+  const urlName = eventName.toLowerCase();
+  const snap = await publicEventCache(deps).get(`${site.tenant.id}/${urlName}`, () =>
+    getPublicEvent({ deps, site, eventName: urlName }).catch((err: unknown) => {
+      if (err instanceof AppError && err.status === 404) return null;
+      throw err;
+    }),
+  );
+  if (!snap) throw notFound();
+  return snap;
+}
+
+/** A change went through this node: the next read of any public event reads the database again. */
+export function expirePublicSnapshots(deps: Deps) {
+  publicEventCaches.get(deps.db)?.expireAll();
 }
 
 /** spec §7 GET /p/tenants/{tenantId}/events/{eventId}/setting */

@@ -1,0 +1,71 @@
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { isReservedPath } from '@marquee/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { PUBLIC_READ_CACHE } from '../public-site/routes.js';
+import { matchesEtag } from '../public-site/snapshots.js';
+import type { EventPage } from './seo.js';
+import { originOf, renderEventPage, robotsTxt, sitemapXml, type RenderedPage } from './service.js';
+
+// A rendered page is compressed once per encoding (the page itself is kept per snapshot).
+const compressedPages = new WeakMap<RenderedPage, Partial<Record<'br' | 'gzip', Buffer>>>();
+
+function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | null {
+  if (!header) return null;
+  if (/\bbr\b/.test(header)) return 'br';
+  return /\bgzip\b/.test(header) ? 'gzip' : null;
+}
+
+function compressed(page: RenderedPage, encoding: 'br' | 'gzip'): Buffer {
+  let forms = compressedPages.get(page);
+  if (!forms) compressedPages.set(page, (forms = {}));
+  return (forms[encoding] ??=
+    encoding === 'br' ? brotliCompressSync(page.html, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipSync(page.html, { level: 9 }));
+}
+
+const EVENT_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
+
+/**
+ * Server-rendered attendee pages, robots.txt and sitemap.xml on a tenant's host (issue 13). The
+ * consoles' paths and the platform host keep the single-page app.
+ */
+export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
+  const page = (kind: EventPage) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const { eventName } = req.params as { eventName: string };
+    const tenant = req.ctx.hostTenant;
+    if (!tenant || isReservedPath(eventName.toLowerCase()) || !EVENT_NAME_RE.test(eventName)) {
+      // The single-page app's own answer (app.ts's not-found handler), as before these routes.
+      return reply.callNotFound();
+    }
+    const rendered = await renderEventPage({ deps, site: { tenant, user: req.ctx.user }, host: req.ctx.host, eventName, page: kind });
+    if (!rendered) return reply.callNotFound();
+    reply.header('vary', 'accept-encoding');
+    if (rendered.etag) {
+      reply.header('etag', rendered.etag).header('cache-control', PUBLIC_READ_CACHE);
+      if (matchesEtag(req.headers['if-none-match'], rendered.etag)) return reply.status(304).send();
+    } else {
+      reply.header('cache-control', 'no-cache');
+    }
+    reply.status(rendered.status).type('text/html; charset=utf-8');
+    const encoding = rendered.etag ? acceptedEncoding(req.headers['accept-encoding']) : null;
+    if (!encoding) return reply.send(rendered.html);
+    return reply.header('content-encoding', encoding).send(compressed(rendered, encoding));
+  };
+  const opts = { config: { access: { kind: 'public' as const } }, schema: { hide: true } };
+  app.get('/:eventName', opts, page('home'));
+  app.get('/:eventName/', opts, page('home'));
+  app.get('/:eventName/tickets', opts, page('tickets'));
+  // The cart and checkout judge availability afresh (they refetch); their head and boot data make the first paint.
+  app.get('/:eventName/cart', opts, page('cart'));
+  app.get('/:eventName/account', opts, page('checkout'));
+
+  app.get('/robots.txt', opts, async (req, reply) =>
+    reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600').send(robotsTxt({ origin: originOf(deps, req.ctx.host), tenant: req.ctx.hostTenant })),
+  );
+  app.get('/sitemap.xml', opts, async (req, reply) => {
+    const tenant = req.ctx.hostTenant;
+    if (!tenant) return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
+    const body = await sitemapXml({ deps, tenant, origin: originOf(deps, req.ctx.host) });
+    return reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(body);
+  });
+}

@@ -1,0 +1,104 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { givenEventActors, type EventActors } from '../../../test/actors.js';
+import { givenEventOnSale, givenTenant, notFoundError, startServer, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
+
+// Public reads from the per-event snapshot (issue 13 "Public reads"; docs/operations.md). This
+// server keeps snapshots for 400 ms, as production does for PUBLIC_SNAPSHOT_MS (1 s).
+let server: TestServer;
+let tenant: GivenTenant;
+let other: GivenTenant;
+let event: GivenEventOnSale;
+let actors: EventActors;
+const MAX_AGE = 400;
+
+beforeAll(async () => {
+  server = await startServer({ publicSnapshotMs: MAX_AGE });
+  tenant = await givenTenant(server);
+  other = await givenTenant(server);
+  event = await givenEventOnSale(server, tenant.id, { name: 'Snapshot Fest', ticketTypes: [{ name: 'General', price: 2500, quantity: 50 }] });
+  const second = await givenEventOnSale(server, tenant.id);
+  actors = await givenEventActors(server, tenant, event.id, second.id);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const site = () => server.client(tenant.url);
+const path = () => `/api/p/events/${event.urlName}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('public event reads', () => {
+  it('answers with a strong ETag and cache headers a CDN can use, and 304 to a matching If-None-Match', async () => {
+    const res = await site().get(path());
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body.details.name).toBe('Snapshot Fest');
+    expect(res.headers.etag).toMatch(/^"[\w-]{22}"$/);
+    expect(res.headers['cache-control']).toBe('public, max-age=0, must-revalidate, s-maxage=1, stale-while-revalidate=10');
+    const again = await site().get(path(), { 'if-none-match': res.headers.etag! });
+    expect(again.status).toBe(304);
+    expect(again.raw.length).toBe(0);
+    expect(again.headers.etag).toBe(res.headers.etag);
+    expect((await site().get(path(), { 'if-none-match': `W/${res.headers.etag}, "other"` })).status).toBe(304);
+    expect((await site().get(path(), { 'if-none-match': '"something-else"' })).status).toBe(200);
+    // The same name in any case is the same event and the same representation.
+    expect((await site().get(path().toUpperCase().replace('/API/P/EVENTS/', '/api/p/events/'))).headers.etag).toBe(res.headers.etag);
+  });
+
+  it('serves from memory within its age: a change made behind its back shows within the bound', async () => {
+    const before = await site().get(path());
+    await server.app.deps.db.execute(sql`update events set venue_name = 'Behind The Back Hall' where id = ${event.id}`);
+    const soon = await site().get(path());
+    expect(soon.headers.etag).toBe(before.headers.etag);
+    await sleep(MAX_AGE + 50);
+    // The first read after the bound reads the database again.
+    const later = await site().get(path());
+    expect(later.body.details.venueName).toBe('Behind The Back Hall');
+    expect(later.headers.etag).not.toBe(before.headers.etag);
+  });
+
+  it('is rebuilt at once when a ticket type changes through this node, and the old ETag no longer matches', async () => {
+    const before = await site().get(path());
+    const ticketTypeId = event.ticketTypeIds[0]!;
+    const patched = await actors.admin.patch(`/api/tenants/${tenant.id}/events/${event.id}/ticket-types/${ticketTypeId}`, { details: { price: 3100, name: 'General Standing' } });
+    expect(patched.status).toBe(200);
+    const after = await site().get(path(), { 'if-none-match': before.headers.etag! });
+    expect(after.status).toBe(200);
+    expect(after.body.ticketTypes[0].details).toMatchObject({ name: 'General Standing', price: 3100 });
+  });
+
+  it('moves the remaining counts when an order holds tickets', async () => {
+    const before = await site().get(path());
+    const remaining = before.body.ticketTypes[0].details.remainingQuantity as number;
+    const hold = await site().post(`/api/p/tenants/${tenant.id}/events/${event.id}/orders`, {
+      lines: [{ ticketTypeId: event.ticketTypeIds[0], quantity: 2 }],
+    });
+    if (hold.status !== 201 && hold.status !== 200) {
+      // The hold's payload belongs to checkout; what matters here is that a change through this node expires the snapshot.
+      await server.app.deps.db.execute(sql`update ticket_types set remaining = remaining - 2 where id = ${event.ticketTypeIds[0]!}`);
+      await actors.admin.patch(`/api/tenants/${tenant.id}/events/${event.id}/ticket-types/${event.ticketTypeIds[0]!}`, { details: { name: 'General Standing' } });
+    }
+    const after = await site().get(path());
+    expect(after.body.ticketTypes[0].details.remainingQuantity).toBe(remaining - 2);
+  });
+
+  it('says 404 for an unknown name, a draft, and another tenant\'s event, and keeps saying it from memory', async () => {
+    expect((await site().get('/api/p/events/no-such-event')).body).toEqual(notFoundError);
+    expect((await site().get('/api/p/events/no-such-event')).status).toBe(404);
+    expect((await server.client(other.url).get(path())).status).toBe(404);
+  });
+
+  it('keeps answering from memory while the database is slow', async () => {
+    await site().get(path());
+    // One slow statement holds the database (PGlite runs one at a time); reads already in memory do not wait for it.
+    const slow = server.app.deps.db.execute(sql`select pg_sleep(1.5)`);
+    await sleep(20);
+    const started = Date.now();
+    const reads = await Promise.all(Array.from({ length: 20 }, () => site().get(path())));
+    const elapsed = Date.now() - started;
+    await slow;
+    expect(reads.every((r) => r.status === 200)).toBe(true);
+    expect(elapsed).toBeLessThan(1000);
+  });
+});

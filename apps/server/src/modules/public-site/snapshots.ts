@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+
+/** A public read as it goes on the wire: the value, its JSON and a strong ETag of that JSON. */
+export type Published<T> = { value: T; body: string; etag: string };
+
+type Entry<T> = { snap: Published<T> | null; loadedAt: number; loading: Promise<Published<T> | null> | null };
+
+export type SnapshotCache<T> = {
+  /**
+   * The snapshot under `key`: from memory while younger than the cache's age; past it, the first
+   * reader loads it again (`load`, the database) and readers arriving meanwhile get the previous
+   * one at once, so a rush puts at most one read per event on the database at a time.
+   * `null`: not found (also remembered, so unknown names do not reach the database either).
+   */
+  get(key: string, load: () => Promise<T | null>): Promise<Published<T> | null>;
+  /** Something the snapshots show changed on this node: every snapshot is re-read before it is served again. */
+  expireAll(): void;
+};
+
+export function publish<T>(value: T): Published<T> {
+  const body = JSON.stringify(value);
+  return { value, body, etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"` };
+}
+
+/** One cache per process (per database); `maxAgeMs` bounds how stale a snapshot may be on any node (0: no cache). */
+export function createSnapshotCache<T>(maxAgeMs: number): SnapshotCache<T> {
+  const entries = new Map<string, Entry<T>>();
+  let expiredAt = 0;
+
+  function refresh(key: string, entry: Entry<T>, load: () => Promise<T | null>) {
+    const startedAt = performance.now();
+    entry.loading = load().then(
+      (value) => {
+        entry.snap = value === null ? null : publish(value);
+        // A change that landed while this read ran may be missing from it: serve it, but read again next time.
+        entry.loadedAt = startedAt < expiredAt ? -Infinity : startedAt;
+        entry.loading = null;
+        return entry.snap;
+      },
+      (err: unknown) => {
+        entry.loading = null;
+        throw err;
+      },
+    );
+    return entry.loading;
+  }
+
+  return {
+    get(key, load) {
+      if (maxAgeMs <= 0) return load().then((v) => (v === null ? null : publish(v)));
+      let entry = entries.get(key);
+      if (!entry) {
+        if (entries.size > 10_000) entries.clear();
+        entry = { snap: null, loadedAt: -Infinity, loading: null };
+        entries.set(key, entry);
+        return refresh(key, entry, load);
+      }
+      if (performance.now() - entry.loadedAt < maxAgeMs) return Promise.resolve(entry.snap);
+      if (entry.loading) return entry.loadedAt === -Infinity && !entry.snap ? entry.loading : Promise.resolve(entry.snap);
+      return refresh(key, entry, load);
+    },
+    expireAll() {
+      expiredAt = performance.now();
+      for (const entry of entries.values()) entry.loadedAt = -Infinity;
+    },
+  };
+}
+
+/** Does the request's If-None-Match name this ETag (or `*`)? Weak comparison, as RFC 9110 asks for GET. */
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
+  });
+}
