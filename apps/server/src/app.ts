@@ -42,6 +42,7 @@ import { registerPublicSiteRoutes } from './modules/public-site/routes.js';
 import { registerCharityRoutes } from './modules/charities/routes.js';
 import { registerPayoutRoutes } from './modules/payouts/routes.js';
 import { registerReportRoutes } from './modules/reports/routes.js';
+import { registerTemplateRoutes } from './modules/templates/routes.js';
 import { AppError, DomainError } from './platform/errors.js';
 import { findInvalidText } from './platform/validate.js';
 import { registerGuard } from './platform/auth/guard.js';
@@ -190,6 +191,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerCharityRoutes(app, deps);
   registerPayoutRoutes(app, deps);
   registerReportRoutes(app, deps);
+  registerTemplateRoutes(app, deps);
 
   if (existsSync(config.webDist)) {
     await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, maxAge: '1h' });
