@@ -51,6 +51,7 @@ import { createFailureLimiter } from './platform/failure-limiter.js';
 import { createMailer } from './platform/mail.js';
 import { createPaymentGateway } from './platform/payments/index.js';
 import { createLocalStorage } from './platform/storage.js';
+import { createS3Storage } from './platform/storage-s3.js';
 
 export type App = FastifyInstance & { deps: Deps };
 
@@ -72,7 +73,10 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   app.setSerializerCompiler(serializerCompiler);
 
   const jobs = createJobs(database.db, app.log, config.jobsPollMs, { nodeId: config.jobsNodeId });
-  const storage = createLocalStorage({ root: path.join(config.dataDir, 'files'), secret: config.secret, publicBase: '' });
+  const storage =
+    config.storage.driver === 's3'
+      ? createS3Storage({ ...config.storage, secret: config.secret, publicBase: '' })
+      : createLocalStorage({ root: path.join(config.dataDir, 'files'), secret: config.secret, publicBase: '' });
   const mailer = createMailer({ db: database.db, jobs, storage, log: app.log, smtpUrl: config.smtpUrl, from: config.mailFrom });
   const payments = createPaymentGateway({ config, db: database.db, jobs });
   const discountCodeAttempts = createFailureLimiter({ max: config.rateLimitCodesPer10Minutes, windowMs: 10 * 60_000 });

@@ -42,6 +42,17 @@ const ZEnv = z.object({
   TEST_GATEWAY_FEE_BASIS_POINTS: z.coerce.number().int().min(0).max(10_000).default(290),
   TEST_GATEWAY_FEE_FLAT_CENTS: z.coerce.number().int().min(0).max(100_000).default(30),
   WEB_DIST: z.string().optional(),
+  /** Where files live: local disk under DATA_DIR (default) or an S3-compatible bucket. */
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  /** For S3-compatible servers (MinIO, R2, …); unset for AWS. */
+  S3_ENDPOINT: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
+  S3_PREFIX: z.string().default(''),
+  /** Unset: the AWS SDK's default chain (environment, profile, instance role). */
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -79,6 +90,9 @@ export type Config = {
   stripeApiBase: string | undefined;
   webDist: string;
   logLevel: string;
+  storage:
+    | { driver: 'local' }
+    | { driver: 's3'; bucket: string; region: string; endpoint?: string; forcePathStyle: boolean; prefix: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
 };
 
 /** The secret signs file URLs and webhooks; it is generated once per data directory when not given. */
@@ -103,6 +117,21 @@ function parseTrustProxy(value: string): Config['trustProxy'] {
     return (_address, hop) => hop < hops;
   }
   return v.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function storageOf(e: z.output<typeof ZEnv>): Config['storage'] {
+  if (e.STORAGE_DRIVER === 'local') return { driver: 'local' };
+  if (!e.S3_BUCKET) throw new Error('STORAGE_DRIVER=s3 needs S3_BUCKET');
+  const credentials = e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : undefined;
+  return {
+    driver: 's3',
+    bucket: e.S3_BUCKET,
+    region: e.S3_REGION,
+    endpoint: e.S3_ENDPOINT || undefined,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+    prefix: e.S3_PREFIX,
+    credentials,
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -141,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     stripeApiBase: e.STRIPE_API_BASE,
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     logLevel: e.LOG_LEVEL,
+    storage: storageOf(e),
     ...overrides,
   };
 }
