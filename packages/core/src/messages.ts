@@ -82,7 +82,9 @@ export const M = {
   templateUploaded: 'Template uploaded successfully',
   templateUpdated: 'Template updated successfully',
   templateRemoved: 'Template removed successfully',
-  templateCreateFailed: 'Failed. Failed to Create the Template!',
+  // spec §8 'Failed. Failed to Create the Template!': the toast's title and body.
+  templateCreateFailedTitle: 'Failed.',
+  templateCreateFailedBody: 'Failed to Create the Template!',
   templateUpdateFailed: 'Failed to Update the Template!',
   templateDeleteFailedTitle: 'Delete Failed',
   templateDeleteFailedBody: 'Something went wrong while deleting this template',
