@@ -75,8 +75,9 @@ export function TemplateModal({ mode, template, onClose }: TemplateModalProps) {
           onError: (e) => {
             if (e instanceof TemplateFileRefused) {
               if (!editingId) setCreatedId(e.templateId);
-              form.setFieldError(e.step, errorMessage(e.cause));
+              // The refused file is cleared first: changing a value clears its field's error.
               form.setFieldValue(e.step, null);
+              form.setFieldError(e.step, errorMessage(e.cause));
               if (creating) templateToast.createFailed(e.cause);
               else templateToast.updateFailed(e.cause);
               return;

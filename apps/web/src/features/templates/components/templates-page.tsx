@@ -64,7 +64,9 @@ export function TemplatesPage() {
       width: 110,
       render: (t) =>
         t.details.version ? (
-          <Badge variant="light">{t.details.version}</Badge>
+          <Badge variant="light" tt="none">
+            {t.details.version}
+          </Badge>
         ) : (
           <Badge variant="light" color="gray">
             no ZIP yet
