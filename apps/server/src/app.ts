@@ -43,6 +43,7 @@ import { registerCharityRoutes } from './modules/charities/routes.js';
 import { registerPayoutRoutes } from './modules/payouts/routes.js';
 import { registerReportRoutes } from './modules/reports/routes.js';
 import { registerTemplateRoutes } from './modules/templates/routes.js';
+import { registerEventPageRoutes } from './modules/event-pages/routes.js';
 import { AppError, DomainError } from './platform/errors.js';
 import { findInvalidText } from './platform/validate.js';
 import { registerGuard } from './platform/auth/guard.js';
@@ -196,6 +197,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerPayoutRoutes(app, deps);
   registerReportRoutes(app, deps);
   registerTemplateRoutes(app, deps);
+  registerEventPageRoutes(app, deps);
 
   if (existsSync(config.webDist)) {
     await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, maxAge: '1h' });
