@@ -74,6 +74,10 @@ describe('event pages: draft, publish, rollback', () => {
     const back = await organiser.post(`${pageUrl()}/rollback`, { version: 1 });
     expect(back.body.liveVersion).toBe(1);
     expect((await site.get(`/api/p/events/${event.urlName}/page`)).body.html).toBe('<h1>First</h1>');
+    const offline = await organiser.post(`${pageUrl()}/unpublish`);
+    expect(offline.body).toMatchObject({ liveVersion: null });
+    expect((await site.get(`/api/p/events/${event.urlName}/page`)).status).toBe(404);
+    await organiser.post(`${pageUrl()}/rollback`, { version: 1 });
     const unknown = await organiser.post(`${pageUrl()}/rollback`, { version: 9 });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.message).toBe(M.eventPageVersionUnknown);

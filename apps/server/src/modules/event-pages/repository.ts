@@ -18,7 +18,7 @@ export async function upsertDraft(db: DbOrTx, values: typeof eventPages.$inferIn
     .onConflictDoUpdate({ target: [eventPages.tenantId, eventPages.eventId], set });
 }
 
-export async function setLive(db: DbOrTx, tenantId: string, eventId: string, version: number): Promise<void> {
+export async function setLive(db: DbOrTx, tenantId: string, eventId: string, version: number | null): Promise<void> {
   await db.update(eventPages).set({ liveVersion: version }).where(and(eq(eventPages.tenantId, tenantId), eq(eventPages.eventId, eventId)));
 }
 

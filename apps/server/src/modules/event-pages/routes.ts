@@ -48,6 +48,12 @@ export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
     async (req) => pages.rollbackEventPage({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, version: req.body.version }),
   );
 
+  r.post(
+    `${base}/unpublish`,
+    { config: { access: EVENT_WRITE }, schema: { tags, summary: 'Take the page offline (the default event home shows again)', params: ZParams, response: { 200: ZEventPage } } },
+    async (req) => pages.unpublishEventPage({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId }),
+  );
+
   r.get(
     '/api/p/events/:eventName/page',
     {

@@ -101,6 +101,13 @@ export async function rollbackEventPage({ deps, ctx, eventId, version }: { deps:
   return toPage(deps, ctx.tenantId, eventId);
 }
 
+/** Takes the page offline: the event home is the default one again; every version is kept. */
+export async function unpublishEventPage({ deps, ctx, eventId }: { deps: Deps; ctx: TenantCtx; eventId: string }) {
+  await assertEvent(deps, ctx.tenantId, eventId);
+  await repo.setLive(deps.db, ctx.tenantId, eventId, null);
+  return toPage(deps, ctx.tenantId, eventId);
+}
+
 /** The live page of a public event on this host, or null (no page: the default event home shows). */
 export async function getPublishedEventPage({ deps, site, eventName }: { deps: Deps; site: SiteCtx; eventName: string }) {
   const event = await events.findEventByUrlName(deps.db, site.tenant.id, eventName);

@@ -2,6 +2,7 @@ import { M, TEMPLATE_THUMBNAIL_MAX_BYTES } from '@marquee/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { givenActors, statusesOf, type Actors } from '../../../test/actors.js';
 import { givenPlatformAdmin, givenTenant, notFoundError, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { DEMO_TEMPLATE_FILES, storedZip } from './demo.js';
 import { buildZip, GOOD_TEMPLATE_FILES, type ZipEntry } from './testing.js';
 
 let server: TestServer;
@@ -144,6 +145,11 @@ describe('zip checks: a bad zip is refused with its message and nothing is store
     const res = await refused(await zipOf([], without('metadata.json')));
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe(`${M.templateZipMissing} metadata.json`);
+  });
+
+  it('accepts the demo seed’s zip (written without a zip package)', async () => {
+    const { postUrl } = await create('Demo zip');
+    expect((await putTo(postUrl, storedZip(DEMO_TEMPLATE_FILES))).body).toEqual({ success: true, version: 'v1' });
   });
 
   it('accepts the files inside one top folder', async () => {
