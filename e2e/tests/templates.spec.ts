@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { buildZip, GOOD_TEMPLATE_FILES } from '../../apps/server/src/modules/templates/testing';
-import { expectToast, logInToConsole, makePng, platformOrigin } from './support';
+import { expectToast, logInToConsole, makePng, ORGANISER, platformOrigin, tenantOrigin } from './support';
 
 // Sitebuilder Templates (accounts-admin-fees screen 18, issue 10): an operator uploads a template,
 // a new version, downloads both; a broken zip, a zip-slip zip and a zip bomb are each refused with
@@ -111,4 +111,63 @@ test('an operator uploads a template and a new version, downloads both, and bad 
   await expectToast(page, 'Template removed successfully');
   await page.getByPlaceholder('Search Template').fill(name);
   await expect(page.getByText('No templates match')).toBeVisible();
+});
+
+test('an organiser publishes the demo event page from the Festival template, and a buyer on a phone buys a ticket from it', async ({ browser, baseURL }) => {
+  test.setTimeout(180_000);
+  const origin = tenantOrigin(baseURL);
+  const studio = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  await logInToConsole(studio, origin, ORGANISER.email, ORGANISER.password);
+  await studio.getByTestId('console-nav').getByRole('link', { name: 'Events' }).click();
+  await studio.getByRole('link', { name: 'Summer Jam', exact: true }).click();
+  await studio.getByRole('tab', { name: 'Page' }).click();
+
+  // The demo seed drafted the page from the Festival template; GrapesJS shows it.
+  const canvas = studio.frameLocator('[data-testid="page-editor"] iframe.gjs-frame');
+  await expect(canvas.getByText('An evening of live music under the open sky.', { exact: false })).toBeVisible({ timeout: 30_000 });
+  await studio.locator('label').filter({ hasText: /^Phone$/ }).click();
+  await expect(studio.locator('[data-testid="page-editor"] .gjs-frame-wrapper')).toHaveCSS('width', '390px');
+  await studio.screenshot({ path: `${test.info().outputDir}/page-builder-phone-1280.png` });
+  await studio.locator('label').filter({ hasText: /^Desktop$/ }).click();
+  await studio.screenshot({ path: `${test.info().outputDir}/page-builder-1280.png` });
+  await studio.getByRole('button', { name: 'Publish page' }).click();
+  await expect(studio.getByText('Live: version 1')).toBeVisible();
+
+  // A buyer on a phone: the published page, the ticket menu inside it, and a ticket bought.
+  const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
+  await phone.goto(`${origin}/summer-jam/`);
+  const published = phone.getByTestId('published-event-page');
+  await expect(published.getByRole('heading', { name: 'Summer Jam', level: 1 })).toBeVisible();
+  const menu = published.locator('[data-marquee-tickets]');
+  await expect(menu.getByRole('button', { name: 'Add one General Admission' })).toBeVisible();
+  await phone.screenshot({ path: `${test.info().outputDir}/event-page-390.png`, fullPage: true });
+  await menu.getByRole('button', { name: 'Add one General Admission' }).click();
+  await phone.getByTestId('view-cart').click();
+  await phone.getByTestId('continue').click();
+  await phone.getByTestId('field-email').fill(`phone.${Date.now().toString(36)}@example.com`);
+  await phone.getByTestId('field-firstName').fill('Ada');
+  await phone.getByTestId('field-lastName').fill('Lovelace');
+  await phone.getByTestId('field-phone').pressSequentially('6175550123');
+  await phone.getByTestId('field-address1').fill('1 Main Street');
+  await phone.getByTestId('field-address2').fill('Apartment 2');
+  await phone.getByTestId('field-city').fill('Boston');
+  await phone.getByTestId('field-state').selectOption('MA');
+  await phone.getByTestId('field-zipCode').fill('02129');
+  await phone.getByTestId('place-order').click();
+  const covid = phone.getByRole('dialog', { name: 'COVID Safety Protocol' });
+  // Summer Jam may ask for the COVID protocol first.
+  await Promise.race([covid.waitFor({ state: 'visible' }).then(() => phone.getByTestId('covid-agree').click()), phone.waitForURL(/\/pay\//)]);
+  await expect(phone).toHaveURL(/\/pay\//);
+  await phone.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await phone.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await phone.getByLabel('CVC').fill('123');
+  await phone.getByRole('button', { name: /^Pay / }).click();
+  await expect(phone.getByTestId('success-page')).toHaveAttribute('data-status', 'paid', { timeout: 30_000 });
+
+  // The page goes offline again, so the demo event's default home is back for everyone else.
+  await studio.getByRole('button', { name: 'Versions' }).click();
+  await studio.getByRole('menuitem', { name: 'Take the page offline' }).click();
+  await expect(studio.getByText('Live: version 1')).toHaveCount(0);
+  await phone.goto(`${origin}/summer-jam/`);
+  await expect(phone.getByTestId('get-tickets')).toBeVisible();
 });

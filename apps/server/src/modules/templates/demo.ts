@@ -22,7 +22,8 @@ const HTML = `<header class="mq-hero">
 </section>
 <footer class="mq-footer"><p>Questions? Write to hello@acme.test</p></footer>`;
 
-const CSS = `.mq-hero{padding:72px 24px 56px;text-align:center;background:linear-gradient(135deg,#3b1d8f,#7b3fe4);color:#fff}
+const CSS = `.mq-hero,.mq-highlights,.mq-tickets,.mq-footer{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}
+.mq-hero{padding:72px 24px 56px;text-align:center;background:linear-gradient(135deg,#3b1d8f,#7b3fe4);color:#fff}
 .mq-kicker{text-transform:uppercase;letter-spacing:.12em;font-size:13px;opacity:.85;margin:0 0 8px}
 .mq-title{font-size:clamp(36px,7vw,64px);margin:0 0 12px;line-height:1.05}
 .mq-lead{max-width:620px;margin:0 auto;font-size:18px;line-height:1.5;opacity:.95}

@@ -207,7 +207,7 @@ export function EventPagePanel({ event }: { event: TEvent }) {
               }, 'Page published')
             }
           >
-            Publish
+            Publish page
           </Button>
         </Group>
       </Group>

@@ -1,6 +1,6 @@
 import { TICKET_MENU_ATTRIBUTE } from '@marquee/core';
 import { useQuery } from '@tanstack/react-query';
-import { useLayoutEffect, useRef, useState } from 'react';
+import { forwardRef, memo, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { fetchPublishedPage } from '../api';
 import { TicketMenuPage } from './ticket-menu-page';
@@ -11,6 +11,16 @@ export type PublishedPage = { version: number; html: string; css: string };
 export function usePublishedPage(eventName: string) {
   return useQuery({ queryKey: ['site', 'page', eventName.toLowerCase()], queryFn: () => fetchPublishedPage(eventName), staleTime: 30_000, retry: false });
 }
+
+/**
+ * The page's own markup, rendered once per HTML: re-rendering it would replace its nodes and leave
+ * the ticket menu in the old, detached slot.
+ */
+const PageHtml = memo(
+  forwardRef<HTMLDivElement, { html: string }>(function PageHtml({ html }, ref) {
+    return <div ref={ref} className="marquee-event-page" data-testid="published-event-page" dangerouslySetInnerHTML={{ __html: html }} />;
+  }),
+);
 
 /**
  * The organiser's page, sanitised by the server when it was published, with the live ticket menu
@@ -26,7 +36,7 @@ export function PublishedEventPage({ page }: { page: PublishedPage }) {
   return (
     <>
       <style>{page.css}</style>
-      <div ref={ref} className="marquee-event-page" data-testid="published-event-page" dangerouslySetInnerHTML={{ __html: page.html }} />
+      <PageHtml ref={ref} html={page.html} />
       {slot ? createPortal(<TicketMenuPage />, slot) : <TicketMenuPage />}
     </>
   );
