@@ -17,7 +17,6 @@ const HTML = `<header class="mq-hero">
   <div class="mq-card"><h3>Easy entry</h3><p>Show the ticket on your phone at the gate. No printing needed.</p></div>
 </section>
 <section class="mq-tickets">
-  <h2>Tickets</h2>
   <div data-marquee-tickets></div>
 </section>
 <footer class="mq-footer"><p>Questions? Write to hello@acme.test</p></footer>`;
@@ -32,7 +31,6 @@ const CSS = `.mq-hero,.mq-highlights,.mq-tickets,.mq-footer{font-family:system-u
 .mq-card h3{margin:0 0 6px;font-size:17px;color:#3b1d8f}
 .mq-card p{margin:0;color:#4a4a5a;line-height:1.45}
 .mq-tickets{max-width:1040px;margin:40px auto;padding:0 16px}
-.mq-tickets h2{font-size:26px;margin:0 0 12px}
 .mq-footer{text-align:center;padding:32px 16px;color:#6b6b7b;font-size:14px}`;
 
 export const DEMO_TEMPLATE_FILES: Record<string, string> = {

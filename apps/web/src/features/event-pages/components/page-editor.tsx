@@ -1,6 +1,7 @@
 import type { TEventPageDraft } from '@marquee/core';
 import grapesjs, { type Editor } from 'grapesjs';
 import 'grapesjs/dist/css/grapes.min.css';
+import './page-editor.css';
 import { useEffect, useRef } from 'react';
 
 // GrapesJS lives in this module only: it is imported by the event's Page tab on demand, never by
