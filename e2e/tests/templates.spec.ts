@@ -98,6 +98,8 @@ test('an operator uploads a template and a new version, downloads both, and bad 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: `${test.info().outputDir}/template-refused-390.png` });
   await modal.getByRole('button', { name: 'Cancel' }).click();
+  await expect(modal).toBeHidden();
+  await page.locator('.mantine-Notification-root').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
   await page.screenshot({ path: `${test.info().outputDir}/templates-390.png` });
   await page.setViewportSize({ width: 1280, height: 800 });
   row = await rowOf(page, name);
@@ -132,6 +134,9 @@ test('an organiser publishes the demo event page from the Festival template, and
   await studio.screenshot({ path: `${test.info().outputDir}/page-builder-1280.png` });
   await studio.getByRole('button', { name: 'Publish page' }).click();
   await expect(studio.getByText('Live: version 1')).toBeVisible();
+  await studio.setViewportSize({ width: 390, height: 844 });
+  await studio.screenshot({ path: `${test.info().outputDir}/page-builder-390.png` });
+  await studio.setViewportSize({ width: 1280, height: 900 });
 
   // A buyer on a phone: the published page, the ticket menu inside it, and a ticket bought.
   const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();

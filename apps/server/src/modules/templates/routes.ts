@@ -24,8 +24,8 @@ const ZTemplateParams = z.object({ templateId: z.uuid() });
 const tags = ['site templates'];
 const platformRead: Access = { kind: 'platform', roles: PLATFORM_READ };
 const platformWrite: Access = { kind: 'platform', roles: PLATFORM_WRITE };
-/** The page builder picks from the templates: the tenant's admins (and platform readers acting for it). */
-const tenantPick: Access = { kind: 'tenant', roles: ['tenant_admin'], platformRoles: PLATFORM_READ };
+/** The page builder picks from the templates: whoever may edit an event's page (tenant admins, event managers), and platform readers. */
+const tenantPick: Access = { kind: 'tenant', roles: ['tenant_admin'], platformRoles: PLATFORM_READ, anyEventRoles: ['event_manager'] };
 
 /** Raw bodies a postUrl takes; the bytes decide what they are, not this header. */
 const UPLOAD_TYPES = ['application/zip', 'application/x-zip-compressed', 'application/octet-stream', 'image/png', 'image/jpeg', 'image/gif', 'image/webp'];

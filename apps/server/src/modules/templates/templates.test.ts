@@ -1,7 +1,7 @@
 import { M, TEMPLATE_THUMBNAIL_MAX_BYTES } from '@marquee/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { givenActors, statusesOf, type Actors } from '../../../test/actors.js';
-import { givenPlatformAdmin, givenTenant, notFoundError, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { givenActors, signedIn, statusesOf, type Actors } from '../../../test/actors.js';
+import { givenEvent, givenPlatformAdmin, givenTenant, givenUser, notFoundError, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { DEMO_TEMPLATE_FILES, storedZip } from './demo.js';
 import { buildZip, GOOD_TEMPLATE_FILES, type ZipEntry } from './testing.js';
 
@@ -129,6 +129,11 @@ describe('site templates (spec accounts §7 templates)', () => {
     const after = await organiser.get(`/api/tenants/${tenant.id}/site-templates?filters=details.name%3DAccess`);
     expect(after.body.result.map((t: { id: string }) => t.id)).toEqual([id]);
     expect((await actors.other_tenant_admin.tenant.get(`/api/tenants/${tenant.id}/site-templates`)).status).toBe(404);
+    // An event manager builds their event's page, so picks from the templates too; tenant staff do not.
+    const event = await givenEvent(server, tenant.id);
+    const manager = await signedIn(server, await givenUser(server, { event: { tenantId: tenant.id, eventId: event.id, roles: ['event_manager'] } }), tenant.url);
+    expect((await manager.get(`/api/tenants/${tenant.id}/site-templates`)).status).toBe(200);
+    expect((await actors.tenant_staff.tenant.get(`/api/tenants/${tenant.id}/site-templates`)).status).toBe(403);
   });
 });
 
