@@ -124,7 +124,7 @@ export function TemplatesPage() {
         rowKey={(t) => t.id}
         pager={pager}
         onRowClick={canWrite ? (t) => setModal({ mode: 'edit', template: t }) : undefined}
-        minWidth={480}
+        minWidth={340}
         empty={
           <EmptyState
             bare
