@@ -44,6 +44,8 @@ import { registerPayoutRoutes } from './modules/payouts/routes.js';
 import { registerReportRoutes } from './modules/reports/routes.js';
 import { registerCheckinRoutes } from './modules/checkin/routes.js';
 import { registerWaitingRoomRoutes } from './modules/waiting-room/routes.js';
+import { registerTemplateRoutes } from './modules/templates/routes.js';
+import { registerPageBuilderRoutes } from './modules/page-builder/routes.js';
 import { registerEventPageRoutes } from './modules/event-pages/routes.js';
 import { AppError, DomainError } from './platform/errors.js';
 import { findInvalidText } from './platform/validate.js';
@@ -53,6 +55,7 @@ import { createFailureLimiter } from './platform/failure-limiter.js';
 import { createMailer } from './platform/mail.js';
 import { createPaymentGateway } from './platform/payments/index.js';
 import { createLocalStorage } from './platform/storage.js';
+import { createS3Storage } from './platform/storage-s3.js';
 
 export type App = FastifyInstance & { deps: Deps };
 
@@ -74,7 +77,10 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   app.setSerializerCompiler(serializerCompiler);
 
   const jobs = createJobs(database.db, app.log, config.jobsPollMs, { nodeId: config.jobsNodeId });
-  const storage = createLocalStorage({ root: path.join(config.dataDir, 'files'), secret: config.secret, publicBase: '' });
+  const storage =
+    config.storage.driver === 's3'
+      ? createS3Storage({ ...config.storage, secret: config.secret, publicBase: '' })
+      : createLocalStorage({ root: path.join(config.dataDir, 'files'), secret: config.secret, publicBase: '' });
   const mailer = createMailer({ db: database.db, jobs, storage, log: app.log, smtpUrl: config.smtpUrl, from: config.mailFrom });
   const payments = createPaymentGateway({ config, db: database.db, jobs });
   const discountCodeAttempts = createFailureLimiter({ max: config.rateLimitCodesPer10Minutes, windowMs: 10 * 60_000 });
@@ -196,6 +202,8 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerReportRoutes(app, deps);
   registerCheckinRoutes(app, deps);
   registerWaitingRoomRoutes(app, deps);
+  registerTemplateRoutes(app, deps);
+  registerPageBuilderRoutes(app, deps);
 
   if (existsSync(config.webDist)) {
     // Built files are named by their content hash; .br/.gz beside them are written by the build (vite.config.ts).

@@ -44,6 +44,17 @@ const ZEnv = z.object({
   WEB_DIST: z.string().optional(),
   /** How long (ms) a node serves its in-process snapshot of a public event before re-reading it; 0 reads every time. */
   PUBLIC_SNAPSHOT_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** Where files live: local disk under DATA_DIR (default) or an S3-compatible bucket. */
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  /** For S3-compatible servers (MinIO, R2, …); unset for AWS. */
+  S3_ENDPOINT: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
+  S3_PREFIX: z.string().default(''),
+  /** Unset: the AWS SDK's default chain (environment, profile, instance role). */
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -82,6 +93,9 @@ export type Config = {
   webDist: string;
   publicSnapshotMs: number;
   logLevel: string;
+  storage:
+    | { driver: 'local' }
+    | { driver: 's3'; bucket: string; region: string; endpoint?: string; forcePathStyle: boolean; prefix: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
 };
 
 /** The secret signs file URLs and webhooks; it is generated once per data directory when not given. */
@@ -106,6 +120,21 @@ function parseTrustProxy(value: string): Config['trustProxy'] {
     return (_address, hop) => hop < hops;
   }
   return v.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function storageOf(e: z.output<typeof ZEnv>): Config['storage'] {
+  if (e.STORAGE_DRIVER === 'local') return { driver: 'local' };
+  if (!e.S3_BUCKET) throw new Error('STORAGE_DRIVER=s3 needs S3_BUCKET');
+  const credentials = e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY } : undefined;
+  return {
+    driver: 's3',
+    bucket: e.S3_BUCKET,
+    region: e.S3_REGION,
+    endpoint: e.S3_ENDPOINT || undefined,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+    prefix: e.S3_PREFIX,
+    credentials,
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -145,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     publicSnapshotMs: e.PUBLIC_SNAPSHOT_MS,
     logLevel: e.LOG_LEVEL,
+    storage: storageOf(e),
     ...overrides,
   };
 }

@@ -8,6 +8,7 @@ import { ensureGlobalFeeDefaults } from './modules/fees/service.js';
 import { ensureDefaultPolicies } from './modules/policies/service.js';
 import { createTenant } from './modules/tenants/service.js';
 import { seedDemoCharity, seedDemoEvent } from './modules/events/demo.js';
+import { seedDemoTemplate } from './modules/templates/demo.js';
 
 export const DEMO_TENANT = { url: 'acme', name: 'Acme Events', email: 'hello@acme.test', phone: '+15555550100' };
 export const DEMO_ORGANISER_EMAIL = 'organiser@acme.test';
@@ -41,7 +42,8 @@ export async function seedIfEmpty(deps: Deps): Promise<{ seeded: boolean }> {
     const organiserId = randomUUID();
     await tx.insert(users).values({ id: organiserId, email: DEMO_ORGANISER_EMAIL, passwordHash, firstName: 'Avery', lastName: 'Organiser', status: 'ACTIVE' });
     await tx.insert(memberships).values({ id: randomUUID(), userId: organiserId, groupId: tenantId, tenantId, roles: ['tenant_admin'] });
-    await seedDemoEvent(tx, tenantId, { charityId: await seedDemoCharity(tx, tenantId) });
+    const demo = await seedDemoEvent(tx, tenantId, { charityId: await seedDemoCharity(tx, tenantId) });
+    await seedDemoTemplate(tx, deps.storage, { tenantId, eventId: demo.eventId });
   });
   return { seeded: true };
 }

@@ -30,7 +30,7 @@ type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
  * Parameters naming something global (platform policies, charities, global rules) on platform-only
  * routes; `id` under /api/platform/users names a user, so it is the victim admin's there.
  */
-const GLOBAL_PARAMS = new Set(['id', 'charityId']);
+const GLOBAL_PARAMS = new Set(['id', 'charityId', 'templateId', 'version', 'uploadId']);
 /** Query parameters that are not ids (list queries, signed-link parts, codes). */
 const PLAIN_QUERY_PARAMS = new Set(['cursor', 'limit', 'sort', 'filters', 'from', 'to', 'exp', 'sig', 'token', 'code', 'username', 'q']);
 

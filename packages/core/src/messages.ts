@@ -78,6 +78,28 @@ export const M = {
   templateZip: 'Please select a ZIP file',
   templateImageSize: 'Image size must not be greater than 20MB.',
   templateImageType: 'Please select a valid image file.',
+  // Template toasts (accounts §8, shown 4000 ms per §9); the zip check messages are our own wording.
+  templateUploaded: 'Template uploaded successfully',
+  templateUpdated: 'Template updated successfully',
+  templateRemoved: 'Template removed successfully',
+  // spec §8 'Failed. Failed to Create the Template!': the toast's title and body.
+  templateCreateFailedTitle: 'Failed.',
+  templateCreateFailedBody: 'Failed to Create the Template!',
+  templateUpdateFailed: 'Failed to Update the Template!',
+  templateDeleteFailedTitle: 'Delete Failed',
+  templateDeleteFailedBody: 'Something went wrong while deleting this template',
+  templateDeleteConfirm: 'Are you sure you want to delete this template?',
+  templateZipBroken: 'This file is not a readable ZIP archive.',
+  templateZipMissing: 'The ZIP file must contain index.html, index.css, project.json, config.json and metadata.json. Missing:',
+  templateZipBadJson: 'A JSON file in the ZIP could not be read:',
+  templateZipUnsafePath: 'The ZIP file holds a path that leaves the archive, an absolute path or a link:',
+  templateZipTooBig: 'The ZIP file unpacks to more than the allowed size (at most 2,000 files, 20 MB a file, 100 MB in all, 200 times compressed).',
+  templateZipTooLarge: 'The ZIP file must not be larger than 50MB.',
+  templateUploadExpired: 'This upload link has expired or was already used. Please save the template again.',
+  // Event page builder (issue 10, our own wording)
+  eventPageNoTemplate: 'Please choose a template.',
+  eventPageNoDraft: 'There is no draft to publish yet.',
+  eventPageVersionUnknown: 'There is no published version with that number.',
 
   // Charity (accounts §5, §8; the status message and the event's charity are our own wording)
   charityName: 'Please enter charity name',

@@ -33,20 +33,50 @@ export function isSafeKey(key: string): boolean {
   return KEY_RE.test(key) && !key.split('/').some((part) => part === '..' || part === '.' || part === '');
 }
 
-export function createLocalStorage(opts: { root: string; secret: string; publicBase: string }): Storage {
+/**
+ * The signed, expiring URLs both drivers hand out: they point at this server's /api/files and
+ * /api/uploads routes, which read and write through the driver. An S3 bucket thus stays private,
+ * and uploads are checked (type by content, size) before they reach it.
+ */
+export function createSignedUrls(opts: { secret: string; publicBase: string }): Pick<Storage, 'downloadUrl' | 'uploadUrl' | 'verify'> {
   const sign = (text: string) => createHmac('sha256', opts.secret).update(text).digest('base64url');
-  const fileOf = (key: string) => {
-    if (!isSafeKey(key)) throw new Error(`unsafe storage key: ${key}`);
-    return path.join(opts.root, key);
-  };
   // Lengths compared in bytes, as timingSafeEqual compares: a signature of multi-byte characters
   // may have as many characters as a real one and still more bytes.
   const equal = (a: string, b: string) => {
     const [x, y] = [Buffer.from(a), Buffer.from(b)];
     return x.length === y.length && timingSafeEqual(x, y);
   };
-
   return {
+    downloadUrl(key, ttlSeconds = 3600) {
+      const exp = Math.floor(Date.now() / 1000) + ttlSeconds;
+      const sig = sign(`get\n${key}\n${exp}`);
+      return `${opts.publicBase}/api/files/${key}?exp=${exp}&sig=${sig}`;
+    },
+    uploadUrl(key, grant, ttlSeconds = 900) {
+      const exp = Math.floor(Date.now() / 1000) + ttlSeconds;
+      const types = grant.types.join(',');
+      const sig = sign(`put\n${key}\n${exp}\n${grant.maxBytes}\n${types}`);
+      return `${opts.publicBase}/api/uploads/${key}?exp=${exp}&max=${grant.maxBytes}&types=${encodeURIComponent(types)}&sig=${sig}`;
+    },
+    verify(kind, key, q) {
+      const exp = Number(q.exp);
+      if (!isSafeKey(key) || !q.sig || !Number.isFinite(exp) || exp < Date.now() / 1000) return null;
+      if (kind === 'get') return equal(q.sig, sign(`get\n${key}\n${exp}`)) ? true : null;
+      const max = Number(q.max);
+      const types = q.types ?? '';
+      if (!Number.isFinite(max) || !equal(q.sig, sign(`put\n${key}\n${exp}\n${max}\n${types}`))) return null;
+      return { maxBytes: max, types: types.split(',').filter(Boolean) };
+    },
+  };
+}
+
+export function createLocalStorage(opts: { root: string; secret: string; publicBase: string }): Storage {
+  const fileOf = (key: string) => {
+    if (!isSafeKey(key)) throw new Error(`unsafe storage key: ${key}`);
+    return path.join(opts.root, key);
+  };
+  return {
+    ...createSignedUrls(opts),
     async put(key, bytes, contentType) {
       const file = fileOf(key);
       await mkdir(path.dirname(file), { recursive: true });
@@ -88,26 +118,6 @@ export function createLocalStorage(opts: { root: string; secret: string; publicB
       const file = fileOf(key);
       await rm(file, { force: true });
       await rm(`${file}.type`, { force: true });
-    },
-    downloadUrl(key, ttlSeconds = 3600) {
-      const exp = Math.floor(Date.now() / 1000) + ttlSeconds;
-      const sig = sign(`get\n${key}\n${exp}`);
-      return `${opts.publicBase}/api/files/${key}?exp=${exp}&sig=${sig}`;
-    },
-    uploadUrl(key, grant, ttlSeconds = 900) {
-      const exp = Math.floor(Date.now() / 1000) + ttlSeconds;
-      const types = grant.types.join(',');
-      const sig = sign(`put\n${key}\n${exp}\n${grant.maxBytes}\n${types}`);
-      return `${opts.publicBase}/api/uploads/${key}?exp=${exp}&max=${grant.maxBytes}&types=${encodeURIComponent(types)}&sig=${sig}`;
-    },
-    verify(kind, key, q) {
-      const exp = Number(q.exp);
-      if (!isSafeKey(key) || !q.sig || !Number.isFinite(exp) || exp < Date.now() / 1000) return null;
-      if (kind === 'get') return equal(q.sig, sign(`get\n${key}\n${exp}`)) ? true : null;
-      const max = Number(q.max);
-      const types = q.types ?? '';
-      if (!Number.isFinite(max) || !equal(q.sig, sign(`put\n${key}\n${exp}\n${max}\n${types}`))) return null;
-      return { maxBytes: max, types: types.split(',').filter(Boolean) };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { isStorableText, M } from '@marquee/core';
 import type { z } from 'zod';
 import { AppError } from './errors.js';
@@ -22,7 +23,7 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.
  * ('eventId', 'details.name', ...), or null. PostgreSQL text cannot hold U+0000, and a lone
  * surrogate is not Unicode at all (PostgreSQL's JSON refuses it): a value carrying either would
  * fail its statement (a 500) or be stored mangled instead of being refused as bad input.
- * Raw bodies (Buffers) are not text.
+ * Raw bodies (Buffers, and streams such as a template zip's upload) are not text.
  */
 export function findInvalidText(value: unknown): string | null {
   const stack: Array<[unknown, string]> = [[value, '']];
@@ -30,7 +31,7 @@ export function findInvalidText(value: unknown): string | null {
     const [v, path] = stack.pop()!;
     if (typeof v === 'string') {
       if (!isStorableText(v)) return path || '_';
-    } else if (v && typeof v === 'object' && !Buffer.isBuffer(v)) {
+    } else if (v && typeof v === 'object' && !Buffer.isBuffer(v) && !(v instanceof Readable)) {
       // Pushed last to first, so the first offending value in document order is found first.
       for (const [k, child] of Object.entries(v).reverse()) {
         const at = path ? `${path}.${k}` : k;

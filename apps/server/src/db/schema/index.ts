@@ -10,3 +10,4 @@ export * from './payouts.js';
 export * from './reports.js';
 export * from './checkin.js';
 export * from './waiting-room.js';
+export * from './templates.js';

@@ -2,6 +2,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { isReservedPath } from '@marquee/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
+import { EVENT_PAGE_CSP, publishedPageFor, withPublishedPage } from '../page-builder/service.js';
 import { PUBLIC_READ_CACHE } from '../public-site/routes.js';
 import { matchesEtag } from '../public-site/snapshots.js';
 import type { EventPage } from './seo.js';
@@ -39,6 +40,17 @@ export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
     }
     const rendered = await renderEventPage({ deps, site: { tenant, user: req.ctx.user }, host: req.ctx.host, eventName, page: kind });
     if (!rendered) return reply.callNotFound();
+    if (kind === 'home' && rendered.status === 200) {
+      // An organiser's published page (issue 10) replaces the default home, under its strict CSP.
+      const built = await publishedPageFor({ deps, site: { tenant, user: req.ctx.user }, eventName });
+      if (built) {
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('content-security-policy', EVENT_PAGE_CSP)
+          .header('cache-control', 'no-cache')
+          .send(withPublishedPage(rendered.html, built));
+      }
+    }
     reply.header('vary', 'accept-encoding');
     if (rendered.etag) {
       reply.header('etag', rendered.etag).header('cache-control', PUBLIC_READ_CACHE);

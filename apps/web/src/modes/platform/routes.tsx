@@ -4,7 +4,6 @@ import { lazyPage } from '../../ui/lazy-page';
 import { accountPageRoutes, publicAccountRoutes, staticRoutes } from '../console/account-routes';
 import { ConsoleNotFound } from '../console/console-not-found';
 import { FullPageLoader } from '../console/full-page-loader';
-import { comingSoon } from '../console/coming-soon';
 import { RouteError } from '../console/route-error';
 import type { RouteHandle } from '../console/route-handle';
 import { tenantReportRoutes } from '../console/report-routes';
@@ -13,8 +12,6 @@ import { payoutRoutes } from '../console/payout-routes';
 // The platform console (platform host). One line a page; a page a later issue builds replaces its
 // `comingSoon(...)` with `{ path, handle, lazy: lazyPage(() => import('...'), 'XPage') }`.
 const consolePage = (title: string, platformRoles?: readonly PlatformRole[]): RouteHandle => ({ title, consoleOnly: true, platformRoles });
-/** A page only these roles may open (the server's guard on its data; the navigation hides it from the rest). */
-const only = (platformRoles: readonly PlatformRole[], route: RouteObject): RouteObject => ({ ...route, handle: { ...(route.handle as RouteHandle), platformRoles } });
 
 export const platformRoutes: RouteObject[] = [
   {
@@ -43,7 +40,7 @@ export const platformRoutes: RouteObject[] = [
           { path: 'platform-users', handle: consolePage('Platform Users', PLATFORM_READ), lazy: lazyPage(() => import('../../features/platform-users/components/platform-users-page'), 'PlatformUsersPage') },
           { path: 'policies', handle: consolePage('Global Policies', PLATFORM_READ), lazy: lazyPage(() => import('../../features/policies/components/policies-page'), 'PoliciesPage') },
           { path: 'global-fees', handle: consolePage('Global Fees', PLATFORM_READ), lazy: lazyPage(() => import('../../features/fees/components/global-fees-page'), 'GlobalFeesPage') },
-          only(PLATFORM_READ, comingSoon('templates', 'Sitebuilder Templates', 'The site templates tenants build their event pages from.')),
+          { path: 'templates', handle: consolePage('Sitebuilder Templates', PLATFORM_READ), lazy: lazyPage(() => import('../../features/templates/components/templates-page'), 'TemplatesPage') },
           { path: 'charities', handle: consolePage('Charities', PLATFORM_READ), lazy: lazyPage(() => import('../../features/charities/components/charities-page'), 'CharitiesPage') },
           { path: 'reports/sales', handle: consolePage('Platform Sales'), lazy: lazyPage(() => import('../../features/reports/components/platform-sales-pages'), 'PlatformSalesPage') },
           { path: 'reports/taxes', handle: consolePage('Platform Taxes'), lazy: lazyPage(() => import('../../features/reports/components/platform-sales-pages'), 'PlatformTaxesPage') },

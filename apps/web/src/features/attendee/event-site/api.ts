@@ -7,3 +7,10 @@ export const fetchPublicEvent = (eventName: string) => api.get<TPublicEvent>(`/a
 /** spec §7 GET /p/tenants/{tenantId}/events/{eventId}/setting: remaining capacity and delivery wording. */
 export const fetchPublicSettings = (tenantId: string, eventId: string) =>
   api.get<TPublicEventSettings>(`/api/p/tenants/${encodeURIComponent(tenantId)}/events/${encodeURIComponent(eventId)}/setting`);
+
+/** The event's published page (issue 10), or null when it has none (404). */
+export const fetchPublishedPage = (eventName: string) =>
+  api.get<{ version: number; html: string; css: string }>(`/api/p/events/${encodeURIComponent(eventName)}/page`).catch((e: unknown) => {
+    if ((e as { status?: number }).status === 404) return null;
+    throw e;
+  });

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Group, Skeleton, Stack, Tabs, Text } from '@mantine/core';
-import { IconAlertCircle, IconBan, IconCalendarOff, IconDiscount2, IconInfoCircle, IconTicket, IconUsers } from '@tabler/icons-react';
-import { useState } from 'react';
+import { IconAlertCircle, IconBan, IconCalendarOff, IconDiscount2, IconInfoCircle, IconLayout, IconTicket, IconUsers } from '@tabler/icons-react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage, isApiError } from '../../../ui/api-client';
 import { EmptyState } from '../../../ui/empty-state';
@@ -19,7 +19,10 @@ import { EventDetailsForm } from './event-details-form';
 import { EventStatusBadge } from './event-status-badge';
 import { WaitingRoomCard } from './waiting-room-card';
 
-const TABS = ['details', 'ticket-types', 'discount-codes', 'staff'] as const;
+// issue 10: the page builder (and GrapesJS with it) loads only when its tab opens.
+const EventPagePanel = lazy(() => import('../../event-pages/components/event-page-panel').then((m) => ({ default: m.EventPagePanel })));
+
+const TABS = ['details', 'ticket-types', 'discount-codes', 'staff', 'page'] as const;
 type Tab = (typeof TABS)[number];
 
 /** /events/new: the details form alone; once created, the event opens on its ticket types. */
@@ -141,6 +144,9 @@ export function EventEditorPage() {
           <Tabs.Tab value="staff" leftSection={<IconUsers size={16} />}>
             Staff
           </Tabs.Tab>
+          <Tabs.Tab value="page" leftSection={<IconLayout size={16} />}>
+            Page
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="details">
           <EventDetailsForm
@@ -163,6 +169,13 @@ export function EventEditorPage() {
         </Tabs.Panel>
         <Tabs.Panel value="staff">
           <EventStaffPanel event={e} />
+        </Tabs.Panel>
+        <Tabs.Panel value="page">
+          {tab === 'page' && (
+            <Suspense fallback={<Skeleton h={400} />}>
+              <EventPagePanel event={e} />
+            </Suspense>
+          )}
         </Tabs.Panel>
       </Tabs>
     </>

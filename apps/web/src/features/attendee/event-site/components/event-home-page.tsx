@@ -7,6 +7,7 @@ import { Notice } from '../kit/notice';
 import { offSaleLabel, ticketState, withCapacityCap } from '../../cart/cart-rules';
 import { eventBadge, eventDay, eventTime, money, shortMoment, venueLines } from '../format';
 import { CovidModal } from './covid-modal';
+import { PublishedEventPage, usePublishedPage } from './published-event-page';
 import { EVENT_CANCELLED, eventCancelledBody, isCancelled, useEventOutlet } from './event-layout';
 import css from './event-home.module.css';
 
@@ -25,6 +26,10 @@ export function EventHomePage() {
   const prices = event.ticketTypes.map((t) => t.details.price);
   const from = prices.length ? Math.min(...prices) : null;
   const endTime = d.endDateTime ? eventTime(d.endDateTime, d.timeZone) : '';
+  // issue 10: an event with a published page shows it, with the live ticket menu in it.
+  const published = usePublishedPage(eventName);
+  if (published.isPending) return null;
+  if (published.data && !cancelled) return <PublishedEventPage page={published.data} />;
 
   return (
     <>

@@ -1,0 +1,222 @@
+import { Alert, Badge, Button, Card, Group, Image, Loader, Menu, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { TEvent, TEventPage, TEventPageDraft } from '@marquee/core';
+import { IconDeviceDesktop, IconDeviceMobile, IconExternalLink, IconHistory, IconLayoutGrid, IconRocket } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { errorMessage } from '../../../ui/api-client';
+import { EmptyState } from '../../../ui/empty-state';
+import { notify } from '../../../ui/notify';
+import { publicEventUrl } from '../../../shared/tenant';
+import { eventPagesApi } from '../api';
+import type { Device } from './page-editor';
+
+const PageEditor = lazy(() => import('./page-editor').then((m) => ({ default: m.PageEditor })));
+
+const AUTOSAVE_MS = 1500;
+const pageKey = (eventId: string) => ['event-page', eventId] as const;
+const time = (iso: string) => new Date(iso).toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
+
+function TemplatePicker({ tenantId, onPick, busy }: { tenantId: string; onPick: (id: string) => void; busy: boolean }) {
+  const list = useQuery({ queryKey: ['event-page', 'templates', tenantId], queryFn: ({ signal }) => eventPagesApi.templates(tenantId, signal) });
+  if (list.isPending) return <Loader />;
+  if (!list.data?.result.length) {
+    return <EmptyState icon={<IconLayoutGrid size={28} />} title="No templates yet" description="The platform has not published any site templates yet." />;
+  }
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
+      {list.data.result.map((t) => (
+        <Card key={t.id} withBorder padding="md" radius="md">
+          <Card.Section>
+            {t.details.thumbnail ? <Image src={t.details.thumbnail} alt="" h={140} fit="cover" /> : <div style={{ height: 140, background: 'var(--mantine-color-gray-1)' }} />}
+          </Card.Section>
+          <Stack gap={4} mt="sm">
+            <Group justify="space-between">
+              <Text fw={600}>{t.details.name}</Text>
+              <Badge variant="light" tt="none">
+                {t.details.version}
+              </Badge>
+            </Group>
+            <Text fz="sm" c="dimmed" lineClamp={2}>
+              {t.details.description}
+            </Text>
+            <Button mt="xs" variant="light" onClick={() => onPick(t.id)} loading={busy} aria-label={`Use ${t.details.name}`}>
+              Use this template
+            </Button>
+          </Stack>
+        </Card>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+/** The event's Page tab (issue 10): pick a template, edit it in GrapesJS, preview, publish, roll back. */
+export function EventPagePanel({ event }: { event: TEvent }) {
+  const tenantId = event.tenantId;
+  const client = useQueryClient();
+  const page = useQuery({ queryKey: pageKey(event.id), queryFn: ({ signal }) => eventPagesApi.get(tenantId, event.id, signal) });
+  const [device, setDevice] = useState<Device>('Desktop');
+  const [picking, setPicking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [editorKey, setEditorKey] = useState(0);
+  const [saveState, setSaveState] = useState<{ kind: 'saved'; at: string } | { kind: 'saving' } | { kind: 'failed'; message: string } | null>(null);
+  const pending = useRef<TEventPageDraft | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  const flush = useCallback(async () => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+    const draft = pending.current;
+    if (!draft) return;
+    pending.current = null;
+    setSaveState({ kind: 'saving' });
+    try {
+      const { draftSavedAt } = await eventPagesApi.saveDraft(tenantId, event.id, draft);
+      setSaveState({ kind: 'saved', at: draftSavedAt });
+    } catch (e) {
+      pending.current ??= draft;
+      setSaveState({ kind: 'failed', message: errorMessage(e) });
+    }
+  }, [tenantId, event.id]);
+
+  useEffect(() => () => void flush(), [flush]);
+
+  const onChange = (draft: TEventPageDraft) => {
+    pending.current = draft;
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => void flush(), AUTOSAVE_MS);
+  };
+
+  const apply = (next: TEventPage) => client.setQueryData(pageKey(event.id), next);
+
+  const run = async (action: () => Promise<TEventPage>, success: string) => {
+    setBusy(true);
+    try {
+      apply(await action());
+      notify.success(success);
+    } catch (e) {
+      notify.error('Something went wrong', errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (page.isPending) return <Loader />;
+  if (page.isError) return <Alert color="red">{errorMessage(page.error)}</Alert>;
+  const p = page.data;
+
+  if (!p.draft || picking) {
+    return (
+      <Stack gap="md">
+        <div>
+          <Title order={3} fz="h4">
+            Choose a template
+          </Title>
+          <Text c="dimmed" fz="sm">
+            Your event page starts from a template. You can change every text, image and colour afterwards. {p.liveVersion ? 'Your published page stays live until you publish again.' : ''}
+          </Text>
+        </div>
+        <TemplatePicker
+          tenantId={tenantId}
+          busy={busy}
+          onPick={(id) =>
+            void run(async () => {
+              const next = await eventPagesApi.start(tenantId, event.id, id);
+              setPicking(false);
+              setEditorKey((k) => k + 1);
+              return next;
+            }, 'Template applied')
+          }
+        />
+        {picking && (
+          <Group>
+            <Button variant="default" onClick={() => setPicking(false)}>
+              Back to the editor
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    );
+  }
+
+  const savedLabel =
+    saveState?.kind === 'saving' ? 'Saving…' : saveState?.kind === 'failed' ? `Not saved: ${saveState.message}` : `Draft saved ${time(saveState?.at ?? p.draftSavedAt ?? new Date().toISOString())}`;
+
+  return (
+    <Stack gap="sm">
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <Group gap="sm">
+          <SegmentedControl
+            aria-label="Preview width"
+            value={device}
+            onChange={(v) => setDevice(v as Device)}
+            data={[
+              { value: 'Desktop', label: (<Group gap={6} wrap="nowrap"><IconDeviceDesktop size={16} />Desktop</Group>) },
+              { value: 'Phone', label: (<Group gap={6} wrap="nowrap"><IconDeviceMobile size={16} />Phone</Group>) },
+            ]}
+          />
+          <Text fz="sm" c={saveState?.kind === 'failed' ? 'red' : 'dimmed'} data-testid="draft-status" role="status">
+            {savedLabel}
+          </Text>
+        </Group>
+        <Group gap="sm">
+          {p.liveVersion && (
+            <Badge variant="light" color="teal" tt="none" size="lg">
+              Live: version {p.liveVersion}
+            </Badge>
+          )}
+          {p.versions.length > 0 && (
+            <Menu position="bottom-end" withinPortal>
+              <Menu.Target>
+                <Button variant="default" leftSection={<IconHistory size={16} />}>
+                  Versions
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item color="red" disabled={!p.liveVersion} onClick={() => void run(() => eventPagesApi.unpublish(tenantId, event.id), 'Page taken offline')}>
+                  Take the page offline
+                </Menu.Item>
+                <Menu.Divider />
+                <Menu.Label>Put a version back live</Menu.Label>
+                {p.versions.map((v) => (
+                  <Menu.Item
+                    key={v.version}
+                    disabled={v.version === p.liveVersion}
+                    onClick={() => void run(() => eventPagesApi.rollback(tenantId, event.id, v.version), `Version ${v.version} is live again`)}
+                  >
+                    Version {v.version} · {new Date(v.publishedAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}
+                  </Menu.Item>
+                ))}
+              </Menu.Dropdown>
+            </Menu>
+          )}
+          <Button variant="default" onClick={() => setPicking(true)} leftSection={<IconLayoutGrid size={16} />}>
+            Change template
+          </Button>
+          {p.liveVersion && event.details.status !== 'draft' && (
+            <Button component="a" href={publicEventUrl(event.details.urlName)} target="_blank" variant="default" leftSection={<IconExternalLink size={16} />}>
+              View page
+            </Button>
+          )}
+          <Button
+            leftSection={<IconRocket size={16} />}
+            loading={busy}
+            onClick={() =>
+              void run(async () => {
+                await flush();
+                return eventPagesApi.publish(tenantId, event.id);
+              }, 'Page published')
+            }
+          >
+            Publish page
+          </Button>
+        </Group>
+      </Group>
+      <Text fz="xs" c="dimmed">
+        Double-click a text to edit it. The ticket menu appears on the live page where the template marks it. Scripts, frames and event handlers are removed when you publish.
+      </Text>
+      <Suspense fallback={<Loader />}>
+        <PageEditor key={editorKey} draft={p.draft} device={device} onChange={onChange} />
+      </Suspense>
+    </Stack>
+  );
+}

@@ -1,0 +1,67 @@
+import type { TEventPageDraft } from '@marquee/core';
+import grapesjs, { type Editor } from 'grapesjs';
+import 'grapesjs/dist/css/grapes.min.css';
+import './page-editor.css';
+import { useEffect, useRef } from 'react';
+
+// GrapesJS lives in this module only: it is imported by the event's Page tab on demand, never by
+// the attendee site or the other console pages.
+
+export type Device = 'Desktop' | 'Phone';
+
+export type PageEditorProps = {
+  draft: TEventPageDraft;
+  device: Device;
+  onChange: (draft: TEventPageDraft) => void;
+  onReady?: (editor: Editor) => void;
+};
+
+function projectOf(text: string): Record<string, unknown> | null {
+  try {
+    const p = JSON.parse(text) as { pages?: Array<{ frames?: unknown[] }> };
+    return Array.isArray(p.pages) && p.pages.length > 0 ? (p as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function PageEditor({ draft, device, onChange, onReady }: PageEditorProps) {
+  const container = useRef<HTMLDivElement>(null);
+  const editorRef = useRef<Editor | null>(null);
+  const changeRef = useRef(onChange);
+  changeRef.current = onChange;
+
+  useEffect(() => {
+    if (!container.current) return;
+    const project = projectOf(draft.project);
+    const editor = grapesjs.init({
+      container: container.current,
+      height: '72vh',
+      width: 'auto',
+      storageManager: false,
+      ...(project ? { projectData: project } : { components: draft.html, style: draft.css }),
+      deviceManager: {
+        devices: [
+          { id: 'Desktop', name: 'Desktop', width: '' },
+          { id: 'Phone', name: 'Phone', width: '390px', widthMedia: '480px' },
+        ],
+      },
+    });
+    editorRef.current = editor;
+    const emit = () => changeRef.current({ project: JSON.stringify(editor.getProjectData()), html: editor.getHtml(), css: editor.getCss() ?? '' });
+    editor.on('update', emit);
+    onReady?.(editor);
+    return () => {
+      editor.destroy();
+      editorRef.current = null;
+    };
+    // The editor is made once per draft it opens with; later changes flow out, not in.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    editorRef.current?.setDevice(device);
+  }, [device]);
+
+  return <div ref={container} data-testid="page-editor" />;
+}
