@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, logInToConsole, ORGANISER, platformOrigin, tenantOrigin } from './support';
+import { ADMIN, ORGANISER, platformOrigin, tenantOrigin } from './support';
 
 // issue 15 Accessibility: WCAG 2.2 AA (axe) on every console page and every attendee page, at
 // 1280 px and on a 390 px phone. THE PAGE LIST: add the pages you create to PLATFORM, TENANT or
@@ -63,6 +63,16 @@ async function violationsOn(page: Page, label: string) {
   return result.violations.map((v) => `${label}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(' | ')}`);
 }
 
+/** Signs in on that origin (on a phone the navigation is behind the burger: wait for the account menu). */
+async function logInToConsole(page: Page, origin: string, email: string, password: string) {
+  await page.goto(`${origin}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.locator('input[autocomplete="current-password"]').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+  await expect(page.locator('main h1, main h2').first()).toBeVisible();
+}
+
 async function checkAll(page: Page, origin: string, paths: string[]) {
   const found: string[] = [];
   for (const path of paths) {
@@ -76,6 +86,8 @@ async function checkAll(page: Page, origin: string, paths: string[]) {
 for (const size of WIDTHS) {
   test.describe(`at ${size.width} px`, () => {
     test.use({ viewport: size });
+    // Many pages in one test (one sign-in per console).
+    test.describe.configure({ timeout: 600_000 });
 
     test('platform console pages: no WCAG 2.2 AA violations', async ({ page, baseURL }) => {
       const origin = platformOrigin(baseURL);
