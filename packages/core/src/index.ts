@@ -36,3 +36,4 @@ export * from './payouts/payout-line.js';
 export * from './checkin.js';
 export * from './schemas/checkin.js';
 export * from './schemas/waiting-room.js';
+export * from './ticket-menu.js';

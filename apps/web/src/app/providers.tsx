@@ -3,7 +3,7 @@ import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 // Lives in ./query-client.ts so the attendee site can use it without Mantine.
 export { createQueryClient } from './query-client';
@@ -11,7 +11,7 @@ export { createQueryClient } from './query-client';
 export function Providers({ client, children }: { client: QueryClient; children: ReactNode }) {
   return (
     <QueryClientProvider client={client}>
-      <MantineProvider theme={theme} defaultColorScheme="light">
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
         <Notifications position="top-right" limit={4} zIndex={1000} />
         <ModalsProvider>{children}</ModalsProvider>
       </MantineProvider>

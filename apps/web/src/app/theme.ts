@@ -1,4 +1,4 @@
-import { createTheme, type MantineColorsTuple } from '@mantine/core';
+import { createTheme, defaultVariantColorsResolver, type CSSVariablesResolver, type MantineColorsTuple, type VariantColorsResolver } from '@mantine/core';
 
 // Marquee violet: the colour of the mails' buttons, as a ten-step Mantine palette.
 const brand: MantineColorsTuple = [
@@ -14,7 +14,17 @@ const brand: MantineColorsTuple = [
   '#462d9b',
 ];
 
+// WCAG 1.4.3: a light badge's or alert's text in its colour's darkest shade (shade 6 is under 4.5:1
+// on its own light background for teal, yellow, green, orange...).
+const variantColorResolver: VariantColorsResolver = (input) => {
+  const colors = defaultVariantColorsResolver(input);
+  const named = typeof input.color === 'string' && /^[a-z]+$/.test(input.color) && input.color in input.theme.colors;
+  if (input.variant === 'light' && named) return { ...colors, color: `var(--mantine-color-${input.color}-9)` };
+  return colors;
+};
+
 export const theme = createTheme({
+  variantColorResolver,
   primaryColor: 'brand',
   primaryShade: 7,
   colors: { brand },
@@ -29,11 +39,23 @@ export const theme = createTheme({
   components: {
     Button: { defaultProps: { fw: 600 } },
     // A link inside a sentence takes the sentence's size.
-    Anchor: { defaultProps: { fz: 'inherit' } },
+    // WCAG 1.4.1: a link inside text is told apart by more than colour.
+    Anchor: { defaultProps: { fz: 'inherit', underline: 'always' } },
     TextInput: { defaultProps: { size: 'sm' } },
     PasswordInput: { defaultProps: { size: 'sm' } },
     Paper: { defaultProps: { radius: 'lg' } },
     Modal: { defaultProps: { radius: 'lg', overlayProps: { backgroundOpacity: 0.45, blur: 2 } } },
     Notification: { defaultProps: { radius: 'md' } },
   },
+});
+
+/**
+ * WCAG 2.2 AA (1.4.3): Mantine's dimmed grey (#868e96, gray.6) is 3.3:1 on white. Every `c="dimmed"`
+ * text takes this darker grey instead: 6.1:1 on white, 5.1:1 on gray.2, 5.4:1 on brand.0.
+ */
+export const DIMMED_TEXT = '#5c636a';
+export const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': DIMMED_TEXT },
+  dark: {},
 });

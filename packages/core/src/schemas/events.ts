@@ -318,6 +318,8 @@ export const ZPublicEventSettings = z.object({
   seatMap: z.string().nullable(),
   /** The charity that receives donations on this event (active and enabled by the tenant), or null. */
   charity: ZPublicCharity.nullable(),
+  /** The tenant's ticket setting: sold-out ticket types stay on the menu as sold out (see ticketTypesOnMenu). */
+  autoShowActiveTicketsAsSoldOut: z.boolean(),
 });
 export type TPublicEventSettings = z.infer<typeof ZPublicEventSettings>;
 

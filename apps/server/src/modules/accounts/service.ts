@@ -52,7 +52,7 @@ type SessionPolicy = { idleMinutes: number; maxHours: number };
 const policyOf = (deps: Deps): SessionPolicy => ({ idleMinutes: deps.config.sessionIdleMinutes, maxHours: deps.config.sessionMaxHours });
 
 /** Origin of the host a person should use for a group: the platform console or the tenant's host. */
-function originFor(deps: Deps, tenantUrl: string | null | undefined) {
+function originFor(deps: Pick<Deps, 'config'>, tenantUrl: string | null | undefined) {
   return publicOrigin(deps.config, tenantUrl ?? undefined);
 }
 
@@ -397,10 +397,24 @@ export type InviteTarget =
  * Invites an address to the platform, a tenant or an event. A person without an account gets a
  * sign-up link; one with an account gets an Accept and Link Account link.
  */
-export async function sendInvite({ deps, inviter, email, target }: { deps: Deps; inviter: AuthUser; email: string; target: InviteTarget }) {
-  const tenant = target.kind === 'platform' ? null : await repo.findTenant(deps.db, target.tenantId);
+export async function sendInvite({
+  deps,
+  inviter,
+  email,
+  target,
+  tx: outer,
+}: {
+  deps: Pick<Deps, 'db' | 'config' | 'mailer'>;
+  inviter: Pick<AuthUser, 'id' | 'email' | 'firstName'>;
+  email: string;
+  target: InviteTarget;
+  /** The caller's transaction (Create New Tenant invites its admin inside its own). */
+  tx?: Tx;
+}) {
+  const db = outer ?? deps.db;
+  const tenant = target.kind === 'platform' ? null : await repo.findTenant(db, target.tenantId);
   if (target.kind !== 'platform' && !tenant) throw notFound();
-  const event = target.kind === 'event' && UUID_RE.test(target.eventId) ? await repo.findEvent(deps.db, target.tenantId, target.eventId) : undefined;
+  const event = target.kind === 'event' && UUID_RE.test(target.eventId) ? await repo.findEvent(db, target.tenantId, target.eventId) : undefined;
   if (target.kind === 'event' && !event) throw notFound();
   const roles =
     target.kind === 'platform'
@@ -410,11 +424,11 @@ export async function sendInvite({ deps, inviter, email, target }: { deps: Deps;
   const groupId = target.kind === 'platform' ? PLATFORM_GROUP_ID : target.tenantId;
   const appType: AppType = target.kind === 'platform' ? 'PLATFORM' : 'TENANT';
   const code = newToken();
-  const existing = await repo.findUserByEmail(deps.db, email);
+  const existing = await repo.findUserByEmail(db, email);
   // An active platform user is not invited again: accepting would only hand back all four roles,
   // whatever Edit Platform User left them with. Refused before anything is written or mailed.
   if (target.kind === 'platform' && existing?.status === 'ACTIVE') {
-    const member = (await repo.membershipsOf(deps.db, existing.id)).some((m) => m.groupId === PLATFORM_GROUP_ID && !m.eventId);
+    const member = (await repo.membershipsOf(db, existing.id)).some((m) => m.groupId === PLATFORM_GROUP_ID && !m.eventId);
     if (member) throw new AppError('CONFLICT', M.alreadyPlatformUser);
   }
   const origin = originFor(deps, tenant?.url);
@@ -446,7 +460,7 @@ export async function sendInvite({ deps, inviter, email, target }: { deps: Deps;
       : tenant.inviteTemplateBody
     : `${inviter.firstName || inviter.email} invited you to join Marquee as a Platform Admin.`;
 
-  await deps.db.transaction(async (tx) => {
+  const write = async (tx: Tx) => {
     await repo.insertInvite(tx, {
       id: randomUUID(),
       codeHash: sha256(code),
@@ -460,7 +474,9 @@ export async function sendInvite({ deps, inviter, email, target }: { deps: Deps;
       expiresAt: new Date(Date.now() + INVITE_TTL_DAYS * 24 * 3600_000),
     });
     await deps.mailer.send(tx, inviteMail({ to: email, subject, body, link, tenantId: tenant?.id ?? null, tenantName: tenant?.name ?? null }));
-  });
+  };
+  if (outer) await write(outer);
+  else await deps.db.transaction(write);
   return { success: true as const };
 }
 

@@ -87,6 +87,7 @@ describe('event home and ticket menu', () => {
       timeZone: 'America/New_York',
       seatMap: null,
       charity: null,
+      autoShowActiveTicketsAsSoldOut: false,
     });
     // The console's own numbers (quantity, sold) are not on the public page.
     expect(byName['General Admission'].quantity).toBeUndefined();

@@ -44,7 +44,12 @@ async function publishedEvent(deps: Deps, site: SiteCtx, eventName: string, disc
 const isPublic = (event: Pick<eventsRepo.EventRow, 'status' | 'publishedAt'>) =>
   event.status === 'published' || (event.status === 'cancelled' && event.publishedAt !== null);
 
-function toSettings(event: eventsRepo.EventRow, types: ticketTypesRepo.TicketTypeRow[], charity: TPublicCharity | null): TPublicEventSettings {
+function toSettings(
+  event: eventsRepo.EventRow,
+  types: ticketTypesRepo.TicketTypeRow[],
+  charity: TPublicCharity | null,
+  autoShowActiveTicketsAsSoldOut: boolean,
+): TPublicEventSettings {
   const onSale = event.status === 'published';
   return {
     // A cancelled event sells nothing and takes no donations.
@@ -55,6 +60,7 @@ function toSettings(event: eventsRepo.EventRow, types: ticketTypesRepo.TicketTyp
     timeZone: event.timeZone,
     seatMap: seatMapPath(event),
     charity: onSale ? charity : null,
+    autoShowActiveTicketsAsSoldOut,
   };
 }
 
@@ -88,7 +94,7 @@ function toPublicTicketType(t: ticketTypesRepo.TicketTypeRow, all: ticketTypesRe
  * or a cancelled one that was published, with status 'cancelled' and nothing on offer.
  */
 export async function getPublicEvent({ deps, site, eventName }: { deps: Deps; site: SiteCtx; eventName: string }): Promise<TPublicEvent> {
-  const { event, types, charity } = await publicEvent(deps, site, eventName);
+  const { event, types, charity, pricing } = await publicEvent(deps, site, eventName);
   const now = new Date();
   const onSale = event.status === 'published';
   return {
@@ -114,7 +120,7 @@ export async function getPublicEvent({ deps, site, eventName }: { deps: Deps; si
     },
     // Ticket types switched off by the organiser are not on the menu; every other one is, with its availability.
     ticketTypes: onSale ? types.filter((t) => t.active).map((t) => toPublicTicketType(t, types, now)) : [],
-    settings: toSettings(event, types, charity),
+    settings: toSettings(event, types, charity, pricing?.settings.autoShowActiveTicketsAsSoldOut ?? false),
   };
 }
 
@@ -153,7 +159,7 @@ export async function getPublicSettings(opts: { deps: Deps; site: SiteCtx; event
   const { deps, site } = opts;
   const snapshot = await findCheckoutSnapshot(deps.db, { tenantId: site.tenant.id, eventId: opts.eventId });
   if (!snapshot || !isPublic(snapshot.event)) throw notFound();
-  return toSettings(snapshot.event, snapshot.types, snapshot.charity);
+  return toSettings(snapshot.event, snapshot.types, snapshot.charity, snapshot.pricing?.settings.autoShowActiveTicketsAsSoldOut ?? false);
 }
 
 /** spec §5 Cart validation, against what is left right now. */

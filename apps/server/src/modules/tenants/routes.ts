@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
-import { tenantCtxOf } from '../../platform/auth/guard.js';
+import { platformCtxOf, tenantCtxOf } from '../../platform/auth/guard.js';
 import { uploadedFile } from '../../platform/multipart.js';
 import { PLATFORM_ANY, PLATFORM_WRITE } from './access.js';
 import * as tenants from './service.js';
@@ -41,9 +41,9 @@ export function registerTenantRoutes(app: FastifyInstance, deps: Deps) {
     '/api/tenants',
     {
       config: { access: { kind: 'platform', roles: PLATFORM_WRITE } },
-      schema: { tags, summary: 'Create New Tenant (one transaction), then provision its site', body: ZCreateTenantRequest, response: { 201: ZTenant } },
+      schema: { tags, summary: "Create New Tenant (one transaction, with a tenant-admin invite to the tenant's e-mail from its invite template), then provision its site", body: ZCreateTenantRequest, response: { 201: ZTenant } },
     },
-    async (req, reply) => reply.status(201).send(await tenants.createTenant({ deps, input: req.body })),
+    async (req, reply) => reply.status(201).send(await tenants.createTenant({ deps, input: req.body, inviter: platformCtxOf(req).user })),
   );
 
   r.get(

@@ -13,13 +13,14 @@ import type { z } from 'zod';
 import { publicOrigin } from '../../config.js';
 import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
-import type { TenantCtx } from '../../platform/auth/context.js';
+import type { AuthUser, TenantCtx } from '../../platform/auth/context.js';
 import { invalidateHostTenant } from '../../platform/auth/guard.js';
 import { deleteHostSessions } from '../../platform/auth/sessions.js';
 import { IMAGE_TYPES, sniffContentType } from '../../platform/content-type.js';
 import { isUniqueViolation } from '../../platform/db-errors.js';
 import { AppError, conflict, DomainError, forbidden, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
+import { sendInvite } from '../accounts/service.js';
 import { copyGlobalFeesToTenant } from '../fees/service.js';
 import { createDefaultPaymentSettings } from '../payment-settings/service.js';
 import { isPlatformWriter } from './access.js';
@@ -79,10 +80,13 @@ export async function createTenant({
   deps,
   input,
   tx: outer,
+  inviter,
 }: {
-  deps: Pick<Deps, 'db' | 'jobs' | 'config' | 'storage'>;
+  deps: Pick<Deps, 'db' | 'jobs' | 'config' | 'storage' | 'mailer'>;
   input: z.output<typeof ZCreateTenantRequest>;
   tx?: Tx;
+  /** Who creates it: the tenant's e-mail is invited as its admin in their name. The demo seed adds its admin itself. */
+  inviter?: Pick<AuthUser, 'id' | 'email' | 'firstName'>;
 }): Promise<TTenant> {
   const id = randomUUID();
   const { details } = input;
@@ -102,6 +106,9 @@ export async function createTenant({
     await copyGlobalFeesToTenant(tx, id);
     await repo.insertSite(tx, id, sitePrefix(id));
     await deps.jobs.enqueue(tx, PROVISION_SITE_JOB, { tenantId: id }, { dedupeKey: `${PROVISION_SITE_JOB}:${id}:1` });
+    // issue 15: a new tenant gets someone who can sign in. The invite (from the tenant's template)
+    // and its mail (outbox) are written in this transaction, so there is no tenant without its invite.
+    if (inviter) await sendInvite({ deps, tx, inviter, email: details.email, target: { kind: 'tenant', tenantId: id, roles: ['tenant_admin'] } });
   };
   try {
     if (outer) await work(outer);

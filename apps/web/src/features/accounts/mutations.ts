@@ -1,4 +1,5 @@
 import type { TProfile, TProfileUpdate } from '@marquee/core';
+import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { sessionQueryKey, storeSession } from '../../ui/session';
 import { accountsApi } from './api';
@@ -12,6 +13,8 @@ export function useLogin() {
       // Whatever the previous person on this browser had loaded is not theirs.
       client.removeQueries({ predicate: (q) => q.queryKey[0] !== 'auth' });
       storeSession(client, session);
+      // The "Invalid user session" toast that sent them here is answered: it must not stay over the account menu.
+      notifications.hide('invalid-session');
     },
   });
 }

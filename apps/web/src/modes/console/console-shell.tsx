@@ -2,11 +2,12 @@ import { Alert, AppShell, Anchor, Box, Burger, Container, Group, NavLink, Progre
 import { useDisclosure } from '@mantine/hooks';
 import type { TSession } from '@marquee/core';
 import { IconLock } from '@tabler/icons-react';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, matchPath, useLocation, useNavigation } from 'react-router';
 import { useSiteContext } from '../../shared/site-context';
 import { Brand } from '../../ui/brand';
 import type { ConsoleArea, NavItem, NavLeaf } from './console-area';
+import { RouteAnnouncer, useRouteFocus } from './route-focus';
 import { UserMenu } from './user-menu';
 
 const isActive = (pathname: string, leaf: NavLeaf) =>
@@ -14,13 +15,19 @@ const isActive = (pathname: string, leaf: NavLeaf) =>
 
 function NavEntry({ item, pathname, onNavigate }: { item: NavItem; pathname: string; onNavigate: () => void }) {
   const Icon = item.icon;
+  const [expanded, setExpanded] = useState(() => !!item.children?.some((c) => isActive(pathname, c)));
   if (item.children) {
     const open = item.children.some((c) => isActive(pathname, c));
+    // A group is a real button (an anchor without href is skipped by Tab): WCAG 2.1.1.
     return (
       <NavLink
+        component="button"
+        type="button"
+        aria-expanded={expanded}
+        onClick={() => setExpanded((e) => !e)}
+        opened={expanded}
         label={item.label}
         leftSection={<Icon size={18} stroke={1.7} />}
-        defaultOpened={open}
         active={open}
         variant="subtle"
         childrenOffset={30}
@@ -75,6 +82,8 @@ export function ConsoleShell({ area, session, children }: ConsoleShellProps) {
   const { pathname } = useLocation();
   useEffect(close, [pathname]);
   const notice = area.notice?.(context);
+  const main = useRef<HTMLElement>(null);
+  const announcement = useRouteFocus(main);
 
   return (
     <AppShell header={{ height: 64 }} navbar={{ width: 264, breakpoint: 'md', collapsed: { mobile: !opened } }} padding={0}>
@@ -108,7 +117,8 @@ export function ConsoleShell({ area, session, children }: ConsoleShellProps) {
           </Group>
         </AppShell.Section>
       </AppShell.Navbar>
-      <AppShell.Main bg="gray.0">
+      <AppShell.Main bg="gray.0" ref={main}>
+        <RouteAnnouncer message={announcement} />
         <Container size="xl" px={{ base: 'md', sm: 'xl' }} py="xl">
           {notice && (
             <Alert color="red" variant="light" icon={<IconLock size={18} />} mb="lg" role="status">

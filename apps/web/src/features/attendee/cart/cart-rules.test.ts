@@ -54,7 +54,7 @@ function eventWith(types: TPublicTicketType[], remainingCapacity = 100): TPublic
       seatMap: null,
     },
     ticketTypes: types,
-    settings: { remainingCapacity, emailDeliveryVerbiage: '', covidSafety: false, covidSafetyText: '', timeZone: 'America/New_York', seatMap: null, charity: null },
+    settings: { remainingCapacity, emailDeliveryVerbiage: '', covidSafety: false, covidSafetyText: '', timeZone: 'America/New_York', seatMap: null, charity: null, autoShowActiveTicketsAsSoldOut: true },
   };
 }
 

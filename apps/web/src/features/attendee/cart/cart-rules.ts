@@ -1,6 +1,7 @@
 import {
   checkAddToCart,
   isTicketTypeAvailable,
+  ticketTypesOnMenu,
   validateCart,
   type CartTicketType,
   type CartValidation,
@@ -34,6 +35,15 @@ export function toCartTicketType(t: TPublicTicketType): CartTicketType {
     minTicketPerOrder: t.details.minTicketPerOrder,
     maxTicketPerOrder: t.details.maxTicketPerOrder,
   };
+}
+
+/** The ticket types the menu lists, in menu order: sold-out ones only when the tenant shows them (core ticketTypesOnMenu). */
+export function menuTicketTypes(event: TPublicEvent): TPublicTicketType[] {
+  const sorted = [...event.ticketTypes].sort((a, b) => a.details.sortOrder - b.details.sortOrder);
+  return ticketTypesOnMenu(sorted, {
+    autoShowActiveTicketsAsSoldOut: event.settings.autoShowActiveTicketsAsSoldOut,
+    remainingOf: (t) => t.details.remainingQuantity,
+  });
 }
 
 export type TicketState = 'onSale' | 'soldOut' | 'notOnSale' | 'salesEnded' | 'notYetOnSale';

@@ -88,7 +88,8 @@ export function SeatMapField({ event, disabled }: SeatMapFieldProps) {
         activateOnClick={!src}
         radius="md"
         p={src ? 6 : 'md'}
-        aria-label="Seat map image"
+        // The hidden file input needs its own name (WCAG 1.3.1, 4.1.2); the drop area reads its visible text.
+        inputProps={{ 'aria-label': 'Seat map image' }}
         data-testid="seatmap-dropzone"
       >
         {src ? (

@@ -19,10 +19,17 @@ import { MoneyInput, PercentInput } from './money-inputs';
 import viewOnlyCss from './view-only.module.css';
 
 type Channel = (typeof PASS_ALONG_CHANNELS)[number];
-const CHANNELS: { channel: Channel; field: 'serviceFeePassAlongOptionOnline' | 'serviceFeePassAlongOptionBackend' | 'serviceFeePassAlongOptionApp'; label: string }[] = [
+// issue 15: Marquee sells online only so far; the other channels' options are kept, and say so.
+const NOT_YET = 'Not available yet: Marquee sells tickets online only. Saved for when this channel opens.';
+const CHANNELS: {
+  channel: Channel;
+  field: 'serviceFeePassAlongOptionOnline' | 'serviceFeePassAlongOptionBackend' | 'serviceFeePassAlongOptionApp';
+  label: string;
+  note?: string;
+}[] = [
   { channel: 'ONLINE', field: 'serviceFeePassAlongOptionOnline', label: 'Online sales' },
-  { channel: 'BACKEND', field: 'serviceFeePassAlongOptionBackend', label: 'Backend (box office) sales' },
-  { channel: 'APP', field: 'serviceFeePassAlongOptionApp', label: 'App sales' },
+  { channel: 'BACKEND', field: 'serviceFeePassAlongOptionBackend', label: 'Backend (box office) sales', note: NOT_YET },
+  { channel: 'APP', field: 'serviceFeePassAlongOptionApp', label: 'App sales', note: NOT_YET },
 ];
 const OPTIONS = [1, 2, 3, 4] as const;
 
@@ -125,8 +132,8 @@ export function TicketSettingsForm({ scope, settings, canWrite }: TicketSettings
           description="Who pays the service fee and the card processing fee, for each way tickets are sold."
         >
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
-            {CHANNELS.map(({ channel, field, label }) => (
-              <Radio.Group key={channel} label={label} {...form.getInputProps(field)} data-testid={`pass-along-${channel.toLowerCase()}`}>
+            {CHANNELS.map(({ channel, field, label, note }) => (
+              <Radio.Group key={channel} label={label} description={note} {...form.getInputProps(field)} data-testid={`pass-along-${channel.toLowerCase()}`}>
                 <Stack gap="xs" mt="xs">
                   {OPTIONS.map((n) => (
                     <Radio
@@ -211,8 +218,11 @@ export function TicketSettingsForm({ scope, settings, canWrite }: TicketSettings
             <PercentInput label="Processing Fee" required disabled={off} {...form.getInputProps('processingFee')} />
           </SimpleGrid>
           <Box maw={640}>
-            <Text fz="sm" fw={500} mb={6}>
+            <Text fz="sm" fw={500}>
               Maximum Complimentary Tickets
+            </Text>
+            <Text fz="xs" c="dimmed" mb={6} data-testid="complimentary-not-yet">
+              Not available yet: complimentary tickets cannot be issued so far. This limit applies once they can.
             </Text>
             <Group gap="lg" align="flex-start" wrap="nowrap">
               <Switch
@@ -240,7 +250,7 @@ export function TicketSettingsForm({ scope, settings, canWrite }: TicketSettings
           </Box>
           <Switch
             label="Automatically show active tickets as sold out"
-            description="When a ticket type sells out, show it as Sold Out instead of hiding it."
+            description="On: a sold-out ticket type stays on the event's ticket menu, marked Sold out. Off: it is hidden (unless every type is sold out)."
             disabled={off}
             {...form.getInputProps('autoShowActiveTicketsAsSoldOut', { type: 'checkbox' })}
           />

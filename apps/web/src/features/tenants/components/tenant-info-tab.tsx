@@ -9,6 +9,7 @@ import { usePlatformAccess } from '../../../shared/access';
 import { tenantsListHref } from '../list-location';
 import { useDeleteTenant } from '../mutations';
 import { canDeleteTenant, deleteTenantMessage } from './tenant-delete';
+import { TenantAdmins } from './tenant-admins';
 import { useTenantDetail } from './tenant-detail-layout';
 
 /** /tenant/{tenantId}/info: Tenant Basic Information with delete (spec: accounts §2 screen 12, §4). */
@@ -35,19 +36,22 @@ export function TenantInfoTab() {
     });
 
   return (
-    <TenantInfoForm
-      tenant={tenant}
-      canWrite={canWrite}
-      allowUrlEdit={canWrite}
-      audience="platform"
-      actions={
-        canWrite &&
-        canDeleteTenant(tenant) && (
-          <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={askDelete} loading={remove.isPending}>
-            Delete tenant
-          </Button>
-        )
-      }
-    />
+    <>
+      <TenantInfoForm
+        tenant={tenant}
+        canWrite={canWrite}
+        allowUrlEdit={canWrite}
+        audience="platform"
+        actions={
+          canWrite &&
+          canDeleteTenant(tenant) && (
+            <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={askDelete} loading={remove.isPending}>
+              Delete tenant
+            </Button>
+          )
+        }
+      />
+      <TenantAdmins tenantId={tenant.id} canWrite={canWrite} />
+    </>
   );
 }

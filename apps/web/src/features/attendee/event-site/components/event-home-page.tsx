@@ -4,7 +4,7 @@ import { ButtonLink } from '../kit/button';
 import { Card } from '../kit/card';
 import { IconArrowRight, IconCalendar, IconHeart, IconPin, IconShield } from '../kit/icons';
 import { Notice } from '../kit/notice';
-import { offSaleLabel, ticketState, withCapacityCap } from '../../cart/cart-rules';
+import { menuTicketTypes, offSaleLabel, ticketState, withCapacityCap } from '../../cart/cart-rules';
 import { eventBadge, eventDay, eventTime, money, shortMoment, venueLines } from '../format';
 import { CovidModal } from './covid-modal';
 import { PublishedEventPage, usePublishedPage } from './published-event-page';
@@ -112,9 +112,7 @@ export function EventHomePage() {
           {event.ticketTypes.length > 0 && (
             <Card title="Tickets" data-testid="ticket-preview">
               <ul className={css.tickets}>
-                {[...event.ticketTypes]
-                  .sort((a, b) => a.details.sortOrder - b.details.sortOrder)
-                  .map((t) => {
+                {menuTicketTypes(event).map((t) => {
                     const off = offSaleLabel(ticketState(t, event), t, (iso) => shortMoment(iso, d.timeZone));
                     return (
                       <li key={t.id} className={css.ticketRow}>

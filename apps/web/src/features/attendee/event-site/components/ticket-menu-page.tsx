@@ -1,7 +1,7 @@
 import { M, type TPublicTicketType } from '@marquee/core';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { canAdd, currentItems, itemOf, nextDown, nextUp, offSaleLabel, stepperMax, ticketState, withCapacityCap, type TicketState } from '../../cart/cart-rules';
+import { canAdd, currentItems, itemOf, menuTicketTypes, nextDown, nextUp, offSaleLabel, stepperMax, ticketState, withCapacityCap, type TicketState } from '../../cart/cart-rules';
 import { cartSubtotal, cartTicketCount, setQuantity, useCart } from '../../cart/cart-store';
 import { trackRemoveFromCart } from '../../cart/analytics';
 import { Button, ButtonLink } from '../kit/button';
@@ -42,7 +42,7 @@ export function TicketMenuPage() {
   const items = useMemo(() => currentItems(event, stored), [event, stored]);
   const d = event.details;
   const count = cartTicketCount(items);
-  const types = [...event.ticketTypes].sort((a, b) => a.details.sortOrder - b.details.sortOrder);
+  const types = menuTicketTypes(event);
   const venue = venueLines(d);
 
   const quantityOf = (id: string) => items.find((i) => i.id === id)?.quantity ?? 0;

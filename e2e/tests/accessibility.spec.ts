@@ -1,0 +1,113 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, ORGANISER, platformOrigin, tenantOrigin } from './support';
+
+// issue 15 Accessibility: WCAG 2.2 AA (axe) on every console page and every attendee page, at
+// 1280 px and on a 390 px phone. THE PAGE LIST: add the pages you create to PLATFORM, TENANT or
+// ATTENDEE below; `{tenantId}`, `{eventId}` and `{eventName}` are filled in from the demo data.
+const PLATFORM = [
+  '/',
+  '/tenants',
+  '/tenant/{tenantId}/info',
+  '/tenant/{tenantId}/fees',
+  '/tenant/{tenantId}/payment-settings',
+  '/platform-users',
+  '/policies',
+  '/global-fees',
+  '/templates',
+  '/charities',
+  '/reports/sales',
+  '/reports/sales/{tenantId}',
+  '/reports/taxes',
+  '/reports/donations',
+  '/reports/payouts/pending',
+  '/reports/payouts/completed',
+  '/outbox',
+  '/profile',
+  '/change-password',
+];
+const TENANT = ['/', '/events', '/events/new', '/events/{eventId}/details', '/staff', '/info', '/fees', '/reports/orders', '/charities', '/profile'];
+const SIGNED_OUT = ['/login', '/signup', '/forgot-password', '/terms', '/privacy'];
+/** Attendee pages; cart and checkout are visited with one ticket in the cart. */
+const ATTENDEE = ['/{eventName}/', '/{eventName}/tickets'];
+const ATTENDEE_WITH_CART = ['/{eventName}/cart', '/{eventName}/account'];
+
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa'];
+const WIDTHS = [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+];
+
+type Ids = { tenantId: string; eventId: string; eventName: string };
+const fill = (path: string, ids: Ids) => path.replace('{tenantId}', ids.tenantId).replace('{eventId}', ids.eventId).replace('{eventName}', ids.eventName);
+
+let ids: Ids;
+test.beforeAll(async ({ playwright, baseURL }) => {
+  const api = await playwright.request.newContext({ baseURL: platformOrigin(baseURL) });
+  expect((await api.post('/api/auth/login', { data: { username: ADMIN.email, password: ADMIN.password } })).ok()).toBe(true);
+  const tenants = await (await api.get('/api/tenants')).json();
+  const acme = tenants.result.find((t: { details: { url: string } }) => t.details.url === 'acme');
+  // The tenant's host (acme.localhost) resolves in Chromium, not in Node: its events through the platform.
+  const events = await (await api.get(`/api/tenants/${acme.id}/events`)).json();
+  const event = events.result.find((e: { details: { urlName: string } }) => e.details.urlName === 'summer-jam');
+  ids = { tenantId: acme.id, eventId: event.id, eventName: 'summer-jam' };
+  await api.dispose();
+});
+
+/** Axe on the page as it is now: the list of violations, each with the elements it found. */
+async function violationsOn(page: Page, label: string) {
+  // Let lazy pages and their data settle: the main heading, then no spinner.
+  await expect(page.locator('h1, h2').first()).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  return result.violations.map((v) => `${label}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(' | ')}`);
+}
+
+/** Signs in on that origin (on a phone the navigation is behind the burger: wait for the account menu). */
+async function logInToConsole(page: Page, origin: string, email: string, password: string) {
+  await page.goto(`${origin}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.locator('input[autocomplete="current-password"]').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+  await expect(page.locator('main h1, main h2').first()).toBeVisible();
+}
+
+async function checkAll(page: Page, origin: string, paths: string[]) {
+  const found: string[] = [];
+  for (const path of paths) {
+    const url = `${origin}${fill(path, ids)}`;
+    await page.goto(url);
+    found.push(...(await violationsOn(page, path)));
+  }
+  return found;
+}
+
+for (const size of WIDTHS) {
+  test.describe(`at ${size.width} px`, () => {
+    test.use({ viewport: size });
+    // Many pages in one test (one sign-in per console).
+    test.describe.configure({ timeout: 600_000 });
+
+    test('platform console pages: no WCAG 2.2 AA violations', async ({ page, baseURL }) => {
+      const origin = platformOrigin(baseURL);
+      const signedOut = await checkAll(page, origin, SIGNED_OUT);
+      await logInToConsole(page, origin, ADMIN.email, ADMIN.password);
+      expect([...signedOut, ...(await checkAll(page, origin, PLATFORM))]).toEqual([]);
+    });
+
+    test('tenant console pages: no WCAG 2.2 AA violations', async ({ page, baseURL }) => {
+      const origin = tenantOrigin(baseURL);
+      await logInToConsole(page, origin, ORGANISER.email, ORGANISER.password);
+      expect(await checkAll(page, origin, TENANT)).toEqual([]);
+    });
+
+    test('attendee pages: no WCAG 2.2 AA violations', async ({ page, baseURL }) => {
+      const origin = tenantOrigin(baseURL);
+      const found = await checkAll(page, origin, ATTENDEE);
+      await page.getByRole('button', { name: /^Add one / }).first().click();
+      found.push(...(await checkAll(page, origin, ATTENDEE_WITH_CART)));
+      expect(found).toEqual([]);
+    });
+  });
+}
