@@ -3,6 +3,7 @@ import {
   DEFAULT_COUNTRY,
   DEFAULT_TIME_ZONE,
   M,
+  soldAndHeld,
   SEATMAP_MAX_BYTES,
   urlNameFrom,
   isReservedPath,
@@ -124,7 +125,13 @@ export async function listEvents({ deps, ctx, query }: { deps: Deps; ctx: Tenant
   // Event staff without a tenant-wide or platform role see only the events they work on.
   const onlyEvents = ctx.tenantRoles.length === 0 && ctx.platformRoles.length === 0 ? Object.keys(ctx.eventRoles) : null;
   const { rows, total } = await repo.listEvents(deps.db, ctx.tenantId, q, onlyEvents);
-  return q.page(rows, total, ({ row }) => toEvent(row));
+  const counts = await repo.salesCounts(deps.db, ctx.tenantId, rows.map(({ row }) => row.id));
+  return q.page(rows, total, ({ row }) => ({ ...toEvent(row), sales: soldAndHeld(counts.get(row.id)!) }));
+}
+
+async function withSales(deps: Deps, event: TEvent): Promise<TEvent> {
+  const counts = await repo.salesCounts(deps.db, event.tenantId, [event.id]);
+  return { ...event, sales: soldAndHeld(counts.get(event.id)!) };
 }
 
 /** A cancelled event carries the progress of its refunds, so the event page can show it. */
@@ -134,7 +141,7 @@ async function withCancellation(deps: Deps, event: TEvent): Promise<TEvent> {
 }
 
 export async function getEvent({ deps, ctx, eventId }: { deps: Deps; ctx: TenantCtx; eventId: string }): Promise<TEvent> {
-  return withCancellation(deps, toEvent(await findOrThrow(deps.db, ctx.tenantId, eventId)));
+  return withSales(deps, await withCancellation(deps, toEvent(await findOrThrow(deps.db, ctx.tenantId, eventId))));
 }
 
 export async function createEvent({ deps, ctx, input }: { deps: Deps; ctx: TenantCtx; input: EventInput }): Promise<TEvent> {

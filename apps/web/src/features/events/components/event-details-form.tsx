@@ -360,7 +360,7 @@ export function EventDetailsForm({ event, onSubmit, onDirtyChange, submitLabel }
                     placeholder="No limit"
                     description={
                       sold !== null
-                        ? `${sold.toLocaleString('en-US')} sold or held, ${event!.details.remainingCapacity!.toLocaleString('en-US')} left.`
+                        ? `${(event!.sales?.sold ?? sold).toLocaleString('en-US')} sold, ${(event!.sales?.held ?? 0).toLocaleString('en-US')} in checkouts, ${event!.details.remainingCapacity!.toLocaleString('en-US')} left.`
                         : 'The most tickets the event sells across all its ticket types. Leave empty for no limit.'
                     }
                     min={1}
