@@ -353,6 +353,8 @@ export const ZPublicEvent = z.object({
     covidSafety: z.boolean(),
     covidSafetyText: z.string(),
     seatMap: z.string().nullable(),
+    /** The organiser's contact e-mail, on a cancelled event only (issue 15). */
+    contactEmail: z.string().nullable().optional(),
   }),
   ticketTypes: z.array(ZPublicTicketType),
   settings: ZPublicEventSettings,

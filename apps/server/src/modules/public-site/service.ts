@@ -12,6 +12,7 @@ import type { Deps } from '../../deps.js';
 import type { SiteCtx } from '../../platform/auth/context.js';
 import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import * as eventsRepo from '../events/repository.js';
+import { findTenant } from '../tenants/repository.js';
 import { seatMapPath } from '../events/service.js';
 import { checkCart, mergeLines, remainingCapacityOf, toCartTicketType } from '../checkout/cart.js';
 import { donationFor, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from '../checkout/pricing.js';
@@ -110,6 +111,8 @@ export async function getPublicEvent({ deps, site, eventName }: { deps: Deps; si
       covidSafety: event.covidSafetyEnabled,
       covidSafetyText: event.covidSafetyText,
       seatMap: seatMapPath(event),
+      // Issue 15: the cancelled page tells buyers whom to write to.
+      contactEmail: onSale ? null : ((await findTenant(deps.db, site.tenant.id))?.email ?? null),
     },
     // Ticket types switched off by the organiser are not on the menu; every other one is, with its availability.
     ticketTypes: onSale ? types.filter((t) => t.active).map((t) => toPublicTicketType(t, types, now)) : [],

@@ -80,6 +80,12 @@ export function EventHomePage() {
               <strong>{EVENT_CANCELLED}</strong>
               <br />
               {eventCancelledBody(organiser)}
+              {d.contactEmail && (
+                <>
+                  <br />
+                  Contact the organiser: <a href={`mailto:${d.contactEmail}`} data-testid="organiser-contact">{d.contactEmail}</a>
+                </>
+              )}
             </Notice>
           )}
           <Card title="About this event">
