@@ -3,6 +3,7 @@ import {
   DEFAULT_COUNTRY,
   DEFAULT_TIME_ZONE,
   M,
+  isRichDescription,
   soldAndHeld,
   SEATMAP_MAX_BYTES,
   urlNameFrom,
@@ -23,6 +24,8 @@ import { compileList } from '../../platform/list-query.js';
 import { assertEventCharity } from '../charities/service.js';
 import { enqueueEventCancellation, getCancellationProgress } from '../order-admin/service.js';
 import { recomputeSalesWindows } from '../ticket-types/service.js';
+import sanitizeHtml from 'sanitize-html';
+import { sanitizePolicyHtml } from '../policies/service.js';
 import * as repo from './repository.js';
 import { assertWritable } from './writable.js';
 
@@ -70,11 +73,19 @@ export function toEvent(row: repo.EventRow): TEvent {
   };
 }
 
+/** Rich text keeps only the policies' safe subset of HTML; plain text is stored as typed (rendered escaped). */
+export function cleanDescription(description: string): string {
+  if (!isRichDescription(description)) return description;
+  const clean = sanitizePolicyHtml(description);
+  const text = sanitizeHtml(clean, { allowedTags: [], allowedAttributes: {} }).replace(/&nbsp;|\u00a0/g, ' ').trim();
+  return text ? clean : '';
+}
+
 function toColumns(d: EventChanges): Partial<repo.EventInsert> {
   const out: Partial<repo.EventInsert> = {};
   if (d.name !== undefined) out.name = d.name;
   if (d.urlName !== undefined) out.urlName = d.urlName;
-  if (d.description !== undefined) out.description = d.description;
+  if (d.description !== undefined) out.description = cleanDescription(d.description);
   if (d.startDateTime !== undefined) out.startDateTime = d.startDateTime === null ? null : new Date(d.startDateTime);
   if (d.endDateTime !== undefined) out.endDateTime = d.endDateTime === null ? null : new Date(d.endDateTime);
   if (d.timeZone !== undefined) out.timeZone = d.timeZone;

@@ -13,7 +13,7 @@ import type { SiteCtx } from '../../platform/auth/context.js';
 import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import * as eventsRepo from '../events/repository.js';
 import { findTenant } from '../tenants/repository.js';
-import { seatMapPath } from '../events/service.js';
+import { cleanDescription, seatMapPath } from '../events/service.js';
 import { checkCart, mergeLines, remainingCapacityOf, toCartTicketType } from '../checkout/cart.js';
 import { donationFor, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from '../checkout/pricing.js';
 import { findCheckoutSnapshot } from '../checkout/repository.js';
@@ -98,7 +98,8 @@ export async function getPublicEvent({ deps, site, eventName }: { deps: Deps; si
       name: event.name,
       urlName: event.urlName,
       status: onSale ? 'published' : 'cancelled',
-      description: event.description,
+      // Sanitised again on the way out: descriptions stored before issue 15 were never cleaned.
+      description: cleanDescription(event.description),
       startDateTime: event.startDateTime?.toISOString() ?? null,
       endDateTime: event.endDateTime?.toISOString() ?? null,
       timeZone: event.timeZone,

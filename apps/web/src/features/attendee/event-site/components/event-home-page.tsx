@@ -1,3 +1,4 @@
+import { isRichDescription } from '@marquee/core';
 import { useMemo, useState } from 'react';
 import { useSiteContext } from '../../../../shared/site-context';
 import { ButtonLink } from '../kit/button';
@@ -89,7 +90,14 @@ export function EventHomePage() {
             </Notice>
           )}
           <Card title="About this event">
-            <p className={css.about}>{d.description || 'More details about this event will be announced soon.'}</p>
+            {d.description && isRichDescription(d.description) ? (
+              // Sanitised by the server with the policies' allow-list (modules/events cleanDescription).
+              <div className={css.aboutRich} data-testid="event-description" dangerouslySetInnerHTML={{ __html: d.description }} />
+            ) : (
+              <p className={css.about} data-testid="event-description">
+                {d.description || 'More details about this event will be announced soon.'}
+              </p>
+            )}
             {d.covidSafety && (
               <div className={css.safety}>
                 <IconShield size={18} />
