@@ -3,12 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
-import { siteCtxOf } from '../../platform/auth/guard.js';
+import { eventPreviewCheck, siteCtxOf } from '../../platform/auth/guard.js';
 import { notFound } from '../../platform/errors.js';
 import { discountCodeLimit, field } from '../checkout/code-limit.js';
 import * as service from './service.js';
 
 const ZEventNameParams = z.object({ eventName: z.string().min(1).max(100) });
+const ZPreviewQuery = z.object({ preview: z.enum(['1', '0']).optional() });
 
 /** The attendee site's API on the tenant's host (spec reports-payouts-checkout §2, §5, §7). */
 export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
@@ -20,8 +21,16 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get(
     '/api/p/events/:eventName',
-    { config: { access }, schema: { tags, summary: 'Event home and ticket menu', params: ZEventNameParams, response: { 200: ZPublicEvent } } },
-    async (req) => service.getPublicEvent({ deps, site: siteCtxOf(req), eventName: req.params.eventName }),
+    {
+      config: { access },
+      schema: { tags, summary: 'Event home and ticket menu (?preview=1: a draft, for its staff)', params: ZEventNameParams, querystring: ZPreviewQuery, response: { 200: ZPublicEvent } },
+    },
+    async (req, reply) => {
+      const preview = req.query.preview === '1';
+      const event = await service.getPublicEvent({ deps, site: siteCtxOf(req), eventName: req.params.eventName, canPreview: preview ? eventPreviewCheck(req) : undefined });
+      if (event.details.status === 'draft') reply.header('cache-control', 'private, no-store');
+      return event;
+    },
   );
 
   r.get(
@@ -68,11 +77,11 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
   // Not under /api: the event site's own path (spec §7), on a tenant's host only, four file names only.
   app.get('/:eventName/assets/:file', { config: { access }, schema: { hide: true } }, async (req, reply) => {
     const { eventName, file } = req.params as { eventName: string; file: string };
-    const image = await service.getSeatMapImage({ deps, site: siteCtxOf(req), eventName, file });
+    const image = await service.getSeatMapImage({ deps, site: siteCtxOf(req), eventName, file, canPreview: eventPreviewCheck(req) });
     if (!image) throw notFound();
     return reply
       .type(image.contentType)
-      .header('cache-control', 'public, max-age=300')
+      .header('cache-control', image.previewing ? 'private, no-store' : 'public, max-age=300')
       .header('x-content-type-options', 'nosniff')
       .send(image.bytes);
   });

@@ -58,7 +58,7 @@ export function EventHomePage() {
                 </span>
               )}
             </div>
-            {!cancelled && (
+            {!cancelled && d.status !== 'draft' && (
               <div className={css.ctaRow}>
                 <ButtonLink to={`/${eventName}/tickets`} variant="light" size="lg" data-testid="get-tickets">
                   Get Tickets <IconArrowRight size={18} />
