@@ -40,7 +40,7 @@ export function EventHomePage() {
             <span />
           )}
           <div>
-            <span className={css.kicker}>{cancelled ? 'Cancelled' : 'Live event'}</span>
+            <span className={css.kicker}>{cancelled ? 'Cancelled' : d.status === 'draft' ? 'Preview' : 'Live event'}</span>
             <h1 className={css.title} data-testid="event-name">
               {d.name}
             </h1>
@@ -176,7 +176,7 @@ export function EventHomePage() {
               </div>
             )}
           </div>
-          {!cancelled && (
+          {!cancelled && d.status !== 'draft' && (
             <div className={css.sideCta}>
               <ButtonLink to={`/${eventName}/tickets`} block size="lg">
                 Get Tickets
