@@ -8,3 +8,23 @@ const LONE_SURROGATE = /\p{Cs}/u;
 export function isStorableText(value: string): boolean {
   return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
 }
+
+/**
+ * An event description is rich text (HTML from the console's editor, sanitised by the server with
+ * the policies' allow-list) when it starts with a tag; older descriptions are plain text, shown
+ * escaped with their line breaks (issue 15).
+ */
+export function isRichDescription(description: string): boolean {
+  return /^\s*<[a-z]/i.test(description);
+}
+
+/** Plain text as the editor's HTML: paragraphs on blank lines, line breaks kept, everything escaped. */
+export function plainTextToHtml(text: string): string {
+  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return text
+    .trim()
+    .split(/\n\s*\n/)
+    .filter((p) => p.trim())
+    .map((p) => `<p>${esc(p.trim()).replace(/\n/g, '<br>')}</p>`)
+    .join('');
+}

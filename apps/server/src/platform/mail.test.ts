@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { givenTenant, startServer, type TestServer } from '../../test/harness.js';
-import { outbox } from '../db/schema/index.js';
+import { outbox, tenants } from '../db/schema/index.js';
 
 type Received = { from: string; to: string[]; data: string };
 
@@ -87,5 +87,22 @@ describe('mail through SMTP (SMTP_URL set)', () => {
     expect(row!.status).toBe('sent');
     expect(row!.sentAt).toBeInstanceOf(Date);
     expect(row!.text).not.toContain('123456');
+  });
+
+  it("sets Reply-To to the tenant's contact e-mail on every mail sent on its behalf, and to none otherwise", async () => {
+    const tenant = await givenTenant(server);
+    const [t] = await server.app.deps.db.select({ email: tenants.email }).from(tenants).where(eq(tenants.id, tenant.id));
+    const before = sink.received.length;
+    await server.app.deps.db.transaction(async (tx) => {
+      await server.app.deps.mailer.send(tx, { to: 'a@example.test', subject: 'From the organiser', text: 'Hello', tenantId: tenant.id });
+      await server.app.deps.mailer.send(tx, { to: 'b@example.test', subject: 'Explicit', text: 'Hello', tenantId: tenant.id, replyTo: 'box@example.test' });
+      await server.app.deps.mailer.send(tx, { to: 'c@example.test', subject: 'From the platform', text: 'Hello' });
+    });
+    await server.app.deps.jobs.drain();
+    const got = sink.received.slice(before);
+    const of = (to: string) => got.find((m) => m.to[0] === `RCPT TO:<${to}>`)!.data;
+    expect(of('a@example.test')).toContain(`Reply-To: ${t!.email}`);
+    expect(of('b@example.test')).toContain('Reply-To: box@example.test');
+    expect(of('c@example.test')).not.toContain('Reply-To:');
   });
 });

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Db, DbOrTx } from '../db/client.js';
-import { outbox } from '../db/schema/index.js';
+import { outbox, tenants } from '../db/schema/index.js';
 import type { Jobs } from './jobs.js';
 import type { Storage } from './storage.js';
 
@@ -18,6 +18,8 @@ export type MailMessage = {
   text: string;
   html?: string;
   tenantId?: string | null;
+  /** Defaults to the tenant's contact e-mail when tenantId is set: replies reach the organiser, not us. */
+  replyTo?: string | null;
   attachments?: MailAttachment[];
 };
 
@@ -60,6 +62,7 @@ export function createMailer(opts: {
       subject: message.subject,
       text: message.text,
       html: message.html ?? undefined,
+      replyTo: message.replyTo ?? undefined,
       attachments,
       messageId: `<${id}@marquee>`,
     });
@@ -70,6 +73,11 @@ export function createMailer(opts: {
   return {
     async send(tx, message) {
       const id = randomUUID();
+      let replyTo = message.replyTo ?? null;
+      if (replyTo === null && message.tenantId) {
+        const [tenant] = await tx.select({ email: tenants.email }).from(tenants).where(eq(tenants.id, message.tenantId));
+        replyTo = tenant?.email || null;
+      }
       await tx.insert(outbox).values({
         id,
         tenantId: message.tenantId ?? null,
@@ -77,6 +85,7 @@ export function createMailer(opts: {
         subject: message.subject,
         text: message.text,
         html: message.html ?? null,
+        replyTo,
         attachments: message.attachments ?? [],
       });
       await opts.jobs.enqueue(tx, MAIL_JOB, { id }, { dedupeKey: `mail:${id}` });

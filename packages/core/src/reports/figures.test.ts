@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeFigures, type FigureOrderWithParts } from './figures.js';
+import { computeFigures, soldAndHeld, type FigureOrderWithParts } from './figures.js';
 import { paymentMethodSearchValue, refundStatusLabel, refundStatusSearchValue, reportSearchAction, ticketUsedSearchValue } from './search.js';
 
 const order = (o: Partial<FigureOrderWithParts>): FigureOrderWithParts => ({
@@ -68,5 +68,15 @@ describe('report search rules (spec §5)', () => {
   it('shows a refund status without the part after a hash, underscores as spaces, words capitalised (spec §4)', () => {
     expect(refundStatusLabel('succeeded')).toBe('Succeeded');
     expect(refundStatusLabel('requires_action#re_123')).toBe('Requires Action');
+  });
+});
+
+describe('soldAndHeld', () => {
+  it('counts paid tickets as sold and the rest of what the stock gave out as held', () => {
+    expect(soldAndHeld({ givenOut: 10, paidTickets: 7 })).toEqual({ sold: 7, held: 3 });
+    expect(soldAndHeld({ givenOut: 0, paidTickets: 0 })).toEqual({ sold: 0, held: 0 });
+  });
+  it('never shows a negative hold', () => {
+    expect(soldAndHeld({ givenOut: 2, paidTickets: 3 })).toEqual({ sold: 3, held: 0 });
   });
 });

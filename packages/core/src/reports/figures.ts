@@ -88,3 +88,13 @@ export function computeFigures(orders: readonly FigureOrderWithParts[]): Figures
   }
   return f;
 }
+
+/**
+ * "Sold" wherever a console shows stock: paid tickets (isPaidOrder, not voided: a refund voids its
+ * tickets), the same count as # TICKETS SOLD plus complimentary. What else the stock has given
+ * out is held by checkouts still open ("in checkouts"), shown apart and never called sold.
+ */
+export function soldAndHeld(opts: { givenOut: number; paidTickets: number }): { sold: number; held: number } {
+  const sold = Math.max(0, opts.paidTickets);
+  return { sold, held: Math.max(0, opts.givenOut - sold) };
+}

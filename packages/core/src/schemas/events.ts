@@ -133,6 +133,8 @@ export const ZEvent = z.object({
   details: ZEventDetails,
   /** A cancelled event's refunds of its paid orders (one event's GET only; absent in lists). */
   cancellation: ZCancellationProgress.optional(),
+  /** Tickets sold (paid, core soldAndHeld) and held by open checkouts (lists and one event's GET). */
+  sales: z.object({ sold: z.number().int(), held: z.number().int() }).optional(),
 });
 export type TEvent = z.infer<typeof ZEvent>;
 export const ZEventList = zListResponse(ZEvent);
@@ -234,6 +236,10 @@ export const ZTicketType = z.object({
     quantity: z.number().int(),
     /** Sold or held: quantity - remainingQuantity. */
     soldOrHeld: z.number().int(),
+    /** Paid tickets, not voided (core soldAndHeld): what every console calls sold. */
+    sold: z.number().int(),
+    /** Held by checkouts still open: shown apart as "in checkouts". */
+    held: z.number().int(),
     active: z.boolean(),
     dateCreated: z.string(),
   }),
@@ -349,6 +355,8 @@ export const ZPublicEvent = z.object({
     covidSafety: z.boolean(),
     covidSafetyText: z.string(),
     seatMap: z.string().nullable(),
+    /** The organiser's contact e-mail, on a cancelled event only (issue 15). */
+    contactEmail: z.string().nullable().optional(),
   }),
   ticketTypes: z.array(ZPublicTicketType),
   settings: ZPublicEventSettings,

@@ -36,6 +36,8 @@ export const outbox = pgTable(
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     html: text('html'),
+    /** The tenant's contact e-mail on every mail sent on its behalf (issue 15). */
+    replyTo: text('reply_to'),
     /** [{ filename, contentType, key }] in file storage */
     attachments: jsonb('attachments').$type<Array<{ filename: string; contentType: string; key: string }>>().notNull().default([]),
     /** queued | sent | kept | failed */

@@ -74,7 +74,7 @@ describe('events: create, read, update', () => {
     });
     const got = await actors.admin.get(`${base()}/${res.body.id}`);
     expect(got.status).toBe(200);
-    expect(got.body).toEqual(res.body);
+    expect(got.body).toEqual({ ...res.body, sales: { sold: 0, held: 0 } }); // one event's GET carries its sales (issue 15)
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { discountCodes, events, orders, surchargeRules, ticketTypes } from '../../db/schema/index.js';
+import { discountCodes, events, orders, surchargeRules, tickets, ticketTypes } from '../../db/schema/index.js';
+import { PAID_ORDER_STATUSES } from '@marquee/core';
 import type { CompiledList, ListSpec } from '../../platform/list-query.js';
 
 export type EventRow = typeof events.$inferSelect;
@@ -100,4 +101,24 @@ export async function isActiveSurchargeRule(db: DbOrTx, tenantId: string, ruleId
     .from(surchargeRules)
     .where(and(eq(surchargeRules.tenantId, tenantId), eq(surchargeRules.id, ruleId), eq(surchargeRules.active, true)));
   return !!row;
+}
+
+/** Per event: what its ticket types have given out, and the valid tickets of its paid orders. */
+export async function salesCounts(db: DbOrTx, tenantId: string, eventIds: readonly string[]): Promise<Map<string, { givenOut: number; paidTickets: number }>> {
+  const out = new Map<string, { givenOut: number; paidTickets: number }>(eventIds.map((id) => [id, { givenOut: 0, paidTickets: 0 }]));
+  if (eventIds.length === 0) return out;
+  const given = await db
+    .select({ eventId: ticketTypes.eventId, n: sql<number>`coalesce(sum(${ticketTypes.quantity} - ${ticketTypes.remaining}), 0)::int` })
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.tenantId, tenantId), inArray(ticketTypes.eventId, [...eventIds])))
+    .groupBy(ticketTypes.eventId);
+  const paid = await db
+    .select({ eventId: tickets.eventId, n: count() })
+    .from(tickets)
+    .innerJoin(orders, and(eq(orders.tenantId, tickets.tenantId), eq(orders.id, tickets.orderId)))
+    .where(and(eq(tickets.tenantId, tenantId), inArray(tickets.eventId, [...eventIds]), eq(tickets.voided, false), inArray(orders.status, [...PAID_ORDER_STATUSES])))
+    .groupBy(tickets.eventId);
+  for (const g of given) out.get(g.eventId)!.givenOut = Number(g.n);
+  for (const p of paid) out.get(p.eventId)!.paidTickets = Number(p.n);
+  return out;
 }

@@ -3,6 +3,8 @@ import {
   DEFAULT_COUNTRY,
   DEFAULT_TIME_ZONE,
   M,
+  isRichDescription,
+  soldAndHeld,
   SEATMAP_MAX_BYTES,
   urlNameFrom,
   isReservedPath,
@@ -22,6 +24,8 @@ import { compileList } from '../../platform/list-query.js';
 import { assertEventCharity } from '../charities/service.js';
 import { enqueueEventCancellation, getCancellationProgress } from '../order-admin/service.js';
 import { recomputeSalesWindows } from '../ticket-types/service.js';
+import sanitizeHtml from 'sanitize-html';
+import { sanitizePolicyHtml } from '../policies/service.js';
 import * as repo from './repository.js';
 import { assertWritable } from './writable.js';
 
@@ -69,11 +73,19 @@ export function toEvent(row: repo.EventRow): TEvent {
   };
 }
 
+/** Rich text keeps only the policies' safe subset of HTML; plain text is stored as typed (rendered escaped). */
+export function cleanDescription(description: string): string {
+  if (!isRichDescription(description)) return description;
+  const clean = sanitizePolicyHtml(description);
+  const text = sanitizeHtml(clean, { allowedTags: [], allowedAttributes: {} }).replace(/&nbsp;|\u00a0/g, ' ').trim();
+  return text ? clean : '';
+}
+
 function toColumns(d: EventChanges): Partial<repo.EventInsert> {
   const out: Partial<repo.EventInsert> = {};
   if (d.name !== undefined) out.name = d.name;
   if (d.urlName !== undefined) out.urlName = d.urlName;
-  if (d.description !== undefined) out.description = d.description;
+  if (d.description !== undefined) out.description = cleanDescription(d.description);
   if (d.startDateTime !== undefined) out.startDateTime = d.startDateTime === null ? null : new Date(d.startDateTime);
   if (d.endDateTime !== undefined) out.endDateTime = d.endDateTime === null ? null : new Date(d.endDateTime);
   if (d.timeZone !== undefined) out.timeZone = d.timeZone;
@@ -124,7 +136,13 @@ export async function listEvents({ deps, ctx, query }: { deps: Deps; ctx: Tenant
   // Event staff without a tenant-wide or platform role see only the events they work on.
   const onlyEvents = ctx.tenantRoles.length === 0 && ctx.platformRoles.length === 0 ? Object.keys(ctx.eventRoles) : null;
   const { rows, total } = await repo.listEvents(deps.db, ctx.tenantId, q, onlyEvents);
-  return q.page(rows, total, ({ row }) => toEvent(row));
+  const counts = await repo.salesCounts(deps.db, ctx.tenantId, rows.map(({ row }) => row.id));
+  return q.page(rows, total, ({ row }) => ({ ...toEvent(row), sales: soldAndHeld(counts.get(row.id)!) }));
+}
+
+async function withSales(deps: Deps, event: TEvent): Promise<TEvent> {
+  const counts = await repo.salesCounts(deps.db, event.tenantId, [event.id]);
+  return { ...event, sales: soldAndHeld(counts.get(event.id)!) };
 }
 
 /** A cancelled event carries the progress of its refunds, so the event page can show it. */
@@ -134,7 +152,7 @@ async function withCancellation(deps: Deps, event: TEvent): Promise<TEvent> {
 }
 
 export async function getEvent({ deps, ctx, eventId }: { deps: Deps; ctx: TenantCtx; eventId: string }): Promise<TEvent> {
-  return withCancellation(deps, toEvent(await findOrThrow(deps.db, ctx.tenantId, eventId)));
+  return withSales(deps, await withCancellation(deps, toEvent(await findOrThrow(deps.db, ctx.tenantId, eventId))));
 }
 
 export async function createEvent({ deps, ctx, input }: { deps: Deps; ctx: TenantCtx; input: EventInput }): Promise<TEvent> {

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { M, type TOrderDetail } from '@marquee/core';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, jobs, orderActions, orders, refunds, testCheckoutSessions, testRefunds, tickets, ticketTypes } from '../../db/schema/index.js';
+import { events, jobs, orderActions, orders, outbox, refunds, tenants, testCheckoutSessions, testRefunds, tickets, ticketTypes } from '../../db/schema/index.js';
 import { givenHeldOrder, givenTenant, givenUser, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { givenEventActors, type EventActors } from '../../../test/actors.js';
 import { FULFIL_JOB } from '../fulfilment/service.js';
 import { refundPayment } from '../payments/service.js';
-import { CANCEL_ORDER_REFUND_JOB, refundCancelledOrder, sweepCancelledEvent } from './service.js';
+import { CANCEL_ORDER_REFUND_JOB, mailCancelledOrder, refundCancelledOrder, sweepCancelledEvent } from './service.js';
 
 let server: TestServer;
 let tenant: GivenTenant;
@@ -429,6 +429,47 @@ describe('cancelling an event', () => {
     }
     expect(await refundRows(free.orderId)).toHaveLength(0);
     expect((await db().select().from(jobs).where(eq(jobs.name, CANCEL_ORDER_REFUND_JOB))).filter((j) => j.payload && (j.payload as { orderId: string }).orderId === first.orderId)).toHaveLength(1);
+  });
+
+  it('tells every buyer once, through the outbox with the organiser as Reply-To, and the cancelled page shows the contact', async () => {
+    const first = await givenPaidOrder();
+    const eventId = first.eventId;
+    const sameBuyer = await givenPaidOrder({ eventId, email: first.email });
+    const free = await givenHeldOrder(server, tenant.id, { eventId, status: 'completed', lines: [{ name: 'Comp', price: 0, quantity: 1 }] });
+    const unpaid = await givenHeldOrder(server, tenant.id, { eventId });
+    await server.app.deps.jobs.drain();
+    const [t] = await db().select().from(tenants).where(eq(tenants.id, tenant.id));
+
+    expect((await admin.post(`/api/tenants/${tenant.id}/events/${eventId}/cancel`)).status).toBe(200);
+    await server.app.deps.jobs.drain();
+    // A re-run of the sweep (a crash, a retry) queues no second notice.
+    await sweepCancelledEvent({ deps: server.app.deps, job: { tenantId: tenant.id, eventId, userId: null } });
+    await server.app.deps.jobs.drain();
+
+    const notices = (await db().select().from(outbox).where(eq(outbox.tenantId, tenant.id))).filter((m) => m.subject.startsWith('Cancelled: '));
+    const of = (to: string) => notices.filter((m) => m.to === to);
+    expect(of(first.email)).toHaveLength(2); // one per order
+    expect(of(free.email)).toHaveLength(1);
+    expect(of(unpaid.email)).toHaveLength(0);
+    for (const m of [...of(first.email), ...of(free.email)]) expect(m.replyTo).toBe(t!.email);
+    expect(of(first.email).map((m) => m.text).join('\n')).toContain(`Your order ${sameBuyer.orderUid} ($100.00) is being refunded in full`);
+    expect(of(free.email)[0]!.text).toContain(`Your order ${free.orderUid} is cancelled`);
+    expect(of(free.email)[0]!.text).toContain(`write to ${t!.email}`);
+
+    const page = await server.client(tenant.url).get(`/api/p/events/${first.urlName}`);
+    expect(page.status).toBe(200);
+    expect(page.body.details).toMatchObject({ status: 'cancelled', contactEmail: t!.email });
+  });
+
+  it('a published event shows no contact e-mail, and a notice job for another tenant sends nothing', async () => {
+    const o = await givenPaidOrder();
+    await server.app.deps.jobs.drain();
+    const page = await server.client(tenant.url).get(`/api/p/events/${o.urlName}`);
+    expect(page.body.details.contactEmail).toBeNull();
+    const other = await givenTenant(server);
+    expect(await mailCancelledOrder({ deps: server.app.deps, job: { tenantId: other.id, orderId: o.orderId, userId: null } })).toBe(false);
+    // Not cancelled: no notice either.
+    expect(await mailCancelledOrder({ deps: server.app.deps, job: { tenantId: tenant.id, orderId: o.orderId, userId: null } })).toBe(false);
   });
 
   it('progress is 404 for another tenant and none for an event that is not cancelled', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { events, orderActions, orders, refunds, tickets, users } from '../../db/schema/index.js';
+import { events, orderActions, orders, refunds, tenants, tickets, users } from '../../db/schema/index.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -260,4 +260,34 @@ export async function cancellationCounts(db: DbOrTx, tenantId: string, eventId: 
     failed: Number(row.failed ?? 0),
     refundedAmount: Number(row.refunded_amount ?? 0),
   };
+}
+
+/** Orders of an event that someone paid for or was issued (free ones too) with an address to tell, by id after `afterId`. */
+export async function buyerOrderIds(db: DbOrTx, tenantId: string, eventId: string, afterId: string | null, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.tenantId, tenantId),
+        eq(orders.eventId, eventId),
+        inArray(orders.status, [...PAID_STATUSES]),
+        sql`${orders.email} <> ''`,
+        afterId ? sql`${orders.id} > ${afterId}` : undefined,
+      ),
+    )
+    .orderBy(asc(orders.id))
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** What the cancellation notice needs: the order, its event and the organiser's name and contact. */
+export async function cancellationNoticeOf(db: DbOrTx, tenantId: string, orderId: string) {
+  const [row] = await db
+    .select({ order: orders, eventName: events.name, eventStatus: events.status, startDateTime: events.startDateTime, timeZone: events.timeZone, organiser: tenants.name, contactEmail: tenants.email })
+    .from(orders)
+    .innerJoin(events, and(eq(events.tenantId, orders.tenantId), eq(events.id, orders.eventId)))
+    .innerJoin(tenants, eq(tenants.id, orders.tenantId))
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId)));
+  return row ?? null;
 }

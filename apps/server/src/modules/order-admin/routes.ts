@@ -7,7 +7,9 @@ import { tenantCtxOf } from '../../platform/auth/guard.js';
 import { ORDER_ATTEND, ORDER_REFUND, ORDER_VIEW } from './access.js';
 import {
   CANCEL_EVENT_JOB,
+  CANCEL_ORDER_MAIL_JOB,
   CANCEL_ORDER_REFUND_JOB,
+  mailCancelledOrder,
   getEventCancellation,
   getOrderDetail,
   refundCancelledOrder,
@@ -29,6 +31,9 @@ export function registerOrderAdminRoutes(app: FastifyInstance, deps: Deps) {
   });
   deps.jobs.register(CANCEL_ORDER_REFUND_JOB, async (job: CancelOrderJob) => {
     await refundCancelledOrder({ deps, job });
+  });
+  deps.jobs.register(CANCEL_ORDER_MAIL_JOB, async (job: CancelOrderJob) => {
+    await mailCancelledOrder({ deps, job });
   });
 
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -24,10 +24,13 @@ import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { applyInventory, lockTenantOrder } from '../orders/repository.js';
 import { processRefund, recordRefund } from '../payments/refunds.js';
 import { findSaleLine } from '../payouts/repository.js';
+import { formatEventDateTime } from '../fulfilment/pdf.js';
+import { cancellationMail } from './cancellation-mail.js';
 import * as repo from './repository.js';
 
 export const CANCEL_EVENT_JOB = 'order-admin.cancel-event';
 export const CANCEL_ORDER_REFUND_JOB = 'order-admin.cancel-refund';
+export const CANCEL_ORDER_MAIL_JOB = 'order-admin.cancel-mail';
 /** Orders queued per transaction by the cancellation sweep. */
 const SWEEP_PAGE = 500;
 const EVENT_CANCELLED_REASON = 'Event cancelled';
@@ -387,8 +390,44 @@ export async function sweepCancelledEvent(opts: { deps: Deps; job: CancelEventJo
     queued += ids.length;
     after = ids[ids.length - 1]!;
   }
-  deps.log.info({ eventId: job.eventId, orders: queued }, 'cancelled event: refunds queued');
+  // Every buyer is told, free orders included: one notice job per order, deduped like the refunds.
+  let told = 0;
+  after = null;
+  for (;;) {
+    const ids = await repo.buyerOrderIds(deps.db, job.tenantId, job.eventId, after, SWEEP_PAGE);
+    if (ids.length === 0) break;
+    await deps.db.transaction(async (tx) => {
+      for (const orderId of ids) {
+        await deps.jobs.enqueue(tx, CANCEL_ORDER_MAIL_JOB, { tenantId: job.tenantId, orderId, userId: job.userId } satisfies CancelOrderJob, {
+          dedupeKey: `cancel-mail:${orderId}`,
+        });
+      }
+    });
+    told += ids.length;
+    after = ids[ids.length - 1]!;
+  }
+  deps.log.info({ eventId: job.eventId, orders: queued, notices: told }, 'cancelled event: refunds and notices queued');
   return queued;
+}
+
+/** Job order-admin.cancel-mail: the cancellation notice of one order, through the outbox (issue 15). */
+export async function mailCancelledOrder(opts: { deps: Deps; job: CancelOrderJob }): Promise<boolean> {
+  const { deps, job } = opts;
+  const row = await repo.cancellationNoticeOf(deps.db, job.tenantId, job.orderId);
+  if (!row || row.eventStatus !== 'cancelled' || !row.order.email) return false;
+  await deps.db.transaction((tx) =>
+    deps.mailer.send(
+      tx,
+      cancellationMail({
+        tenantId: job.tenantId,
+        organiser: row.organiser,
+        contactEmail: row.contactEmail,
+        event: { name: row.eventName, when: row.startDateTime ? formatEventDateTime(row.startDateTime, row.timeZone) : '' },
+        order: row.order,
+      }),
+    ),
+  );
+  return true;
 }
 
 /**

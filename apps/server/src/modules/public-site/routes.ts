@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
-import { siteCtxOf } from '../../platform/auth/guard.js';
+import { eventPreviewCheck, siteCtxOf } from '../../platform/auth/guard.js';
 import { notFound } from '../../platform/errors.js';
 import { discountCodeLimit, field } from '../checkout/code-limit.js';
 import * as service from './service.js';
@@ -18,6 +18,7 @@ export const PUBLIC_READ_CACHE = 'public, max-age=0, must-revalidate, s-maxage=1
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 const ZEventNameParams = z.object({ eventName: z.string().min(1).max(100) });
+const ZPreviewQuery = z.object({ preview: z.enum(['1', '0']).optional() });
 
 /** The attendee site's API on the tenant's host (spec reports-payouts-checkout §2, §5, §7). */
 export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
@@ -34,10 +35,19 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get(
     '/api/p/events/:eventName',
-    { config: { access }, schema: { tags, summary: 'Event home and ticket menu', params: ZEventNameParams, response: { 200: ZPublicEvent } } },
+    {
+      config: { access },
+      schema: { tags, summary: 'Event home and ticket menu (?preview=1: a draft, for its staff)', params: ZEventNameParams, querystring: ZPreviewQuery, response: { 200: ZPublicEvent } },
+    },
     async (req, typedReply) => {
-      // Answers its own bytes or a 304, not the schema's object (the schema still documents the 200).
       const reply = typedReply as unknown as FastifyReply;
+      if (req.query.preview === '1') {
+        // A draft preview is never cached or shared (issue 15); the public read below is.
+        const event = await service.getPublicEvent({ deps, site: siteCtxOf(req), eventName: req.params.eventName, canPreview: eventPreviewCheck(req) });
+        if (event.details.status === 'draft') reply.header('cache-control', 'private, no-store');
+        return reply.send(event);
+      }
+      // Answers its own bytes or a 304, not the schema's object (the schema still documents the 200).
       const snap = await service.servePublicEvent({ deps, site: siteCtxOf(req), eventName: req.params.eventName });
       reply.header('etag', snap.etag).header('cache-control', PUBLIC_READ_CACHE).header('vary', 'accept-encoding');
       if (matchesEtag(req.headers['if-none-match'], snap.etag)) return reply.status(304).send();
@@ -90,11 +100,11 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
   // Not under /api: the event site's own path (spec §7), on a tenant's host only, four file names only.
   app.get('/:eventName/assets/:file', { config: { access }, schema: { hide: true } }, async (req, reply) => {
     const { eventName, file } = req.params as { eventName: string; file: string };
-    const image = await service.getSeatMapImage({ deps, site: siteCtxOf(req), eventName, file });
+    const image = await service.getSeatMapImage({ deps, site: siteCtxOf(req), eventName, file, canPreview: eventPreviewCheck(req) });
     if (!image) throw notFound();
     return reply
       .type(image.contentType)
-      .header('cache-control', 'public, max-age=300')
+      .header('cache-control', image.previewing ? 'private, no-store' : 'public, max-age=300')
       .header('x-content-type-options', 'nosniff')
       .send(image.bytes);
   });

@@ -12,7 +12,8 @@ import type { Deps } from '../../deps.js';
 import type { SiteCtx } from '../../platform/auth/context.js';
 import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import * as eventsRepo from '../events/repository.js';
-import { seatMapPath } from '../events/service.js';
+import { findTenant } from '../tenants/repository.js';
+import { cleanDescription, seatMapPath } from '../events/service.js';
 import { checkCart, mergeLines, remainingCapacityOf, toCartTicketType } from '../checkout/cart.js';
 import { donationFor, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from '../checkout/pricing.js';
 import { findCheckoutSnapshot } from '../checkout/repository.js';
@@ -30,6 +31,15 @@ import { createSnapshotCache, type Published, type SnapshotCache } from './snaps
 async function publicEvent(deps: Deps, site: SiteCtx, eventName: string, discountCode: string | null = null) {
   const snapshot = await findCheckoutSnapshot(deps.db, { tenantId: site.tenant.id, urlName: eventName.toLowerCase(), discountCode });
   if (!snapshot || !isPublic(snapshot.event)) throw notFound();
+  return snapshot;
+}
+
+/** A draft for its staff (preview), else what the public may see; nobody else learns a draft exists. */
+async function previewableEvent(deps: Deps, site: SiteCtx, eventName: string, canPreview: (eventId: string) => boolean) {
+  const snapshot = await findCheckoutSnapshot(deps.db, { tenantId: site.tenant.id, urlName: eventName.toLowerCase(), discountCode: null });
+  if (!snapshot) throw notFound();
+  if (isPublic(snapshot.event)) return snapshot;
+  if (snapshot.event.status !== 'draft' || !canPreview(snapshot.event.id)) throw notFound();
   return snapshot;
 }
 
@@ -93,18 +103,31 @@ function toPublicTicketType(t: ticketTypesRepo.TicketTypeRow, all: ticketTypesRe
  * Event home and ticket menu: a published event of this host's tenant with its ticket types on offer,
  * or a cancelled one that was published, with status 'cancelled' and nothing on offer.
  */
-export async function getPublicEvent({ deps, site, eventName }: { deps: Deps; site: SiteCtx; eventName: string }): Promise<TPublicEvent> {
-  const { event, types, charity, pricing } = await publicEvent(deps, site, eventName);
+export async function getPublicEvent({
+  deps,
+  site,
+  eventName,
+  canPreview,
+}: {
+  deps: Deps;
+  site: SiteCtx;
+  eventName: string;
+  /** Issue 15 draft preview: set when the page asks for ?preview=1; true for the event's staff. */
+  canPreview?: (eventId: string) => boolean;
+}): Promise<TPublicEvent> {
+  const { event, types, charity, pricing } = canPreview ? await previewableEvent(deps, site, eventName, canPreview) : await publicEvent(deps, site, eventName);
   const now = new Date();
-  const onSale = event.status === 'published';
+  const preview = event.status === 'draft';
+  const onSale = event.status === 'published' || preview;
   return {
     id: event.id,
     tenantId: event.tenantId,
     details: {
       name: event.name,
       urlName: event.urlName,
-      status: onSale ? 'published' : 'cancelled',
-      description: event.description,
+      status: preview ? 'draft' : onSale ? 'published' : 'cancelled',
+      // Sanitised again on the way out: descriptions stored before issue 15 were never cleaned.
+      description: cleanDescription(event.description),
       startDateTime: event.startDateTime?.toISOString() ?? null,
       endDateTime: event.endDateTime?.toISOString() ?? null,
       timeZone: event.timeZone,
@@ -117,6 +140,8 @@ export async function getPublicEvent({ deps, site, eventName }: { deps: Deps; si
       covidSafety: event.covidSafetyEnabled,
       covidSafetyText: event.covidSafetyText,
       seatMap: seatMapPath(event),
+      // Issue 15: the cancelled page tells buyers whom to write to.
+      contactEmail: onSale ? null : ((await findTenant(deps.db, site.tenant.id))?.email ?? null),
     },
     // Ticket types switched off by the organiser are not on the menu; every other one is, with its availability.
     ticketTypes: onSale ? types.filter((t) => t.active).map((t) => toPublicTicketType(t, types, now)) : [],
@@ -206,14 +231,18 @@ const SEATMAP_FILE_RE = /^seatmap\.(png|jpg|jpeg|gif)$/;
  * GET {event site}/{eventName}/assets/seatmap.{png|jpg|jpeg|gif} (spec §7): the web probes the four
  * names in that order, so only the stored one answers; .jpg and .jpeg both name a JPEG.
  */
-export async function getSeatMapImage(opts: { deps: Deps; site: SiteCtx; eventName: string; file: string }) {
+export async function getSeatMapImage(opts: { deps: Deps; site: SiteCtx; eventName: string; file: string; canPreview?: (eventId: string) => boolean }) {
   const { deps } = opts;
   const match = SEATMAP_FILE_RE.exec(opts.file);
   if (!match) return null;
   const event = await eventsRepo.findEventByUrlName(deps.db, opts.site.tenant.id, opts.eventName.toLowerCase());
-  if (!event || event.status !== 'published' || !event.seatmapKey) return null;
+  if (!event || !event.seatmapKey) return null;
+  // A draft's seat map shows to its staff (console, preview); to nobody else.
+  const previewing = event.status === 'draft' && !!opts.canPreview?.(event.id);
+  if (event.status !== 'published' && !previewing) return null;
   const stored = event.seatmapKey.slice(event.seatmapKey.lastIndexOf('.') + 1);
   const asked = match[1] === 'jpeg' ? 'jpg' : match[1];
   if (stored !== asked) return null;
-  return deps.storage.get(event.seatmapKey);
+  const object = await deps.storage.get(event.seatmapKey);
+  return object ? { ...object, previewing } : null;
 }

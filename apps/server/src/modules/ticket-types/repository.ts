@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { orderLines, ticketTypes } from '../../db/schema/index.js';
+import { orderLines, orders, tickets, ticketTypes } from '../../db/schema/index.js';
+import { PAID_ORDER_STATUSES } from '@marquee/core';
 import type { CompiledList, ListSpec } from '../../platform/list-query.js';
 
 export type TicketTypeRow = typeof ticketTypes.$inferSelect;
@@ -118,4 +119,15 @@ export async function countLinksTo(db: DbOrTx, tenantId: string, eventId: string
     .from(ticketTypes)
     .where(and(ofEvent(tenantId, eventId), eq(ticketTypes.otherTicketTypeId, id)));
   return row?.n ?? 0;
+}
+
+/** Valid tickets of paid orders per ticket type of an event (core soldAndHeld's paidTickets). */
+export async function paidTicketsByType(db: DbOrTx, tenantId: string, eventId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ ticketTypeId: tickets.ticketTypeId, n: count() })
+    .from(tickets)
+    .innerJoin(orders, and(eq(orders.tenantId, tickets.tenantId), eq(orders.id, tickets.orderId)))
+    .where(and(eq(tickets.tenantId, tenantId), eq(tickets.eventId, eventId), eq(tickets.voided, false), inArray(orders.status, [...PAID_ORDER_STATUSES])))
+    .groupBy(tickets.ticketTypeId);
+  return new Map(rows.map((r) => [r.ticketTypeId, Number(r.n)]));
 }

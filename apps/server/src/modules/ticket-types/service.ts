@@ -4,6 +4,7 @@ import {
   TICKET_TYPE_DEFAULTS,
   ticketTypeInDiscountCodes,
   ticketTypeProblems,
+  soldAndHeld,
   zonedDateTimeToInstant,
   type TCreateTicketTypeRequest,
   type TTicketType,
@@ -24,7 +25,8 @@ import * as repo from './repository.js';
 
 export type { TCreateTicketTypeRequest };
 
-export function toTicketType(row: repo.TicketTypeRow): TTicketType {
+export function toTicketType(row: repo.TicketTypeRow, paidTickets = 0): TTicketType {
+  const { sold, held } = soldAndHeld({ givenOut: row.quantity - row.remaining, paidTickets });
   return {
     id: row.id,
     details: {
@@ -35,6 +37,8 @@ export function toTicketType(row: repo.TicketTypeRow): TTicketType {
       quantity: row.quantity,
       remainingQuantity: row.remaining,
       soldOrHeld: row.quantity - row.remaining,
+      sold,
+      held,
       minTicketPerOrder: row.minPerOrder,
       maxTicketPerOrder: row.maxPerOrder,
       salesAvailability: row.salesAvailability,
@@ -133,13 +137,14 @@ export async function listTicketTypes({ deps, ctx, eventId, query }: { deps: Dep
   const q = compileList(repo.TICKET_TYPE_LIST, query);
   if (!(await events.findEvent(deps.db, ctx.tenantId, eventId))) throw notFound();
   const { rows, total } = await repo.listTicketTypes(deps.db, ctx.tenantId, eventId, q);
-  return q.page(rows, total, ({ row }) => toTicketType(row));
+  const paid = await repo.paidTicketsByType(deps.db, ctx.tenantId, eventId);
+  return q.page(rows, total, ({ row }) => toTicketType(row, paid.get(row.id)));
 }
 
 export async function getTicketType({ deps, ctx, eventId, ticketTypeId }: { deps: Deps; ctx: TenantCtx; eventId: string; ticketTypeId: string }) {
   const row = await repo.findTicketType(deps.db, ctx.tenantId, eventId, ticketTypeId);
   if (!row) throw notFound();
-  return toTicketType(row);
+  return toTicketType(row, (await repo.paidTicketsByType(deps.db, ctx.tenantId, eventId)).get(row.id));
 }
 
 export async function createTicketType({
@@ -198,7 +203,7 @@ export async function updateTicketType({
     if (!(await repo.findTicketType(deps.db, ctx.tenantId, eventId, ticketTypeId))) throw notFound();
     throw new AppError('CONFLICT', M.quantityBelowSold, { 'details.quantity': M.quantityBelowSold });
   }
-  return toTicketType(row);
+  return toTicketType(row, (await repo.paidTicketsByType(deps.db, ctx.tenantId, eventId)).get(row.id));
 }
 
 /**

@@ -251,3 +251,14 @@ export function userOf(req: FastifyRequest) {
   if (!req.ctx.user) throw unauthenticated();
   return req.ctx.user;
 }
+
+/**
+ * On an event site: may the signed-in caller see this event before it is published (issue 15 draft
+ * preview)? Staff of the host's tenant (admin, staff) or anyone holding a role on that event.
+ */
+export function eventPreviewCheck(req: FastifyRequest): (eventId: string) => boolean {
+  const tenantId = req.siteCtx?.tenant.id;
+  const mine = tenantId && req.ctx.user ? req.ctx.memberships.filter((m) => m.tenantId === tenantId) : [];
+  return (eventId) =>
+    mine.some((m) => (m.eventId === null && m.roles.some((r) => r === 'tenant_admin' || r === 'tenant_staff')) || (m.eventId === eventId && m.roles.length > 0));
+}

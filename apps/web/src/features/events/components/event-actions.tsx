@@ -71,14 +71,15 @@ export function EventActions({ event, dirty }: EventActionsProps) {
     <>
       <Button
         component="a"
-        href={publicEventUrl(urlName)}
+        // A draft opens as a preview (issue 15): the event site shows it to the event's staff only.
+        href={status === 'draft' ? `${publicEventUrl(urlName)}?preview=1` : publicEventUrl(urlName)}
         target="_blank"
         rel="noreferrer"
         variant="default"
         leftSection={<IconExternalLink size={16} />}
         data-testid="view-event-page"
       >
-        View event page
+        {status === 'draft' ? 'Preview event page' : 'View event page'}
       </Button>
       {status === 'published' && (
         <Button component={Link} to={`/events/${event.id}/check-in`} variant="default" leftSection={<IconScan size={16} />} data-testid="open-checkin">

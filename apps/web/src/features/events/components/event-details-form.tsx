@@ -23,6 +23,8 @@ import {
   DEFAULT_TIME_ZONE,
   M,
   isEventWritable,
+  isRichDescription,
+  plainTextToHtml,
   MAX_TICKET_QUANTITY,
   urlNameFrom,
   URL_NAME_MAX,
@@ -45,6 +47,7 @@ import { fromWall, instantOrInvalid, timeZoneName, toWall, zoneAbbreviation } fr
 import { DateTimeFields } from './date-time-fields';
 import { SeatMapField } from './seat-map-field';
 import { TimeZoneSelect } from './time-zone-select';
+import { RichTextField } from '../../policies/components/rich-text-field';
 
 export type EventFormValues = {
   name: string;
@@ -82,7 +85,8 @@ export function toValues(event: TEvent | null): EventFormValues {
   return {
     name: d?.name ?? '',
     urlName: d?.urlName ?? '',
-    description: d?.description ?? '',
+    // Older plain-text descriptions open in the rich editor with their paragraphs and line breaks.
+    description: d?.description ? (isRichDescription(d.description) ? d.description : plainTextToHtml(d.description)) : '',
     startDate: start.date,
     startTime: start.time,
     endDate: end.date,
@@ -315,13 +319,13 @@ export function EventDetailsForm({ event, onSubmit, onDirtyChange, submitLabel }
                       This event is published: links to its old address stop working once you save a new URL name.
                     </Alert>
                   )}
-                  <Textarea
+                  <RichTextField
                     label="Description"
-                    placeholder="What the event is, who it is for, what to expect."
-                    autosize
-                    minRows={4}
-                    maxRows={14}
-                    {...form.getInputProps('description')}
+                    value={form.values.description}
+                    onChange={(html) => form.setFieldValue('description', html)}
+                    error={form.errors.description as string | undefined}
+                    readOnly={readOnly}
+                    minHeight={160}
                   />
                 </Stack>
               </Section>
@@ -360,7 +364,7 @@ export function EventDetailsForm({ event, onSubmit, onDirtyChange, submitLabel }
                     placeholder="No limit"
                     description={
                       sold !== null
-                        ? `${sold.toLocaleString('en-US')} sold or held, ${event!.details.remainingCapacity!.toLocaleString('en-US')} left.`
+                        ? `${(event!.sales?.sold ?? sold).toLocaleString('en-US')} sold, ${(event!.sales?.held ?? 0).toLocaleString('en-US')} in checkouts, ${event!.details.remainingCapacity!.toLocaleString('en-US')} left.`
                         : 'The most tickets the event sells across all its ticket types. Leave empty for no limit.'
                     }
                     min={1}

@@ -26,18 +26,33 @@ const STATUS_FILTERS: { value: StatusFilter; label: string }[] = [
 /** Sold and remaining against the event's capacity, when it has one. */
 function Capacity({ event }: { event: TEvent }) {
   const { capacity, remainingCapacity } = event.details;
+  // Sold = paid tickets (core soldAndHeld); unpaid holds are shown apart, never as sold.
+  const sold = event.sales?.sold ?? 0;
+  const held = event.sales?.held ?? 0;
+  const soldLine = (
+    <Text fz="sm" fw={500}>
+      {sold.toLocaleString('en-US')} sold
+      {held > 0 && (
+        <Text span fz="xs" c="dimmed" fw={400}>
+          {' '}
+          · {held.toLocaleString('en-US')} in checkouts
+        </Text>
+      )}
+    </Text>
+  );
   if (capacity === null || remainingCapacity === null) {
     return (
-      <Text fz="sm" c="dimmed">
-        No limit
-      </Text>
+      <Stack gap={0}>
+        {soldLine}
+        <Text fz="xs" c="dimmed">
+          No limit
+        </Text>
+      </Stack>
     );
   }
   return (
     <Stack gap={0}>
-      <Text fz="sm" fw={500}>
-        {(capacity - remainingCapacity).toLocaleString('en-US')} sold
-      </Text>
+      {soldLine}
       <Text fz="xs" c="dimmed">
         {remainingCapacity.toLocaleString('en-US')} of {capacity.toLocaleString('en-US')} left
       </Text>

@@ -154,7 +154,7 @@ export function TicketTypeModal({ event, ticketType: requested, siblings, onClos
           {t && (
             <Alert variant="light" color="brand" icon={<IconInfoCircle size={18} />} p="xs">
               <Text fz="sm">
-                {t.soldOrHeld.toLocaleString('en-US')} sold or held · <b>{t.remainingQuantity.toLocaleString('en-US')} remaining</b> of{' '}
+                {t.sold.toLocaleString('en-US')} sold · {t.held.toLocaleString('en-US')} in checkouts · <b>{t.remainingQuantity.toLocaleString('en-US')} remaining</b> of{' '}
                 {t.quantity.toLocaleString('en-US')}
               </Text>
             </Alert>

@@ -55,7 +55,7 @@ function Remaining({ t }: { t: TTicketType }) {
           of {quantity.toLocaleString('en-US')}
         </Text>
       </Text>
-      <Progress value={pct} size="sm" color={remainingQuantity === 0 ? 'red' : 'brand'} aria-label={`${soldOrHeld} sold or held`} />
+      <Progress value={pct} size="sm" color={remainingQuantity === 0 ? 'red' : 'brand'} aria-label={`${t.details.sold} sold, ${t.details.held} in checkouts`} />
     </Stack>
   );
 }
@@ -108,7 +108,23 @@ export function TicketTypesPanel({ event }: TicketTypesPanelProps) {
       ),
     },
     { key: 'price', header: 'Price', width: 110, align: 'right', render: (t) => <Text fz="sm" fw={500}>{t.details.price === 0 ? 'Free' : formatMoney(t.details.price)}</Text> },
-    { key: 'sold', header: 'Sold', width: 80, align: 'right', visibleFrom: 'md', render: (t) => <Text fz="sm">{t.details.soldOrHeld.toLocaleString('en-US')}</Text> },
+    {
+      key: 'sold',
+      header: 'Sold',
+      width: 110,
+      align: 'right',
+      visibleFrom: 'md',
+      render: (t) => (
+        <Stack gap={0} align="flex-end">
+          <Text fz="sm">{t.details.sold.toLocaleString('en-US')}</Text>
+          {t.details.held > 0 && (
+            <Text fz="xs" c="dimmed">
+              {t.details.held.toLocaleString('en-US')} in checkouts
+            </Text>
+          )}
+        </Stack>
+      ),
+    },
     { key: 'remaining', header: 'Remaining', width: 140, render: (t) => <Remaining t={t} /> },
     {
       key: 'perOrder',

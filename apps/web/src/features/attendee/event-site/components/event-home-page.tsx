@@ -1,3 +1,4 @@
+import { isRichDescription } from '@marquee/core';
 import { useMemo, useState } from 'react';
 import { useSiteContext } from '../../../../shared/site-context';
 import { ButtonLink } from '../kit/button';
@@ -44,7 +45,7 @@ export function EventHomePage() {
             <span />
           )}
           <div>
-            <span className={css.kicker}>{cancelled ? 'Cancelled' : 'Live event'}</span>
+            <span className={css.kicker}>{cancelled ? 'Cancelled' : d.status === 'draft' ? 'Preview' : 'Live event'}</span>
             <h1 className={css.title} data-testid="event-name">
               {d.name}
             </h1>
@@ -62,7 +63,7 @@ export function EventHomePage() {
                 </span>
               )}
             </div>
-            {!cancelled && (
+            {!cancelled && d.status !== 'draft' && (
               <div className={css.ctaRow}>
                 <ButtonLink to={`/${eventName}/tickets`} variant="light" size="lg" data-testid="get-tickets">
                   Get Tickets <IconArrowRight size={18} />
@@ -85,10 +86,23 @@ export function EventHomePage() {
               <strong>{EVENT_CANCELLED}</strong>
               <br />
               {eventCancelledBody(organiser)}
+              {d.contactEmail && (
+                <>
+                  <br />
+                  Contact the organiser: <a href={`mailto:${d.contactEmail}`} data-testid="organiser-contact">{d.contactEmail}</a>
+                </>
+              )}
             </Notice>
           )}
           <Card title="About this event">
-            <p className={css.about}>{d.description || 'More details about this event will be announced soon.'}</p>
+            {d.description && isRichDescription(d.description) ? (
+              // Sanitised by the server with the policies' allow-list (modules/events cleanDescription).
+              <div className={css.aboutRich} data-testid="event-description" dangerouslySetInnerHTML={{ __html: d.description }} />
+            ) : (
+              <p className={css.about} data-testid="event-description">
+                {d.description || 'More details about this event will be announced soon.'}
+              </p>
+            )}
             {d.covidSafety && (
               <div className={css.safety}>
                 <IconShield size={18} />
@@ -165,7 +179,7 @@ export function EventHomePage() {
               </div>
             )}
           </div>
-          {!cancelled && (
+          {!cancelled && d.status !== 'draft' && (
             <div className={css.sideCta}>
               <ButtonLink to={`/${eventName}/tickets`} block size="lg">
                 Get Tickets

@@ -86,6 +86,11 @@ export function EventLayout() {
           )}
         </div>
       </header>
+      {shown?.details.status === 'draft' && (
+        <div className={css.previewBanner} role="status" data-testid="preview-banner">
+          <strong>Preview: not published</strong> · Only the event's staff can see this page. Tickets go on sale once you publish.
+        </div>
+      )}
       <main className={css.main}>{body}</main>
       <footer className={css.footer}>
         <div className={`${css.container} ${css.footerInner}`}>
