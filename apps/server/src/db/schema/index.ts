@@ -8,3 +8,4 @@ export * from './charities.js';
 export * from './after-sale.js';
 export * from './payouts.js';
 export * from './reports.js';
+export * from './buyer.js';
