@@ -37,7 +37,8 @@ export function registerBuyerRoutes(app: FastifyInstance, deps: Deps) {
       }
     };
   };
-  const hostOf = (req: FastifyRequest) => siteCtxOf(req).tenant.id;
+  // The Host, not the site context: these run before the access guard has resolved it.
+  const hostOf = (req: FastifyRequest) => req.ctx.host;
   const ipOf = (req: FastifyRequest) => `${hostOf(req)}|${req.ip}`;
   const tokenOf = (req: FastifyRequest) => (req.params as { token?: string }).token ?? null;
   const emailOf = (req: FastifyRequest) => {
