@@ -14,7 +14,7 @@ import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import * as eventsRepo from '../events/repository.js';
 import { seatMapPath } from '../events/service.js';
 import { checkCart, mergeLines, remainingCapacityOf, toCartTicketType } from '../checkout/cart.js';
-import { donationFor, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from '../checkout/pricing.js';
+import { donationFor, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount, type PricingConfig } from '../checkout/pricing.js';
 import { findCheckoutSnapshot } from '../checkout/repository.js';
 import type * as ticketTypesRepo from '../ticket-types/repository.js';
 
@@ -57,7 +57,15 @@ function toSettings(event: eventsRepo.EventRow, types: ticketTypesRepo.TicketTyp
   };
 }
 
-function toPublicTicketType(t: ticketTypesRepo.TicketTypeRow, all: ticketTypesRepo.TicketTypeRow[], now: Date): TPublicTicketType {
+/**
+ * One ticket's all-in price (issue 15): the order total the pricing function gives for a cart of
+ * just that ticket online, without discount or donation; so what the buyer first sees is what they pay.
+ */
+export function allInPriceOf(config: PricingConfig, t: Pick<ticketTypesRepo.TicketTypeRow, 'id' | 'name' | 'price'>): number {
+  return priceLines(config, [{ ticketTypeId: t.id, ticketName: t.name, unitPrice: t.price, quantity: 1 }], undefined, 0).totalAmount;
+}
+
+function toPublicTicketType(t: ticketTypesRepo.TicketTypeRow, all: ticketTypesRepo.TicketTypeRow[], now: Date, config: PricingConfig): TPublicTicketType {
   return {
     id: t.id,
     details: {
@@ -78,6 +86,7 @@ function toPublicTicketType(t: ticketTypesRepo.TicketTypeRow, all: ticketTypesRe
       sortOrder: t.sortOrder,
       sk: t.id,
       available: isTicketTypeAvailable(toCartTicketType(t), all.map(toCartTicketType), now),
+      allInPrice: allInPriceOf(config, t),
     },
   };
 }
@@ -87,8 +96,9 @@ function toPublicTicketType(t: ticketTypesRepo.TicketTypeRow, all: ticketTypesRe
  * or a cancelled one that was published, with status 'cancelled' and nothing on offer.
  */
 export async function getPublicEvent({ deps, site, eventName }: { deps: Deps; site: SiteCtx; eventName: string }): Promise<TPublicEvent> {
-  const { event, types, charity } = await publicEvent(deps, site, eventName);
+  const { event, types, charity, pricing } = await publicEvent(deps, site, eventName);
   const now = new Date();
+  const config = pricingConfigOf(event.tenantId, pricing);
   const onSale = event.status === 'published';
   return {
     id: event.id,
@@ -112,7 +122,7 @@ export async function getPublicEvent({ deps, site, eventName }: { deps: Deps; si
       seatMap: seatMapPath(event),
     },
     // Ticket types switched off by the organiser are not on the menu; every other one is, with its availability.
-    ticketTypes: onSale ? types.filter((t) => t.active).map((t) => toPublicTicketType(t, types, now)) : [],
+    ticketTypes: onSale ? types.filter((t) => t.active).map((t) => toPublicTicketType(t, types, now, config)) : [],
     settings: toSettings(event, types, charity),
   };
 }
