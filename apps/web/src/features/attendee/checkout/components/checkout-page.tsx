@@ -25,6 +25,7 @@ import { getContactDraft, getPendingOrder, saveContactDraft, savePendingOrder, t
 import { emptyContact, toOrderContact, useContactForm, type ContactValues } from '../use-contact-form';
 import { useDonation } from '../use-donation';
 import { AvailabilityIssueModal, ProcessingPaymentModal } from './checkout-modals';
+import { HoldTimer } from './hold-timer';
 import { ContactSections } from './contact-sections';
 import { DiscountBox } from './discount-box';
 import { DonationBox } from './donation-box';
@@ -248,6 +249,8 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
   const blocked = !isFresh || validation.blocked || processing;
   const count = cartTicketCount(items);
   const holdExpired = pending ? Date.parse(pending.holdExpiresAt) <= Date.now() : false;
+  // Issue 15: a hold still running when the page opened is counted down on it.
+  const [holdExpiredAtStart] = useState(holdExpired);
 
   return (
     <div className={site.container}>
@@ -271,6 +274,7 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
               )}
             </Notice>
           )}
+          {pending && !holdExpiredAtStart && <HoldTimer expiresAt={pending.holdExpiresAt} />}
           <SeatMap eventName={eventName} eventTitle={d.name} />
           <ContactSections values={values} errors={form.errors} setField={form.setField} blurField={form.blurField} emailLocked={!!knownEmail} />
           <Card>
