@@ -122,7 +122,7 @@ export function EventHomePage() {
                         </div>
                         <div className={css.ticketPrice}>
                           {money(t.details.allInPrice)}
-                          {t.details.allInPrice !== t.details.price && <span className={css.inclFees}>incl. fees</span>}
+                          {t.details.allInPrice !== t.details.price && <span className={css.inclFees}>incl. fees · ticket {money(t.details.price)}</span>}
                           {off && <span className={css.ticketOff}>{off}</span>}
                         </div>
                       </li>

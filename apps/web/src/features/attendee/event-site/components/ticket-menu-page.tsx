@@ -106,7 +106,7 @@ export function TicketMenuPage() {
                 <div className={css.row}>
                   <span className={css.price}>
                     {money(t.details.allInPrice)}
-                    {t.details.allInPrice !== t.details.price && <span className={css.inclFees}> incl. fees</span>}
+                    {t.details.allInPrice !== t.details.price && <span className={css.inclFees}> incl. fees · ticket {money(t.details.price)}</span>}
                   </span>
                   {statusPill(state, t, d.timeZone)}
                   {onSale && <span className={css.limits}>{limitsText(t)}</span>}
