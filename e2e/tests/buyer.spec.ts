@@ -230,6 +230,7 @@ test.describe('buyers come back to their orders', () => {
     await page.clock.fastForward(60_000);
     await expect(timer).toHaveAttribute('data-state', 'ended');
     await expect(page.getByTestId('hold-ended')).toContainText('Your hold has ended.');
+    await expect(page.getByTestId('payment-returned')).toContainText('your reservation has expired');
     await screenshots(page, 'hold-ended');
   });
 });

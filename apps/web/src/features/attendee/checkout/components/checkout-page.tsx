@@ -248,8 +248,9 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
 
   const blocked = !isFresh || validation.blocked || processing;
   const count = cartTicketCount(items);
-  const holdExpired = pending ? Date.parse(pending.holdExpiresAt) <= Date.now() : false;
-  // Issue 15: a hold still running when the page opened is counted down on it.
+  // Issue 15: a hold still running when the page opened is counted down on it; its end updates the notice.
+  const [holdEnded, setHoldEnded] = useState(false);
+  const holdExpired = holdEnded || (pending ? Date.parse(pending.holdExpiresAt) <= Date.now() : false);
   const [holdExpiredAtStart] = useState(holdExpired);
 
   return (
@@ -274,7 +275,7 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
               )}
             </Notice>
           )}
-          {pending && !holdExpiredAtStart && <HoldTimer expiresAt={pending.holdExpiresAt} />}
+          {pending && !holdExpiredAtStart && <HoldTimer expiresAt={pending.holdExpiresAt} onEnd={() => setHoldEnded(true)} />}
           <SeatMap eventName={eventName} eventTitle={d.name} />
           <ContactSections values={values} errors={form.errors} setField={form.setField} blurField={form.blurField} emailLocked={!!knownEmail} />
           <Card>

@@ -15,7 +15,7 @@ const clock = (ms: number) => {
  * the end says what happened and what to do; both through a polite live region, since the
  * countdown itself is not announced every second.
  */
-export function HoldTimer({ expiresAt, now = () => Date.now() }: { expiresAt: string; now?: () => number }) {
+export function HoldTimer({ expiresAt, onEnd, now = Date.now }: { expiresAt: string; onEnd?: () => void; now?: () => number }) {
   const end = Date.parse(expiresAt);
   const [left, setLeft] = useState(() => end - now());
   useEffect(() => {
@@ -25,6 +25,9 @@ export function HoldTimer({ expiresAt, now = () => Date.now() }: { expiresAt: st
     return () => window.clearInterval(id);
   }, [end, now]);
   const ended = left <= 0;
+  useEffect(() => {
+    if (ended) onEnd?.();
+  }, [ended, onEnd]);
   const warning = !ended && left <= HOLD_WARNING_MS;
   return (
     <div className={`${css.timer} ${warning ? css.warning : ''} ${ended ? css.ended : ''}`} data-testid="hold-timer" data-state={ended ? 'ended' : warning ? 'warning' : 'running'}>
