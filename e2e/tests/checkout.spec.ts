@@ -206,7 +206,11 @@ test.describe('attendee checkout', () => {
 
     // Ticket menu: prices and per-order limits; three General Admission, one Balcony.
     await expect(page).toHaveURL(new RegExp(`/${event.urlName}/tickets$`));
-    await expect(page.getByTestId('ticket-type-Balcony')).toContainText('$65.00');
+    // The all-in price the server computed (issue 15): fees the buyer pays included.
+    const menu = (await (await organiser.ctx.get(`/api/p/events/${event.urlName}`)).json()) as { ticketTypes: Array<{ details: { name: string; allInPrice: number } }> };
+    const balconyAllIn = menu.ticketTypes.find((t) => t.details.name === 'Balcony')!.details.allInPrice;
+    expect(balconyAllIn).toBeGreaterThanOrEqual(6500);
+    await expect(page.getByTestId('ticket-type-Balcony')).toContainText(`$${(balconyAllIn / 100).toFixed(2)}`);
     await expect(page.getByTestId('ticket-type-Balcony')).toContainText('Max 4 per order');
     await addTickets(page, 'General Admission', 3);
     await addTickets(page, 'Balcony', 1);
@@ -334,7 +338,7 @@ test.describe('attendee checkout', () => {
           },
           { timeout: 30_000 },
         )
-        .toEqual([`tickets_${orderUID}.pdf`]);
+        .toEqual([`tickets_${orderUID}.pdf`, 'invite.ics']);
       expect(mail!.details.text).toContain(`Thank you also for your donation of $10.00 to ${CHARITY}.`);
       const pdf = await admin.ctx.get(mail!.details.attachments[0]!.url);
       expect(pdf.ok()).toBeTruthy();

@@ -23,6 +23,7 @@ import { registerFileRoutes } from './modules/files/routes.js';
 import { registerHealthRoutes } from './modules/health/routes.js';
 import { registerOutboxRoutes } from './modules/outbox/routes.js';
 import { registerPaymentRoutes } from './modules/payments/routes.js';
+import { registerBuyerRoutes } from './modules/fulfilment/buyer-routes.js';
 import { registerFulfilmentRoutes } from './modules/fulfilment/routes.js';
 import { registerOrderAdminRoutes } from './modules/order-admin/routes.js';
 import { registerSiteRoutes } from './modules/site/routes.js';
@@ -182,6 +183,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerOutboxRoutes(app, deps);
   registerPaymentRoutes(app, deps);
   registerFulfilmentRoutes(app, deps);
+  registerBuyerRoutes(app, deps);
   registerOrderAdminRoutes(app, deps);
   registerSiteRoutes(app, deps);
   registerTenantRoutes(app, deps);

@@ -37,3 +37,4 @@ export * from './checkin.js';
 export * from './schemas/checkin.js';
 export * from './schemas/waiting-room.js';
 export * from './ticket-menu.js';
+export * from './schemas/buyer.js';

@@ -232,6 +232,9 @@ export const M = {
   printAtHome: 'Print At Home (Email)',
   // Tickets, test payment page and payment webhooks: our own (spec silent; see docs/decisions.md)
   ticketsOnlyForCompletedOrders: 'Tickets are available only for completed orders.',
+  // Buyers' self-service (issue 15): our own words (spec silent; see docs/decisions.md)
+  findTicketsSent: 'If there are orders for this e-mail address, we have sent their links to it. Check your inbox (and spam folder) in a few minutes.',
+  orderLinkResent: 'We have sent the tickets again to the address this order was placed with.',
   noValidTickets: 'This order has no valid tickets.',
   testPayNotice: 'Test mode: no real card is charged.',
   testPayCards: 'Use 4242 4242 4242 4242 to pay, or 4000 0000 0000 0002 to see a declined card.',

@@ -7,6 +7,8 @@ export const RESERVED_PATHS = [
   'dashboard', 'tenants', 'tenant', 'platform-users', 'users', 'policies', 'fees', 'global-fees',
   'tenant-fees', 'payment-settings', 'settings', 'info', 'reports', 'payouts', 'events', 'event',
   'staff', 'charities', 'templates', 'site-builder', 'outbox', 'pay', 'files', 'uploads', 'admin',
+  // Issue 15: a buyer's private order page (/orders/{token}).
+  'orders',
 ] as const;
 
 const reserved = new Set<string>(RESERVED_PATHS);

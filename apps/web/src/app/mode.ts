@@ -20,5 +20,7 @@ export function isConsolePath(pathname: string): boolean {
   const first = firstSegment(pathname);
   // Policies (refund policy, terms) are read by attendees on the event site, signed in or not.
   if (first === 'policies') return false;
+  // A buyer's private order page (issue 15) is the attendee site's, opened from a mail.
+  if (first === 'orders') return false;
   return first === '' || isReservedPath(first);
 }

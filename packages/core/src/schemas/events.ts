@@ -331,7 +331,15 @@ export type TPublicEventSettings = z.infer<typeof ZPublicEventSettings>;
 
 export const ZPublicTicketType = z.object({
   id: z.string(),
-  details: z.object({ ...ticketTypeDetailsShape, available: z.boolean() }),
+  details: z.object({
+    ...ticketTypeDetailsShape,
+    available: z.boolean(),
+    /**
+     * Issue 15: what one ticket of this type costs the buyer online, the fees they pay (and taxes)
+     * included, from the one pricing function (docs/pricing.md), in cents.
+     */
+    allInPrice: z.number().int(),
+  }),
 });
 export type TPublicTicketType = z.infer<typeof ZPublicTicketType>;
 

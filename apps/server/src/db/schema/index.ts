@@ -11,3 +11,4 @@ export * from './reports.js';
 export * from './checkin.js';
 export * from './waiting-room.js';
 export * from './templates.js';
+export * from './buyer.js';

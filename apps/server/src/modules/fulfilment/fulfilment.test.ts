@@ -66,7 +66,11 @@ describe('fulfilment job (orders.fulfil)', () => {
     // 2030-06-01T00:30Z is the evening of May 31st in New York.
     expect(mails[0]!.text.replace(/\u202f/g, ' ')).toContain('Friday, May 31, 2030 at 8:30 PM EDT');
     expect(mails[0]!.html).toContain('Print At Home (Email)');
-    expect(mails[0]!.attachments).toEqual([{ filename: `tickets_${order.orderUid}.pdf`, contentType: 'application/pdf', key: expect.any(String) }]);
+    expect(mails[0]!.attachments).toEqual([
+      { filename: `tickets_${order.orderUid}.pdf`, contentType: 'application/pdf', key: expect.any(String) },
+      // Issue 15: the "Add to calendar" invite (see buyer.test.ts).
+      { filename: 'invite.ics', contentType: 'text/calendar; charset=utf-8; method=PUBLISH', key: expect.any(String) },
+    ]);
     const pdf = inspectPdf((await server.app.deps.storage.get(mails[0]!.attachments[0]!.key))!.bytes);
     expect(pdf.pages).toHaveLength(order.seats);
     expect(pdf.pages.map((p) => sold.find((t) => p.text.includes(t.ticketUid))?.id).filter(Boolean)).toHaveLength(order.seats);

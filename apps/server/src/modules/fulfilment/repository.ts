@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { events, orderLines, orders, subscribers, tickets } from '../../db/schema/index.js';
+import { events, orderLines, orderLinks, orders, subscribers, tenants, tickets } from '../../db/schema/index.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type TicketRow = typeof tickets.$inferSelect;
@@ -75,5 +75,35 @@ export async function stuckProcessingOrders(db: DbOrTx, before: Date, limit: num
     .from(orders)
     .where(and(eq(orders.status, 'processing'), lt(sql`coalesce(${orders.paidAt}, ${orders.updatedAt})`, before)))
     .orderBy(asc(orders.updatedAt))
+    .limit(limit);
+}
+
+export async function findTenant(db: DbOrTx, tenantId: string) {
+  const [row] = await db.select({ name: tenants.name, url: tenants.url, logoKey: tenants.logoKey }).from(tenants).where(eq(tenants.id, tenantId));
+  return row ?? null;
+}
+
+export async function insertOrderLink(tx: DbOrTx, link: { tenantId: string; orderId: string; tokenHash: string }) {
+  await tx.insert(orderLinks).values(link);
+}
+
+/** The order a link opens, on this tenant's host only. */
+export async function findOrderByLink(db: DbOrTx, tenantId: string, tokenHash: string): Promise<OrderRow | null> {
+  const [row] = await db
+    .select({ order: orders })
+    .from(orderLinks)
+    .innerJoin(orders, and(eq(orders.tenantId, orderLinks.tenantId), eq(orders.id, orderLinks.orderId)))
+    .where(and(eq(orderLinks.tenantId, tenantId), eq(orderLinks.tokenHash, tokenHash)));
+  return row?.order ?? null;
+}
+
+/** The paid orders bought with this address from this tenant, newest first. */
+export async function paidOrdersOf(db: DbOrTx, tenantId: string, email: string, limit: number) {
+  return db
+    .select({ order: orders, eventName: events.name, startDateTime: events.startDateTime, timeZone: events.timeZone })
+    .from(orders)
+    .innerJoin(events, and(eq(events.tenantId, orders.tenantId), eq(events.id, orders.eventId)))
+    .where(and(eq(orders.tenantId, tenantId), sql`lower(${orders.email}) = ${email.toLowerCase()}`, inArray(orders.status, ['processing', 'completed'])))
+    .orderBy(desc(orders.createdAt))
     .limit(limit);
 }

@@ -1,11 +1,14 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { publicOrigin } from '../../config.js';
+import type { DbOrTx } from '../../db/client.js';
 import { M } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { conflict, notFound } from '../../platform/errors.js';
-import { plainVerbiage, ticketsFilename, ticketsMail } from './mails.js';
-import { renderTicketsPdf, type TicketDocument, type TicketEventInfo } from './pdf.js';
+import { eventIcs } from './ics.js';
+import { DEFAULT_BRAND_COLOR, plainVerbiage, receiptLines, ticketsFilename, ticketsMail } from './mails.js';
+import { renderTicketsPdf, venueLines, type TicketDocument, type TicketEventInfo } from './pdf.js';
 import { signTicketCode } from '../checkin/ticket-code.js';
 import { recordOrderAction } from '../order-admin/service.js';
 import { lockTenantOrder } from '../orders/repository.js';
@@ -54,7 +57,7 @@ function eventInfo(e: NonNullable<Awaited<ReturnType<typeof repo.findEvent>>>): 
 }
 
 /** The order's valid (not voided) tickets, ready to print. */
-async function ticketDocument(deps: Deps, order: repo.OrderRow): Promise<TicketDocument> {
+export async function orderTicketDocument(deps: Deps, order: repo.OrderRow): Promise<TicketDocument> {
   const event = await repo.findEvent(deps.db, order.tenantId, order.eventId);
   if (!event) throw new Error(`event ${order.eventId} of order ${order.id} is missing`);
   const tickets = (await repo.ticketsOf(deps.db, order.tenantId, order.id)).filter((t) => !t.voided);
@@ -69,6 +72,72 @@ async function ticketDocument(deps: Deps, order: repo.OrderRow): Promise<TicketD
       fullName: t.fullName,
     })),
   };
+}
+
+/** sha256 of a private order link's token: all the database keeps of it. */
+export const orderLinkHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * A new private link to the order (issue 15): 256 random bits, not derived from anything about the
+ * order, stored hashed. Each mail gets its own; every one of them opens the order.
+ */
+export async function mintOrderLink(tx: DbOrTx, opts: { deps: Deps; tenantId: string; tenantUrl: string; orderId: string }): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await repo.insertOrderLink(tx, { tenantId: opts.tenantId, orderId: opts.orderId, tokenHash: orderLinkHash(token) });
+  return `${publicOrigin(opts.deps.config, opts.tenantUrl)}/orders/${token}`;
+}
+
+/**
+ * The tickets mail of an order, in the caller's transaction: a fresh order link, the receipt from
+ * the stored order, the tenant's brand and the calendar entry (the .ics is stored beside the PDF).
+ */
+export async function sendTicketsMail(
+  tx: DbOrTx,
+  o: { deps: Deps; order: repo.OrderRow; doc: TicketDocument; pdfKey: string; to: string; claim?: boolean },
+) {
+  const { deps, order } = o;
+  const tenant = await repo.findTenant(tx, order.tenantId);
+  const event = await repo.findEvent(tx, order.tenantId, order.eventId);
+  if (!tenant || !event) throw new Error(`tenant or event of order ${order.id} is missing`);
+  const link = await mintOrderLink(tx, { deps, tenantId: order.tenantId, tenantUrl: tenant.url, orderId: order.id });
+  const lines = await repo.linesOf(tx, order.tenantId, order.id);
+  let icsKey: string | undefined;
+  if (event.startDateTime) {
+    icsKey = `tickets/${order.tenantId}/${order.id}/${randomUUID()}.ics`;
+    const origin = publicOrigin(deps.config, tenant.url);
+    const ics = eventIcs({
+      // One calendar entry per order: a resent invite updates it instead of adding another.
+      uid: `${order.orderUid}@${new URL(origin).hostname}`,
+      start: event.startDateTime,
+      end: event.endDateTime,
+      summary: event.name,
+      location: venueLines(o.doc.event).join(', '),
+      description: `Order ${order.orderUid}: ${o.doc.tickets.length} ticket${o.doc.tickets.length === 1 ? '' : 's'}. Your order and tickets: ${link}`,
+      url: `${origin}/${event.urlName}/`,
+    });
+    await deps.storage.put(icsKey, Buffer.from(ics, 'utf8'), 'text/calendar');
+  }
+  await deps.mailer.send(
+    tx,
+    ticketsMail({
+      to: o.to,
+      tenantId: order.tenantId,
+      event: o.doc.event,
+      order,
+      ticketCount: o.doc.tickets.length,
+      pdfKey: o.pdfKey,
+      claim: o.claim,
+      receipt: receiptLines(order, lines.map((l) => ({ ticketName: l.ticketName, unitPrice: l.unitPrice, quantity: l.quantity }))),
+      orderLink: link,
+      icsKey,
+      brand: {
+        name: tenant.name,
+        // A mail is read long after it is sent: the logo's address lasts a year.
+        logoUrl: tenant.logoKey ? deps.storage.downloadUrl(tenant.logoKey, 365 * 24 * 3600) : null,
+        color: DEFAULT_BRAND_COLOR,
+      },
+    }),
+  );
 }
 
 /**
@@ -108,17 +177,14 @@ export async function fulfilOrder(opts: { deps: Deps; tenantId: string; orderId:
   if (!order) return 'skipped';
 
   // Rendering is the slow part: outside any transaction, and to a fixed key a retry overwrites.
-  const doc = await ticketDocument(deps, order);
+  const doc = await orderTicketDocument(deps, order);
   const pdfKey = `tickets/${tenantId}/${orderId}/tickets.pdf`;
   if (doc.tickets.length > 0) await deps.storage.put(pdfKey, await renderTicketsPdf(doc), 'application/pdf');
 
   const completed = await deps.db.transaction(async (tx) => {
     if (!(await repo.completeOrder(tx, tenantId, orderId))) return false;
     if (doc.tickets.length > 0 && order.email) {
-      await deps.mailer.send(
-        tx,
-        ticketsMail({ to: order.email, tenantId, event: doc.event, order, ticketCount: doc.tickets.length, pdfKey, claim: opts.claim }),
-      );
+      await sendTicketsMail(tx, { deps, order, doc, pdfKey, to: order.email, claim: opts.claim });
     }
     if (order.optInEmail && order.email) await repo.addSubscriber(tx, { tenantId, eventId: order.eventId, email: order.email });
     return true;
@@ -150,13 +216,13 @@ export async function resendTickets(opts: { deps: Deps; ctx: TenantCtx; eventId:
     }
   }
   if (order.status !== 'completed') throw conflict(M.ticketsOnlyForCompletedOrders);
-  const doc = await ticketDocument(deps, order);
+  const doc = await orderTicketDocument(deps, order);
   if (doc.tickets.length === 0) throw conflict(M.noValidTickets);
   // A new key per resend: the earlier mail keeps the attachment it was sent with.
   const pdfKey = `tickets/${ctx.tenantId}/${order.id}/${randomUUID()}.pdf`;
   await deps.storage.put(pdfKey, await renderTicketsPdf(doc), 'application/pdf');
   await deps.db.transaction(async (tx) => {
-    await deps.mailer.send(tx, ticketsMail({ to, tenantId: ctx.tenantId, event: doc.event, order, ticketCount: doc.tickets.length, pdfKey, claim }));
+    await sendTicketsMail(tx, { deps, order, doc, pdfKey, to, claim });
     await recordOrderAction(tx, { ctx, orderId: order.id, action: 'resend', details: claim ? { to, claim } : { to } });
   });
   return { success: true as const, message: M.resentTickets };
@@ -166,7 +232,7 @@ export async function resendTickets(opts: { deps: Deps; ctx: TenantCtx; eventId:
 export async function downloadTickets(opts: { deps: Deps; ctx: TenantCtx; eventId: string; orderUid: string }) {
   const order = await orderOfEvent(opts);
   if (order.status !== 'completed') throw conflict(M.ticketsOnlyForCompletedOrders);
-  const doc = await ticketDocument(opts.deps, order);
+  const doc = await orderTicketDocument(opts.deps, order);
   if (doc.tickets.length === 0) throw conflict(M.noValidTickets);
   const bytes = await renderTicketsPdf(doc);
   await recordOrderAction(opts.deps.db, { ctx: opts.ctx, orderId: order.id, action: 'download', details: { tickets: doc.tickets.length } });

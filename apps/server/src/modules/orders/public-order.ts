@@ -38,6 +38,11 @@ export async function getPublicOrder(opts: { deps: Deps; site: SiteCtx; orderUid
   const { deps, site } = opts;
   const order = await repo.findOrderByUid(deps.db, site.tenant.id, opts.orderUid);
   if (!order || !tokenMatches(order.viewTokenHash, opts.token)) throw notFound();
+  return toPublicOrder(deps, order);
+}
+
+/** An order as the buyer sees it (the success page, and the private order page of issue 15). */
+export async function toPublicOrder(deps: Deps, order: NonNullable<Awaited<ReturnType<typeof repo.findOrderByUid>>>): Promise<TPublicOrder> {
   const event = await eventsRepo.findEvent(deps.db, order.tenantId, order.eventId);
   const paymentStatus =
     order.status === 'processing' || order.status === 'completed' ? 'paid' : order.status === 'draft' ? 'processing' : order.status === 'expired' ? 'expired' : 'cancelled';

@@ -165,7 +165,8 @@ describe('test gateway: the hosted pay page', () => {
     expect(mail?.subject).toContain('Concert');
     expect(mail?.text).toContain(M.printAtHome);
     expect(mail?.text).toContain('Doors open at 7 PM. Bring a photo ID.');
-    expect(mail?.attachments).toHaveLength(1);
+    // The tickets PDF, then the "Add to calendar" invite (issue 15).
+    expect(mail?.attachments.map((a) => a.filename)).toEqual([expect.stringMatching(/^tickets_.*\.pdf$/), 'invite.ics']);
     const attachment = mail!.attachments[0]!;
     expect(attachment).toMatchObject({ filename: `tickets_${order.orderUid}.pdf`, contentType: 'application/pdf' });
     const stored = await server.app.deps.storage.get(attachment.key);

@@ -93,6 +93,18 @@ describe('event home and ticket menu', () => {
     expect(byName['General Admission'].quantity).toBeUndefined();
   });
 
+  it('shows each ticket type\'s all-in price: the total of a one-ticket order, priced by the one pricing function (issue 15)', async () => {
+    const res = await site().get(`/api/p/events/${event.urlName}`);
+    const byName = Object.fromEntries(res.body.ticketTypes.map((t: { details: { name: string } }) => [t.details.name, t.details]));
+    // GA 45.00: service fee 45.00 x 2.5% + 0.99 = 2.12 (rounded up); tax 45.00 x 8.25% = 3.71;
+    // 45.00 + 2.12 + 3.71 = 50.83; processing ceil(5,083 x 2.9 / 97.1) = 1.52; all-in 52.35.
+    expect(byName['General Admission']).toMatchObject({ price: 4500, allInPrice: 5235 });
+    for (const [name, i] of [['General Admission', GA], ['VIP', VIP]] as const) {
+      const one = await site().post(`/api/p/events/${event.urlName}/price`, { lines: [{ ticketTypeId: tt(i), quantity: 1 }] });
+      expect(byName[name].allInPrice).toBe(one.body.totalAmount);
+    }
+  });
+
   it('does not exist on the platform host, on unknown hosts, for drafts, or for another tenant', async () => {
     expect((await server.client().get(`/api/p/events/${event.urlName}`)).status).toBe(404);
     expect((await server.client('nobody-here').get(`/api/p/events/${event.urlName}`)).status).toBe(404);

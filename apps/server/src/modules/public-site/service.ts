@@ -15,7 +15,7 @@ import * as eventsRepo from '../events/repository.js';
 import { findTenant } from '../tenants/repository.js';
 import { cleanDescription, seatMapPath } from '../events/service.js';
 import { checkCart, mergeLines, remainingCapacityOf, toCartTicketType } from '../checkout/cart.js';
-import { donationFor, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from '../checkout/pricing.js';
+import { donationFor, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount, type PricingConfig } from '../checkout/pricing.js';
 import { findCheckoutSnapshot } from '../checkout/repository.js';
 import type * as ticketTypesRepo from '../ticket-types/repository.js';
 import { createSnapshotCache, type Published, type SnapshotCache } from './snapshots.js';
@@ -74,7 +74,15 @@ function toSettings(
   };
 }
 
-function toPublicTicketType(t: ticketTypesRepo.TicketTypeRow, all: ticketTypesRepo.TicketTypeRow[], now: Date): TPublicTicketType {
+/**
+ * One ticket's all-in price (issue 15): the order total the pricing function gives for a cart of
+ * just that ticket online, without discount or donation; so what the buyer first sees is what they pay.
+ */
+export function allInPriceOf(config: PricingConfig, t: Pick<ticketTypesRepo.TicketTypeRow, 'id' | 'name' | 'price'>): number {
+  return priceLines(config, [{ ticketTypeId: t.id, ticketName: t.name, unitPrice: t.price, quantity: 1 }], undefined, 0).totalAmount;
+}
+
+function toPublicTicketType(t: ticketTypesRepo.TicketTypeRow, all: ticketTypesRepo.TicketTypeRow[], now: Date, config: PricingConfig): TPublicTicketType {
   return {
     id: t.id,
     details: {
@@ -95,6 +103,7 @@ function toPublicTicketType(t: ticketTypesRepo.TicketTypeRow, all: ticketTypesRe
       sortOrder: t.sortOrder,
       sk: t.id,
       available: isTicketTypeAvailable(toCartTicketType(t), all.map(toCartTicketType), now),
+      allInPrice: allInPriceOf(config, t),
     },
   };
 }
@@ -118,6 +127,7 @@ export async function getPublicEvent({
   const { event, types, charity, pricing } = canPreview ? await previewableEvent(deps, site, eventName, canPreview) : await publicEvent(deps, site, eventName);
   const now = new Date();
   const preview = event.status === 'draft';
+  const config = pricingConfigOf(event.tenantId, pricing);
   const onSale = event.status === 'published' || preview;
   return {
     id: event.id,
@@ -144,7 +154,7 @@ export async function getPublicEvent({
       contactEmail: onSale ? null : ((await findTenant(deps.db, site.tenant.id))?.email ?? null),
     },
     // Ticket types switched off by the organiser are not on the menu; every other one is, with its availability.
-    ticketTypes: onSale ? types.filter((t) => t.active).map((t) => toPublicTicketType(t, types, now)) : [],
+    ticketTypes: onSale ? types.filter((t) => t.active).map((t) => toPublicTicketType(t, types, now, config)) : [],
     settings: toSettings(event, types, charity, pricing?.settings.autoShowActiveTicketsAsSoldOut ?? false),
   };
 }

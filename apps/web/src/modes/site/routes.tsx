@@ -23,6 +23,8 @@ export const siteRoutes: RouteObject[] = [
     hydrateFallbackElement: <SiteFallback kind="loading" />,
     errorElement: <SiteFallback kind="error" />,
     children: [
+      // Issue 15: a buyer's private order page, opened from the link in their mails.
+      { path: 'orders/:token', lazy: lazyPage(() => import('../../features/attendee/order-link/components/order-link-page'), 'OrderLinkPage') },
       { path: 'policies/:policyId', lazy: lazyPage(() => import('../../features/attendee/event-site/components/policy-page'), 'PolicyPage') },
       {
         path: ':eventName',
@@ -33,6 +35,7 @@ export const siteRoutes: RouteObject[] = [
           { path: 'cart', lazy: lazyPage(() => import('../../features/attendee/cart/components/cart-page'), 'CartPage') },
           { path: 'account', lazy: lazyPage(() => import('../../features/attendee/checkout/components/checkout-page'), 'CheckoutPage') },
           { path: 'line', lazy: lazyPage(() => import('../../features/attendee/waiting-room/components/waiting-room-page'), 'WaitingRoomPage') },
+          { path: 'find-tickets', lazy: lazyPage(() => import('../../features/attendee/order-link/components/find-tickets-page'), 'FindTicketsPage') },
           { path: 'success', lazy: lazyPage(() => import('../../features/attendee/checkout/components/success-page'), 'SuccessPage') },
           { path: '*', Component: () => <SiteFallback kind="not-found" /> },
         ],

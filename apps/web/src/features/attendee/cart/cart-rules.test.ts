@@ -12,6 +12,7 @@ function ticketType(id: string, over: Partial<TPublicTicketType['details']> = {}
       name: id,
       details: '',
       price: 1000,
+      allInPrice: 1000,
       remainingQuantity: 20,
       minTicketPerOrder: 1,
       maxTicketPerOrder: 10,

@@ -25,6 +25,7 @@ import { getContactDraft, getPendingOrder, saveContactDraft, savePendingOrder, t
 import { emptyContact, toOrderContact, useContactForm, type ContactValues } from '../use-contact-form';
 import { useDonation } from '../use-donation';
 import { AvailabilityIssueModal, ProcessingPaymentModal } from './checkout-modals';
+import { HoldTimer } from './hold-timer';
 import { ContactSections } from './contact-sections';
 import { DiscountBox } from './discount-box';
 import { DonationBox } from './donation-box';
@@ -253,7 +254,10 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
 
   const blocked = !isFresh || validation.blocked || processing;
   const count = cartTicketCount(items);
-  const holdExpired = pending ? Date.parse(pending.holdExpiresAt) <= Date.now() : false;
+  // Issue 15: a hold still running when the page opened is counted down on it; its end updates the notice.
+  const [holdEnded, setHoldEnded] = useState(false);
+  const holdExpired = holdEnded || (pending ? Date.parse(pending.holdExpiresAt) <= Date.now() : false);
+  const [holdExpiredAtStart] = useState(holdExpired);
 
   return (
     <div className={site.container}>
@@ -277,6 +281,7 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
               )}
             </Notice>
           )}
+          {pending && !holdExpiredAtStart && <HoldTimer expiresAt={pending.holdExpiresAt} onEnd={() => setHoldEnded(true)} />}
           <SeatMap eventName={eventName} eventTitle={d.name} />
           <ContactSections values={values} errors={form.errors} setField={form.setField} blurField={form.blurField} emailLocked={!!knownEmail} />
           <Card>

@@ -167,7 +167,7 @@ function NotCompleted({ order, ticketMenu }: { order: TPublicOrder; ticketMenu: 
   );
 }
 
-function PaidOrder({ order, home, cancelled }: { order: TPublicOrder; home: string | null; cancelled: boolean }) {
+export function PaidOrder({ order, home, cancelled }: { order: TPublicOrder; home: string | null; cancelled: boolean }) {
   const d = order.details!;
   return (
     <>

@@ -24,7 +24,9 @@ export function EventHomePage() {
   const [covidOpen, setCovidOpen] = useState(false);
   const badge = eventBadge(d.startDateTime, d.timeZone);
   const venue = venueLines(d);
-  const prices = event.ticketTypes.map((t) => t.details.price);
+  // Issue 15: the all-in price (fees the buyer pays included), as the server priced it.
+  const prices = event.ticketTypes.map((t) => t.details.allInPrice);
+  const withFees = event.ticketTypes.some((t) => t.details.allInPrice !== t.details.price);
   const from = prices.length ? Math.min(...prices) : null;
   const endTime = d.endDateTime ? eventTime(d.endDateTime, d.timeZone) : '';
   // issue 10: an event with a published page shows it, with the live ticket menu in it.
@@ -71,6 +73,7 @@ export function EventHomePage() {
                 {from !== null && (
                   <span className={css.from}>
                     from <strong>{money(from)}</strong>
+                    {withFees && ' incl. fees'}
                   </span>
                 )}
               </div>
@@ -135,7 +138,8 @@ export function EventHomePage() {
                           {t.details.details && <div className={css.infoLine}>{t.details.details}</div>}
                         </div>
                         <div className={css.ticketPrice}>
-                          {money(t.details.price)}
+                          {money(t.details.allInPrice)}
+                          {t.details.allInPrice !== t.details.price && <span className={css.inclFees}>incl. fees · ticket {money(t.details.price)}</span>}
                           {off && <span className={css.ticketOff}>{off}</span>}
                         </div>
                       </li>

@@ -97,6 +97,9 @@ export function EventLayout() {
           <span>
             © {new Date().getFullYear()} {organiser}
           </span>
+          <Link to={`/${eventName}/find-tickets`} className={css.footerLink} data-testid="find-my-tickets">
+            Find my tickets
+          </Link>
           <span>Tickets by Marquee · Secure checkout</span>
         </div>
       </footer>

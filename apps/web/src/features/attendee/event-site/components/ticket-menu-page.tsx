@@ -104,7 +104,10 @@ export function TicketMenuPage() {
                 <h2 className={css.name}>{t.details.name}</h2>
                 {t.details.details && <p className={css.desc}>{t.details.details}</p>}
                 <div className={css.row}>
-                  <span className={css.price}>{money(t.details.price)}</span>
+                  <span className={css.price}>
+                    {money(t.details.allInPrice)}
+                    {t.details.allInPrice !== t.details.price && <span className={css.inclFees}> incl. fees · ticket {money(t.details.price)}</span>}
+                  </span>
                   {statusPill(state, t, d.timeZone)}
                   {onSale && <span className={css.limits}>{limitsText(t)}</span>}
                 </div>

@@ -1,0 +1,116 @@
+import { ORDER_LINK_TOKEN_RE, type TOrderPage } from '@marquee/core';
+import type { Deps } from '../../deps.js';
+import type { SiteCtx } from '../../platform/auth/context.js';
+import { conflict, notFound } from '../../platform/errors.js';
+import { M } from '@marquee/core';
+import { insertAction } from '../order-admin/repository.js';
+import { toPublicOrder } from '../orders/public-order.js';
+import { findMyTicketsMail, ticketsFilename } from './mails.js';
+import { formatEventDateTime, renderTicketsPdf, venueLines } from './pdf.js';
+import * as repo from './repository.js';
+import { fulfilOrder, mintOrderLink, orderLinkHash, orderTicketDocument, sendTicketsMail } from './service.js';
+import { randomUUID } from 'node:crypto';
+
+// Buyers' self-service (issue 15): the private order page behind /orders/{token}, its Download
+// and Resend, and "Find my tickets". The token is the only key; the host's tenant bounds it.
+
+export const FIND_TICKETS_JOB = 'buyer.find-tickets';
+/** The newest orders a "Find my tickets" mail lists. */
+const FIND_TICKETS_MAX_ORDERS = 20;
+
+async function orderOfLink(deps: Deps, site: SiteCtx, token: string) {
+  if (!ORDER_LINK_TOKEN_RE.test(token)) throw notFound();
+  const order = await repo.findOrderByLink(deps.db, site.tenant.id, orderLinkHash(token));
+  if (!order) throw notFound();
+  return order;
+}
+
+export async function getOrderPage(opts: { deps: Deps; site: SiteCtx; token: string }): Promise<TOrderPage> {
+  const { deps } = opts;
+  const order = await orderOfLink(deps, opts.site, opts.token);
+  const event = await repo.findEvent(deps.db, order.tenantId, order.eventId);
+  const tickets = order.status === 'completed' ? await repo.ticketsOf(deps.db, order.tenantId, order.id) : [];
+  const info = event
+    ? {
+        name: event.name,
+        urlName: event.urlName,
+        status: event.status,
+        startDateTime: event.startDateTime?.toISOString() ?? null,
+        endDateTime: event.endDateTime?.toISOString() ?? null,
+        timeZone: event.timeZone,
+        venue: venueLines(event),
+      }
+    : { name: '', urlName: '', status: 'cancelled', startDateTime: null, endDateTime: null, timeZone: 'UTC', venue: [] };
+  return {
+    order: await toPublicOrder(deps, order),
+    event: info,
+    tickets: tickets.map((t) => ({
+      ticketTypeName: t.ticketTypeName,
+      fullName: t.fullName,
+      price: t.price,
+      status: t.voided ? ('voided' as const) : t.used ? ('used' as const) : ('valid' as const),
+    })),
+    canDownload: order.status === 'completed' && tickets.some((t) => !t.voided),
+  };
+}
+
+async function audit(deps: Deps, order: repo.OrderRow, action: 'download' | 'resend', details: Record<string, unknown>) {
+  await insertAction(deps.db, { tenantId: order.tenantId, orderId: order.id, action, userId: null, userEmail: order.email, details: { ...details, by: 'order link' } });
+}
+
+export async function downloadByLink(opts: { deps: Deps; site: SiteCtx; token: string }) {
+  const order = await orderOfLink(opts.deps, opts.site, opts.token);
+  if (order.status !== 'completed') throw conflict(M.ticketsOnlyForCompletedOrders);
+  const doc = await orderTicketDocument(opts.deps, order);
+  if (doc.tickets.length === 0) throw conflict(M.noValidTickets);
+  const bytes = await renderTicketsPdf(doc);
+  await audit(opts.deps, order, 'download', { tickets: doc.tickets.length });
+  return { filename: ticketsFilename(order.orderUid), bytes };
+}
+
+/** Resends to the order's own address only: the link's holder cannot redirect the tickets elsewhere. */
+export async function resendByLink(opts: { deps: Deps; site: SiteCtx; token: string }) {
+  const { deps } = opts;
+  let order = await orderOfLink(deps, opts.site, opts.token);
+  if (order.status === 'processing') {
+    await fulfilOrder({ deps, tenantId: order.tenantId, orderId: order.id, claim: true });
+    order = (await repo.findOrder(deps.db, order.tenantId, order.id)) ?? order;
+  }
+  if (order.status !== 'completed') throw conflict(M.ticketsOnlyForCompletedOrders);
+  const doc = await orderTicketDocument(deps, order);
+  if (doc.tickets.length === 0) throw conflict(M.noValidTickets);
+  const pdfKey = `tickets/${order.tenantId}/${order.id}/${randomUUID()}.pdf`;
+  await deps.storage.put(pdfKey, await renderTicketsPdf(doc), 'application/pdf');
+  await deps.db.transaction(async (tx) => {
+    await sendTicketsMail(tx, { deps, order, doc, pdfKey, to: order.email });
+    await insertAction(tx, { tenantId: order.tenantId, orderId: order.id, action: 'resend', userId: null, userEmail: order.email, details: { to: order.email, by: 'order link' } });
+  });
+  return { success: true as const, message: M.orderLinkResent };
+}
+
+/**
+ * "Find my tickets": the answer never depends on the address (no enumeration, not even by
+ * timing): the look-up and the mail are a job.
+ */
+export async function requestOrderLinks(opts: { deps: Deps; site: SiteCtx; email: string }) {
+  await opts.deps.jobs.enqueue(opts.deps.db, FIND_TICKETS_JOB, { tenantId: opts.site.tenant.id, email: opts.email.trim().toLowerCase() });
+  return { success: true as const, message: M.findTicketsSent };
+}
+
+/** Job: one mail listing a fresh link to each of the address's paid orders; nothing when it has none. */
+export async function sendOrderLinks(opts: { deps: Deps; tenantId: string; email: string }) {
+  const { deps, tenantId, email } = opts;
+  const tenant = await repo.findTenant(deps.db, tenantId);
+  if (!tenant) return;
+  const found = await repo.paidOrdersOf(deps.db, tenantId, email, FIND_TICKETS_MAX_ORDERS);
+  if (found.length === 0) return;
+  await deps.db.transaction(async (tx) => {
+    const orders = [];
+    for (const f of found) {
+      const link = await mintOrderLink(tx, { deps, tenantId, tenantUrl: tenant.url, orderId: f.order.id });
+      orders.push({ eventName: f.eventName, when: formatEventDateTime(f.startDateTime, f.timeZone), orderUid: f.order.orderUid, link });
+    }
+    // To the address as the latest order spelled it (the look-up ignores case).
+    await deps.mailer.send(tx, findMyTicketsMail({ to: found[0]!.order.email, tenantId, tenantName: tenant.name, orders }));
+  });
+}

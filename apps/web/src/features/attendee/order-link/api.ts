@@ -1,0 +1,12 @@
+import type { TOrderPage, TResendTicketsResponse } from '@marquee/core';
+import { api } from '../../../ui/api-client';
+
+const base = (token: string) => `/api/p/order-links/${encodeURIComponent(token)}`;
+
+/** Issue 15: the private order page behind /orders/{token}, its Download and Resend; Find my tickets. */
+export const orderLinkApi = {
+  get: (token: string, signal?: AbortSignal) => api.get<TOrderPage>(base(token), undefined, signal),
+  download: (token: string) => api.postForBlob(`${base(token)}/download`),
+  resend: (token: string) => api.post<TResendTicketsResponse>(`${base(token)}/resend`),
+  findTickets: (email: string) => api.post<TResendTicketsResponse>('/api/p/find-tickets', { email }),
+};
