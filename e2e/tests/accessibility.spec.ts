@@ -57,7 +57,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 /** Axe on the page as it is now: the list of violations, each with the elements it found. */
 async function violationsOn(page: Page, label: string) {
   // Let lazy pages and their data settle: the main heading, then no spinner.
-  await expect(page.locator('h1, h2').first()).toBeVisible();
+  await expect(page.locator('h1:visible, h2:visible').first()).toBeVisible();
   await page.waitForLoadState('networkidle');
   const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
   return result.violations.map((v) => `${label}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(' | ')}`);

@@ -54,8 +54,13 @@ export const theme = createTheme({
  * text takes this darker grey instead: 6.1:1 on white, 5.1:1 on gray.2, 5.4:1 on brand.0.
  */
 export const DIMMED_TEXT = '#5c636a';
-export const cssVariablesResolver: CSSVariablesResolver = () => ({
+export const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
   variables: {},
-  light: { '--mantine-color-dimmed': DIMMED_TEXT },
+  light: {
+    '--mantine-color-dimmed': DIMMED_TEXT,
+    '--mantine-color-placeholder': DIMMED_TEXT,
+    // WCAG 1.4.3: light and subtle variants' text (badges, subtle buttons) in each colour's darkest shade.
+    ...Object.fromEntries(Object.keys(resolved.colors).map((c) => [`--mantine-color-${c}-light-color`, `var(--mantine-color-${c}-9)`])),
+  },
   dark: {},
 });

@@ -161,7 +161,7 @@ export function PagedTable<T>({
           </Group>
         </Alert>
       ) : (
-        <Table.ScrollContainer minWidth={minWidth} type="native">
+        <Table.ScrollContainer minWidth={minWidth} type="native" tabIndex={0} aria-label={ariaLabel ? `${ariaLabel} (scrollable)` : undefined}>
           <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover={!!onRowClick || undefined} aria-label={ariaLabel} aria-busy={loading || undefined}>
             <Table.Thead bg="var(--mantine-color-gray-0)">
               <Table.Tr>

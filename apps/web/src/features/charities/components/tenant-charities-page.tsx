@@ -74,7 +74,7 @@ export function TenantCharitiesPage() {
       align: 'right',
       render: (c) => (
         <Group justify="flex-end" gap="xs" wrap="nowrap">
-          <Text fz="sm" c={c.details.enabled ? 'teal.8' : 'dimmed'} visibleFrom="xs">
+          <Text fz="sm" c={c.details.enabled ? 'teal.9' : 'dimmed'} visibleFrom="xs">
             {c.details.enabled ? 'On' : 'Off'}
           </Text>
           <Switch

@@ -9,7 +9,7 @@ export type MailViewModalProps = { mail: TOutboxMail | null; onClose: () => void
 export function MailViewModal({ mail, onClose }: MailViewModalProps) {
   const d = mail?.details;
   return (
-    <Modal opened={!!mail} onClose={onClose} size="xl" title={<Text fw={650}>{d?.subject}</Text>} aria-label="Message">
+    <Modal opened={!!mail} onClose={onClose} size="xl" title={<Text fw={650}>{d?.subject}</Text>}>
       {d && (
         <Stack gap="md">
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">

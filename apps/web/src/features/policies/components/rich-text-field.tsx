@@ -22,6 +22,8 @@ export function RichTextField({ label, value, onChange, error, required, readOnl
     extensions: [StarterKit.configure({ link: false }), Link.configure({ openOnClick: false })],
     content: value,
     editable: !readOnly,
+    // The editable area is the field: it carries the field's label for assistive technology.
+    editorProps: { attributes: { 'aria-label': label } },
     onUpdate: ({ editor: e }) => onChange(e.isEmpty ? '' : e.getHTML()),
   });
 

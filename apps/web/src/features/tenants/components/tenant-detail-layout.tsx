@@ -74,7 +74,8 @@ export function TenantDetailLayout() {
       <Tabs value={tab} onChange={(v) => v && navigate(`/tenant/${t.id}/${v}`)} mb="lg" keepMounted={false}>
         <Tabs.List>
           {tabs.map((x) => (
-            <Tabs.Tab key={x.value} value={x.value} leftSection={<x.icon size={16} />}>
+            // The tabs navigate between pages (no tab panels): no aria-controls pointing at a panel that is not there.
+            <Tabs.Tab key={x.value} value={x.value} leftSection={<x.icon size={16} />} aria-controls={undefined}>
               {x.label}
             </Tabs.Tab>
           ))}
