@@ -32,7 +32,7 @@ type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
  */
 const GLOBAL_PARAMS = new Set(['id', 'charityId', 'templateId', 'version', 'uploadId']);
 /** Query parameters that are not ids (list queries, signed-link parts, codes). */
-const PLAIN_QUERY_PARAMS = new Set(['cursor', 'limit', 'sort', 'filters', 'from', 'to', 'exp', 'sig', 'token', 'code', 'username', 'q']);
+const PLAIN_QUERY_PARAMS = new Set(['cursor', 'limit', 'sort', 'filters', 'from', 'to', 'exp', 'sig', 'token', 'code', 'username', 'q', 'preview']);
 
 type Ids = Record<ScopedParam, string> & { id: string; charityId: string };
 type Victim = { tenant: GivenTenant; ids: Ids; secrets: string[] };

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { M } from '@marquee/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn } from '../../../test/actors.js';
@@ -25,7 +28,10 @@ const HOSTILE = [
 ].join('');
 
 beforeAll(async () => {
-  server = await startServer();
+  // The event home is the built app's document with the published page in it: a minimal build.
+  const webDist = mkdtempSync(path.join(os.tmpdir(), 'marquee-web-'));
+  writeFileSync(path.join(webDist, 'index.html'), '<!doctype html>\n<html lang="en">\n  <head>\n    <meta charset="UTF-8" />\n    <title>Marquee</title>\n  </head>\n  <body>\n    <div id="root"></div>\n  </body>\n</html>\n');
+  server = await startServer({ webDist });
   const admin = server.client();
   await admin.login((await givenPlatformAdmin(server)).email);
   const created = await admin.post('/api/site/templates', { siteTemplateRequest: { name: 'Page base', description: 'For event pages' } });
@@ -108,7 +114,7 @@ describe('event pages: draft, publish, rollback', () => {
     expect(csp).toContain("object-src 'none'");
     expect(csp).not.toContain('unsafe-eval');
     expect(home.body).toContain('<h1>Welcome</h1>');
-    expect(home.body).toContain('<title>Hostile Page</title>');
+    expect(home.body).toContain('<title>Hostile Page · ');
     expect(home.body).not.toContain('<script>alert');
     expect(home.body).not.toContain('onerror');
   });
