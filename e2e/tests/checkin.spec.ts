@@ -197,7 +197,8 @@ test.describe('door check-in', () => {
         await link.click({ timeout: 20_000 });
         await expect(door).toHaveURL(new RegExp(`/events/${event.id}/check-in$`));
         await expect(door.getByRole('heading', { name: 'Check-in' })).toBeVisible();
-        await expect(door.getByTestId('checked-in-count')).toContainText('0 / 2');
+        // The fake camera may already have read the ticket: the total is what is sure here.
+        await expect(door.getByTestId('checked-in-count')).toContainText('/ 2');
       });
 
       await test.step('the camera reads the ticket: admitted; the same ticket again: already used', async () => {

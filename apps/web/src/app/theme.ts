@@ -54,13 +54,22 @@ export const theme = createTheme({
  * text takes this darker grey instead: 6.1:1 on white, 5.1:1 on gray.2, 5.4:1 on brand.0.
  */
 export const DIMMED_TEXT = '#5c636a';
+
+/** A #rrggbb colour with each channel scaled by `factor` (0..1): darker, same hue. */
+function darken(hex: string, factor: number): string {
+  const n = Number.parseInt(hex.replace('#', ''), 16);
+  if (Number.isNaN(n) || hex.length !== 7) return hex;
+  const channel = (shift: number) => Math.round(((n >> shift) & 255) * factor).toString(16).padStart(2, '0');
+  return `#${channel(16)}${channel(8)}${channel(0)}`;
+}
 export const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
   variables: {},
   light: {
     '--mantine-color-dimmed': DIMMED_TEXT,
     '--mantine-color-placeholder': DIMMED_TEXT,
-    // WCAG 1.4.3: light and subtle variants' text (badges, subtle buttons) in each colour's darkest shade.
-    ...Object.fromEntries(Object.keys(resolved.colors).map((c) => [`--mantine-color-${c}-light-color`, `var(--mantine-color-${c}-9)`])),
+    // WCAG 1.4.3: light and subtle variants' text (badges, subtle buttons) darker than the colour's
+    // darkest shade (teal.9 is 4.4:1 on its own light background; orange.9 far less).
+    ...Object.fromEntries(Object.entries(resolved.colors).map(([c, shades]) => [`--mantine-color-${c}-light-color`, darken(shades[9], 0.7)])),
   },
   dark: {},
 });

@@ -6,14 +6,16 @@ import { sessionWasLost } from '../../ui/session';
 
 /**
  * spec: accounts-admin-fees §8 Dashboard: 'Invalid user session' / 'Please login first', when a
- * session was lost (issue 15: not on a first visit, where nobody had signed in).
+ * session was lost or a signed-out visitor opens a console page by its address; not when someone
+ * simply opens the console's home to sign in (issue 15: a stale toast on first load). Signing in
+ * closes it.
  */
 export function RedirectToLogin() {
   const location = useLocation();
-  useEffect(() => {
-    if (sessionWasLost()) notify.warning(M.invalidSessionTitle, M.invalidSessionBody, { id: 'invalid-session' });
-  }, []);
   const here = `${location.pathname}${location.search}`;
+  useEffect(() => {
+    if (sessionWasLost() || here !== '/') notify.warning(M.invalidSessionTitle, M.invalidSessionBody, { id: 'invalid-session' });
+  }, [here]);
   const to = here === '/' ? '/login' : `/login?${new URLSearchParams({ next: here })}`;
   return <Navigate to={to} replace />;
 }

@@ -71,21 +71,22 @@ export function TenantDetailLayout() {
           </>
         }
       />
-      <Tabs value={tab} onChange={(v) => v && navigate(`/tenant/${t.id}/${v}`)} mb="lg" keepMounted={false}>
-        <Tabs.List>
+      {/* Each tab's page sits in its panel, so the tabs' aria-controls point at panels that exist. */}
+      <Tabs value={tab} onChange={(v) => v && navigate(`/tenant/${t.id}/${v}`)}>
+        <Tabs.List mb="lg">
           {tabs.map((x) => (
-            // The tabs navigate between pages (no tab panels): no aria-controls pointing at a panel that is not there.
-            <Tabs.Tab key={x.value} value={x.value} leftSection={<x.icon size={16} />} aria-controls={undefined}>
+            <Tabs.Tab key={x.value} value={x.value} leftSection={<x.icon size={16} />}>
               {x.label}
             </Tabs.Tab>
           ))}
         </Tabs.List>
+        {tabs.map((x) => (
+          <Tabs.Panel key={x.value} value={x.value}>
+            {x.value === tab && <Outlet context={{ tenant: t } satisfies TenantDetailContext} />}
+          </Tabs.Panel>
+        ))}
       </Tabs>
-      {tabAllowed ? (
-        <Outlet context={{ tenant: t } satisfies TenantDetailContext} />
-      ) : (
-        <NoPageAccess backTo={`/tenant/${t.id}/info`} backLabel="Back to Basic Information" />
-      )}
+      {!tabAllowed && <NoPageAccess backTo={`/tenant/${t.id}/info`} backLabel="Back to Basic Information" />}
     </>
   );
 }
