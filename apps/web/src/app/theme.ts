@@ -19,7 +19,8 @@ const brand: MantineColorsTuple = [
 const variantColorResolver: VariantColorsResolver = (input) => {
   const colors = defaultVariantColorsResolver(input);
   const named = typeof input.color === 'string' && /^[a-z]+$/.test(input.color) && input.color in input.theme.colors;
-  if (input.variant === 'light' && named) return { ...colors, color: `var(--mantine-color-${input.color}-9)` };
+  // The light colour's text is set once below (cssVariablesResolver), dark enough on its background.
+  if (input.variant === 'light' && named) return { ...colors, color: `var(--mantine-color-${input.color}-light-color)` };
   return colors;
 };
 
