@@ -121,6 +121,8 @@ test('an organiser publishes the demo event page from the Festival template, and
   const studio = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   await logInToConsole(studio, origin, ORGANISER.email, ORGANISER.password);
   await studio.getByTestId('console-nav').getByRole('link', { name: 'Events' }).click();
+  // Other tests add events before this one: find it by name rather than on the first page.
+  await studio.getByPlaceholder('Search by event name').fill('Summer Jam');
   await studio.getByRole('link', { name: 'Summer Jam', exact: true }).click();
   await studio.getByRole('tab', { name: 'Page' }).click();
 
