@@ -79,7 +79,8 @@ describe('time zones', () => {
           // The same wall clock, and never later than the original (a repeated hour reads as its first pass).
           expect(instantToWallClock(back!, zone)).toEqual(wall);
           expect(back!.getTime()).toBeLessThanOrEqual(instant);
-          expect(instant - back!.getTime()).toBeLessThanOrEqual(3600_000);
+          // At most the zone's largest fall-back: two hours (Antarctica/Troll goes from UTC+2 to UTC+0).
+          expect(instant - back!.getTime()).toBeLessThanOrEqual(2 * 3600_000);
         },
       ),
       { numRuns: 2000 },
