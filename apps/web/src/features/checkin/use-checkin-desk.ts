@@ -2,7 +2,7 @@ import { CHECKIN_SYNC_MAX, type TCheckinScanAnswer, type TCheckinTicket } from '
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../ui/api-client';
 import { checkinApi } from './api';
-import { admitLocally, countTickets, type ScanInput } from './local-admission';
+import { admitLocally, countTickets, findTicket, type ScanInput } from './local-admission';
 import { eventKey, offlineStore, type Conflict, type StoredManifest } from './offline-store';
 import { verifyTicketCode } from './verify-code';
 
@@ -79,9 +79,10 @@ export function useCheckinDesk({ tenantId, eventId, device }: { tenantId: string
       let next: StoredManifest = { ...fresh, key, fetchedAt: new Date().toISOString() };
       const pending = await offlineStore.queued(key);
       const local = manifestRef.current;
+      // A queued scan is this device's own admission, whatever the device is called now.
       for (const scan of pending) {
-        const mine = local?.tickets.find((t) => t.state === 'used' && t.usedBy?.deviceId === device?.id && (scan.ticketId ? t.id === scan.ticketId || t.ticketUid === scan.ticketId : scan.code?.includes(`.${t.ticketUid}.`)));
-        if (mine) next = withTicket(next, mine);
+        const mine = local ? findTicket(local.tickets, scan.code !== undefined ? { code: scan.code } : { ticketId: scan.ticketId ?? '' }) : null;
+        if (mine?.state === 'used') next = withTicket(next, mine);
       }
       await store(next);
       setOnline(true);
@@ -90,7 +91,7 @@ export function useCheckinDesk({ tenantId, eventId, device }: { tenantId: string
       if (isNetworkError(e)) setOnline(false);
       else setLoadError(isApiError(e) ? e.message : 'The ticket list could not be loaded.');
     }
-  }, [tenantId, eventId, key, store, device?.id]);
+  }, [tenantId, eventId, key, store]);
 
   const sync = useCallback(async () => {
     if (!device || busy.current) return;
