@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
-import { logInToConsole, ORGANISER, tenantOrigin } from './support';
+import { expectToast, logInToConsole, ORGANISER, tenantOrigin } from './support';
 
 // Issue 15, organisers: the event's cover image, uploaded in the console's Details tab, shown in
 // the event page's hero at 1280 and 390 px with no layout shift.
@@ -46,18 +46,33 @@ function coverPng(width = 1600, height = 900): Buffer {
   ]);
 }
 
-/** Sum of the page's layout shifts so far (the Cumulative Layout Shift a user would feel). */
-const layoutShift = (page: Page) =>
+/**
+ * The layout shift inside the hero so far: how far the title, dates and button jumped while the page
+ * and its cover loaded. (The footer's jump as the client-rendered page first fills is not the cover's;
+ * the server-rendered event page removes it.)
+ */
+const heroShift = (page: Page) =>
   page.evaluate(
     () =>
       new Promise<number>((resolve) => {
+        const hero = document.querySelector('[data-testid="event-name"]')?.closest('section');
         let total = 0;
         new PerformanceObserver((list) => {
-          for (const e of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) if (!e.hadRecentInput) total += e.value;
+          for (const e of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean; sources: Array<{ node?: Node }> }>) {
+            if (!e.hadRecentInput && e.sources.some((s) => s.node && hero?.contains(s.node))) total += e.value;
+          }
         }).observe({ type: 'layout-shift', buffered: true });
         setTimeout(() => resolve(total), 300);
       }),
   );
+
+/** The cover arrives well after the page has rendered, as on a slow phone: any space not reserved for it would show as a shift. */
+async function slowCovers(page: Page) {
+  await page.route(/\/assets\/cover-/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await route.continue();
+  });
+}
 
 test('the organiser uploads a cover image and the event page shows it, at 1280 and 390 px, with no layout shift', async ({ page, baseURL }, testInfo) => {
   test.setTimeout(120_000);
@@ -67,6 +82,7 @@ test('the organiser uploads a cover image and the event page shows it, at 1280 a
   const urlName = `lantern-parade-${suffix}`;
 
   await page.setViewportSize({ width: 1280, height: 900 });
+  await slowCovers(page);
   await logInToConsole(page, origin, ORGANISER.email);
   await page.goto(`${origin}/events/new`);
   await page.getByLabel(/^Event name/).fill(name);
@@ -77,7 +93,8 @@ test('the organiser uploads a cover image and the event page shows it, at 1280 a
   // A text file named .jpg is refused with the server's message; nothing is shown.
   const input = page.getByLabel('Cover image', { exact: true });
   await input.setInputFiles({ name: 'not-a-photo.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('just some words, no picture at all') });
-  await expect(page.getByRole('alert').filter({ hasText: 'Please upload a JPG, PNG or WebP image.' })).toBeVisible();
+  await expect(page.getByRole('form', { name: 'Event details' }).getByRole('alert')).toHaveText('Please upload a JPG, PNG or WebP image.');
+  await expectToast(page, 'Upload failed', 'Please upload a JPG, PNG or WebP image.');
   await expect(page.getByTestId('cover-preview')).toHaveCount(0);
 
   await input.setInputFiles({ name: 'lanterns.png', mimeType: 'image/png', buffer: coverPng() });
@@ -115,7 +132,7 @@ test('the organiser uploads a cover image and the event page shows it, at 1280 a
       const title = (await page.getByTestId('event-name').boundingBox())!;
       expect(title.y).toBeGreaterThan(box.y + box.height);
     }
-    expect(await layoutShift(page)).toBeLessThan(0.01);
+    expect(await heroShift(page)).toBe(0);
     await page.screenshot({ path: testInfo.outputPath(`cover-event-page-${width}.png`) });
   }
 
@@ -123,8 +140,8 @@ test('the organiser uploads a cover image and the event page shows it, at 1280 a
   await page.goto(`${origin}/events`);
   await page.getByRole('link', { name, exact: true }).click();
   await page.getByRole('tab', { name: 'Details' }).click();
-  await page.getByRole('button', { name: 'Remove' }).first().click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+  await page.getByRole('button', { name: 'Remove', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Remove cover image' }).getByRole('button', { name: 'Remove', exact: true }).click();
   await expect(page.getByTestId('cover-preview')).toHaveCount(0);
   await page.goto(`${origin}/${urlName}/?preview=1`);
   await expect(page.getByTestId('event-name')).toHaveText(name);
@@ -133,6 +150,7 @@ test('the organiser uploads a cover image and the event page shows it, at 1280 a
 
 test('the demo event shows its seeded cover to everyone, and link previews get the social card', async ({ page, baseURL }, testInfo) => {
   const origin = tenantOrigin(baseURL);
+  await slowCovers(page);
   for (const [width, height] of [
     [1280, 900],
     [390, 844],
@@ -143,13 +161,16 @@ test('the demo event shows its seeded cover to everyone, and link previews get t
     await expect(cover).toBeVisible();
     await expect(cover).toHaveAttribute('alt', 'Summer Jam');
     await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-    expect(await layoutShift(page)).toBeLessThan(0.01);
+    expect(await heroShift(page)).toBe(0);
     await page.screenshot({ path: testInfo.outputPath(`cover-summer-jam-${width}.png`) });
   }
-  const html = await (await page.request.get(`${origin}/summer-jam/`, { headers: { accept: 'text/html' } })).text();
-  const og = /<meta property="og:image" content="([^"]+)">/.exec(html)?.[1];
-  expect(og).toMatch(new RegExp(`^${origin.replace(/[.]/g, '\\.')}/summer-jam/assets/cover-[0-9a-f]{16}-social\\.jpg$`));
-  const card = await page.request.get(og!);
-  expect(card.status()).toBe(200);
-  expect(card.headers()['content-type']).toBe('image/jpeg');
+  // What a link preview reads: the served head's og:image, absolute, and the card behind it (no cookie needed).
+  const head = await page.evaluate(async () => {
+    const html = await (await fetch('/summer-jam/', { headers: { accept: 'text/html' }, credentials: 'omit' })).text();
+    const og = /<meta property="og:image" content="([^"]+)">/.exec(html)?.[1] ?? '';
+    const card = og ? await fetch(og, { credentials: 'omit' }) : null;
+    return { og, status: card?.status, type: card?.headers.get('content-type') };
+  });
+  expect(head.og).toMatch(new RegExp(`^${origin.replace(/[.]/g, '\\.')}/summer-jam/assets/cover-[0-9a-f]{16}-social\\.jpg$`));
+  expect(head).toMatchObject({ status: 200, type: 'image/jpeg' });
 });
