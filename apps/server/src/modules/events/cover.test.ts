@@ -182,6 +182,15 @@ describe('POST /api/tenants/:tenantId/events/:eventId/cover', () => {
     expect(res.body.error.message).toBe(M.coverTooManyPixels);
   });
 
+  it.each([
+    ['no boundary', 'multipart/form-data', '\x89PNG\r\n'],
+    ['not multipart at all', 'multipart/form-data; boundary=zz', 'garbage'],
+    ['a part that never ends', 'multipart/form-data; boundary=zz', '--zz\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nabc'],
+  ])('answers 400 with the type message to a malformed upload: %s', async (_, contentType, body) => {
+    const res = await actors.admin.request('POST', coverOf(event), Buffer.from(body), { 'content-type': contentType });
+    expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { error: { code: 'BAD_REQUEST', message: M.coverType } } });
+  });
+
   it("answers 404 for another tenant's event, 403 to tenant staff and check-in staff, as the seat map does", async () => {
     expect((await upload(actors.admin, png, 'c.png', 'image/png', foreign.event)).status).toBe(404);
     expect((await actors.admin.upload(coverOf(event, foreign.tenant.id), 'file', 'c.png', png, 'image/png')).status).toBe(404);
