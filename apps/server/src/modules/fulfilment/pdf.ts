@@ -105,10 +105,18 @@ function drawQr(doc: PDFKit.PDFDocument, text: string, x: number, y: number) {
   return side;
 }
 
-function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, index: number) {
+/**
+ * An image pdfkit has opened: `doc.image()` takes it where it takes bytes, and embeds it once however
+ * many pages draw it (bytes passed to each page would be embedded on every page). pdfkit has
+ * `openImage` but its types do not declare it.
+ */
+type OpenedImage = { width: number; height: number };
+const openImage = (doc: PDFKit.PDFDocument, bytes: Buffer) => (doc as unknown as { openImage(src: Buffer): OpenedImage }).openImage(bytes);
+
+/** `cover`: the event's picture, opened once for the whole document. */
+function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, index: number, cover: OpenedImage | null) {
   const { margin, width } = PAGE;
   const inner = width - 2 * margin;
-  const cover = d.event.coverImage ?? null;
   // The event's lines wrap beside the cover, when there is one.
   const head = cover ? inner - COVER.width - COVER.gap : inner;
   doc.fillColor('#59636e').font(REGULAR).fontSize(10).text(pdfText(`${M.printAtHome}  ·  Ticket ${index + 1} of ${d.tickets.length}`), margin, margin, { width: head });
@@ -121,7 +129,7 @@ function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, i
   if (cover) {
     doc.save();
     doc.roundedRect(width - margin - COVER.width, margin, COVER.width, COVER.height, 6).clip();
-    doc.image(cover, width - margin - COVER.width, margin, { width: COVER.width, height: COVER.height });
+    doc.image(cover as unknown as Buffer, width - margin - COVER.width, margin, { width: COVER.width, height: COVER.height });
     doc.restore();
     headBottom = Math.max(headBottom, margin + COVER.height);
   }
@@ -178,9 +186,10 @@ export function renderTicketsPdf(d: TicketDocument): Promise<Buffer> {
     const { regular, bold } = ticketFonts();
     doc.registerFont(REGULAR, regular);
     doc.registerFont(BOLD, bold);
+    const cover = d.event.coverImage ? openImage(doc, d.event.coverImage) : null;
     d.tickets.forEach((t, i) => {
       doc.addPage();
-      drawTicket(doc, d, t, i);
+      drawTicket(doc, d, t, i, cover);
     });
     doc.end();
   });
