@@ -104,10 +104,13 @@ export function registerEventRoutes(app: FastifyInstance, deps: Deps) {
         response: { 200: ZEvent },
       },
     },
-    async (req) => {
-      const { bytes, truncated } = await uploadedFile(req, { maxBytes: COVER_MAX_BYTES, typeMessage: M.coverType, sizeMessage: M.coverSize, notMultipart: 'UNSUPPORTED_MEDIA_TYPE' });
-      return service.uploadCoverImage({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, bytes, truncated });
-    },
+    async (req) =>
+      service.uploadCoverImage({
+        deps,
+        ctx: tenantCtxOf(req),
+        eventId: req.params.eventId,
+        readFile: () => uploadedFile(req, { maxBytes: COVER_MAX_BYTES, typeMessage: M.coverType, sizeMessage: M.coverSize, notMultipart: 'UNSUPPORTED_MEDIA_TYPE' }),
+      }),
   );
 
   r.delete(

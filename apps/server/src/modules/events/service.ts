@@ -333,23 +333,23 @@ export async function deleteSeatMap({ deps, ctx, eventId }: { deps: Deps; ctx: T
 
 /**
  * A JPEG, PNG or WebP judged by its bytes and decoded in full, at most COVER_MAX_BYTES; made into
- * the hero, social card and ticket crops (cover-image.ts). Replaces any earlier cover.
+ * the hero, social card and ticket crops (cover-image.ts). Replaces any earlier cover. The file is
+ * read only once the event is known to be the caller's: another tenant's id is a 404 whatever was sent.
  */
 export async function uploadCoverImage({
   deps,
   ctx,
   eventId,
-  bytes,
-  truncated,
+  readFile,
 }: {
   deps: Deps;
   ctx: TenantCtx;
   eventId: string;
-  bytes: Buffer;
-  truncated: boolean;
+  readFile: () => Promise<{ bytes: Buffer; truncated: boolean }>;
 }): Promise<TEvent> {
   const current = await findOrThrow(deps.db, ctx.tenantId, eventId);
   assertWritable(current);
+  const { bytes, truncated } = await readFile();
   if (truncated || bytes.length > COVER_MAX_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', M.coverSize);
   const crops = await makeCoverCrops(bytes);
   const coverImageId = await storeCoverCrops(deps.storage, { tenantId: ctx.tenantId, eventId, crops });
