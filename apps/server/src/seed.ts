@@ -7,7 +7,7 @@ import { hashPassword } from './platform/auth/passwords.js';
 import { ensureGlobalFeeDefaults } from './modules/fees/service.js';
 import { ensureDefaultPolicies } from './modules/policies/service.js';
 import { createTenant } from './modules/tenants/service.js';
-import { seedDemoCharity, seedDemoEvent } from './modules/events/demo.js';
+import { seedDemoCharity, seedDemoCover, seedDemoEvent } from './modules/events/demo.js';
 import { seedDemoTemplate } from './modules/templates/demo.js';
 
 export const DEMO_TENANT = { url: 'acme', name: 'Acme Events', email: 'hello@acme.test', phone: '+15555550100' };
@@ -44,6 +44,7 @@ export async function seedIfEmpty(deps: Deps): Promise<{ seeded: boolean }> {
     await tx.insert(memberships).values({ id: randomUUID(), userId: organiserId, groupId: tenantId, tenantId, roles: ['tenant_admin'] });
     const demo = await seedDemoEvent(tx, tenantId, { charityId: await seedDemoCharity(tx, tenantId) });
     await seedDemoTemplate(tx, deps.storage, { tenantId, eventId: demo.eventId });
+    await seedDemoCover(tx, deps.storage, { tenantId, eventId: demo.eventId });
   });
   return { seeded: true };
 }

@@ -133,7 +133,7 @@ function classify(op: Operation): Classified {
 }
 
 /** Uploads take multipart/form-data, which the document does not describe as a body schema. */
-const isUpload = (op: Operation) => op.method === 'POST' && /\/(logo|seatmap|picture)$/.test(op.path);
+const isUpload = (op: Operation) => op.method === 'POST' && /\/(logo|seatmap|cover|picture)$/.test(op.path);
 const PNG_UPLOAD = (() => {
   const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
   const boundary = '----marqueematrix';

@@ -305,6 +305,12 @@ export const M = {
   discountTicketTypes: 'The discount applies to a ticket type that is not in this event.',
   seatmapType: 'Please upload a PNG, JPG or GIF image.',
   seatmapSize: 'The seat map must be less than 5MB',
+  // Issue 15 cover image (our own wording: the spec has no cover image)
+  coverType: 'Please upload a JPG, PNG or WebP image.',
+  coverSize: 'The cover image must be less than 10MB',
+  coverUnreadable: 'This image could not be read. It may be damaged or incomplete: please export it again.',
+  coverTooSmall: 'The cover image must be at least 800 × 400 pixels.',
+  coverTooManyPixels: 'The cover image is too large: at most 50 megapixels, such as 8000 × 6000.',
   eventNotOnSale: 'This event is no longer on sale.',
   phoneWireFormat: 'The mobile number must be sent as digits with a plus prefix, such as +16175550123.',
   paymentUnavailable: 'Payment is not available right now. Please try again in a moment.',

@@ -22,6 +22,24 @@ export const DEFAULT_MAX_PER_ORDER = 10;
 export const MAX_PER_ORDER_LIMIT = 100;
 export const SEATMAP_MAX_BYTES = 5 * 1024 * 1024;
 export const SEATMAP_EXTENSIONS = ['png', 'jpg', 'jpeg', 'gif'] as const;
+/** Issue 15 cover image: a phone photo or an exported poster fits; see docs/decisions.md "Event cover image". */
+export const COVER_MAX_BYTES = 10 * 1024 * 1024;
+export const COVER_MIN_WIDTH = 800;
+export const COVER_MIN_HEIGHT = 400;
+/** What sharp may decode (width x height): a 50 MP camera photo, never a decompression bomb. */
+export const COVER_MAX_PIXELS = 50_000_000;
+/** The hero crop's two widths (2:1), for the event page's srcset. */
+export const COVER_HERO_WIDTHS = [800, 1600] as const;
+
+/** The cover image's public paths on the event site (all null when the event has none). */
+const coverFields = {
+  /** The hero crop, 1600x800 WebP. */
+  coverImageUrl: z.string().nullable().optional(),
+  /** The same crop, 800x400 WebP (phones). */
+  coverImageSmallUrl: z.string().nullable().optional(),
+  /** The social card, 1200x630 JPEG (Open Graph, Twitter). */
+  socialImageUrl: z.string().nullable().optional(),
+};
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const zUuid = (message: string = M.invalidValue) => z.string({ error: message }).regex(UUID_PATTERN, message);
@@ -123,6 +141,7 @@ export const ZEventDetails = z.object({
   surchargeRuleId: z.string().nullable(),
   /** The public path of the seat map on the event site, or null. */
   seatMap: z.string().nullable(),
+  ...coverFields,
   dateCreated: z.string(),
   dateModified: z.string(),
 });
@@ -363,6 +382,7 @@ export const ZPublicEvent = z.object({
     covidSafety: z.boolean(),
     covidSafetyText: z.string(),
     seatMap: z.string().nullable(),
+    ...coverFields,
     /** The organiser's contact e-mail, on a cancelled event only (issue 15). */
     contactEmail: z.string().nullable().optional(),
   }),

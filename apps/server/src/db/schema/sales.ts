@@ -40,6 +40,12 @@ export const events = pgTable(
     covidSafetyText: text('covid_safety_text').notNull().default(''),
     emailDeliveryVerbiage: text('email_delivery_verbiage').notNull().default(''),
     seatmapKey: text('seatmap_key'),
+    /**
+     * Issue 15: the current cover image's id; its crops are stored under
+     * tenants/{tenant}/events/{event}/cover/{id}/ (modules/events/cover.ts). A new id per upload,
+     * so its public URLs can be cached for good.
+     */
+    coverImageId: text('cover_image_id'),
     /** The charity donations go to: one the tenant enabled (see the foreign key below); null: none. */
     charityId: uuid('charity_id'),
     /** The tenant's surcharge rule this event is priced with; null: the tenant's default rule. */

@@ -43,4 +43,20 @@ describe('the demo seed', () => {
     const withDonation = await site.post(`/api/p/events/${DEMO_EVENT.urlName}/price`, { lines: [{ ticketTypeId: ga!.id, quantity: 1 }], donation: 1000 });
     expect(withDonation.body).toMatchObject({ donation: 1000, donationFee: 200 });
   });
+
+  it('gives Summer Jam a cover, drawn at seed time: the hero, phone and social crops are served on the demo site', async () => {
+    const site = server.client(DEMO_TENANT.url);
+    const d = (await site.get(`/api/p/events/${DEMO_EVENT.urlName}`)).body.details;
+    for (const [url, type] of [
+      [d.coverImageUrl, 'image/webp'],
+      [d.coverImageSmallUrl, 'image/webp'],
+      [d.socialImageUrl, 'image/jpeg'],
+    ]) {
+      expect(url).toMatch(new RegExp(`^/${DEMO_EVENT.urlName}/assets/cover-`));
+      const img = await site.get(url);
+      expect(img.status).toBe(200);
+      expect(img.headers['content-type']).toBe(type);
+      expect(img.raw.length).toBeGreaterThan(5_000);
+    }
+  });
 });

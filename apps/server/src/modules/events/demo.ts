@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { instantToWallClock, zonedDateTimeToInstant } from '@marquee/core';
+import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
+import type { Storage } from '../../platform/storage.js';
+import { makeCoverCrops, storeCoverCrops } from './cover-image.js';
 import { charities, discountCodes, events, tenantCharities, ticketTypes } from '../../db/schema/index.js';
 
 export const DEMO_EVENT = { urlName: 'summer-jam', discountCode: 'WELCOME10' } as const;
@@ -61,4 +64,55 @@ export async function seedDemoEvent(tx: Tx, tenantId: string, opts: { now?: Date
   ]);
   await tx.insert(discountCodes).values({ tenantId, id: randomUUID(), eventId, code: DEMO_EVENT.discountCode, kind: 'percent', value: 1000 });
   return { eventId, ticketTypeIds: { ga, vip } };
+}
+
+/**
+ * The demo event's cover, drawn at seed time (an SVG rendered by sharp, no file shipped): a night
+ * stage with light beams over a crowd, and the event's name, as a poster would have it.
+ */
+export function demoCoverSvg(name: string, subtitle: string): string {
+  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const stars = Array.from({ length: 60 }, (_, i) => {
+    // A fixed scatter (no randomness): the same demo every time.
+    const x = (i * 397) % 1600;
+    const y = (i * 151) % 420;
+    const r = 0.8 + ((i * 7) % 10) / 8;
+    return `<circle cx="${x}" cy="${y}" r="${r.toFixed(2)}" fill="#fff" opacity="${(0.35 + ((i * 13) % 10) / 16).toFixed(2)}"/>`;
+  }).join('');
+  const beams = [
+    [260, '#ff6fb5'],
+    [620, '#7cc8ff'],
+    [980, '#ffd36e'],
+    [1340, '#b18cff'],
+  ]
+    .map(([x, c], i) => `<polygon points="${x},800 ${Number(x) - 260 + i * 90},0 ${Number(x) - 120 + i * 90},0" fill="${c}" opacity="0.22"/>`)
+    .join('');
+  const crowd = Array.from({ length: 34 }, (_, i) => {
+    const x = i * 49 + ((i * 17) % 23);
+    const h = 60 + ((i * 37) % 45);
+    const arm = i % 5 === 0 ? `<rect x="${x + 14}" y="${800 - h - 70}" width="9" height="70" rx="4" fill="#120a2e" transform="rotate(${(i % 3) * 8 - 8} ${x + 18} ${800 - h})"/>` : '';
+    return `<ellipse cx="${x + 24}" cy="${800 - h + 8}" rx="20" ry="24" fill="#120a2e"/><rect x="${x}" y="${800 - h + 24}" width="48" height="${h}" rx="18" fill="#120a2e"/>${arm}`;
+  }).join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="800" viewBox="0 0 1600 800">
+  <defs>
+    <linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#1b1145"/><stop offset="0.55" stop-color="#4a2a9b"/><stop offset="1" stop-color="#e0609a"/></linearGradient>
+    <radialGradient id="glow" cx="0.5" cy="0.78" r="0.55"><stop offset="0" stop-color="#ffb3d9" stop-opacity="0.75"/><stop offset="1" stop-color="#ffb3d9" stop-opacity="0"/></radialGradient>
+  </defs>
+  <rect width="1600" height="800" fill="url(#sky)"/>
+  ${stars}
+  <circle cx="1330" cy="150" r="62" fill="#fff4d6" opacity="0.92"/>
+  <rect width="1600" height="800" fill="url(#glow)"/>
+  ${beams}
+  <text x="800" y="340" text-anchor="middle" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif" font-weight="bold" font-size="150" letter-spacing="6" fill="#ffffff">${esc(name.toUpperCase())}</text>
+  <text x="800" y="420" text-anchor="middle" font-family="DejaVu Sans, Liberation Sans, Arial, sans-serif" font-size="44" letter-spacing="10" fill="#ffe3f1">${esc(subtitle.toUpperCase())}</text>
+  ${crowd}
+</svg>`;
+}
+
+/** Gives the demo event its cover (crops stored like an upload's). */
+export async function seedDemoCover(tx: Tx, storage: Storage, opts: { tenantId: string; eventId: string }) {
+  const crops = await makeCoverCrops(Buffer.from(demoCoverSvg('Summer Jam', 'Live at Riverside Park')), { trusted: true });
+  const coverImageId = await storeCoverCrops(storage, { tenantId: opts.tenantId, eventId: opts.eventId, crops });
+  await tx.update(events).set({ coverImageId }).where(and(eq(events.tenantId, opts.tenantId), eq(events.id, opts.eventId)));
+  return { coverImageId };
 }

@@ -1,4 +1,4 @@
-import { M, SEATMAP_MAX_BYTES, ZCreateEventRequest, ZEvent, ZEventList, ZSuccess, ZUpdateEventRequest } from '@marquee/core';
+import { COVER_MAX_BYTES, M, SEATMAP_MAX_BYTES, ZCreateEventRequest, ZEvent, ZEventList, ZSuccess, ZUpdateEventRequest } from '@marquee/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -89,5 +89,33 @@ export function registerEventRoutes(app: FastifyInstance, deps: Deps) {
     '/api/tenants/:tenantId/events/:eventId/seatmap',
     { config: { access: EVENT_WRITE }, schema: { tags, params: ZEventParams, response: { 200: ZEvent } } },
     async (req) => service.deleteSeatMap({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId }),
+  );
+
+  r.post(
+    '/api/tenants/:tenantId/events/:eventId/cover',
+    {
+      config: { access: EVENT_WRITE },
+      bodyLimit: COVER_MAX_BYTES + 64 * 1024,
+      schema: {
+        tags,
+        summary: 'Cover image (JPEG, PNG or WebP, at most 10 MB, at least 800x400), multipart field "file"; cropped for the event page, link previews and tickets',
+        params: ZEventParams,
+        consumes: ['multipart/form-data'],
+        response: { 200: ZEvent },
+      },
+    },
+    async (req) =>
+      service.uploadCoverImage({
+        deps,
+        ctx: tenantCtxOf(req),
+        eventId: req.params.eventId,
+        readFile: () => uploadedFile(req, { maxBytes: COVER_MAX_BYTES, typeMessage: M.coverType, sizeMessage: M.coverSize, notMultipart: 'UNSUPPORTED_MEDIA_TYPE' }),
+      }),
+  );
+
+  r.delete(
+    '/api/tenants/:tenantId/events/:eventId/cover',
+    { config: { access: EVENT_WRITE }, schema: { tags, params: ZEventParams, response: { 200: ZEvent } } },
+    async (req) => service.deleteCoverImage({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId }),
   );
 }

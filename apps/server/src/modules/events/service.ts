@@ -6,6 +6,7 @@ import {
   isRichDescription,
   soldAndHeld,
   SEATMAP_MAX_BYTES,
+  COVER_MAX_BYTES,
   urlNameFrom,
   isReservedPath,
   type EventStatus,
@@ -26,6 +27,7 @@ import { enqueueEventCancellation, getCancellationProgress } from '../order-admi
 import { recomputeSalesWindows } from '../ticket-types/service.js';
 import sanitizeHtml from 'sanitize-html';
 import { sanitizePolicyHtml } from '../policies/service.js';
+import { coverPaths, deleteCoverCrops, makeCoverCrops, storeCoverCrops } from './cover-image.js';
 import * as repo from './repository.js';
 import { assertWritable } from './writable.js';
 
@@ -67,6 +69,7 @@ export function toEvent(row: repo.EventRow): TEvent {
       charityId: row.charityId,
       surchargeRuleId: row.surchargeRuleId,
       seatMap: seatMapPath(row),
+      ...coverPaths(row),
       dateCreated: row.createdAt.toISOString(),
       dateModified: row.updatedAt.toISOString(),
     },
@@ -283,6 +286,7 @@ export async function deleteEvent({ deps, ctx, eventId }: { deps: Deps; ctx: Ten
     await repo.deleteEvent(tx, ctx.tenantId, eventId);
   });
   if (current.seatmapKey) await deps.storage.delete(current.seatmapKey);
+  if (current.coverImageId) await deleteCoverCrops(deps.storage, { tenantId: ctx.tenantId, eventId, coverImageId: current.coverImageId });
   return { success: true as const };
 }
 
@@ -322,5 +326,60 @@ export async function deleteSeatMap({ deps, ctx, eventId }: { deps: Deps; ctx: T
   const row = await repo.updateEvent(deps.db, ctx.tenantId, eventId, { seatmapKey: null });
   if (!row) throw notFound();
   if (current.seatmapKey) await deps.storage.delete(current.seatmapKey);
+  return toEvent(row);
+}
+
+// ---- cover image (issue 15) ------------------------------------------------------------------
+
+/**
+ * A JPEG, PNG or WebP judged by its bytes and decoded in full, at most COVER_MAX_BYTES; made into
+ * the hero, social card and ticket crops (cover-image.ts). Replaces any earlier cover. The file is
+ * read only once the event is known to be the caller's: another tenant's id is a 404 whatever was sent.
+ */
+export async function uploadCoverImage({
+  deps,
+  ctx,
+  eventId,
+  readFile,
+}: {
+  deps: Deps;
+  ctx: TenantCtx;
+  eventId: string;
+  readFile: () => Promise<{ bytes: Buffer; truncated: boolean }>;
+}): Promise<TEvent> {
+  const current = await findOrThrow(deps.db, ctx.tenantId, eventId);
+  assertWritable(current);
+  const { bytes, truncated } = await readFile();
+  if (truncated || bytes.length > COVER_MAX_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', M.coverSize);
+  const crops = await makeCoverCrops(bytes);
+  const coverImageId = await storeCoverCrops(deps.storage, { tenantId: ctx.tenantId, eventId, crops });
+  const swapped = await swapCoverImage(deps, ctx.tenantId, eventId, coverImageId);
+  if (!swapped) {
+    await deleteCoverCrops(deps.storage, { tenantId: ctx.tenantId, eventId, coverImageId });
+    throw notFound();
+  }
+  return toEvent(swapped);
+}
+
+/**
+ * Points the event at another cover (or none) under its row lock, then deletes the crops it
+ * replaced: of two uploads at once, neither leaves files behind.
+ */
+async function swapCoverImage(deps: Deps, tenantId: string, eventId: string, coverImageId: string | null) {
+  const swapped = await deps.db.transaction(async (tx) => {
+    const locked = await repo.findEvent(tx, tenantId, eventId, true);
+    if (!locked) return null;
+    const row = await repo.updateEvent(tx, tenantId, eventId, { coverImageId });
+    return row ? { row, previous: locked.coverImageId } : null;
+  });
+  if (!swapped) return null;
+  if (swapped.previous && swapped.previous !== coverImageId) await deleteCoverCrops(deps.storage, { tenantId, eventId, coverImageId: swapped.previous });
+  return swapped.row;
+}
+
+export async function deleteCoverImage({ deps, ctx, eventId }: { deps: Deps; ctx: TenantCtx; eventId: string }): Promise<TEvent> {
+  assertWritable(await findOrThrow(deps.db, ctx.tenantId, eventId));
+  const row = await swapCoverImage(deps, ctx.tenantId, eventId, null);
+  if (!row) throw notFound();
   return toEvent(row);
 }

@@ -1,4 +1,5 @@
 import QRCode from 'qrcode';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { inspectPdf } from '../../../test/harness.js';
 import { readTicketCode, signTicketCode } from '../checkin/ticket-code.js';
@@ -96,6 +97,22 @@ describe('ticket PDF', () => {
       ],
     });
     expect(inspectPdf(pdf).pages).toHaveLength(2);
+  });
+
+  it("prints the cover's ticket crop in the header (issue 15), still one page per ticket with a long name and wording", async () => {
+    const cover = await sharp({ create: { width: 600, height: 300, channels: 3, background: '#5b3cc4' } }).jpeg().toBuffer();
+    const long = { ...event, name: 'A very long event name '.repeat(6), emailDeliveryVerbiage: 'Bring your ID. '.repeat(400), coverImage: cover };
+    const tickets = [ticket({ ticketUid: newTicketUid(), ticketTypeName: 'GA', price: 100, fullName: 'X' }), ticket({ ticketUid: newTicketUid(), ticketTypeName: 'GA', price: 100, fullName: 'Y' })];
+    const pdf = await renderTicketsPdf({ event: long, orderUid: 'ORD-COVER', tickets });
+    const src = pdf.toString('latin1');
+    // One image object, drawn on both pages.
+    expect(src.match(/\/Subtype \/Image/g)).toHaveLength(1);
+    expect(src).toContain('/DCTDecode');
+    const { pages } = inspectPdf(pdf);
+    expect(pages).toHaveLength(2);
+    for (const page of pages) expect(page.text).toContain('A very long event name');
+    const without = await renderTicketsPdf({ event, orderUid: 'ORD-PLAIN', tickets });
+    expect(without.toString('latin1')).not.toContain('/Subtype /Image');
   });
 
   it('prints names beyond Western European letters as typed (Polish, Czech, Greek, Cyrillic), in a subset of the embedded font', async () => {

@@ -19,6 +19,8 @@ export type TicketEventInfo = {
   zip: string;
   country: string;
   emailDeliveryVerbiage: string;
+  /** The cover's ticket crop (JPEG, 2:1), printed in the header beside the event's name (issue 15). */
+  coverImage?: Buffer | null;
 };
 
 /** `code`: the text of the QR code, the ticket's signed code. */
@@ -37,6 +39,8 @@ export const QR_MODULE_PT = 4;
 const QR_QUIET_MODULES = 4;
 
 const PAGE = { width: 612, height: 792, margin: 54 };
+/** The cover in the header: 2:1, beside the event's name, so a ticket stays one page. */
+const COVER = { width: 176, height: 88, gap: 18 };
 
 /**
  * DejaVu Sans, embedded (and subset by pdfkit): attendees' and events' names in Latin scripts
@@ -101,17 +105,36 @@ function drawQr(doc: PDFKit.PDFDocument, text: string, x: number, y: number) {
   return side;
 }
 
-function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, index: number) {
+/**
+ * An image pdfkit has opened: `doc.image()` takes it where it takes bytes, and embeds it once however
+ * many pages draw it (bytes passed to each page would be embedded on every page). pdfkit has
+ * `openImage` but its types do not declare it.
+ */
+type OpenedImage = { width: number; height: number };
+const openImage = (doc: PDFKit.PDFDocument, bytes: Buffer) => (doc as unknown as { openImage(src: Buffer): OpenedImage }).openImage(bytes);
+
+/** `cover`: the event's picture, opened once for the whole document. */
+function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, index: number, cover: OpenedImage | null) {
   const { margin, width } = PAGE;
   const inner = width - 2 * margin;
-  doc.fillColor('#59636e').font(REGULAR).fontSize(10).text(pdfText(`${M.printAtHome}  ·  Ticket ${index + 1} of ${d.tickets.length}`), margin, margin, { width: inner });
+  // The event's lines wrap beside the cover, when there is one.
+  const head = cover ? inner - COVER.width - COVER.gap : inner;
+  doc.fillColor('#59636e').font(REGULAR).fontSize(10).text(pdfText(`${M.printAtHome}  ·  Ticket ${index + 1} of ${d.tickets.length}`), margin, margin, { width: head });
   doc.moveDown(0.6);
-  doc.fillColor('#000000').font(BOLD).fontSize(22).text(pdfText(d.event.name), { width: inner });
+  doc.fillColor('#000000').font(BOLD).fontSize(22).text(pdfText(d.event.name), { width: head });
   doc.moveDown(0.3);
-  doc.font(REGULAR).fontSize(12).text(pdfText(formatEventDateTime(d.event.startDateTime, d.event.timeZone)), { width: inner });
-  for (const line of venueLines(d.event)) doc.text(pdfText(line), { width: inner });
+  doc.font(REGULAR).fontSize(12).text(pdfText(formatEventDateTime(d.event.startDateTime, d.event.timeZone)), { width: head });
+  for (const line of venueLines(d.event)) doc.text(pdfText(line), { width: head });
+  let headBottom = doc.y;
+  if (cover) {
+    doc.save();
+    doc.roundedRect(width - margin - COVER.width, margin, COVER.width, COVER.height, 6).clip();
+    doc.image(cover as unknown as Buffer, width - margin - COVER.width, margin, { width: COVER.width, height: COVER.height });
+    doc.restore();
+    headBottom = Math.max(headBottom, margin + COVER.height);
+  }
 
-  const top = doc.y + 18;
+  const top = headBottom + 18;
   doc.moveTo(margin, top - 9).lineTo(width - margin, top - 9).lineWidth(0.5).strokeColor('#d0d7de').stroke();
   const qrSide = (QRCode.create(t.code, TICKET_QR_OPTIONS).modules.size + 2 * QR_QUIET_MODULES) * QR_MODULE_PT;
   const qrX = Math.round(width - margin - qrSide);
@@ -163,9 +186,10 @@ export function renderTicketsPdf(d: TicketDocument): Promise<Buffer> {
     const { regular, bold } = ticketFonts();
     doc.registerFont(REGULAR, regular);
     doc.registerFont(BOLD, bold);
+    const cover = d.event.coverImage ? openImage(doc, d.event.coverImage) : null;
     d.tickets.forEach((t, i) => {
       doc.addPage();
-      drawTicket(doc, d, t, i);
+      drawTicket(doc, d, t, i, cover);
     });
     doc.end();
   });

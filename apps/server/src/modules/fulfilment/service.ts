@@ -8,6 +8,7 @@ import { UUID_RE } from '../../platform/auth/guard.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { eventIcs } from './ics.js';
 import { DEFAULT_BRAND_COLOR, plainVerbiage, receiptLines, ticketsFilename, ticketsMail } from './mails.js';
+import { coverStorageKey } from '../events/cover-image.js';
 import { renderTicketsPdf, venueLines, type TicketDocument, type TicketEventInfo } from './pdf.js';
 import { signTicketCode } from '../checkin/ticket-code.js';
 import { recordOrderAction } from '../order-admin/service.js';
@@ -61,8 +62,10 @@ export async function orderTicketDocument(deps: Deps, order: repo.OrderRow): Pro
   const event = await repo.findEvent(deps.db, order.tenantId, order.eventId);
   if (!event) throw new Error(`event ${order.eventId} of order ${order.id} is missing`);
   const tickets = (await repo.ticketsOf(deps.db, order.tenantId, order.id)).filter((t) => !t.voided);
+  // Issue 15: the cover's ticket crop in the header; a ticket without it is still a ticket.
+  const cover = event.coverImageId ? await deps.storage.get(coverStorageKey(event.tenantId, event.id, event.coverImageId, 'ticket.jpg')) : null;
   return {
-    event: eventInfo(event),
+    event: { ...eventInfo(event), coverImage: cover?.bytes ?? null },
     orderUid: order.orderUid,
     tickets: tickets.map((t) => ({
       ticketUid: t.ticketUid,

@@ -97,14 +97,18 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
       }),
   );
 
-  // Not under /api: the event site's own path (spec §7), on a tenant's host only, four file names only.
+  // Not under /api: the event site's own path (spec §7), on a tenant's host only: the seat map's
+  // four file names, and the cover image's crops (issue 15), named by upload so cached for good.
   app.get('/:eventName/assets/:file', { config: { access }, schema: { hide: true } }, async (req, reply) => {
     const { eventName, file } = req.params as { eventName: string; file: string };
-    const image = await service.getSeatMapImage({ deps, site: siteCtxOf(req), eventName, file, canPreview: eventPreviewCheck(req) });
+    const args = { deps, site: siteCtxOf(req), eventName, file, canPreview: eventPreviewCheck(req) };
+    const cover = file.startsWith('cover-') ? await service.getCoverImage(args) : null;
+    const image = cover ?? (await service.getSeatMapImage(args));
     if (!image) throw notFound();
+    const publicCache = cover ? 'public, max-age=31536000, immutable' : 'public, max-age=300';
     return reply
       .type(image.contentType)
-      .header('cache-control', image.previewing ? 'private, no-store' : 'public, max-age=300')
+      .header('cache-control', image.previewing ? 'private, no-store' : publicCache)
       .header('x-content-type-options', 'nosniff')
       .send(image.bytes);
   });

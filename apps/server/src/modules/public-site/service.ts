@@ -14,6 +14,7 @@ import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import * as eventsRepo from '../events/repository.js';
 import { findTenant } from '../tenants/repository.js';
 import { cleanDescription, seatMapPath } from '../events/service.js';
+import { COVER_CROPS, coverPaths, coverStorageKey, parseCoverFile } from '../events/cover-image.js';
 import { checkCart, mergeLines, remainingCapacityOf, toCartTicketType } from '../checkout/cart.js';
 import { donationFor, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount, type PricingConfig } from '../checkout/pricing.js';
 import { findCheckoutSnapshot } from '../checkout/repository.js';
@@ -150,6 +151,7 @@ export async function getPublicEvent({
       covidSafety: event.covidSafetyEnabled,
       covidSafetyText: event.covidSafetyText,
       seatMap: seatMapPath(event),
+      ...coverPaths(event),
       // Issue 15: the cancelled page tells buyers whom to write to.
       contactEmail: onSale ? null : ((await findTenant(deps.db, site.tenant.id))?.email ?? null),
     },
@@ -255,4 +257,22 @@ export async function getSeatMapImage(opts: { deps: Deps; site: SiteCtx; eventNa
   if (stored !== asked) return null;
   const object = await deps.storage.get(event.seatmapKey);
   return object ? { ...object, previewing } : null;
+}
+
+/**
+ * GET {event site}/{eventName}/assets/cover-{id}-{crop} (issue 15): the cover's crops, public while
+ * the event's page is (a cancelled event that was published keeps its hero), a draft's to its staff.
+ * An id names one upload's bytes for good, so the public may cache them for good.
+ */
+export async function getCoverImage(opts: { deps: Deps; site: SiteCtx; eventName: string; file: string; canPreview?: (eventId: string) => boolean }) {
+  const { deps } = opts;
+  const asked = parseCoverFile(opts.file);
+  if (!asked) return null;
+  const event = await eventsRepo.findEventByUrlName(deps.db, opts.site.tenant.id, opts.eventName.toLowerCase());
+  if (!event || event.coverImageId !== asked.coverImageId) return null;
+  const previewing = event.status === 'draft' && !!opts.canPreview?.(event.id);
+  if (!isPublic(event) && !previewing) return null;
+  const object = await deps.storage.get(coverStorageKey(event.tenantId, event.id, asked.coverImageId, asked.crop));
+  if (!object) return null;
+  return { bytes: object.bytes, contentType: COVER_CROPS[asked.crop].contentType, previewing };
 }

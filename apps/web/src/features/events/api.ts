@@ -34,6 +34,12 @@ export const eventsApi = {
     return api.upload<TEvent>(`${one(tenantId, eventId)}/seatmap`, form);
   },
   deleteSeatMap: (tenantId: string, eventId: string) => api.delete<TEvent>(`${one(tenantId, eventId)}/seatmap`),
+  uploadCover: (tenantId: string, eventId: string, file: File) => {
+    const form = new FormData();
+    form.append('file', file);
+    return api.upload<TEvent>(`${one(tenantId, eventId)}/cover`, form);
+  },
+  deleteCover: (tenantId: string, eventId: string) => api.delete<TEvent>(`${one(tenantId, eventId)}/cover`),
   /** The tenant's surcharge rules, for the event's fee rule. */
   surchargeRules: (tenantId: string, signal?: AbortSignal) =>
     api.get<TSurchargeRuleList>(`/api/tenants/${encodeURIComponent(tenantId)}/rules`, { limit: 100 }, signal),

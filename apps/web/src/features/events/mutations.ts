@@ -55,3 +55,15 @@ export function useDeleteSeatMap(eventId: string) {
   const saved = useEventSaved();
   return useMutation({ mutationFn: () => eventsApi.deleteSeatMap(tenantId, eventId), onSuccess: saved });
 }
+
+export function useUploadCover(eventId: string) {
+  const tenantId = useTenantId();
+  const saved = useEventSaved();
+  return useMutation({ mutationFn: (file: File) => eventsApi.uploadCover(tenantId, eventId, file), onSuccess: saved });
+}
+
+export function useDeleteCover(eventId: string) {
+  const tenantId = useTenantId();
+  const saved = useEventSaved();
+  return useMutation({ mutationFn: () => eventsApi.deleteCover(tenantId, eventId), onSuccess: saved });
+}

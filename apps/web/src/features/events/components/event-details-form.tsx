@@ -46,6 +46,7 @@ import { publicEventUrl, useTenantId } from '../../../shared/tenant';
 import { fromWall, instantOrInvalid, timeZoneName, toWall, zoneAbbreviation } from '../time';
 import { DateTimeFields } from './date-time-fields';
 import { SeatMapField } from './seat-map-field';
+import { CoverImageField } from './cover-image-field';
 import { TimeZoneSelect } from './time-zone-select';
 import { RichTextField } from '../../policies/components/rich-text-field';
 
@@ -439,6 +440,10 @@ export function EventDetailsForm({ event, onSubmit, onDirtyChange, submitLabel }
                     {...form.getInputProps('emailDeliveryVerbiage')}
                   />
                 </Stack>
+              </Section>
+
+              <Section title="Cover image" description="Shown at the top of the event page, in link previews and on the tickets.">
+                <CoverImageField event={event} disabled={readOnly} />
               </Section>
 
               <Section title="Seat map" description="Shown at checkout; attendees can enlarge it.">

@@ -8,6 +8,7 @@ import { Notice } from '../kit/notice';
 import { menuTicketTypes, offSaleLabel, ticketState, withCapacityCap } from '../../cart/cart-rules';
 import { eventBadge, eventDay, eventTime, money, shortMoment, venueLines } from '../format';
 import { CovidModal } from './covid-modal';
+import { EventCover } from './event-cover';
 import { PublishedEventPage, usePublishedPage } from './published-event-page';
 import { EVENT_CANCELLED, eventCancelledBody, isCancelled, useEventOutlet } from './event-layout';
 import css from './event-home.module.css';
@@ -37,7 +38,7 @@ export function EventHomePage() {
   return (
     <>
       <section className={css.hero}>
-        <div className={css.heroInner}>
+        <div className={d.coverImageUrl ? `${css.heroInner} ${css.heroInnerCover}` : css.heroInner}>
           {badge ? (
             <div className={css.badge} aria-hidden="true">
               <div className={css.badgeMonth}>{badge.month}</div>
@@ -79,6 +80,7 @@ export function EventHomePage() {
               </div>
             )}
           </div>
+          <EventCover details={d} className={css.cover} />
         </div>
       </section>
 
