@@ -98,13 +98,14 @@ export async function listMessages(db: DbOrTx, tenantId: string, eventId: string
   return { rows, total: total?.n ?? 0 };
 }
 
-/** The ticket types of the event among `ids`, by id. */
+/** The ticket types of the event among `ids`, id -> name, in the event's order. */
 export async function ticketTypesOf(db: DbOrTx, tenantId: string, eventId: string, ids: string[]) {
   if (ids.length === 0) return new Map<string, string>();
   const rows = await db
     .select({ id: ticketTypes.id, name: ticketTypes.name })
     .from(ticketTypes)
-    .where(and(eq(ticketTypes.tenantId, tenantId), eq(ticketTypes.eventId, eventId), inArray(ticketTypes.id, ids)));
+    .where(and(eq(ticketTypes.tenantId, tenantId), eq(ticketTypes.eventId, eventId), inArray(ticketTypes.id, ids)))
+    .orderBy(ticketTypes.sortOrder, ticketTypes.name);
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 

@@ -66,7 +66,7 @@ async function chosenTypes(deps: Deps, ctx: TenantCtx, eventId: string, input: A
   const ids = [...new Set(input.ticketTypeIds)];
   const found = await repo.ticketTypesOf(deps.db, ctx.tenantId, eventId, ids);
   if (ids.some((id) => !found.has(id))) throw new AppError('VALIDATION', M.attendeeMessageTicketTypeUnknown, { 'details.ticketTypeIds': M.attendeeMessageTicketTypeUnknown });
-  return new Map(ids.map((id) => [id, found.get(id)!]));
+  return found;
 }
 
 /** How many distinct addresses the message would go to now, and who is left out (shown before sending). */
