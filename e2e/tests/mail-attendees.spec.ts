@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
 import { ADMIN, linkFromOutbox, logInToConsole, ORGANISER, platformOrigin, tenantOrigin } from './support';
 
@@ -89,6 +90,12 @@ async function screenshots(page: Page, name: string) {
   }
 }
 
+/** WCAG 2.2 AA, as the accessibility suite checks every page. */
+async function expectNoAxeViolations(page: Page, label: string) {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(result.violations.map((v) => `${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`)).toEqual([]);
+}
+
 type Mail = { details: { to: string; subject: string; text: string } };
 
 test('an organiser e-mails the attendees; the mail carries an unsubscribe link that works without signing in', async ({ page, browser, baseURL }) => {
@@ -123,6 +130,7 @@ test('an organiser e-mails the attendees; the mail carries an unsubscribe link t
   await page.getByRole('option', { name: 'Walker' }).click();
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('message-audience')).toContainText('Goes to 1 address.');
+  await expectNoAxeViolations(page, 'compose');
   await screenshots(page, 'compose');
   await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -133,6 +141,7 @@ test('an organiser e-mails the attendees; the mail carries an unsubscribe link t
   await expect(row).toContainText('to 1 address');
   await expect(row).toContainText('Walker, Family');
   await expect(page.getByTestId('message-subject')).toHaveValue('');
+  await expectNoAxeViolations(page, 'history');
   await screenshots(page, 'history');
   await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -157,10 +166,12 @@ test('an organiser e-mails the attendees; the mail carries an unsubscribe link t
   await attendee.goto(link.href);
   await expect(attendee.getByRole('heading', { name: 'Unsubscribe' })).toBeVisible();
   await expect(attendee.getByTestId('unsubscribe-page')).toContainText(email);
+  await expectNoAxeViolations(attendee, 'unsubscribe');
   await screenshots(attendee, 'unsubscribe');
   await attendee.getByTestId('unsubscribe').click();
   await expect(attendee.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
   await expect(attendee.getByTestId('unsubscribe-done')).toContainText('You will no longer receive messages from this organiser.');
+  await expectNoAxeViolations(attendee, 'unsubscribed');
   await screenshots(attendee, 'unsubscribed');
   // A tampered link is refused.
   await attendee.goto(`${link.href.slice(0, -3)}xyz`);

@@ -50,7 +50,7 @@ export function UnsubscribePage() {
       <div className={site.container}>
         <div className={css.wrap} data-testid="unsubscribe-page" data-opted-out={data.optedOut}>
           <Card>
-            <h1 className={site.pageTitle} ref={heading} tabIndex={-1}>
+            <h1 className={`${site.pageTitle} ${css.title}`} ref={heading} tabIndex={-1}>
               {data.optedOut ? 'You are unsubscribed' : 'Unsubscribe'}
             </h1>
             {data.optedOut ? (
