@@ -21,16 +21,14 @@ export function MessageStatus({ message }: { message: TAttendeeMessage }) {
     );
   if (status === 'sending')
     return (
-      <Stack gap={4} miw={120}>
-        <Group gap={6} wrap="nowrap">
-          <Badge color="blue" variant="light" radius="sm">
-            Sending
-          </Badge>
-          <Text fz="xs">
-            {sent.toLocaleString('en-US')}
-            {of}
-          </Text>
-        </Group>
+      <Stack gap={4} miw={110} maw={160}>
+        <Badge color="blue" variant="light" radius="sm" style={{ alignSelf: 'flex-start' }}>
+          Sending
+        </Badge>
+        <Text fz="xs">
+          {sent.toLocaleString('en-US')}
+          {of} sent
+        </Text>
         <Progress value={total ? (sent / total) * 100 : 0} size="sm" aria-label={`Sent ${sent}${of}`} />
       </Stack>
     );
@@ -65,7 +63,9 @@ export type MessageHistoryProps = { event: TEvent };
 export function MessageHistory({ event }: MessageHistoryProps) {
   const pager = useCursorPager({ defaultPageSize: 10 });
   const list = useAttendeeMessages(event.id, { cursor: pager.cursor, limit: pager.limit });
-  const [open, setOpen] = useState<TAttendeeMessage | null>(null);
+  const [openId, setOpenId] = useState<string | null>(null);
+  // The open message follows the list, so its progress moves while it is being sent.
+  const open = list.data?.result.find((m) => m.id === openId) ?? null;
   const zone = event.details.timeZone;
 
   const columns: Column<TAttendeeMessage>[] = [
@@ -120,14 +120,14 @@ export function MessageHistory({ event }: MessageHistoryProps) {
         loading={list.isPending}
         rowKey={(m) => m.id}
         pager={pager}
-        onRowClick={setOpen}
+        onRowClick={(m) => setOpenId(m.id)}
         minWidth={0}
         empty={<EmptyState bare icon={<IconMailOff size={28} stroke={1.6} />} title="No messages sent yet" description="Messages you send to this event’s attendees are listed here." />}
       />
-      <Modal opened={open !== null} onClose={() => setOpen(null)} title={open?.details.subject} size="lg" centered>
+      <Modal opened={open !== null} onClose={() => setOpenId(null)} title={open?.details.subject} size="lg" centered>
         {open && (
           <Stack gap="md">
-            <Group gap="lg">
+            <Group gap="lg" align="flex-start">
               <MessageStatus message={open} />
               <Text fz="sm" c="dimmed">
                 {recipientsOf(open)} · by {open.details.createdBy} · {formatInZone(open.details.dateCreated, zone, { withWeekday: false })}
