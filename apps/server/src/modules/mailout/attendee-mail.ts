@@ -47,7 +47,7 @@ export function attendeeMail(o: {
   marketing: boolean;
 }): MailMessage {
   const why = o.marketing
-    ? `You receive this because you asked ${o.organiser} to keep you posted when you bought tickets to ${o.eventName}.`
+    ? `You receive this because you asked ${o.organiser} to keep you posted about its events when you bought tickets.`
     : `You receive this because you have tickets to ${o.eventName} from ${o.organiser}.`;
   const leave = `Unsubscribe from messages from ${o.organiser}:`;
   const text = `${htmlToText(o.html)}\n\n--\n${why}\n${leave} ${o.unsubscribeUrl}`;

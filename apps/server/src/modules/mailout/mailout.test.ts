@@ -178,6 +178,8 @@ describe('POST …/events/:eventId/messages and its job', () => {
       [{ subject: '' }, 'details.subject', M.subjectRequired],
       [{ subject: '   ' }, 'details.subject', M.subjectRequired],
       [{ subject: 'x'.repeat(201) }, 'details.subject', M.attendeeMessageSubjectMax],
+      // A line break would start a mail header of its own.
+      [{ subject: 'Hello\r\nBcc: everyone@example.test' }, 'details.subject', M.invalidValue],
       [{ body: '' }, 'details.body', M.messageRequired],
       [{ body: '<p>  </p><script>alert(1)</script>' }, 'details.body', M.messageRequired],
       [{ recipients: 'ticket_types' }, 'details.ticketTypeIds', M.attendeeMessageTicketTypes],
