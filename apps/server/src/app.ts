@@ -26,6 +26,7 @@ import { registerPaymentRoutes } from './modules/payments/routes.js';
 import { registerBuyerRoutes } from './modules/fulfilment/buyer-routes.js';
 import { registerFulfilmentRoutes } from './modules/fulfilment/routes.js';
 import { registerOrderAdminRoutes } from './modules/order-admin/routes.js';
+import { registerMailoutRoutes } from './modules/mailout/routes.js';
 import { registerSiteRoutes } from './modules/site/routes.js';
 import { registerTenantRoutes } from './modules/tenants/routes.js';
 import { registerPlatformUserRoutes } from './modules/platform-users/routes.js';
@@ -185,6 +186,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerFulfilmentRoutes(app, deps);
   registerBuyerRoutes(app, deps);
   registerOrderAdminRoutes(app, deps);
+  registerMailoutRoutes(app, deps);
   registerSiteRoutes(app, deps);
   registerTenantRoutes(app, deps);
   registerPlatformUserRoutes(app, deps);

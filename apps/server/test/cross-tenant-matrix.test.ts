@@ -24,7 +24,7 @@ import { exampleOf, loadOperations, pathParamsOf, rowCounts, urlOf, type Operati
 // only, no foreign data in any body, and nothing of the victim's changed.
 
 /** Path (and query) parameters naming a tenant's resource, and where the victim's value comes from. */
-const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId'] as const;
+const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId'] as const;
 type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
 /**
  * Parameters naming something global (platform policies, charities, global rules) on platform-only
@@ -69,7 +69,10 @@ async function givenTenantWithData(label: string): Promise<Victim> {
   const [doorTicket] = await server.app.deps.db.select().from(tickets).where(eq(tickets.orderId, doorOrder.orderId));
   const scan = await c.post(`/api/tenants/${tenant.id}/events/${event.id}/checkin/scans`, { clientScanId: randomUUID(), deviceId: 'door', ticketId: doorTicket!.ticketUid });
   const scanId: string | undefined = scan.body?.result === 'admitted' ? scan.body.scanId : undefined;
-  if (!ruleId || !exportId || !scanId)
+  // A message to the event's attendees (issue 15), so that its routes are tried with a real id.
+  const message = await c.post(`/api/tenants/${tenant.id}/events/${event.id}/messages`, { details: { subject: `${label} news`, body: '<p>Doors at 7.</p>', recipients: 'all' } });
+  const messageId: string | undefined = message.body?.id;
+  if (!ruleId || !exportId || !scanId || !messageId)
     throw new Error(`fixture for ${label}: rules ${JSON.stringify(rules.body).slice(0, 300)}, export ${JSON.stringify(exp.body).slice(0, 300)}, scan ${JSON.stringify(scan.body).slice(0, 300)}`);
   const ids: Ids = {
     tenantId: tenant.id,
@@ -87,6 +90,7 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     eventName: event.urlName,
     payoutId,
     scanId,
+    messageId,
   };
   const secrets = [...new Set([...Object.values(ids), tenant.name, event.name, order.email, admin.email, staff.email, `hello@${tenant.url}.test`])];
   return { tenant, ids, secrets };

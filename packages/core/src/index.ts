@@ -38,3 +38,4 @@ export * from './schemas/checkin.js';
 export * from './schemas/waiting-room.js';
 export * from './ticket-menu.js';
 export * from './schemas/buyer.js';
+export * from './schemas/mailout.js';

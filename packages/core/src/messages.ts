@@ -390,6 +390,16 @@ export const M = {
   waitingRoomRequired: 'This sale has a waiting room: wait for your turn in line, then try again.',
   waitingRoomOpensAt: 'Enter the date and time the line opens.',
   waitingRoomRate: 'Admit between 1 and 10,000 people per minute.',
+  // Messages to attendees (issue 15; ours, the spec has no such page; docs/decisions.md "Messages to attendees")
+  attendeeMessageSubjectMax: 'Subject can be at most 200 characters.',
+  attendeeMessageBodyMax: 'Message is too long.',
+  attendeeMessageTicketTypes: 'Choose at least one ticket type.',
+  attendeeMessageTicketTypeUnknown: 'A chosen ticket type is not in this event.',
+  attendeeMessageNoRecipients: 'Nobody would receive this message: no paid ticket holder matches the recipients chosen.',
+  attendeeMessageQueued: 'Your message is being sent.',
+  unsubscribeLinkInvalid: 'This unsubscribe link is not valid. Use the link from the most recent e-mail.',
+  unsubscribed: 'You will no longer receive messages from this organiser.',
+  resubscribed: 'You will receive messages from this organiser again.',
 } as const;
 
 export type MessageKey = keyof typeof M;

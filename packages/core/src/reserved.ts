@@ -9,6 +9,8 @@ export const RESERVED_PATHS = [
   'staff', 'charities', 'templates', 'site-builder', 'outbox', 'pay', 'files', 'uploads', 'admin',
   // Issue 15: a buyer's private order page (/orders/{token}).
   'orders',
+  // Issue 15: the unsubscribe page of messages to attendees (/unsubscribe/{token}).
+  'unsubscribe',
 ] as const;
 
 const reserved = new Set<string>(RESERVED_PATHS);

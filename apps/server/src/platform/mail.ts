@@ -21,6 +21,8 @@ export type MailMessage = {
   /** Defaults to the tenant's contact e-mail when tenantId is set: replies reach the organiser, not us. */
   replyTo?: string | null;
   attachments?: MailAttachment[];
+  /** Extra headers, e.g. List-Unsubscribe (issue 15, messages to attendees). */
+  headers?: Record<string, string>;
 };
 
 export type Mailer = {
@@ -64,6 +66,7 @@ export function createMailer(opts: {
       html: message.html ?? undefined,
       replyTo: message.replyTo ?? undefined,
       attachments,
+      headers: message.headers ?? undefined,
       messageId: `<${id}@marquee>`,
     });
     // Once delivered, the body (codes, links) is not kept: only the recipient should hold it.
@@ -87,6 +90,7 @@ export function createMailer(opts: {
         html: message.html ?? null,
         replyTo,
         attachments: message.attachments ?? [],
+        headers: message.headers ?? null,
       });
       await opts.jobs.enqueue(tx, MAIL_JOB, { id }, { dedupeKey: `mail:${id}` });
       return id;

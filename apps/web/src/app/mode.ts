@@ -22,5 +22,7 @@ export function isConsolePath(pathname: string): boolean {
   if (first === 'policies') return false;
   // A buyer's private order page (issue 15) is the attendee site's, opened from a mail.
   if (first === 'orders') return false;
+  // So is the unsubscribe link of messages to attendees (issue 15).
+  if (first === 'unsubscribe') return false;
   return first === '' || isReservedPath(first);
 }

@@ -12,3 +12,4 @@ export * from './checkin.js';
 export * from './waiting-room.js';
 export * from './templates.js';
 export * from './buyer.js';
+export * from './mailout.js';

@@ -40,6 +40,8 @@ export const outbox = pgTable(
     replyTo: text('reply_to'),
     /** [{ filename, contentType, key }] in file storage */
     attachments: jsonb('attachments').$type<Array<{ filename: string; contentType: string; key: string }>>().notNull().default([]),
+    /** Extra headers, e.g. List-Unsubscribe on messages to attendees (issue 15). */
+    headers: jsonb('headers').$type<Record<string, string>>(),
     /** queued | sent | kept | failed */
     status: text('status').notNull().default('queued'),
     error: text('error'),

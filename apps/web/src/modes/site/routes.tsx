@@ -25,6 +25,8 @@ export const siteRoutes: RouteObject[] = [
     children: [
       // Issue 15: a buyer's private order page, opened from the link in their mails.
       { path: 'orders/:token', lazy: lazyPage(() => import('../../features/attendee/order-link/components/order-link-page'), 'OrderLinkPage') },
+      // Issue 15: the unsubscribe link of messages to attendees.
+      { path: 'unsubscribe/:token', lazy: lazyPage(() => import('../../features/attendee/unsubscribe/components/unsubscribe-page'), 'UnsubscribePage') },
       { path: 'policies/:policyId', lazy: lazyPage(() => import('../../features/attendee/event-site/components/policy-page'), 'PolicyPage') },
       {
         path: ':eventName',

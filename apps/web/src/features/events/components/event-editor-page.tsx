@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Group, Skeleton, Stack, Tabs, Text } from '@mantine/core';
-import { IconAlertCircle, IconBan, IconCalendarOff, IconDiscount2, IconInfoCircle, IconLayout, IconTicket, IconUsers } from '@tabler/icons-react';
+import { IconAlertCircle, IconBan, IconCalendarOff, IconDiscount2, IconInfoCircle, IconLayout, IconMail, IconTicket, IconUsers } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage, isApiError } from '../../../ui/api-client';
@@ -7,6 +7,7 @@ import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
 import { DiscountCodesPanel } from '../../discount-codes/components/discount-codes-panel';
+import { MessagesPanel } from '../../mailout/components/messages-panel';
 import { CancellationProgress } from '../../order-admin/components/cancellation-progress';
 import { EventStaffPanel } from '../../staff/components/event-staff-panel';
 import { TicketTypesPanel } from '../../ticket-types/components/ticket-types-panel';
@@ -22,7 +23,7 @@ import { WaitingRoomCard } from './waiting-room-card';
 // issue 10: the page builder (and GrapesJS with it) loads only when its tab opens.
 const EventPagePanel = lazy(() => import('../../event-pages/components/event-page-panel').then((m) => ({ default: m.EventPagePanel })));
 
-const TABS = ['details', 'ticket-types', 'discount-codes', 'staff', 'page'] as const;
+const TABS = ['details', 'ticket-types', 'discount-codes', 'staff', 'page', 'messages'] as const;
 type Tab = (typeof TABS)[number];
 
 /** /events/new: the details form alone; once created, the event opens on its ticket types. */
@@ -147,6 +148,9 @@ export function EventEditorPage() {
           <Tabs.Tab value="page" leftSection={<IconLayout size={16} />}>
             Page
           </Tabs.Tab>
+          <Tabs.Tab value="messages" leftSection={<IconMail size={16} />} data-testid="tab-messages">
+            Messages
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="details">
           <EventDetailsForm
@@ -177,6 +181,7 @@ export function EventEditorPage() {
             </Suspense>
           )}
         </Tabs.Panel>
+        <Tabs.Panel value="messages">{tab === 'messages' && <MessagesPanel event={e} />}</Tabs.Panel>
       </Tabs>
     </>
   );
