@@ -14,6 +14,7 @@
 // BENCH_GATEWAY=stub (diagnostics: answer checkouts from memory, to see the hold alone).
 // BENCH_SCENARIO presets the issue 13 runs: `closed500` (500 connections, closed loop, 2,000 tickets)
 // and `open1500` (1,500 orders/s open loop); explicit knobs still win.
+// BENCH_SERVER=source runs the TypeScript sources through tsx instead of the compiled server (bench/server.ts).
 // Every run also measures the reference in the same run: 16 clients doing bare conditional
 // UPDATEs (`set n = n - 1 where n > 0`) on one row of a scratch table, for BENCH_REFERENCE_S (3) s.
 
@@ -23,6 +24,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { loadServer } from './server.js';
 
 type Target = { port: number; host: string; tenantId: string; eventId: string; ticketTypeId: string };
 type Sample = { status: number; ms: number; at: number };
@@ -197,12 +199,7 @@ async function referenceUpdates(url: string, seconds: number): Promise<number> {
 async function main() {
   const { eq, sql } = await import('drizzle-orm');
   const { default: pg } = await import('pg');
-  const { buildApp } = await import('../apps/server/src/app.js');
-  const { loadConfig } = await import('../apps/server/src/config.js');
-  const { openDatabase } = await import('../apps/server/src/db/client.js');
-  const { events, ticketTypes } = await import('../apps/server/src/db/schema/index.js');
-  const { ensureGlobalFeeDefaults } = await import('../apps/server/src/modules/fees/service.js');
-  const { createTenant } = await import('../apps/server/src/modules/tenants/service.js');
+  const { buildApp, loadConfig, openDatabase, events, ticketTypes, ensureGlobalFeeDefaults, createTenant, compiled } = await loadServer();
 
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl?.startsWith('postgres')) {
@@ -344,7 +341,7 @@ async function main() {
     console.log(
       `\nFlash sale: ${TICKETS} tickets, ${CONNECTIONS} connections, ${REQUESTS} orders sent${RATE > 0 ? ` at ${RATE}/s (open loop)` : ' (closed loop)'}` +
         ` (PostgreSQL, pool ${POOL}, ${process.env.BENCH_GATEWAY === 'stub' ? 'STUB gateway' : 'test payment driver'},` +
-        ` client ${inline ? 'inline' : 'in a worker thread'}, Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)})`,
+        ` client ${inline ? 'inline' : 'in a worker thread'}, server ${compiled ? 'compiled (as npm start)' : 'from source (tsx)'}, Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)})`,
     );
     line('holds per second', (held.length / lastHoldAt).toFixed(0));
     line('requests per second', (samples.length / seconds).toFixed(0));

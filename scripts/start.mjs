@@ -20,7 +20,7 @@ function newestMtime(dir) {
 }
 
 const serverDist = path.join(root, 'apps/server/dist/main.js');
-const serverSources = ['apps/server/src', 'apps/server/scripts/build.mjs', 'packages/core/src'].map((p) => path.join(root, p));
+const serverSources = ['apps/server/src', 'apps/server/scripts', 'packages/core/src'].map((p) => path.join(root, p));
 
 const sources = ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/core/src'].map((p) => path.join(root, p));
 const builtAt = existsSync(dist) ? statSync(dist).mtimeMs : 0;
