@@ -14,6 +14,7 @@
 // BENCH_GATEWAY=stub (diagnostics: answer checkouts from memory, to see the hold alone).
 // BENCH_SCENARIO presets the issue 13 runs: `closed500` (500 connections, closed loop, 2,000 tickets)
 // and `open1500` (1,500 orders/s open loop); explicit knobs still win.
+// BENCH_PROFILE=file.cpuprofile writes a CPU profile of the server's thread over the warm-up and the sale.
 // BENCH_SERVER=source runs the TypeScript sources through tsx instead of the compiled server (bench/server.ts).
 // Every run also measures the reference in the same run: 16 clients doing bare conditional
 // UPDATEs (`set n = n - 1 where n > 0`) on one row of a scratch table, for BENCH_REFERENCE_S (3) s.
@@ -154,6 +155,24 @@ function generateLoad(phases: Phase[], connections: number): Promise<Load[]> {
     c: number,
   ) => Promise<Load[]>;
   return run(phases, connections);
+}
+
+/** A CPU profile of this thread (the server's) over the warm-up and the sale only: BENCH_PROFILE=file.cpuprofile. */
+async function startProfile() {
+  const { Session } = await import('node:inspector/promises');
+  const { writeFileSync } = await import('node:fs');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return {
+    async stop(file: string) {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -310,11 +329,13 @@ async function main() {
       return new Map(ticks);
     };
     const pgBefore = await backendCpu();
+    const profiler = process.env.BENCH_PROFILE ? await startProfile() : null;
     const cpuBefore = process.cpuUsage();
     const [, measured] = await run([
       { target: { ...target, ...warm }, total: WARMUP, rate: 0 },
       { target: { ...target, ...sale }, total: REQUESTS, rate: RATE },
     ]);
+    if (profiler) await profiler.stop(process.env.BENCH_PROFILE!);
     const { samples, seconds } = measured!;
     const cpu = process.cpuUsage(cpuBefore);
     const pgAfter = await backendCpu();
