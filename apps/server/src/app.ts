@@ -6,7 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { M } from '@marquee/core';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -60,6 +60,19 @@ import { createS3Storage } from './platform/storage-s3.js';
 
 export type App = FastifyInstance & { deps: Deps };
 
+/**
+ * One access line per request, when it is answered, instead of Fastify's two ('incoming request'
+ * and 'request completed'): in a rush each line is a synchronous write (docs/decisions.md "Rush:
+ * one log line per request"). Errors are logged as Fastify logs them.
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    if (error) return super.requestCompleted(error, request, reply);
+    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
 /** Builds the whole server around an open database. Listening and job workers are the caller's. */
 export async function buildApp(config: Config, database: Database): Promise<App> {
   const app = Fastify({
@@ -68,9 +81,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
     // (The factories are typed for ajv schemas; ours take zod ones, as setValidatorCompiler below.)
     schemaController: { compilersFactory: { buildValidator: (() => validatorCompiler) as never, buildSerializer: (() => serializerCompiler) as never } },
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-    // One access line per request (below, when it is answered) instead of Fastify's two: in a rush
-    // each line is a synchronous write (docs/decisions.md "One log line per request").
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Longer than any id we take (an e-mail is at most 254 characters), so the routes' own schemas decide.
@@ -94,13 +105,6 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   const discountCodeAttempts = createFailureLimiter({ max: config.rateLimitCodesPer10Minutes, windowMs: 10 * 60_000 });
   const deps: Deps = { config, database, db: database.db, jobs, mailer, payments, storage, log: app.log, discountCodeAttempts };
   app.decorate('deps', deps);
-
-  if (config.logLevel !== 'silent') {
-    app.addHook('onResponse', (req, reply, done) => {
-      req.log.info({ req, res: reply, responseTime: reply.elapsedTime }, 'request completed');
-      done();
-    });
-  }
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
     if (err instanceof DomainError) {
