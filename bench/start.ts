@@ -4,6 +4,7 @@
 //
 //   npx tsx bench/start.ts            (PGlite in a scratch data directory, created by a first start)
 //   BENCH_STARTS=5 npx tsx bench/start.ts
+//   BENCH_DATABASE_URL=postgres://…/scratch npx tsx bench/start.ts   (on PostgreSQL: give it a scratch database)
 //
 // The first start creates and seeds the data directory (and compiles the server and builds the web
 // app if their sources changed); it is not counted. Then it starts BENCH_STARTS times (3) and prints
@@ -69,7 +70,8 @@ const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'marquee-start-'));
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', DATABASE_URL: '' };
+  // PGlite by default; BENCH_DATABASE_URL=postgres://… starts on that database instead (its first start migrates and seeds it).
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '' };
   const health = `http://127.0.0.1:${PORT}/api/health`;
   try {
     console.log(`first start (creates and seeds ${dataDir}; not counted): ${fmt((await timeStart(process.execPath, ['scripts/start.mjs'], env, health)).ms)}`);
