@@ -115,6 +115,10 @@ async function runPhase(pool, target, total, rate) {
         address1: '1 Main St', address2: 'Apt 1', city: 'Springfield', state: 'NY', zipCode: '10001', country: 'USA' },
       lines: [{ ticketTypeId: target.ticketTypeId, quantity: 1 }],
       source: 'online',
+      // What the attendee site's checkout sends besides (checkout-page.tsx): the return URLs are parsed and checked per order.
+      successUrl: 'http://' + target.host + '/flash-sale/success',
+      cancelUrl: 'http://' + target.host + '/flash-sale/account?payment=cancelled',
+      draftOrderUID: null,
     }));
     const head = 'POST ' + path + ' HTTP/1.1\r\nHost: ' + target.host + '\r\nContent-Type: application/json\r\nContent-Length: ' + body.length + '\r\n\r\n';
     return Buffer.concat([Buffer.from(head, 'latin1'), body]);
