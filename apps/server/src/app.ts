@@ -6,7 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { M } from '@marquee/core';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -61,10 +61,28 @@ import { createS3Storage } from './platform/storage-s3.js';
 
 export type App = FastifyInstance & { deps: Deps };
 
+/**
+ * One access line per request, when it is answered, instead of Fastify's two ('incoming request'
+ * and 'request completed'): in a rush each line is a synchronous write (docs/decisions.md "Rush:
+ * one log line per request"). Errors are logged as Fastify logs them.
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    if (error) return super.requestCompleted(error, request, reply);
+    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
 /** Builds the whole server around an open database. Listening and job workers are the caller's. */
 export async function buildApp(config: Config, database: Database): Promise<App> {
   const app = Fastify({
+    // Every schema is zod: Fastify's own compilers (ajv, fast-json-stringify) would only cost their
+    // loading at every start (bench/README.md "Start").
+    // (The factories are typed for ajv schemas; ours take zod ones, as setValidatorCompiler below.)
+    schemaController: { compilersFactory: { buildValidator: (() => validatorCompiler) as never, buildSerializer: (() => serializerCompiler) as never } },
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logController: new OneLinePerRequest(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Longer than any id we take (an e-mail is at most 254 characters), so the routes' own schemas decide.
@@ -211,11 +229,18 @@ export async function buildApp(config: Config, database: Database): Promise<App>
 
   if (existsSync(config.webDist)) {
     // Built files are named by their content hash; .br/.gz beside them are written by the build (vite.config.ts).
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false, preCompressed: true,
-      // Vite's files are named by their content (assets/*-hash.js): a browser keeps them for a year.
-      // index.html, the one name that changes, is sent with maxAge 0 below and by the not-found handler.
-      maxAge: '365d',
-      immutable: true,
+    // Vite's files are named by their content (assets/*-hash.js): a browser keeps them for a year.
+    // index.html, the one name that changes, is sent with maxAge 0 below and by the not-found handler.
+    // assets/ is one wildcard route (a route per built file cost about 0.2 s of every start);
+    // the few files beside index.html keep a route each, so that they win over the event pages' routes.
+    const builtFiles = { preCompressed: true, maxAge: '365d', immutable: true, index: false } as const;
+    await app.register(fastifyStatic, { ...builtFiles, root: path.join(config.webDist, 'assets'), prefix: '/assets/', wildcard: true });
+    await app.register(fastifyStatic, {
+      ...builtFiles,
+      root: config.webDist,
+      wildcard: false,
+      decorateReply: false,
+      globIgnore: ['assets/**', '**/*.br', '**/*.gz'],
     });
     app.get('/', { config: {} }, (_req, reply) => reply.type('text/html').sendFile('index.html', config.webDist, { maxAge: 0, immutable: false }));
   }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -9,7 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { applySqlFunctions } from './functions.js';
+import { applySqlFunctions, sqlFunctionSources } from './functions.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -21,6 +21,31 @@ export type DbOrTx = Db | Tx;
 // From source this file is src/db/client.ts; compiled, everything is one dist/main.js (npm start).
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const MIGRATIONS_DIR = path.resolve(here, path.basename(here) === 'dist' ? '../drizzle' : '../../drizzle');
+
+/**
+ * Whether the database already has every migration of this build and its SQL functions as they
+ * are: one read, so that a start on an existing database skips the migrator (which reads every
+ * migration file and opens a transaction) and the functions' transaction (bench/README.md "Start").
+ * Anything unexpected (a new database, no migrations table) answers false and the full path runs.
+ */
+async function isCurrent(db: Db): Promise<boolean> {
+  try {
+    const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as { entries: Array<{ when: number }> };
+    const newest = Math.max(...journal.entries.map((e) => e.when));
+    const functions = sqlFunctionSources();
+    const result = (await db.execute(sql`
+      select (select max(created_at) from drizzle.__drizzle_migrations)::text as newest,
+        coalesce((select jsonb_agg(obj_description(p.oid, 'pg_proc')) from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+                  where n.nspname = current_schema() and p.proname in ${functions.map((f) => f.name)}), '[]'::jsonb) as hashes`)) as unknown as {
+      rows: Array<{ newest: string | null; hashes: unknown }>;
+    };
+    const row = result.rows[0];
+    const hashes = (typeof row?.hashes === 'string' ? JSON.parse(row.hashes) : row?.hashes) as unknown[];
+    return row?.newest === String(newest) && functions.every((f) => hashes.includes(f.hash));
+  } catch {
+    return false;
+  }
+}
 
 export type Database = {
   db: Db;
@@ -47,6 +72,7 @@ export async function openDatabase(opts: {
       db,
       kind: 'postgres',
       migrate: async () => {
+        if (await isCurrent(db)) return;
         await migratePg(drizzlePg(pool, { schema }), { migrationsFolder: MIGRATIONS_DIR });
         await applySqlFunctions(db);
       },
@@ -62,6 +88,7 @@ export async function openDatabase(opts: {
     db,
     kind: 'pglite',
     migrate: async () => {
+      if (await isCurrent(db)) return;
       await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
       await applySqlFunctions(db);
     },

@@ -29,6 +29,18 @@ describe('SQL functions (src/db/functions/*.sql)', () => {
     expect(await comment()).toBe(applied);
   });
 
+  it('a start on a current database skips the migrator, and one whose functions are stale applies them again', async () => {
+    const { database } = server.app.deps;
+    const applied = await comment();
+    const newest = async () => ((await database.db.execute(sql`select max(created_at)::text as n from drizzle.__drizzle_migrations`)) as unknown as Rows).rows[0]?.n;
+    const before = await newest();
+    await database.migrate();
+    expect({ comment: await comment(), newest: await newest() }).toEqual({ comment: applied, newest: before });
+    await database.db.execute(sql`comment on function mq_take_holds(jsonb) is 'stale'`);
+    await database.migrate();
+    expect(await comment()).toBe(applied);
+  });
+
   it('are defined once: no migration carries a copy', () => {
     for (const file of readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql'))) {
       const text = readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');

@@ -18,20 +18,25 @@ const LOCK_KEY = 7_214_004_411;
 
 type Rows = { rows: Array<Record<string, unknown>> };
 
+/** Each function's name, source text and the hash its comment carries once applied. */
+export function sqlFunctionSources() {
+  return SQL_FUNCTIONS.map((f) => {
+    const text = readFileSync(path.join(DIR, f.file), 'utf8');
+    return { ...f, text, name: f.signature.slice(0, f.signature.indexOf('(')), hash: `sha256:${createHash('sha256').update(text).digest('hex')}` };
+  });
+}
+
 export async function applySqlFunctions(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY})`);
-    for (const f of SQL_FUNCTIONS) {
-      const text = readFileSync(path.join(DIR, f.file), 'utf8');
-      const hash = `sha256:${createHash('sha256').update(text).digest('hex')}`;
-      const name = f.signature.slice(0, f.signature.indexOf('('));
+    for (const { text, hash, name, signature } of sqlFunctionSources()) {
       const found = (await tx.execute(
         sql`select obj_description(p.oid, 'pg_proc') as hash from pg_proc p join pg_namespace n on n.oid = p.pronamespace
             where n.nspname = current_schema() and p.proname = ${name}`,
       )) as unknown as Rows;
       if (found.rows.some((r) => r.hash === hash)) continue;
       await tx.execute(sql.raw(text));
-      await tx.execute(sql.raw(`COMMENT ON FUNCTION ${f.signature} IS '${hash}'`));
+      await tx.execute(sql.raw(`COMMENT ON FUNCTION ${signature} IS '${hash}'`));
     }
   });
 }

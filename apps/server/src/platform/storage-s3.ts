@@ -1,13 +1,4 @@
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  UploadPartCommand,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import { createSignedUrls, isSafeKey, type Storage } from './storage.js';
 
@@ -34,13 +25,18 @@ const isMissing = (err: unknown) => {
   return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
 };
 
+// The SDK is loaded on the first storage call, not at start: loading it cost about 0.1 to 0.2 s of
+// every start, with or without S3 configured (bench/README.md "Start").
+let sdk: Promise<typeof import('@aws-sdk/client-s3')> | undefined;
+const loadSdk = () => (sdk ??= import('@aws-sdk/client-s3'));
+
 export function createS3Storage(opts: S3StorageOptions): Storage {
-  const client = new S3Client({
-    region: opts.region,
-    endpoint: opts.endpoint,
-    forcePathStyle: opts.forcePathStyle,
-    credentials: opts.credentials,
-  });
+  let made: Promise<{ client: S3Client; s3: typeof import('@aws-sdk/client-s3') }> | undefined;
+  const connect = () =>
+    (made ??= loadSdk().then((s3) => ({
+      s3,
+      client: new s3.S3Client({ region: opts.region, endpoint: opts.endpoint, forcePathStyle: opts.forcePathStyle, credentials: opts.credentials }),
+    })));
   const Bucket = opts.bucket;
   const partBytes = Math.max(5 * 1024 * 1024, opts.partBytes ?? 8 * 1024 * 1024);
   const keyOf = (key: string) => {
@@ -49,8 +45,9 @@ export function createS3Storage(opts: S3StorageOptions): Storage {
   };
 
   async function open(key: string) {
+    const { client, s3 } = await connect();
     try {
-      return await client.send(new GetObjectCommand({ Bucket, Key: keyOf(key) }));
+      return await client.send(new s3.GetObjectCommand({ Bucket, Key: keyOf(key) }));
     } catch (err) {
       if (isMissing(err)) return null;
       throw err;
@@ -60,7 +57,8 @@ export function createS3Storage(opts: S3StorageOptions): Storage {
   return {
     ...createSignedUrls(opts),
     async put(key, bytes, contentType) {
-      await client.send(new PutObjectCommand({ Bucket, Key: keyOf(key), Body: bytes, ContentType: contentType, ContentLength: bytes.length }));
+      const { client, s3 } = await connect();
+      await client.send(new s3.PutObjectCommand({ Bucket, Key: keyOf(key), Body: bytes, ContentType: contentType, ContentLength: bytes.length }));
     },
     async get(key) {
       const object = await open(key);
@@ -74,11 +72,13 @@ export function createS3Storage(opts: S3StorageOptions): Storage {
       return { stream: object.Body as Readable, contentType: object.ContentType ?? 'application/octet-stream', size: object.ContentLength ?? 0 };
     },
     async delete(key) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(key) }));
+      const { client, s3 } = await connect();
+      await client.send(new s3.DeleteObjectCommand({ Bucket, Key: keyOf(key) }));
     },
     // Holds at most one part in memory. A small object is one PUT; a large one a multipart upload,
     // which S3 shows to readers only once completed (and aborts on failure).
     async putStream(key, source, contentType) {
+      const { client, s3 } = await connect();
       const Key = keyOf(key);
       let pending: Buffer[] = [];
       let pendingBytes = 0;
@@ -89,11 +89,11 @@ export function createS3Storage(opts: S3StorageOptions): Storage {
         pending = [];
         pendingBytes = 0;
         if (!uploadId) {
-          const created = await client.send(new CreateMultipartUploadCommand({ Bucket, Key, ContentType: contentType }));
+          const created = await client.send(new s3.CreateMultipartUploadCommand({ Bucket, Key, ContentType: contentType }));
           uploadId = created.UploadId;
         }
         const PartNumber = parts.length + 1;
-        const res = await client.send(new UploadPartCommand({ Bucket, Key, UploadId: uploadId, PartNumber, Body, ContentLength: Body.length }));
+        const res = await client.send(new s3.UploadPartCommand({ Bucket, Key, UploadId: uploadId, PartNumber, Body, ContentLength: Body.length }));
         parts.push({ ETag: res.ETag, PartNumber });
       };
       try {
@@ -105,13 +105,13 @@ export function createS3Storage(opts: S3StorageOptions): Storage {
         }
         if (!uploadId) {
           const Body = Buffer.concat(pending);
-          await client.send(new PutObjectCommand({ Bucket, Key, Body, ContentType: contentType, ContentLength: Body.length }));
+          await client.send(new s3.PutObjectCommand({ Bucket, Key, Body, ContentType: contentType, ContentLength: Body.length }));
           return;
         }
         if (pendingBytes > 0) await flush();
-        await client.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
+        await client.send(new s3.CompleteMultipartUploadCommand({ Bucket, Key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
       } catch (err) {
-        if (uploadId) await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId: uploadId })).catch(() => undefined);
+        if (uploadId) await client.send(new s3.AbortMultipartUploadCommand({ Bucket, Key, UploadId: uploadId })).catch(() => undefined);
         throw err;
       }
     },

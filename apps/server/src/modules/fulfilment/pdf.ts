@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { formatMoney, M } from '@marquee/core';
-import PDFDocument from 'pdfkit';
-import QRCode, { type QRCodeOptions } from 'qrcode';
+import type PDFKitDocument from 'pdfkit';
+import type QRCodeLib from 'qrcode';
+import type { QRCodeOptions } from 'qrcode';
 
 // Print-at-home tickets: one Letter page per ticket with the event, the seat's details and a QR
 // code of the ticket's signed code (modules/checkin ticket-code.ts: what the door scanner reads).
@@ -170,8 +171,20 @@ function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, i
   });
 }
 
-export function renderTicketsPdf(d: TicketDocument): Promise<Buffer> {
-  if (d.tickets.length === 0) return Promise.reject(new Error('no tickets to render'));
+// pdfkit (with its fonts and decoders) and qrcode are loaded by the first PDF, not at every start
+// (about 0.1 to 0.2 s of it: bench/README.md "Start").
+let PDFDocument: typeof PDFKitDocument;
+let QRCode: typeof QRCodeLib;
+let loading: Promise<void> | undefined;
+const loadPdfLibs = () =>
+  (loading ??= Promise.all([import('pdfkit'), import('qrcode')]).then(([pdfkit, qrcode]) => {
+    PDFDocument = pdfkit.default;
+    QRCode = qrcode.default;
+  }));
+
+export async function renderTicketsPdf(d: TicketDocument): Promise<Buffer> {
+  if (d.tickets.length === 0) throw new Error('no tickets to render');
+  await loadPdfLibs();
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       size: 'LETTER',

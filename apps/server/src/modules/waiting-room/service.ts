@@ -17,23 +17,37 @@ const ROOM_CACHE_MS = 1000;
 
 /** The room's settings and whether its event sells (published), as one node last read them. */
 type CachedRoom = { room: repo.RoomRow | null; published: boolean; until: number };
-const caches = new WeakMap<Deps, Map<string, CachedRoom>>();
+/** Per server: the rooms read, and the reads under way (in a rush, the orders that arrive when an entry expires share one read). */
+type RoomCache = { rooms: Map<string, CachedRoom>; reading: Map<string, Promise<CachedRoom>> };
+const caches = new WeakMap<Deps, RoomCache>();
 
-async function roomOf(deps: Deps, tenantId: string, eventId: string): Promise<CachedRoom> {
+function roomOf(deps: Deps, tenantId: string, eventId: string): CachedRoom | Promise<CachedRoom> {
   let cache = caches.get(deps);
-  if (!cache) caches.set(deps, (cache = new Map()));
+  if (!cache) caches.set(deps, (cache = { rooms: new Map(), reading: new Map() }));
   const key = `${tenantId}:${eventId}`;
-  const hit = cache.get(key);
-  const now = Date.now();
-  if (hit && hit.until > now) return hit;
-  const [room, event] = await Promise.all([repo.findRoom(deps.db, tenantId, eventId), findEvent(deps.db, tenantId, eventId)]);
-  const entry = { room: room ?? null, published: event?.status === 'published', until: now + ROOM_CACHE_MS };
-  cache.set(key, entry);
-  return entry;
+  const hit = cache.rooms.get(key);
+  if (hit && hit.until > Date.now()) return hit;
+  let reading = cache.reading.get(key);
+  if (!reading) {
+    const { rooms, reading: under } = cache;
+    const read = Promise.all([repo.findRoom(deps.db, tenantId, eventId), findEvent(deps.db, tenantId, eventId)]).then(([room, event]) => {
+      const entry = { room: room ?? null, published: event?.status === 'published', until: Date.now() + ROOM_CACHE_MS };
+      // A change while this read ran (forget) makes it stale: answer it to those who waited, keep nothing.
+      if (under.get(key) === reading) rooms.set(key, entry);
+      return entry;
+    });
+    reading = read.finally(() => {
+      if (under.get(key) === reading) under.delete(key);
+    });
+    under.set(key, reading);
+  }
+  return reading;
 }
 
 function forget(deps: Deps, tenantId: string, eventId: string) {
-  caches.get(deps)?.delete(`${tenantId}:${eventId}`);
+  const cache = caches.get(deps);
+  cache?.rooms.delete(`${tenantId}:${eventId}`);
+  cache?.reading.delete(`${tenantId}:${eventId}`);
 }
 
 function sign(deps: Deps, eventId: string, payload: string): string {

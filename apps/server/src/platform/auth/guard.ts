@@ -50,6 +50,8 @@ const HOST_TENANT_CACHE_MAX = 1_000;
 
 type HostTenantCache = {
   entries: Map<string, { tenant: HostTenant; until: number }>;
+  /** Lookups under way: when an entry expires in a rush, the requests that arrive share one read. */
+  reading: Map<string, Promise<HostTenant | undefined>>;
   /** Bumped by every invalidation: a lookup that started before one must not store what it read. */
   epoch: number;
 };
@@ -58,16 +60,26 @@ const hostTenantCaches = new WeakMap<Db, HostTenantCache>();
 
 function hostTenantCache(db: Db): HostTenantCache {
   let cache = hostTenantCaches.get(db);
-  if (!cache) hostTenantCaches.set(db, (cache = { entries: new Map(), epoch: 0 }));
+  if (!cache) hostTenantCaches.set(db, (cache = { entries: new Map(), reading: new Map(), epoch: 0 }));
   return cache;
 }
 
-async function findHostTenant(db: Db, label: string): Promise<HostTenant | undefined> {
+function findHostTenant(db: Db, label: string): HostTenant | undefined | Promise<HostTenant | undefined> {
   const cache = hostTenantCache(db);
+  const hit = cache.entries.get(label);
+  if (hit && hit.until > Date.now()) return hit.tenant;
+  let reading = cache.reading.get(label);
+  if (!reading) {
+    const read: Promise<HostTenant | undefined> = readHostTenant(db, cache, label).finally(() => {
+      if (cache.reading.get(label) === read) cache.reading.delete(label);
+    });
+    cache.reading.set(label, (reading = read));
+  }
+  return reading;
+}
+
+async function readHostTenant(db: Db, cache: HostTenantCache, label: string): Promise<HostTenant | undefined> {
   const { entries, epoch } = cache;
-  const now = Date.now();
-  const hit = entries.get(label);
-  if (hit && hit.until > now) return hit.tenant;
   const [tenant] = await db
     .select({ id: tenants.id, name: tenants.name, url: tenants.url, status: tenants.status })
     .from(tenants)
@@ -76,7 +88,7 @@ async function findHostTenant(db: Db, label: string): Promise<HostTenant | undef
   if (!tenant || cache.epoch !== epoch) return tenant;
   // A Map iterates in insertion order: past the bound, the oldest entry goes.
   if (entries.size >= HOST_TENANT_CACHE_MAX) entries.delete(entries.keys().next().value!);
-  entries.set(label, { tenant, until: now + HOST_TENANT_TTL_MS });
+  entries.set(label, { tenant, until: Date.now() + HOST_TENANT_TTL_MS });
   return tenant;
 }
 
@@ -85,6 +97,8 @@ export function invalidateHostTenant(db: Db, tenantId: string): void {
   const cache = hostTenantCaches.get(db);
   if (!cache) return;
   cache.epoch++;
+  // A read under way may have read the old row: whoever asks next reads again.
+  cache.reading.clear();
   for (const [label, entry] of cache.entries) if (entry.tenant.id === tenantId) cache.entries.delete(label);
 }
 

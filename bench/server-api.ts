@@ -1,0 +1,11 @@
+// What the benchmarks use of the server, in one module so that bench/server.ts can compile it the
+// way the product is compiled (apps/server/scripts/compile.mjs) and load that.
+export { buildApp } from '../apps/server/src/app.js';
+export { loadConfig } from '../apps/server/src/config.js';
+export { openDatabase } from '../apps/server/src/db/client.js';
+export { checkinScans, events, memberships, tickets, ticketTypes, users } from '../apps/server/src/db/schema/index.js';
+export { ensureGlobalFeeDefaults } from '../apps/server/src/modules/fees/service.js';
+export { createTenant } from '../apps/server/src/modules/tenants/service.js';
+export { hashPassword } from '../apps/server/src/platform/auth/passwords.js';
+export { signTicketCode } from '../apps/server/src/modules/checkin/ticket-code.js';
+export { setWaitingRoom } from '../apps/server/src/modules/waiting-room/service.js';

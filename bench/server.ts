@@ -1,0 +1,16 @@
+// The server the benchmarks run: by default the compiled JavaScript the product runs (`npm start`
+// runs apps/server/dist/main.js, compiled by the same esbuild configuration), so that the figures
+// are the product's; BENCH_SERVER=source loads the TypeScript sources through tsx instead.
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+type ServerApi = typeof import('./server-api.js');
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export async function loadServer(): Promise<ServerApi & { compiled: boolean }> {
+  if (process.env.BENCH_SERVER === 'source') return { ...(await import('./server-api.js')), compiled: false };
+  const { compileServer, distDir } = await import('../apps/server/scripts/compile.mjs');
+  await compileServer({ entry: path.join(here, 'server-api.ts'), name: 'bench-server.js' });
+  const api = (await import(pathToFileURL(path.join(distDir, 'bench-server.js')).href)) as ServerApi;
+  return { ...api, compiled: true };
+}
