@@ -149,7 +149,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
       return reply.status(404).send({ error: { code: 'NOT_FOUND', message: M.notFound } });
     }
     // The web app is a single page: every non-API path serves index.html and the router decides.
-    return reply.type('text/html').sendFile('index.html', config.webDist, { maxAge: 0, immutable: false });
+    return sendAppDocument(reply, config.webDist);
   });
 
   await app.register(cookie);
@@ -240,12 +240,21 @@ export async function buildApp(config: Config, database: Database): Promise<App>
       root: config.webDist,
       wildcard: false,
       decorateReply: false,
-      globIgnore: ['assets/**', '**/*.br', '**/*.gz'],
+      globIgnore: ['assets/**', '**/*.br', '**/*.gz', 'index.html'],
     });
-    app.get('/', { config: {} }, (_req, reply) => reply.type('text/html').sendFile('index.html', config.webDist, { maxAge: 0, immutable: false }));
+    app.get('/', { config: {} }, (_req, reply) => sendAppDocument(reply, config.webDist));
   }
   registerEventPageRoutes(app, deps);
 
   await app.ready();
   return app as unknown as App;
+}
+
+/**
+ * index.html names the current build's hashed files, so a browser must ask again every time (a year's
+ * immutable cache kept visitors on the old build's deleted files after an upgrade). @fastify/static
+ * ignores maxAge 0 given per call and keeps the plugin's year, so the header is written here.
+ */
+function sendAppDocument(reply: FastifyReply, webDist: string) {
+  return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html', webDist, { cacheControl: false });
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -240,5 +240,23 @@ describe('head helpers', () => {
     expect(jsonForScript({ a: '</script><!--\u2028' })).toBe('{"a":"\\u003c/script\\u003e\\u003c!--\\u2028"}');
     expect(plainText('<p>a&nbsp;<em>b</em></p>\n<p>c</p>')).toBe('a b c');
     expect(plainText('word '.repeat(50), 20)).toBe('word word word…');
+  });
+});
+
+describe('the app document', () => {
+  it('is asked for again on every visit (it names the current build’s files); only hashed assets are kept for a year', async () => {
+    mkdirSync(path.join(webDist, 'assets'), { recursive: true });
+    for (const [host, url] of [
+      [tenant.url, '/'],
+      [tenant.url, '/login'],
+      [tenant.url, '/index.html'],
+      [undefined, '/'],
+      [undefined, '/tenants'],
+    ] as const) {
+      const res = await server.client(host).get(url);
+      expect(res.status, url).toBe(200);
+      expect(res.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(res.headers['cache-control'], `${host ?? 'platform'} ${url}`).toBe('no-cache');
+    }
   });
 });
