@@ -17,6 +17,24 @@ export const PUBLIC_READ_CACHE = 'public, max-age=0, must-revalidate, s-maxage=1
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/**
+ * Which public snapshots a successful change expires, by the route it went through: the event's under
+ * an event's console path (ticket types, edits, publish, cancel, seat map...), every event of the
+ * tenant under the tenant's other console paths (fees, charity, settings, new events), every event
+ * of every tenant for the platform's fee rules, global settings and charities; null for the rest
+ * (the attendee site's holds and orders, payments, accounts, check-in scans).
+ */
+export function snapshotScopeOf(url: string | undefined, params: unknown): service.SnapshotScope | null {
+  if (!url) return null;
+  const { tenantId, eventId } = (params ?? {}) as { tenantId?: string; eventId?: string };
+  if (url.startsWith('/api/tenants/:tenantId') && tenantId) {
+    if (!eventId) return { tenantId };
+    return url.includes('/checkin/') ? null : { tenantId, eventId };
+  }
+  if (url.startsWith('/api/global/') || url.startsWith('/api/platform/charities') || url.startsWith('/api/platform/tenants/rules')) return 'all';
+  return null;
+}
+
 const ZEventNameParams = z.object({ eventName: z.string().min(1).max(100) });
 const ZPreviewQuery = z.object({ preview: z.enum(['1', '0']).optional() });
 
@@ -25,12 +43,16 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['event site'];
   const access = { kind: 'site' } as const;
-  // Cart validation takes no discount code; pricing does, and so answers whether one is valid.
-  // Any change that went through (events, ticket types, fees, charities, holds, cancellations...)
-  // expires this node's public snapshots; other nodes see it within PUBLIC_SNAPSHOT_MS.
+  // A change that went through this node expires the snapshots of what it touched at once; other
+  // nodes see it within PUBLIC_SNAPSHOT_MS. Holds, orders and payments only move remaining counts:
+  // those may be that stale (issue 13 "at most about a second"), so an on-sale does not rebuild
+  // the snapshot on every order.
   app.addHook('onSend', async (req, reply) => {
-    if (MUTATING.has(req.method) && reply.statusCode < 400) service.expirePublicSnapshots(deps);
+    if (!MUTATING.has(req.method) || reply.statusCode >= 400) return;
+    const scope = snapshotScopeOf(req.routeOptions.url, req.params);
+    if (scope) service.expirePublicSnapshots(deps, scope);
   });
+  // Cart validation takes no discount code; pricing does, and so answers whether one is valid.
   const codeLimit = discountCodeLimit(deps, (body) => field(body, 'discountCode'));
 
   r.get(

@@ -184,9 +184,20 @@ export async function servePublicEvent({ deps, site, eventName }: { deps: Deps; 
   return snap;
 }
 
-/** A change went through this node: the next read of any public event reads the database again. */
-export function expirePublicSnapshots(deps: Deps) {
-  publicEventCaches.get(deps.db)?.expireAll();
+/** What a change touched: one event of a tenant, every event of a tenant, or everything (platform fees, charities). */
+export type SnapshotScope = { tenantId: string; eventId?: string } | 'all';
+
+/**
+ * A change went through this node: the next read of the events it touched reads the database again.
+ * An event's scope also takes the tenant's remembered not-founds (a rename or a publish makes a name exist).
+ */
+export function expirePublicSnapshots(deps: Deps, scope: SnapshotScope) {
+  const cache = publicEventCaches.get(deps.db);
+  if (!cache) return;
+  if (scope === 'all') return cache.expire();
+  const prefix = `${scope.tenantId}/`;
+  const { eventId } = scope;
+  cache.expire((key, snap) => key.startsWith(prefix) && (!eventId || !snap || snap.value.id === eventId));
 }
 
 /** spec §7 GET /p/tenants/{tenantId}/events/{eventId}/setting */

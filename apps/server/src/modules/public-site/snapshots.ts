@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 /** A public read as it goes on the wire: the value, its JSON and a strong ETag of that JSON. */
 export type Published<T> = { value: T; body: string; etag: string };
 
-type Entry<T> = { snap: Published<T> | null; loadedAt: number; loading: Promise<Published<T> | null> | null };
+type Entry<T> = { snap: Published<T> | null; loadedAt: number; expiredAt: number; loading: Promise<Published<T> | null> | null };
 
 export type SnapshotCache<T> = {
   /**
@@ -13,8 +13,11 @@ export type SnapshotCache<T> = {
    * `null`: not found (also remembered, so unknown names do not reach the database either).
    */
   get(key: string, load: () => Promise<T | null>): Promise<Published<T> | null>;
-  /** Something the snapshots show changed on this node: every snapshot is re-read before it is served again. */
-  expireAll(): void;
+  /**
+   * Something the snapshots show changed on this node: the snapshots `which` picks (by key and
+   * current value; all when omitted) are re-read before they are served again.
+   */
+  expire(which?: (key: string, snap: Published<T> | null) => boolean): void;
 };
 
 export function publish<T>(value: T): Published<T> {
@@ -25,7 +28,6 @@ export function publish<T>(value: T): Published<T> {
 /** One cache per process (per database); `maxAgeMs` bounds how stale a snapshot may be on any node (0: no cache). */
 export function createSnapshotCache<T>(maxAgeMs: number): SnapshotCache<T> {
   const entries = new Map<string, Entry<T>>();
-  let expiredAt = 0;
 
   function refresh(key: string, entry: Entry<T>, load: () => Promise<T | null>) {
     const startedAt = performance.now();
@@ -33,7 +35,7 @@ export function createSnapshotCache<T>(maxAgeMs: number): SnapshotCache<T> {
       (value) => {
         entry.snap = value === null ? null : publish(value);
         // A change that landed while this read ran may be missing from it: serve it, but read again next time.
-        entry.loadedAt = startedAt < expiredAt ? -Infinity : startedAt;
+        entry.loadedAt = startedAt < entry.expiredAt ? -Infinity : startedAt;
         entry.loading = null;
         return entry.snap;
       },
@@ -51,7 +53,7 @@ export function createSnapshotCache<T>(maxAgeMs: number): SnapshotCache<T> {
       let entry = entries.get(key);
       if (!entry) {
         if (entries.size > 10_000) entries.clear();
-        entry = { snap: null, loadedAt: -Infinity, loading: null };
+        entry = { snap: null, loadedAt: -Infinity, expiredAt: 0, loading: null };
         entries.set(key, entry);
         return refresh(key, entry, load);
       }
@@ -59,9 +61,13 @@ export function createSnapshotCache<T>(maxAgeMs: number): SnapshotCache<T> {
       if (entry.loading) return entry.loadedAt === -Infinity && !entry.snap ? entry.loading : Promise.resolve(entry.snap);
       return refresh(key, entry, load);
     },
-    expireAll() {
-      expiredAt = performance.now();
-      for (const entry of entries.values()) entry.loadedAt = -Infinity;
+    expire(which) {
+      const now = performance.now();
+      for (const [key, entry] of entries) {
+        if (which && !which(key, entry.snap)) continue;
+        entry.loadedAt = -Infinity;
+        entry.expiredAt = now;
+      }
     },
   };
 }
