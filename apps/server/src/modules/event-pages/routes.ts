@@ -6,7 +6,7 @@ import { EVENT_PAGE_CSP, publishedPageFor, withPublishedPage } from '../page-bui
 import { PUBLIC_READ_CACHE } from '../public-site/routes.js';
 import { matchesEtag } from '../public-site/snapshots.js';
 import type { EventPage } from './seo.js';
-import { originOf, renderEventPage, robotsTxt, sitemapXml, type RenderedPage } from './service.js';
+import { originOf, renderEventPage, renderPublicEventsPage, robotsTxt, sitemapXml, type RenderedPage } from './service.js';
 
 // A rendered page is compressed once per encoding (the page itself is kept per snapshot).
 const compressedPages = new WeakMap<RenderedPage, Partial<Record<'br' | 'gzip', Buffer>>>();
@@ -38,18 +38,21 @@ export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
       // The single-page app's own answer (app.ts's not-found handler), as before these routes.
       return reply.callNotFound();
     }
-    const rendered = await renderEventPage({ deps, site: { tenant, user: req.ctx.user }, host: req.ctx.host, eventName, page: kind });
+    const site = { tenant, user: req.ctx.user };
+    const rendered = await renderEventPage({
+      deps,
+      site,
+      host: req.ctx.host,
+      eventName,
+      page: kind,
+      published: kind === 'home' ? () => publishedPageFor({ deps, site, eventName }) : undefined,
+    });
     if (!rendered) return reply.callNotFound();
-    if (kind === 'home' && rendered.status === 200) {
-      // An organiser's published page (issue 10) replaces the default home, under its strict CSP.
-      const built = await publishedPageFor({ deps, site: { tenant, user: req.ctx.user }, eventName });
-      if (built) {
-        return reply
-          .type('text/html; charset=utf-8')
-          .header('content-security-policy', EVENT_PAGE_CSP)
-          .header('cache-control', 'no-cache')
-          .send(withPublishedPage(rendered.html, built));
-      }
+    if (rendered.published) {
+      // An organiser's published page (issue 10) replaces the default home, under its strict CSP;
+      // rendered in the app when the build has the server renderer, else placed in the shell.
+      const html = rendered.html.includes('<div id="root" data-ssr>') ? rendered.html : withPublishedPage(rendered.html, rendered.published);
+      return reply.type('text/html; charset=utf-8').header('content-security-policy', EVENT_PAGE_CSP).header('cache-control', 'no-cache').send(html);
     }
     reply.header('vary', 'accept-encoding');
     if (rendered.etag) {
@@ -70,6 +73,20 @@ export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
   // The cart and checkout judge availability afresh (they refetch); their head and boot data make the first paint.
   app.get('/:eventName/cart', opts, page('cart'));
   app.get('/:eventName/account', opts, page('checkout'));
+
+  // The tenant host's /events is the console's events list for its staff and the organiser's public
+  // list of upcoming events for everyone else, and for staff who ask for it (?public; the console
+  // links there). docs/decisions.md "/events: the console for staff, the public list otherwise".
+  app.get('/events', opts, async (req, reply) => {
+    const tenant = req.ctx.hostTenant;
+    const staff = !!req.ctx.user && req.ctx.memberships.some((m) => m.tenantId === tenant?.id || m.tenantId === null);
+    const wantsPublic = Object.hasOwn((req.query ?? {}) as object, 'public');
+    if (!tenant || (staff && !wantsPublic)) return reply.callNotFound();
+    const html = await renderPublicEventsPage({ deps, site: { tenant, user: req.ctx.user }, host: req.ctx.host });
+    if (!html) return reply.callNotFound();
+    // One address, two pages: never shared between a signed-in member and a visitor.
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'cookie').send(html);
+  });
 
   app.get('/robots.txt', opts, async (req, reply) =>
     reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600').send(robotsTxt({ origin: originOf(deps, req.ctx.host), tenant: req.ctx.hostTenant })),

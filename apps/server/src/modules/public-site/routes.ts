@@ -79,6 +79,12 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
   );
 
   r.get(
+    '/api/p/events',
+    { config: { access }, schema: { tags, summary: "The organiser's upcoming events on sale, soonest first (the public /events page)" } },
+    async (_req, reply) => reply.header('cache-control', PUBLIC_READ_CACHE).send(await service.listUpcomingEvents({ deps, site: siteCtxOf(_req) })),
+  );
+
+  r.get(
     '/api/p/tenants/:tenantId/events/:eventId/setting',
     {
       config: { access },

@@ -8,7 +8,9 @@ import { Notice } from '../kit/notice';
 import { menuTicketTypes, offSaleLabel, ticketState, withCapacityCap } from '../../cart/cart-rules';
 import { eventBadge, eventDay, eventTime, money, shortMoment, venueLines } from '../format';
 import { CovidModal } from './covid-modal';
-import { PublishedEventPage, usePublishedPage } from './published-event-page';
+import { Lazy } from '../../../../modes/site/site-router';
+import { publishedEventPage } from '../../../../modes/site/routes';
+import { usePublishedPage } from '../queries';
 import { EVENT_CANCELLED, eventCancelledBody, isCancelled, useEventOutlet } from './event-layout';
 import css from './event-home.module.css';
 
@@ -28,11 +30,13 @@ export function EventHomePage() {
   const prices = event.ticketTypes.map((t) => t.details.allInPrice);
   const withFees = event.ticketTypes.some((t) => t.details.allInPrice !== t.details.price);
   const from = prices.length ? Math.min(...prices) : null;
+  const cover = (d as { coverImageUrl?: string | null }).coverImageUrl ?? null;
   const endTime = d.endDateTime ? eventTime(d.endDateTime, d.timeZone) : '';
   // issue 10: an event with a published page shows it, with the live ticket menu in it.
   const published = usePublishedPage(eventName);
   if (published.isPending) return null;
-  if (published.data && !cancelled) return <PublishedEventPage page={published.data} />;
+  // Its own chunk (with the ticket menu): the default home's first load does not carry it.
+  if (published.data && !cancelled) return <Lazy of={publishedEventPage} page={published.data} />;
 
   return (
     <>
@@ -47,6 +51,12 @@ export function EventHomePage() {
             <span />
           )}
           <div>
+            {cover && (
+              // The cover helper's image (issue 15), in a slot of fixed proportions: nothing moves while it loads.
+              <div className={css.heroImage}>
+                <img src={cover} alt="" width={1200} height={675} fetchPriority="high" decoding="async" />
+              </div>
+            )}
             <span className={css.kicker}>{cancelled ? 'Cancelled' : d.status === 'draft' ? 'Preview' : 'Live event'}</span>
             <h1 className={css.title} data-testid="event-name">
               {d.name}
