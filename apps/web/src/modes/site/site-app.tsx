@@ -1,7 +1,7 @@
 import './site.css';
 import type { TSiteContext } from '@marquee/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { Component, StrictMode, type ReactNode } from 'react';
+import { Component, StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Toaster } from '../../features/attendee/event-site/kit/toast';
 import { SiteContextProvider } from '../../shared/site-context';
@@ -19,6 +19,14 @@ class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean
   }
 }
 
+/** Marks the document once the app is live (hydrated or rendered): browser tests wait for it before clicking. */
+function LiveMarker() {
+  useEffect(() => {
+    document.documentElement.dataset.live = 'true';
+  }, []);
+  return null;
+}
+
 /**
  * The attendee site: the same tree in the browser and on the server (modes/site/ssr-entry.tsx, with
  * a fixed `location`). No Mantine, no react-router and no console code: its first load is
@@ -32,6 +40,7 @@ export function SiteApp({ client, context, location }: { client: QueryClient; co
           <ErrorBoundary>
             <SiteRouter routes={siteRoutes} location={location} fallback={<SiteFallback kind="loading" />} />
             <Toaster />
+            <LiveMarker />
           </ErrorBoundary>
         </SiteContextProvider>
       </QueryClientProvider>
