@@ -1,28 +1,11 @@
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { isReservedPath } from '@marquee/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { EVENT_PAGE_CSP, publishedPageFor, withPublishedPage } from '../page-builder/service.js';
 import { PUBLIC_READ_CACHE } from '../public-site/routes.js';
-import { matchesEtag } from '../public-site/snapshots.js';
+import { acceptedEncoding, compressedBody, matchesEtag } from '../public-site/snapshots.js';
 import type { EventPage } from './seo.js';
-import { originOf, renderEventPage, renderPublicEventsPage, robotsTxt, sitemapXml, type RenderedPage } from './service.js';
-
-// A rendered page is compressed once per encoding (the page itself is kept per snapshot).
-const compressedPages = new WeakMap<RenderedPage, Partial<Record<'br' | 'gzip', Buffer>>>();
-
-function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | null {
-  if (!header) return null;
-  if (/\bbr\b/.test(header)) return 'br';
-  return /\bgzip\b/.test(header) ? 'gzip' : null;
-}
-
-function compressed(page: RenderedPage, encoding: 'br' | 'gzip'): Buffer {
-  let forms = compressedPages.get(page);
-  if (!forms) compressedPages.set(page, (forms = {}));
-  return (forms[encoding] ??=
-    encoding === 'br' ? brotliCompressSync(page.html, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipSync(page.html, { level: 9 }));
-}
+import { originOf, renderEventPage, renderPublicEventsPage, robotsTxt, sitemapXml } from './service.js';
 
 const EVENT_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 
@@ -64,15 +47,17 @@ export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
     reply.status(rendered.status).type('text/html; charset=utf-8');
     const encoding = rendered.etag ? acceptedEncoding(req.headers['accept-encoding']) : null;
     if (!encoding) return reply.send(rendered.html);
-    return reply.header('content-encoding', encoding).send(compressed(rendered, encoding));
+    return reply.header('content-encoding', encoding).send(compressedBody(rendered, encoding));
   };
   const opts = { config: { access: { kind: 'public' as const } }, schema: { hide: true } };
-  app.get('/:eventName', opts, page('home'));
-  app.get('/:eventName/', opts, page('home'));
-  app.get('/:eventName/tickets', opts, page('tickets'));
+  // The event pages are the same for everyone: no session is looked up for them (/events decides by it).
+  const pageOpts = { config: { access: { kind: 'public' as const }, sessionless: true }, schema: { hide: true } };
+  app.get('/:eventName', pageOpts, page('home'));
+  app.get('/:eventName/', pageOpts, page('home'));
+  app.get('/:eventName/tickets', pageOpts, page('tickets'));
   // The cart and checkout judge availability afresh (they refetch); their head and boot data make the first paint.
-  app.get('/:eventName/cart', opts, page('cart'));
-  app.get('/:eventName/account', opts, page('checkout'));
+  app.get('/:eventName/cart', pageOpts, page('cart'));
+  app.get('/:eventName/account', pageOpts, page('checkout'));
 
   // The tenant host's /events is the console's events list for its staff and the organiser's public
   // list of upcoming events for everyone else, and for staff who ask for it (?public; the console

@@ -59,11 +59,13 @@ function inject(shell: string, head: string, boot: Boot, rootHtml?: string): str
   return withHead.replace('<div id="root"></div>', () => `${root}\n    <script id="mq-boot" type="application/json">${jsonForScript(boot)}</script>`);
 }
 
-export type RenderedPage = { status: number; html: string; etag: string | null };
+export type RenderedPage = { status: number; html: string; etag: string | null; published: PublishedPage | null };
 
-// Rendered pages by the snapshot they were made from: a new snapshot (any change) is a new key, and
-// the old one's pages go with it.
-const rendered = new WeakMap<object, Map<string, RenderedPage>>();
+// Rendered pages by the snapshot's ETag (what they show) and the page: a snapshot re-read with the
+// same content keeps its pages; a change is a new ETag. The promise is kept, so a rush that arrives
+// as a snapshot changes renders each page once, not once per request.
+const rendered = new Map<string, Promise<RenderedPage>>();
+const RENDERED_MAX = 1000;
 
 /**
  * /{eventName}/ and /{eventName}/tickets on a tenant's host, rendered by the attendee site's own
@@ -80,7 +82,7 @@ export async function renderEventPage(opts: {
   eventName: string;
   page: EventPage;
   published?: () => Promise<PublishedPage | null>;
-}): Promise<(RenderedPage & { published: PublishedPage | null }) | null> {
+}): Promise<RenderedPage | null> {
   const { deps, site } = opts;
   const shell = shellOf(deps.config.webDist);
   if (!shell) return null;
@@ -95,28 +97,45 @@ export async function renderEventPage(opts: {
     throw err;
   }
   const published = (opts.page === 'home' && snap.value.details.status !== 'cancelled' && (await opts.published?.())) || null;
-  let pages = rendered.get(snap);
-  if (!pages) rendered.set(snap, (pages = new Map()));
-  const key = `${shell.hash} ${opts.page} ${opts.host} ${site.tenant.name} ${published?.version ?? '-'}`;
-  const hit = pages.get(key);
-  if (hit) return { ...hit, published };
+  const key = `${snap.etag} ${shell.hash} ${opts.page} ${opts.host} ${site.tenant.name} ${published?.version ?? '-'}`;
+  let page = rendered.get(key);
+  if (!page) {
+    if (rendered.size >= RENDERED_MAX) rendered.delete(rendered.keys().next().value!);
+    page = renderPage({ ...opts, shell, context, event: snap.value, etag: snap.etag, published });
+    rendered.set(key, page);
+    page.catch(() => rendered.delete(key));
+  }
+  // The same object each time: its compressed forms are kept with it (routes.ts).
+  return page;
+}
+
+async function renderPage(opts: {
+  deps: Deps;
+  site: SiteCtx;
+  host: string;
+  page: EventPage;
+  shell: Shell;
+  context: TSiteContext;
+  event: TPublicEvent;
+  etag: string;
+  published: PublishedPage | null;
+}): Promise<RenderedPage> {
+  const { deps, site, shell, context, published } = opts;
   const origin = originOf(deps, opts.host);
-  let head = headHtml(eventHead(snap.value, { origin, organizer: site.tenant.name, page: opts.page }), site.tenant.name);
+  let head = headHtml(eventHead(opts.event, { origin, organizer: site.tenant.name, page: opts.page }), site.tenant.name);
   const ssrPage = opts.page === 'home' || opts.page === 'tickets' ? opts.page : null;
   const renderer = ssrPage ? await siteRendererFor(deps.config.webDist) : null;
   let html: string;
   if (renderer && ssrPage) {
-    const boot: Boot = { context, event: snap.value, ...(ssrPage === 'home' ? { page: published } : {}) };
-    const url = `/${snap.value.details.urlName}/${ssrPage === 'tickets' ? 'tickets' : ''}`;
-    const root = await renderer.render({ url, context, event: snap.value, page: boot.page });
+    const boot: Boot = { context, event: opts.event, ...(ssrPage === 'home' ? { page: published } : {}) };
+    const url = `/${opts.event.details.urlName}/${ssrPage === 'tickets' ? 'tickets' : ''}`;
+    const root = await renderer.render({ url, context, event: opts.event, page: boot.page });
     head += `\n    ${renderer.headLinks(ssrPage)}`;
     html = inject(shell.html, head, boot, root);
   } else {
-    html = inject(shell.html, head, { context, event: snap.value });
+    html = inject(shell.html, head, { context, event: opts.event });
   }
-  const page = { status: 200, html, etag: `"${snap.etag.slice(1, -1)}-${shell.hash}-${opts.page}${published ? `-p${published.version}` : ''}"` };
-  if (pages.size < 50) pages.set(key, page);
-  return { ...page, published };
+  return { status: 200, html, published, etag: `"${opts.etag.slice(1, -1)}-${shell.hash}-${opts.page}${published ? `-p${published.version}` : ''}"` };
 }
 
 /**

@@ -45,6 +45,8 @@ export function siteRendererFor(webDist: string): Promise<SiteRenderer | null> {
 }
 
 async function load(entry: string, manifestFile: string): Promise<SiteRenderer> {
+  // React picks its build when first loaded: the production one unless told otherwise (tests set NODE_ENV=test).
+  process.env.NODE_ENV ??= 'production';
   const mod = (await import(pathToFileURL(entry).href)) as SsrModule;
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestEntry>;
   const links = new Map<SsrPage, string>();

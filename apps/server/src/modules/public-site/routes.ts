@@ -7,7 +7,7 @@ import { eventPreviewCheck, siteCtxOf } from '../../platform/auth/guard.js';
 import { notFound } from '../../platform/errors.js';
 import { discountCodeLimit, field } from '../checkout/code-limit.js';
 import * as service from './service.js';
-import { matchesEtag } from './snapshots.js';
+import { acceptedEncoding, compressedBody, matchesEtag } from './snapshots.js';
 
 /**
  * A CDN may keep a public event one second (the snapshot's own bound) and answer with it for ten
@@ -58,7 +58,7 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
   r.get(
     '/api/p/events/:eventName',
     {
-      config: { access },
+      config: { access, sessionless: true },
       schema: { tags, summary: 'Event home and ticket menu (?preview=1: a draft, for its staff)', params: ZEventNameParams, querystring: ZPreviewQuery, response: { 200: ZPublicEvent } },
     },
     async (req, typedReply) => {
@@ -73,8 +73,11 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
       const snap = await service.servePublicEvent({ deps, site: siteCtxOf(req), eventName: req.params.eventName });
       reply.header('etag', snap.etag).header('cache-control', PUBLIC_READ_CACHE).header('vary', 'accept-encoding');
       if (matchesEtag(req.headers['if-none-match'], snap.etag)) return reply.status(304).send();
-      // Already JSON (the snapshot's own bytes): sent as they are, not serialised again per request.
-      return reply.type('application/json; charset=utf-8').send(snap.body);
+      // Already JSON (the snapshot's own bytes), compressed once per snapshot: sent as they are.
+      reply.type('application/json; charset=utf-8');
+      const encoding = acceptedEncoding(req.headers['accept-encoding']);
+      if (!encoding) return reply.send(snap.body);
+      return reply.header('content-encoding', encoding).send(compressedBody(snap, encoding));
     },
   );
 

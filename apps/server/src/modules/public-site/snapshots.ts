@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /** A public read as it goes on the wire: the value, its JSON and a strong ETag of that JSON. */
 export type Published<T> = { value: T; body: string; etag: string };
@@ -79,4 +80,22 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
     const t = tag.trim();
     return t === '*' || t === etag || t === `W/${etag}`;
   });
+}
+
+/** The encoding to answer in: br, else gzip, when the request accepts it (q-values are not weighed; no client sends q=0 for these). */
+export function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | null {
+  if (!header) return null;
+  if (/\bbr\b/.test(header)) return 'br';
+  return /\bgzip\b/.test(header) ? 'gzip' : null;
+}
+
+const compressedBodies = new WeakMap<object, Partial<Record<'br' | 'gzip', Buffer>>>();
+
+/** `body` (a snapshot's JSON, a rendered page) compressed once per owner object and encoding. */
+export function compressedBody(owner: { body?: string; html?: string }, encoding: 'br' | 'gzip'): Buffer {
+  let forms = compressedBodies.get(owner);
+  if (!forms) compressedBodies.set(owner, (forms = {}));
+  const text = owner.body ?? owner.html ?? '';
+  return (forms[encoding] ??=
+    encoding === 'br' ? brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipSync(text, { level: 9 }));
 }

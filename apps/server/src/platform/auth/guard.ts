@@ -16,6 +16,12 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * A public read that is the same for everyone (issue 13: the cached event reads): the session
+     * is not looked up, so a visitor's cookie costs no query. A query string (?preview=1) still
+     * looks it up.
+     */
+    sessionless?: boolean;
   }
 }
 
@@ -133,6 +139,7 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
 
     const token = req.cookies[SESSION_COOKIE];
     if (!token) return;
+    if (req.routeOptions.config?.sessionless && !req.url.includes('?')) return;
     const found = await findSession(db, token, opts.session);
     if (!found || found.session.host !== host || found.user.status !== 'ACTIVE') return;
     ctx.user = {
