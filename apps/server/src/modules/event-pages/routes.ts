@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { EVENT_PAGE_CSP, publishedPageFor, withPublishedPage } from '../page-builder/service.js';
 import { PUBLIC_READ_CACHE } from '../public-site/routes.js';
+import { remember } from '../public-site/fast-path.js';
 import { acceptedEncoding, compressedBody, matchesEtag } from '../public-site/snapshots.js';
 import type { EventPage } from './seo.js';
 import { originOf, renderEventPage, renderPublicEventsPage, robotsTxt, sitemapXml } from './service.js';
@@ -22,7 +23,7 @@ export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
       return reply.callNotFound();
     }
     const site = { tenant, user: req.ctx.user };
-    const rendered = await renderEventPage({
+    const found = await renderEventPage({
       deps,
       site,
       host: req.ctx.host,
@@ -30,7 +31,8 @@ export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
       page: kind,
       published: kind === 'home' ? () => publishedPageFor({ deps, site, eventName }) : undefined,
     });
-    if (!rendered) return reply.callNotFound();
+    if (!found) return reply.callNotFound();
+    const rendered = found.page;
     if (rendered.published) {
       // An organiser's published page (issue 10) replaces the default home, under its strict CSP;
       // rendered in the app when the build has the server renderer, else placed in the shell.
@@ -45,6 +47,7 @@ export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
       reply.header('cache-control', 'no-cache');
     }
     reply.status(rendered.status).type('text/html; charset=utf-8');
+    if (rendered.etag) remember(deps, req, reply, { tenantId: tenant.id, body: rendered.html, etag: rendered.etag, until: found.until });
     const encoding = rendered.etag ? acceptedEncoding(req.headers['accept-encoding']) : null;
     if (!encoding) return reply.send(rendered.html);
     return reply.header('content-encoding', encoding).send(compressedBody(rendered, encoding));

@@ -5,7 +5,7 @@ import type { TPublicEvent, TSiteContext } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { HostTenant, SiteCtx } from '../../platform/auth/context.js';
 import { AppError } from '../../platform/errors.js';
-import { listUpcomingEvents, servePublicEvent, type PublicEventList } from '../public-site/service.js';
+import { listUpcomingEvents, servePublicEvent, snapshotUntil, type PublicEventList } from '../public-site/service.js';
 import { listPublicEvents } from './repository.js';
 import { escapeHtml, eventHead, eventsHead, headHtml, jsonForScript, type EventPage } from './seo.js';
 import { siteRendererFor } from './ssr.js';
@@ -82,7 +82,7 @@ export async function renderEventPage(opts: {
   eventName: string;
   page: EventPage;
   published?: () => Promise<PublishedPage | null>;
-}): Promise<RenderedPage | null> {
+}): Promise<{ page: RenderedPage; until: number } | null> {
   const { deps, site } = opts;
   const shell = shellOf(deps.config.webDist);
   if (!shell) return null;
@@ -92,7 +92,7 @@ export async function renderEventPage(opts: {
     snap = await servePublicEvent({ deps, site, eventName: opts.eventName });
   } catch (err) {
     if (err instanceof AppError && err.status === 404) {
-      return { status: 404, etag: null, published: null, html: inject(shell.html, `<title>${escapeHtml(site.tenant.name)}</title>\n    <meta name="robots" content="noindex">`, { context }) };
+      return { until: -Infinity, page: { status: 404, etag: null, published: null, html: inject(shell.html, `<title>${escapeHtml(site.tenant.name)}</title>\n    <meta name="robots" content="noindex">`, { context }) } };
     }
     throw err;
   }
@@ -106,7 +106,7 @@ export async function renderEventPage(opts: {
     page.catch(() => rendered.delete(key));
   }
   // The same object each time: its compressed forms are kept with it (routes.ts).
-  return page;
+  return { page: await page, until: snapshotUntil(deps, snap) };
 }
 
 async function renderPage(opts: {

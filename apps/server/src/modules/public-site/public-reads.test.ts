@@ -43,6 +43,13 @@ describe('public event reads', () => {
     expect(again.headers.etag).toBe(res.headers.etag);
     expect((await site().get(path(), { 'if-none-match': `W/${res.headers.etag}, "other"` })).status).toBe(304);
     expect((await site().get(path(), { 'if-none-match': '"something-else"' })).status).toBe(200);
+    // Repeats are answered from memory before routing (fast-path.ts): the same headers, security ones included.
+    const repeat = await site().get(path());
+    const comparable = (h: Record<string, unknown>) => Object.fromEntries(Object.entries(h).filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k)));
+    expect(comparable(repeat.headers)).toEqual(comparable(res.headers));
+    expect(repeat.headers['content-security-policy']).toBeTruthy();
+    expect(repeat.headers['x-content-type-options']).toBe('nosniff');
+    expect(repeat.raw.equals(res.raw)).toBe(true);
     // The same name in any case is the same event and the same representation.
     expect((await site().get(path().toUpperCase().replace('/API/P/EVENTS/', '/api/p/events/'))).headers.etag).toBe(res.headers.etag);
   });

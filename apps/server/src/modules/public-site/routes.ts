@@ -7,6 +7,7 @@ import { eventPreviewCheck, siteCtxOf } from '../../platform/auth/guard.js';
 import { notFound } from '../../platform/errors.js';
 import { discountCodeLimit, field } from '../checkout/code-limit.js';
 import * as service from './service.js';
+import { remember } from './fast-path.js';
 import { acceptedEncoding, compressedBody, matchesEtag } from './snapshots.js';
 
 /**
@@ -75,6 +76,7 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
       if (matchesEtag(req.headers['if-none-match'], snap.etag)) return reply.status(304).send();
       // Already JSON (the snapshot's own bytes), compressed once per snapshot: sent as they are.
       reply.type('application/json; charset=utf-8');
+      remember(deps, req, reply, { tenantId: siteCtxOf(req).tenant.id, body: snap.body, etag: snap.etag, until: service.snapshotUntil(deps, snap) });
       const encoding = acceptedEncoding(req.headers['accept-encoding']);
       if (!encoding) return reply.send(snap.body);
       return reply.header('content-encoding', encoding).send(compressedBody(snap, encoding));

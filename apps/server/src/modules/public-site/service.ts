@@ -18,6 +18,7 @@ import { checkCart, mergeLines, remainingCapacityOf, toCartTicketType } from '..
 import { donationFor, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount, type PricingConfig } from '../checkout/pricing.js';
 import { findCheckoutSnapshot } from '../checkout/repository.js';
 import type * as ticketTypesRepo from '../ticket-types/repository.js';
+import { forget } from './fast-path.js';
 import { listUpcomingPublishedEvents } from './repository.js';
 import { createSnapshotCache, type Published, type SnapshotCache } from './snapshots.js';
 
@@ -193,6 +194,7 @@ export type SnapshotScope = { tenantId: string; eventId?: string } | 'all';
  * An event's scope also takes the tenant's remembered not-founds (a rename or a publish makes a name exist).
  */
 export function expirePublicSnapshots(deps: Deps, scope: SnapshotScope) {
+  forget(deps, scope === 'all' ? 'all' : scope.tenantId);
   const cache = publicEventCaches.get(deps.db);
   if (!cache) return;
   if (scope === 'all') return cache.expire();
@@ -313,4 +315,9 @@ export async function getSeatMapImage(opts: { deps: Deps; site: SiteCtx; eventNa
   if (stored !== asked) return null;
   const object = await deps.storage.get(event.seatmapKey);
   return object ? { ...object, previewing } : null;
+}
+
+/** Until when (performance.now() clock) an answer made from this snapshot may be repeated: its own expiry. */
+export function snapshotUntil(deps: Deps, snap: Published<TPublicEvent>): number {
+  return (snap.loadedAt ?? -Infinity) + deps.config.publicSnapshotMs;
 }

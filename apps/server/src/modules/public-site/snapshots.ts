@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /** A public read as it goes on the wire: the value, its JSON and a strong ETag of that JSON. */
-export type Published<T> = { value: T; body: string; etag: string };
+export type Published<T> = { value: T; body: string; etag: string; /** performance.now() when it was read (cached snapshots only). */ loadedAt?: number };
 
 type Entry<T> = { snap: Published<T> | null; loadedAt: number; expiredAt: number; loading: Promise<Published<T> | null> | null };
 
@@ -14,6 +14,8 @@ export type SnapshotCache<T> = {
    * `null`: not found (also remembered, so unknown names do not reach the database either).
    */
   get(key: string, load: () => Promise<T | null>): Promise<Published<T> | null>;
+  /** How long this cache keeps a snapshot (ms). */
+  readonly maxAgeMs: number;
   /**
    * Something the snapshots show changed on this node: the snapshots `which` picks (by key and
    * current value; all when omitted) are re-read before they are served again.
@@ -34,7 +36,7 @@ export function createSnapshotCache<T>(maxAgeMs: number): SnapshotCache<T> {
     const startedAt = performance.now();
     entry.loading = load().then(
       (value) => {
-        entry.snap = value === null ? null : publish(value);
+        entry.snap = value === null ? null : { ...publish(value), loadedAt: startedAt };
         // A change that landed while this read ran may be missing from it: serve it, but read again next time.
         entry.loadedAt = startedAt < entry.expiredAt ? -Infinity : startedAt;
         entry.loading = null;
@@ -49,6 +51,7 @@ export function createSnapshotCache<T>(maxAgeMs: number): SnapshotCache<T> {
   }
 
   return {
+    maxAgeMs,
     get(key, load) {
       if (maxAgeMs <= 0) return load().then((v) => (v === null ? null : publish(v)));
       let entry = entries.get(key);

@@ -86,6 +86,12 @@ async function findHostTenant(db: Db, label: string): Promise<HostTenant | undef
   return tenant;
 }
 
+/** The tenant of a host label if this process has it cached and fresh, without asking the database (the public fast path). */
+export function cachedHostTenant(db: Db, label: string): HostTenant | undefined {
+  const hit = hostTenantCaches.get(db)?.entries.get(label);
+  return hit && hit.until > Date.now() ? hit.tenant : undefined;
+}
+
 /** Drops a tenant's cached host entries in this process; call after a change to the tenant commits. */
 export function invalidateHostTenant(db: Db, tenantId: string): void {
   const cache = hostTenantCaches.get(db);
