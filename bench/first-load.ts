@@ -93,7 +93,7 @@ async function main() {
   });
   try {
     const results = [
-      await measure(browser, 'event page', `/${eventName}/`, '[data-testid="get-tickets"]'),
+      await measure(browser, 'event page', `/${eventName}/`, '[data-testid="get-tickets"], [data-testid="published-event-page"]'),
       await measure(browser, 'ticket menu', `/${eventName}/tickets`, '[data-testid^="ticket-type-"]'),
       await measure(browser, 'cart', `/${eventName}/cart`, '[data-testid="continue"]', withCart),
       await measure(browser, 'checkout', `/${eventName}/account`, '[data-testid="place-order"]', fromCart),

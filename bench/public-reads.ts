@@ -9,7 +9,7 @@
 // database on that PostgreSQL server, dropped afterwards), seeds a tenant and an event with five
 // ticket types, and serves the built web app's index.html when apps/web/dist exists (the HTML row
 // is skipped otherwise). The load generator runs in a worker thread (plain sockets, HTTP/1.1, one
-// request in flight per connection, like autocannon): it shares the two cores with the server, the
+// request in flight per connection, like autocannon, accepting gzip and br as browsers do): it shares the two cores with the server, the
 // same for the reference as for Marquee. Knobs: BENCH_CONNECTIONS (100), BENCH_SECONDS (5 per row),
 // BENCH_WARMUP_SECONDS (2). Exit code 1 when a row is under 50% of the reference.
 
@@ -31,7 +31,7 @@ const net = require('node:net');
 const { performance } = require('node:perf_hooks');
 const { parentPort, workerData } = require('node:worker_threads');
 const { port, host, path, connections, seconds } = workerData;
-const request = Buffer.from('GET ' + path + ' HTTP/1.1\r\nHost: ' + host + '\r\nAccept: */*\r\nConnection: keep-alive\r\n\r\n');
+const request = Buffer.from('GET ' + path + ' HTTP/1.1\r\nHost: ' + host + '\r\nAccept: */*\r\nAccept-Encoding: gzip, deflate, br\r\nConnection: keep-alive\r\n\r\n');
 function complete(buf) {
   const end = buf.indexOf('\r\n\r\n');
   if (end < 0) return 0;

@@ -34,13 +34,20 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig({
-  plugins: [react(), precompress()],
+// `npm run build` builds twice: the browser's app into dist (with a manifest, from which the server
+// links each server-rendered page's own chunks and stylesheets in its head) and the attendee site's
+// server renderer (src/modes/site/ssr-entry.tsx) into dist-ssr, which the server loads at start.
+export default defineConfig(({ isSsrBuild }) => ({
+  plugins: isSsrBuild ? [react()] : [react(), precompress()],
   server: {
     port: 5173,
     host: true,
     allowedHosts: ['.localhost'],
     proxy: { '/api': { target: 'http://localhost:3000', changeOrigin: false } },
   },
-  build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 800 },
-});
+  // The workspace package ships TypeScript: bundled into the renderer, not left for Node to load.
+  ssr: { noExternal: ['@marquee/core'] },
+  build: isSsrBuild
+    ? { outDir: 'dist-ssr', sourcemap: false, target: 'node20', copyPublicDir: false }
+    : { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 800, manifest: true },
+}));

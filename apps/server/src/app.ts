@@ -49,6 +49,7 @@ import { registerWaitingRoomRoutes } from './modules/waiting-room/routes.js';
 import { registerTemplateRoutes } from './modules/templates/routes.js';
 import { registerPageBuilderRoutes } from './modules/page-builder/routes.js';
 import { registerEventPageRoutes } from './modules/event-pages/routes.js';
+import { installPublicFastPath } from './modules/public-site/fast-path.js';
 import { AppError, DomainError } from './platform/errors.js';
 import { findInvalidText } from './platform/validate.js';
 import { registerGuard } from './platform/auth/guard.js';
@@ -247,6 +248,8 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerEventPageRoutes(app, deps);
 
   await app.ready();
+  // Repeated public GETs of an event (issue 13) are answered before routing: modules/public-site/fast-path.ts.
+  installPublicFastPath(app, deps);
   return app as unknown as App;
 }
 

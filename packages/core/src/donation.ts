@@ -1,7 +1,7 @@
 // The optional donation at checkout (docs/decisions.md "Donations at checkout"): amounts in cents,
 // shared by the checkout form and the server's schema. No zod here: the attendee site's checkout
 // imports this module on its first load.
-import { M } from './messages.js';
+import { M_SITE as M } from './messages-site.js';
 import { toCents, type Cents } from './money.js';
 
 /** The largest donation one order can carry: $10,000.00 (M.donationMax names it). */

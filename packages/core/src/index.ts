@@ -1,4 +1,5 @@
 export * from './messages.js';
+export * from './messages-site.js';
 export * from './errors.js';
 export * from './money.js';
 export * from './donation.js';

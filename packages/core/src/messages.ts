@@ -1,7 +1,10 @@
 // Every message a person reads, word for word from the spec (accounts-admin-fees §5/§8,
 // reports-payouts-checkout §5/§8). Forms and the server both import from here.
 
+import { M_SITE } from './messages-site.js';
+
 export const M = {
+  ...M_SITE,
   // Profile (accounts §5)
   firstNameRequired: 'The First Name field is required.',
   lastNameRequired: 'The Last Name field is required.',
@@ -150,7 +153,6 @@ export const M = {
   zipRequired: 'The Zip code field is required.',
   zipDigits: 'Zip code must contain only numbers.',
   countryRequired: 'Country field is required',
-  discountRequired: 'Discount is required.',
 
   // Server-side account messages of our own (spec silent; see docs/decisions.md)
   signInFailed: 'Invalid email or password.',
@@ -268,16 +270,6 @@ export const M = {
   exportNotReady: 'The report is still being prepared. Please try again in a moment.',
   exportLinkExpired: 'This download link has expired. Please export the report again.',
   // Cart and checkout (reports-payouts-checkout §8)
-  quantityLimitExceeded: 'Quantity Limit Exceeded',
-  ticketsRemoved: 'Tickets Removed',
-  insufficientCapacity: 'Insufficient Capacity',
-  ticketAvailabilityIssue: 'Ticket Availability Issue',
-  ticketsNoLongerAvailable: 'Some tickets are no longer available!',
-  reviewYourCart: 'Please review and update your cart.',
-  updateCartToProceed: 'Please update your cart to proceed with checkout',
-  invalidInput: 'Invalid Input',
-  invalidInputBody: 'Please check your input values or contact support.',
-  discountApplied: 'Discount code applied.',
 
   // Events, ticket types, discount codes, orders (our own wording; spec silent, see docs/decisions.md)
   eventNameRequired: 'Event name is required.',
@@ -311,7 +303,6 @@ export const M = {
   coverUnreadable: 'This image could not be read. It may be damaged or incomplete: please export it again.',
   coverTooSmall: 'The cover image must be at least 800 × 400 pixels.',
   coverTooManyPixels: 'The cover image is too large: at most 50 megapixels, such as 8000 × 6000.',
-  eventNotOnSale: 'This event is no longer on sale.',
   phoneWireFormat: 'The mobile number must be sent as digits with a plus prefix, such as +16175550123.',
   paymentUnavailable: 'Payment is not available right now. Please try again in a moment.',
   redirectUrlInvalid: 'The return address must be on this site.',
@@ -319,12 +310,8 @@ export const M = {
   surchargeRuleInvalid: 'Please choose one of your active surcharge rules.',
 
   // Donations at checkout (our own wording; the spec is silent, see docs/decisions.md "Donations at checkout")
-  donationInvalid: 'The donation must be a whole number of cents, 0 or more.',
-  donationMax: 'A donation can be at most $10,000.00.',
-  donationAmount: 'Please enter an amount in dollars, such as 15 or 15.50.',
   donationNoCharity: 'This event does not collect donations.',
   donationCharityChanged: 'The charity for this event has changed. Please review your donation.',
-  donationTakenOff: 'Your donation was taken off. Please review your order and place it again.',
 
   // Order detail actions (reports-payouts-checkout §5 Actions, §8)
   reasonRequired: 'Reason is required.',

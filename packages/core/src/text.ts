@@ -28,3 +28,6 @@ export function plainTextToHtml(text: string): string {
     .map((p) => `<p>${esc(p.trim()).replace(/\n/g, '<br>')}</p>`)
     .join('');
 }
+
+/** Where an event page template (issue 10) puts the live ticket menu: an element carrying this attribute. Here, not beside the template schemas, so the attendee site imports no zod for it. */
+export const TICKET_MENU_ATTRIBUTE = 'data-marquee-tickets';

@@ -9,7 +9,11 @@ import { createQueryClient } from './query-client';
 const loadConsole = () => import('./console-app');
 const loadSite = () => import('../modes/site/site-app');
 
-type Boot = { context: TSiteContext; event?: TPublicEvent };
+/**
+ * `site`: the server rendered an attendee-site page here (the tenant's public /events page is on a
+ * console path); `page`: an event's published page (issue 10), or null when it has none.
+ */
+type Boot = { context: TSiteContext; event?: TPublicEvent; site?: boolean; page?: { version: number; html: string; css: string } | null; events?: unknown };
 
 /** What the server rendered into an event page (<script id="mq-boot">): the host's context and the event, so the first paint asks nothing. */
 function readBoot(): Boot | null {
@@ -23,27 +27,33 @@ function readBoot(): Boot | null {
 }
 
 async function start() {
-  const root = createRoot(document.getElementById('root')!);
+  const container = document.getElementById('root')!;
   const client = createQueryClient();
-  // An event path can only be the attendee site: fetch its chunk while the host is being asked.
-  const sitePreload = isConsolePath(window.location.pathname) ? null : loadSite();
-  sitePreload?.catch(() => undefined);
   const boot = readBoot();
+  // An event path can only be the attendee site: fetch its chunk while the host is being asked.
+  const sitePreload = isConsolePath(window.location.pathname) && !boot?.site ? null : loadSite();
+  sitePreload?.catch(() => undefined);
   let context: TSiteContext;
   try {
     context = boot?.context ?? (await api.get<TSiteContext>('/api/site/context'));
   } catch (e) {
     const unknownHost = isApiError(e) && e.status === 404;
-    (await loadConsole()).renderStartupProblem({ root, client, unknownHost, message: errorMessage(e) });
+    (await loadConsole()).renderStartupProblem({ root: createRoot(container), client, unknownHost, message: errorMessage(e) });
     return;
   }
   client.setQueryData(['site', 'context'], context);
   // Same key and freshness as useEvent: the home page and ticket menu render from it without a request.
-  if (boot?.event) client.setQueryData(['site', 'event', boot.event.details.urlName.toLowerCase()], boot.event);
-  const mode = modeFor(context, window.location.pathname);
+  if (boot?.event) {
+    const key = boot.event.details.urlName.toLowerCase();
+    client.setQueryData(['site', 'event', key], boot.event);
+    // The event home's published page (or that it has none), as usePublishedPage keeps it.
+    if (boot.page !== undefined) client.setQueryData(['site', 'page', key], boot.page);
+  }
+  if (boot?.events) client.setQueryData(['site', 'events'], boot.events);
+  const mode = boot?.site ? 'site' : modeFor(context, window.location.pathname);
   document.documentElement.dataset.mode = mode;
-  if (mode === 'site') (await (sitePreload ?? loadSite())).renderSite({ root, client, context });
-  else await (await loadConsole()).renderConsole({ root, client, context, mode });
+  if (mode === 'site') await (await (sitePreload ?? loadSite())).startSite({ container, client, context });
+  else await (await loadConsole()).renderConsole({ root: createRoot(container), client, context, mode });
 }
 
 void start();

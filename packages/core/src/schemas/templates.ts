@@ -65,8 +65,6 @@ export const ZSiteTemplateFetch = z.object({ result: z.array(z.object({ version:
 
 // ---- event pages (issue 10: pages built from the templates in GrapesJS) --------------------------
 
-/** Where the template puts the live ticket menu: an element carrying this attribute. */
-export const TICKET_MENU_ATTRIBUTE = 'data-marquee-tickets';
 export const EVENT_PAGE_MAX_CHARS = 2_000_000;
 
 export const ZEventPageDraft = z.object({

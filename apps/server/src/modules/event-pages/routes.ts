@@ -1,28 +1,12 @@
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { isReservedPath } from '@marquee/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { EVENT_PAGE_CSP, publishedPageFor, withPublishedPage } from '../page-builder/service.js';
 import { PUBLIC_READ_CACHE } from '../public-site/routes.js';
-import { matchesEtag } from '../public-site/snapshots.js';
+import { remember } from '../public-site/fast-path.js';
+import { acceptedEncoding, compressedBody, matchesEtag } from '../public-site/snapshots.js';
 import type { EventPage } from './seo.js';
-import { originOf, renderEventPage, robotsTxt, sitemapXml, type RenderedPage } from './service.js';
-
-// A rendered page is compressed once per encoding (the page itself is kept per snapshot).
-const compressedPages = new WeakMap<RenderedPage, Partial<Record<'br' | 'gzip', Buffer>>>();
-
-function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | null {
-  if (!header) return null;
-  if (/\bbr\b/.test(header)) return 'br';
-  return /\bgzip\b/.test(header) ? 'gzip' : null;
-}
-
-function compressed(page: RenderedPage, encoding: 'br' | 'gzip'): Buffer {
-  let forms = compressedPages.get(page);
-  if (!forms) compressedPages.set(page, (forms = {}));
-  return (forms[encoding] ??=
-    encoding === 'br' ? brotliCompressSync(page.html, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipSync(page.html, { level: 9 }));
-}
+import { originOf, renderEventPage, renderPublicEventsPage, robotsTxt, sitemapXml } from './service.js';
 
 const EVENT_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 
@@ -38,18 +22,22 @@ export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
       // The single-page app's own answer (app.ts's not-found handler), as before these routes.
       return reply.callNotFound();
     }
-    const rendered = await renderEventPage({ deps, site: { tenant, user: req.ctx.user }, host: req.ctx.host, eventName, page: kind });
-    if (!rendered) return reply.callNotFound();
-    if (kind === 'home' && rendered.status === 200) {
-      // An organiser's published page (issue 10) replaces the default home, under its strict CSP.
-      const built = await publishedPageFor({ deps, site: { tenant, user: req.ctx.user }, eventName });
-      if (built) {
-        return reply
-          .type('text/html; charset=utf-8')
-          .header('content-security-policy', EVENT_PAGE_CSP)
-          .header('cache-control', 'no-cache')
-          .send(withPublishedPage(rendered.html, built));
-      }
+    const site = { tenant, user: req.ctx.user };
+    const found = await renderEventPage({
+      deps,
+      site,
+      host: req.ctx.host,
+      eventName,
+      page: kind,
+      published: kind === 'home' ? () => publishedPageFor({ deps, site, eventName }) : undefined,
+    });
+    if (!found) return reply.callNotFound();
+    const rendered = found.page;
+    if (rendered.published) {
+      // An organiser's published page (issue 10) replaces the default home, under its strict CSP;
+      // rendered in the app when the build has the server renderer, else placed in the shell.
+      const html = rendered.html.includes('<div id="root" data-ssr>') ? rendered.html : withPublishedPage(rendered.html, rendered.published);
+      return reply.type('text/html; charset=utf-8').header('content-security-policy', EVENT_PAGE_CSP).header('cache-control', 'no-cache').send(html);
     }
     reply.header('vary', 'accept-encoding');
     if (rendered.etag) {
@@ -59,17 +47,34 @@ export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
       reply.header('cache-control', 'no-cache');
     }
     reply.status(rendered.status).type('text/html; charset=utf-8');
+    if (rendered.etag) remember(deps, req, reply, { tenantId: tenant.id, body: rendered.html, etag: rendered.etag, until: found.until });
     const encoding = rendered.etag ? acceptedEncoding(req.headers['accept-encoding']) : null;
     if (!encoding) return reply.send(rendered.html);
-    return reply.header('content-encoding', encoding).send(compressed(rendered, encoding));
+    return reply.header('content-encoding', encoding).send(compressedBody(rendered, encoding));
   };
   const opts = { config: { access: { kind: 'public' as const } }, schema: { hide: true } };
-  app.get('/:eventName', opts, page('home'));
-  app.get('/:eventName/', opts, page('home'));
-  app.get('/:eventName/tickets', opts, page('tickets'));
+  // The event pages are the same for everyone: no session is looked up for them (/events decides by it).
+  const pageOpts = { config: { access: { kind: 'public' as const }, sessionless: true }, schema: { hide: true } };
+  app.get('/:eventName', pageOpts, page('home'));
+  app.get('/:eventName/', pageOpts, page('home'));
+  app.get('/:eventName/tickets', pageOpts, page('tickets'));
   // The cart and checkout judge availability afresh (they refetch); their head and boot data make the first paint.
-  app.get('/:eventName/cart', opts, page('cart'));
-  app.get('/:eventName/account', opts, page('checkout'));
+  app.get('/:eventName/cart', pageOpts, page('cart'));
+  app.get('/:eventName/account', pageOpts, page('checkout'));
+
+  // The tenant host's /events is the console's events list for its staff and the organiser's public
+  // list of upcoming events for everyone else, and for staff who ask for it (?public; the console
+  // links there). docs/decisions.md "/events: the console for staff, the public list otherwise".
+  app.get('/events', opts, async (req, reply) => {
+    const tenant = req.ctx.hostTenant;
+    const staff = !!req.ctx.user && req.ctx.memberships.some((m) => m.tenantId === tenant?.id || m.tenantId === null);
+    const wantsPublic = Object.hasOwn((req.query ?? {}) as object, 'public');
+    if (!tenant || (staff && !wantsPublic)) return reply.callNotFound();
+    const html = await renderPublicEventsPage({ deps, site: { tenant, user: req.ctx.user }, host: req.ctx.host });
+    if (!html) return reply.callNotFound();
+    // One address, two pages: never shared between a signed-in member and a visitor.
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'cookie').send(html);
+  });
 
   app.get('/robots.txt', opts, async (req, reply) =>
     reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600').send(robotsTxt({ origin: originOf(deps, req.ctx.host), tenant: req.ctx.hostTenant })),

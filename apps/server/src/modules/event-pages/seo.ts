@@ -169,3 +169,43 @@ export function headHtml(head: PageHead, siteName: string): string {
   ];
   return tags.filter(Boolean).join('\n    ');
 }
+
+/** What eventsHead needs of each listed event (public-site PublicEventSummary). */
+type ListedEvent = { urlName: string; name: string; startDateTime: string | null; timeZone: string; venueName: string; city: string; status: string; coverImageUrl: string | null };
+
+/**
+ * The head of the tenant host's public /events page (issue 13): the organiser's upcoming events as
+ * a schema.org ItemList whose items are the Events (the summary-page shape Google documents for
+ * carousels: each ListItem's url is the event's own page).
+ */
+export function eventsHead(events: ListedEvent[], opts: { origin: string; organizer: string }): PageHead {
+  const names = events.slice(0, 3).map((e) => e.name);
+  const more = events.length > 3 ? ` and ${events.length - 3} more` : '';
+  const description = events.length
+    ? `Tickets for upcoming events by ${opts.organizer}: ${names.join(', ')}${more}.`.slice(0, 200)
+    : `Upcoming events by ${opts.organizer}.`;
+  const cover = events.find((e) => e.coverImageUrl)?.coverImageUrl ?? null;
+  return {
+    title: `Upcoming events · ${opts.organizer}`,
+    description,
+    canonical: `${opts.origin}/events`,
+    image: cover ? (cover.startsWith('/') ? `${opts.origin}${cover}` : cover) : null,
+    jsonLd: {
+      '@context': 'https://schema.org',
+      '@type': 'ItemList',
+      itemListElement: events.map((e, i) => ({
+        '@type': 'ListItem',
+        position: i + 1,
+        url: `${opts.origin}/${e.urlName}/`,
+        item: {
+          '@type': 'Event',
+          name: e.name,
+          url: `${opts.origin}/${e.urlName}/`,
+          ...(e.startDateTime ? { startDate: isoWithOffset(e.startDateTime, e.timeZone) } : {}),
+          eventStatus: e.status === 'cancelled' ? 'https://schema.org/EventCancelled' : 'https://schema.org/EventScheduled',
+          location: { '@type': 'Place', name: e.venueName || e.city || e.name, ...(e.city ? { address: { '@type': 'PostalAddress', addressLocality: e.city } } : {}) },
+        },
+      })),
+    },
+  };
+}

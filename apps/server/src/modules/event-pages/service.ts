@@ -5,17 +5,24 @@ import type { TPublicEvent, TSiteContext } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { HostTenant, SiteCtx } from '../../platform/auth/context.js';
 import { AppError } from '../../platform/errors.js';
-import { servePublicEvent } from '../public-site/service.js';
+import { listUpcomingEvents, servePublicEvent, snapshotUntil, type PublicEventList } from '../public-site/service.js';
 import { listPublicEvents } from './repository.js';
-import { escapeHtml, eventHead, headHtml, jsonForScript, type EventPage } from './seo.js';
+import { escapeHtml, eventHead, eventsHead, headHtml, jsonForScript, type EventPage } from './seo.js';
+import { siteRendererFor } from './ssr.js';
 
 // The attendee site's pages as HTML with their head (title, description, canonical, Open Graph,
 // Twitter card, schema.org Event) and the data the app starts from inline, so the first paint asks
 // the API nothing (issue 13 "Server-rendered event pages"). The event comes from the same per-event
 // snapshot as GET /api/p/events/{name}.
 
-/** What the web app reads from <script id="mq-boot"> instead of asking /api/site/context and the event. */
-export type Boot = { context: TSiteContext; event?: TPublicEvent };
+export type PublishedPage = { version: number; html: string; css: string };
+
+/**
+ * What the web app reads from <script id="mq-boot"> instead of asking /api/site/context and the
+ * event: also the event home's published page (null: none), and for the tenant's public /events
+ * page (a console path otherwise) `site` and the list.
+ */
+export type Boot = { context: TSiteContext; event?: TPublicEvent; page?: PublishedPage | null; site?: true; events?: PublicEventList };
 
 type Shell = { html: string; mtimeMs: number; hash: string };
 const shells = new Map<string, Shell>();
@@ -45,22 +52,37 @@ function contextOf(deps: Deps, tenant: HostTenant): TSiteContext {
   return { mode: 'tenant', tenant, mailOutbox: !deps.config.smtpUrl } as TSiteContext;
 }
 
-function inject(shell: string, head: string, boot: Boot): string {
-  const withHead = shell.replace(/<title>[^<]*<\/title>/, head);
-  return withHead.replace('<div id="root"></div>', `<div id="root"></div>\n    <script id="mq-boot" type="application/json">${jsonForScript(boot)}</script>`);
+/** The shell with the page's head, and in #root the server-rendered app (marked data-ssr: the client hydrates it), when there is one. */
+function inject(shell: string, head: string, boot: Boot, rootHtml?: string): string {
+  const withHead = shell.replace(/<title>[^<]*<\/title>/, () => head);
+  const root = rootHtml === undefined ? '<div id="root"></div>' : `<div id="root" data-ssr>${rootHtml}</div>`;
+  return withHead.replace('<div id="root"></div>', () => `${root}\n    <script id="mq-boot" type="application/json">${jsonForScript(boot)}</script>`);
 }
 
-export type RenderedPage = { status: number; html: string; etag: string | null };
+export type RenderedPage = { status: number; html: string; etag: string | null; published: PublishedPage | null };
 
-// Rendered pages by the snapshot they were made from: a new snapshot (any change) is a new key, and
-// the old one's pages go with it.
-const rendered = new WeakMap<object, Map<string, RenderedPage>>();
+// Rendered pages by the snapshot's ETag (what they show) and the page: a snapshot re-read with the
+// same content keeps its pages; a change is a new ETag. The promise is kept, so a rush that arrives
+// as a snapshot changes renders each page once, not once per request.
+const rendered = new Map<string, Promise<RenderedPage>>();
+const RENDERED_MAX = 1000;
 
 /**
- * /{eventName}/ and /{eventName}/tickets on a tenant's host. Null when the app is not built (the
- * caller answers as for any other path). An event the public may not see is the app's not-found page, 404.
+ * /{eventName}/ and /{eventName}/tickets on a tenant's host, rendered by the attendee site's own
+ * React components when the build has its server renderer (ssr.ts); /cart and /account (what the
+ * browser alone knows, the cart, decides them) and builds without it get the app shell with the
+ * head and boot data. Null when the app is not built (the caller answers as for any other path).
+ * An event the public may not see is the app's not-found page, 404. `published`: the event home's
+ * published page (issue 10), asked for once the event is known.
  */
-export async function renderEventPage(opts: { deps: Deps; site: SiteCtx; host: string; eventName: string; page: EventPage }): Promise<RenderedPage | null> {
+export async function renderEventPage(opts: {
+  deps: Deps;
+  site: SiteCtx;
+  host: string;
+  eventName: string;
+  page: EventPage;
+  published?: () => Promise<PublishedPage | null>;
+}): Promise<{ page: RenderedPage; until: number } | null> {
   const { deps, site } = opts;
   const shell = shellOf(deps.config.webDist);
   if (!shell) return null;
@@ -70,21 +92,71 @@ export async function renderEventPage(opts: { deps: Deps; site: SiteCtx; host: s
     snap = await servePublicEvent({ deps, site, eventName: opts.eventName });
   } catch (err) {
     if (err instanceof AppError && err.status === 404) {
-      return { status: 404, etag: null, html: inject(shell.html, `<title>${escapeHtml(site.tenant.name)}</title>\n    <meta name="robots" content="noindex">`, { context }) };
+      return { until: -Infinity, page: { status: 404, etag: null, published: null, html: inject(shell.html, `<title>${escapeHtml(site.tenant.name)}</title>\n    <meta name="robots" content="noindex">`, { context }) } };
     }
     throw err;
   }
-  let pages = rendered.get(snap);
-  if (!pages) rendered.set(snap, (pages = new Map()));
-  const key = `${shell.hash} ${opts.page} ${opts.host} ${site.tenant.name}`;
-  const hit = pages.get(key);
-  if (hit) return hit;
+  const published = (opts.page === 'home' && snap.value.details.status !== 'cancelled' && (await opts.published?.())) || null;
+  const key = `${snap.etag} ${shell.hash} ${opts.page} ${opts.host} ${site.tenant.name} ${published?.version ?? '-'}`;
+  let page = rendered.get(key);
+  if (!page) {
+    if (rendered.size >= RENDERED_MAX) rendered.delete(rendered.keys().next().value!);
+    page = renderPage({ ...opts, shell, context, event: snap.value, etag: snap.etag, published });
+    rendered.set(key, page);
+    page.catch(() => rendered.delete(key));
+  }
+  // The same object each time: its compressed forms are kept with it (routes.ts).
+  return { page: await page, until: snapshotUntil(deps, snap) };
+}
+
+async function renderPage(opts: {
+  deps: Deps;
+  site: SiteCtx;
+  host: string;
+  page: EventPage;
+  shell: Shell;
+  context: TSiteContext;
+  event: TPublicEvent;
+  etag: string;
+  published: PublishedPage | null;
+}): Promise<RenderedPage> {
+  const { deps, site, shell, context, published } = opts;
   const origin = originOf(deps, opts.host);
-  const head = headHtml(eventHead(snap.value, { origin, organizer: site.tenant.name, page: opts.page }), site.tenant.name);
-  const html = inject(shell.html, head, { context, event: snap.value });
-  const page = { status: 200, html, etag: `"${snap.etag.slice(1, -1)}-${shell.hash}-${opts.page}"` };
-  if (pages.size < 50) pages.set(key, page);
-  return page;
+  let head = headHtml(eventHead(opts.event, { origin, organizer: site.tenant.name, page: opts.page }), site.tenant.name);
+  const ssrPage = opts.page === 'home' || opts.page === 'tickets' ? opts.page : null;
+  const renderer = ssrPage ? await siteRendererFor(deps.config.webDist) : null;
+  let html: string;
+  if (renderer && ssrPage) {
+    const boot: Boot = { context, event: opts.event, ...(ssrPage === 'home' ? { page: published } : {}) };
+    const url = `/${opts.event.details.urlName}/${ssrPage === 'tickets' ? 'tickets' : ''}`;
+    const root = await renderer.render({ url, context, event: opts.event, page: boot.page });
+    head += `\n    ${renderer.headLinks(ssrPage)}`;
+    html = inject(shell.html, head, boot, root);
+  } else {
+    html = inject(shell.html, head, { context, event: opts.event });
+  }
+  return { status: 200, html, published, etag: `"${opts.etag.slice(1, -1)}-${shell.hash}-${opts.page}${published ? `-p${published.version}` : ''}"` };
+}
+
+/**
+ * The tenant host's public /events page (issue 13): the organiser's upcoming events, rendered by
+ * the attendee site's component, with its head (an ItemList of the events in JSON-LD). Null when
+ * the app is not built.
+ */
+export async function renderPublicEventsPage(opts: { deps: Deps; site: SiteCtx; host: string }): Promise<string | null> {
+  const { deps, site } = opts;
+  const shell = shellOf(deps.config.webDist);
+  if (!shell) return null;
+  const context = contextOf(deps, site.tenant);
+  const events = await listUpcomingEvents({ deps, site });
+  const origin = originOf(deps, opts.host);
+  let head = headHtml(eventsHead(events.result, { origin, organizer: site.tenant.name }), site.tenant.name);
+  const boot: Boot = { context, site: true, events };
+  const renderer = await siteRendererFor(deps.config.webDist);
+  if (!renderer) return inject(shell.html, head, boot);
+  const root = await renderer.render({ url: '/events', context, events });
+  head += `\n    ${renderer.headLinks('events')}`;
+  return inject(shell.html, head, boot, root);
 }
 
 const xml = (s: string) => escapeHtml(s);

@@ -7,7 +7,8 @@ import { eventPreviewCheck, siteCtxOf } from '../../platform/auth/guard.js';
 import { notFound } from '../../platform/errors.js';
 import { discountCodeLimit, field } from '../checkout/code-limit.js';
 import * as service from './service.js';
-import { matchesEtag } from './snapshots.js';
+import { remember } from './fast-path.js';
+import { acceptedEncoding, compressedBody, matchesEtag } from './snapshots.js';
 
 /**
  * A CDN may keep a public event one second (the snapshot's own bound) and answer with it for ten
@@ -17,6 +18,24 @@ export const PUBLIC_READ_CACHE = 'public, max-age=0, must-revalidate, s-maxage=1
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/**
+ * Which public snapshots a successful change expires, by the route it went through: the event's under
+ * an event's console path (ticket types, edits, publish, cancel, seat map...), every event of the
+ * tenant under the tenant's other console paths (fees, charity, settings, new events), every event
+ * of every tenant for the platform's fee rules, global settings and charities; null for the rest
+ * (the attendee site's holds and orders, payments, accounts, check-in scans).
+ */
+export function snapshotScopeOf(url: string | undefined, params: unknown): service.SnapshotScope | null {
+  if (!url) return null;
+  const { tenantId, eventId } = (params ?? {}) as { tenantId?: string; eventId?: string };
+  if (url.startsWith('/api/tenants/:tenantId') && tenantId) {
+    if (!eventId) return { tenantId };
+    return url.includes('/checkin/') ? null : { tenantId, eventId };
+  }
+  if (url.startsWith('/api/global/') || url.startsWith('/api/platform/charities') || url.startsWith('/api/platform/tenants/rules')) return 'all';
+  return null;
+}
+
 const ZEventNameParams = z.object({ eventName: z.string().min(1).max(100) });
 const ZPreviewQuery = z.object({ preview: z.enum(['1', '0']).optional() });
 
@@ -25,18 +44,22 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['event site'];
   const access = { kind: 'site' } as const;
-  // Cart validation takes no discount code; pricing does, and so answers whether one is valid.
-  // Any change that went through (events, ticket types, fees, charities, holds, cancellations...)
-  // expires this node's public snapshots; other nodes see it within PUBLIC_SNAPSHOT_MS.
+  // A change that went through this node expires the snapshots of what it touched at once; other
+  // nodes see it within PUBLIC_SNAPSHOT_MS. Holds, orders and payments only move remaining counts:
+  // those may be that stale (issue 13 "at most about a second"), so an on-sale does not rebuild
+  // the snapshot on every order.
   app.addHook('onSend', async (req, reply) => {
-    if (MUTATING.has(req.method) && reply.statusCode < 400) service.expirePublicSnapshots(deps);
+    if (!MUTATING.has(req.method) || reply.statusCode >= 400) return;
+    const scope = snapshotScopeOf(req.routeOptions.url, req.params);
+    if (scope) service.expirePublicSnapshots(deps, scope);
   });
+  // Cart validation takes no discount code; pricing does, and so answers whether one is valid.
   const codeLimit = discountCodeLimit(deps, (body) => field(body, 'discountCode'));
 
   r.get(
     '/api/p/events/:eventName',
     {
-      config: { access },
+      config: { access, sessionless: true },
       schema: { tags, summary: 'Event home and ticket menu (?preview=1: a draft, for its staff)', params: ZEventNameParams, querystring: ZPreviewQuery, response: { 200: ZPublicEvent } },
     },
     async (req, typedReply) => {
@@ -51,9 +74,19 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
       const snap = await service.servePublicEvent({ deps, site: siteCtxOf(req), eventName: req.params.eventName });
       reply.header('etag', snap.etag).header('cache-control', PUBLIC_READ_CACHE).header('vary', 'accept-encoding');
       if (matchesEtag(req.headers['if-none-match'], snap.etag)) return reply.status(304).send();
-      // Already JSON (the snapshot's own bytes): sent as they are, not serialised again per request.
-      return reply.type('application/json; charset=utf-8').send(snap.body);
+      // Already JSON (the snapshot's own bytes), compressed once per snapshot: sent as they are.
+      reply.type('application/json; charset=utf-8');
+      remember(deps, req, reply, { tenantId: siteCtxOf(req).tenant.id, body: snap.body, etag: snap.etag, until: service.snapshotUntil(deps, snap) });
+      const encoding = acceptedEncoding(req.headers['accept-encoding']);
+      if (!encoding) return reply.send(snap.body);
+      return reply.header('content-encoding', encoding).send(compressedBody(snap, encoding));
     },
+  );
+
+  r.get(
+    '/api/p/events',
+    { config: { access }, schema: { tags, summary: "The organiser's upcoming events on sale, soonest first (the public /events page)" } },
+    async (_req, reply) => reply.header('cache-control', PUBLIC_READ_CACHE).send(await service.listUpcomingEvents({ deps, site: siteCtxOf(_req) })),
   );
 
   r.get(

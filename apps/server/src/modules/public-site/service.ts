@@ -19,6 +19,8 @@ import { checkCart, mergeLines, remainingCapacityOf, toCartTicketType } from '..
 import { donationFor, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount, type PricingConfig } from '../checkout/pricing.js';
 import { findCheckoutSnapshot } from '../checkout/repository.js';
 import type * as ticketTypesRepo from '../ticket-types/repository.js';
+import { forget } from './fast-path.js';
+import { listUpcomingPublishedEvents } from './repository.js';
 import { createSnapshotCache, type Published, type SnapshotCache } from './snapshots.js';
 
 // The attendee site's reads (spec reports-payouts-checkout §2 attendee routes, §7). The tenant is
@@ -186,9 +188,67 @@ export async function servePublicEvent({ deps, site, eventName }: { deps: Deps; 
   return snap;
 }
 
-/** A change went through this node: the next read of any public event reads the database again. */
-export function expirePublicSnapshots(deps: Deps) {
-  publicEventCaches.get(deps.db)?.expireAll();
+/** What a change touched: one event of a tenant, every event of a tenant, or everything (platform fees, charities). */
+export type SnapshotScope = { tenantId: string; eventId?: string } | 'all';
+
+/**
+ * A change went through this node: the next read of the events it touched reads the database again.
+ * An event's scope also takes the tenant's remembered not-founds (a rename or a publish makes a name exist).
+ */
+export function expirePublicSnapshots(deps: Deps, scope: SnapshotScope) {
+  forget(deps, scope === 'all' ? 'all' : scope.tenantId);
+  const cache = publicEventCaches.get(deps.db);
+  if (!cache) return;
+  if (scope === 'all') return cache.expire();
+  const prefix = `${scope.tenantId}/`;
+  const { eventId } = scope;
+  cache.expire((key, snap) => key.startsWith(prefix) && (!eventId || !snap || snap.value.id === eventId));
+}
+
+/** One upcoming event on the tenant host's public /events page (issue 13). */
+export type PublicEventSummary = {
+  urlName: string;
+  name: string;
+  startDateTime: string | null;
+  timeZone: string;
+  venueName: string;
+  city: string;
+  status: 'published' | 'cancelled';
+  /** The lowest all-in price of a ticket on sale now, in cents; null when none is. */
+  priceFrom: number | null;
+  coverImageUrl: string | null;
+};
+export type PublicEventList = { result: PublicEventSummary[]; count: number; cursor: string | null };
+
+/**
+ * The organiser's upcoming events on sale, soonest first (at most 100, one page: no cursor), each
+ * from its public snapshot, so the list costs one query and the snapshots the event pages share.
+ */
+export async function listUpcomingEvents({ deps, site }: { deps: Deps; site: SiteCtx }): Promise<PublicEventList> {
+  const rows = await listUpcomingPublishedEvents(deps.db, site.tenant.id, new Date());
+  const result: PublicEventSummary[] = [];
+  for (const row of rows) {
+    const snap = await servePublicEvent({ deps, site, eventName: row.urlName }).catch((err: unknown) => {
+      if (err instanceof AppError && err.status === 404) return null;
+      throw err;
+    });
+    if (!snap) continue;
+    const { details: d, ticketTypes } = snap.value;
+    const prices = ticketTypes.filter((t) => t.details.available && t.details.remainingQuantity > 0).map((t) => t.details.allInPrice);
+    const cover = (d as { coverImageUrl?: unknown }).coverImageUrl;
+    result.push({
+      urlName: d.urlName,
+      name: d.name,
+      startDateTime: d.startDateTime,
+      timeZone: d.timeZone,
+      venueName: d.venueName,
+      city: d.city,
+      status: d.status === 'cancelled' ? 'cancelled' : 'published',
+      priceFrom: prices.length ? Math.min(...prices) : null,
+      coverImageUrl: typeof cover === 'string' && cover ? cover : null,
+    });
+  }
+  return { result, count: result.length, cursor: null };
 }
 
 /** spec §7 GET /p/tenants/{tenantId}/events/{eventId}/setting */
@@ -275,4 +335,9 @@ export async function getCoverImage(opts: { deps: Deps; site: SiteCtx; eventName
   const object = await deps.storage.get(coverStorageKey(event.tenantId, event.id, asked.coverImageId, asked.crop));
   if (!object) return null;
   return { bytes: object.bytes, contentType: COVER_CROPS[asked.crop].contentType, previewing };
+}
+
+/** Until when (performance.now() clock) an answer made from this snapshot may be repeated: its own expiry. */
+export function snapshotUntil(deps: Deps, snap: Published<TPublicEvent>): number {
+  return (snap.loadedAt ?? -Infinity) + deps.config.publicSnapshotMs;
 }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /** A public read as it goes on the wire: the value, its JSON and a strong ETag of that JSON. */
-export type Published<T> = { value: T; body: string; etag: string };
+export type Published<T> = { value: T; body: string; etag: string; /** performance.now() when it was read (cached snapshots only). */ loadedAt?: number };
 
-type Entry<T> = { snap: Published<T> | null; loadedAt: number; loading: Promise<Published<T> | null> | null };
+type Entry<T> = { snap: Published<T> | null; loadedAt: number; expiredAt: number; loading: Promise<Published<T> | null> | null };
 
 export type SnapshotCache<T> = {
   /**
@@ -13,8 +14,13 @@ export type SnapshotCache<T> = {
    * `null`: not found (also remembered, so unknown names do not reach the database either).
    */
   get(key: string, load: () => Promise<T | null>): Promise<Published<T> | null>;
-  /** Something the snapshots show changed on this node: every snapshot is re-read before it is served again. */
-  expireAll(): void;
+  /** How long this cache keeps a snapshot (ms). */
+  readonly maxAgeMs: number;
+  /**
+   * Something the snapshots show changed on this node: the snapshots `which` picks (by key and
+   * current value; all when omitted) are re-read before they are served again.
+   */
+  expire(which?: (key: string, snap: Published<T> | null) => boolean): void;
 };
 
 export function publish<T>(value: T): Published<T> {
@@ -25,15 +31,14 @@ export function publish<T>(value: T): Published<T> {
 /** One cache per process (per database); `maxAgeMs` bounds how stale a snapshot may be on any node (0: no cache). */
 export function createSnapshotCache<T>(maxAgeMs: number): SnapshotCache<T> {
   const entries = new Map<string, Entry<T>>();
-  let expiredAt = 0;
 
   function refresh(key: string, entry: Entry<T>, load: () => Promise<T | null>) {
     const startedAt = performance.now();
     entry.loading = load().then(
       (value) => {
-        entry.snap = value === null ? null : publish(value);
+        entry.snap = value === null ? null : { ...publish(value), loadedAt: startedAt };
         // A change that landed while this read ran may be missing from it: serve it, but read again next time.
-        entry.loadedAt = startedAt < expiredAt ? -Infinity : startedAt;
+        entry.loadedAt = startedAt < entry.expiredAt ? -Infinity : startedAt;
         entry.loading = null;
         return entry.snap;
       },
@@ -46,12 +51,13 @@ export function createSnapshotCache<T>(maxAgeMs: number): SnapshotCache<T> {
   }
 
   return {
+    maxAgeMs,
     get(key, load) {
       if (maxAgeMs <= 0) return load().then((v) => (v === null ? null : publish(v)));
       let entry = entries.get(key);
       if (!entry) {
         if (entries.size > 10_000) entries.clear();
-        entry = { snap: null, loadedAt: -Infinity, loading: null };
+        entry = { snap: null, loadedAt: -Infinity, expiredAt: 0, loading: null };
         entries.set(key, entry);
         return refresh(key, entry, load);
       }
@@ -59,9 +65,13 @@ export function createSnapshotCache<T>(maxAgeMs: number): SnapshotCache<T> {
       if (entry.loading) return entry.loadedAt === -Infinity && !entry.snap ? entry.loading : Promise.resolve(entry.snap);
       return refresh(key, entry, load);
     },
-    expireAll() {
-      expiredAt = performance.now();
-      for (const entry of entries.values()) entry.loadedAt = -Infinity;
+    expire(which) {
+      const now = performance.now();
+      for (const [key, entry] of entries) {
+        if (which && !which(key, entry.snap)) continue;
+        entry.loadedAt = -Infinity;
+        entry.expiredAt = now;
+      }
     },
   };
 }
@@ -73,4 +83,22 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
     const t = tag.trim();
     return t === '*' || t === etag || t === `W/${etag}`;
   });
+}
+
+/** The encoding to answer in: br, else gzip, when the request accepts it (q-values are not weighed; no client sends q=0 for these). */
+export function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | null {
+  if (!header) return null;
+  if (/\bbr\b/.test(header)) return 'br';
+  return /\bgzip\b/.test(header) ? 'gzip' : null;
+}
+
+const compressedBodies = new WeakMap<object, Partial<Record<'br' | 'gzip', Buffer>>>();
+
+/** `body` (a snapshot's JSON, a rendered page) compressed once per owner object and encoding. */
+export function compressedBody(owner: { body?: string; html?: string }, encoding: 'br' | 'gzip'): Buffer {
+  let forms = compressedBodies.get(owner);
+  if (!forms) compressedBodies.set(owner, (forms = {}));
+  const text = owner.body ?? owner.html ?? '';
+  return (forms[encoding] ??=
+    encoding === 'br' ? brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipSync(text, { level: 9 }));
 }

@@ -16,6 +16,12 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * A public read that is the same for everyone (issue 13: the cached event reads): the session
+     * is not looked up, so a visitor's cookie costs no query. A query string (?preview=1) still
+     * looks it up.
+     */
+    sessionless?: boolean;
   }
 }
 
@@ -92,6 +98,12 @@ async function readHostTenant(db: Db, cache: HostTenantCache, label: string): Pr
   return tenant;
 }
 
+/** The tenant of a host label if this process has it cached and fresh, without asking the database (the public fast path). */
+export function cachedHostTenant(db: Db, label: string): HostTenant | undefined {
+  const hit = hostTenantCaches.get(db)?.entries.get(label);
+  return hit && hit.until > Date.now() ? hit.tenant : undefined;
+}
+
 /** Drops a tenant's cached host entries in this process; call after a change to the tenant commits. */
 export function invalidateHostTenant(db: Db, tenantId: string): void {
   const cache = hostTenantCaches.get(db);
@@ -147,6 +159,7 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
 
     const token = req.cookies[SESSION_COOKIE];
     if (!token) return;
+    if (req.routeOptions.config?.sessionless && !req.url.includes('?')) return;
     const found = await findSession(db, token, opts.session);
     if (!found || found.session.host !== host || found.user.status !== 'ACTIVE') return;
     ctx.user = {

@@ -1,48 +1,40 @@
-import { Outlet, type RouteObject } from 'react-router';
 import { EventLayout } from '../../features/attendee/event-site/components/event-layout';
-import { Toaster } from '../../features/attendee/event-site/kit/toast';
-import { lazyPage } from '../../ui/lazy-page';
+import { lazyPage, type SiteRoute } from './site-router';
 import { SiteFallback } from './site-fallback';
 
-function SiteRoot() {
-  return (
-    <>
-      <Outlet />
-      <Toaster />
-    </>
-  );
-}
+const NotFound = () => <SiteFallback kind="not-found" />;
+
+/** The event pages the server renders (modules/event-pages), by the page kind it names them with. */
+export const eventPages = {
+  home: lazyPage(() => import('../../features/attendee/event-site/components/event-home-page'), 'EventHomePage'),
+  tickets: lazyPage(() => import('../../features/attendee/event-site/components/ticket-menu-page'), 'TicketMenuPage'),
+  cart: lazyPage(() => import('../../features/attendee/cart/components/cart-page'), 'CartPage'),
+  checkout: lazyPage(() => import('../../features/attendee/checkout/components/checkout-page'), 'CheckoutPage'),
+  events: lazyPage(() => import('../../features/attendee/public-events/components/public-events-page'), 'PublicEventsPage'),
+};
+
+/** An event home's published page (issue 10), with the live ticket menu in it. */
+export const publishedEventPage = lazyPage(() => import('../../features/attendee/event-site/components/published-event-page'), 'PublishedEventPage');
 
 // The attendee site on a tenant's host: /{eventName}/... (spec: reports-payouts-checkout §2
 // Attendee routes). This bundle must never import console code (modes/console, modes/platform,
-// modes/tenant) nor Mantine: bench/first-load.ts measures what it costs (budget 150 KB gzipped).
-export const siteRoutes: RouteObject[] = [
-  {
-    path: '/',
-    Component: SiteRoot,
-    hydrateFallbackElement: <SiteFallback kind="loading" />,
-    errorElement: <SiteFallback kind="error" />,
-    children: [
-      // Issue 15: a buyer's private order page, opened from the link in their mails.
-      { path: 'orders/:token', lazy: lazyPage(() => import('../../features/attendee/order-link/components/order-link-page'), 'OrderLinkPage') },
-      // Issue 15: the unsubscribe link of messages to attendees.
-      { path: 'unsubscribe/:token', lazy: lazyPage(() => import('../../features/attendee/unsubscribe/components/unsubscribe-page'), 'UnsubscribePage') },
-      { path: 'policies/:policyId', lazy: lazyPage(() => import('../../features/attendee/event-site/components/policy-page'), 'PolicyPage') },
-      {
-        path: ':eventName',
-        Component: EventLayout,
-        children: [
-          { index: true, lazy: lazyPage(() => import('../../features/attendee/event-site/components/event-home-page'), 'EventHomePage') },
-          { path: 'tickets', lazy: lazyPage(() => import('../../features/attendee/event-site/components/ticket-menu-page'), 'TicketMenuPage') },
-          { path: 'cart', lazy: lazyPage(() => import('../../features/attendee/cart/components/cart-page'), 'CartPage') },
-          { path: 'account', lazy: lazyPage(() => import('../../features/attendee/checkout/components/checkout-page'), 'CheckoutPage') },
-          { path: 'line', lazy: lazyPage(() => import('../../features/attendee/waiting-room/components/waiting-room-page'), 'WaitingRoomPage') },
-          { path: 'find-tickets', lazy: lazyPage(() => import('../../features/attendee/order-link/components/find-tickets-page'), 'FindTicketsPage') },
-          { path: 'success', lazy: lazyPage(() => import('../../features/attendee/checkout/components/success-page'), 'SuccessPage') },
-          { path: '*', Component: () => <SiteFallback kind="not-found" /> },
-        ],
-      },
-      { path: '*', Component: () => <SiteFallback kind="not-found" /> },
-    ],
-  },
+// modes/tenant), Mantine, react-router or zod: bench/first-load.ts measures what it costs
+// (budget 100 KB gzipped, issue 13). First match wins.
+export const siteRoutes: SiteRoute[] = [
+  // Issue 15: a buyer's private order page, opened from the link in their mails.
+  { pattern: '/orders/:token', page: lazyPage(() => import('../../features/attendee/order-link/components/order-link-page'), 'OrderLinkPage') },
+  // The organiser's public list of events (issue 13): only when the server rendered it here (main.tsx; a console path otherwise).
+  // Issue 15: the unsubscribe link of messages to attendees.
+  { pattern: '/unsubscribe/:token', page: lazyPage(() => import('../../features/attendee/unsubscribe/components/unsubscribe-page'), 'UnsubscribePage') },
+  { pattern: '/events', page: eventPages.events },
+  { pattern: '/policies/:policyId', page: lazyPage(() => import('../../features/attendee/event-site/components/policy-page'), 'PolicyPage') },
+  { pattern: '/:eventName', layout: EventLayout, page: eventPages.home },
+  { pattern: '/:eventName/tickets', layout: EventLayout, page: eventPages.tickets },
+  { pattern: '/:eventName/cart', layout: EventLayout, page: eventPages.cart },
+  { pattern: '/:eventName/account', layout: EventLayout, page: eventPages.checkout },
+  { pattern: '/:eventName/line', layout: EventLayout, page: lazyPage(() => import('../../features/attendee/waiting-room/components/waiting-room-page'), 'WaitingRoomPage') },
+  { pattern: '/:eventName/find-tickets', layout: EventLayout, page: lazyPage(() => import('../../features/attendee/order-link/components/find-tickets-page'), 'FindTicketsPage') },
+  { pattern: '/:eventName/success', layout: EventLayout, page: lazyPage(() => import('../../features/attendee/checkout/components/success-page'), 'SuccessPage') },
+  { pattern: '/:eventName/*', layout: EventLayout, page: NotFound },
+  { pattern: '/*', page: NotFound },
 ];

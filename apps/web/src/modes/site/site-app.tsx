@@ -1,25 +1,66 @@
 import './site.css';
 import type { TSiteContext } from '@marquee/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { StrictMode } from 'react';
-import type { Root } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { Component, StrictMode, useEffect, type ReactNode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { Toaster } from '../../features/attendee/event-site/kit/toast';
 import { SiteContextProvider } from '../../shared/site-context';
-import { siteRoutes } from './routes';
+import { publishedEventPage, siteRoutes } from './routes';
+import { SiteFallback } from './site-fallback';
+import { preloadRoute, SiteRouter, type SiteLocation } from './site-router';
+
+class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  render() {
+    return this.state.failed ? <SiteFallback kind="error" /> : this.props.children;
+  }
+}
+
+/** Marks the document once the app is live (hydrated or rendered): browser tests wait for it before clicking. */
+function LiveMarker() {
+  useEffect(() => {
+    document.documentElement.dataset.live = 'true';
+  }, []);
+  return null;
+}
 
 /**
- * The attendee site's entry (loaded by main.tsx on a tenant host for /{eventName}/...). No Mantine
- * and no console code: its first load is budgeted at 150 KB gzipped (bench/first-load.ts).
+ * The attendee site: the same tree in the browser and on the server (modes/site/ssr-entry.tsx, with
+ * a fixed `location`). No Mantine, no react-router and no console code: its first load is
+ * budgeted at 100 KB gzipped (bench/first-load.ts).
  */
-export function renderSite(opts: { root: Root; client: QueryClient; context: TSiteContext }) {
-  const router = createBrowserRouter(siteRoutes);
-  opts.root.render(
+export function SiteApp({ client, context, location }: { client: QueryClient; context: TSiteContext; location?: SiteLocation }) {
+  return (
     <StrictMode>
-      <QueryClientProvider client={opts.client}>
-        <SiteContextProvider value={opts.context}>
-          <RouterProvider router={router} />
+      <QueryClientProvider client={client}>
+        <SiteContextProvider value={context}>
+          <ErrorBoundary>
+            <SiteRouter routes={siteRoutes} location={location} fallback={<SiteFallback kind="loading" />} />
+            <Toaster />
+            <LiveMarker />
+          </ErrorBoundary>
         </SiteContextProvider>
       </QueryClientProvider>
-    </StrictMode>,
+    </StrictMode>
   );
+}
+
+/**
+ * Starts the attendee site in #root: hydrates what the server rendered there (data-ssr), once the
+ * page's own code is loaded so the first render matches it; renders from scratch otherwise.
+ */
+export async function startSite(opts: { container: HTMLElement; client: QueryClient; context: TSiteContext }) {
+  const app = <SiteApp client={opts.client} context={opts.context} />;
+  if (opts.container.hasAttribute('data-ssr')) {
+    await preloadRoute(siteRoutes, window.location.pathname);
+    if (opts.container.querySelector('[data-testid="published-event-page"]')) await publishedEventPage.load();
+    hydrateRoot(opts.container, app, {
+      onRecoverableError: (error) => console.error('hydration:', error),
+    });
+  } else {
+    createRoot(opts.container).render(app);
+  }
 }

@@ -9,7 +9,7 @@ export type SiteFallbackProps = { kind: 'loading' | 'error' | 'not-found' };
 /** Loading, error and not-found for the attendee site (no console code, no Mantine). */
 export function SiteFallback({ kind }: SiteFallbackProps) {
   // A link to a console path (/login, /profile) is another bundle: load it with a full page load.
-  const toConsole = kind === 'not-found' && isConsolePath(window.location.pathname);
+  const toConsole = kind === 'not-found' && typeof window !== 'undefined' && isConsolePath(window.location.pathname);
   useEffect(() => {
     if (toConsole) window.location.assign(window.location.href);
   }, [toConsole]);

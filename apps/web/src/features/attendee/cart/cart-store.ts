@@ -86,10 +86,12 @@ export function clearCart(eventName: string) {
   write(keyOf(eventName), []);
 }
 
+/** The stored cart; empty on the server and while hydrating (the server cannot know it), then the stored one. */
 export function useCart(eventName: string): CartItem[] {
   const get = useCallback(() => read(keyOf(eventName)), [eventName]);
-  return useSyncExternalStore(subscribe, get, get);
+  return useSyncExternalStore(subscribe, get, serverCart);
 }
+const serverCart = () => EMPTY;
 
 export const cartTicketCount = (items: readonly CartItem[]) => items.reduce((n, i) => n + i.quantity, 0);
 export const cartSubtotal = (items: readonly CartItem[]) => items.reduce((n, i) => n + i.price * i.quantity, 0);

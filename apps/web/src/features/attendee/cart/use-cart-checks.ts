@@ -1,4 +1,4 @@
-import { M, type CartValidation, type TPublicEvent } from '@marquee/core';
+import { M_SITE as M, type CartValidation, type TPublicEvent } from '@marquee/core';
 import { useEffect, useMemo, useRef } from 'react';
 import { toast } from '../event-site/kit/toast';
 import { trackRemoveFromCart } from './analytics';

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { withOwnHold } from '../cart/own-hold';
 import { getPendingOrder } from '../checkout/checkout-storage';
-import { fetchPublicEvent, fetchPublicSettings } from './api';
+import { fetchPublicEvent, fetchPublicSettings, fetchPublishedPage } from './api';
 
 export const eventQueryKey = (eventName: string) => ['site', 'event', eventName.toLowerCase()] as const;
 export const settingsQueryKey = (eventId: string) => ['site', 'settings', eventId] as const;
@@ -49,4 +49,9 @@ function judge(raw: TPublicEvent | undefined, settings: TPublicEventSettings | u
   if (!raw) return fallback;
   const merged = settings ? { ...raw, settings: { ...raw.settings, ...settings } } : raw;
   return withOwnHold(merged, getPendingOrder(eventName));
+}
+
+/** The event's published page, if it has one (issue 10); the server puts it in the boot data of the event home. */
+export function usePublishedPage(eventName: string) {
+  return useQuery({ queryKey: ['site', 'page', eventName.toLowerCase()], queryFn: () => fetchPublishedPage(eventName), staleTime: 30_000, retry: false });
 }

@@ -116,11 +116,17 @@ export function EventsPage() {
         title="Events"
         description="Your events, what they sell and when. Publish an event to put it on sale on your site."
         actions={
-          canManageEvents && (
-            <Button component={Link} to="/events/new" leftSection={<IconCalendarPlus size={18} />}>
-              Create Event
+          <Group gap="sm">
+            {/* The public list of upcoming events on this host (issue 13), as visitors see it. */}
+            <Button component="a" href="/events?public" target="_blank" variant="light" data-testid="view-public-events">
+              View public page
             </Button>
-          )
+            {canManageEvents && (
+              <Button component={Link} to="/events/new" leftSection={<IconCalendarPlus size={18} />}>
+                Create Event
+              </Button>
+            )}
+          </Group>
         }
       />
       <Group mb="md" justify="space-between" gap="sm">

@@ -1,4 +1,4 @@
-import { M, type CartProblem } from '@marquee/core';
+import { M_SITE as M, type CartProblem } from '@marquee/core';
 import { ButtonLink } from '../../event-site/kit/button';
 import { Modal } from '../../event-site/kit/modal';
 import { Notice, Spinner } from '../../event-site/kit/notice';

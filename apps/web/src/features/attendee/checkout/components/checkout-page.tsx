@@ -1,6 +1,6 @@
-import { M, assertNever, placeOrderErrorOf, type CartProblem } from '@marquee/core';
+import { M_SITE as M, assertNever, placeOrderErrorOf, type CartProblem } from '@marquee/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Navigate, useLocation, useNavigate, useSearchParams } from '../../../../modes/site/site-router';
 import { isApiError } from '../../../../ui/api-client';
 import { useSession } from '../../../../ui/session';
 import { trackBeginCheckout } from '../../cart/analytics';

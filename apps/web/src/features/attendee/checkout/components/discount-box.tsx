@@ -1,4 +1,4 @@
-import { M } from '@marquee/core';
+import { M_SITE as M } from '@marquee/core';
 import { useState } from 'react';
 import { Button } from '../../event-site/kit/button';
 import { TextField } from '../../event-site/kit/fields';

@@ -1,7 +1,7 @@
 import type { TPublicOrder } from '@marquee/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useOutletContext, useSearchParams } from 'react-router';
+import { useOutletContext, useSearchParams } from '../../../../modes/site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
 import { isApiError } from '../../../../ui/api-client';
 import { trackPurchase } from '../../cart/analytics';

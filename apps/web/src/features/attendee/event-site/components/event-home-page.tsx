@@ -9,7 +9,9 @@ import { menuTicketTypes, offSaleLabel, ticketState, withCapacityCap } from '../
 import { eventBadge, eventDay, eventTime, money, shortMoment, venueLines } from '../format';
 import { CovidModal } from './covid-modal';
 import { EventCover } from './event-cover';
-import { PublishedEventPage, usePublishedPage } from './published-event-page';
+import { Lazy } from '../../../../modes/site/site-router';
+import { publishedEventPage } from '../../../../modes/site/routes';
+import { usePublishedPage } from '../queries';
 import { EVENT_CANCELLED, eventCancelledBody, isCancelled, useEventOutlet } from './event-layout';
 import css from './event-home.module.css';
 
@@ -33,7 +35,8 @@ export function EventHomePage() {
   // issue 10: an event with a published page shows it, with the live ticket menu in it.
   const published = usePublishedPage(eventName);
   if (published.isPending) return null;
-  if (published.data && !cancelled) return <PublishedEventPage page={published.data} />;
+  // Its own chunk (with the ticket menu): the default home's first load does not carry it.
+  if (published.data && !cancelled) return <Lazy of={publishedEventPage} page={published.data} />;
 
   return (
     <>

@@ -1,6 +1,6 @@
 import type { TPublicEvent } from '@marquee/core';
 import { useEffect, useMemo } from 'react';
-import { Link, Outlet, useMatch, useOutletContext, useParams } from 'react-router';
+import { Link, Outlet, useMatch, useOutletContext, useParams } from '../../../../modes/site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
 import { isApiError } from '../../../../ui/api-client';
 import { cartTicketCount, useCart } from '../../cart/cart-store';
@@ -9,6 +9,7 @@ import { getPendingOrder } from '../../checkout/checkout-storage';
 import { Button, ButtonLink } from '../kit/button';
 import { IconCart, IconTicket, IconX } from '../kit/icons';
 import { Spinner } from '../kit/notice';
+import { useHydrated } from '../../../../modes/site/use-hydrated';
 import { useEvent } from '../queries';
 import css from './site.module.css';
 
@@ -37,7 +38,9 @@ export function EventLayout() {
   const site = useSiteContext();
   const organiser = site.tenant?.name ?? '';
   const data = query.data;
-  const event = useMemo(() => (data ? withOwnHold(data, getPendingOrder(eventName)) : undefined), [data, eventName]);
+  // The buyer's own held tickets count as theirs; the browser alone knows them (read after hydration).
+  const hydrated = useHydrated();
+  const event = useMemo(() => (data ? withOwnHold(data, hydrated ? getPendingOrder(eventName) : null) : undefined), [data, eventName, hydrated]);
   const items = useCart(eventName);
   const count = cartTicketCount(items);
   const onSuccessPage = useMatch('/:eventName/success') !== null;

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useParams } from 'react-router';
+import { useParams } from '../../../../modes/site/site-router';
 import { api } from '../../../../ui/api-client';
 import { Card } from '../kit/card';
 import css from './policy-page.module.css';

@@ -1,16 +1,10 @@
 import { TICKET_MENU_ATTRIBUTE } from '@marquee/core';
-import { useQuery } from '@tanstack/react-query';
 import { forwardRef, memo, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { fetchPublishedPage } from '../api';
 import { TicketMenuPage } from './ticket-menu-page';
 
 export type PublishedPage = { version: number; html: string; css: string };
 
-/** The event's published page, if it has one (issue 10). */
-export function usePublishedPage(eventName: string) {
-  return useQuery({ queryKey: ['site', 'page', eventName.toLowerCase()], queryFn: () => fetchPublishedPage(eventName), staleTime: 30_000, retry: false });
-}
 
 /**
  * The page's own markup, rendered once per HTML: re-rendering it would replace its nodes and leave

@@ -1,7 +1,7 @@
 import type { TOrderPage } from '@marquee/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '../../../../modes/site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
 import { errorMessage, isApiError } from '../../../../ui/api-client';
 import { PaidOrder } from '../../checkout/components/success-page';

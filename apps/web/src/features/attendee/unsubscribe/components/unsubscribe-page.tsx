@@ -1,7 +1,7 @@
 import { M } from '@marquee/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { useParams } from 'react-router';
+import { useParams } from '../../../../modes/site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
 import { errorMessage, isApiError } from '../../../../ui/api-client';
 import site from '../../event-site/components/site.module.css';
