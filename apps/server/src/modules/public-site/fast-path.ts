@@ -26,16 +26,18 @@ function storeOf(deps: Deps): Map<string, Remembered> {
 const keyOf = (host: string, url: string) => `${host.toLowerCase()} ${url}`;
 
 /**
- * Remembers what the full server is sending for this request (call it just before sending a 200):
+ * Remembers what the full server is sending for this request (call it just before sending, after the status is set):
  * `body` uncompressed, `until` the snapshot's expiry (performance.now() clock).
  */
 export function remember(deps: Deps, req: FastifyRequest, reply: FastifyReply, opts: { tenantId: string; body: string; etag: string; until: number }) {
   if (deps.config.publicSnapshotMs <= 0 || req.method !== 'GET' || req.url.includes('?')) return;
+  // An answer that sets a cookie belongs to one visitor: never repeated to another.
+  if (reply.hasHeader('set-cookie')) return;
   const store = storeOf(deps);
   if (store.size >= MAX) store.clear();
   const headers = { ...reply.getHeaders() } as OutgoingHttpHeaders;
   for (const h of ['content-length', 'content-encoding', 'date', 'connection', 'keep-alive', 'transfer-encoding']) delete headers[h];
-  store.set(keyOf(req.headers.host ?? '', req.url), { tenantId: opts.tenantId, until: opts.until, status: 200, headers, body: opts.body, etag: opts.etag });
+  store.set(keyOf(req.headers.host ?? '', req.url), { tenantId: opts.tenantId, until: opts.until, status: reply.statusCode, headers, body: opts.body, etag: opts.etag });
 }
 
 /** A change through this node: nothing remembered for the tenant (or anyone, 'all') is answered again. */
