@@ -12,9 +12,9 @@ const HTML = `<header class="mq-hero">
   <p class="mq-lead">An evening of live music under the open sky. Bring your friends, your dancing shoes and a blanket.</p>
 </header>
 <section class="mq-highlights">
-  <div class="mq-card"><h3>Live bands</h3><p>Four acts on two stages, from 7 pm until late.</p></div>
-  <div class="mq-card"><h3>Food and drinks</h3><p>Local food trucks and a bar with something for everyone.</p></div>
-  <div class="mq-card"><h3>Easy entry</h3><p>Show the ticket on your phone at the gate. No printing needed.</p></div>
+  <div class="mq-card"><h2>Live bands</h2><p>Four acts on two stages, from 7 pm until late.</p></div>
+  <div class="mq-card"><h2>Food and drinks</h2><p>Local food trucks and a bar with something for everyone.</p></div>
+  <div class="mq-card"><h2>Easy entry</h2><p>Show the ticket on your phone at the gate. No printing needed.</p></div>
 </section>
 <section class="mq-tickets">
   <div data-marquee-tickets></div>
@@ -28,7 +28,7 @@ const CSS = `.mq-hero,.mq-highlights,.mq-tickets,.mq-footer{font-family:system-u
 .mq-lead{max-width:620px;margin:0 auto;font-size:18px;line-height:1.5;opacity:.95}
 .mq-highlights{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:16px;max-width:1040px;margin:-32px auto 0;padding:0 16px}
 .mq-card{background:#fff;border-radius:12px;padding:20px;box-shadow:0 6px 24px rgba(20,10,60,.12)}
-.mq-card h3{margin:0 0 6px;font-size:17px;color:#3b1d8f}
+.mq-card h2{margin:0 0 6px;font-size:17px;color:#3b1d8f}
 .mq-card p{margin:0;color:#4a4a5a;line-height:1.45}
 .mq-tickets{max-width:1040px;margin:40px auto;padding:0 16px}
 .mq-footer{text-align:center;padding:32px 16px;color:#6b6b7b;font-size:14px}`;

@@ -1,5 +1,7 @@
 import type { TPublicEvent, TSiteContext } from '@marquee/core';
 import { renderToString } from 'react-dom/server';
+import { TICKET_MENU_ATTRIBUTE } from '@marquee/core';
+import { SSR_MENU_ATTRIBUTE, SSR_MENU_END_ATTRIBUTE } from '../../features/attendee/event-site/components/published-event-page';
 import { createQueryClient } from '../../app/query-client';
 import type { PublicEventList } from '../../features/attendee/public-events/api';
 import { eventPages, publishedEventPage, siteRoutes } from './routes';
@@ -45,7 +47,27 @@ export async function renderSitePage(input: SsrInput): Promise<string> {
   if (input.page) await publishedEventPage.load();
   const location = { pathname: url.pathname, search: url.search, hash: '', state: null, key: 'default' };
   // The page's module is loaded (preloadRoute): nothing suspends, so one synchronous pass renders it all.
-  const html = renderToString(<SiteApp client={client} context={input.context} location={location} />);
+  let html = renderToString(<SiteApp client={client} context={input.context} location={location} />);
+  if (input.page && input.event) {
+    // A published page's ticket menu goes into the template's slot on the server too (second pass),
+    // so that the page does not move when the browser takes over (published-event-page.tsx).
+    const withMenu = menuInSlot(input.page.html, html);
+    if (withMenu !== null) {
+      client.setQueryData(['site', 'page', input.event.details.urlName.toLowerCase()], { ...input.page, html: withMenu, menuInSlot: true });
+      html = renderToString(<SiteApp client={client} context={input.context} location={location} />);
+    }
+  }
   client.clear();
   return html;
+}
+
+/** The page's HTML with the first pass's menu markup inside its slot; null when either is missing. */
+function menuInSlot(pageHtml: string, firstPass: string): string | null {
+  const begin = firstPass.indexOf(`<div ${SSR_MENU_ATTRIBUTE}`);
+  const end = firstPass.indexOf(`<span hidden="" ${SSR_MENU_END_ATTRIBUTE}`, begin);
+  const at = pageHtml.indexOf(TICKET_MENU_ATTRIBUTE);
+  if (begin < 0 || end < 0 || at < 0) return null;
+  const open = pageHtml.indexOf('>', at);
+  if (open < 0) return null;
+  return pageHtml.slice(0, open + 1) + firstPass.slice(begin, end) + pageHtml.slice(open + 1);
 }
