@@ -1,7 +1,7 @@
 import type { TPublicEvent, TSiteContext } from '@marquee/core';
 import { renderToString } from 'react-dom/server';
 import { TICKET_MENU_ATTRIBUTE } from '@marquee/core';
-import { SSR_MENU_ATTRIBUTE, SSR_MENU_END_ATTRIBUTE } from '../../features/attendee/event-site/components/published-event-page';
+import { SSR_MENU_ATTRIBUTE, SSR_MENU_END_ATTRIBUTE } from '../../features/attendee/event-site/components/published-page-markers';
 import { createQueryClient } from '../../app/query-client';
 import type { PublicEventList } from '../../features/attendee/public-events/api';
 import { eventPages, publishedEventPage, siteRoutes } from './routes';

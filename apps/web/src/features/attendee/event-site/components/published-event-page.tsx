@@ -1,15 +1,12 @@
 import { TICKET_MENU_ATTRIBUTE } from '@marquee/core';
 import { forwardRef, memo, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
+import { SSR_MENU_ATTRIBUTE, SSR_MENU_END_ATTRIBUTE } from './published-page-markers';
 import { TicketMenuPage } from './ticket-menu-page';
 
 /** `menuInSlot`: set by the server renderer only, when `html` already holds the menu's markup in its slot. */
 export type PublishedPage = { version: number; html: string; css: string; menuInSlot?: boolean };
 
-/** The server-rendered copy of the ticket menu, inside the page's slot until the live one replaces it. */
-export const SSR_MENU_ATTRIBUTE = 'data-mq-ssr-menu';
-/** Ends the menu's markup in the server renderer's first pass (modes/site/ssr-entry.tsx). */
-export const SSR_MENU_END_ATTRIBUTE = 'data-mq-ssr-menu-end';
 
 /**
  * The page's own markup, rendered once per HTML: re-rendering it would replace its nodes and leave
