@@ -30,6 +30,7 @@ import { payoutsApi } from '../api';
 import { payoutPaths } from '../paths';
 import { usePayoutExport } from '../use-payout-export';
 import { WeeklyPayoutSwitch } from './weekly-payout-switch';
+import { FormModal } from '../../../ui/form-modal';
 
 // spec: reports-payouts-checkout §2 Payouts (Pending Payouts), §4 Payout row status, Hold toggle,
 // Row selection, Transfer outcome, §5 payout filters and 'No Order Selected', §8, §9.
@@ -294,7 +295,7 @@ function HoldModal({ row, onClose, onDone }: { row: TPayoutOrderRow; onClose: ()
     }
   };
   return (
-    <Modal opened onClose={onClose} title={`${hold ? 'Hold' : 'Release'} payout for order ${row.details.orderUID}`} centered>
+    <FormModal dirty={message !== ''} busy={busy} opened onClose={onClose} title={`${hold ? 'Hold' : 'Release'} payout for order ${row.details.orderUID}`} centered>
       <Stack>
         <Text fz="sm">{hold ? 'A held order is not paid out until it is released.' : 'The order can be paid out again once it is released.'}</Text>
         <Textarea label="Message" description="Why (kept with the hold record)" maxLength={500} autosize minRows={2} value={message} onChange={(e) => setMessage(e.currentTarget.value)} />
@@ -307,7 +308,7 @@ function HoldModal({ row, onClose, onDone }: { row: TPayoutOrderRow; onClose: ()
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </FormModal>
   );
 }
 
