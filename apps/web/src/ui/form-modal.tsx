@@ -16,7 +16,8 @@ function escapeIsForDropdown(target: EventTarget | null): boolean {
   const el = target instanceof Element ? target : null;
   if (el?.closest('[aria-expanded="true"], [data-mantine-stop-propagation="true"]')) return true;
   if (el?.closest(OPEN_DROPDOWN)) return true;
-  return document.querySelector(OPEN_DROPDOWN) !== null;
+  // Some stay mounted while closed (display: none), such as the phone input's country list.
+  return Array.from(document.querySelectorAll<HTMLElement>(OPEN_DROPDOWN)).some((d) => d.checkVisibility());
 }
 
 /**
