@@ -276,3 +276,10 @@ export async function waitForMail(admin: Api, to: string, subject: (s: string) =
   await expect.poll(async () => ((mail = (await mailsTo(admin, to)).find((m) => subject(m.details.subject))) ? 1 : 0), { timeout: 30_000 }).toBe(1);
   return mail!;
 }
+
+/** A write whose body is not in the {details} shape (actions, invites); expects success. */
+export async function post<T>(api: Api, path: string, data: unknown = {}): Promise<T> {
+  const res = await api.ctx.post(path, { data, headers: { 'x-csrf-token': api.csrf } });
+  expect(res.ok(), `POST ${path}: ${res.status()} ${await res.text()}`).toBeTruthy();
+  return (await res.json()) as T;
+}
