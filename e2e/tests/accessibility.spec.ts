@@ -55,21 +55,19 @@ type Ids = { tenantId: string; eventId: string; eventName: string; orderToken: s
 const fill = (path: string, ids: Ids) => path.replace(/\{(\w+)\}/g, (_, key: keyof Ids) => ids[key]);
 
 let ids: Ids;
-test.beforeAll(async ({ playwright, browser, baseURL }) => {
+test.beforeAll(async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
-  const api = await playwright.request.newContext({ baseURL: platformOrigin(baseURL) });
-  expect((await api.post('/api/auth/login', { data: { username: ADMIN.email, password: ADMIN.password } })).ok()).toBe(true);
-  const tenants = await (await api.get('/api/tenants')).json();
+  const admin = await signIn(platformOrigin(baseURL), ADMIN);
+  const api = admin.ctx;
+  const tenants = await (await api.get('/api/tenants', { params: { filters: 'details.url=acme' } })).json();
   const acme = tenants.result.find((t: { details: { url: string } }) => t.details.url === 'acme');
   // The tenant's host (acme.localhost) resolves in Chromium, not in Node: its events through the platform.
   const events = await (await api.get(`/api/tenants/${acme.id}/events`, { params: { filters: 'details.urlName=summer-jam' } })).json();
   const event = events.result.find((e: { details: { urlName: string } }) => e.details.urlName === 'summer-jam');
-  await api.dispose();
 
   // A buyer's order page (its private link from the tickets mail) and an event whose waiting room
   // is on and not open yet, so that its line page shows a place in line.
   const organiser = await signIn(tenantOrigin(baseURL), ORGANISER);
-  const admin = await signIn(platformOrigin(baseURL), ADMIN);
   const bought = await givenEventOnSale(organiser, { prefix: 'Axe Order' });
   const email = uniqueEmail('axe');
   const page = await browser.newPage();

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test, type Browser } from '@playwright/test';
-import { ADMIN, buy, givenEventOnSale, linkFromOutbox, ORGANISER, platformOrigin, post, signIn, tenantOrigin, uniqueEmail, type Api } from './support';
+import { ADMIN, buy, givenEventOnSale, linkFromOutbox, mailsTo, ORGANISER, platformOrigin, post, signIn, tenantOrigin, uniqueEmail, type Api } from './support';
 
 // Door check-in (issue 11) as a door volunteer lives it: the organiser invites them with the
 // check-in role; they sign in on a phone-sized Chromium whose camera is a fake fed a video of the
@@ -26,10 +26,7 @@ async function ticketsPdf(baseURL: string, email: string): Promise<Buffer> {
     let url = '';
     await expect
       .poll(async () => {
-        const list = (await (await admin.ctx.get('/api/platform/outbox', { params: { filters: `details.to=${email}` } })).json()) as {
-          result: Array<{ details: { attachments: Array<{ url: string }> } }>;
-        };
-        url = list.result.find((m) => m.details.attachments.length > 0)?.details.attachments[0]?.url ?? '';
+        url = (await mailsTo(admin, email)).find((m) => m.details.attachments.length > 0)?.details.attachments[0]?.url ?? '';
         return url;
       }, { timeout: 30_000 })
       .not.toBe('');

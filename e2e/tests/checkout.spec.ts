@@ -3,6 +3,7 @@ import {
   ADMIN,
   fillContact,
   givenEventOnSale,
+  mailsTo,
   ORGANISER,
   PAY_CARD,
   payOnGatewayPage,
@@ -11,6 +12,7 @@ import {
   signIn,
   tenantOrigin,
   type Api,
+  type Mail,
   type OnSale,
   type TicketSpec,
 } from './support';
@@ -238,14 +240,11 @@ test.describe('attendee checkout', () => {
     // The tickets mail, with its PDF, is in the outbox.
     const admin = await signIn(platformOrigin(baseURL), ADMIN);
     try {
-      type Mail = { details: { to: string; subject: string; text: string; attachments: Array<{ filename: string; url: string }> } };
       let mail: Mail | undefined;
       await expect
         .poll(
           async () => {
-            const res = await admin.ctx.get('/api/platform/outbox', { params: { filters: `details.to=${email}` } });
-            const list = (await res.json()) as { result: Mail[] };
-            mail = list.result.find((m) => m.details.subject === `Your tickets for ${event.name}`);
+            mail = (await mailsTo(admin, email)).find((m) => m.details.subject === `Your tickets for ${event.name}`);
             return mail?.details.attachments.map((a) => a.filename) ?? [];
           },
           { timeout: 30_000 },

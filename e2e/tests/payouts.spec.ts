@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, buy, expectToast, givenEventOnSale, logInToConsole, ORGANISER, originOf, platformOrigin, post, signIn, tenantOrigin, type Api } from './support';
+import { ADMIN, buy, expectToast, givenEventOnSale, logInToConsole, givenTenant, ORGANISER, originOf, platformOrigin, post, signIn, tenantOrigin } from './support';
 
 // Payouts (issue 9, spec reports-payouts-checkout §2 Payouts, §4, §5, §8), the issue's "Done when":
 // attendees pay two tenants (acme, connected to Stripe, and a new tenant without an account); the
@@ -9,21 +9,6 @@ import { ADMIN, buy, expectToast, givenEventOnSale, logInToConsole, ORGANISER, o
 // tenants' orders at once (one completed, one failed with the §8 hint in the results dialog), opens
 // the completed payout and exports its CSV; the organiser sees the same payout in acme's console.
 // The weekly automatic run's switch: operators who may change it do; the others only read it.
-
-/** A new tenant (its payment settings are the §9 defaults: the platform's account, no connected account). */
-async function givenTenant(admin: Api, name: string, url: string): Promise<string> {
-  const tenant = await post<{ id: string }>(admin, '/api/tenants', {
-    details: {
-      name,
-      email: `box-office@${url}.test`,
-      phone: '+1 (617) 555 0142',
-      inviteTemplateSubject: `Join ${name}`,
-      inviteTemplateBody: `You have been invited to help run ${name}.`,
-      url,
-    },
-  });
-  return tenant.id;
-}
 
 /** The figure under a label on the payout detail page, in cents. */
 async function figure(page: Page, label: string): Promise<number> {

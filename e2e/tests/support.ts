@@ -283,3 +283,16 @@ export async function post<T>(api: Api, path: string, data: unknown = {}): Promi
   expect(res.ok(), `POST ${path}: ${res.status()} ${await res.text()}`).toBeTruthy();
   return (await res.json()) as T;
 }
+
+/** A new tenant created by the operator (`admin` signed in on the platform); its id. */
+export async function givenTenant(admin: Api, name: string, url: string): Promise<string> {
+  const tenant = await send<{ id: string }>(admin, '/api/tenants', {
+    name,
+    email: `box-office@${url}.test`,
+    phone: '+1 (312) 555 0142',
+    inviteTemplateSubject: `Join ${name}`,
+    inviteTemplateBody: `You have been invited to help run ${name}.`,
+    url,
+  });
+  return tenant.id;
+}
