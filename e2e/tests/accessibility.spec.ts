@@ -150,6 +150,7 @@ for (const size of WIDTHS) {
     test('attendee pages: no WCAG 2.2 AA violations', async ({ page, baseURL }) => {
       const origin = tenantOrigin(baseURL);
       const found = await checkAll(page, origin, ATTENDEE);
+      await page.goto(`${origin}${fill('/{eventName}/tickets', ids)}`);
       await page.getByRole('button', { name: /^Add one / }).first().click();
       found.push(...(await checkAll(page, origin, ATTENDEE_WITH_CART)));
       expect(found).toEqual([]);

@@ -78,6 +78,7 @@ test('a new tenant: the operator creates it, its admin accepts the invite and se
 
     await test.step('creates an event with a ticket type and publishes it', async () => {
       await page.getByTestId('console-nav').getByRole('link', { name: 'Events' }).click();
+      await expect(page.getByRole('heading', { name: 'Events', level: 2 })).toBeVisible();
       await page.getByRole('link', { name: 'Create Event' }).first().click();
       await expect(page).toHaveURL(/\/events\/new$/);
       await page.getByLabel(/^Event name/).fill(eventName);

@@ -48,7 +48,7 @@ export const theme = createTheme({
     PasswordInput: { defaultProps: { size: 'sm' } },
     Paper: { defaultProps: { radius: 'lg' } },
     // WCAG 4.1.2: the close button (an icon) is named.
-    Modal: { defaultProps: { radius: 'lg', overlayProps: { backgroundOpacity: 0.45, blur: 2 }, closeButtonProps: { 'aria-label': 'Close' } } },
+    Modal: { defaultProps: { radius: 'lg', overlayProps: { backgroundOpacity: 0.45, blur: 2 }, closeButtonProps: { 'aria-label': 'Close dialog' } } },
     Notification: { defaultProps: { radius: 'md' } },
   },
 });
