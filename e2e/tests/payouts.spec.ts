@@ -145,7 +145,7 @@ test('an operator waits for the delay, holds and releases, transfers two tenants
   await expect(failed).toContainText(' Please contact the tenant owner to setup stripe account.');
   const payoutHref = (await done.getByRole('link').getAttribute('href'))!;
   const payoutId = /completed\/([0-9a-f-]+)/.exec(payoutHref)![1]!;
-  await results.getByRole('button', { name: 'Close' }).click();
+  await results.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(results).toBeHidden();
 
   // Lantern's order stays pending with the reason; acme's leaves the list.
