@@ -1,90 +1,20 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
-import { ADMIN, ORGANISER, platformOrigin, tenantOrigin } from './support';
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, fillContact, givenEventOnSale, mailsTo, ORGANISER, payOnGatewayPage, platformOrigin, signIn, tenantOrigin, type Api, type Mail } from './support';
 
 // Buyers' self-service (issue 15): the all-in price, the hold timer, the private order link from
 // the tickets mail opened in a NEW browser context (download, resend), and "Find my tickets" from
 // another context. Screenshots of the new screens at 390 and 1280 px go to the output directory.
 
-const PAY_CARD = '4242 4242 4242 4242';
 const shots = process.env.E2E_SHOTS ?? '/tmp/e2e-buyer-shots';
 
-type Api = { ctx: APIRequestContext; csrf: string; tenantId: string | null };
-
-async function apiContext(origin: string): Promise<APIRequestContext> {
-  const url = new URL(origin);
-  if (url.hostname !== 'localhost' && !url.hostname.endsWith('.localhost')) return playwrightRequest.newContext({ baseURL: origin });
-  return playwrightRequest.newContext({ baseURL: `${url.protocol}//127.0.0.1${url.port ? `:${url.port}` : ''}`, extraHTTPHeaders: { host: url.host } });
-}
-
-async function signIn(origin: string, who: { email: string; password: string }): Promise<Api> {
-  const ctx = await apiContext(origin);
-  const res = await ctx.post('/api/auth/login', { data: { username: who.email, password: who.password } });
-  expect(res.status(), await res.text()).toBe(200);
-  const session = (await res.json()) as { csrfToken: string };
-  const site = (await (await ctx.get('/api/site/context')).json()) as { tenant: { id: string } | null };
-  return { ctx, csrf: session.csrfToken, tenantId: site.tenant?.id ?? null };
-}
-
-async function send<T>(api: Api, path: string, details: unknown): Promise<T> {
-  const res = await api.ctx.fetch(path, { method: 'POST', data: details === undefined ? {} : { details }, headers: { 'x-csrf-token': api.csrf } });
-  expect(res.ok(), `POST ${path}: ${res.status()} ${await res.text()}`).toBeTruthy();
-  return (await res.json()) as T;
-}
-
-async function givenEventOnSale(organiser: Api) {
-  const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
-  const name = `Harbour Lights ${suffix}`;
-  const urlName = `harbour-lights-${suffix}`;
-  const base = `/api/tenants/${organiser.tenantId}/events`;
-  const event = await send<{ id: string }>(organiser, base, {
-    name,
-    urlName,
-    startDateTime: '2031-09-12T20:00:00-04:00',
-    timeZone: 'America/New_York',
-    venueName: 'Harbour Hall',
-    address1: '12 Pier Road',
-    city: 'Boston',
-    state: 'MA',
-    zip: '02110',
-    country: 'USA',
-    description: 'An evening by the water.',
-    covidSafety: false,
-    covidSafetyText: '',
-    emailDeliveryVerbiage: 'Show the attached tickets at the door.',
-    charityId: null,
+const onSale = (organiser: Api) =>
+  givenEventOnSale(organiser, {
+    prefix: 'Harbour Lights',
+    tickets: [
+      { name: 'General Admission', description: 'Standing room.', price: 4000, quantity: 100 },
+      { name: 'Balcony', description: 'Seated.', price: 6500, quantity: 20 },
+    ],
   });
-  await send(organiser, `${base}/${event.id}/ticket-types`, { name: 'General Admission', details: 'Standing room.', price: 4000, quantity: 100, sortOrder: 0 });
-  await send(organiser, `${base}/${event.id}/ticket-types`, { name: 'Balcony', details: 'Seated.', price: 6500, quantity: 20, sortOrder: 1 });
-  await send(organiser, `${base}/${event.id}/publish`, undefined);
-  return { name, urlName };
-}
-
-async function fillContact(page: Page, email: string) {
-  await page.getByTestId('field-email').fill(email);
-  await page.getByTestId('field-firstName').fill('Grace');
-  await page.getByTestId('field-lastName').fill('Hopper');
-  await page.getByTestId('field-phone').pressSequentially('6175550123');
-  await page.getByTestId('field-address1').fill('1 Navy Yard');
-  await page.getByTestId('field-address2').fill('Building 5');
-  await page.getByTestId('field-city').fill('Boston');
-  await page.getByTestId('field-state').selectOption('MA');
-  await page.getByTestId('field-zipCode').fill('02129');
-}
-
-async function pay(page: Page) {
-  await expect(page).toHaveURL(/\/pay\//);
-  await page.getByLabel('Card number').fill(PAY_CARD);
-  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: /^Pay / }).click();
-}
-
-type Mail = { details: { to: string; subject: string; text: string; attachments: Array<{ filename: string; url: string }> } };
-
-async function mailsTo(admin: Api, to: string): Promise<Mail[]> {
-  const res = await admin.ctx.get('/api/platform/outbox', { params: { filters: `details.to=${to}`, limit: 50 } });
-  return ((await res.json()) as { result: Mail[] }).result;
-}
 
 async function screenshots(page: Page, name: string) {
   for (const width of [390, 1280]) {
@@ -107,7 +37,7 @@ test.describe('buyers come back to their orders', () => {
 
   test('buy, open the order link from the mail in a new browser, download and resend; find my tickets from another browser', async ({ page, browser, baseURL }) => {
     const origin = tenantOrigin(baseURL);
-    const event = await givenEventOnSale(organiser);
+    const event = await onSale(organiser);
     const email = `comeback.${Date.now().toString(36)}@example.com`;
     const menu = (await (await organiser.ctx.get(`/api/p/events/${event.urlName}`)).json()) as { ticketTypes: Array<{ details: { name: string; price: number; allInPrice: number } }> };
     const ga = menu.ticketTypes.find((t) => t.details.name === 'General Admission')!.details;
@@ -132,7 +62,7 @@ test.describe('buyers come back to their orders', () => {
     await page.getByTestId('continue').click();
     await fillContact(page, email);
     await page.getByTestId('place-order').click();
-    await pay(page);
+    await payOnGatewayPage(page);
     await expect(page.getByTestId('success-page')).toHaveAttribute('data-status', 'paid', { timeout: 20_000 });
     const orderUID = new URL(page.url()).searchParams.get('orderID')!;
 
@@ -203,7 +133,7 @@ test.describe('buyers come back to their orders', () => {
 
   test('the checkout counts the hold down from the server’s expiry, warns a minute before and says when it ended', async ({ page, baseURL }) => {
     const origin = tenantOrigin(baseURL);
-    const event = await givenEventOnSale(organiser);
+    const event = await onSale(organiser);
     await page.clock.install();
     await page.goto(`${origin}/${event.urlName}/tickets`);
     await page.getByRole('button', { name: 'Add one Balcony' }).click();

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, expect, request as playwrightRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { ADMIN, linkFromOutbox, ORGANISER, platformOrigin, tenantOrigin, uniqueEmail } from './support';
+import { chromium, expect, test, type Browser } from '@playwright/test';
+import { ADMIN, buy, givenEventOnSale, linkFromOutbox, mailsTo, ORGANISER, platformOrigin, post, signIn, tenantOrigin, uniqueEmail, type Api } from './support';
 
 // Door check-in (issue 11) as a door volunteer lives it: the organiser invites them with the
 // check-in role; they sign in on a phone-sized Chromium whose camera is a fake fed a video of the
@@ -13,82 +13,11 @@ import { ADMIN, linkFromOutbox, ORGANISER, platformOrigin, tenantOrigin, uniqueE
 // reload, and when the network is back the scan syncs and a conflict (the same ticket admitted at
 // another door meanwhile) is shown.
 
-const PAY_CARD = '4242 4242 4242 4242';
 const PASSWORD = 'Front-door-7!';
 
-type Api = { ctx: APIRequestContext; csrf: string; tenantId: string };
-
-async function apiContext(origin: string): Promise<APIRequestContext> {
-  const url = new URL(origin);
-  return playwrightRequest.newContext({ baseURL: `${url.protocol}//127.0.0.1${url.port ? `:${url.port}` : ''}`, extraHTTPHeaders: { host: url.host } });
-}
-
-async function signIn(origin: string, who: { email: string; password: string }): Promise<Api> {
-  const ctx = await apiContext(origin);
-  const res = await ctx.post('/api/auth/login', { data: { username: who.email, password: who.password } });
-  expect(res.status(), await res.text()).toBe(200);
-  const session = (await res.json()) as { csrfToken: string };
-  const site = (await (await ctx.get('/api/site/context')).json()) as { tenant: { id: string } | null };
-  return { ctx, csrf: session.csrfToken, tenantId: site.tenant?.id ?? '' };
-}
-
-async function post<T>(api: Api, p: string, data: unknown): Promise<T> {
-  const res = await api.ctx.post(p, { data, headers: { 'x-csrf-token': api.csrf } });
-  expect(res.ok(), `POST ${p}: ${res.status()} ${await res.text()}`).toBeTruthy();
-  return (await res.json()) as T;
-}
-
-async function givenEventOnSale(organiser: Api) {
-  const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
-  const name = `Door Night ${suffix}`;
-  const urlName = `door-night-${suffix}`;
-  const base = `/api/tenants/${organiser.tenantId}/events`;
-  const event = await post<{ id: string }>(organiser, base, {
-    details: {
-      name,
-      urlName,
-      startDateTime: '2031-10-03T20:00:00-04:00',
-      timeZone: 'America/New_York',
-      venueName: 'Harbour Hall',
-      address1: '12 Pier Road',
-      city: 'Boston',
-      state: 'MA',
-      zip: '02110',
-      country: 'USA',
-      description: 'A night at the door.',
-      covidSafety: false,
-      emailDeliveryVerbiage: 'Show the attached tickets at the door.',
-    },
-  });
-  await post(organiser, `${base}/${event.id}/ticket-types`, { details: { name: 'General Admission', details: 'Standing room.', price: 2500, quantity: 100, sortOrder: 0 } });
-  await post(organiser, `${base}/${event.id}/publish`, {});
-  return { id: event.id, urlName, name };
-}
-
-/** A buyer gets `count` tickets through the attendee site and the test gateway; returns the order id. */
-async function buyTickets(page: Page, origin: string, urlName: string, email: string, count: number): Promise<string> {
-  await page.goto(`${origin}/${urlName}/tickets`);
-  for (let i = 0; i < count; i++) await page.getByRole('button', { name: 'Add one General Admission' }).click();
-  await page.getByTestId('view-cart').click();
-  await page.getByTestId('continue').click();
-  await page.getByTestId('field-email').fill(email);
-  await page.getByTestId('field-firstName').fill('Grace');
-  await page.getByTestId('field-lastName').fill('Hopper');
-  await page.getByTestId('field-phone').pressSequentially('6175550188');
-  await page.getByTestId('field-address1').fill('1 Navy Yard');
-  await page.getByTestId('field-address2').fill('Building 5');
-  await page.getByTestId('field-city').fill('Boston');
-  await page.getByTestId('field-state').selectOption('MA');
-  await page.getByTestId('field-zipCode').fill('02129');
-  await page.getByTestId('place-order').click();
-  await expect(page).toHaveURL(/\/pay\//);
-  await page.getByLabel('Card number').fill(PAY_CARD);
-  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: /^Pay / }).click();
-  await expect(page.getByTestId('success-page')).toHaveAttribute('data-status', 'paid', { timeout: 20_000 });
-  return new URL(page.url()).searchParams.get('orderID')!;
-}
+/** The organiser's event with one $25 ticket type, for the door. */
+const onSale = (organiser: Api) =>
+  givenEventOnSale(organiser, { prefix: 'Door Night', tickets: [{ name: 'General Admission', description: 'Standing room.', price: 2500, quantity: 100 }] });
 
 /** The tickets PDF attached to the buyer's confirmation mail, as the platform's outbox holds it. */
 async function ticketsPdf(baseURL: string, email: string): Promise<Buffer> {
@@ -97,10 +26,7 @@ async function ticketsPdf(baseURL: string, email: string): Promise<Buffer> {
     let url = '';
     await expect
       .poll(async () => {
-        const list = (await (await admin.ctx.get('/api/platform/outbox', { params: { filters: `details.to=${email}` } })).json()) as {
-          result: Array<{ details: { attachments: Array<{ url: string }> } }>;
-        };
-        url = list.result.find((m) => m.details.attachments.length > 0)?.details.attachments[0]?.url ?? '';
+        url = (await mailsTo(admin, email)).find((m) => m.details.attachments.length > 0)?.details.attachments[0]?.url ?? '';
         return url;
       }, { timeout: 30_000 })
       .not.toBe('');
@@ -152,7 +78,7 @@ test.describe('door check-in', () => {
     test.setTimeout(240_000);
     const acme = tenantOrigin(baseURL);
     const organiser = await signIn(acme, ORGANISER);
-    const event = await givenEventOnSale(organiser);
+    const event = await onSale(organiser);
     const volunteer = uniqueEmail('door');
 
     await test.step('the volunteer has an account and accepts the check-in invite', async () => {
@@ -164,7 +90,7 @@ test.describe('door check-in', () => {
       expect(status).toBe(201);
       await page.goto((await linkFromOutbox(browser, baseURL!, volunteer, '/verify')).href);
       await expect(page.getByTestId('verified-note')).toBeVisible();
-      await post(organiser, `/api/tenants/${organiser.tenantId}/events/${event.id}/staff/invites`, { email: volunteer, roles: ['event_checkin'] });
+      await post(organiser, `/api/tenants/${organiser.tenantId}/events/${event.eventId}/staff/invites`, { email: volunteer, roles: ['event_checkin'] });
       await page.goto((await linkFromOutbox(browser, baseURL!, volunteer, '/accept-invite')).href);
       await page.getByLabel('Password').fill(PASSWORD);
       await page.getByRole('button', { name: 'CONFIRM' }).click();
@@ -173,7 +99,7 @@ test.describe('door check-in', () => {
 
     const buyer = uniqueEmail('buyer');
     const buyerPage = await browser.newPage();
-    await buyTickets(buyerPage, acme, event.urlName, buyer, 2);
+    await buy(buyerPage, acme, event.urlName, buyer, { count: 2 });
     await buyerPage.close();
     const dir = mkdtempSync(path.join(os.tmpdir(), 'marquee-checkin-'));
     const video = pdfToY4m(await ticketsPdf(baseURL!, buyer), dir);
@@ -192,10 +118,10 @@ test.describe('door check-in', () => {
         await expect(door.getByTestId('console-nav')).toBeAttached();
         await door.goto(`${acme}/events`);
         const link = door.getByRole('link', { name: event.name });
-        await expect(link).toHaveAttribute('href', `/events/${event.id}/check-in`);
+        await expect(link).toHaveAttribute('href', `/events/${event.eventId}/check-in`);
         await door.screenshot({ path: path.join(dir, 'events-list.png') });
         await link.click({ timeout: 20_000 });
-        await expect(door).toHaveURL(new RegExp(`/events/${event.id}/check-in$`));
+        await expect(door).toHaveURL(new RegExp(`/events/${event.eventId}/check-in$`));
         await expect(door.getByRole('heading', { name: 'Check-in' })).toBeVisible();
         // The fake camera may already have read the ticket: the total is what is sure here.
         await expect(door.getByTestId('checked-in-count')).toContainText('/ 2');
@@ -217,7 +143,7 @@ test.describe('door check-in', () => {
       });
 
       await test.step("the event dashboard's tickets-used counter moved", async () => {
-        const dash = (await (await organiser.ctx.get(`/api/tenants/${organiser.tenantId}/events/${event.id}/reports/dashboard`)).json()) as { ticket_used: number };
+        const dash = (await (await organiser.ctx.get(`/api/tenants/${organiser.tenantId}/events/${event.eventId}/reports/dashboard`)).json()) as { ticket_used: number };
         expect(dash.ticket_used).toBe(1);
       });
 
@@ -247,11 +173,11 @@ test.describe('door check-in', () => {
         await expect(door.getByTestId('checked-in-count')).toContainText('2 / 2');
 
         // Meanwhile another door admits the same ticket online.
-        const manifest = (await (await organiser.ctx.get(`/api/tenants/${organiser.tenantId}/events/${event.id}/checkin/manifest`)).json()) as {
+        const manifest = (await (await organiser.ctx.get(`/api/tenants/${organiser.tenantId}/events/${event.eventId}/checkin/manifest`)).json()) as {
           tickets: Array<{ id: string; state: string }>;
         };
         const other = manifest.tickets.find((t) => t.state === 'valid')!;
-        const atTheOtherDoor = await post<{ result: string }>(organiser, `/api/tenants/${organiser.tenantId}/events/${event.id}/checkin/scans`, {
+        const atTheOtherDoor = await post<{ result: string }>(organiser, `/api/tenants/${organiser.tenantId}/events/${event.eventId}/checkin/scans`, {
           clientScanId: crypto.randomUUID(),
           deviceId: 'Side door · 0001',
           ticketId: other.id,
@@ -276,7 +202,7 @@ test.describe('door check-in', () => {
         await page.locator('input[autocomplete="current-password"]').fill(ORGANISER.password);
         await page.getByRole('button', { name: 'Log in' }).click();
         await expect(page.getByTestId('console-nav')).toBeVisible();
-        await page.goto(`${acme}/events/${event.id}`);
+        await page.goto(`${acme}/events/${event.eventId}`);
         await page.getByTestId('open-checkin').click();
         await expect(page.getByRole('heading', { name: 'Check-in' })).toBeVisible();
         await expect(page.getByText(/No camera|Camera access was refused/)).toBeVisible();

@@ -1,4 +1,21 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import {
+  ADMIN,
+  fillContact,
+  givenEventOnSale,
+  mailsTo,
+  ORGANISER,
+  PAY_CARD,
+  payOnGatewayPage,
+  platformOrigin,
+  send,
+  signIn,
+  tenantOrigin,
+  type Api,
+  type Mail,
+  type OnSale,
+  type TicketSpec,
+} from './support';
 
 // The attendee's checkout (issue 4, spec reports-payouts-checkout §2, §4, §5, §8): buying through
 // the test gateway with a discount code and a donation to the event's charity, the tickets mail in
@@ -6,9 +23,6 @@ import { expect, request as playwrightRequest, test, type APIRequestContext, typ
 // cart's availability messages.
 // Every test puts its own event on sale through the organiser's API, so runs never share stock.
 
-const ORGANISER = { email: 'organiser@acme.test', password: process.env.E2E_ORGANISER_PASSWORD ?? 'Marquee-Admin-1' };
-const ADMIN = { email: process.env.E2E_ADMIN_EMAIL ?? 'admin@marquee.test', password: process.env.E2E_ADMIN_PASSWORD ?? 'Marquee-Admin-1' };
-const PAY_CARD = '4242 4242 4242 4242';
 /** A 1x1 PNG: the seat map only has to be a real image. */
 const SEAT_MAP_PNG = Buffer.from(
   '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4f20000000049454e44ae426082',
@@ -18,45 +32,6 @@ const DECLINED_CARD = '4000 0000 0000 0002';
 /** The demo tenant's charity (the seed enables it; docs/decisions.md "Donations at checkout"). */
 const CHARITY = 'Riverside Music Fund';
 
-function platformOrigin(baseURL: string | undefined): string {
-  return new URL(baseURL ?? process.env.E2E_BASE_URL ?? 'http://localhost:3000').origin;
-}
-
-/** The demo tenant's host on the server under test: acme.{platform host}:{port}. */
-function tenantOrigin(baseURL: string | undefined): string {
-  const base = new URL(platformOrigin(baseURL));
-  return `${base.protocol}//acme.${base.hostname}${base.port ? `:${base.port}` : ''}`;
-}
-
-type Api = { ctx: APIRequestContext; csrf: string; tenantId: string | null };
-
-/**
- * An API client for a host. Browsers resolve *.localhost to this machine; Node does not, so such
- * hosts are reached on the loopback address with the tenant's Host header.
- */
-async function apiContext(origin: string): Promise<APIRequestContext> {
-  const url = new URL(origin);
-  if (url.hostname !== 'localhost' && !url.hostname.endsWith('.localhost')) return playwrightRequest.newContext({ baseURL: origin });
-  return playwrightRequest.newContext({ baseURL: `${url.protocol}//127.0.0.1${url.port ? `:${url.port}` : ''}`, extraHTTPHeaders: { host: url.host } });
-}
-
-async function signIn(origin: string, who: { email: string; password: string }): Promise<Api> {
-  const ctx = await apiContext(origin);
-  const res = await ctx.post('/api/auth/login', { data: { username: who.email, password: who.password } });
-  expect(res.status(), await res.text()).toBe(200);
-  const session = (await res.json()) as { csrfToken: string };
-  const site = (await (await ctx.get('/api/site/context')).json()) as { tenant: { id: string } | null };
-  return { ctx, csrf: session.csrfToken, tenantId: site.tenant?.id ?? null };
-}
-
-async function send<T>(api: Api, method: 'POST' | 'PATCH', path: string, details: unknown): Promise<T> {
-  const res = await api.ctx.fetch(path, { method, data: details === undefined ? {} : { details }, headers: { 'x-csrf-token': api.csrf } });
-  expect(res.ok(), `${method} ${path}: ${res.status()} ${await res.text()}`).toBeTruthy();
-  return (await res.json()) as T;
-}
-
-type TicketSpec = { name: string; description: string; price: number; quantity: number; maxTicketPerOrder?: number };
-type OnSale = { eventId: string; urlName: string; name: string; ticketTypeIds: Record<string, string> };
 
 /** The id of the demo charity, enabled for the organiser's tenant (enabling it if someone disabled it). */
 async function enabledCharity(organiser: Api, name: string): Promise<string> {
@@ -73,55 +48,15 @@ async function enabledCharity(organiser: Api, name: string): Promise<string> {
 }
 
 /** An event on sale on the demo tenant, with its ticket types, (optionally) a 10% code and a charity. */
-async function givenEventOnSale(
-  organiser: Api,
-  opts: { tickets: TicketSpec[]; covidSafety?: boolean; discountCode?: string; seatMap?: Buffer; charityId?: string; capacity?: number },
-): Promise<OnSale> {
-  const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
-  const name = `Checkout Night ${suffix}`;
-  const urlName = `checkout-night-${suffix}`;
-  const base = `/api/tenants/${organiser.tenantId}/events`;
-  const event = await send<{ id: string }>(organiser, 'POST', base, {
-    name,
-    urlName,
-    startDateTime: '2031-09-12T20:00:00-04:00',
-    timeZone: 'America/New_York',
-    venueName: 'Harbour Hall',
-    address1: '12 Pier Road',
-    city: 'Boston',
-    state: 'MA',
-    zip: '02110',
-    country: 'USA',
-    description: 'A night of music for the checkout tests.',
-    covidSafety: opts.covidSafety ?? false,
-    covidSafetyText: 'Masks are welcome. Please stay home if you feel unwell.',
-    emailDeliveryVerbiage: 'Show the attached tickets at the door.',
-    charityId: opts.charityId ?? null,
-    ...(opts.capacity === undefined ? {} : { capacity: opts.capacity }),
-  });
-  const ticketTypeIds: Record<string, string> = {};
-  for (const [i, { description, ...t }] of opts.tickets.entries()) {
-    const created = await send<{ id: string }>(organiser, 'POST', `${base}/${event.id}/ticket-types`, { ...t, details: description, sortOrder: i });
-    ticketTypeIds[t.name] = created.id;
-  }
-  if (opts.discountCode) await send(organiser, 'POST', `${base}/${event.id}/discount-codes`, { code: opts.discountCode, kind: 'percent', value: 10 });
-  if (opts.seatMap) {
-    const res = await organiser.ctx.post(`${base}/${event.id}/seatmap`, {
-      multipart: { file: { name: 'seatmap.png', mimeType: 'image/png', buffer: opts.seatMap } },
-      headers: { 'x-csrf-token': organiser.csrf },
-    });
-    expect(res.ok(), await res.text()).toBeTruthy();
-  }
-  await send(organiser, 'POST', `${base}/${event.id}/publish`, undefined);
-  return { eventId: event.id, urlName, name, ticketTypeIds };
-}
+const onSale = (organiser: Api, opts: { tickets: TicketSpec[]; covidSafety?: boolean; discountCode?: string; seatMap?: Buffer; charityId?: string; capacity?: number }): Promise<OnSale> =>
+  givenEventOnSale(organiser, { prefix: 'Checkout Night', ...opts });
 
 async function changeEvent(organiser: Api, event: OnSale, action: 'cancel' | 'unpublish') {
-  await send(organiser, 'POST', `/api/tenants/${organiser.tenantId}/events/${event.eventId}/${action}`, undefined);
+  await send(organiser, `/api/tenants/${organiser.tenantId}/events/${event.eventId}/${action}`);
 }
 
 async function changeTicketType(organiser: Api, event: OnSale, ticketName: string, details: Record<string, unknown>) {
-  await send(organiser, 'PATCH', `/api/tenants/${organiser.tenantId}/events/${event.eventId}/ticket-types/${event.ticketTypeIds[ticketName]}`, details);
+  await send(organiser, `/api/tenants/${organiser.tenantId}/events/${event.eventId}/ticket-types/${event.ticketTypeIds[ticketName]}`, details, 'PATCH');
 }
 
 /** What the attendee site's API says is left of a ticket type right now. */
@@ -133,27 +68,6 @@ async function remainingOf(api: Api, event: OnSale, ticketName: string): Promise
 
 async function addTickets(page: Page, ticketName: string, times: number) {
   for (let i = 0; i < times; i++) await page.getByRole('button', { name: `Add one ${ticketName}` }).click();
-}
-
-async function fillContact(page: Page, email: string) {
-  await page.getByTestId('field-email').fill(email);
-  await page.getByTestId('field-firstName').fill('Grace');
-  await page.getByTestId('field-lastName').fill('Hopper');
-  await page.getByTestId('field-phone').pressSequentially('6175550123');
-  await expect(page.getByTestId('field-phone')).toHaveValue('+1 (617) 555 0123');
-  await page.getByTestId('field-address1').fill('1 Navy Yard');
-  await page.getByTestId('field-address2').fill('Building 5');
-  await page.getByTestId('field-city').fill('Boston');
-  await page.getByTestId('field-state').selectOption('MA');
-  await page.getByTestId('field-zipCode').fill('02129');
-}
-
-async function payOnGatewayPage(page: Page, card: string) {
-  await expect(page).toHaveURL(/\/pay\//);
-  await page.getByLabel('Card number').fill(card);
-  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: /^Pay / }).click();
 }
 
 const cents = (text: string) => Math.round(Number(text.replace(/[−$,]/g, '')) * 100) * (text.startsWith('−') ? -1 : 1);
@@ -185,7 +99,7 @@ test.describe('attendee checkout', () => {
 
   test('buys two ticket types with a discount code and a donation through the test gateway and gets the tickets by mail', async ({ page, baseURL }) => {
     const origin = tenantOrigin(baseURL);
-    const event = await givenEventOnSale(organiser, {
+    const event = await onSale(organiser, {
       charityId: await enabledCharity(organiser, CHARITY),
       covidSafety: true,
       discountCode: 'HARBOUR10',
@@ -326,14 +240,11 @@ test.describe('attendee checkout', () => {
     // The tickets mail, with its PDF, is in the outbox.
     const admin = await signIn(platformOrigin(baseURL), ADMIN);
     try {
-      type Mail = { details: { to: string; subject: string; text: string; attachments: Array<{ filename: string; url: string }> } };
       let mail: Mail | undefined;
       await expect
         .poll(
           async () => {
-            const res = await admin.ctx.get('/api/platform/outbox', { params: { filters: `details.to=${email}` } });
-            const list = (await res.json()) as { result: Mail[] };
-            mail = list.result.find((m) => m.details.subject === `Your tickets for ${event.name}`);
+            mail = (await mailsTo(admin, email)).find((m) => m.details.subject === `Your tickets for ${event.name}`);
             return mail?.details.attachments.map((a) => a.filename) ?? [];
           },
           { timeout: 30_000 },
@@ -350,7 +261,7 @@ test.describe('attendee checkout', () => {
 
   test('a declined card returns to checkout with the tickets still held', async ({ page, baseURL }) => {
     const origin = tenantOrigin(baseURL);
-    const event = await givenEventOnSale(organiser, {
+    const event = await onSale(organiser, {
       tickets: [
         { name: 'Front Row', description: 'The first row.', price: 9000, quantity: 3, maxTicketPerOrder: 4 },
         { name: 'Standing', description: 'Anywhere on the floor.', price: 3000, quantity: 50 },
@@ -398,7 +309,7 @@ test.describe('attendee checkout', () => {
 
   test("the cart's quantity limit, removed tickets and availability messages", async ({ page, baseURL }) => {
     const origin = tenantOrigin(baseURL);
-    const event = await givenEventOnSale(organiser, {
+    const event = await onSale(organiser, {
       tickets: [
         { name: 'Last Few', description: 'Only a couple left.', price: 2500, quantity: 2 },
         { name: 'Early Bird', description: 'While it lasts.', price: 1500, quantity: 30 },
@@ -460,7 +371,7 @@ test.describe('attendee checkout', () => {
 
   test('PLACE ORDER NOW on an empty form shows the §5 field messages and places nothing', async ({ page, baseURL }) => {
     const origin = tenantOrigin(baseURL);
-    const event = await givenEventOnSale(organiser, { tickets: [{ name: 'Stalls', description: 'Near the stage.', price: 2000, quantity: 10 }] });
+    const event = await onSale(organiser, { tickets: [{ name: 'Stalls', description: 'Near the stage.', price: 2000, quantity: 10 }] });
     const orders: string[] = [];
     page.on('request', (req) => {
       if (req.method() === 'POST' && /\/api\/p\/tenants\/[^/]+\/events\/[^/]+\/orders$/.test(req.url())) orders.push(req.url());
@@ -497,7 +408,7 @@ test.describe('attendee checkout', () => {
 
   test("the menu offers no more than the event's remaining capacity, and the cart follows the organiser's new price and name", async ({ page, baseURL }) => {
     const origin = tenantOrigin(baseURL);
-    const event = await givenEventOnSale(organiser, {
+    const event = await onSale(organiser, {
       capacity: 3,
       tickets: [
         { name: 'Gala Seat', description: 'At a table.', price: 2500, quantity: 10 },
@@ -547,7 +458,7 @@ test.describe('attendee checkout', () => {
 
   test('a double click on PLACE ORDER NOW shows the COVID Safety Protocol and places one order', async ({ page, baseURL }) => {
     const origin = tenantOrigin(baseURL);
-    const event = await givenEventOnSale(organiser, { covidSafety: true, tickets: [{ name: 'Floor', description: 'Standing.', price: 2000, quantity: 20 }] });
+    const event = await onSale(organiser, { covidSafety: true, tickets: [{ name: 'Floor', description: 'Standing.', price: 2000, quantity: 20 }] });
     const orders: string[] = [];
     page.on('request', (req) => {
       if (req.method() === 'POST' && /\/api\/p\/tenants\/[^/]+\/events\/[^/]+\/orders$/.test(req.url())) orders.push(req.url());
@@ -574,7 +485,7 @@ test.describe('attendee checkout', () => {
 
   test('a cancelled event says so on its pages, sells nothing, and still shows the buyer their order', async ({ page, baseURL }) => {
     const origin = tenantOrigin(baseURL);
-    const event = await givenEventOnSale(organiser, { tickets: [{ name: 'Seat', description: 'A seat.', price: 3000, quantity: 20 }] });
+    const event = await onSale(organiser, { tickets: [{ name: 'Seat', description: 'A seat.', price: 3000, quantity: 20 }] });
     await page.goto(`${origin}/${event.urlName}/tickets`);
     await addTickets(page, 'Seat', 1);
     await page.getByTestId('view-cart').click();

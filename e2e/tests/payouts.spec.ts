@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
-import { ADMIN, expectToast, logInToConsole, ORGANISER, platformOrigin, tenantOrigin } from './support';
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, buy, expectToast, givenEventOnSale, logInToConsole, givenTenant, ORGANISER, originOf, platformOrigin, post, signIn, tenantOrigin } from './support';
 
 // Payouts (issue 9, spec reports-payouts-checkout §2 Payouts, §4, §5, §8), the issue's "Done when":
 // attendees pay two tenants (acme, connected to Stripe, and a new tenant without an account); the
@@ -9,74 +9,6 @@ import { ADMIN, expectToast, logInToConsole, ORGANISER, platformOrigin, tenantOr
 // tenants' orders at once (one completed, one failed with the §8 hint in the results dialog), opens
 // the completed payout and exports its CSV; the organiser sees the same payout in acme's console.
 // The weekly automatic run's switch: operators who may change it do; the others only read it.
-
-type Api = { ctx: APIRequestContext; csrf: string; tenantId: string };
-
-async function apiContext(origin: string): Promise<APIRequestContext> {
-  const url = new URL(origin);
-  return playwrightRequest.newContext({ baseURL: `${url.protocol}//127.0.0.1${url.port ? `:${url.port}` : ''}`, extraHTTPHeaders: { host: url.host } });
-}
-
-async function signIn(origin: string, who: { email: string; password: string }): Promise<Api> {
-  const ctx = await apiContext(origin);
-  const res = await ctx.post('/api/auth/login', { data: { username: who.email, password: who.password } });
-  expect(res.status(), await res.text()).toBe(200);
-  const session = (await res.json()) as { csrfToken: string };
-  const site = (await (await ctx.get('/api/site/context')).json()) as { tenant: { id: string } | null };
-  return { ctx, csrf: session.csrfToken, tenantId: site.tenant?.id ?? '' };
-}
-
-async function post<T>(api: Api, path: string, data: unknown): Promise<T> {
-  const res = await api.ctx.post(path, { data, headers: { 'x-csrf-token': api.csrf } });
-  expect(res.ok(), `POST ${path}: ${res.status()} ${await res.text()}`).toBeTruthy();
-  return (await res.json()) as T;
-}
-
-async function givenEventOnSale(organiser: Api, name: string) {
-  const urlName = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
-  const base = `/api/tenants/${organiser.tenantId}/events`;
-  const event = await post<{ id: string }>(organiser, base, {
-    details: {
-      name,
-      urlName,
-      startDateTime: '2031-10-03T20:00:00-04:00',
-      timeZone: 'America/New_York',
-      venueName: 'Harbour Hall',
-      address1: '12 Pier Road',
-      city: 'Boston',
-      state: 'MA',
-      zip: '02110',
-      country: 'USA',
-      description: 'A night for the payout tests.',
-      covidSafety: false,
-      emailDeliveryVerbiage: 'Show the attached tickets at the door.',
-    },
-  });
-  await post(organiser, `${base}/${event.id}/ticket-types`, { details: { name: 'General Admission', details: 'Standing room.', price: 4000, quantity: 100, sortOrder: 0 } });
-  await post(organiser, `${base}/${event.id}/publish`, {});
-  return { eventId: event.id, urlName, name };
-}
-
-/** A new tenant (its payment settings are the §9 defaults: the platform's account, no connected account). */
-async function givenTenant(admin: Api, name: string, url: string): Promise<string> {
-  const tenant = await post<{ id: string }>(admin, '/api/tenants', {
-    details: {
-      name,
-      email: `box-office@${url}.test`,
-      phone: '+1 (617) 555 0142',
-      inviteTemplateSubject: `Join ${name}`,
-      inviteTemplateBody: `You have been invited to help run ${name}.`,
-      url,
-    },
-  });
-  return tenant.id;
-}
-
-/** The tenant's host on the server under test: {url}.{platform host}:{port}. */
-function originOf(platform: string, url: string): string {
-  const base = new URL(platform);
-  return `${base.protocol}//${url}.${base.hostname}${base.port ? `:${base.port}` : ''}`;
-}
 
 /** The figure under a label on the payout detail page, in cents. */
 async function figure(page: Page, label: string): Promise<number> {
@@ -117,29 +49,7 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-async function buyOneTicket(page: Page, origin: string, urlName: string, email: string): Promise<string> {
-  await page.goto(`${origin}/${urlName}/tickets`);
-  await page.getByRole('button', { name: 'Add one General Admission' }).click();
-  await page.getByTestId('view-cart').click();
-  await page.getByTestId('continue').click();
-  await page.getByTestId('field-email').fill(email);
-  await page.getByTestId('field-firstName').fill('Ada');
-  await page.getByTestId('field-lastName').fill('Lovelace');
-  await page.getByTestId('field-phone').pressSequentially('6175550188');
-  await page.getByTestId('field-address1').fill('1 Navy Yard');
-  await page.getByTestId('field-address2').fill('Building 5');
-  await page.getByTestId('field-city').fill('Boston');
-  await page.getByTestId('field-state').selectOption('MA');
-  await page.getByTestId('field-zipCode').fill('02129');
-  await page.getByTestId('place-order').click();
-  await expect(page).toHaveURL(/\/pay\//);
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: /^Pay / }).click();
-  await expect(page.getByTestId('success-page')).toHaveAttribute('data-status', 'paid', { timeout: 20_000 });
-  return new URL(page.url()).searchParams.get('orderID')!;
-}
+const buyOneTicket = (page: Page, origin: string, urlName: string, email: string) => buy(page, origin, urlName, email, { who: { firstName: 'Ada', lastName: 'Lovelace' } });
 
 test('an operator waits for the delay, holds and releases, transfers two tenants at once (one fails with the hint), exports the payout; the tenant sees it', async ({ browser, page, baseURL }) => {
   test.setTimeout(300_000);
@@ -154,8 +64,8 @@ test('an operator waits for the delay, holds and releases, transfers two tenants
   const lanternUrl = `lantern-${tag}`;
   const lanternId = await givenTenant(admin, `Lantern ${tag}`, lanternUrl);
   const lantern = originOf(platform, lanternUrl);
-  const acmeEvent = await givenEventOnSale(organiser, `Payout Night ${tag}`);
-  const lanternEvent = await givenEventOnSale({ ...admin, tenantId: lanternId }, `Lantern Night ${tag}`);
+  const acmeEvent = await givenEventOnSale(organiser, { name: `Payout Night ${tag}` });
+  const lanternEvent = await givenEventOnSale({ ...admin, tenantId: lanternId }, { name: `Lantern Night ${tag}` });
   await organiser.ctx.dispose();
 
   const acmeOrder = await buyOneTicket(page, acme, acmeEvent.urlName, `payout.buyer.${tag}@example.com`);
@@ -235,7 +145,7 @@ test('an operator waits for the delay, holds and releases, transfers two tenants
   await expect(failed).toContainText(' Please contact the tenant owner to setup stripe account.');
   const payoutHref = (await done.getByRole('link').getAttribute('href'))!;
   const payoutId = /completed\/([0-9a-f-]+)/.exec(payoutHref)![1]!;
-  await results.getByRole('button', { name: 'Close' }).click();
+  await results.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(results).toBeHidden();
 
   // Lantern's order stays pending with the reason; acme's leaves the list.

@@ -1,37 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
-import { ADMIN, expectToast, logInToConsole, ORGANISER, platformOrigin, tenantOrigin } from './support';
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, buy, expectToast, givenEventOnSale, logInToConsole, ORGANISER, platformOrigin, send, signIn, tenantOrigin, type Api } from './support';
 
 // Reports and order management (issue 8, spec reports-payouts-checkout §2 Reports, Order detail
 // page, §4, §5, §8): an attendee buys through the attendee site; the organiser sees the sale on the
 // dashboard, finds the order by e-mail, voids a ticket, refunds part of the order and exports the
 // orders CSV; the operator sees the sale in Platform Sales, Taxes and Donations.
 
-const PAY_CARD = '4242 4242 4242 4242';
 const CHARITY = 'Riverside Music Fund';
-
-type Api = { ctx: APIRequestContext; csrf: string; tenantId: string };
-
-async function apiContext(origin: string): Promise<APIRequestContext> {
-  const url = new URL(origin);
-  if (url.hostname !== 'localhost' && !url.hostname.endsWith('.localhost')) return playwrightRequest.newContext({ baseURL: origin });
-  return playwrightRequest.newContext({ baseURL: `${url.protocol}//127.0.0.1${url.port ? `:${url.port}` : ''}`, extraHTTPHeaders: { host: url.host } });
-}
-
-async function signIn(origin: string, who: { email: string; password: string }): Promise<Api> {
-  const ctx = await apiContext(origin);
-  const res = await ctx.post('/api/auth/login', { data: { username: who.email, password: who.password } });
-  expect(res.status(), await res.text()).toBe(200);
-  const session = (await res.json()) as { csrfToken: string };
-  const site = (await (await ctx.get('/api/site/context')).json()) as { tenant: { id: string } | null };
-  return { ctx, csrf: session.csrfToken, tenantId: site.tenant?.id ?? '' };
-}
-
-async function send<T>(api: Api, path: string, details?: unknown): Promise<T> {
-  const res = await api.ctx.post(path, { data: details === undefined ? {} : { details }, headers: { 'x-csrf-token': api.csrf } });
-  expect(res.ok(), `POST ${path}: ${res.status()} ${await res.text()}`).toBeTruthy();
-  return (await res.json()) as T;
-}
 
 async function charityId(organiser: Api): Promise<string> {
   const res = await organiser.ctx.get(`/api/tenants/${organiser.tenantId}/charities`, { params: { limit: 100 } });
@@ -41,60 +17,16 @@ async function charityId(organiser: Api): Promise<string> {
   return charity!.id;
 }
 
-/** The organiser puts an event with one $40 ticket type and the demo charity on sale. */
-async function givenEventOnSale(organiser: Api) {
-  const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
-  const name = `Report Night ${suffix}`;
-  const urlName = `report-night-${suffix}`;
-  const base = `/api/tenants/${organiser.tenantId}/events`;
-  const event = await send<{ id: string }>(organiser, base, {
-    name,
-    urlName,
-    startDateTime: '2031-10-03T20:00:00-04:00',
-    timeZone: 'America/New_York',
-    venueName: 'Harbour Hall',
-    address1: '12 Pier Road',
-    city: 'Boston',
-    state: 'MA',
-    zip: '02110',
-    country: 'USA',
-    description: 'A night of music for the report tests.',
-    covidSafety: false,
-    emailDeliveryVerbiage: 'Show the attached tickets at the door.',
-    charityId: await charityId(organiser),
-  });
-  await send(organiser, `${base}/${event.id}/ticket-types`, { name: 'General Admission', details: 'Standing room.', price: 4000, quantity: 100, sortOrder: 0 });
-  await send(organiser, `${base}/${event.id}/publish`);
-  return { eventId: event.id, urlName, name };
-}
-
 /** An attendee buys two tickets with a $10 donation through the attendee site and the test gateway. */
-async function buyTwoTickets(page: Page, origin: string, urlName: string, email: string): Promise<string> {
-  await page.goto(`${origin}/${urlName}/tickets`);
-  for (let i = 0; i < 2; i++) await page.getByRole('button', { name: 'Add one General Admission' }).click();
-  await page.getByTestId('view-cart').click();
-  await page.getByTestId('continue').click();
-  await page.getByTestId('field-email').fill(email);
-  await page.getByTestId('field-firstName').fill('Ada');
-  await page.getByTestId('field-lastName').fill('Lovelace');
-  await page.getByTestId('field-phone').pressSequentially('6175550188');
-  await page.getByTestId('field-address1').fill('1 Navy Yard');
-  await page.getByTestId('field-address2').fill('Building 5');
-  await page.getByTestId('field-city').fill('Boston');
-  await page.getByTestId('field-state').selectOption('MA');
-  await page.getByTestId('field-zipCode').fill('02129');
-  await page.getByTestId('donation').getByRole('radio', { name: '$10' }).check();
-  await expect(page.getByTestId('breakdown-donation')).toHaveText('$10.00');
-  await page.getByTestId('place-order').click();
-  await expect(page).toHaveURL(/\/pay\//);
-  await page.getByLabel('Card number').fill(PAY_CARD);
-  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: /^Pay / }).click();
-  await expect(page).toHaveURL(new RegExp(`/${urlName}/success\\?orderID=`));
-  await expect(page.getByTestId('success-page')).toHaveAttribute('data-status', 'paid', { timeout: 20_000 });
-  return new URL(page.url()).searchParams.get('orderID')!;
-}
+const buyTwoTickets = (page: Page, origin: string, urlName: string, email: string) =>
+  buy(page, origin, urlName, email, {
+    count: 2,
+    who: { firstName: 'Ada', lastName: 'Lovelace' },
+    beforePlacing: async (p) => {
+      await p.getByTestId('donation').getByRole('radio', { name: '$10' }).check();
+      await expect(p.getByTestId('breakdown-donation')).toHaveText('$10.00');
+    },
+  });
 
 /** The first dollar amount in a text, in cents. */
 const money = (text: string) => Math.round(Number((/\$([\d,]+\.\d{2})/.exec(text)?.[1] ?? 'NaN').replace(/,/g, '')) * 100);
@@ -104,7 +36,7 @@ test.describe('reports and order management', () => {
     test.setTimeout(180_000);
     const tenant = tenantOrigin(baseURL);
     const organiser = await signIn(tenant, ORGANISER);
-    const event = await givenEventOnSale(organiser);
+    const event = await givenEventOnSale(organiser, { prefix: 'Report Night', charityId: await charityId(organiser) });
     await organiser.ctx.dispose();
     const email = `report.buyer.${Date.now().toString(36)}@example.com`;
     const orderUID = await buyTwoTickets(page, tenant, event.urlName, email);

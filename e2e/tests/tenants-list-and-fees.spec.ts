@@ -1,5 +1,5 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
-import { ADMIN, expectToast, logInToConsole, platformOrigin } from './support';
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, expectToast, givenTenant, logInToConsole, platformOrigin, signIn, type Api } from './support';
 
 // The platform console's Tenants list and fee forms, as an operator uses them: the list keeps its
 // search, page size and page across Back and the breadcrumb; the set-up banner of a tenant that
@@ -8,32 +8,8 @@ import { ADMIN, expectToast, logInToConsole, platformOrigin } from './support';
 
 const BUCKET_STORAGE_KEY = 'tenantBucketRetryTimer';
 
-type Api = { ctx: APIRequestContext; csrf: string };
-
-async function adminApi(origin: string): Promise<Api> {
-  const ctx = await playwrightRequest.newContext({ baseURL: origin });
-  const res = await ctx.post('/api/auth/login', { data: { username: ADMIN.email, password: ADMIN.password } });
-  expect(res.status(), await res.text()).toBe(200);
-  return { ctx, csrf: ((await res.json()) as { csrfToken: string }).csrfToken };
-}
-
-async function createTenantByApi(api: Api, name: string, url: string): Promise<string> {
-  const res = await api.ctx.post('/api/tenants', {
-    headers: { 'x-csrf-token': api.csrf },
-    data: {
-      details: {
-        name,
-        email: `box-office@${url}.test`,
-        phone: '+1 (312) 555 0142',
-        inviteTemplateSubject: `Join ${name}`,
-        inviteTemplateBody: `You have been invited to help run ${name}.`,
-        url,
-      },
-    },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return ((await res.json()) as { id: string }).id;
-}
+const adminApi = (origin: string) => signIn(origin, ADMIN);
+const createTenantByApi = givenTenant;
 
 async function deleteTenantByApi(api: Api, tenantId: string) {
   const res = await api.ctx.delete(`/api/tenants/${tenantId}`, { headers: { 'x-csrf-token': api.csrf } });

@@ -25,6 +25,8 @@ const variantColorResolver: VariantColorsResolver = (input) => {
 };
 
 export const theme = createTheme({
+  // WCAG 1.4.3: filled yellows and other light colours take dark text (white on yellow.6 is 1.9:1).
+  autoContrast: true,
   variantColorResolver,
   primaryColor: 'brand',
   primaryShade: 7,
@@ -45,7 +47,8 @@ export const theme = createTheme({
     TextInput: { defaultProps: { size: 'sm' } },
     PasswordInput: { defaultProps: { size: 'sm' } },
     Paper: { defaultProps: { radius: 'lg' } },
-    Modal: { defaultProps: { radius: 'lg', overlayProps: { backgroundOpacity: 0.45, blur: 2 } } },
+    // WCAG 4.1.2: the close button (an icon) is named.
+    Modal: { defaultProps: { radius: 'lg', overlayProps: { backgroundOpacity: 0.45, blur: 2 }, closeButtonProps: { 'aria-label': 'Close dialog' } } },
     Notification: { defaultProps: { radius: 'md' } },
   },
 });

@@ -1,10 +1,11 @@
-import { Button, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { CHARITY_ZIP_MAX, ZCharityFields, type TCharity, type TCharityFields } from '@marquee/core';
 import { applyServerFields, useResetForm, zodValidate } from '../../../ui/zod-form';
 import { useCreateCharity, useUpdateCharity } from '../mutations';
 import { charityToast } from '../toasts';
 import { CHARITY_STATUS_OPTIONS } from './charity-status-badge';
+import { FormModal } from '../../../ui/form-modal';
 
 type Values = { name: string; status: string; street: string; city: string; state: string; zip_code: string };
 const EMPTY: Values = { name: '', status: 'active', street: '', city: '', state: '', zip_code: '' };
@@ -69,7 +70,7 @@ export function CharityModal({ mode, charity, onClose }: CharityModalProps) {
   const deactivating = mode === 'edit' && charity?.details.status === 'active' && form.values.status === 'inactive';
 
   return (
-    <Modal opened={mode !== null} onClose={() => !pending && onClose()} title={title} size="lg" centered>
+    <FormModal dirty={form.isDirty()} busy={pending} opened={mode !== null} onClose={onClose} title={title} size="lg" centered>
       <form onSubmit={submit} noValidate aria-label={title}>
         <Stack gap="md">
           <TextInput label="Charity name" required data-autofocus {...form.getInputProps('name')} />
@@ -103,6 +104,6 @@ export function CharityModal({ mode, charity, onClose }: CharityModalProps) {
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Input, Modal, MultiSelect, NumberInput, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Input, MultiSelect, NumberInput, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
 import {
   discountCodeProblems,
@@ -22,6 +22,7 @@ import { useResetForm, zodValidate } from '../../../ui/zod-form';
 import { DateTimeFields } from '../../events/components/date-time-fields';
 import { instantOrInvalid, timeZoneName, toWall } from '../../events/time';
 import { useCreateDiscountCode, useUpdateDiscountCode } from '../mutations';
+import { FormModal } from '../../../ui/form-modal';
 
 type Values = {
   code: string;
@@ -136,7 +137,7 @@ export function DiscountCodeModal({ event, code: requested, ticketTypes, onClose
   );
 
   return (
-    <Modal opened={opened} onClose={onClose} title={code ? `Edit ${code.details.code}` : 'Add discount code'} size="lg" yOffset="6vh">
+    <FormModal dirty={form.isDirty()} busy={pending} opened={opened} onClose={onClose} title={code ? `Edit ${code.details.code}` : 'Add discount code'} size="lg" yOffset="6vh">
       <form onSubmit={save} noValidate aria-label="Discount code">
         <Stack gap="md">
           {code && (
@@ -234,6 +235,6 @@ export function DiscountCodeModal({ event, code: requested, ticketTypes, onClose
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </FormModal>
   );
 }

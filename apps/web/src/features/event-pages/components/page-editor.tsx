@@ -50,6 +50,11 @@ export function PageEditor({ draft, device, onChange, onReady }: PageEditorProps
     editorRef.current = editor;
     const emit = () => changeRef.current({ project: JSON.stringify(editor.getProjectData()), html: editor.getHtml(), css: editor.getCss() ?? '' });
     editor.on('update', emit);
+    // WCAG 4.1.2: GrapesJS leaves its canvas frame and its device select unnamed.
+    editor.on('load', () => {
+      editor.Canvas.getFrameEl()?.setAttribute('title', 'Page canvas');
+      container.current?.querySelectorAll('select.gjs-devices').forEach((el) => el.setAttribute('aria-label', 'Device'));
+    });
     onReady?.(editor);
     return () => {
       editor.destroy();

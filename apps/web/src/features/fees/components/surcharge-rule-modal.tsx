@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Divider, Group, Modal, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Divider, Group, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { ZSurchargeRuleInput, type TSurchargeRule } from '@marquee/core';
 import { IconInfoCircle } from '@tabler/icons-react';
@@ -9,6 +9,7 @@ import { EMPTY_RULE, ruleToValues, ruleValuesToInput, type RuleValues } from '..
 import { useCreateRule, useUpdateRule } from '../mutations';
 import { MoneyInput, PercentInput } from './money-inputs';
 import viewOnlyCss from './view-only.module.css';
+import { FormModal } from '../../../ui/form-modal';
 
 // spec: accounts-admin-fees §4 Modal modes: create, edit, view.
 export type RuleModalMode = 'create' | 'edit' | 'view';
@@ -80,7 +81,7 @@ export function SurchargeRuleModal({ scope, mode, rule, canWrite, onClose, onEdi
   );
 
   return (
-    <Modal opened={mode !== null} onClose={() => !pending && onClose()} title={mode ? TITLES[mode] : ''} size="lg" centered>
+    <FormModal dirty={form.isDirty()} busy={pending} opened={mode !== null} onClose={onClose} title={mode ? TITLES[mode] : ''} size="lg" centered>
       <form onSubmit={submit} noValidate aria-label={mode ? TITLES[mode] : undefined} className={view ? viewOnlyCss.viewOnly : undefined}>
         <Stack gap="md">
           <TextInput label="Surcharge Rule Name" placeholder="Standard Service Fee" required disabled={view} data-autofocus {...form.getInputProps('name')} />
@@ -136,7 +137,7 @@ export function SurchargeRuleModal({ scope, mode, rule, canWrite, onClose, onEdi
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </FormModal>
   );
 }
 

@@ -4,6 +4,7 @@ import { modals } from '@mantine/modals';
 import { M, toCents, type TOrderDetail, type TRefundRequest } from '@marquee/core';
 import { useEffect, useState } from 'react';
 import { formatMoney } from '../../../ui/money';
+import { FormModal } from '../../../ui/form-modal';
 
 type Mode = TRefundRequest['mode'];
 
@@ -78,7 +79,7 @@ export function RefundModal({ order, busy, onClose, onSubmit }: RefundModalProps
   };
 
   return (
-    <Modal opened onClose={onClose} title={`Refund order ${d.orderUID}`} centered size="lg">
+    <FormModal dirty={mode !== 'full' || amount !== '' || ticketIds.length > 0 || reason !== ''} busy={busy} opened onClose={onClose} title={`Refund order ${d.orderUID}`} centered size="lg">
       <Stack gap="md">
         <Text fz="sm">
           Paid {formatMoney(d.totalAmount)}
@@ -151,6 +152,6 @@ export function RefundModal({ order, busy, onClose, onSubmit }: RefundModalProps
           )}
         </Group>
       </Stack>
-    </Modal>
+    </FormModal>
   );
 }

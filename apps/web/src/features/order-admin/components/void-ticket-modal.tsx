@@ -1,6 +1,7 @@
-import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { M, type TOrderTicket } from '@marquee/core';
 import { useEffect, useState } from 'react';
+import { FormModal } from '../../../ui/form-modal';
 
 export type VoidTicketModalProps = {
   ticket: TOrderTicket | null;
@@ -21,7 +22,7 @@ export function VoidTicketModal({ ticket, busy, onClose, onSubmit }: VoidTicketM
   const verb = unvoid ? 'Unvoid' : 'Void';
 
   return (
-    <Modal opened={!!ticket} onClose={onClose} title={`${verb} ticket ${ticket?.details.ticketUID ?? ''}`} centered>
+    <FormModal dirty={reason !== ''} busy={busy} opened={!!ticket} onClose={onClose} title={`${verb} ticket ${ticket?.details.ticketUID ?? ''}`} centered>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -59,6 +60,6 @@ export function VoidTicketModal({ ticket, busy, onClose, onSubmit }: VoidTicketM
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </FormModal>
   );
 }

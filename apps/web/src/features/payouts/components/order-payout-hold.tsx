@@ -1,10 +1,11 @@
-import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { M, PLATFORM_WRITE, payoutHoldToast, type OrderPayoutState } from '@marquee/core';
 import { useState } from 'react';
 import { useSiteContext } from '../../../shared/site-context';
 import { notify } from '../../../ui/notify';
 import { hasPlatformRole, useSession } from '../../../ui/session';
 import { payoutsApi } from '../api';
+import { FormModal } from '../../../ui/form-modal';
 
 // spec: reports-payouts-checkout §2 Order detail page (payout hold action), §4 Hold toggle: a
 // submitted notice shows and the page refreshes after about 3 seconds; §8 'Failed to Hold Payout.'
@@ -49,7 +50,7 @@ export function OrderPayoutHold(p: { tenantId: string; eventId: string; orderUID
           {M.requestSubmitted}: {submitted}
         </Text>
       )}
-      <Modal opened={open} onClose={() => setOpen(false)} title={held ? 'Release payout' : 'Hold payout'} centered>
+      <FormModal dirty={message !== ''} busy={busy} opened={open} onClose={() => setOpen(false)} title={held ? 'Release payout' : 'Hold payout'} centered>
         <Stack>
           <Textarea label="Message" description="Why (kept with the hold record)" maxLength={500} autosize minRows={2} value={message} onChange={(e) => setMessage(e.currentTarget.value)} />
           <Group justify="flex-end">
@@ -61,7 +62,7 @@ export function OrderPayoutHold(p: { tenantId: string; eventId: string; orderUID
             </Button>
           </Group>
         </Stack>
-      </Modal>
+      </FormModal>
     </>
   );
 }

@@ -30,6 +30,7 @@ import { payoutsApi } from '../api';
 import { payoutPaths } from '../paths';
 import { usePayoutExport } from '../use-payout-export';
 import { WeeklyPayoutSwitch } from './weekly-payout-switch';
+import { FormModal } from '../../../ui/form-modal';
 
 // spec: reports-payouts-checkout §2 Payouts (Pending Payouts), §4 Payout row status, Hold toggle,
 // Row selection, Transfer outcome, §5 payout filters and 'No Order Selected', §8, §9.
@@ -42,6 +43,9 @@ const SEARCH: readonly SearchField[] = [
 /** spec §4/§9: the pending table refreshes 1.5 s after a hold, 2.5 s after a transfer. */
 const HOLD_REFRESH_MS = 1500;
 const TRANSFER_REFRESH_MS = 2500;
+// WCAG 1.4.3: the theme's text colour for each colour's light background (teal.8 and yellow.9 are
+// under 4.5:1 on white and on yellow.1).
+const LIGHT_TEXT = { teal: 'var(--mantine-color-teal-light-color)', green: 'var(--mantine-color-green-light-color)', yellow: 'var(--mantine-color-yellow-light-color)' };
 const TOAST_MS = 5000;
 
 type Checks = { held: boolean; released: boolean; pending: boolean; ready: boolean };
@@ -152,7 +156,8 @@ export function PendingPayoutsPage() {
       header: 'Event Name / Tenant URL',
       visibleFrom: 'sm',
       render: (r) => (
-        <Stack gap={2}>
+        // WCAG 2.5.8: two links one above the other, 24 px apart at least.
+        <Stack gap={6}>
           <IdLink to={payoutPaths.eventSales(r.details.tenantId, r.details.eventId)}>{r.details.eventName}</IdLink>
           <IdLink to={payoutPaths.tenantPending(r.details.tenantId)}>{r.details.tenantURL}</IdLink>
         </Stack>
@@ -164,7 +169,7 @@ export function PendingPayoutsPage() {
       header: 'Status',
       render: (r) => (
         <Stack gap={2}>
-          <Text fz="sm" fw={600} c={r.details.status === 'Ready For Payout' ? 'teal.8' : 'yellow.8'} style={{ whiteSpace: 'nowrap' }}>
+          <Text fz="sm" fw={600} c={r.details.status === 'Ready For Payout' ? LIGHT_TEXT.teal : LIGHT_TEXT.yellow} style={{ whiteSpace: 'nowrap' }}>
             {r.details.status}
           </Text>
           {r.details.payoutId && <Text fz="xs" c="dimmed">Transfer in progress</Text>}
@@ -189,7 +194,7 @@ export function PendingPayoutsPage() {
           px={6}
           py={2}
           bg={new Date(r.details.balanceAvailableOn) <= rowNow ? 'green.1' : 'yellow.1'}
-          c={new Date(r.details.balanceAvailableOn) <= rowNow ? 'green.9' : 'yellow.9'}
+          c={new Date(r.details.balanceAvailableOn) <= rowNow ? LIGHT_TEXT.green : LIGHT_TEXT.yellow}
           style={{ whiteSpace: 'nowrap', borderRadius: 4, display: 'inline-block' }}
         >
           {new Date(r.details.balanceAvailableOn).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })}
@@ -294,7 +299,7 @@ function HoldModal({ row, onClose, onDone }: { row: TPayoutOrderRow; onClose: ()
     }
   };
   return (
-    <Modal opened onClose={onClose} title={`${hold ? 'Hold' : 'Release'} payout for order ${row.details.orderUID}`} centered>
+    <FormModal dirty={message !== ''} busy={busy} opened onClose={onClose} title={`${hold ? 'Hold' : 'Release'} payout for order ${row.details.orderUID}`} centered>
       <Stack>
         <Text fz="sm">{hold ? 'A held order is not paid out until it is released.' : 'The order can be paid out again once it is released.'}</Text>
         <Textarea label="Message" description="Why (kept with the hold record)" maxLength={500} autosize minRows={2} value={message} onChange={(e) => setMessage(e.currentTarget.value)} />
@@ -307,7 +312,7 @@ function HoldModal({ row, onClose, onDone }: { row: TPayoutOrderRow; onClose: ()
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </FormModal>
   );
 }
 

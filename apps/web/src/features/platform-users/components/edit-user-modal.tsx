@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { M, PLATFORM_ROLES, ROLE_LABELS, ZUpdatePlatformUserRequest, type TPlatformUser } from '@marquee/core';
 import { useRef } from 'react';
@@ -7,6 +7,7 @@ import { notify } from '../../../ui/notify';
 import { applyServerFields, useResetForm, zodValidate } from '../../../ui/zod-form';
 import { usePlatformAccess } from '../../../shared/access';
 import { useUpdatePlatformUser } from '../queries';
+import { FormModal } from '../../../ui/form-modal';
 
 type Values = { group: { name: string; roles: string[] } };
 
@@ -55,7 +56,7 @@ export function EditUserModal({ user, onClose }: { user: TPlatformUser | null; o
   });
 
   return (
-    <Modal opened={!!user} onClose={onClose} title="Edit Platform User" centered>
+    <FormModal dirty={form.isDirty()} busy={update.isPending} opened={!!user} onClose={onClose} title="Edit Platform User" centered>
       <form onSubmit={submit} noValidate aria-label="Edit Platform User">
         <Stack gap="md">
           <TextInput label="Email" value={user?.id ?? ''} disabled readOnly />
@@ -89,6 +90,6 @@ export function EditUserModal({ user, onClose }: { user: TPlatformUser | null; o
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { M, PLATFORM_ADMIN_LABEL, zEmail } from '@marquee/core';
 import { z } from 'zod';
@@ -6,6 +6,7 @@ import { errorMessage } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { zodValidate } from '../../../ui/zod-form';
 import { useInvitePlatformUser } from '../queries';
+import { FormModal } from '../../../ui/form-modal';
 
 // spec: accounts §5 Platform invite: email required and well-formed.
 const ZInviteForm = z.object({ id: zEmail(M.emailRequired, M.emailFormat) });
@@ -33,7 +34,7 @@ export function InviteModal({ opened, onClose }: { opened: boolean; onClose: () 
   });
 
   return (
-    <Modal opened={opened} onClose={close} title="Send Platform Invite" centered>
+    <FormModal dirty={form.isDirty()} busy={invite.isPending} opened={opened} onClose={close} title="Send Platform Invite" centered>
       <form onSubmit={submit} noValidate aria-label="Send Platform Invite">
         <Stack gap="md">
           <Text fz="sm" c="dimmed">
@@ -51,6 +52,6 @@ export function InviteModal({ opened, onClose }: { opened: boolean; onClose: () 
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </FormModal>
   );
 }

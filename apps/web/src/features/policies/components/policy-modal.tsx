@@ -1,4 +1,4 @@
-import { Button, Group, Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { M, ZCreatePolicyRequest, ZUpdatePolicyRequest, type TPolicy } from '@marquee/core';
 import { errorMessage, isApiError } from '../../../ui/api-client';
@@ -6,6 +6,7 @@ import { notify } from '../../../ui/notify';
 import { applyServerFields, useResetForm, zodValidate } from '../../../ui/zod-form';
 import { useCreatePolicy, useUpdatePolicy } from '../queries';
 import { RichTextField } from './rich-text-field';
+import { FormModal } from '../../../ui/form-modal';
 
 type Values = { id: string; details: { name: string; group: string; type: string; detail: string } };
 const EMPTY: Values = { id: '', details: { name: '', group: '', type: '', detail: '' } };
@@ -74,7 +75,7 @@ export function PolicyModal({ mode, policy, onClose }: PolicyModalProps) {
   const changed = form.isDirty();
 
   return (
-    <Modal opened={mode !== null} onClose={() => !pending && onClose()} title={mode === 'create' ? 'Add Policy' : 'Edit Policy'} size="xl" centered>
+    <FormModal dirty={changed} busy={pending} opened={mode !== null} onClose={onClose} title={mode === 'create' ? 'Add Policy' : 'Edit Policy'} size="xl" centered>
       <form onSubmit={submit} noValidate aria-label={mode === 'create' ? 'Add Policy' : 'Edit Policy'}>
         <Stack gap="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
@@ -108,6 +109,6 @@ export function PolicyModal({ mode, policy, onClose }: PolicyModalProps) {
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </FormModal>
   );
 }

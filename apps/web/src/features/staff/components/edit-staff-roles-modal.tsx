@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Modal, Paper, Stack, Text } from '@mantine/core';
+import { Button, Checkbox, Group, Paper, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { ROLE_LABELS, ZUpdateStaffRequest, type TenantRole, type TStaffMember } from '@marquee/core';
 import { errorMessage } from '../../../ui/api-client';
@@ -7,6 +7,7 @@ import { applyServerFields, useResetForm, zodValidate } from '../../../ui/zod-fo
 import { useUpdateStaffRoles } from '../mutations';
 import { staffName } from './staff-badges';
 import { TENANT_ROLE_OPTIONS } from './tenant-role-options';
+import { FormModal } from '../../../ui/form-modal';
 
 // Our own wording: the spec gives no message for this failure (docs/decisions.md).
 export const UPDATE_STAFF_FAILED = 'Update Staff Roles Failed';
@@ -42,7 +43,7 @@ export function EditStaffRolesModal({ member, onClose }: { member: TStaffMember 
   });
 
   return (
-    <Modal opened={!!member} onClose={onClose} title="Edit roles" centered>
+    <FormModal dirty={form.isDirty()} busy={update.isPending} opened={!!member} onClose={onClose} title="Edit roles" centered>
       <form onSubmit={submit} noValidate aria-label="Edit roles">
         <Stack gap="md">
           <Stack gap={0}>
@@ -86,6 +87,6 @@ export function EditStaffRolesModal({ member, onClose }: { member: TStaffMember 
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </FormModal>
   );
 }

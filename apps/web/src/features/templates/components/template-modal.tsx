@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, FileInput, Group, Image, Modal, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, FileInput, Group, Image, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { M, TEMPLATE_REQUIRED_FILES, TEMPLATE_THUMBNAIL_MAX_BYTES, ZSiteTemplateFields, type TSiteTemplate } from '@marquee/core';
 import { IconDownload, IconFileZip, IconPhoto } from '@tabler/icons-react';
@@ -10,6 +10,7 @@ import { templatesApi } from '../api';
 import { TemplateFileRefused, useSaveTemplate } from '../mutations';
 import { useTemplateVersions } from '../queries';
 import { templateToast } from '../toasts';
+import { FormModal } from '../../../ui/form-modal';
 
 type Values = { name: string; description: string; thumbnail: File | null; zip: File | null };
 const EMPTY: Values = { name: '', description: '', thumbnail: null, zip: null };
@@ -98,7 +99,7 @@ export function TemplateModal({ mode, template, onClose }: TemplateModalProps) {
   const pending = save.isPending;
 
   return (
-    <Modal opened={mode !== null} onClose={() => !pending && onClose()} title={title} size="lg" centered>
+    <FormModal dirty={form.isDirty()} busy={pending} opened={mode !== null} onClose={onClose} title={title} size="lg" centered>
       <form onSubmit={submit} noValidate aria-label={title}>
         <Stack gap="md">
           <TextInput label="Template name" required data-autofocus {...form.getInputProps('name')} />
@@ -179,6 +180,6 @@ export function TemplateModal({ mode, template, onClose }: TemplateModalProps) {
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </FormModal>
   );
 }

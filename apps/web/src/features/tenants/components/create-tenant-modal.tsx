@@ -1,4 +1,4 @@
-import { Button, Group, Modal, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { M, tenantUrlFromName, ZCreateTenantRequest, type TTenant } from '@marquee/core';
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { notify } from '../../../ui/notify';
 import { PhoneInput } from '../../../ui/phone-input';
 import { applyServerFields, zodValidate } from '../../../ui/zod-form';
 import { useCreateTenant } from '../mutations';
+import { FormModal } from '../../../ui/form-modal';
 
 // spec: accounts-admin-fees §9 toast durations: 7000 ms for tenant created.
 export const TENANT_CREATED_TOAST_MS = 7000;
@@ -67,7 +68,7 @@ export function CreateTenantModal({ opened, onClose, onCreated }: CreateTenantMo
   const urlProps = form.getInputProps('details.url');
 
   return (
-    <Modal opened={opened} onClose={close} title="Create New Tenant" size="lg" centered closeOnClickOutside={!create.isPending}>
+    <FormModal dirty={form.isDirty()} busy={create.isPending} opened={opened} onClose={close} title="Create New Tenant" size="lg" centered>
       <form onSubmit={submit} noValidate aria-label="Create New Tenant">
         <Stack gap="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
@@ -128,6 +129,6 @@ export function CreateTenantModal({ opened, onClose, onCreated }: CreateTenantMo
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </FormModal>
   );
 }

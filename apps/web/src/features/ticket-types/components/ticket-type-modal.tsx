@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, NumberInput, Radio, Select, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, Radio, Select, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm, type FormErrors } from '@mantine/form';
 import {
   DEFAULT_MAX_PER_ORDER,
@@ -25,6 +25,7 @@ import { useResetForm, zodValidate } from '../../../ui/zod-form';
 import { DateTimeFields } from '../../events/components/date-time-fields';
 import { timeZoneName } from '../../events/time';
 import { useCreateTicketType, useUpdateTicketType } from '../mutations';
+import { FormModal } from '../../../ui/form-modal';
 
 type Values = {
   name: string;
@@ -148,7 +149,7 @@ export function TicketTypeModal({ event, ticketType: requested, siblings, onClos
 
   const t = ticketType?.details;
   return (
-    <Modal opened={opened} onClose={onClose} title={ticketType ? `Edit ${t?.name}` : 'Add ticket type'} size="lg" centered={false} yOffset="6vh">
+    <FormModal dirty={form.isDirty()} busy={pending} opened={opened} onClose={onClose} title={ticketType ? `Edit ${t?.name}` : 'Add ticket type'} size="lg" centered={false} yOffset="6vh">
       <form onSubmit={save} noValidate aria-label="Ticket type">
         <Stack gap="md">
           {t && (
@@ -264,6 +265,6 @@ export function TicketTypeModal({ event, ticketType: requested, siblings, onClos
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </FormModal>
   );
 }
