@@ -147,6 +147,22 @@ test('an organiser publishes the demo event page from the Festival template, and
   await expect(published.getByRole('heading', { name: 'Summer Jam', level: 1 })).toBeVisible();
   const menu = published.locator('[data-marquee-tickets]');
   await expect(menu.getByRole('button', { name: 'Add one General Admission' })).toBeVisible();
+  // Server-rendered with the menu already in its slot, and swapped for the live one without a move.
+  const served = await phone.evaluate(() => fetch('/summer-jam/', { cache: 'no-store' }).then((r) => r.text()));
+  expect(served).toMatch(/data-marquee-tickets[^>]*><div data-mq-ssr-menu/);
+  await expect(phone.getByRole('button', { name: 'Add one General Admission' })).toHaveCount(1);
+  await expect(phone.locator('[data-mq-ssr-menu]')).toHaveCount(0);
+  const shifted = await phone.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) if (!e.hadRecentInput) total += e.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(total), 500);
+      }),
+  );
+  expect(shifted).toBeLessThan(0.01);
   await phone.screenshot({ path: `${test.info().outputDir}/event-page-390.png`, fullPage: true });
   await menu.getByRole('button', { name: 'Add one General Admission' }).click();
   await phone.getByTestId('view-cart').click();
