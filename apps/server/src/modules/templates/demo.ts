@@ -24,7 +24,7 @@ const HTML = `<header class="mq-hero">
 const CSS = `.mq-hero,.mq-highlights,.mq-tickets,.mq-footer{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}
 .mq-hero{padding:72px 24px 56px;text-align:center;background:linear-gradient(135deg,#3b1d8f,#7b3fe4);color:#fff}
 .mq-kicker{text-transform:uppercase;letter-spacing:.12em;font-size:13px;opacity:.85;margin:0 0 8px}
-.mq-title{font-size:clamp(36px,7vw,64px);margin:0 0 12px;line-height:1.05}
+.mq-title{font-size:clamp(36px,7vw,64px);margin:0 0 12px;line-height:1.05;color:#fff}
 .mq-lead{max-width:620px;margin:0 auto;font-size:18px;line-height:1.5;opacity:.95}
 .mq-highlights{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:16px;max-width:1040px;margin:-32px auto 0;padding:0 16px}
 .mq-card{background:#fff;border-radius:12px;padding:20px;box-shadow:0 6px 24px rgba(20,10,60,.12)}
