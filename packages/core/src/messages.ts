@@ -298,6 +298,7 @@ export const M = {
   seatmapType: 'Please upload a PNG, JPG or GIF image.',
   seatmapSize: 'The seat map must be less than 5MB',
   // Issue 15 cover image (our own wording: the spec has no cover image)
+  fileTypeNotAccepted: 'This kind of file is not accepted here.',
   coverType: 'Please upload a JPG, PNG or WebP image.',
   coverSize: 'The cover image must be less than 10MB',
   coverUnreadable: 'This image could not be read. It may be damaged or incomplete: please export it again.',

@@ -1,4 +1,5 @@
 import { Transform } from 'node:stream';
+import { M } from '@marquee/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -79,12 +80,12 @@ export function registerFileRoutes(app: FastifyInstance, deps: Deps) {
         const bytes = req.body as unknown;
         // A body Fastify parsed as text or JSON was not sent as a file type we take.
         if (bytes !== undefined && bytes !== null && !Buffer.isBuffer(bytes)) {
-          throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'This kind of file is not accepted here.');
+          throw new AppError('UNSUPPORTED_MEDIA_TYPE', M.fileTypeNotAccepted);
         }
         if (!Buffer.isBuffer(bytes) || bytes.length === 0) throw new AppError('BAD_REQUEST', 'The upload is empty.');
         if (bytes.length > grant.maxBytes) throw new AppError('PAYLOAD_TOO_LARGE', 'The file is too large.');
         const type = sniffContentType(bytes);
-        if (!type || !grant.types.includes(type)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'This kind of file is not accepted here.');
+        if (!type || !grant.types.includes(type)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', M.fileTypeNotAccepted);
         await deps.storage.put(key, bytes, type);
         return reply.status(200).send({ success: true });
       },

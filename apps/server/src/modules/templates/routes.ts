@@ -1,4 +1,5 @@
 import {
+  M,
   ZCreateSiteTemplateRequest,
   ZSiteTemplate,
   ZSiteTemplateFetch,
@@ -135,7 +136,7 @@ export function registerTemplateRoutes(app: FastifyInstance, deps: Deps) {
       },
       async (req) => {
         const body = req.body as Readable | undefined;
-        if (!body || typeof body.pipe !== 'function') throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'This kind of file is not accepted here.');
+        if (!body || typeof body.pipe !== 'function') throw new AppError('UNSUPPORTED_MEDIA_TYPE', M.fileTypeNotAccepted);
         return templates.receiveUpload({ deps, uploadId: req.params.uploadId, query: req.query, body });
       },
     );

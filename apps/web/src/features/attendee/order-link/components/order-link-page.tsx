@@ -9,8 +9,9 @@ import site from '../../event-site/components/site.module.css';
 import { eventDay, eventTime, money } from '../../event-site/format';
 import { Button } from '../../event-site/kit/button';
 import { Card } from '../../event-site/kit/card';
-import { IconCalendar, IconMail, IconPin, IconTicket } from '../../event-site/kit/icons';
+import { IconCalendar, IconMail, IconPin } from '../../event-site/kit/icons';
 import { Notice, Spinner } from '../../event-site/kit/notice';
+import { LoadFailed, OrganiserShell } from '../../event-site/kit/organiser-shell';
 import { toast } from '../../event-site/kit/toast';
 import { orderLinkApi } from '../api';
 import css from './order-link.module.css';
@@ -45,40 +46,12 @@ export function OrderLinkPage() {
       </div>
     );
   else
-    body = (
-      <div className={site.center}>
-        <div className={site.centerBox}>
-          <h1>This page could not be shown</h1>
-          <p className={site.muted}>We could not reach the box office. Please check your connection and try again.</p>
-          <Button onClick={() => void query.refetch()}>Try again</Button>
-        </div>
-      </div>
-    );
+    body = <LoadFailed onRetry={() => void query.refetch()} />;
 
   return (
-    <div className={site.shell}>
-      <header className={site.header}>
-        <div className={site.headerInner}>
-          <span className={site.brand}>
-            <span className={site.brandMark}>
-              <IconTicket size={18} />
-            </span>
-            <span className={site.brandText}>
-              <span className={site.brandEvent}>{organiser || 'Your order'}</span>
-            </span>
-          </span>
-        </div>
-      </header>
-      <main className={site.main}>{body}</main>
-      <footer className={site.footer}>
-        <div className={`${site.container} ${site.footerInner}`}>
-          <span>
-            © {new Date().getFullYear()} {organiser}
-          </span>
-          <span>Tickets by Marquee · Secure checkout</span>
-        </div>
-      </footer>
-    </div>
+    <OrganiserShell organiser={organiser} title="Your order" footerNote="Tickets by Marquee · Secure checkout">
+      {body}
+    </OrganiserShell>
   );
 }
 

@@ -7,8 +7,9 @@ import { errorMessage, isApiError } from '../../../../ui/api-client';
 import site from '../../event-site/components/site.module.css';
 import { Button } from '../../event-site/kit/button';
 import { Card } from '../../event-site/kit/card';
-import { IconMail, IconTicket } from '../../event-site/kit/icons';
+import { IconMail } from '../../event-site/kit/icons';
 import { Notice, Spinner } from '../../event-site/kit/notice';
+import { LoadFailed, OrganiserShell } from '../../event-site/kit/organiser-shell';
 import { unsubscribeApi } from '../api';
 import css from './unsubscribe.module.css';
 
@@ -113,40 +114,12 @@ export function UnsubscribePage() {
       </div>
     );
   } else {
-    body = (
-      <div className={site.center}>
-        <div className={site.centerBox}>
-          <h1>This page could not be shown</h1>
-          <p className={site.muted}>We could not reach the box office. Please check your connection and try again.</p>
-          <Button onClick={() => void state.refetch()}>Try again</Button>
-        </div>
-      </div>
-    );
+    body = <LoadFailed onRetry={() => void state.refetch()} />;
   }
 
   return (
-    <div className={site.shell}>
-      <header className={site.header}>
-        <div className={site.headerInner}>
-          <span className={site.brand}>
-            <span className={site.brandMark}>
-              <IconTicket size={18} />
-            </span>
-            <span className={site.brandText}>
-              <span className={site.brandEvent}>{organiser || 'Messages'}</span>
-            </span>
-          </span>
-        </div>
-      </header>
-      <main className={site.main}>{body}</main>
-      <footer className={site.footer}>
-        <div className={`${site.container} ${site.footerInner}`}>
-          <span>
-            © {new Date().getFullYear()} {organiser}
-          </span>
-          <span>Tickets by Marquee</span>
-        </div>
-      </footer>
-    </div>
+    <OrganiserShell organiser={organiser} title="Messages" footerNote="Tickets by Marquee">
+      {body}
+    </OrganiserShell>
   );
 }
