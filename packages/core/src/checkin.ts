@@ -7,8 +7,6 @@
 export const TICKET_CODE_VERSION = 'MQ1';
 /** An Ed25519 signature is 64 bytes: 86 base64url characters without padding. */
 export const TICKET_CODE_SIGNATURE_BYTES = 64;
-/** An Ed25519 public key, raw: 32 bytes. */
-export const CHECKIN_PUBLIC_KEY_BYTES = 32;
 
 const EVENT_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Ticket uids are base32 today (fulfilment newTicketUid); any id without the separator is read. */

@@ -218,11 +218,3 @@ export async function findScan(db: DbOrTx, tenantId: string, eventId: string, sc
     .where(and(eq(checkinScans.tenantId, tenantId), eq(checkinScans.eventId, eventId), eq(checkinScans.id, scanId)));
   return row ?? null;
 }
-
-export async function findUndoOf(db: DbOrTx, tenantId: string, scanId: string): Promise<ScanRow | null> {
-  const [row] = await db
-    .select()
-    .from(checkinScans)
-    .where(and(eq(checkinScans.tenantId, tenantId), eq(checkinScans.undoneOf, scanId)));
-  return row ?? null;
-}

@@ -29,7 +29,6 @@ const SHARP_FORMATS = new Set(['jpeg', 'png', 'webp']);
 
 /** A new cover's id: its URLs never serve other bytes, so they may be cached for good. */
 export const newCoverImageId = () => randomBytes(8).toString('hex');
-export const COVER_ID_RE = /^[0-9a-f]{16}$/;
 
 export const coverStorageKey = (tenantId: string, eventId: string, coverImageId: string, crop: CoverCropName) =>
   `tenants/${tenantId}/events/${eventId}/cover/${coverImageId}/${crop}`;

@@ -176,11 +176,6 @@ export async function senderInfo(db: DbOrTx, tenantId: string, eventId: string) 
   return row;
 }
 
-export async function tenantName(db: DbOrTx, tenantId: string) {
-  const [row] = await db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId));
-  return row?.name ?? '';
-}
-
 export async function isOptedOut(db: DbOrTx, tenantId: string, email: string) {
   const [row] = await db.select({ email: mailOptOuts.email }).from(mailOptOuts).where(and(eq(mailOptOuts.tenantId, tenantId), eq(mailOptOuts.email, email)));
   return !!row;

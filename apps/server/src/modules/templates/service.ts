@@ -107,11 +107,6 @@ export async function fetchVersion({ deps, templateId, version }: { deps: Deps; 
   return { result: [{ version: templateVersionLabel(row.version)!, fetchUrl: deps.storage.downloadUrl(row.zipKey, FETCH_TTL_SECONDS) }] };
 }
 
-/** The files of a version the page builder starts from. */
-export async function readVersionFiles({ deps, templateId, version }: { deps: Deps; templateId: string; version: number }) {
-  return repo.findVersion(deps.db, templateId, version);
-}
-
 /** spec §7: delete by id. Event pages built from it keep their own copy (their template link is cleared). */
 export async function deleteTemplate({ deps, templateId }: { deps: Deps; templateId: string }) {
   const row = await repo.findTemplate(deps.db, templateId);
