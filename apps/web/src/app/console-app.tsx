@@ -2,11 +2,12 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './global.css';
 import type { TSiteContext } from '@marquee/core';
-import type { QueryClient } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import type { Root } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
 import { Providers } from './providers';
+import { createQueryClient } from './query-client';
+import type { SeedCache } from './main';
 import { SiteContextProvider } from '../shared/site-context';
 import { StartupProblem } from './startup-problem';
 
@@ -22,11 +23,13 @@ async function routesFor(mode: 'platform' | 'tenant'): Promise<RouteObject[]> {
   }
 }
 
-export async function renderConsole(opts: { root: Root; client: QueryClient; context: TSiteContext; mode: 'platform' | 'tenant' }) {
+export async function renderConsole(opts: { root: Root; seed: SeedCache; context: TSiteContext; mode: 'platform' | 'tenant' }) {
+  const client = createQueryClient();
+  opts.seed(client);
   const router = createBrowserRouter(await routesFor(opts.mode));
   opts.root.render(
     <StrictMode>
-      <Providers client={opts.client}>
+      <Providers client={client}>
         <SiteContextProvider value={opts.context}>
           <RouterProvider router={router} />
         </SiteContextProvider>
@@ -35,9 +38,9 @@ export async function renderConsole(opts: { root: Root; client: QueryClient; con
   );
 }
 
-export function renderStartupProblem(opts: { root: Root; client: QueryClient; unknownHost: boolean; message: string }) {
+export function renderStartupProblem(opts: { root: Root; unknownHost: boolean; message: string }) {
   opts.root.render(
-    <Providers client={opts.client}>
+    <Providers client={createQueryClient()}>
       <StartupProblem unknownHost={opts.unknownHost} message={opts.message} />
     </Providers>,
   );

@@ -2,7 +2,6 @@ import type { TPublicEvent, TSiteContext } from '@marquee/core';
 import { createRoot } from 'react-dom/client';
 import { api, errorMessage, isApiError } from '../ui/api-client';
 import { isConsolePath, modeFor } from './mode';
-import { createQueryClient } from './query-client';
 
 // Each mode is its own chunk with its own providers and styles: the consoles bring Mantine, the
 // attendee site (first load budget 150 KB gzipped, bench/first-load.ts) brings only its own code.
@@ -13,6 +12,9 @@ const loadSite = () => import('../modes/site/site-app');
  * `site`: the server rendered an attendee-site page here (the tenant's public /events page is on a
  * console path); `page`: an event's published page (issue 10), or null when it has none.
  */
+/** Puts what the page already holds into a mode's query cache (react-query in the consoles, modes/site/site-query.tsx on the site). */
+export type SeedCache = (client: { setQueryData: (key: readonly unknown[], data: unknown) => unknown }) => void;
+
 type Boot = { context: TSiteContext; event?: TPublicEvent; site?: boolean; page?: { version: number; html: string; css: string } | null; events?: unknown };
 
 /** What the server rendered into an event page (<script id="mq-boot">): the host's context and the event, so the first paint asks nothing. */
@@ -28,7 +30,6 @@ function readBoot(): Boot | null {
 
 async function start() {
   const container = document.getElementById('root')!;
-  const client = createQueryClient();
   const boot = readBoot();
   // An event path can only be the attendee site: fetch its chunk while the host is being asked.
   const sitePreload = isConsolePath(window.location.pathname) && !boot?.site ? null : loadSite();
@@ -38,22 +39,24 @@ async function start() {
     context = boot?.context ?? (await api.get<TSiteContext>('/api/site/context'));
   } catch (e) {
     const unknownHost = isApiError(e) && e.status === 404;
-    (await loadConsole()).renderStartupProblem({ root: createRoot(container), client, unknownHost, message: errorMessage(e) });
+    (await loadConsole()).renderStartupProblem({ root: createRoot(container), unknownHost, message: errorMessage(e) });
     return;
   }
-  client.setQueryData(['site', 'context'], context);
-  // Same key and freshness as useEvent: the home page and ticket menu render from it without a request.
-  if (boot?.event) {
-    const key = boot.event.details.urlName.toLowerCase();
-    client.setQueryData(['site', 'event', key], boot.event);
-    // The event home's published page (or that it has none), as usePublishedPage keeps it.
-    if (boot.page !== undefined) client.setQueryData(['site', 'page', key], boot.page);
-  }
-  if (boot?.events) client.setQueryData(['site', 'events'], boot.events);
+  const seed: SeedCache = (client) => {
+    client.setQueryData(['site', 'context'], context);
+    // Same key and freshness as useEvent: the home page and ticket menu render from it without a request.
+    if (boot?.event) {
+      const key = boot.event.details.urlName.toLowerCase();
+      client.setQueryData(['site', 'event', key], boot.event);
+      // The event home's published page (or that it has none), as usePublishedPage keeps it.
+      if (boot.page !== undefined) client.setQueryData(['site', 'page', key], boot.page);
+    }
+    if (boot?.events) client.setQueryData(['site', 'events'], boot.events);
+  };
   const mode = boot?.site ? 'site' : modeFor(context, window.location.pathname);
   document.documentElement.dataset.mode = mode;
-  if (mode === 'site') await (await (sitePreload ?? loadSite())).startSite({ container, client, context });
-  else await (await loadConsole()).renderConsole({ root: createRoot(container), client, context, mode });
+  if (mode === 'site') await (await (sitePreload ?? loadSite())).startSite({ container, seed, context });
+  else await (await loadConsole()).renderConsole({ root: createRoot(container), seed, context, mode });
 }
 
 void start();

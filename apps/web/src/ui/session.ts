@@ -1,34 +1,14 @@
 import { hasAnyRole, type PlatformRole, type TMembership, type TSession } from '@marquee/core';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { api, isApiError, setCsrfToken } from './api-client';
+import { setCsrfToken } from './api-client';
+import { fetchSession, markSignedIn, sessionQueryKey } from './session-api';
 
-export const sessionQueryKey = ['auth', 'session'] as const;
-
-// Whether someone was signed in during this page's life: only then is a missing session a lost
-// one worth a toast. A first visit (or the page after sign-out, a full load) just shows sign-in.
-let signedInThisPage = false;
-export const sessionWasLost = () => signedInThisPage;
-
-/** The signed-in session, or null when nobody is signed in on this host. */
-export async function fetchSession(): Promise<TSession | null> {
-  try {
-    const session = await api.get<TSession>('/api/auth/session');
-    signedInThisPage = true;
-    setCsrfToken(session.csrfToken);
-    return session;
-  } catch (e) {
-    if (isApiError(e) && e.status === 401) {
-      setCsrfToken(null);
-      return null;
-    }
-    throw e;
-  }
-}
+export { fetchSession, sessionQueryKey, sessionWasLost } from './session-api';
 
 /** Stores a session answer (login, change-password) so every screen sees it at once. */
 export function storeSession(client: QueryClient, session: TSession | null) {
   setCsrfToken(session?.csrfToken ?? null);
-  if (session) signedInThisPage = true;
+  if (session) markSignedIn();
   client.setQueryData(sessionQueryKey, session);
 }
 

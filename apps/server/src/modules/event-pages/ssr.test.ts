@@ -99,7 +99,9 @@ describe('server-rendered event pages', () => {
     expect(root).toContain('data-testid="get-tickets"');
     // The page's own stylesheets and chunks are in the head: styled before any script runs.
     expect(html).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/event-home-page-[\w-]+\.css">/);
-    expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/site-app-[\w-]+\.js">/);
+    // The site app (src/modes/site/site-app.tsx) is bundled in the `site` chunk (apps/web/vite.config.ts SITE_CHUNKS).
+    expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/site-[\w-]{8}\.js">/);
+    expect(html).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/site-[\w-]+\.css">/);
     // The data the app hydrates from, and the head as before.
     const boot = bootOf(html);
     expect(boot.event.details.name).toBe('Lighthouse Sessions');

@@ -1,12 +1,15 @@
 import './site.css';
 import type { TSiteContext } from '@marquee/core';
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { Component, StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Toaster } from '../../features/attendee/event-site/kit/toast';
 import { SiteContextProvider } from '../../shared/site-context';
+import type { SeedCache } from '../../app/main';
+import { isApiError } from '../../ui/api-client';
+import { sessionQueryKey } from '../../ui/session-api';
 import { publishedEventPage, siteRoutes } from './routes';
 import { SiteFallback } from './site-fallback';
+import { QueryClient, QueryClientProvider } from './site-query';
 import { preloadRoute, SiteRouter, type SiteLocation } from './site-router';
 
 class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
@@ -25,6 +28,16 @@ function LiveMarker() {
     document.documentElement.dataset.live = 'true';
   }, []);
   return null;
+}
+
+/** The site's data cache; a 401 of an ended session anywhere means nobody is signed in any more (as in the consoles). */
+export function createSiteClient(): QueryClient {
+  const client: QueryClient = new QueryClient({
+    onError: (error) => {
+      if (isApiError(error) && error.domainCode === 'NOT_SIGNED_IN') client.setQueryData(sessionQueryKey, null);
+    },
+  });
+  return client;
 }
 
 /**
@@ -52,8 +65,10 @@ export function SiteApp({ client, context, location }: { client: QueryClient; co
  * Starts the attendee site in #root: hydrates what the server rendered there (data-ssr), once the
  * page's own code is loaded so the first render matches it; renders from scratch otherwise.
  */
-export async function startSite(opts: { container: HTMLElement; client: QueryClient; context: TSiteContext }) {
-  const app = <SiteApp client={opts.client} context={opts.context} />;
+export async function startSite(opts: { container: HTMLElement; seed: SeedCache; context: TSiteContext }) {
+  const client = createSiteClient();
+  opts.seed(client);
+  const app = <SiteApp client={client} context={opts.context} />;
   if (opts.container.hasAttribute('data-ssr')) {
     await preloadRoute(siteRoutes, window.location.pathname);
     if (opts.container.querySelector('[data-testid="published-event-page"]')) await publishedEventPage.load();

@@ -2,10 +2,9 @@ import type { TPublicEvent, TSiteContext } from '@marquee/core';
 import { renderToString } from 'react-dom/server';
 import { TICKET_MENU_ATTRIBUTE } from '@marquee/core';
 import { SSR_MENU_ATTRIBUTE, SSR_MENU_END_ATTRIBUTE } from '../../features/attendee/event-site/components/published-page-markers';
-import { createQueryClient } from '../../app/query-client';
 import type { PublicEventList } from '../../features/attendee/public-events/api';
 import { eventPages, publishedEventPage, siteRoutes } from './routes';
-import { SiteApp } from './site-app';
+import { createSiteClient, SiteApp } from './site-app';
 import { preloadRoute } from './site-router';
 
 // The attendee site rendered on the server (issue 13 "Server-rendered event pages"): built by
@@ -34,7 +33,7 @@ export const PAGE_SOURCES: Record<keyof typeof eventPages, string[]> = {
 
 /** The HTML of #root for this page. */
 export async function renderSitePage(input: SsrInput): Promise<string> {
-  const client = createQueryClient();
+  const client = createSiteClient();
   client.setQueryData(['site', 'context'], input.context);
   if (input.event) {
     const key = input.event.details.urlName.toLowerCase();

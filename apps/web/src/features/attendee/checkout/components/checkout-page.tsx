@@ -2,7 +2,7 @@ import { M_SITE as M, assertNever, placeOrderErrorOf, type CartProblem } from '@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from '../../../../modes/site/site-router';
 import { isApiError } from '../../../../ui/api-client';
-import { useSession } from '../../../../ui/session';
+import { useSiteSession } from '../../../../modes/site/site-session';
 import { trackBeginCheckout } from '../../cart/analytics';
 import { priceCart } from '../../cart/api';
 import { checkCart, currentItems } from '../../cart/cart-rules';
@@ -62,7 +62,7 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
   // Your Basket shows the names and prices the event has now: the ones the server charges.
   const items = useCurrentCart(eventName, event, isFresh);
   const validation = useCartChecks({ event, eventName, items, fresh: isFresh });
-  const { user } = useSession();
+  const { user } = useSiteSession();
   const d = event.details;
 
   const knownEmail = user?.email ?? (returning ? (pending?.email ?? null) : null);

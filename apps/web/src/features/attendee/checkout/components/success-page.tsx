@@ -1,5 +1,5 @@
 import type { TPublicOrder } from '@marquee/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../../../modes/site/site-query';
 import { useEffect, useState } from 'react';
 import { useOutletContext, useSearchParams } from '../../../../modes/site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../../../modes/site/site-query';
 import { useParams } from '../../../../modes/site/site-router';
 import { api } from '../../../../ui/api-client';
 import { Card } from '../kit/card';

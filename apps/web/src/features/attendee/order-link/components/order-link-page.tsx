@@ -1,5 +1,5 @@
 import type { TOrderPage } from '@marquee/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '../../../../modes/site/site-query';
 import { useEffect } from 'react';
 import { Link, useParams } from '../../../../modes/site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery } from '../../../../modes/site/site-query';
 import { useEffect } from 'react';
 import { useSiteContext } from '../../../../shared/site-context';
 import { Link } from '../../../../modes/site/site-router';

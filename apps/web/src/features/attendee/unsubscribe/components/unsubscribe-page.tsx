@@ -1,5 +1,5 @@
 import { M } from '@marquee/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '../../../../modes/site/site-query';
 import { useEffect, useRef } from 'react';
 import { useParams } from '../../../../modes/site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';

@@ -1,0 +1,33 @@
+import type { TSession } from '@marquee/core';
+import { api, isApiError, setCsrfToken } from './api-client';
+
+// The session's request, without react-query: the attendee site asks it through its own small cache
+// (modes/site/site-query.tsx), the consoles through react-query (session.ts).
+
+export const sessionQueryKey = ['auth', 'session'] as const;
+
+// Whether someone was signed in during this page's life: only then is a missing session a lost
+// one worth a toast. A first visit (or the page after sign-out, a full load) just shows sign-in.
+let signedInThisPage = false;
+export const sessionWasLost = () => signedInThisPage;
+
+/** The signed-in session, or null when nobody is signed in on this host. */
+export async function fetchSession(): Promise<TSession | null> {
+  try {
+    const session = await api.get<TSession>('/api/auth/session');
+    signedInThisPage = true;
+    setCsrfToken(session.csrfToken);
+    return session;
+  } catch (e) {
+    if (isApiError(e) && e.status === 401) {
+      setCsrfToken(null);
+      return null;
+    }
+    throw e;
+  }
+}
+
+/** A session stored without asking (sign-in, change of password) counts as signed in too. */
+export function markSignedIn() {
+  signedInThisPage = true;
+}
