@@ -7,7 +7,7 @@
 // A spec file not listed goes to the second half.
 //
 //   node run-parallel.mjs            (E2E_HALVES=1 runs everything in one server, name order)
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -57,6 +57,11 @@ function run(files, i) {
     });
   });
 }
+
+// Build the web app and compile the server once, if their sources changed, before two servers start
+// at once (each would otherwise rebuild the same directories under the other).
+const prepared = spawnSync(process.execPath, [path.join(here, '../scripts/start.mjs'), '--prepare'], { stdio: 'inherit' });
+if (prepared.status !== 0) process.exit(prepared.status ?? 1);
 
 const results = await Promise.all(halves.map(run));
 const sum = (k) => results.reduce((n, r) => n + (r.stats[k] ?? 0), 0);

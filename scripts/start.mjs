@@ -38,6 +38,9 @@ if (changedSince(serverSources) > (existsSync(serverDist) ? statSync(serverDist)
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+// `--prepare`: only the builds (the browser tests run it once before starting two servers at once).
+if (process.argv.includes('--prepare')) process.exit(0);
+
 // The compiled server runs in this process rather than a second node: one Node start instead of
 // two. Without --enable-source-maps (parsing the 1.6 MB map took about 0.15 s of every start):
 // stack traces name dist/main.js, whose functions keep their names and whose modules are marked
