@@ -1,4 +1,4 @@
-import type { TSession } from '@marquee/core';
+import type { TCurrentSession, TSession } from '@marquee/core';
 import { api, isApiError, setCsrfToken } from './api-client';
 
 // The session's request, without react-query: the attendee site asks it through its own small cache
@@ -30,4 +30,15 @@ export async function fetchSession(): Promise<TSession | null> {
 /** A session stored without asking (sign-in, change of password) counts as signed in too. */
 export function markSignedIn() {
   signedInThisPage = true;
+}
+
+/**
+ * The same question for the attendee site: who is signed in, or null, answered 200 either way, so a
+ * buyer who is not signed in sees no failed request in the browser's console.
+ */
+export async function fetchCurrentSession(): Promise<TSession | null> {
+  const { session } = await api.get<TCurrentSession>('/api/auth/session/current');
+  if (session) signedInThisPage = true;
+  setCsrfToken(session?.csrfToken ?? null);
+  return session;
 }

@@ -159,6 +159,9 @@ export const ZSession = z.object({
   csrfToken: z.string(),
 });
 export type TSession = z.infer<typeof ZSession>;
+/** Who is signed in on this host, or null: the attendee site's question, answered 200 either way (no 401 in a buyer's console). */
+export const ZCurrentSession = z.object({ session: ZSession.nullable() });
+export type TCurrentSession = z.infer<typeof ZCurrentSession>;
 export type TMembership = z.infer<typeof ZMembership>;
 
 export const ZInviteInfo = z.object({

@@ -208,3 +208,35 @@ describe('GET /api/auth/session', () => {
     expect((await forged.get('/api/auth/session')).status).toBe(401);
   });
 });
+
+describe('GET /api/auth/session/current (the attendee site asks who is signed in)', () => {
+  it('answers 200 with no session to a visitor who is not signed in, without setting a cookie', async () => {
+    const res = await server.client().get('/api/auth/session/current');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ session: null });
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('answers the session, with its CSRF token, to someone signed in, and none after they sign out', async () => {
+    const user = await givenUser(server, { email: 'current.session@example.test' });
+    const c = server.client();
+    const login = await c.post('/api/auth/login', { username: user.email, password: user.password });
+    expect(login.status).toBe(200);
+    const res = await c.get('/api/auth/session/current');
+    expect(res.status).toBe(200);
+    expect(res.body.session.user.email).toBe('current.session@example.test');
+    expect(res.body.session.csrfToken).toBe(login.body.csrfToken);
+    expect(res.body.session).toEqual((await c.get('/api/auth/session')).body);
+    expect((await c.post('/api/auth/logout', {}, { 'x-csrf-token': login.body.csrfToken })).status).toBe(200);
+    expect((await c.get('/api/auth/session/current')).body).toEqual({ session: null });
+  });
+
+  it('answers no session to a cookie that names no session', async () => {
+    const c = server.client();
+    c.cookies.set(SESSION_COOKIE, 'x'.repeat(43));
+    const res = await c.get('/api/auth/session/current');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ session: null });
+  });
+});

@@ -12,6 +12,7 @@ import {
   ZRegisterRequest,
   ZResetPasswordRequest,
   ZSession,
+  ZCurrentSession,
   ZVerifyRequest,
   zEmail,
 } from '@marquee/core';
@@ -65,6 +66,17 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     '/api/auth/session',
     { config: { access: { kind: 'user' } }, schema: { tags: ['accounts'], response: { 200: ZSession } } },
     async (req) => accounts.getSessionInfo({ deps, user: userOf(req), csrfToken: req.ctx.csrfToken! }),
+  );
+
+  // The attendee site asks who is signed in (a buyer's address at checkout): nobody is an answer, not
+  // an error, so a buyer's browser logs no 401 (docs/decisions.md "Who is signed in, on the attendee site").
+  r.get(
+    '/api/auth/session/current',
+    { config: { access: { kind: 'public' } }, schema: { tags: ['accounts'], response: { 200: ZCurrentSession } } },
+    async (req, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { session: req.ctx.user ? await accounts.getSessionInfo({ deps, user: req.ctx.user, csrfToken: req.ctx.csrfToken! }) : null };
+    },
   );
 
   r.post(

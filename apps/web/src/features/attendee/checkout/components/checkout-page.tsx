@@ -282,7 +282,7 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
             </Notice>
           )}
           {pending && !holdExpiredAtStart && <HoldTimer expiresAt={pending.holdExpiresAt} onEnd={() => setHoldEnded(true)} />}
-          <SeatMap eventName={eventName} eventTitle={d.name} />
+          <SeatMap eventName={eventName} eventTitle={d.name} listed={d.seatMap !== null} />
           <ContactSections values={values} errors={form.errors} setField={form.setField} blurField={form.blurField} emailLocked={!!knownEmail} />
           <Card>
             <div className={css.sectionHead}>

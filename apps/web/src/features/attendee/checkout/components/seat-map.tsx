@@ -5,12 +5,17 @@ import { Modal } from '../../event-site/kit/modal';
 import { probeSeatMap, type SeatMapImage } from '../seat-map-probe';
 import css from './checkout.module.css';
 
-/** The optional seating map with click-to-enlarge (spec §2 Checkout page). Nothing shows without one. */
-export function SeatMap({ eventName, eventTitle }: { eventName: string; eventTitle: string }) {
+/**
+ * The optional seating map with click-to-enlarge (spec §2 Checkout page). Nothing shows without one.
+ * `listed`: the event says it has one (its public `seatMap`); when it has none, nothing is probed, so a
+ * buyer's browser does not ask for four files that are not there (each 404 an error in its console).
+ */
+export function SeatMap({ eventName, eventTitle, listed }: { eventName: string; eventTitle: string; listed: boolean }) {
   const [image, setImage] = useState<SeatMapImage | null>(null);
   const [open, setOpen] = useState(false);
 
   useEffect(() => {
+    if (!listed) return;
     const controller = new AbortController();
     let found: SeatMapImage | null = null;
     void probeSeatMap(eventName, controller.signal).then((img) => {
@@ -25,7 +30,7 @@ export function SeatMap({ eventName, eventTitle }: { eventName: string; eventTit
       controller.abort();
       if (found) URL.revokeObjectURL(found.url);
     };
-  }, [eventName]);
+  }, [eventName, listed]);
 
   if (!image) return null;
   const alt = `Seating map for ${eventTitle}`;
