@@ -106,8 +106,10 @@ test('a new event starts in the organiser’s own time zone (the browser’s), n
     await expect(page.getByRole('textbox', { name: /^Time zone/ })).toHaveValue(new RegExp(`^${shown.replace(/[()]/g, '\\$&')} · UTC`));
     const suffix = Date.now().toString(36);
     await page.getByLabel(/^Event name/).fill(`Zone Check ${suffix}`);
+    await expect(page.getByLabel('URL name')).toHaveValue(`zone-check-${suffix}`);
     await page.getByLabel('Starts date').fill('08/15/2031');
     await page.getByLabel('Starts time').fill('19:30');
+    await expect(page.getByLabel('Starts time')).toHaveValue('19:30');
     await page.getByRole('button', { name: 'Create event' }).click();
     await expect(page).toHaveURL(/\/events\/[0-9a-f-]{36}\/ticket-types$/);
     // 19:30 in the browser's zone, kept as that zone's wall clock.
