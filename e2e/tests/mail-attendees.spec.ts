@@ -189,3 +189,48 @@ test('an organiser e-mails the attendees; the mail carries an unsubscribe link t
   await organiser.ctx.dispose();
   await admin.ctx.dispose();
 });
+
+test('check-in staff get no Messages tab (the server refuses them the history); the event’s manager does', async ({ browser, baseURL }) => {
+  const origin = tenantOrigin(baseURL);
+  const organiser = await signIn(origin, ORGANISER);
+  const event = await givenEventOnSale(organiser);
+  const password = 'Front-door-7!';
+  for (const [role, hasTab] of [
+    ['event_checkin', false],
+    ['event_manager', true],
+  ] as const) {
+    const email = `${role.replace('_', '.')}.${Date.now().toString(36)}@example.com`;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${origin}/login`);
+    const status = await page.evaluate(
+      async (body) => (await fetch('/api/auth/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status,
+      { username: email, password, password2: password, firstName: 'Dora', lastName: 'Door', appType: 'ATTENDEE' },
+    );
+    expect(status).toBe(201);
+    await page.goto((await linkFromOutbox(browser, baseURL!, email, '/verify')).href);
+    await expect(page.getByTestId('verified-note')).toBeVisible();
+    const invite = await organiser.ctx.post(`/api/tenants/${organiser.tenantId}/events/${event.id}/staff/invites`, { data: { email, roles: [role] }, headers: { 'x-csrf-token': organiser.csrf } });
+    expect(invite.status(), await invite.text()).toBeLessThan(300);
+    await page.goto((await linkFromOutbox(browser, baseURL!, email, '/accept-invite')).href);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'CONFIRM' }).click();
+    await expect(page.getByTestId('accept-invite-success')).toContainText('Congratulations');
+
+    await logInToConsole(page, origin, email, password);
+    await page.goto(`${origin}/events/${event.id}`);
+    await expect(page.getByTestId('event-title')).toHaveText(event.name);
+    await expect(page.getByRole('tab', { name: 'Details' })).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Messages' })).toHaveCount(hasTab ? 1 : 0);
+    // Typed straight in, the address opens the details instead of a panel that could only fail.
+    await page.goto(`${origin}/events/${event.id}/messages`);
+    await expect(page.getByTestId('event-title')).toHaveText(event.name);
+    await expect(page.getByRole('heading', { name: 'E-mail attendees' })).toHaveCount(hasTab ? 1 : 0);
+    if (!hasTab) {
+      await expect(page.getByRole('tab', { name: 'Details' })).toHaveAttribute('aria-selected', 'true');
+      await page.screenshot({ path: `${shots}/checkin-staff-event-1280.png`, fullPage: true });
+    }
+    await context.close();
+  }
+  await organiser.ctx.dispose();
+});

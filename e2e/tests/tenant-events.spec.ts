@@ -92,3 +92,28 @@ test('the tenant admin puts an event on sale and the attendee page shows it', as
   await expect(page.getByRole('form', { name: 'Event details' }).getByText('Another event already uses this URL name.')).toBeVisible();
   await expect(page).toHaveURL(/\/events\/new$/);
 });
+
+test('a new event starts in the organiser’s own time zone (the browser’s), not a fixed one', async ({ browser, baseURL }) => {
+  const origin = tenantOrigin(baseURL);
+  for (const [timezoneId, shown, abbreviation] of [
+    ['America/Denver', 'Mountain Time (Denver)', 'MDT'],
+    ['Europe/Berlin', 'Europe / Berlin', 'GMT+2'],
+  ] as const) {
+    const context = await browser.newContext({ timezoneId, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await logInToConsole(page, origin, ORGANISER.email);
+    await page.goto(`${origin}/events/new`);
+    await expect(page.getByRole('textbox', { name: /^Time zone/ })).toHaveValue(new RegExp(`^${shown.replace(/[()]/g, '\\$&')} · UTC`));
+    const suffix = Date.now().toString(36);
+    await page.getByLabel(/^Event name/).fill(`Zone Check ${suffix}`);
+    await expect(page.getByLabel('URL name')).toHaveValue(`zone-check-${suffix}`);
+    await page.getByLabel('Starts date').fill('08/15/2031');
+    await page.getByLabel('Starts time').fill('19:30');
+    await expect(page.getByLabel('Starts time')).toHaveValue('19:30');
+    await page.getByRole('button', { name: 'Create event' }).click();
+    await expect(page).toHaveURL(/\/events\/[0-9a-f-]{36}\/ticket-types$/);
+    // 19:30 in the browser's zone, kept as that zone's wall clock.
+    await expect(page.getByText(`Fri, Aug 15, 2031, 7:30 PM ${abbreviation}`)).toBeVisible();
+    await context.close();
+  }
+});

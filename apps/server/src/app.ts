@@ -50,7 +50,7 @@ import { registerTemplateRoutes } from './modules/templates/routes.js';
 import { registerPageBuilderRoutes } from './modules/page-builder/routes.js';
 import { registerEventPageRoutes } from './modules/event-pages/routes.js';
 import { installPublicFastPath } from './modules/public-site/fast-path.js';
-import { AppError, DomainError } from './platform/errors.js';
+import { AppError, DomainError, RetryLaterError } from './platform/errors.js';
 import { findInvalidText } from './platform/validate.js';
 import { registerGuard } from './platform/auth/guard.js';
 import { createJobs } from './platform/jobs.js';
@@ -114,6 +114,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
       return reply.status(err.status).send({ error, ...err.payload });
     }
     if (err instanceof AppError) {
+      if (err instanceof RetryLaterError) reply.header('retry-after', err.retryAfterSeconds);
       return reply.status(err.status).send({ error: { code: err.code, message: err.message, fields: err.fields } });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {

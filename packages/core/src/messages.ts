@@ -385,6 +385,7 @@ export const M = {
   attendeeMessageTicketTypeUnknown: 'A chosen ticket type is not in this event.',
   attendeeMessageNoRecipients: 'Nobody would receive this message: no paid ticket holder matches the recipients chosen.',
   attendeeMessageQueued: 'Your message is being sent.',
+  attendeeMessageInProgress: 'A message to this event’s attendees is still being sent. Send the next one when it has gone out.',
   unsubscribeLinkInvalid: 'This unsubscribe link is not valid. Use the link from the most recent e-mail.',
   unsubscribed: 'You will no longer receive messages from this organiser.',
   resubscribed: 'You will receive messages from this organiser again.',
@@ -417,4 +418,12 @@ export function eventInviteLine(eventName: string, roleLabels: readonly string[]
 /** A sales chart asked for more days than it draws (ours; the spec has no chart limit). */
 export function reportRangeTooLong(days: number): string {
   return `The range can be at most ${days} days.`;
+}
+
+/** Messages to attendees: at most so many per event in 24 hours (ours; docs/decisions.md "A send limit on messages to attendees"). */
+export const ATTENDEE_MESSAGES_PER_DAY = 10;
+
+/** The answer once the event's messages of the last 24 hours reach the limit; `nextAt` is already formatted for people. */
+export function attendeeMessageDailyLimit(nextAt: string): string {
+  return `You can send at most ${ATTENDEE_MESSAGES_PER_DAY} messages to this event’s attendees in 24 hours. The next one can be sent after ${nextAt}.`;
 }

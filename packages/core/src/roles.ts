@@ -28,6 +28,30 @@ export const PLATFORM_OUTBOX: readonly PlatformRole[] = ['super_user'];
 /** Whether someone holding `roles` passes a guard that allows `allowed`. */
 export const hasAnyRole = (roles: readonly string[], allowed: readonly string[]) => roles.some((r) => allowed.includes(r));
 
+/**
+ * Who passes a tenant guard on an event's resource: members holding one of the tenant-wide
+ * `roles`, staff of that event holding one of `eventRoles`, platform operators holding one of
+ * `platformRoles`. The server's route guard and the console's tabs read the same set.
+ */
+export type EventAccessRoles = { roles: readonly TenantRole[]; eventRoles: readonly EventRole[]; platformRoles: readonly PlatformRole[] };
+
+/** Messages to an event's attendees (issue 15): the history. Check-in staff only scan, so neither this nor sending. */
+export const ATTENDEE_MESSAGES_READ: EventAccessRoles = { roles: ['tenant_admin', 'tenant_staff'], eventRoles: ['event_manager'], platformRoles: PLATFORM_ANY };
+/** Compose and send them: the same, with platform write roles only. */
+export const ATTENDEE_MESSAGES_SEND: EventAccessRoles = { roles: ['tenant_admin', 'tenant_staff'], eventRoles: ['event_manager'], platformRoles: PLATFORM_WRITE };
+
+type MembershipLike = { kind: string; tenantId: string | null; eventId: string | null; roles: readonly string[] };
+
+/** Whether someone with these memberships passes `allowed` on the tenant's event, as the server's guard decides it. */
+export function passesEventAccess(memberships: readonly MembershipLike[], allowed: EventAccessRoles, tenantId: string, eventId: string): boolean {
+  return memberships.some((m) => {
+    if (m.kind === 'platform') return hasAnyRole(m.roles, allowed.platformRoles);
+    if (m.tenantId !== tenantId) return false;
+    if (m.kind === 'tenant') return hasAnyRole(m.roles, allowed.roles);
+    return m.kind === 'event' && m.eventId === eventId && hasAnyRole(m.roles, allowed.eventRoles);
+  });
+}
+
 export const PLATFORM_GROUP_ID = 'platform';
 export const PLATFORM_ADMIN_LABEL = 'Platform Admin';
 

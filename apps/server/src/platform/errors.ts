@@ -31,6 +31,15 @@ export const conflict = (message: string) => new AppError('CONFLICT', message);
 export const unauthenticated = (message?: string) => (message === undefined ? new DomainError('NOT_SIGNED_IN', M.notSignedIn) : new AppError('UNAUTHENTICATED', message));
 export const forbidden = (message: string = M.forbidden) => new AppError('FORBIDDEN', message);
 
+/** Too many of something for now: a 429 whose Retry-After header says when to try again. */
+export class RetryLaterError extends AppError {
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number) {
+    super('RATE_LIMITED', message);
+    this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  }
+}
+
 /** A failure clients act on: its generic code and status come from DOMAIN_ERRORS; its payload is answered beside `error`. */
 export class DomainError<C extends DomainErrorCode = DomainErrorCode> extends AppError {
   readonly domainCode: C;

@@ -105,4 +105,21 @@ describe('the server with STORAGE_DRIVER=s3', () => {
     expect(bad.body.error.message).toBe(`${M.templateZipMissing} index.html`);
     expect((await admin.get(`/api/site/templates/${created.body.id}/versions`)).body.result).toHaveLength(1);
   });
+
+  // The driver throws on an unsafe key (an invariant); the signed routes refuse one first, even validly signed.
+  it('answers 404, not a 500, to a signed download or upload URL of an unsafe key', async () => {
+    const storage = server.app.deps.storage;
+    for (const [key, sent] of [
+      ['a/../../escape', 'a/../../escape'],
+      ['a/../escape', 'a/%2e%2e/escape'],
+      ['a//escape', 'a//escape'],
+    ] as const) {
+      const get = await server.client().get(storage.downloadUrl(key, 60).replace(`/${key}?`, `/${sent}?`));
+      expect(get.status, sent).toBe(404);
+      const put = await server.client().put(storage.uploadUrl(key, { maxBytes: 100, types: ['image/png'] }).replace(`/${key}?`, `/${sent}?`), Buffer.from([0x89, 0x50, 0x4e, 0x47]), {
+        'content-type': 'image/png',
+      });
+      expect(put.status, sent).toBe(404);
+    }
+  });
 });

@@ -139,3 +139,40 @@ describe('GET /api/files/* (signed download)', () => {
     expect(res.headers['cache-control']).toMatch(/^private/);
   });
 });
+
+// The drivers throw on an unsafe key (storage.ts, storage-s3.ts: an invariant, a bug if reached).
+// These routes are the only ones whose key comes from the request; every other key is built by
+// the server from ids it has looked up. Even signed, an unsafe key is refused before the driver.
+describe('unsafe keys through the signed routes', () => {
+  const unsafe: Array<[string, string, string]> = [
+    // [what, the key signed, the path as sent]
+    ['traversal', 'tests/../../secret', 'tests/../../secret'],
+    ['encoded traversal', 'tests/../../secret', 'tests/%2e%2e/%2E%2E/secret'],
+    ['encoded slash', 'tests/../secret', 'tests%2f..%2fsecret'],
+    ['dot segment', 'tests/./secret', 'tests/./secret'],
+    ['empty segment', 'tests//secret', 'tests//secret'],
+    ['backslashes', 'tests\\..\\secret', 'tests%5c..%5csecret'],
+    ['leading dot', '.secret', '.secret'],
+  ];
+  const signed = (url: string, key: string, sent: string) => url.replace(`/${key}?`, `/${sent}?`);
+
+  it('GET answers 404 even with a valid signature, never a 500', async () => {
+    for (const [what, key, sent] of unsafe) {
+      const url = signed(storage().downloadUrl(key, 60), key, sent);
+      expect(url, what).toContain(`/api/files/${sent}?`);
+      const res = await server.client().get(url);
+      expect(res.status, what).toBe(404);
+      expect(res.body.error.code, what).toBe('NOT_FOUND');
+    }
+  });
+
+  it('PUT answers 404 even with a valid signature, and writes nothing', async () => {
+    for (const [what, key, sent] of unsafe) {
+      const url = signed(storage().uploadUrl(key, { maxBytes: 1000, types: ['image/png'] }), key, sent);
+      expect(url, what).toContain(`/api/uploads/${sent}?`);
+      const res = await put(url, PNG, 'image/png');
+      expect(res.status, what).toBe(404);
+      expect(res.body.error.code, what).toBe('NOT_FOUND');
+    }
+  });
+});

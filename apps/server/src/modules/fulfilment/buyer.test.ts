@@ -1,7 +1,7 @@
 import { M, ORDER_LINK_TOKEN_RE } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderLinks, orders, outbox } from '../../db/schema/index.js';
+import { orderLinks, orders, outbox, tickets } from '../../db/schema/index.js';
 import { givenHeldOrder, givenTenant, inspectPdf, notFoundError, startServer, validationError, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { FULFIL_JOB } from './service.js';
 
@@ -105,6 +105,20 @@ describe('private order links', () => {
     expect(limited.status).toBe(429);
     expect(limited.body.error.message).toBe(M.tooManyRequests);
     expect(await mailsTo(order.email)).toHaveLength(4);
+  });
+
+  it('an order whose tickets are all voided has nothing to download or resend: 409, not a 500', async () => {
+    // On the other tenant's host: this file's other resends have used up this client's allowance on the first.
+    const order = await givenCompletedOrder({}, other);
+    await db().update(tickets).set({ voided: true }).where(eq(tickets.orderId, order.orderId));
+    const c = server.client(other.url);
+    for (const action of ['download', 'resend'] as const) {
+      const res = await c.post(`/api/p/order-links/${order.token}/${action}`);
+      expect(res.status, action).toBe(409);
+      expect(res.body.error).toEqual({ code: 'CONFLICT', message: M.noValidTickets });
+    }
+    expect(await mailsTo(order.email)).toHaveLength(1);
+    expect((await c.get(`/api/p/order-links/${order.token}`)).body.canDownload).toBe(false);
   });
 
   it('an order that is not completed has no download (409, the fulfilment message)', async () => {

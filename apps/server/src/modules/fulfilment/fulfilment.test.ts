@@ -151,6 +151,21 @@ describe('POST /api/tenants/:tenantId/events/:eventId/download', () => {
     expect((await c.post(`/api/tenants/${tenant.id}/events/not-a-uuid/download`, { orderUID: done.orderUid })).status).toBe(404);
   });
 
+  // The PDF renderer throws on an empty document (pdf.ts, an invariant): the routes answer first.
+  it('an order whose tickets are all voided has nothing to download or resend: 409, not a 500', async () => {
+    const c = await adminClient();
+    const order = await givenCompletedOrder();
+    await db().update(tickets).set({ voided: true }).where(eq(tickets.orderId, order.orderId));
+    const mailsBefore = (await mailsTo(order.email)).length;
+    for (const action of ['download', 'resend'] as const) {
+      const res = await c.post(url(order, action), { orderUID: order.orderUid });
+      expect(res.status, action).toBe(409);
+      expect(res.body.error).toEqual({ code: 'CONFLICT', message: M.noValidTickets });
+    }
+    await server.app.deps.jobs.drain();
+    expect(await mailsTo(order.email)).toHaveLength(mailsBefore);
+  });
+
   it('validates the body', async () => {
     const c = await adminClient();
     const order = await givenCompletedOrder();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { M } from '@marquee/core';
-import { and, eq } from 'drizzle-orm';
+import { ATTENDEE_MESSAGES_PER_DAY, attendeeMessageDailyLimit, M } from '@marquee/core';
+import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attendeeMessageRecipients, attendeeMessages, events, outbox } from '../../db/schema/index.js';
 import { givenEventActors, type EventActors } from '../../../test/actors.js';
@@ -33,8 +33,9 @@ const uniq = () => randomUUID().slice(0, 8);
  * cat (VIP), fay (GA, paid and still processing); not counted: dan's voided ticket, eve's unpaid
  * hold, and ann again under another order in capitals (one address).
  */
-async function givenEventWithAttendees() {
+async function givenEventWithAttendees(opts: { timeZone?: string } = {}) {
   const event = await givenEventOnSale(server, tenant.id, {
+    ...opts,
     ticketTypes: [
       { name: 'General Admission', price: 2500, quantity: 100 },
       { name: 'VIP', price: 9000, quantity: 10 },
@@ -162,6 +163,8 @@ describe('POST …/events/:eventId/messages and its job', () => {
     const byType = await admin.post(base(event.id), message({ recipients: 'ticket_types', ticketTypeIds: [vip, vip] }));
     expect(byType.status).toBe(201);
     expect(byType.body.details).toMatchObject({ ticketTypeIds: [vip], ticketTypeNames: ['VIP'] });
+    // One message of an event on its way at a time (the send limit below).
+    await server.app.deps.jobs.drain();
     await givenSubscriber(server, tenant.id, event.id, at('fay'));
     const marketing = await admin.post(base(event.id), message({ marketing: true }));
     await server.app.deps.jobs.drain();
@@ -214,6 +217,100 @@ describe('POST …/events/:eventId/messages and its job', () => {
     expect(await status()).toBe('sending');
     await expect(sendAttendeeMessage({ deps: server.app.deps, job, attempt: 5 })).rejects.toThrow(/missing/);
     expect(await status()).toBe('failed');
+  });
+});
+
+describe('send limits (docs/decisions.md "A send limit on messages to attendees")', () => {
+  const HOUR = 60 * 60 * 1000;
+  const messagesOf = async (eventId: string) => (await db().select({ n: count() }).from(attendeeMessages).where(eq(attendeeMessages.eventId, eventId)))[0]!.n;
+  /** A message of the event written straight to the table, as if sent `hoursAgo` ago. */
+  const givenPastMessage = (eventId: string, hoursAgo: number, over: Partial<typeof attendeeMessages.$inferInsert> = {}) =>
+    db()
+      .insert(attendeeMessages)
+      .values({ tenantId: tenant.id, id: randomUUID(), eventId, subject: `Earlier ${uniq()}`, body: '<p>Hi</p>', recipients: 'all', status: 'done', total: 4, sent: 4, createdAt: new Date(Date.now() - hoursAgo * HOUR), ...over });
+
+  it('refuses a second message while one is queued or being sent (409), writing nothing; once it has gone out the next one goes', async () => {
+    const { event } = await givenEventWithAttendees();
+    const other = await givenEventWithAttendees();
+    const first = await admin.post(base(event.id), message());
+    expect(first.status).toBe(201);
+
+    const refusedWhile = async (state: string) => {
+      const second = message();
+      const res = await admin.post(base(event.id), second);
+      expect(res.status, state).toBe(409);
+      expect(res.body.error).toEqual({ code: 'CONFLICT', message: M.attendeeMessageInProgress });
+      expect(await messagesOf(event.id), state).toBe(1);
+      expect(await db().select().from(attendeeMessages).where(eq(attendeeMessages.subject, second.details.subject))).toEqual([]);
+      expect(await mailsOf(second.details.subject), state).toEqual([]);
+    };
+    await refusedWhile('queued');
+    // Another event of the organiser is not held up by it.
+    expect((await admin.post(base(other.event.id), message())).status).toBe(201);
+
+    await sendAttendeeMessage({ deps: server.app.deps, job: { tenantId: tenant.id, messageId: first.body.id }, batchSize: 1, maxBatches: 1 });
+    expect((await admin.get(`${base(event.id)}/${first.body.id}`)).body.details).toMatchObject({ status: 'sending', sent: 1 });
+    await refusedWhile('sending');
+
+    await server.app.deps.jobs.drain();
+    expect((await admin.get(`${base(event.id)}/${first.body.id}`)).body.details.status).toBe('done');
+    const next = await admin.post(base(event.id), message());
+    expect(next.status).toBe(201);
+    await server.app.deps.jobs.drain();
+    expect(await messagesOf(event.id)).toBe(2);
+  });
+
+  it('two sends at once: one goes, the other is refused', async () => {
+    const { event } = await givenEventWithAttendees();
+    const answers = await Promise.all([admin.post(base(event.id), message()), admin.post(base(event.id), message())]);
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(await messagesOf(event.id)).toBe(1);
+    await server.app.deps.jobs.drain();
+  });
+
+  it('a message that failed does not hold the next one up', async () => {
+    const { event } = await givenEventWithAttendees();
+    await givenPastMessage(event.id, 0.1, { status: 'failed', sent: 0 });
+    expect((await admin.post(base(event.id), message())).status).toBe(201);
+    await server.app.deps.jobs.drain();
+  });
+
+  it(`sends at most ${ATTENDEE_MESSAGES_PER_DAY} per event in 24 hours: then 429, saying in the event's zone when the next may go, writing nothing`, async () => {
+    const { event } = await givenEventWithAttendees({ timeZone: 'America/Los_Angeles' });
+    // Nine in the last day (the oldest 23 hours ago); not counted: one older than a day, and one
+    // that failed before mailing anybody.
+    for (let i = 0; i < ATTENDEE_MESSAGES_PER_DAY - 1; i++) await givenPastMessage(event.id, 23 - i);
+    await givenPastMessage(event.id, 25);
+    await givenPastMessage(event.id, 2, { status: 'failed', sent: 0 });
+    const oldest = (await db().select().from(attendeeMessages).where(eq(attendeeMessages.eventId, event.id))).map((m) => m.createdAt.getTime()).filter((t) => t > Date.now() - 24 * HOUR);
+    const nextAt = Math.min(...oldest) + 24 * HOUR;
+
+    // The tenth goes.
+    const tenth = await admin.post(base(event.id), message());
+    expect(tenth.status).toBe(201);
+    await server.app.deps.jobs.drain();
+
+    const refused = message();
+    const res = await admin.post(base(event.id), refused);
+    expect(res.status).toBe(429);
+    expect(res.body.error.code).toBe('RATE_LIMITED');
+    // About an hour from now (the oldest of the day's messages turns a day old), in Los Angeles time.
+    const shown = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(
+      Math.ceil(nextAt / 60_000) * 60_000,
+    );
+    expect(res.body.error.message).toBe(attendeeMessageDailyLimit(shown));
+    expect(res.body.error.message).toMatch(/^You can send at most 10 messages to this event’s attendees in 24 hours\. The next one can be sent after \w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M P[SD]T\.$/);
+    const retryAfter = Number(res.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(HOUR / 1000 - 120);
+    expect(retryAfter).toBeLessThanOrEqual(HOUR / 1000 + 1);
+    expect(await messagesOf(event.id)).toBe(ATTENDEE_MESSAGES_PER_DAY + 2);
+    expect(await db().select().from(attendeeMessages).where(eq(attendeeMessages.subject, refused.details.subject))).toEqual([]);
+    expect(await mailsOf(refused.details.subject)).toEqual([]);
+
+    // The count is per event: the organiser's other event still sends.
+    const other = await givenEventWithAttendees();
+    expect((await admin.post(base(other.event.id), message())).status).toBe(201);
+    await server.app.deps.jobs.drain();
   });
 });
 
@@ -278,7 +375,13 @@ describe('who may write to attendees', () => {
 
   it('send and count: tenant admin and staff, the event manager, platform write roles', async () => {
     const expected = { admin: 201, staff: 201, eventManager: 201, checkin: 403, otherEventManager: 403, platformManager: 201, platformReport: 404, outsider: 404, outsiderHome: 404, anonymous: 401 };
-    expect(await statuses((c) => c.post(base(event.id), message()))).toEqual(expected);
+    // Each accepted message goes out before the next (one on its way at a time).
+    const sendThenDrain = async (c: Client) => {
+      const res = await c.post(base(event.id), message());
+      await server.app.deps.jobs.drain();
+      return res;
+    };
+    expect(await statuses(sendThenDrain)).toEqual(expected);
     expect(await statuses((c) => c.post(`${base(event.id)}/audience`, { details: { recipients: 'all' } }))).toEqual({ ...expected, admin: 200, staff: 200, eventManager: 200, platformManager: 200 });
     await server.app.deps.jobs.drain();
   });

@@ -1,5 +1,5 @@
 import { PAID_ORDER_STATUSES } from '@marquee/core';
-import { and, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { attendeeMessageRecipients, attendeeMessages, events, mailOptOuts, tenants, ticketTypes } from '../../db/schema/index.js';
 import type { CompiledList, ListSpec } from '../../platform/list-query.js';
@@ -74,6 +74,41 @@ export async function snapshotRecipients(tx: DbOrTx, m: AttendeeMessageRow) {
 export async function insertMessage(tx: DbOrTx, row: typeof attendeeMessages.$inferInsert) {
   const [created] = await tx.insert(attendeeMessages).values(row).returning();
   return created!;
+}
+
+/** Locks the event's row for this message's checks (NO KEY UPDATE: orders referencing the event are not held up). */
+export async function lockEvent(tx: DbOrTx, tenantId: string, eventId: string) {
+  await tx.select({ id: events.id }).from(events).where(and(eq(events.tenantId, tenantId), eq(events.id, eventId))).for('no key update');
+}
+
+/** Whether a message of the event is still queued or being sent. */
+export async function hasMessageInFlight(db: DbOrTx, tenantId: string, eventId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: attendeeMessages.id })
+    .from(attendeeMessages)
+    .where(and(eq(attendeeMessages.tenantId, tenantId), eq(attendeeMessages.eventId, eventId), inArray(attendeeMessages.status, ['queued', 'sending'])))
+    .limit(1);
+  return !!row;
+}
+
+/**
+ * When the event's messages since `since` were created, oldest first: each one that went out or is
+ * on its way (one that failed before mailing anybody reached nobody, so it does not count).
+ */
+export async function messagesSince(db: DbOrTx, tenantId: string, eventId: string, since: Date): Promise<Date[]> {
+  const rows = await db
+    .select({ createdAt: attendeeMessages.createdAt })
+    .from(attendeeMessages)
+    .where(
+      and(
+        eq(attendeeMessages.tenantId, tenantId),
+        eq(attendeeMessages.eventId, eventId),
+        gt(attendeeMessages.createdAt, since),
+        or(ne(attendeeMessages.status, 'failed'), gt(attendeeMessages.sent, 0)),
+      ),
+    )
+    .orderBy(asc(attendeeMessages.createdAt));
+  return rows.map((r) => r.createdAt);
 }
 
 export async function findMessage(db: DbOrTx, tenantId: string, id: string, lock = false): Promise<AttendeeMessageRow | undefined> {

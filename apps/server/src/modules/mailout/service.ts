@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
+  ATTENDEE_MESSAGES_PER_DAY,
+  attendeeMessageDailyLimit,
+  isValidTimeZone,
   M,
   type TAttendeeAudience,
   type TAttendeeMessage,
@@ -11,9 +14,10 @@ import {
 import sanitizeHtml from 'sanitize-html';
 import type { z } from 'zod';
 import { publicOrigin } from '../../config.js';
+import type { DbOrTx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { SiteCtx, TenantCtx } from '../../platform/auth/context.js';
-import { AppError, conflict, notFound } from '../../platform/errors.js';
+import { AppError, conflict, notFound, RetryLaterError } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
 import { findEvent } from '../events/repository.js';
 import { sanitizePolicyHtml } from '../policies/service.js';
@@ -85,14 +89,40 @@ function cleanBody(html: string): string {
   return clean;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** "Nov 27, 2026, 4:31 AM EST" in the event's zone, rounded up to the minute (the organiser's clock for this event). */
+function whenInZone(ms: number, timeZone: string): string {
+  const zone = isValidTimeZone(timeZone) ? timeZone : 'UTC';
+  const up = Math.ceil(ms / 60_000) * 60_000;
+  return new Intl.DateTimeFormat('en-US', { timeZone: zone, month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(up);
+}
+
+/**
+ * The send limits (ours; docs/decisions.md "A send limit on messages to attendees"): one message of
+ * an event on its way at a time, and at most ATTENDEE_MESSAGES_PER_DAY in any 24 hours. Checked
+ * under the event's row lock, so two sends at once cannot both pass.
+ */
+async function checkSendLimits(tx: DbOrTx, ctx: TenantCtx, event: { id: string; timeZone: string }, now: number) {
+  await repo.lockEvent(tx, ctx.tenantId, event.id);
+  if (await repo.hasMessageInFlight(tx, ctx.tenantId, event.id)) throw conflict(M.attendeeMessageInProgress);
+  const recent = await repo.messagesSince(tx, ctx.tenantId, event.id, new Date(now - DAY_MS));
+  if (recent.length >= ATTENDEE_MESSAGES_PER_DAY) {
+    // Below the limit again once all but ATTENDEE_MESSAGES_PER_DAY - 1 of them are a day old.
+    const nextAt = recent[recent.length - ATTENDEE_MESSAGES_PER_DAY]!.getTime() + DAY_MS;
+    throw new RetryLaterError(attendeeMessageDailyLimit(whenInZone(nextAt, event.timeZone)), (nextAt - now) / 1000);
+  }
+}
+
 export async function createAttendeeMessage(opts: { deps: Deps; ctx: TenantCtx; eventId: string; input: MessageInput }): Promise<TAttendeeMessage> {
   const { deps, ctx, eventId, input } = opts;
-  await eventOrThrow(deps, ctx, eventId);
+  const event = await eventOrThrow(deps, ctx, eventId);
   const body = cleanBody(input.body);
   const types = await chosenTypes(deps, ctx, eventId, input);
   const audience = await repo.countAudience(deps.db, { tenantId: ctx.tenantId, eventId, ticketTypeIds: types ? [...types.keys()] : null, marketing: input.marketing });
   if (audience.recipients === 0) throw conflict(M.attendeeMessageNoRecipients);
   const row = await deps.db.transaction(async (tx) => {
+    await checkSendLimits(tx, ctx, event, Date.now());
     const created = await repo.insertMessage(tx, {
       tenantId: ctx.tenantId,
       id: randomUUID(),

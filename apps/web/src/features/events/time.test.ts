@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { zoneAbbreviation, zoneAbbreviationOnWall } from './time';
+import { DEFAULT_TIME_ZONE } from '@marquee/core';
+import { defaultEventTimeZone, zoneAbbreviation, zoneAbbreviationOnWall } from './time';
 
 // Today is in November (standard time in the US), as in the exploratory test that found the bug.
 const NOVEMBER = Date.parse('2026-11-20T18:00:00Z');
@@ -49,5 +50,38 @@ describe('zoneAbbreviationOnWall: the abbreviation on the date typed, not today'
   it('agrees with the abbreviation of the instant the server stores for that wall clock', () => {
     // 1 July 2027, 9:00 in Los Angeles is 16:00 UTC, listed as "… 9:00 AM PDT".
     expect(zoneAbbreviation('America/Los_Angeles', Date.parse('2027-07-01T16:00:00Z'))).toBe(zoneAbbreviationOnWall('America/Los_Angeles', '2027-07-01', '09:00', NOVEMBER));
+  });
+});
+
+describe('defaultEventTimeZone: a new event starts in the browser’s zone when the form lists it', () => {
+  it.each([
+    ['America/Chicago', 'America/Chicago'],
+    ['America/Los_Angeles', 'America/Los_Angeles'],
+    ['Pacific/Honolulu', 'Pacific/Honolulu'],
+    ['Europe/Berlin', 'Europe/Berlin'],
+    ['Australia/Sydney', 'Australia/Sydney'],
+    ['Asia/Tokyo', 'Asia/Tokyo'],
+  ])('%s → %s', (browser, expected) => {
+    expect(defaultEventTimeZone(browser)).toBe(expected);
+  });
+
+  it.each([
+    // Says where the clock is set, not where the organiser is.
+    ['UTC'],
+    ['Etc/UTC'],
+    ['Etc/GMT+5'],
+    ['GMT'],
+    // Not a zone the form offers.
+    ['Mars/Olympus_Mons'],
+    [''],
+    [undefined],
+  ])('%s → the default', (browser) => {
+    expect(DEFAULT_TIME_ZONE).toBe('America/New_York');
+    expect(defaultEventTimeZone(browser)).toBe(DEFAULT_TIME_ZONE);
+  });
+
+  it('reads the zone the runtime reports when none is given', () => {
+    const own = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    expect(defaultEventTimeZone()).toBe(defaultEventTimeZone(own));
   });
 });

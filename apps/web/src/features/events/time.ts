@@ -1,4 +1,4 @@
-import { instantToWallClock, isValidTimeZone, timeZoneOffsetMs, zonedDateTimeToInstant } from '@marquee/core';
+import { DEFAULT_TIME_ZONE, instantToWallClock, isValidTimeZone, timeZoneOffsetMs, zonedDateTimeToInstant } from '@marquee/core';
 
 // Everything an organiser types about when (the event's start, a sales window, a discount's
 // validity) is a wall clock in the event's own time zone, whatever zone the browser is in.
@@ -38,6 +38,29 @@ export function otherTimeZones(): ZoneOption[] {
       .map((z) => ({ value: z, label: z.replace(/_/g, ' ').replace(/\//g, ' / ') }));
   }
   return otherZones;
+}
+
+/** The browser's own zone, or undefined when it cannot say. */
+export function browserTimeZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// Zones that say where the clock is set, not where the person is (servers, privacy modes that hide the zone).
+const PLACELESS = /^(UTC|GMT|UCT|Universal|Zulu|Etc\/.*)$/;
+
+/**
+ * The zone a new event starts with (docs/decisions.md "A new event's time zone"): tenants have no
+ * zone of their own, so the browser's, when the form lists it and it names a place; otherwise
+ * DEFAULT_TIME_ZONE.
+ */
+export function defaultEventTimeZone(browserZone: string | undefined = browserTimeZone()): string {
+  if (!browserZone || PLACELESS.test(browserZone)) return DEFAULT_TIME_ZONE;
+  const listed = US_TIME_ZONES.some((z) => z.value === browserZone) || otherTimeZones().some((z) => z.value === browserZone);
+  return listed ? browserZone : DEFAULT_TIME_ZONE;
 }
 
 /** A zone's name for people: the US label when it has one, otherwise the IANA id. */

@@ -20,7 +20,6 @@ import {
 import { useForm, type FormErrors } from '@mantine/form';
 import {
   DEFAULT_COUNTRY,
-  DEFAULT_TIME_ZONE,
   M,
   isEventWritable,
   isRichDescription,
@@ -43,7 +42,7 @@ import { useEnabledCharities } from '../../charities/queries';
 import { useSurchargeRules } from '../queries';
 import { useEventAccess } from '../../../shared/access';
 import { publicEventUrl, useTenantId } from '../../../shared/tenant';
-import { fromWall, instantOrInvalid, timeZoneName, toWall, zoneAbbreviation } from '../time';
+import { defaultEventTimeZone, fromWall, instantOrInvalid, timeZoneName, toWall, zoneAbbreviation } from '../time';
 import { DateTimeFields } from './date-time-fields';
 import { SeatMapField } from './seat-map-field';
 import { CoverImageField } from './cover-image-field';
@@ -80,7 +79,7 @@ type EventDetails = NonNullable<TUpdateEventRequest['details']>;
 
 export function toValues(event: TEvent | null): EventFormValues {
   const d = event?.details;
-  const timeZone = d?.timeZone ?? DEFAULT_TIME_ZONE;
+  const timeZone = d?.timeZone ?? defaultEventTimeZone();
   const start = toWall(d?.startDateTime ?? null, timeZone);
   const end = toWall(d?.endDateTime ?? null, timeZone);
   return {

@@ -7,6 +7,7 @@ import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
 import { DiscountCodesPanel } from '../../discount-codes/components/discount-codes-panel';
+import { useMessagesAccess } from '../../mailout/access';
 import { MessagesPanel } from '../../mailout/components/messages-panel';
 import { CancellationProgress } from '../../order-admin/components/cancellation-progress';
 import { EventStaffPanel } from '../../staff/components/event-staff-panel';
@@ -58,7 +59,10 @@ export function EventEditorPage() {
   const event = useEvent(eventId);
   const update = useUpdateEvent(eventId);
   const [dirty, setDirty] = useState(false);
-  const tab: Tab = (TABS as readonly string[]).includes(tabParam ?? '') ? (tabParam as Tab) : 'details';
+  const { canView: canViewMessages } = useMessagesAccess(event.data?.tenantId ?? '', eventId);
+  // Check-in staff read the event but may not read its messages (the server answers 403): no tab.
+  const shown = (t: string) => (TABS as readonly string[]).includes(t) && (t !== 'messages' || canViewMessages);
+  const tab: Tab = shown(tabParam ?? '') ? (tabParam as Tab) : 'details';
 
   if (event.isPending) {
     return (
@@ -148,9 +152,11 @@ export function EventEditorPage() {
           <Tabs.Tab value="page" leftSection={<IconLayout size={16} />}>
             Page
           </Tabs.Tab>
-          <Tabs.Tab value="messages" leftSection={<IconMail size={16} />} data-testid="tab-messages">
-            Messages
-          </Tabs.Tab>
+          {canViewMessages && (
+            <Tabs.Tab value="messages" leftSection={<IconMail size={16} />} data-testid="tab-messages">
+              Messages
+            </Tabs.Tab>
+          )}
         </Tabs.List>
         <Tabs.Panel value="details">
           <EventDetailsForm
@@ -181,7 +187,7 @@ export function EventEditorPage() {
             </Suspense>
           )}
         </Tabs.Panel>
-        <Tabs.Panel value="messages">{tab === 'messages' && <MessagesPanel event={e} />}</Tabs.Panel>
+        {canViewMessages && <Tabs.Panel value="messages">{tab === 'messages' && <MessagesPanel event={e} />}</Tabs.Panel>}
       </Tabs>
     </>
   );

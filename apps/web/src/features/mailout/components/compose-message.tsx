@@ -3,7 +3,8 @@ import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { ATTENDEE_MESSAGE_SUBJECT_MAX, M, ZCreateAttendeeMessageRequest, type AttendeeMessageRecipients, type TEvent } from '@marquee/core';
-import { IconInfoCircle, IconSend } from '@tabler/icons-react';
+import { IconAlertCircle, IconInfoCircle, IconSend } from '@tabler/icons-react';
+import { useState } from 'react';
 import { errorMessage, isApiError } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { applyServerFields, zodValidate } from '../../../ui/zod-form';
@@ -22,6 +23,8 @@ export type ComposeMessageProps = { event: TEvent };
 export function ComposeMessage({ event }: ComposeMessageProps) {
   const ticketTypes = useAllTicketTypes(event.id);
   const send = useSendAttendeeMessage(event.id);
+  // Why the server refused the last send (one already on its way, the day's limit): it stays in the form, not only in a toast.
+  const [refusal, setRefusal] = useState<string | null>(null);
   const form = useForm<Values>({ initialValues: EMPTY, validate: zodValidate(ZCreateAttendeeMessageRequest.shape.details), validateInputOnBlur: ['subject'] });
   const v = form.values;
   const [choice] = useDebouncedValue({ recipients: v.recipients, ticketTypeIds: v.ticketTypeIds, marketing: v.marketing }, 250);
@@ -44,6 +47,7 @@ export function ComposeMessage({ event }: ComposeMessageProps) {
       onConfirm: () =>
         send.mutate(values, {
           onSuccess: () => {
+            setRefusal(null);
             notify.success('Message queued', M.attendeeMessageQueued);
             form.setValues(EMPTY);
             form.resetDirty(EMPTY);
@@ -53,6 +57,7 @@ export function ComposeMessage({ event }: ComposeMessageProps) {
             applyServerFields(form, e, (p) => p.replace(/^details\./, ''));
             notify.error('The message was not sent', errorMessage(e));
             if (isApiError(e) && e.status === 409) void audience.refetch();
+            setRefusal(isApiError(e) && (e.status === 409 || e.status === 429) ? errorMessage(e) : null);
           },
         }),
     });
@@ -115,6 +120,11 @@ export function ComposeMessage({ event }: ComposeMessageProps) {
               </Stack>
             )}
           </Alert>
+          {refusal && (
+            <Alert variant="light" color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="message-refused">
+              <Text fz="sm">{refusal}</Text>
+            </Alert>
+          )}
           <Group justify="flex-end">
             <Button type="submit" leftSection={<IconSend size={16} />} loading={send.isPending} disabled={!count} data-testid="send-message">
               {count ? `Send to ${plural(count, 'address', 'addresses')}` : 'Send'}

@@ -1,7 +1,6 @@
 import { Stack, Text, Title } from '@mantine/core';
 import type { TEvent } from '@marquee/core';
-import { isTenantWideMember, useEventAccess, usePlatformAccess } from '../../../shared/access';
-import { useSession } from '../../../ui/session';
+import { useMessagesAccess } from '../access';
 import { ComposeMessage } from './compose-message';
 import { MessageHistory } from './message-history';
 
@@ -9,11 +8,7 @@ export type MessagesPanelProps = { event: TEvent };
 
 /** The event's "Messages" tab: e-mail its attendees, and what was sent (issue 15). */
 export function MessagesPanel({ event }: MessagesPanelProps) {
-  const { memberships } = useSession();
-  const { canEditEvent } = useEventAccess(event.tenantId, event.id);
-  const { canWrite } = usePlatformAccess();
-  // The server's MESSAGES_SEND: tenant admin and staff, the event's manager, platform write roles.
-  const canSend = isTenantWideMember(memberships, event.tenantId) || canEditEvent || canWrite;
+  const { canSend } = useMessagesAccess(event.tenantId, event.id);
   return (
     <>
       <Stack gap={2} mb="md">
