@@ -99,6 +99,8 @@ export function EventImageField({ kind, hasEvent, disabled, upload, remove, prev
         multiple={false}
         loading={upload.isPending}
         disabled={disabled}
+        // Mantine draws a disabled dropzone as an active one: show that it cannot be used (read-only staff).
+        style={disabled ? { opacity: 0.55, cursor: 'not-allowed' } : undefined}
         openRef={openRef}
         activateOnClick={!preview}
         radius="md"
