@@ -48,10 +48,10 @@ export async function scratchDatabase(adminUrl: string): Promise<ScratchDatabase
       if (process.env.BENCH_KEEP_DB !== '1') {
         // pool.end() resolves before its sockets close: let them go before forcing the drop (a forced
         // drop under them would surface as an unhandled pool error).
-        for (let i = 0; i < 50; i++) {
+        for (let i = 0; i < 100; i++) {
           const open = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
           if (open.rows[0]?.n === 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 20));
+          await new Promise((resolve) => setTimeout(resolve, 50));
         }
         await admin.query(`drop database if exists ${name} with (force)`);
       }
