@@ -19,10 +19,10 @@
 
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { loadServer } from './server.js';
+import { percentile, requirePostgres, seedTenant, startServer } from './support.js';
 
 type Request = { i: number; due: number; key: string; raw: string };
 type Sample = { i: number; status: number; ms: number; body: string };
@@ -112,11 +112,6 @@ function runLoad(port: number, phases: Request[][]): Promise<Sample[][]> {
   });
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 /** One request on loopback with the tenant's Host (Node's fetch will not send a Host header). */
 function call(port: number, host: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
@@ -140,21 +135,10 @@ function call(port: number, host: string, method: string, url: string, body?: un
 
 async function main() {
   const { eq, sql } = await import('drizzle-orm');
-  const { default: pg } = await import('pg');
-  const { buildApp } = await import('../apps/server/src/app.js');
-  const { loadConfig } = await import('../apps/server/src/config.js');
-  const { openDatabase } = await import('../apps/server/src/db/client.js');
-  const { checkinScans, events, memberships, tickets, ticketTypes, users } = await import('../apps/server/src/db/schema/index.js');
-  const { hashPassword } = await import('../apps/server/src/platform/auth/passwords.js');
-  const { ensureGlobalFeeDefaults } = await import('../apps/server/src/modules/fees/service.js');
-  const { createTenant } = await import('../apps/server/src/modules/tenants/service.js');
-  const { signTicketCode } = await import('../apps/server/src/modules/checkin/ticket-code.js');
+  const api = await loadServer({ source: true });
+  const { checkinScans, events, memberships, tickets, ticketTypes, users, hashPassword, signTicketCode } = api;
 
-  const adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl?.startsWith('postgres')) {
-    console.error('bench/checkin.ts needs DATABASE_URL=postgres://… (a real PostgreSQL server).');
-    process.exit(2);
-  }
+  const adminUrl = requirePostgres('checkin.ts');
   const DEVICES = Number(process.env.BENCH_DEVICES ?? 20);
   const RATE = Number(process.env.BENCH_RATE ?? 10);
   const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -165,35 +149,11 @@ async function main() {
   // Each pair of devices scans RATE tickets a second together.
   const ticketsFor = (seconds: number) => (DEVICES / 2) * RATE * seconds;
 
-  const name = `mq_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const dbUrl = new URL(adminUrl);
-  dbUrl.pathname = `/${name}`;
-
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'marquee-bench-'));
-  const database = await openDatabase({ databaseUrl: dbUrl.toString(), poolSize: POOL });
+  const server = await startServer({ api, adminUrl, poolSize: POOL, env: { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', RATE_LIMIT_AUTH_PER_MINUTE: '100000' } });
   let ok = false;
   try {
-    await database.migrate();
-    const config = loadConfig(
-      { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', RATE_LIMIT_AUTH_PER_MINUTE: '100000' },
-      { dataDir, secret: 'bench-secret-bench-secret-bench-secret-01', port: 0, databaseUrl: dbUrl.toString(), webDist: path.join(dataDir, 'no-web') },
-    );
-    const app = await buildApp(config, database);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    config.publicPort = String(port);
-    const deps = app.deps;
-
-    await ensureGlobalFeeDefaults(deps);
-    const tenant = await createTenant({
-      deps,
-      input: { details: { name: 'Bench Doors', url: 'doors', email: 'doors@example.test', phone: '+15555550100', inviteTemplateSubject: 'Join', inviteTemplateBody: 'Join us.' } },
-    });
-    const host = `doors.${config.baseDomain}:${port}`;
+    const { deps, config, port } = server;
+    const { tenant, host } = await seedTenant(api, server, { name: 'Bench Doors', url: 'doors' });
 
     /** An event with `count` tickets in paid orders of two; answers the tickets' signed codes in a shuffled order. */
     const seedEvent = async (label: string, count: number) => {
@@ -299,19 +259,8 @@ async function main() {
     console.log(countsOk ? '  OK: every ticket admitted exactly once, the other door told it was already used.' : '  FAILED: the admissions do not add up.');
     console.log(budgetOk ? `  OK: scan p99 within the ${BUDGET_MS} ms budget.\n` : `  OVER BUDGET: scan p99 above ${BUDGET_MS} ms.\n`);
     ok = countsOk && budgetOk;
-    await app.close();
   } finally {
-    await database.close();
-    if (process.env.BENCH_KEEP_DB !== '1') {
-      for (let i = 0; i < 50; i++) {
-        const open = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
-        if (open.rows[0]?.n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      await admin.query(`drop database if exists ${name} with (force)`);
-    }
-    await admin.end();
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.close();
   }
   process.exitCode = ok ? 0 : 1;
 }

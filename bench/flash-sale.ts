@@ -21,12 +21,12 @@
 // UPDATEs (`set n = n - 1 where n > 0`) on one row of a scratch table, for BENCH_REFERENCE_S (3) s.
 
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { loadServer } from './server.js';
+import { percentile, requirePostgres, seedTenant, startServer } from './support.js';
 
 type Target = { port: number; host: string; tenantId: string; eventId: string; ticketTypeId: string };
 type Sample = { status: number; ms: number; at: number };
@@ -204,11 +204,6 @@ async function startProfile() {
   };
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 /**
  * The reference: the ceiling of one hot row on this server, as 16 clients that do nothing but the
  * conditional UPDATE a hold needs (no HTTP, no order rows), each sending again when answered.
@@ -246,14 +241,10 @@ async function referenceUpdates(url: string, seconds: number): Promise<number> {
 
 async function main() {
   const { eq, sql } = await import('drizzle-orm');
-  const { default: pg } = await import('pg');
-  const { buildApp, loadConfig, openDatabase, events, ticketTypes, ensureGlobalFeeDefaults, createTenant, compiled } = await loadServer();
+  const api = await loadServer();
+  const { events, ticketTypes, compiled } = api;
 
-  const adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl?.startsWith('postgres')) {
-    console.error('bench/flash-sale.ts needs DATABASE_URL=postgres://… (a real PostgreSQL server).');
-    process.exit(2);
-  }
+  const adminUrl = requirePostgres('flash-sale.ts');
   const SCENARIOS: Record<string, { connections: number; tickets: number; requests: number; rate: number }> = {
     closed500: { connections: 500, tickets: 2000, requests: 2800, rate: 0 },
     open1500: { connections: 500, tickets: 3000, requests: 4500, rate: 1500 },
@@ -280,29 +271,16 @@ async function main() {
     });
   };
 
-  // A scratch database on the given server.
-  const name = `mq_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const dbUrl = new URL(adminUrl);
-  dbUrl.pathname = `/${name}`;
-
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'marquee-bench-'));
-  const database = await openDatabase({ databaseUrl: dbUrl.toString(), poolSize: POOL });
+  const server = await startServer({
+    api,
+    adminUrl,
+    poolSize: POOL,
+    env: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', JOBS_POLL_MS: '0', PAYMENT_DRIVER: 'test', RATE_LIMIT_ORDERS_PER_MINUTE: '1000000' },
+  });
+  const { admin, name, url: dbUrl } = server.scratch!;
   let ok = false;
   try {
-    await database.migrate();
-    const config = loadConfig(
-      { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', JOBS_POLL_MS: '0', PAYMENT_DRIVER: 'test', RATE_LIMIT_ORDERS_PER_MINUTE: '1000000' },
-      { dataDir, secret: 'bench-secret-bench-secret-bench-secret-01', port: 0, databaseUrl: dbUrl.toString(), webDist: path.join(dataDir, 'no-web') },
-    );
-    const app = await buildApp(config, database);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    config.publicPort = String(port);
-    const deps = app.deps;
+    const { deps, port } = server;
     if (process.env.BENCH_GATEWAY === 'stub') {
       deps.payments = {
         name: 'test',
@@ -317,11 +295,7 @@ async function main() {
     }
 
     // A tenant through the real use case (fee settings and rules); one event to warm up on, one to sell.
-    await ensureGlobalFeeDefaults(deps);
-    const tenant = await createTenant({
-      deps,
-      input: { details: { name: 'Bench Events', url: 'bench', email: 'bench@example.test', phone: '+15555550100', inviteTemplateSubject: 'Join', inviteTemplateBody: 'Join us.' } },
-    });
+    const { tenant, host } = await seedTenant(api, server, { name: 'Bench Events', url: 'bench' });
     const seedEvent = async (urlName: string, tickets: number) => {
       const eventId = randomUUID();
       const ticketTypeId = randomUUID();
@@ -341,7 +315,7 @@ async function main() {
     const warm = await seedEvent('warm-up', 1_000_000);
     const sale = await seedEvent('flash-sale', TICKETS);
 
-    const target = { port, host: `bench.${config.baseDomain}:${port}`, tenantId: tenant.id };
+    const target = { port, host, tenantId: tenant.id };
     // Warm-up (it also opens the connections), then the sale on the same connections.
     const backendCpu = async () => {
       // CPU seconds of this database's PostgreSQL backends so far (Linux /proc; PostgreSQL on this machine).
@@ -408,24 +382,12 @@ async function main() {
     line("  of which the server's thread", `${perOrder(serverMs)} ms (its event loop; the rest is the load generator, GC and I/O helper threads)`);
     line('answers', `${held.length} x 201, ${refused.length} x 409, ${other.length} other`);
     line('tickets held', `${sold} (remaining ${stock?.remaining}, event capacity left ${stock?.capacity})`);
-    const reference = await referenceUpdates(dbUrl.toString(), REFERENCE_S);
+    const reference = await referenceUpdates(dbUrl, REFERENCE_S);
     line('reference: 16 clients, bare UPDATE', `${reference.toFixed(0)} updates/s on one row (same run); holds/s is ${((held.length / lastHoldAt) / reference).toFixed(2)}x that`);
     ok = sold === TICKETS && held.length === TICKETS && stock?.remaining === 0 && stock.capacity === 0 && other.length === 0;
     console.log(ok ? '  OK: exactly the tickets on sale were held.\n' : '  FAILED: the counts do not add up.\n');
-    await app.close();
   } finally {
-    await database.close();
-    if (process.env.BENCH_KEEP_DB !== '1') {
-      // pool.end() resolves before its sockets close: let them go before forcing the drop.
-      for (let i = 0; i < 50; i++) {
-        const open = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
-        if (open.rows[0]?.n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      await admin.query(`drop database if exists ${name} with (force)`);
-    }
-    await admin.end();
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.close();
   }
   process.exitCode = ok ? 0 : 1;
 }

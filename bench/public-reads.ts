@@ -14,10 +14,12 @@
 // BENCH_WARMUP_SECONDS (2). Exit code 1 when a row is under 50% of the reference.
 
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { loadServer } from './server.js';
+import { percentile, seedTenant, startServer } from './support.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -54,10 +56,7 @@ let open = connections;
 function finish() {
   if (--open > 0) return;
   const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] || 0;
-  const mean = latencies.reduce((n, x) => n + x, 0) / (latencies.length || 1);
-  parentPort.postMessage({ requests, seconds: elapsed, statuses, mean, p50: pct(0.5), p99: pct(0.99) });
+  parentPort.postMessage({ requests, seconds: elapsed, statuses, latencies });
 }
 for (let i = 0; i < connections; i++) {
   const socket = net.connect({ host: '127.0.0.1', port, noDelay: true });
@@ -84,9 +83,11 @@ for (let i = 0; i < connections; i++) {
 function load(port: number, host: string, urlPath: string, seconds: number): Promise<Result> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(LOAD, { eval: true, workerData: { port, host, path: urlPath, connections: CONNECTIONS, seconds } });
-    worker.once('message', (r: Result) => {
+    worker.once('message', ({ latencies, ...r }: Omit<Result, 'mean' | 'p50' | 'p99'> & { latencies: number[] }) => {
       void worker.terminate();
-      resolve(r);
+      latencies.sort((a, b) => a - b);
+      const mean = latencies.reduce((n, x) => n + x, 0) / (latencies.length || 1);
+      resolve({ ...r, mean, p50: percentile(latencies, 50), p99: percentile(latencies, 99) });
     });
     worker.once('error', reject);
   });
@@ -102,12 +103,8 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function main() {
   const { default: Fastify } = await import('fastify');
-  const { buildApp } = await import('../apps/server/src/app.js');
-  const { loadConfig } = await import('../apps/server/src/config.js');
-  const { openDatabase } = await import('../apps/server/src/db/client.js');
-  const { events, ticketTypes } = await import('../apps/server/src/db/schema/index.js');
-  const { ensureGlobalFeeDefaults } = await import('../apps/server/src/modules/fees/service.js');
-  const { createTenant } = await import('../apps/server/src/modules/tenants/service.js');
+  const api = await loadServer({ source: true });
+  const { events, ticketTypes } = api;
 
   // The reference: a bare Fastify hello-world, measured by the same load generator in this run.
   const hello = Fastify();
@@ -118,42 +115,11 @@ async function main() {
   await hello.close();
 
   const adminUrl = process.env.DATABASE_URL;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'marquee-bench-reads-'));
-  let dropDatabase = async () => {};
-  let databaseUrl: string | undefined;
-  if (adminUrl) {
-    const { default: pg } = await import('pg');
-    const name = `bench_reads_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      // Without FORCE: terminating the closed pool's connections would surface as an unhandled pool error.
-      await admin.query(`drop database if exists ${name}`).catch((err: unknown) => console.error(`scratch database ${name} left behind:`, err));
-      await admin.end();
-    };
-  }
   const webDist = path.resolve('apps/web/dist');
-  const database = await openDatabase({ databaseUrl, dataDir: path.join(dataDir, 'db') });
+  const server = await startServer({ api, adminUrl, webDist, env: { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0' } });
   try {
-    await database.migrate();
-    const config = loadConfig(
-      { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0' },
-      { dataDir, secret: 'bench-secret-bench-secret-bench-secret-01', port: 0, databaseUrl, webDist },
-    );
-    const app = await buildApp(config, database);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const port = (app.server.address() as { port: number }).port;
-    config.publicPort = String(port);
-    const deps = app.deps;
-    await ensureGlobalFeeDefaults(deps);
-    const tenant = await createTenant({
-      deps,
-      input: { details: { name: 'Bench Events', url: 'bench', email: 'bench@example.test', phone: '+15555550100', inviteTemplateSubject: 'Join', inviteTemplateBody: 'Join us.' } },
-    });
+    const { deps, port } = server;
+    const { tenant, host } = await seedTenant(api, server, { name: 'Bench Events', url: 'bench' });
     const eventId = randomUUID();
     await deps.db.insert(events).values({
       tenantId: tenant.id,
@@ -183,12 +149,10 @@ async function main() {
         sortOrder: i,
       })),
     );
-    const host = `bench.${config.baseDomain}:${port}`;
     const rows: Array<[string, Result]> = [['bare Fastify hello-world (reference)', reference]];
     rows.push(['GET /api/p/events/summer-jam', await measure(port, host, '/api/p/events/summer-jam')]);
     if (existsSync(path.join(webDist, 'index.html'))) rows.push(['event page HTML /summer-jam/', await measure(port, host, '/summer-jam/')]);
     else console.log('(apps/web/dist is not built: the event page HTML row is skipped; npm run build)');
-    await app.close();
 
     const refRate = rate(reference);
     console.log(`\nPublic reads, ${CONNECTIONS} connections, ${SECONDS} s per row after ${WARMUP} s warm-up, ${adminUrl ? 'PostgreSQL' : 'PGlite (embedded)'}, ${os.cpus().length} cores\n`);
@@ -204,9 +168,7 @@ async function main() {
     console.log(`\nbudget: each row >= 50% of the reference: ${under ? 'NOT MET' : 'met'}`);
     if (under) process.exitCode = 1;
   } finally {
-    await database.close();
-    await dropDatabase();
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.close();
   }
 }
 

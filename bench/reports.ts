@@ -15,11 +15,9 @@
 //     process's resident memory before, at its peak during the export, and after.
 // Prints median and p95 of BENCH_RUNS (15) runs after BENCH_WARMUP (3).
 
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { loadServer } from './server.js';
+import { percentile, requirePostgres, startServer } from './support.js';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 20_000);
 const PER_ORDER = Number(process.env.BENCH_TICKETS_PER_ORDER ?? 5);
@@ -27,7 +25,6 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 async function measure(label: string, budget: number | null, fn: () => Promise<unknown>) {
@@ -39,49 +36,24 @@ async function measure(label: string, budget: number | null, fn: () => Promise<u
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
-  const p50 = pct(times, 50);
+  const p50 = percentile(times, 50);
   const verdict = budget === null ? '' : p50 <= budget ? `  within ${budget} ms` : `  OVER ${budget} ms`;
-  console.log(`${label.padEnd(48)} p50 ${p50.toFixed(2).padStart(8)} ms   p95 ${pct(times, 95).toFixed(2).padStart(8)} ms${verdict}`);
+  console.log(`${label.padEnd(48)} p50 ${p50.toFixed(2).padStart(8)} ms   p95 ${percentile(times, 95).toFixed(2).padStart(8)} ms${verdict}`);
   return p50;
 }
 
 async function main() {
   const { sql } = await import('drizzle-orm');
-  const { default: pg } = await import('pg');
-  const { buildApp } = await import('../apps/server/src/app.js');
-  const { loadConfig } = await import('../apps/server/src/config.js');
-  const { openDatabase } = await import('../apps/server/src/db/client.js');
+  const api = await loadServer({ source: true });
   const { Client, givenTenant, givenUser } = await import('../apps/server/test/harness.js');
   const { REPORT_PATHS } = await import('@marquee/core');
   const { startExport, runExport } = await import('../apps/server/src/modules/reports/exports.js');
   const { findExport } = await import('../apps/server/src/modules/reports/repository.js');
 
-  const adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl?.startsWith('postgres')) {
-    console.error('bench/reports.ts needs DATABASE_URL=postgres://… (a real PostgreSQL server).');
-    process.exit(2);
-  }
-  const name = `mq_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const dbUrl = new URL(adminUrl);
-  dbUrl.pathname = `/${name}`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'marquee-bench-'));
-  const database = await openDatabase({ databaseUrl: dbUrl.toString() });
-  let closeApp = async () => {};
+  const adminUrl = requirePostgres('reports.ts');
+  const bench = await startServer({ api, adminUrl, env: { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0' } });
   try {
-    await database.migrate();
-    const config = loadConfig(
-      { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0' },
-      { dataDir, secret: 'bench-secret-bench-secret-bench-secret-01', port: 0, databaseUrl: dbUrl.toString(), webDist: path.join(dataDir, 'no-web') },
-    );
-    const app = await buildApp(config, database);
-    closeApp = () => app.close();
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    config.publicPort = String(port);
+    const { app, port, config } = bench;
     const server = { app, port, config, close: async () => {}, client: () => new Client(port, `${config.baseDomain}:${port}`) };
     const db = app.deps.db;
 
@@ -189,12 +161,7 @@ async function main() {
     console.error(err instanceof Error ? err.stack : err);
     process.exitCode = 1;
   } finally {
-    await closeApp();
-    await database.close();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    if (!process.env.BENCH_KEEP_DB) await admin.query(`drop database ${name} with (force)`);
-    await admin.end();
-    rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 

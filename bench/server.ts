@@ -4,11 +4,12 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-type ServerApi = typeof import('./server-api.js');
+export type ServerApi = typeof import('./server-api.js');
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-export async function loadServer(): Promise<ServerApi & { compiled: boolean }> {
-  if (process.env.BENCH_SERVER === 'source') return { ...(await import('./server-api.js')), compiled: false };
+/** `source`: the TypeScript sources through tsx (the benchmarks that have always measured those pass true). */
+export async function loadServer({ source = process.env.BENCH_SERVER === 'source' }: { source?: boolean } = {}): Promise<ServerApi & { compiled: boolean }> {
+  if (source) return { ...(await import('./server-api.js')), compiled: false };
   const { compileServer, distDir } = await import('../apps/server/scripts/compile.mjs');
   await compileServer({ entry: path.join(here, 'server-api.ts'), name: 'bench-server.js' });
   const api = (await import(pathToFileURL(path.join(distDir, 'bench-server.js')).href)) as ServerApi;

@@ -12,11 +12,10 @@
 // on any error (a 5xx, an unexpected status, a dropped connection, a failed job) or when memory is
 // not flat (RSS at the end more than 1.5x the first interval's plus 64 MB).
 
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { loadServer } from './server.js';
+import { requirePostgres, startServer } from './support.js';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 30);
 const PEAK_SECONDS = Number(process.env.SOAK_PEAK_SECONDS ?? 15);
@@ -28,37 +27,18 @@ const newStats = (): Stats => ({ flows: 0, requests: 0, errors: 0, latencies: []
 
 async function main() {
   const { sql } = await import('drizzle-orm');
-  const { default: pg } = await import('pg');
-  const { buildApp } = await import('../apps/server/src/app.js');
-  const { loadConfig } = await import('../apps/server/src/config.js');
-  const { openDatabase } = await import('../apps/server/src/db/client.js');
+  const api = await loadServer({ source: true });
   const { Client, checkoutPayload, givenEventOnSale, givenTenantWithSettings } = await import('../apps/server/test/harness.js');
 
-  const adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl?.startsWith('postgres')) {
-    console.error('bench/soak.ts needs DATABASE_URL=postgres://… (a real PostgreSQL server).');
-    process.exit(2);
-  }
-  const name = `mq_soak_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const dbUrl = new URL(adminUrl);
-  dbUrl.pathname = `/${name}`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'marquee-soak-'));
-  const database = await openDatabase({ databaseUrl: dbUrl.toString() });
+  const adminUrl = requirePostgres('soak.ts');
+  const bench = await startServer({
+    api,
+    adminUrl,
+    env: { LOG_LEVEL: 'error', JOBS_POLL_MS: '200', PAYMENT_DRIVER: 'test', RATE_LIMIT_ORDERS_PER_MINUTE: '100000000' },
+  });
   let failed = true;
   try {
-    await database.migrate();
-    const config = loadConfig(
-      { LOG_LEVEL: 'error', JOBS_POLL_MS: '200', PAYMENT_DRIVER: 'test', RATE_LIMIT_ORDERS_PER_MINUTE: '100000000' },
-      { dataDir, secret: 'soak-secret-soak-secret-soak-secret-0001', port: 0, databaseUrl: dbUrl.toString(), webDist: path.join(dataDir, 'no-web') },
-    );
-    const app = await buildApp(config, database);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    config.publicPort = String(port);
+    const { app, port, config } = bench;
     app.deps.jobs.start();
     // The harness's factories take a TestServer; only `app` is read.
     const server = { app } as unknown as Parameters<typeof givenTenantWithSettings>[0];
@@ -169,19 +149,8 @@ async function main() {
     for (const j of failedJobs) console.log(`  failed job ${j.name}: ${j.last_error}`);
     failed = total.errors > 0 || failedJobs.length > 0 || !flat;
     await app.deps.jobs.stop();
-    await app.close();
   } finally {
-    await database.close();
-    // pg's pool.end() resolves before its sockets close; a forced drop under them would surface as an
-    // uncaught error. Let them go first (as the test harness does).
-    for (let i = 0; i < 100; i++) {
-      const open = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
-      if (open.rows[0]?.n === 0) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-    rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
   process.exit(failed ? 1 : 0);
 }

@@ -14,11 +14,10 @@
 // rate allows, an admitted visitor can place an order and a waiting one cannot. Exit code 1 otherwise.
 
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { loadServer } from './server.js';
+import { percentile, seedTenant, startServer } from './support.js';
 
 const EARLY = Number(process.env.BENCH_EARLY ?? 6000);
 const LATE = Number(process.env.BENCH_LATE ?? 4000);
@@ -62,70 +61,28 @@ async function pool<T>(count: number, task: (i: number) => Promise<T>): Promise<
   return { results, seconds: (performance.now() - started) / 1000 };
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 function summary(label: string, answers: Answer[], seconds: number) {
   const ms = answers.map((a) => a.ms).sort((a, b) => a - b);
-  console.log(`  ${label.padEnd(40)} ${(answers.length / seconds).toFixed(0).padStart(6)}/s   p50 ${pct(ms, 0.5).toFixed(1)} ms   p99 ${pct(ms, 0.99).toFixed(1)} ms`);
+  console.log(`  ${label.padEnd(40)} ${(answers.length / seconds).toFixed(0).padStart(6)}/s   p50 ${percentile(ms, 50).toFixed(1)} ms   p99 ${percentile(ms, 99).toFixed(1)} ms`);
 }
 
 async function main() {
-  const { buildApp } = await import('../apps/server/src/app.js');
-  const { loadConfig } = await import('../apps/server/src/config.js');
-  const { openDatabase } = await import('../apps/server/src/db/client.js');
-  const { events, ticketTypes } = await import('../apps/server/src/db/schema/index.js');
-  const { ensureGlobalFeeDefaults } = await import('../apps/server/src/modules/fees/service.js');
-  const { createTenant } = await import('../apps/server/src/modules/tenants/service.js');
-  const { setWaitingRoom } = await import('../apps/server/src/modules/waiting-room/service.js');
+  const api = await loadServer({ source: true });
+  const { events, ticketTypes, setWaitingRoom } = api;
 
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'marquee-wr-bench-'));
-  const databaseUrl = process.env.DATABASE_URL || undefined;
-  let scratch: { drop(): Promise<void> } | null = null;
-  let url = databaseUrl;
-  if (databaseUrl) {
-    const { default: pg } = await import('pg');
-    const name = `mq_bench_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const u = new URL(databaseUrl);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    scratch = {
-      async drop() {
-        // pool.end() resolves before its sockets close: let them go before forcing the drop.
-        for (let i = 0; i < 50; i++) {
-          const open = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
-          if (open.rows[0]?.n === 0) break;
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        await admin.query(`drop database if exists ${name} with (force)`);
-        await admin.end();
-      },
-    };
-  }
-  const database = await openDatabase({ databaseUrl: url, dataDir: path.join(dataDir, 'pglite') });
+  const server = await startServer({
+    api,
+    adminUrl: process.env.DATABASE_URL || undefined,
+    env: { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', PAYMENT_DRIVER: 'test', RATE_LIMIT_ORDERS_PER_MINUTE: '1000000' },
+  });
+  const { database, deps, port } = server;
   let ok = true;
   const check = (what: string, pass: boolean) => {
     console.log(`  ${pass ? 'ok  ' : 'FAIL'} ${what}`);
     if (!pass) ok = false;
   };
   try {
-    await database.migrate();
-    const config = loadConfig(
-      { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', PAYMENT_DRIVER: 'test', RATE_LIMIT_ORDERS_PER_MINUTE: '1000000' },
-      { dataDir, secret: 'bench-secret-bench-secret-bench-secret-01', port: 0, databaseUrl: url, webDist: path.join(dataDir, 'no-web') },
-    );
-    const app = await buildApp(config, database);
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    config.publicPort = String(port);
-    const deps = app.deps;
-    await ensureGlobalFeeDefaults(deps);
-    const tenant = await createTenant({
-      deps,
-      input: { details: { name: 'Bench Events', url: 'bench', email: 'bench@example.test', phone: '+15555550100', inviteTemplateSubject: 'Join', inviteTemplateBody: 'Join us.' } },
-    });
+    const { tenant, host } = await seedTenant(api, server, { name: 'Bench Events', url: 'bench' });
     const eventId = randomUUID();
     const ticketTypeId = randomUUID();
     await deps.db.insert(events).values({ tenantId: tenant.id, id: eventId, name: 'Rush', urlName: 'rush', status: 'published', startDateTime: new Date(Date.now() + 30 * 86400_000) });
@@ -134,7 +91,6 @@ async function main() {
     // Opens after the early joins (set far ahead now, moved to "now" when they are in).
     await setWaitingRoom({ deps, ctx, eventId, settings: { enabled: true, opensAt: new Date(Date.now() + 3_600_000).toISOString(), admitPerMinute: RATE } });
 
-    const host = `bench.${config.baseDomain}:${port}`;
     const roomPath = `/api/p/tenants/${tenant.id}/events/${eventId}/waiting-room`;
     const join = (token?: string) => request(port, host, 'POST', roomPath, token ? { 'x-waiting-room': token } : {});
     const place = (a: Answer) => JSON.parse(a.body) as { admitted: boolean; position: number; estimateSeconds: number };
@@ -200,11 +156,8 @@ async function main() {
     const skip = await request(port, host, 'POST', ordersPath, {}, orderBody);
     check(`no place, no order (${skip.status} ${skip.status === 403 ? "" : skip.body.slice(0, 200)})`, skip.status === 403);
     agent.destroy();
-    await app.close();
   } finally {
-    await database.close();
-    await scratch?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.close();
   }
   process.exitCode = ok ? 0 : 1;
 }

@@ -110,3 +110,10 @@ export async function givenEventActors(server: TestServer, tenant: GivenTenant, 
     anonymous: server.client(tenant.url),
   };
 }
+
+/** Calls the route as each of the event's actors and returns the statuses by actor. */
+export async function eventActorStatuses(actors: EventActors, call: (c: Client) => Promise<{ status: number }>): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const [name, c] of Object.entries(actors)) out[name] = (await call(c)).status;
+  return out;
+}

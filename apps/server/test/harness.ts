@@ -238,6 +238,31 @@ export async function givenTenant(server: TestServer, opts: { url?: string; name
   return { id, url, name };
 }
 
+/** A client on the tenant's host, signed in as a new tenant admin of it. */
+export async function givenTenantAdmin(server: TestServer, tenant: GivenTenant): Promise<Client> {
+  const user = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
+  const admin = server.client(tenant.url);
+  await admin.login(user.email, user.password);
+  return admin;
+}
+
+/** A new tenant and its signed-in admin (another tenant's, to show its ids are 404 elsewhere). */
+export async function givenTenantWithAdmin(server: TestServer, opts: Parameters<typeof givenTenant>[1] = {}): Promise<{ tenant: GivenTenant; admin: Client }> {
+  const tenant = await givenTenant(server, opts);
+  return { tenant, admin: await givenTenantAdmin(server, tenant) };
+}
+
+/** What a test file of tenant routes starts from: a server, a tenant and its signed-in admin. */
+export async function startTenantServer(overrides: Partial<Config> = {}): Promise<{ server: TestServer; tenant: GivenTenant; admin: Client }> {
+  const server = await startServer(overrides);
+  try {
+    return { server, ...(await givenTenantWithAdmin(server)) };
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
+}
+
 export async function givenEvent(server: TestServer, tenantId: string, opts: { name?: string; urlName?: string } = {}) {
   const id = randomUUID();
   const name = opts.name ?? `Event ${id.slice(0, 6)}`;

@@ -3,25 +3,17 @@ import { ATTENDEE_MESSAGES_PER_DAY, attendeeMessageDailyLimit, M } from '@marque
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attendeeMessageRecipients, attendeeMessages, events, outbox } from '../../db/schema/index.js';
-import { givenEventActors, type EventActors } from '../../../test/actors.js';
-import { givenEventOnSale, givenTenant, givenUser, linkFrom, startServer, type Client, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { eventActorStatuses, givenEventActors, type EventActors } from '../../../test/actors.js';
+import { givenEventOnSale, givenTenant, givenTenantWithAdmin, linkFrom, startTenantServer, type Client, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { givenSale, givenSubscriber } from '../reports/testing.js';
 import { sendAttendeeMessage } from './service.js';
 import { unsubscribeToken } from './unsubscribe-token.js';
 
-let server: TestServer;
-let tenant: GivenTenant;
-let admin: Client;
+let server: TestServer, tenant: GivenTenant, admin: Client;
 beforeAll(async () => {
-  server = await startServer();
-  tenant = await givenTenant(server);
-  const u = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
-  admin = server.client(tenant.url);
-  await admin.login(u.email, u.password);
+  ({ server, tenant, admin } = await startTenantServer());
 });
-afterAll(async () => {
-  await server.close();
-});
+afterAll(() => server.close());
 
 const db = () => server.app.deps.db;
 const base = (eventId: string, tenantId = tenant.id) => `/api/tenants/${tenantId}/events/${eventId}/messages`;
@@ -341,10 +333,8 @@ describe('GET …/events/:eventId/messages', () => {
     expect((await admin.get(`${base(other.event.id)}/${sent.body.id}`)).status).toBe(404);
     expect((await admin.get(`${base(event.id)}/${randomUUID()}`)).status).toBe(404);
 
-    const elsewhere = await givenTenant(server);
+    const { tenant: elsewhere, admin: theirAdmin } = await givenTenantWithAdmin(server);
     const theirs = await givenEventOnSale(server, elsewhere.id);
-    const theirAdmin = server.client(elsewhere.url);
-    await theirAdmin.login((await givenUser(server, { tenant: { id: elsewhere.id, roles: ['tenant_admin'] } })).email);
     // Their own tenant with our event's ids, and our tenant's path.
     for (const [c, url] of [
       [theirAdmin, base(event.id, elsewhere.id)],
@@ -367,11 +357,7 @@ describe('who may write to attendees', () => {
     const other = await givenEventOnSale(server, tenant.id);
     actors = await givenEventActors(server, tenant, event.id, other.id);
   });
-  const statuses = async (call: (c: Client) => Promise<{ status: number }>) => {
-    const out: Record<string, number> = {};
-    for (const [name, c] of Object.entries(actors)) out[name] = (await call(c)).status;
-    return out;
-  };
+  const statuses = (call: (c: Client) => Promise<{ status: number }>) => eventActorStatuses(actors, call);
 
   it('send and count: tenant admin and staff, the event manager, platform write roles', async () => {
     const expected = { admin: 201, staff: 201, eventManager: 201, checkin: 403, otherEventManager: 403, platformManager: 201, platformReport: 404, outsider: 404, outsiderHome: 404, anonymous: 401 };

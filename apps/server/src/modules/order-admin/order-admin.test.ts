@@ -3,25 +3,17 @@ import { M, type TOrderDetail } from '@marquee/core';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, jobs, orderActions, orders, outbox, refunds, tenants, testCheckoutSessions, testRefunds, tickets, ticketTypes } from '../../db/schema/index.js';
-import { givenHeldOrder, givenTenant, givenUser, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
-import { givenEventActors, type EventActors } from '../../../test/actors.js';
+import { givenHeldOrder, givenTenant, givenTenantWithAdmin, startTenantServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { eventActorStatuses, givenEventActors, type EventActors } from '../../../test/actors.js';
 import { FULFIL_JOB } from '../fulfilment/service.js';
 import { refundPayment } from '../payments/service.js';
 import { CANCEL_ORDER_REFUND_JOB, mailCancelledOrder, refundCancelledOrder, sweepCancelledEvent } from './service.js';
 
-let server: TestServer;
-let tenant: GivenTenant;
-let admin: Client;
+let server: TestServer, tenant: GivenTenant, admin: Client;
 beforeAll(async () => {
-  server = await startServer();
-  tenant = await givenTenant(server);
-  const u = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
-  admin = server.client(tenant.url);
-  await admin.login(u.email, u.password);
+  ({ server, tenant, admin } = await startTenantServer());
 });
-afterAll(async () => {
-  await server.close();
-});
+afterAll(() => server.close());
 
 const db = () => server.app.deps.db;
 const orderRow = async (id: string) => (await db().select().from(orders).where(eq(orders.id, id)))[0]!;
@@ -104,10 +96,7 @@ describe('GET …/events/:eventId/orders/:orderUID', () => {
     expect((await admin.get(orderUrl({ eventId: o.eventId, orderUid: 'NOPE' }))).status).toBe(404);
     expect((await admin.get(orderUrl({ eventId: other.eventId, orderUid: o.orderUid }))).status).toBe(404);
     expect((await admin.get(orderUrl({ eventId: 'not-a-uuid', orderUid: o.orderUid }))).status).toBe(404);
-    const elsewhere = await givenTenant(server);
-    const u = await givenUser(server, { tenant: { id: elsewhere.id, roles: ['tenant_admin'] } });
-    const home = server.client(elsewhere.url);
-    await home.login(u.email, u.password);
+    const { tenant: elsewhere, admin: home } = await givenTenantWithAdmin(server);
     expect((await home.get(orderUrl(o))).status).toBe(404);
     expect((await home.get(orderUrl(o, elsewhere.id))).status).toBe(404);
   });
@@ -317,11 +306,7 @@ describe('who may', () => {
     actors = await givenEventActors(server, tenant, o.eventId, otherEvent.eventId);
   });
 
-  const statuses = async (call: (c: Client) => Promise<{ status: number }>) => {
-    const out: Record<string, number> = {};
-    for (const [name, c] of Object.entries(actors)) out[name] = (await call(c)).status;
-    return out;
-  };
+  const statuses = (call: (c: Client) => Promise<{ status: number }>) => eventActorStatuses(actors, call);
 
   it('view: tenant admin and staff, the event manager, every platform role', async () => {
     expect(await statuses((c) => c.get(orderUrl(o)))).toEqual({
@@ -477,10 +462,7 @@ describe('cancelling an event', () => {
     const res = await admin.get(`/api/tenants/${tenant.id}/events/${o.eventId}/cancellation`);
     expect(res.body).toEqual({ status: 'none', total: 0, refunded: 0, failed: 0, pending: 0, refundedAmount: 0 });
     expect((await admin.get(`/api/tenants/${tenant.id}/events/${randomUUID()}/cancellation`)).status).toBe(404);
-    const other = await givenTenant(server);
-    const u = await givenUser(server, { tenant: { id: other.id, roles: ['tenant_admin'] } });
-    const c = server.client(other.url);
-    await c.login(u.email, u.password);
+    const { tenant: other, admin: c } = await givenTenantWithAdmin(server);
     expect((await c.get(`/api/tenants/${other.id}/events/${o.eventId}/cancellation`)).status).toBe(404);
     expect((await db().select().from(events).where(and(eq(events.id, o.eventId), eq(events.status, 'published')))).length).toBe(1);
   });

@@ -4,10 +4,8 @@ import { IconHeartHandshake, IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useSiteContext } from '../../../shared/site-context';
 import { confirmDelete } from '../../../ui/confirm-delete';
-import { EmptyState } from '../../../ui/empty-state';
-import { PageHeader } from '../../../ui/page-header';
-import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
-import { SearchInput } from '../../../ui/search-input';
+import { ConsoleListPage, useConsoleList } from '../../../ui/console-list-page';
+import type { Column } from '../../../ui/paged-table';
 import { useIsTenantAdmin } from '../../../shared/access';
 import { useToggleCharity } from '../mutations';
 import { useTenantCharities } from '../queries';
@@ -19,10 +17,9 @@ type Show = 'all' | 'enabled';
 export function TenantCharitiesPage() {
   const tenantId = useSiteContext().tenant?.id ?? '';
   const isAdmin = useIsTenantAdmin(tenantId);
-  const [search, setSearch] = useState('');
   const [show, setShow] = useState<Show>('all');
-  const pager = useCursorPager({ resetKey: `${search}|${show}` });
-  const list = useTenantCharities(tenantId, { cursor: pager.cursor, limit: pager.limit, search: search || undefined, enabledOnly: show === 'enabled' });
+  const page = useConsoleList<TTenantCharity>({ filterKey: show });
+  const list = useTenantCharities(tenantId, { cursor: page.pager.cursor, limit: page.pager.limit, search: page.search || undefined, enabledOnly: show === 'enabled' });
   const toggle = useToggleCharity(tenantId);
   const [busy, setBusy] = useState<string | null>(null);
 
@@ -89,19 +86,23 @@ export function TenantCharitiesPage() {
     },
   ];
 
+  const filtered = !!page.search || show === 'enabled';
   return (
-    <>
-      <PageHeader
-        title="Charities"
-        description="Enable the charities your attendees can donate to. Each event then chooses one of them on its details page."
-      />
-      {!isAdmin && (
-        <Alert variant="light" color="gray" icon={<IconInfoCircle size={18} />} mb="md">
-          Only a tenant admin can enable or disable charities.
-        </Alert>
-      )}
-      <Group mb="md" gap="sm" align="center">
-        <SearchInput placeholder="Search Charity" onSearch={setSearch} w={{ base: '100%', sm: 360 }} />
+    <ConsoleListPage
+      state={page}
+      list={list}
+      title="Charities"
+      description="Enable the charities your attendees can donate to. Each event then chooses one of them on its details page."
+      canWrite={isAdmin}
+      notice={
+        !isAdmin && (
+          <Alert variant="light" color="gray" icon={<IconInfoCircle size={18} />} mb="md">
+            Only a tenant admin can enable or disable charities.
+          </Alert>
+        )
+      }
+      searchPlaceholder="Search Charity"
+      filters={
         <SegmentedControl
           aria-label="Show"
           value={show}
@@ -111,27 +112,15 @@ export function TenantCharitiesPage() {
             { value: 'enabled', label: 'Enabled' },
           ]}
         />
-      </Group>
-      <PagedTable
-        aria-label="Charities"
-        columns={columns}
-        {...fromListQuery(list)}
-        rowKey={(c) => c.id}
-        pager={pager}
-        minWidth={420}
-        empty={
-          <EmptyState
-            bare
-            icon={<IconHeartHandshake size={28} stroke={1.6} />}
-            title={search || show === 'enabled' ? 'No charities match' : 'No charities yet'}
-            description={
-              search || show === 'enabled'
-                ? 'Try another name, or show all charities.'
-                : 'Marquee has not added any active charities yet. They appear here when it does.'
-            }
-          />
-        }
-      />
-    </>
+      }
+      tableLabel="Charities"
+      columns={columns}
+      minWidth={420}
+      empty={{
+        icon: <IconHeartHandshake size={28} stroke={1.6} />,
+        title: filtered ? 'No charities match' : 'No charities yet',
+        description: filtered ? 'Try another name, or show all charities.' : 'Marquee has not added any active charities yet. They appear here when it does.',
+      }}
+    />
   );
 }

@@ -1,13 +1,10 @@
-import { ActionIcon, Avatar, Badge, Button, Group, Menu, Stack, Text } from '@mantine/core';
+import { Avatar, Badge, Group, Stack, Text } from '@mantine/core';
 import { M, type TSiteTemplate } from '@marquee/core';
-import { IconDots, IconLayoutGrid, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
+import { IconLayoutGrid } from '@tabler/icons-react';
 import { usePlatformAccess } from '../../../shared/access';
 import { confirmDelete } from '../../../ui/confirm-delete';
-import { EmptyState } from '../../../ui/empty-state';
-import { PageHeader } from '../../../ui/page-header';
-import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
-import { SearchInput } from '../../../ui/search-input';
+import { ConsoleListPage, useConsoleList } from '../../../ui/console-list-page';
+import type { Column } from '../../../ui/paged-table';
 import { useDeleteTemplate } from '../mutations';
 import { useTemplates } from '../queries';
 import { templateToast } from '../toasts';
@@ -18,11 +15,9 @@ const formatDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { 
 /** spec: accounts §2 screen 18: Sitebuilder Templates: list, create/edit modal, delete confirmation. */
 export function TemplatesPage() {
   const { canWrite } = usePlatformAccess();
-  const [search, setSearch] = useState('');
-  const pager = useCursorPager({ resetKey: search });
-  const list = useTemplates({ cursor: pager.cursor, limit: pager.limit, search: search || undefined });
+  const page = useConsoleList<TSiteTemplate>();
+  const list = useTemplates({ cursor: page.pager.cursor, limit: page.pager.limit, search: page.search || undefined });
   const remove = useDeleteTemplate();
-  const [modal, setModal] = useState<{ mode: 'create' | 'edit'; template: TSiteTemplate | null } | null>(null);
 
   const askDelete = (t: TSiteTemplate) =>
     confirmDelete({
@@ -75,66 +70,28 @@ export function TemplatesPage() {
     },
     { key: 'created', header: 'Created', width: 130, visibleFrom: 'md', render: (t) => <Text fz="sm" c="dimmed">{formatDate(t.details.dateCreated)}</Text> },
     { key: 'modified', header: 'Last updated', width: 130, visibleFrom: 'sm', render: (t) => <Text fz="sm" c="dimmed">{formatDate(t.details.dateModified)}</Text> },
-    {
-      key: 'actions',
-      header: <span style={{ position: 'absolute', left: -10000 }}>Actions</span>,
-      width: 56,
-      align: 'right',
-      render: (t) =>
-        canWrite && (
-          <Menu position="bottom-end" withinPortal shadow="md">
-            <Menu.Target>
-              <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${t.details.name}`} onClick={(e) => e.stopPropagation()}>
-                <IconDots size={18} />
-              </ActionIcon>
-            </Menu.Target>
-            <Menu.Dropdown onClick={(e) => e.stopPropagation()}>
-              <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => setModal({ mode: 'edit', template: t })}>
-                Edit
-              </Menu.Item>
-              <Menu.Item color="red" leftSection={<IconTrash size={16} />} onClick={() => askDelete(t)}>
-                Delete
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
-        ),
-    },
   ];
 
   return (
-    <>
-      <PageHeader
-        title="Sitebuilder Templates"
-        description="The site templates organisers start their event pages from. A new ZIP makes a new version; older versions stay downloadable."
-        actions={
-          canWrite && (
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setModal({ mode: 'create', template: null })}>
-              Add Template
-            </Button>
-          )
-        }
-      />
-      <Group mb="md">
-        <SearchInput placeholder="Search Template" onSearch={setSearch} w={{ base: '100%', sm: 360 }} />
-      </Group>
-      <PagedTable
-        aria-label="Templates"
-        columns={columns}
-        {...fromListQuery(list)}
-        rowKey={(t) => t.id}
-        pager={pager}
-        onRowClick={canWrite ? (t) => setModal({ mode: 'edit', template: t }) : undefined}
-        minWidth={340}
-        empty={
-          <EmptyState
-            bare
-            icon={<IconLayoutGrid size={28} stroke={1.6} />}
-            title={search ? 'No templates match' : 'No templates yet'}
-            description={search ? 'Try another name.' : 'Add the first template so organisers can build their event pages from it.'}
-          />
-        }
-      />
-      <TemplateModal mode={modal?.mode ?? null} template={modal?.template ?? null} onClose={() => setModal(null)} />
-    </>
+    <ConsoleListPage
+      state={page}
+      list={list}
+      title="Sitebuilder Templates"
+      description="The site templates organisers start their event pages from. A new ZIP makes a new version; older versions stay downloadable."
+      canWrite={canWrite}
+      addLabel="Add Template"
+      searchPlaceholder="Search Template"
+      tableLabel="Templates"
+      columns={columns}
+      rowMenu={{ label: (t) => t.details.name, onDelete: askDelete }}
+      minWidth={340}
+      empty={{
+        icon: <IconLayoutGrid size={28} stroke={1.6} />,
+        title: page.search ? 'No templates match' : 'No templates yet',
+        description: page.search ? 'Try another name.' : 'Add the first template so organisers can build their event pages from it.',
+      }}
+    >
+      <TemplateModal mode={page.modal?.mode ?? null} template={page.modal?.row ?? null} onClose={page.closeModal} />
+    </ConsoleListPage>
   );
 }
