@@ -277,7 +277,9 @@ describe('claims and leases', () => {
     other.register(name, async (payload: { i: number }) => {
       otherRan.push(payload.i);
     });
-    expect(await other.runDue()).toBe(2);
+    // The other worker runs the two free rows of this test (its count may include another test's
+    // job that fell due meanwhile, on a shared database: only this test's rows are asserted).
+    expect(await other.runDue()).toBeGreaterThanOrEqual(2);
     expect(otherRan.sort()).toEqual([1, 2]);
     release();
     await run;
