@@ -436,8 +436,9 @@ test.describe('attendee checkout', () => {
     await expect(line).toContainText('$30.00 each');
     await expect(line).toContainText('$60.00');
     await expect(page.getByTestId('breakdown-subtotal')).toHaveText('$75.00');
-    const viewCart = (await dataLayer(page)).filter((e) => e.event === 'view_cart').pop();
-    expect(viewCart?.ecommerce?.items).toEqual(expect.arrayContaining([expect.objectContaining({ item_name: 'Gala Seat (new)', price: 30, quantity: 2 })]));
+    await expect
+      .poll(async () => (await dataLayer(page)).filter((e) => e.event === 'view_cart').pop()?.ecommerce?.items)
+      .toEqual(expect.arrayContaining([expect.objectContaining({ item_name: 'Gala Seat (new)', price: 30, quantity: 2 })]));
     await page.getByTestId('continue').click();
     await expect(page.getByTestId('your-basket')).toContainText('Gala Seat (new)');
     await expect(page.getByTestId('your-basket')).toContainText('2 × $30.00');

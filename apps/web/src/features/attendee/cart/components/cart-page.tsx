@@ -53,9 +53,10 @@ export function CartPage() {
 
   const viewed = useRef(false);
   useEffect(() => {
-    if (!isFresh || viewed.current) return;
+    // Once per visit, when the fresh cart has its items (they are read from the browser after hydration).
+    if (!isFresh || viewed.current || !items.length) return;
     viewed.current = true;
-    if (items.length) trackViewCart(d.name, items);
+    trackViewCart(d.name, items);
   }, [isFresh, items, d.name]);
 
   const typeOf = (id: string): TPublicTicketType | undefined => event.ticketTypes.find((t) => t.id === id);
