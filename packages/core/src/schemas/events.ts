@@ -390,3 +390,18 @@ export const ZPublicEvent = z.object({
   settings: ZPublicEventSettings,
 });
 export type TPublicEvent = z.infer<typeof ZPublicEvent>;
+
+/** One upcoming public event on the tenant host's /events page (issue 13), GET /api/p/events. */
+export type TPublicEventSummary = {
+  urlName: string;
+  name: string;
+  startDateTime: string | null;
+  timeZone: string;
+  venueName: string;
+  city: string;
+  status: 'published' | 'cancelled';
+  /** The lowest all-in price of a ticket on sale now, in cents; null when none is. */
+  priceFrom: number | null;
+  coverImageUrl: string | null;
+};
+export type TPublicEventList = { result: TPublicEventSummary[]; count: number; cursor: string | null };

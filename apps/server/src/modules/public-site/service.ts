@@ -1,5 +1,7 @@
 import {
   M,
+  type TPublicEventList,
+  type TPublicEventSummary,
   isTicketTypeAvailable,
   type TBreakdown,
   type TPublicCharity,
@@ -205,20 +207,8 @@ export function expirePublicSnapshots(deps: Deps, scope: SnapshotScope) {
   cache.expire((key, snap) => key.startsWith(prefix) && (!eventId || !snap || snap.value.id === eventId));
 }
 
-/** One upcoming event on the tenant host's public /events page (issue 13). */
-export type PublicEventSummary = {
-  urlName: string;
-  name: string;
-  startDateTime: string | null;
-  timeZone: string;
-  venueName: string;
-  city: string;
-  status: 'published' | 'cancelled';
-  /** The lowest all-in price of a ticket on sale now, in cents; null when none is. */
-  priceFrom: number | null;
-  coverImageUrl: string | null;
-};
-export type PublicEventList = { result: PublicEventSummary[]; count: number; cursor: string | null };
+export type PublicEventSummary = TPublicEventSummary;
+export type PublicEventList = TPublicEventList;
 
 /**
  * The organiser's upcoming events on sale, soonest first (at most 100, one page: no cursor), each
