@@ -15,7 +15,8 @@
 // BENCH_SCENARIO presets the issue 13 runs: `closed500` (500 connections, closed loop, 2,000 tickets)
 // and `open1500` (1,500 orders/s open loop); explicit knobs still win.
 // BENCH_LOG_LEVEL=info logs as the product does by default (to stdout: pipe it away); the default is silent.
-// BENCH_PROFILE=file.cpuprofile writes a CPU profile of the server's thread over the warm-up and the sale.
+// BENCH_PROFILE=file.cpuprofile writes a CPU profile of the server's thread over the sale.
+// BENCH_WARMUP (4000): orders placed on another event before the sale (400 measures a server still compiling).
 // BENCH_SERVER=source runs the TypeScript sources through tsx instead of the compiled server (bench/server.ts).
 // Every run also measures the reference in the same run: 16 clients doing bare conditional
 // UPDATEs (`set n = n - 1 where n > 0`) on one row of a scratch table, for BENCH_REFERENCE_S (3) s.
@@ -99,10 +100,15 @@ function send(conn, request) {
   });
 }
 
-async function generateLoad(phases, connections) {
+async function generateLoad(phases, connections, onPhase) {
   const pool = Array.from({ length: connections }, () => openConnection(phases[0].target.port));
   const loads = [];
-  for (const phase of phases) loads.push(await runPhase(pool, phase.target, phase.total, phase.rate));
+  for (const [i, phase] of phases.entries()) {
+    // The caller is told when each phase starts, to take its CPU readings there (it answers at once).
+    await onPhase(i, 0);
+    loads.push(await runPhase(pool, phase.target, phase.total, phase.rate));
+  }
+  await onPhase(phases.length, 0);
   for (const conn of pool) conn.socket.destroy();
   return loads;
 }
@@ -167,12 +173,16 @@ async function runPhase(pool, target, total, rate) {
 
 type Phase = { target: Target; total: number; rate: number };
 
-function generateLoad(phases: Phase[], connections: number): Promise<Load[]> {
+/** Called as each phase starts and after the last, with the load generator's thread CPU (ms) so far. */
+type OnPhase = (phase: number, generatorMs: number) => void | Promise<void>;
+
+function generateLoad(phases: Phase[], connections: number, onPhase: OnPhase): Promise<Load[]> {
   const run = new Function('require', `${LOAD_GENERATOR}; return generateLoad;`)(createRequire(import.meta.url)) as (
     p: Phase[],
     c: number,
+    o: OnPhase,
   ) => Promise<Load[]>;
-  return run(phases, connections);
+  return run(phases, connections, onPhase);
 }
 
 /** CPU time of this process's main thread (the server's event loop), from Linux /proc, in ms. */
@@ -186,7 +196,7 @@ function serverThreadCpuMs(): number {
   }
 }
 
-/** A CPU profile of this thread (the server's) over the warm-up and the sale only: BENCH_PROFILE=file.cpuprofile. */
+/** A CPU profile of this thread (the server's) over the sale only: BENCH_PROFILE=file.cpuprofile. */
 async function startProfile() {
   const { Session } = await import('node:inspector/promises');
   const { writeFileSync } = await import('node:fs');
@@ -254,19 +264,29 @@ async function main() {
   const TICKETS = Number(process.env.BENCH_TICKETS ?? scenario?.tickets ?? 1000);
   const REQUESTS = Number(process.env.BENCH_REQUESTS ?? scenario?.requests ?? 1400);
   const POOL = Number(process.env.BENCH_POOL ?? 10);
-  const WARMUP = 400;
+  // The warm-up runs orders on another event first, so that the sale is measured on a server whose
+  // checkout code the JIT has already compiled, as in a load tester's warm-up: after 400 orders V8's
+  // helper threads were still optimising during the sale (bench/README.md, session 6).
+  const WARMUP = Number(process.env.BENCH_WARMUP ?? 4000);
   const RATE = Number(process.env.BENCH_RATE ?? scenario?.rate ?? 0);
   const REFERENCE_S = Number(process.env.BENCH_REFERENCE_S ?? 3);
   const inline = process.env.BENCH_CLIENT === 'inline';
 
-  const run = (phases: Phase[]): Promise<Load[]> => {
-    if (inline) return generateLoad(phases, CONNECTIONS);
+  const run = (phases: Phase[], onPhase: OnPhase): Promise<Load[]> => {
+    if (inline) return generateLoad(phases, CONNECTIONS, onPhase);
     return new Promise((resolve, reject) => {
       const source = `${LOAD_GENERATOR}
         const { parentPort, workerData } = require('node:worker_threads');
-        generateLoad(workerData.phases, workerData.connections).then((loads) => parentPort.postMessage(loads));`;
+        let resumePhase = null;
+        parentPort.on('message', () => { const r = resumePhase; resumePhase = null; r?.(); });
+        const threadMs = () => { const f = require('node:fs').readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) * 10; };
+        const onPhase = (phase) => new Promise((resume) => { resumePhase = resume; parentPort.postMessage({ phase, generatorMs: threadMs() }); });
+        generateLoad(workerData.phases, workerData.connections, onPhase).then((loads) => { parentPort.postMessage({ loads }); parentPort.close(); });`;
       const worker = new Worker(source, { eval: true, workerData: { phases, connections: CONNECTIONS } });
-      worker.once('message', resolve);
+      worker.on('message', (m: { phase?: number; generatorMs?: number; loads?: Load[] }) => {
+        if (m.loads) return resolve(m.loads);
+        void Promise.resolve(onPhase(m.phase!, m.generatorMs!)).then(() => worker.postMessage('go'), reject);
+      });
       worker.once('error', reject);
     });
   };
@@ -331,21 +351,29 @@ async function main() {
       });
       return new Map(ticks);
     };
-    const pgBefore = await backendCpu();
-    const profiler = process.env.BENCH_PROFILE ? await startProfile() : null;
-    const cpuBefore = process.cpuUsage();
-    const serverBefore = serverThreadCpuMs();
-    const [, measured] = await run([
-      { target: { ...target, ...warm }, total: WARMUP, rate: 0 },
-      { target: { ...target, ...sale }, total: REQUESTS, rate: RATE },
-    ]);
-    if (profiler) await profiler.stop(process.env.BENCH_PROFILE!);
+    // CPU is read when the sale starts and when it ends (the load generator waits for the readings).
+    type Reading = { pg: Map<number, number>; process: NodeJS.CpuUsage; server: number; generator: number };
+    const readings: Reading[] = [];
+    let profiler: Awaited<ReturnType<typeof startProfile>> | null = null;
+    const [, measured] = await run(
+      [
+        { target: { ...target, ...warm }, total: WARMUP, rate: 0 },
+        { target: { ...target, ...sale }, total: REQUESTS, rate: RATE },
+      ],
+      async (phase, generatorMs) => {
+        if (phase === 2 && profiler) await profiler.stop(process.env.BENCH_PROFILE!);
+        if (phase >= 1) readings.push({ pg: await backendCpu(), process: process.cpuUsage(), server: serverThreadCpuMs(), generator: generatorMs });
+        if (phase === 1 && process.env.BENCH_PROFILE) profiler = await startProfile();
+      },
+    );
     const { samples, seconds } = measured!;
-    const cpu = process.cpuUsage(cpuBefore);
-    const serverMs = serverThreadCpuMs() - serverBefore;
-    const pgAfter = await backendCpu();
-    const pgTicks = [...pgAfter].reduce((sum, [pid, t]) => sum + t - (pgBefore.get(pid) ?? 0), 0);
-    const perOrder = (ms: number) => (ms / (WARMUP + REQUESTS)).toFixed(2);
+    const [start, end] = readings as [Reading, Reading];
+    const cpu = process.cpuUsage(start.process);
+    const nodeMs = (cpu.user + cpu.system) / 1000;
+    const serverMs = end.server - start.server;
+    const generatorMs = inline ? 0 : end.generator - start.generator;
+    const pgTicks = [...end.pg].reduce((sum, [pid, t]) => sum + t - (start.pg.get(pid) ?? 0), 0);
+    const perOrder = (ms: number) => (ms / REQUESTS).toFixed(2);
 
     const held = samples.filter((r) => r.status === 201);
     const refused = samples.filter((r) => r.status === 409);
@@ -378,8 +406,10 @@ async function main() {
     const firstWave = byArrival.slice(0, CONNECTIONS).map((r) => r.ms).sort((a, b) => a - b);
     const rest = byArrival.slice(CONNECTIONS).map((r) => r.ms).sort((a, b) => a - b);
     line(`p99 first ${CONNECTIONS} sent / the rest`, `${percentile(firstWave, 99).toFixed(1)} ms / ${percentile(rest, 99).toFixed(1)} ms`);
-    line('CPU per order (warm-up + sale)', `Node ${perOrder((cpu.user + cpu.system) / 1000)} ms (server and load generator), PostgreSQL ${perOrder(pgTicks * 10)} ms`);
-    line("  of which the server's thread", `${perOrder(serverMs)} ms (its event loop; the rest is the load generator, GC and I/O helper threads)`);
+    line('CPU per order (the sale)', `Node ${perOrder(nodeMs)} ms (server and load generator), PostgreSQL ${perOrder(pgTicks * 10)} ms`);
+    line("  the server's thread", `${perOrder(serverMs)} ms (its event loop${inline ? ', the load generator included' : ''})`);
+    if (!inline) line('  the load generator', `${perOrder(generatorMs)} ms (its worker thread)`);
+    line('  the rest', `${perOrder(nodeMs - serverMs - generatorMs)} ms (V8's helper threads: optimising compiler, GC)`);
     line('answers', `${held.length} x 201, ${refused.length} x 409, ${other.length} other`);
     line('tickets held', `${sold} (remaining ${stock?.remaining}, event capacity left ${stock?.capacity})`);
     const reference = await referenceUpdates(dbUrl, REFERENCE_S);
