@@ -1,7 +1,12 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the CPUs: one on a 2-core machine, where the server
+    // tests then left a fifth to a third of the CPU idle (they wait on timers, sockets and child
+    // processes). Two at least.
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       { test: { name: 'core', root: 'packages/core', include: ['src/**/*.test.ts'] } },
       { test: { name: 'web', root: 'apps/web', include: ['src/**/*.test.ts'] } },

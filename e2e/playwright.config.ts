@@ -21,7 +21,9 @@ export default defineConfig({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     },
-    trace: 'retain-on-failure',
+    // A trace of every test costs about a quarter of the suite's CPU (measured on two specs: 73 s against 57 s);
+    // E2E_TRACE=1 records them again, kept for the tests that fail.
+    trace: process.env.E2E_TRACE === '1' ? 'retain-on-failure' : 'off',
     screenshot: 'only-on-failure',
   },
   webServer: process.env.E2E_BASE_URL

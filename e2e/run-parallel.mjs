@@ -16,6 +16,7 @@ const here = path.dirname(new URL(import.meta.url).pathname);
 const all = readdirSync(path.join(here, 'tests')).filter((f) => f.endsWith('.spec.ts')).sort();
 const FIRST = [
   'accessibility.spec.ts',
+  'attendee-account.spec.ts', // for balance: the second half took a minute longer without it
   'buyer.spec.ts',
   'checkout.spec.ts',
   'cover-image.spec.ts',
