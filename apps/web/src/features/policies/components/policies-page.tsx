@@ -66,7 +66,8 @@ export function PoliciesPage() {
     {
       key: 'modified',
       header: 'Last updated',
-      visibleFrom: 'md',
+      // Beside the sidebar (md up) there is room for it only from lg; the badges come first.
+      visibleFrom: 'lg',
       width: 150,
       render: (p) => <Text fz="sm" c="dimmed">{new Date(p.details.dateModified).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })}</Text>,
     },
