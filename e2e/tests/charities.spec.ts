@@ -61,7 +61,8 @@ test('a platform admin adds a charity, the organiser enables it and picks it for
   await expectToast(platform, 'Charity added successfully');
 
   const row = await searchFor(platform, name);
-  await expect(row.locator('[data-status="active"]')).toHaveText('Active');
+  // The badge in the Status column (the one under the address is for phones).
+  await expect(row.locator('[data-status="active"]').filter({ visible: true })).toHaveText('Active');
   await expect(row).toContainText('12 Harbour Road, Springfield, IL 62701');
 
   // ---- tenant console: enable it and pick it on the demo event ---------------------------------

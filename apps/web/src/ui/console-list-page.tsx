@@ -6,6 +6,9 @@ import { PageHeader } from './page-header';
 import { fromListQuery, PagedTable, useCursorPager, type Column, type CursorPager } from './paged-table';
 import { SearchInput } from './search-input';
 
+/** The narrowest a console list's table gets before it scrolls: a 390 px phone's content width fits it. */
+export const PHONE_TABLE_MIN_WIDTH = 340;
+
 export type ModalState<T> = { mode: 'create' | 'edit'; row: T | null } | null;
 
 export type ConsoleListState<T> = {
@@ -58,6 +61,10 @@ export type ConsoleListPageProps<T extends { id: string }> = {
   columns: Column<T>[];
   /** An Edit / Delete menu at the end of each row for writers; `label` names the row for screen readers. */
   rowMenu?: { label: (row: T) => string; onDelete: (row: T) => void };
+  /**
+   * Below this width the table scrolls sideways. The default fits a 390 px phone: a page hides the
+   * columns that would not fit there (`visibleFrom`) and shows their facts in its first column.
+   */
   minWidth?: number;
   empty: Omit<EmptyStateProps, 'bare'>;
   /** The create/edit modal, driven by `state.modal`. */
@@ -78,7 +85,7 @@ export function ConsoleListPage<T extends { id: string }>({
   tableLabel,
   columns,
   rowMenu,
-  minWidth,
+  minWidth = PHONE_TABLE_MIN_WIDTH,
   empty,
   children,
 }: ConsoleListPageProps<T>) {

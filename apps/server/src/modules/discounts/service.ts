@@ -134,6 +134,8 @@ export async function createDiscountCode({
   try {
     const row = await deps.db.transaction(async (tx) => {
       await assertValid(tx, ctx.tenantId, eventId, merged);
+      // A delete of the event under way first: nothing of it may be left behind (events/repository keepEvent).
+      if (!(await events.keepEvent(tx, ctx.tenantId, eventId))) throw notFound();
       if (await repo.findByCode(tx, ctx.tenantId, eventId, merged.code)) throw codeTaken();
       return repo.insertDiscountCode(tx, {
         tenantId: ctx.tenantId,

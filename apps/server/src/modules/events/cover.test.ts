@@ -11,7 +11,7 @@ import { givenEventOnSale, givenHeldOrder, givenTenant, givenUser, startServer, 
 import { givenEventActors, signedIn, type EventActors } from '../../../test/actors.js';
 import { FULFIL_JOB } from '../fulfilment/service.js';
 import { coverStorageKey } from './cover-image.js';
-import { GIF_1PX } from './testing.js';
+import { GIF_1PX, PNG_1PX } from './testing.js';
 
 // Issue 15: an event's cover image, through HTTP against a real database and the real storage.
 
@@ -257,6 +257,26 @@ describe('who sees a cover', () => {
     expect((await site().get(url.replace(/cover-[0-9a-f]{16}/, 'cover-0123456789abcdef'))).status).toBe(404);
     expect((await site().get(url.replace('hero-1600.webp', 'original.jpg'))).status).toBe(404);
     expect((await site().get(url.replace('hero-1600.webp', 'ticket.jpg'))).status).toBe(200);
+  });
+
+  it("a cancelled event's cover and seat map show to its staff in the console; to the public only the cover of one that was public", async () => {
+    const seatMapOf = (e: { id: string }) => `/api/tenants/${tenant.id}/events/${e.id}/seatmap`;
+    for (const wasPublished of [false, true]) {
+      const e = await givenEventOnSale(server, tenant.id, { status: 'draft' });
+      const cover = (await upload(actors.admin, png, 'c.png', 'image/png', e)).body.details.coverImageSmallUrl as string;
+      const seatMap = (await actors.admin.upload(seatMapOf(e), 'file', 'map.png', PNG_1PX, 'image/png')).body.details.seatMap as string;
+      if (wasPublished) expect((await actors.admin.post(`/api/tenants/${tenant.id}/events/${e.id}/publish`)).status).toBe(200);
+      expect((await actors.admin.post(`/api/tenants/${tenant.id}/events/${e.id}/cancel`)).status).toBe(200);
+      for (const url of [cover, seatMap]) {
+        const mine = await actors.admin.get(url);
+        expect(mine.status, url).toBe(200);
+        // What only its staff see is never cached.
+        if (!wasPublished || url === seatMap) expect(mine.headers['cache-control'], url).toBe('private, no-store');
+        expect((await actors.staff.get(url)).status, url).toBe(200);
+        expect((await actors.otherEventManager.get(url)).status, url).toBe(wasPublished && url === cover ? 200 : 404);
+        expect((await actors.anonymous.get(url)).status, url).toBe(wasPublished && url === cover ? 200 : 404);
+      }
+    }
   });
 
   it('the event page head gives link previews the social card as an absolute og:image and twitter:image', async () => {

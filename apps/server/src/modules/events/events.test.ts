@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { M } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events } from '../../db/schema/index.js';
+import { discountCodes, events, ticketTypes } from '../../db/schema/index.js';
 import {
   givenEventOnSale,
   givenHeldOrder,
@@ -178,6 +178,12 @@ describe('events: publish, unpublish, cancel, delete', () => {
     const created = await actors.admin.post(base(), { details: { name: 'Short Lived' } });
     expect((await actors.admin.delete(`${base()}/${created.body.id}`)).status).toBe(200);
     expect((await actors.admin.get(`${base()}/${created.body.id}`)).status).toBe(404);
+    // Its ticket types and discount codes go with it; a second delete finds nothing.
+    const unsold = await givenEventOnSale(server, tenant.id, { discounts: [{ code: 'GONE', kind: 'percent', value: 10 }] });
+    expect((await actors.admin.delete(`${base()}/${unsold.id}`)).status).toBe(200);
+    expect(await server.app.deps.db.select().from(ticketTypes).where(eq(ticketTypes.eventId, unsold.id))).toEqual([]);
+    expect(await server.app.deps.db.select().from(discountCodes).where(eq(discountCodes.eventId, unsold.id))).toEqual([]);
+    expect(await actors.admin.delete(`${base()}/${unsold.id}`)).toMatchObject({ status: 404 });
     const withOrders = await givenEventOnSale(server, tenant.id);
     await givenHeldOrder(server, tenant.id, { eventId: withOrders.id });
     const refused = await actors.admin.delete(`${base()}/${withOrders.id}`);

@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { discountCodes, events, orders, surchargeRules, tickets, ticketTypes } from '../../db/schema/index.js';
 import { PAID_ORDER_STATUSES } from '@marquee/core';
@@ -65,6 +65,44 @@ export async function transitionEvent(db: DbOrTx, tenantId: string, eventId: str
     .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId), inArray(events.status, [...from])))
     .returning();
   return row;
+}
+
+/**
+ * DELETE EVENT's locks, held to the end of the caller's transaction, in the one lock order every
+ * writer uses (ticket types by id, then discount codes by id, then the event; mq_take_holds takes
+ * the same): a hold that got there first has written its order before this returns, and one that
+ * comes later waits and then finds the event gone. Answers the event as it is under the lock
+ * (undefined: gone).
+ */
+export async function lockEventForDelete(tx: DbOrTx, tenantId: string, eventId: string): Promise<EventRow | undefined> {
+  await tx
+    .select({ id: ticketTypes.id })
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.tenantId, tenantId), eq(ticketTypes.eventId, eventId)))
+    .orderBy(asc(ticketTypes.id))
+    .for('update');
+  await tx
+    .select({ id: discountCodes.id })
+    .from(discountCodes)
+    .where(and(eq(discountCodes.tenantId, tenantId), eq(discountCodes.eventId, eventId)))
+    .orderBy(asc(discountCodes.id))
+    .for('update');
+  return findEvent(tx, tenantId, eventId, true);
+}
+
+/**
+ * Before a row of the event's own is written (a ticket type, a discount code): key-share locks the
+ * event's row to the end of the caller's transaction, as a foreign key would, so a delete of the
+ * event waits for the write and deletes that row too, or went first and this answers false. Sales
+ * and edits of the event are not held up. Taken after any ticket type locks (the one lock order).
+ */
+export async function keepEvent(tx: DbOrTx, tenantId: string, eventId: string): Promise<boolean> {
+  const rows = await tx
+    .select({ id: events.id })
+    .from(events)
+    .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)))
+    .for('key share');
+  return rows.length > 0;
 }
 
 export async function deleteEvent(db: DbOrTx, tenantId: string, eventId: string) {

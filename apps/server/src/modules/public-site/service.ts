@@ -299,8 +299,8 @@ export async function getSeatMapImage(opts: { deps: Deps; site: SiteCtx; eventNa
   if (!match) return null;
   const event = await eventsRepo.findEventByUrlName(deps.db, opts.site.tenant.id, opts.eventName.toLowerCase());
   if (!event || !event.seatmapKey) return null;
-  // A draft's seat map shows to its staff (console, preview); to nobody else.
-  const previewing = event.status === 'draft' && !!opts.canPreview?.(event.id);
+  // Not on sale (a draft, a cancelled event): shown to its staff (console, preview), to nobody else.
+  const previewing = event.status !== 'published' && !!opts.canPreview?.(event.id);
   if (event.status !== 'published' && !previewing) return null;
   const stored = event.seatmapKey.slice(event.seatmapKey.lastIndexOf('.') + 1);
   const asked = match[1] === 'jpeg' ? 'jpg' : match[1];
@@ -311,7 +311,8 @@ export async function getSeatMapImage(opts: { deps: Deps; site: SiteCtx; eventNa
 
 /**
  * GET {event site}/{eventName}/assets/cover-{id}-{crop} (issue 15): the cover's crops, public while
- * the event's page is (a cancelled event that was published keeps its hero), a draft's to its staff.
+ * the event's page is (a cancelled event that was published keeps its hero); otherwise (a draft, a
+ * cancelled event never published) to its staff only, for the console's preview.
  * An id names one upload's bytes for good, so the public may cache them for good.
  */
 export async function getCoverImage(opts: { deps: Deps; site: SiteCtx; eventName: string; file: string; canPreview?: (eventId: string) => boolean }) {
@@ -320,7 +321,7 @@ export async function getCoverImage(opts: { deps: Deps; site: SiteCtx; eventName
   if (!asked) return null;
   const event = await eventsRepo.findEventByUrlName(deps.db, opts.site.tenant.id, opts.eventName.toLowerCase());
   if (!event || event.coverImageId !== asked.coverImageId) return null;
-  const previewing = event.status === 'draft' && !!opts.canPreview?.(event.id);
+  const previewing = !isPublic(event) && !!opts.canPreview?.(event.id);
   if (!isPublic(event) && !previewing) return null;
   const object = await deps.storage.get(coverStorageKey(event.tenantId, event.id, asked.coverImageId, asked.crop));
   if (!object) return null;

@@ -162,6 +162,8 @@ export async function createTicketType({
   const merged: TTicketTypeFields = { ...TICKET_TYPE_DEFAULTS, ...input } as TTicketTypeFields;
   const row = await deps.db.transaction(async (tx) => {
     await assertValid(tx, ctx.tenantId, eventId, merged, null);
+    // A delete of the event under way first: nothing of it may be left behind (events/repository keepEvent).
+    if (!(await events.keepEvent(tx, ctx.tenantId, eventId))) throw notFound();
     return repo.insertTicketType(tx, {
       tenantId: ctx.tenantId,
       id: randomUUID(),

@@ -1,4 +1,4 @@
-import { SegmentedControl, Stack, Text } from '@mantine/core';
+import { Box, SegmentedControl, Stack, Text } from '@mantine/core';
 import { M, type CharityStatus, type TCharity } from '@marquee/core';
 import { IconHeartHandshake } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -51,10 +51,14 @@ export function CharitiesPage() {
           <Text fz="xs" c="dimmed">
             {charityAddress(c.details)}
           </Text>
+          {/* On a phone the status goes under the address instead of in a column of its own. */}
+          <Box hiddenFrom="xs" mt={6}>
+            <CharityStatusBadge status={c.details.status} />
+          </Box>
         </Stack>
       ),
     },
-    { key: 'status', header: 'Status', width: 120, render: (c) => <CharityStatusBadge status={c.details.status} /> },
+    { key: 'status', header: 'Status', width: 120, visibleFrom: 'xs', render: (c) => <CharityStatusBadge status={c.details.status} /> },
     { key: 'modified', header: 'Last updated', width: 150, visibleFrom: 'md', render: (c) => <Text fz="sm" c="dimmed">{formatDate(c.details.dateModified)}</Text> },
   ];
 
@@ -83,7 +87,6 @@ export function CharitiesPage() {
       tableLabel="Charities"
       columns={columns}
       rowMenu={{ label: (c) => c.details.name, onDelete: askDelete }}
-      minWidth={520}
       empty={{
         icon: <IconHeartHandshake size={28} stroke={1.6} />,
         title: filtered ? 'No charities match' : 'No charities yet',

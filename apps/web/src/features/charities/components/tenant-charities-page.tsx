@@ -115,7 +115,6 @@ export function TenantCharitiesPage() {
       }
       tableLabel="Charities"
       columns={columns}
-      minWidth={420}
       empty={{
         icon: <IconHeartHandshake size={28} stroke={1.6} />,
         title: filtered ? 'No charities match' : 'No charities yet',

@@ -63,6 +63,32 @@ export function EventImageField({ kind, hasEvent, disabled, upload, remove, prev
     );
   }
 
+  // Read-only (check-in staff, a cancelled event): the image as it is, or a plain "none"; nothing
+  // that looks like it could be dropped on or clicked.
+  if (disabled) {
+    return (
+      <Stack gap="xs" data-testid={`${kind.testId}-readonly`}>
+        {preview ? (
+          <Paper withBorder radius="md" p={6}>
+            {preview}
+          </Paper>
+        ) : (
+          <Paper withBorder radius="md" p="md" bg="gray.0">
+            <Group gap="sm" wrap="nowrap">
+              <ThemeIcon variant="light" color="gray" radius="xl" size="lg">
+                {kind.icon}
+              </ThemeIcon>
+              <Text fz="sm" c="dimmed">
+                No {kind.noun}.
+              </Text>
+            </Group>
+          </Paper>
+        )}
+        {preview && aside}
+      </Stack>
+    );
+  }
+
   const fail = (message: string) => {
     setProblem(message);
     notify.error('Upload failed', message);
@@ -98,9 +124,6 @@ export function EventImageField({ kind, hasEvent, disabled, upload, remove, prev
         maxSize={kind.maxBytes}
         multiple={false}
         loading={upload.isPending}
-        disabled={disabled}
-        // Mantine draws a disabled dropzone as an active one: show that it cannot be used (read-only staff).
-        style={disabled ? { opacity: 0.55, cursor: 'not-allowed' } : undefined}
         openRef={openRef}
         activateOnClick={!preview}
         radius="md"
@@ -134,10 +157,10 @@ export function EventImageField({ kind, hasEvent, disabled, upload, remove, prev
           <Group justify={aside ? 'space-between' : 'flex-end'} gap="xs" mt={note ? 6 : 0}>
             {aside}
             <Group gap="xs">
-              <Button size="xs" variant="default" leftSection={<IconUpload size={14} />} onClick={() => openRef.current?.()} disabled={disabled} loading={upload.isPending}>
+              <Button size="xs" variant="default" leftSection={<IconUpload size={14} />} onClick={() => openRef.current?.()} loading={upload.isPending}>
                 Replace
               </Button>
-              <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => void removeImage()} disabled={disabled} loading={remove.isPending}>
+              <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => void removeImage()} loading={remove.isPending}>
                 Remove
               </Button>
             </Group>

@@ -1,4 +1,4 @@
-import { Badge, Text } from '@mantine/core';
+import { Badge, Group, Stack, Text } from '@mantine/core';
 import { M, type TPolicy } from '@marquee/core';
 import { IconFileText } from '@tabler/icons-react';
 import { confirmDelete } from '../../../ui/confirm-delete';
@@ -8,6 +8,17 @@ import type { Column } from '../../../ui/paged-table';
 import { usePlatformAccess } from '../../../shared/access';
 import { useDeletePolicy, usePolicies } from '../queries';
 import { PolicyModal } from './policy-modal';
+
+const groupBadge = (p: TPolicy) => (
+  <Badge variant="light" color="gray" radius="sm">
+    {p.details.group}
+  </Badge>
+);
+const typeBadge = (p: TPolicy) => (
+  <Badge variant="light" color="brand" radius="sm">
+    {p.details.type}
+  </Badge>
+);
 
 /** spec: accounts §2 screen 11 Global Policies. */
 export function PoliciesPage() {
@@ -28,14 +39,35 @@ export function PoliciesPage() {
     });
 
   const columns: Column<TPolicy>[] = [
-    { key: 'id', header: 'ID', render: (p) => <Text fz="sm" ff="monospace">{p.id}</Text> },
-    { key: 'name', header: 'Name', render: (p) => <Text fz="sm" fw={600}>{p.details.name}</Text> },
-    { key: 'group', header: 'Group', render: (p) => <Badge variant="light" color="gray" radius="sm">{p.details.group}</Badge> },
-    { key: 'type', header: 'Type', render: (p) => <Badge variant="light" color="brand" radius="sm">{p.details.type}</Badge> },
+    { key: 'id', header: 'ID', visibleFrom: 'sm', render: (p) => <Text fz="sm" ff="monospace">{p.id}</Text> },
+    {
+      key: 'name',
+      header: 'Name',
+      render: (p) => (
+        <Stack gap={4}>
+          <Text fz="sm" fw={600}>
+            {p.details.name}
+          </Text>
+          {/* On a phone the id, group and type go under the name instead of in columns of their own. */}
+          <Stack gap={6} hiddenFrom="sm">
+            <Text fz="xs" ff="monospace" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+              {p.id}
+            </Text>
+            <Group gap={6}>
+              {groupBadge(p)}
+              {typeBadge(p)}
+            </Group>
+          </Stack>
+        </Stack>
+      ),
+    },
+    { key: 'group', header: 'Group', visibleFrom: 'sm', render: groupBadge },
+    { key: 'type', header: 'Type', visibleFrom: 'sm', render: typeBadge },
     {
       key: 'modified',
       header: 'Last updated',
-      visibleFrom: 'md',
+      // Beside the sidebar (md up) there is room for it only from lg; the badges come first.
+      visibleFrom: 'lg',
       width: 150,
       render: (p) => <Text fz="sm" c="dimmed">{new Date(p.details.dateModified).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })}</Text>,
     },

@@ -84,7 +84,6 @@ export function TemplatesPage() {
       tableLabel="Templates"
       columns={columns}
       rowMenu={{ label: (t) => t.details.name, onDelete: askDelete }}
-      minWidth={340}
       empty={{
         icon: <IconLayoutGrid size={28} stroke={1.6} />,
         title: page.search ? 'No templates match' : 'No templates yet',

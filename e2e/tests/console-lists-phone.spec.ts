@@ -1,0 +1,61 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { ADMIN, logInToConsole, ORGANISER, platformOrigin, tenantOrigin } from './support';
+
+// The console list pages (Global Policies, Sitebuilder Templates, and both Charities pages) on a
+// 390 px phone: the table, its row menus and its empty state fit the screen, nothing is cut off at
+// the right edge; at 1280 px the table keeps all its columns.
+
+const PHONE = { width: 390, height: 844 };
+
+const PAGES = [
+  { console: 'platform', path: '/policies', table: 'Global policies', search: 'Search by name', empty: 'No policies match your search', wideOnly: ['ID', 'Group', 'Type'] },
+  { console: 'platform', path: '/templates', table: 'Templates', search: 'Search Template', empty: 'No templates match', wideOnly: ['Created'] },
+  { console: 'platform', path: '/charities', table: 'Charities', search: 'Search Charity', empty: 'No charities match', wideOnly: ['Status'] },
+  { console: 'tenant', path: '/charities', table: 'Charities', search: 'Search Charity', empty: 'No charities match', wideOnly: [] },
+] as const;
+
+/** Whether the element lies inside the viewport's width. */
+async function expectWithinWidth(page: Page, el: Locator) {
+  const box = (await el.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(page.viewportSize()!.width);
+}
+
+/** The table does not scroll sideways: everything in it is on screen. */
+async function expectNoSideScroll(table: Locator) {
+  const overflow = await table.evaluate((el) => {
+    const scroller = el.closest('[tabindex]') as HTMLElement;
+    return scroller.scrollWidth - scroller.clientWidth;
+  });
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+for (const p of PAGES) {
+  test(`${p.console} ${p.path} fits a 390 px phone, with rows and empty`, async ({ browser, baseURL }) => {
+    const page = await (await browser.newContext()).newPage();
+    const isPlatform = p.console === 'platform';
+    const origin = isPlatform ? platformOrigin(baseURL) : tenantOrigin(baseURL);
+    await logInToConsole(page, origin, isPlatform ? ADMIN.email : ORGANISER.email);
+    await page.setViewportSize(PHONE);
+    await page.goto(`${origin}${p.path}`);
+
+    const table = page.getByRole('table', { name: p.table, exact: true });
+    const rows = table.locator('tbody tr');
+    await expect(rows.first()).toBeVisible();
+    await expect(table.getByText(p.empty)).toHaveCount(0);
+    await expectNoSideScroll(table);
+    // The row menu (platform pages) is on screen, not scrolled off to the right.
+    if (isPlatform) await expectWithinWidth(page, rows.first().getByRole('button', { name: /^Actions for / }));
+    for (const header of p.wideOnly) await expect(table.getByRole('columnheader', { name: header, exact: true })).toBeHidden();
+
+    await page.getByPlaceholder(p.search).fill('zz-no-such-row');
+    const empty = table.getByRole('heading', { name: p.empty });
+    await expect(empty).toBeVisible();
+    await expectNoSideScroll(table);
+    await expectWithinWidth(page, empty);
+
+    // At 1280 px the same page shows the columns a phone leaves out.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    for (const header of p.wideOnly) await expect(table.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
+  });
+}
