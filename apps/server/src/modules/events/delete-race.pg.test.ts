@@ -1,5 +1,5 @@
 import { M } from '@marquee/core';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discountCodes, events, jobs, orderLines, orders, ticketTypes } from '../../db/schema/index.js';
@@ -198,4 +198,22 @@ describe('DELETE EVENT racing a new ticket type or discount code on PostgreSQL',
       expect(left).toEqual({ event: undefined, orders: [], lines: [], expiryJobs: [], types: [], codes: [] });
     });
   }
+});
+
+describe('DELETE EVENT racing the page editor on PostgreSQL', () => {
+  it('a draft saved while the delete is under way answers 404 (not a 500 from the page foreign key) and leaves no page', async () => {
+    const e = await givenEventOnSale(server, tenant.id, { status: 'draft' });
+    // Stands in for the delete that has locked the event row: the side connection deletes it below.
+    await side.query('begin');
+    expect((await side.query('select 1 from events where id = $1 for update', [e.id])).rowCount).toBe(1);
+    const saving = admin.put(`${eventPath(e)}/page/draft`, { project: '{}', html: '<h1>Late</h1>', css: '' });
+    await answeredOrWaiting(saving, 1);
+    await side.query('delete from ticket_types where event_id = $1', [e.id]);
+    await side.query('delete from events where id = $1', [e.id]);
+    await side.query('commit');
+    const saved = await saving;
+    expect(saved.status).toBe(404);
+    const pages = await db().execute(sql`select count(*)::int as n from event_pages where event_id = ${e.id}`);
+    expect((pages as unknown as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(0);
+  });
 });

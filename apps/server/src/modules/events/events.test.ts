@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { M } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discountCodes, events, ticketTypes } from '../../db/schema/index.js';
+import { discountCodes, events, invites, memberships, ticketTypes, waitingRooms, waitingRoomVisitors } from '../../db/schema/index.js';
 import {
   givenEventOnSale,
   givenHeldOrder,
   givenTenant,
+  givenUser,
   invalidUuid,
   notFoundError,
   startServer,
@@ -23,6 +24,7 @@ let actors: Actors;
 let event: { id: string };
 let otherEvent: { id: string };
 const base = () => `/api/tenants/${tenant.id}/events`;
+const db = () => server.app.deps.db;
 
 beforeAll(async () => {
   server = await startServer();
@@ -186,9 +188,37 @@ describe('events: publish, unpublish, cancel, delete', () => {
     expect(await actors.admin.delete(`${base()}/${unsold.id}`)).toMatchObject({ status: 404 });
     const withOrders = await givenEventOnSale(server, tenant.id);
     await givenHeldOrder(server, tenant.id, { eventId: withOrders.id });
+    const keptVolunteer = await givenUser(server, { event: { tenantId: tenant.id, eventId: withOrders.id, roles: ['event_checkin'] } });
     const refused = await actors.admin.delete(`${base()}/${withOrders.id}`);
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toBe(M.eventHasOrders);
+    // A refused delete takes nothing with it.
+    expect(await db().select().from(memberships).where(eq(memberships.userId, keptVolunteer.id))).toHaveLength(1);
+  });
+
+  it("takes the event's staff roles, invites to them and its waiting room with it; other events' stay", async () => {
+    const doomed = await givenEventOnSale(server, tenant.id);
+    const kept = await givenEventOnSale(server, tenant.id);
+    const volunteer = await givenUser(server, { event: { tenantId: tenant.id, eventId: doomed.id, roles: ['event_checkin'] } });
+    await db().insert(memberships).values({ id: randomUUID(), userId: volunteer.id, groupId: tenant.id, tenantId: tenant.id, eventId: kept.id, roles: ['event_manager'] });
+    for (const e of [doomed, kept]) {
+      const invited = await actors.admin.post(`${base()}/${e.id}/staff/invites`, { email: `door-${e.id.slice(0, 8)}@example.test`, roles: ['event_checkin'] });
+      expect(invited.status).toBe(201);
+      const room = await actors.admin.put(`${base()}/${e.id}/waiting-room`, { enabled: true, opensAt: new Date(Date.now() + 3_600_000).toISOString(), admitPerMinute: 60 });
+      expect(room.status).toBe(200);
+      const joined = await server.client(tenant.url).post(`/api/p/tenants/${tenant.id}/events/${e.id}/waiting-room`, {});
+      expect(joined.status).toBeLessThan(300);
+    }
+    const leftOf = async (eventId: string) => ({
+      roles: (await db().select().from(memberships).where(eq(memberships.eventId, eventId))).length,
+      invites: (await db().select().from(invites).where(eq(invites.eventId, eventId))).length,
+      rooms: (await db().select().from(waitingRooms).where(eq(waitingRooms.eventId, eventId))).length,
+      places: (await db().select().from(waitingRoomVisitors).where(eq(waitingRoomVisitors.eventId, eventId))).length,
+    });
+    expect(await leftOf(doomed.id)).toEqual({ roles: 1, invites: 1, rooms: 1, places: 1 });
+    expect((await actors.admin.delete(`${base()}/${doomed.id}`)).status).toBe(200);
+    expect(await leftOf(doomed.id)).toEqual({ roles: 0, invites: 0, rooms: 0, places: 0 });
+    expect(await leftOf(kept.id)).toEqual({ roles: 1, invites: 1, rooms: 1, places: 1 });
   });
 });
 

@@ -15,6 +15,17 @@ async function assertEvent(deps: Deps, tenantId: string, eventId: string) {
   if (!(await events.findEvent(deps.db, tenantId, eventId))) throw notFound();
 }
 
+/**
+ * Writes the draft while the event is kept (events/repository keepEvent): a delete of the event
+ * under way finishes first and this answers 404, instead of the page's foreign key failing as a 500.
+ */
+async function writeDraft(deps: Deps, values: Parameters<typeof repo.upsertDraft>[1]) {
+  await deps.db.transaction(async (tx) => {
+    if (!(await events.keepEvent(tx, values.tenantId, values.eventId))) throw notFound();
+    await repo.upsertDraft(tx, values);
+  });
+}
+
 async function toPage(deps: Deps, tenantId: string, eventId: string): Promise<TEventPage> {
   const row = await repo.findPage(deps.db, tenantId, eventId);
   const versions = await repo.listVersions(deps.db, tenantId, eventId);
@@ -39,7 +50,7 @@ export async function startEventPage({ deps, ctx, eventId, templateId }: { deps:
   const template = await templates.findTemplate(deps.db, templateId);
   const files = template && template.currentVersion > 0 ? await templates.findVersion(deps.db, templateId, template.currentVersion) : undefined;
   if (!template || !files) throw new AppError('VALIDATION', M.eventPageNoTemplate, { templateId: M.eventPageNoTemplate });
-  await repo.upsertDraft(deps.db, {
+  await writeDraft(deps, {
     tenantId: ctx.tenantId,
     eventId,
     templateId,
@@ -57,7 +68,7 @@ export async function saveEventPageDraft({ deps, ctx, eventId, draft }: { deps: 
   await assertEvent(deps, ctx.tenantId, eventId);
   const current = await repo.findPage(deps.db, ctx.tenantId, eventId);
   const savedAt = new Date();
-  await repo.upsertDraft(deps.db, {
+  await writeDraft(deps, {
     tenantId: ctx.tenantId,
     eventId,
     templateId: current?.templateId ?? null,
