@@ -43,25 +43,28 @@ export type EventImageFieldProps = {
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** A quiet grey box with the image kind's icon, in place of the image field. */
+function QuietNote({ icon, children }: { icon: ReactNode; children: ReactNode }) {
+  return (
+    <Paper withBorder radius="md" p="md" bg="gray.0">
+      <Group gap="sm" wrap="nowrap">
+        <ThemeIcon variant="light" color="gray" radius="xl" size="lg">
+          {icon}
+        </ThemeIcon>
+        <Text fz="sm" c="dimmed">
+          {children}
+        </Text>
+      </Group>
+    </Paper>
+  );
+}
+
 /** Upload (checked again by the server), preview, replace and remove one of an event's images. */
 export function EventImageField({ kind, hasEvent, disabled, upload, remove, preview, aside, note }: EventImageFieldProps) {
   const openRef = useRef<() => void>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
-  if (!hasEvent) {
-    return (
-      <Paper withBorder radius="md" p="md" bg="gray.0">
-        <Group gap="sm" wrap="nowrap">
-          <ThemeIcon variant="light" color="gray" radius="xl" size="lg">
-            {kind.icon}
-          </ThemeIcon>
-          <Text fz="sm" c="dimmed">
-            Save the event first, then add its {kind.noun}.
-          </Text>
-        </Group>
-      </Paper>
-    );
-  }
+  if (!hasEvent) return <QuietNote icon={kind.icon}>Save the event first, then add its {kind.noun}.</QuietNote>;
 
   // Read-only (check-in staff, a cancelled event): the image as it is, or a plain "none"; nothing
   // that looks like it could be dropped on or clicked.
@@ -73,16 +76,7 @@ export function EventImageField({ kind, hasEvent, disabled, upload, remove, prev
             {preview}
           </Paper>
         ) : (
-          <Paper withBorder radius="md" p="md" bg="gray.0">
-            <Group gap="sm" wrap="nowrap">
-              <ThemeIcon variant="light" color="gray" radius="xl" size="lg">
-                {kind.icon}
-              </ThemeIcon>
-              <Text fz="sm" c="dimmed">
-                No {kind.noun}.
-              </Text>
-            </Group>
-          </Paper>
+          <QuietNote icon={kind.icon}>No {kind.noun}.</QuietNote>
         )}
         {preview && aside}
       </Stack>
