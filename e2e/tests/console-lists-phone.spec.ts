@@ -59,3 +59,34 @@ for (const p of PAGES) {
     for (const header of p.wideOnly) await expect(table.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
   });
 }
+
+test('a wide report table on a phone scrolls sideways but keeps its empty state on screen', async ({ browser, baseURL }) => {
+  const page = await (await browser.newContext()).newPage();
+  const origin = tenantOrigin(baseURL);
+  await logInToConsole(page, origin, ORGANISER.email);
+  await page.setViewportSize(PHONE);
+  await page.goto(`${origin}/reports/orders`);
+  const table = page.getByRole('table', { name: 'Orders', exact: true });
+  await expect(table).toBeVisible();
+  await page.getByPlaceholder(/^Search by Order ID/).fill('zz-no-such-order');
+  const empty = table.getByRole('heading', { name: 'Nothing matches these filters' });
+  await expect(empty).toBeVisible();
+  // The table is wider than the phone (its columns scroll sideways) ...
+  const overflow = await table.evaluate((el) => {
+    const scroller = el.closest('[tabindex]') as HTMLElement;
+    return scroller.scrollWidth - scroller.clientWidth;
+  });
+  expect(overflow).toBeGreaterThan(100);
+  // ... and the message is still in view, not centred in the full width off to the right.
+  await expectWithinWidth(page, empty);
+  await expectWithinWidth(page, table.getByText('Try another search or date range.'));
+
+  // At 1280 px (where this table still scrolls beside the sidebar) it is centred in the visible part.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const scroller = page.locator('[tabindex]', { has: table });
+  await expect(async () => {
+    const frame = (await scroller.boundingBox())!;
+    const box = (await empty.boundingBox())!;
+    expect(Math.abs(box.x + box.width / 2 - (frame.x + frame.width / 2))).toBeLessThan(4);
+  }).toPass();
+});

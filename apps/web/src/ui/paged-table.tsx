@@ -11,6 +11,7 @@ import {
   Text,
   type MantineBreakpoint,
 } from '@mantine/core';
+import { useElementSize } from '@mantine/hooks';
 import { IconAlertCircle, IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { errorMessage } from './api-client';
@@ -145,6 +146,9 @@ export function PagedTable<T>({
   const shown = rows?.length ?? 0;
   const from = shown === 0 ? 0 : pager.page * pager.pageSize + 1;
   const to = pager.page * pager.pageSize + shown;
+  // The width on screen: a table wider than that scrolls sideways, and its empty state is kept in
+  // view (pinned to the left edge at this width) instead of being centred off-screen on a phone.
+  const { ref: frame, width: visibleWidth } = useElementSize();
 
   return (
     <Paper withBorder radius="lg" shadow="xs" pos="relative" style={{ overflow: 'hidden' }}>
@@ -161,50 +165,56 @@ export function PagedTable<T>({
           </Group>
         </Alert>
       ) : (
-        <Table.ScrollContainer minWidth={minWidth} type="native" tabIndex={0} aria-label={ariaLabel ? `${ariaLabel} (scrollable)` : undefined}>
-          <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover={!!onRowClick || undefined} aria-label={ariaLabel} aria-busy={loading || undefined}>
-            <Table.Thead bg="var(--mantine-color-gray-0)">
-              <Table.Tr>
-                {columns.map((c) => (
-                  <Table.Th key={c.key} w={c.width} ta={c.align} visibleFrom={c.visibleFrom} fz="xs" tt="uppercase" c="dimmed" fw={600} style={{ letterSpacing: 0.4 }}>
-                    {c.header}
-                  </Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {!rows && loading &&
-                Array.from({ length: Math.min(pager.pageSize, 5) }, (_, i) => (
-                  <Table.Tr key={`loading-${i}`}>
+        <div ref={frame}>
+          <Table.ScrollContainer minWidth={minWidth} type="native" tabIndex={0} aria-label={ariaLabel ? `${ariaLabel} (scrollable)` : undefined}>
+            <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover={!!onRowClick || undefined} aria-label={ariaLabel} aria-busy={loading || undefined}>
+              <Table.Thead bg="var(--mantine-color-gray-0)">
+                <Table.Tr>
+                  {columns.map((c) => (
+                    <Table.Th key={c.key} w={c.width} ta={c.align} visibleFrom={c.visibleFrom} fz="xs" tt="uppercase" c="dimmed" fw={600} style={{ letterSpacing: 0.4 }}>
+                      {c.header}
+                    </Table.Th>
+                  ))}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {!rows && loading &&
+                  Array.from({ length: Math.min(pager.pageSize, 5) }, (_, i) => (
+                    <Table.Tr key={`loading-${i}`}>
+                      {columns.map((c) => (
+                        <Table.Td key={c.key} visibleFrom={c.visibleFrom}>
+                          <Skeleton height={12} radius="sm" width="70%" />
+                        </Table.Td>
+                      ))}
+                    </Table.Tr>
+                  ))}
+                {rows?.map((row) => (
+                  <Table.Tr
+                    key={rowKey(row)}
+                    onClick={onRowClick ? () => onRowClick(row) : undefined}
+                    bg={rowBg?.(row)}
+                    style={onRowClick ? { cursor: 'pointer' } : undefined}
+                  >
                     {columns.map((c) => (
-                      <Table.Td key={c.key} visibleFrom={c.visibleFrom}>
-                        <Skeleton height={12} radius="sm" width="70%" />
+                      <Table.Td key={c.key} ta={c.align} visibleFrom={c.visibleFrom}>
+                        {c.render(row)}
                       </Table.Td>
                     ))}
                   </Table.Tr>
                 ))}
-              {rows?.map((row) => (
-                <Table.Tr
-                  key={rowKey(row)}
-                  onClick={onRowClick ? () => onRowClick(row) : undefined}
-                  bg={rowBg?.(row)}
-                  style={onRowClick ? { cursor: 'pointer' } : undefined}
-                >
-                  {columns.map((c) => (
-                    <Table.Td key={c.key} ta={c.align} visibleFrom={c.visibleFrom}>
-                      {c.render(row)}
+                {rows && rows.length === 0 && (
+                  <Table.Tr style={{ backgroundColor: 'transparent' }}>
+                    <Table.Td colSpan={columns.length} p={0}>
+                      <div style={{ position: 'sticky', left: 0, width: visibleWidth || undefined, maxWidth: '100%' }} data-testid="paged-table-empty">
+                        {empty ?? <Text c="dimmed" ta="center" py="lg">Nothing to show.</Text>}
+                      </div>
                     </Table.Td>
-                  ))}
-                </Table.Tr>
-              ))}
-              {rows && rows.length === 0 && (
-                <Table.Tr style={{ backgroundColor: 'transparent' }}>
-                  <Table.Td colSpan={columns.length}>{empty ?? <Text c="dimmed" ta="center" py="lg">Nothing to show.</Text>}</Table.Td>
-                </Table.Tr>
-              )}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                  </Table.Tr>
+                )}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </div>
       )}
       <Group justify="space-between" px="md" py="sm" gap="sm" style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}>
         <Group gap="xs">
