@@ -90,3 +90,36 @@ test('a wide report table on a phone scrolls sideways but keeps its empty state 
     expect(Math.abs(box.x + box.width / 2 - (frame.x + frame.width / 2))).toBeLessThan(4);
   }).toPass();
 });
+
+test('the tenant Events and Staff lists fit a 390 px phone: date, status and roles under the name', async ({ browser, baseURL }) => {
+  const page = await (await browser.newContext()).newPage();
+  const origin = tenantOrigin(baseURL);
+  await logInToConsole(page, origin, ORGANISER.email);
+  await page.setViewportSize(PHONE);
+
+  await page.goto(`${origin}/events`);
+  const events = page.getByRole('table', { name: 'Events', exact: true });
+  const jam = events.getByRole('row').filter({ hasText: 'Summer Jam' });
+  await expect(jam).toBeVisible();
+  await expectNoSideScroll(events);
+  for (const header of ['Date', 'Status', 'Tickets']) await expect(events.getByRole('columnheader', { name: header, exact: true })).toBeHidden();
+  // Its status and when it starts are on screen, under its name.
+  await expectWithinWidth(page, jam.getByTestId('event-status').filter({ visible: true }));
+  await expectWithinWidth(page, jam.getByText(/\d{4}, \d{1,2}:\d{2} [AP]M/).filter({ visible: true }));
+
+  await page.goto(`${origin}/staff`);
+  const staff = page.getByRole('table', { name: 'Staff', exact: true });
+  const me = staff.getByRole('row').filter({ hasText: ORGANISER.email });
+  await expect(me).toBeVisible();
+  await expectNoSideScroll(staff);
+  for (const header of ['Roles', 'Status']) await expect(staff.getByRole('columnheader', { name: header, exact: true })).toBeHidden();
+  await expectWithinWidth(page, me.getByText('Tenant Admin').filter({ visible: true }));
+  await expectWithinWidth(page, me.getByText('Active', { exact: true }).filter({ visible: true }));
+  await expectWithinWidth(page, me.getByRole('button', { name: `Actions for ${ORGANISER.email}` }));
+
+  // At 1280 px both lists have their columns back.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  for (const header of ['Roles', 'Status']) await expect(staff.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
+  await page.goto(`${origin}/events`);
+  for (const header of ['Date', 'Status', 'Tickets']) await expect(events.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
+});

@@ -4,6 +4,7 @@ import { IconCalendarPlus, IconCalendarOff } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { EmptyState } from '../../../ui/empty-state';
+import { PHONE_TABLE_MIN_WIDTH } from '../../../ui/console-list-page';
 import { PageHeader } from '../../../ui/page-header';
 import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
 import { SearchInput } from '../../../ui/search-input';
@@ -60,6 +61,12 @@ function Capacity({ event }: { event: TEvent }) {
   );
 }
 
+/** The event's date and time in its own zone, on one line (a phone's events list). */
+function eventWhen(e: TEvent): string {
+  const { startDateTime, timeZone } = e.details;
+  return startDateTime ? `${formatDateInZone(startDateTime, timeZone)}, ${formatTimeInZone(startDateTime, timeZone)}` : 'Not scheduled';
+}
+
 export function EventsPage() {
   const navigate = useNavigate();
   const tenantId = useTenantId();
@@ -85,6 +92,11 @@ export function EventsPage() {
           <Text fz="xs" c="dimmed" truncate>
             /{e.details.urlName}/
           </Text>
+          {/* On a phone the date and status go under the name instead of in columns of their own. */}
+          <Group gap="xs" mt={4} hiddenFrom="sm" wrap="wrap">
+            <EventStatusBadge status={e.details.status} />
+            <Text fz="xs">{eventWhen(e)}</Text>
+          </Group>
         </Stack>
       ),
     },
@@ -92,6 +104,7 @@ export function EventsPage() {
       key: 'date',
       header: 'Date',
       width: 220,
+      visibleFrom: 'sm',
       render: (e) =>
         e.details.startDateTime ? (
           <Stack gap={0}>
@@ -106,7 +119,7 @@ export function EventsPage() {
           </Text>
         ),
     },
-    { key: 'status', header: 'Status', width: 120, render: (e) => <EventStatusBadge status={e.details.status} /> },
+    { key: 'status', header: 'Status', width: 120, visibleFrom: 'sm', render: (e) => <EventStatusBadge status={e.details.status} /> },
     { key: 'tickets', header: 'Tickets', width: 150, visibleFrom: 'sm', render: (e) => <Capacity event={e} /> },
   ];
 
@@ -142,6 +155,7 @@ export function EventsPage() {
       <PagedTable
         aria-label="Events"
         columns={columns}
+        minWidth={PHONE_TABLE_MIN_WIDTH}
         {...fromListQuery(list)}
         rowKey={(e) => e.id}
         pager={pager}

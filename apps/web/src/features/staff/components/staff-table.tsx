@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useSiteContext } from '../../../shared/site-context';
 import { errorMessage } from '../../../ui/api-client';
 import { confirmDelete } from '../../../ui/confirm-delete';
+import { PHONE_TABLE_MIN_WIDTH } from '../../../ui/console-list-page';
 import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
 import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
@@ -76,7 +77,7 @@ export function StaffTable({ canManage }: StaffTableProps) {
       render: (m) => {
         const named = `${m.details.firstName} ${m.details.lastName}`.trim();
         return (
-          <Stack gap={0} miw={190}>
+          <Stack gap={0} miw={0}>
             <Group gap={6} wrap="nowrap">
               {named ? (
                 <Text fz="sm" fw={600} truncate>
@@ -96,12 +97,17 @@ export function StaffTable({ canManage }: StaffTableProps) {
             <Text fz="xs" c="dimmed" truncate>
               {m.details.email}
             </Text>
+            {/* On a phone the roles and status go under the person instead of in columns of their own. */}
+            <Stack gap={6} mt={6} hiddenFrom="sm" align="flex-start">
+              <StaffRoleBadges roles={m.details.roles} />
+              <StaffStatusBadge status={m.details.status} />
+            </Stack>
           </Stack>
         );
       },
     },
-    { key: 'roles', header: 'Roles', render: (m) => <StaffRoleBadges roles={m.details.roles} /> },
-    { key: 'status', header: 'Status', width: 220, render: (m) => <StaffStatusBadge status={m.details.status} /> },
+    { key: 'roles', header: 'Roles', visibleFrom: 'sm', render: (m) => <StaffRoleBadges roles={m.details.roles} /> },
+    { key: 'status', header: 'Status', width: 220, visibleFrom: 'sm', render: (m) => <StaffStatusBadge status={m.details.status} /> },
   ];
   if (canManage) {
     columns.push({
@@ -147,7 +153,7 @@ export function StaffTable({ canManage }: StaffTableProps) {
         {...fromListQuery(list)}
         rowKey={(m) => m.id}
         pager={pager}
-        minWidth={600}
+        minWidth={PHONE_TABLE_MIN_WIDTH}
         empty={
           <EmptyState
             bare
