@@ -123,3 +123,37 @@ test('the tenant Events and Staff lists fit a 390 px phone: date, status and rol
   await page.goto(`${origin}/events`);
   for (const header of ['Date', 'Status', 'Tickets']) await expect(events.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
 });
+
+test("an event's ticket types and the platform's tenants fit a 390 px phone, with their row actions on screen", async ({ browser, baseURL }) => {
+  const organiser = await (await browser.newContext({ viewport: PHONE })).newPage();
+  const site = tenantOrigin(baseURL);
+  await logInToConsole(organiser, site, ORGANISER.email);
+  await organiser.goto(`${site}/events`);
+  await organiser.getByRole('table', { name: 'Events', exact: true }).getByRole('link', { name: 'Summer Jam' }).click();
+  await organiser.getByRole('tab', { name: 'Ticket types' }).click();
+  const types = organiser.getByRole('table', { name: 'Ticket types', exact: true });
+  const general = types.getByRole('row').filter({ hasText: 'General Admission' });
+  await expect(general).toBeVisible();
+  await expectNoSideScroll(types);
+  for (const header of ['Price', 'Remaining']) await expect(types.getByRole('columnheader', { name: header, exact: true })).toBeHidden();
+  await expectWithinWidth(organiser, general.getByText('$45.00').filter({ visible: true }));
+  await expectWithinWidth(organiser, general.getByRole('button', { name: 'Edit General Admission' }));
+  await expectWithinWidth(organiser, general.getByRole('button', { name: 'Delete General Admission' }));
+  await organiser.setViewportSize({ width: 1280, height: 900 });
+  for (const header of ['Price', 'Remaining']) await expect(types.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
+
+  const operator = await (await browser.newContext({ viewport: PHONE })).newPage();
+  const platform = platformOrigin(baseURL);
+  await logInToConsole(operator, platform, ADMIN.email);
+  await operator.goto(`${platform}/tenants`);
+  await operator.getByPlaceholder('Search Tenant').fill('Acme Events');
+  const tenants = operator.getByRole('table', { name: 'Tenants', exact: true });
+  const acme = tenants.getByRole('row').filter({ hasText: 'Acme Events' });
+  await expect(acme).toHaveCount(1);
+  await expectNoSideScroll(tenants);
+  for (const header of ['URL', 'Status']) await expect(tenants.getByRole('columnheader', { name: header, exact: true })).toBeHidden();
+  await expectWithinWidth(operator, acme.getByRole('link', { name: /^acme/ }));
+  await expectWithinWidth(operator, acme.getByText('Active', { exact: true }).filter({ visible: true }));
+  await operator.setViewportSize({ width: 1280, height: 900 });
+  for (const header of ['URL', 'Status']) await expect(tenants.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
+});

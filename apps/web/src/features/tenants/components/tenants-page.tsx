@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../../../ui/api-client';
 import { confirmDelete } from '../../../ui/confirm-delete';
+import { PHONE_TABLE_MIN_WIDTH } from '../../../ui/console-list-page';
 import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
@@ -25,6 +26,16 @@ import { TenantStatusBadge } from './tenant-status-badge';
 export const TENANT_PAGE_SIZE = 50;
 
 export const formatDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+
+/** The tenant's attendee site, opened in a new tab (the row itself opens the tenant). */
+function siteLink(t: TTenant) {
+  return (
+    <Anchor href={t.details.siteUrl} target="_blank" rel="noreferrer" fz="sm" onClick={(e) => e.stopPropagation()} style={{ wordBreak: 'break-word' }}>
+      {t.details.url}
+      <IconExternalLink size={13} style={{ marginLeft: 4, verticalAlign: -1 }} />
+    </Anchor>
+  );
+}
 
 export function TenantsPage() {
   const navigate = useNavigate();
@@ -66,22 +77,18 @@ export function TenantsPage() {
             <Text fz="xs" c="dimmed" truncate>
               {t.details.email}
             </Text>
+            {/* On a phone the site and status go under the name instead of in columns of their own. */}
+            <Group gap="xs" mt={6} hiddenFrom="sm">
+              <TenantStatusBadge status={t.details.status} />
+              {siteLink(t)}
+            </Group>
           </Stack>
         </Group>
       ),
     },
-    {
-      key: 'url',
-      header: 'URL',
-      render: (t) => (
-        <Anchor href={t.details.siteUrl} target="_blank" rel="noreferrer" fz="sm" onClick={(e) => e.stopPropagation()} style={{ wordBreak: 'break-word' }}>
-          {t.details.url}
-          <IconExternalLink size={13} style={{ marginLeft: 4, verticalAlign: -1 }} />
-        </Anchor>
-      ),
-    },
+    { key: 'url', header: 'URL', visibleFrom: 'sm', render: siteLink },
     { key: 'phone', header: 'Phone', visibleFrom: 'lg', render: (t) => <Text fz="sm" style={{ whiteSpace: 'nowrap' }}>{formatPhone(t.details.phone)}</Text> },
-    { key: 'status', header: 'Status', width: 130, render: (t) => <TenantStatusBadge status={t.details.status} /> },
+    { key: 'status', header: 'Status', width: 130, visibleFrom: 'sm', render: (t) => <TenantStatusBadge status={t.details.status} /> },
     { key: 'created', header: 'Created', width: 130, visibleFrom: 'md', render: (t) => <Text fz="sm" c="dimmed">{formatDate(t.details.dateCreated)}</Text> },
     {
       key: 'actions',
@@ -130,6 +137,7 @@ export function TenantsPage() {
       <PagedTable
         aria-label="Tenants"
         columns={columns}
+        minWidth={PHONE_TABLE_MIN_WIDTH}
         {...fromListQuery(list)}
         rowKey={(t) => t.id}
         pager={pager}

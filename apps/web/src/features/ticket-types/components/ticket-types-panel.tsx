@@ -4,6 +4,7 @@ import { IconEdit, IconPlus, IconTicket, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { errorMessage } from '../../../ui/api-client';
 import { askConfirmDelete } from '../../../ui/confirm-delete';
+import { PHONE_TABLE_MIN_WIDTH } from '../../../ui/console-list-page';
 import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
 import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
@@ -60,6 +61,8 @@ function Remaining({ t }: { t: TTicketType }) {
   );
 }
 
+const priceLabel = (t: TTicketType) => (t.details.price === 0 ? 'Free' : formatMoney(t.details.price));
+
 export type TicketTypesPanelProps = { event: TEvent };
 
 /** An event's ticket types: a table and the add/edit modal. */
@@ -104,10 +107,17 @@ export function TicketTypesPanel({ event }: TicketTypesPanelProps) {
               {t.details.details}
             </Text>
           )}
+          {/* On a phone the price and what is left go under the name instead of in columns of their own. */}
+          <Stack gap={6} mt={6} hiddenFrom="sm">
+            <Text fz="sm" fw={500}>
+              {priceLabel(t)}
+            </Text>
+            <Remaining t={t} />
+          </Stack>
         </Stack>
       ),
     },
-    { key: 'price', header: 'Price', width: 110, align: 'right', render: (t) => <Text fz="sm" fw={500}>{t.details.price === 0 ? 'Free' : formatMoney(t.details.price)}</Text> },
+    { key: 'price', header: 'Price', width: 110, align: 'right', visibleFrom: 'sm', render: (t) => <Text fz="sm" fw={500}>{priceLabel(t)}</Text> },
     {
       key: 'sold',
       header: 'Sold',
@@ -125,7 +135,7 @@ export function TicketTypesPanel({ event }: TicketTypesPanelProps) {
         </Stack>
       ),
     },
-    { key: 'remaining', header: 'Remaining', width: 140, render: (t) => <Remaining t={t} /> },
+    { key: 'remaining', header: 'Remaining', width: 140, visibleFrom: 'sm', render: (t) => <Remaining t={t} /> },
     {
       key: 'perOrder',
       header: <span style={{ whiteSpace: 'nowrap' }}>Per order</span>,
@@ -183,7 +193,7 @@ export function TicketTypesPanel({ event }: TicketTypesPanelProps) {
         pager={pager}
         pageSizes={[10, 25, 100]}
         onRowClick={readOnly ? undefined : setEditing}
-        minWidth={560}
+        minWidth={PHONE_TABLE_MIN_WIDTH}
         empty={
           <EmptyState
             bare
