@@ -185,16 +185,23 @@ function generateLoad(phases: Phase[], connections: number, onPhase: OnPhase): P
   return run(phases, connections, onPhase);
 }
 
-/** CPU time of this process's main thread (the server's event loop), from Linux /proc, in ms. */
-function serverThreadCpuMs(): number {
+/**
+ * CPU time (user + system) of a process or thread so far, in ms, from its Linux /proc stat file
+ * (clock ticks of 10 ms); NaN when it cannot be read. (The worker's load generator reads its own
+ * thread the same way, in its plain-JavaScript source.)
+ */
+function cpuMsOf(statFile: string): number {
   try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const stat = readFileSync(statFile, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(f[11]) + Number(f[12])) * 10;
   } catch {
     return Number.NaN;
   }
 }
+
+/** CPU time of this process's main thread (the server's event loop), in ms. */
+const serverThreadCpuMs = () => cpuMsOf(`/proc/self/task/${process.pid}/stat`);
 
 /** A CPU profile of this thread (the server's) over the sale only: BENCH_PROFILE=file.cpuprofile. */
 async function startProfile() {
@@ -338,18 +345,9 @@ async function main() {
     const target = { port, host, tenantId: tenant.id };
     // Warm-up (it also opens the connections), then the sale on the same connections.
     const backendCpu = async () => {
-      // CPU seconds of this database's PostgreSQL backends so far (Linux /proc; PostgreSQL on this machine).
+      // CPU ms of this database's PostgreSQL backends so far (PostgreSQL on this machine; a backend gone counts 0).
       const { rows } = await admin.query('select pid from pg_stat_activity where datname = $1', [name]);
-      const ticks = rows.map((r: { pid: number }) => {
-        try {
-          const stat = readFileSync(`/proc/${r.pid}/stat`, 'utf8');
-          const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-          return [r.pid, Number(f[11]) + Number(f[12])] as const;
-        } catch {
-          return [r.pid, 0] as const;
-        }
-      });
-      return new Map(ticks);
+      return new Map(rows.map((r: { pid: number }) => [r.pid, cpuMsOf(`/proc/${r.pid}/stat`) || 0] as const));
     };
     // CPU is read when the sale starts and when it ends (the load generator waits for the readings).
     type Reading = { pg: Map<number, number>; process: NodeJS.CpuUsage; server: number; generator: number };
@@ -372,7 +370,7 @@ async function main() {
     const nodeMs = (cpu.user + cpu.system) / 1000;
     const serverMs = end.server - start.server;
     const generatorMs = inline ? 0 : end.generator - start.generator;
-    const pgTicks = [...end.pg].reduce((sum, [pid, t]) => sum + t - (start.pg.get(pid) ?? 0), 0);
+    const pgMs = [...end.pg].reduce((sum, [pid, t]) => sum + t - (start.pg.get(pid) ?? 0), 0);
     const perOrder = (ms: number) => (ms / REQUESTS).toFixed(2);
 
     const held = samples.filter((r) => r.status === 201);
@@ -406,7 +404,7 @@ async function main() {
     const firstWave = byArrival.slice(0, CONNECTIONS).map((r) => r.ms).sort((a, b) => a - b);
     const rest = byArrival.slice(CONNECTIONS).map((r) => r.ms).sort((a, b) => a - b);
     line(`p99 first ${CONNECTIONS} sent / the rest`, `${percentile(firstWave, 99).toFixed(1)} ms / ${percentile(rest, 99).toFixed(1)} ms`);
-    line('CPU per order (the sale)', `Node ${perOrder(nodeMs)} ms (server and load generator), PostgreSQL ${perOrder(pgTicks * 10)} ms`);
+    line('CPU per order (the sale)', `Node ${perOrder(nodeMs)} ms (server and load generator), PostgreSQL ${perOrder(pgMs)} ms`);
     line("  the server's thread", `${perOrder(serverMs)} ms (its event loop${inline ? ', the load generator included' : ''})`);
     if (!inline) line('  the load generator', `${perOrder(generatorMs)} ms (its worker thread)`);
     line('  the rest', `${perOrder(nodeMs - serverMs - generatorMs)} ms (V8's helper threads: optimising compiler, GC)`);

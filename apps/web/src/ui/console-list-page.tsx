@@ -3,11 +3,8 @@ import { IconDots, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { EmptyState, type EmptyStateProps } from './empty-state';
 import { PageHeader } from './page-header';
-import { fromListQuery, PagedTable, useCursorPager, type Column, type CursorPager } from './paged-table';
+import { fromListQuery, PagedTable, PHONE_TABLE_MIN_WIDTH, useCursorPager, type Column, type CursorPager } from './paged-table';
 import { SearchInput } from './search-input';
-
-/** The narrowest a console list's table gets before it scrolls: a 390 px phone's content width fits it. */
-export const PHONE_TABLE_MIN_WIDTH = 340;
 
 export type ModalState<T> = { mode: 'create' | 'edit'; row: T | null } | null;
 

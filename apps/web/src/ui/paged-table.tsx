@@ -20,6 +20,13 @@ import { errorMessage } from './api-client';
 export const PAGE_SIZE_OPTIONS = [10, 25, 100] as const;
 export const DEFAULT_PAGE_SIZE = 10;
 
+/**
+ * The narrowest a list's table gets before it scrolls: a 390 px phone's content width fits it. A list
+ * that passes it hides the columns that would not fit there (`visibleFrom`) and shows their facts in
+ * its first column.
+ */
+export const PHONE_TABLE_MIN_WIDTH = 340;
+
 export type CursorPager = {
   /** The cursor to send for the page shown (undefined on the first page). */
   cursor: string | undefined;

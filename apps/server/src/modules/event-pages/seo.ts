@@ -170,7 +170,7 @@ export function headHtml(head: PageHead, siteName: string): string {
   return tags.filter(Boolean).join('\n    ');
 }
 
-/** What eventsHead needs of each listed event (public-site PublicEventSummary). */
+/** What eventsHead needs of each listed event (core's TPublicEventSummary). */
 type ListedEvent = { urlName: string; name: string; startDateTime: string | null; timeZone: string; venueName: string; city: string; status: string; coverImageUrl: string | null };
 
 /**

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { TPublicEvent, TSiteContext } from '@marquee/core';
+import type { TPublicEvent, TPublicEventList, TSiteContext } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { HostTenant, SiteCtx } from '../../platform/auth/context.js';
 import { AppError } from '../../platform/errors.js';
-import { listUpcomingEvents, servePublicEvent, snapshotUntil, type PublicEventList } from '../public-site/service.js';
+import { listUpcomingEvents, servePublicEvent, snapshotUntil } from '../public-site/service.js';
 import { listPublicEvents } from './repository.js';
 import { escapeHtml, eventHead, eventsHead, headHtml, jsonForScript, type EventPage } from './seo.js';
 import { siteRendererFor } from './ssr.js';
@@ -22,7 +22,7 @@ export type PublishedPage = { version: number; html: string; css: string };
  * event: also the event home's published page (null: none), and for the tenant's public /events
  * page (a console path otherwise) `site` and the list.
  */
-export type Boot = { context: TSiteContext; event?: TPublicEvent; page?: PublishedPage | null; site?: true; events?: PublicEventList };
+export type Boot = { context: TSiteContext; event?: TPublicEvent; page?: PublishedPage | null; site?: true; events?: TPublicEventList };
 
 type Shell = { html: string; mtimeMs: number; hash: string };
 const shells = new Map<string, Shell>();

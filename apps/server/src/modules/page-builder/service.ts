@@ -63,9 +63,8 @@ export async function startEventPage({ deps, ctx, eventId, templateId }: { deps:
   return toPage(deps, ctx.tenantId, eventId);
 }
 
-/** The editor's autosave. */
+/** The editor's autosave (writeDraft answers 404 for an event that is not there). */
 export async function saveEventPageDraft({ deps, ctx, eventId, draft }: { deps: Deps; ctx: TenantCtx; eventId: string; draft: TEventPageDraft }) {
-  await assertEvent(deps, ctx.tenantId, eventId);
   const current = await repo.findPage(deps.db, ctx.tenantId, eventId);
   const savedAt = new Date();
   await writeDraft(deps, {

@@ -207,16 +207,13 @@ export function expirePublicSnapshots(deps: Deps, scope: SnapshotScope) {
   cache.expire((key, snap) => key.startsWith(prefix) && (!eventId || !snap || snap.value.id === eventId));
 }
 
-export type PublicEventSummary = TPublicEventSummary;
-export type PublicEventList = TPublicEventList;
-
 /**
  * The organiser's upcoming events on sale, soonest first (at most 100, one page: no cursor), each
  * from its public snapshot, so the list costs one query and the snapshots the event pages share.
  */
-export async function listUpcomingEvents({ deps, site }: { deps: Deps; site: SiteCtx }): Promise<PublicEventList> {
+export async function listUpcomingEvents({ deps, site }: { deps: Deps; site: SiteCtx }): Promise<TPublicEventList> {
   const rows = await listUpcomingPublishedEvents(deps.db, site.tenant.id, new Date());
-  const result: PublicEventSummary[] = [];
+  const result: TPublicEventSummary[] = [];
   for (const row of rows) {
     const snap = await servePublicEvent({ deps, site, eventName: row.urlName }).catch((err: unknown) => {
       if (err instanceof AppError && err.status === 404) return null;

@@ -2,7 +2,7 @@ import type { TPublicEvent, TSiteContext } from '@marquee/core';
 import { renderToString } from 'react-dom/server';
 import { TICKET_MENU_ATTRIBUTE } from '@marquee/core';
 import { SSR_MENU_ATTRIBUTE, SSR_MENU_END_ATTRIBUTE } from '../../features/attendee/event-site/components/published-page-markers';
-import type { PublicEventList } from '../../features/attendee/public-events/api';
+import type { TPublicEventList } from '@marquee/core';
 import { eventPages, publishedEventPage, siteRoutes } from './routes';
 import { createSiteClient, SiteApp } from './site-app';
 import { preloadRoute } from './site-router';
@@ -19,7 +19,7 @@ export type SsrInput = {
   event?: TPublicEvent;
   /** The event home's published page (issue 10), or null when it has none. */
   page?: { version: number; html: string; css: string } | null;
-  events?: PublicEventList;
+  events?: TPublicEventList;
 };
 
 /** The source modules each server-rendered page needs beyond the entry, as the client build's manifest names them. */

@@ -6,7 +6,8 @@ import { IconArrowRight, IconCalendar, IconPin, IconTicket } from '../../event-s
 import { Spinner } from '../../event-site/kit/notice';
 import { eventBadge, eventDateLine, money } from '../../event-site/format';
 import site from '../../event-site/components/site.module.css';
-import { fetchPublicEvents, publicEventsQueryKey, type PublicEventSummary } from '../api';
+import type { TPublicEventSummary } from '@marquee/core';
+import { fetchPublicEvents, publicEventsQueryKey } from '../api';
 import css from './public-events.module.css';
 
 /** The tenant host's /events for the public (issue 13): the organiser's upcoming events, soonest first. */
@@ -68,7 +69,7 @@ export function PublicEventsPage() {
   );
 }
 
-function EventCard({ event: e }: { event: PublicEventSummary }) {
+function EventCard({ event: e }: { event: TPublicEventSummary }) {
   const badge = eventBadge(e.startDateTime, e.timeZone);
   const cancelled = e.status === 'cancelled';
   const href = `/${e.urlName}/`;
