@@ -2,9 +2,8 @@ import { isReservedPath } from '@marquee/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { EVENT_PAGE_CSP, publishedPageFor, withPublishedPage } from '../page-builder/service.js';
-import { PUBLIC_READ_CACHE } from '../public-site/routes.js';
 import { remember } from '../public-site/fast-path.js';
-import { acceptedEncoding, compressedBody, matchesEtag } from '../public-site/snapshots.js';
+import { acceptedEncoding, compressedBody, matchesEtag, PUBLIC_READ_CACHE } from '../public-site/snapshots.js';
 import type { EventPage } from './seo.js';
 import { originOf, renderEventPage, renderPublicEventsPage, robotsTxt, sitemapXml } from './service.js';
 
