@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { buildZip, GOOD_TEMPLATE_FILES } from '../../apps/server/src/modules/templates/testing';
+import { buildZip, GOOD_TEMPLATE_FILES } from '../../apps/server/test/fixtures/template-zips';
 import { expectToast, fillContact, logInToConsole, makePng, ORGANISER, payOnGatewayPage, platformOrigin, tenantOrigin } from './support';
 
 // Sitebuilder Templates (accounts-admin-fees screen 18, issue 10): an operator uploads a template,

@@ -34,7 +34,7 @@ import { registerStaffRoutes } from './modules/staff/routes.js';
 import { registerPolicyRoutes } from './modules/policies/routes.js';
 import { registerFeeRoutes } from './modules/fees/routes.js';
 import { registerPaymentSettingsRoutes } from './modules/payment-settings/routes.js';
-import { registerDashboardRoutes } from './modules/dashboard/routes.js';
+import { registerPlatformDashboardRoutes } from './modules/platform-dashboard/routes.js';
 import { registerEventRoutes } from './modules/events/routes.js';
 import { registerTicketTypeRoutes } from './modules/ticket-types/routes.js';
 import { registerDiscountRoutes } from './modules/discounts/routes.js';
@@ -214,7 +214,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerPolicyRoutes(app, deps);
   registerFeeRoutes(app, deps);
   registerPaymentSettingsRoutes(app, deps);
-  registerDashboardRoutes(app, deps);
+  registerPlatformDashboardRoutes(app, deps);
   registerEventRoutes(app, deps);
   registerTicketTypeRoutes(app, deps);
   registerDiscountRoutes(app, deps);

@@ -7,7 +7,7 @@ import { M } from '@marquee/core';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { givenPlatformAdmin, startServer, type TestServer } from '../../test/harness.js';
-import { buildZip, GOOD_TEMPLATE_FILES } from '../modules/templates/testing.js';
+import { buildZip, GOOD_TEMPLATE_FILES } from '../../test/fixtures/template-zips.js';
 import { createS3Storage } from './storage-s3.js';
 
 // The S3 driver against s3rver, a local S3-compatible server this test starts on a free port.

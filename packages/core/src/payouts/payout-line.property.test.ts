@@ -10,7 +10,7 @@ import { cardFee, payoutLineFor, refundLineFor, transferAmountOf } from './payou
 
 const percent = (max = 100) => fc.integer({ min: 0, max: max * 100 }).map((bp) => bp / 100);
 const cents = (max: number) => fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max }));
-const option = fc.integer({ min: 1, max: 4 });
+const option = fc.constantFrom(1 as const, 2 as const, 3 as const, 4 as const);
 
 const order: fc.Arbitrary<PriceOrderInput> = fc.record({
   lines: fc.array(
@@ -26,28 +26,26 @@ const order: fc.Arbitrary<PriceOrderInput> = fc.record({
   rule: fc.record({ serviceFeePercent: percent(), serviceFeeFlatRate: cents(10_000), serviceFeePOSPercent: percent(), serviceFeePOSFlatRate: cents(10_000) }),
   settings: fc
     .record({
-      donationServiceFee: percent(),
+      donationServiceFeeBp: fc.integer({ min: 0, max: 10_000 }),
       donationCharge: cents(10_000),
       roundUpServiceFeeValue: fc.integer({ min: 1, max: 100 }),
       online: option,
       chargeTax: fc.boolean(),
-      taxRate: percent(),
+      taxRateBp: fc.integer({ min: 0, max: 10_000 }),
       chargeOnline: fc.boolean(),
       chargeOnlineValue: fc.option(cents(10_000)),
       chargeCash: fc.constant(false),
       chargeCashValue: fc.constant(null),
       chargeBoxOffice: fc.constant(false),
       chargeBoxOfficeValue: fc.constant(0),
-      platformFee: percent(),
-      processingFee: percent(20),
+      platformFeeBp: fc.integer({ min: 0, max: 10_000 }),
+      processingFeeBp: fc.integer({ min: 0, max: 2_000 }),
     })
-    .map(({ online, taxRate, chargeTax, ...rest }) => ({
+    .map(({ online, taxRateBp, chargeTax, ...rest }) => ({
       ...rest,
       chargeTax,
-      taxRate: chargeTax ? taxRate : null,
-      serviceFeePassAlongOptionOnline: `SERVICE_FEE_OPTION_ONLINE_${online}`,
-      serviceFeePassAlongOptionBackend: 'SERVICE_FEE_OPTION_BACKEND_1',
-      serviceFeePassAlongOptionApp: 'SERVICE_FEE_OPTION_APP_1',
+      taxRateBp: chargeTax ? taxRateBp : null,
+      passAlong: { ONLINE: online, BACKEND: 1 as const, APP: 1 as const },
     })),
   channel: fc.constant('online' as const),
   discount: fc

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { passAlongNumber } from '../schemas/fees.js';
 import {
   priceOrder,
   type PriceOrderDiscount,
@@ -18,7 +17,8 @@ const TICKET_TYPES = ['general', 'vip', 'student', 'guest'] as const;
 const percent = (max = 100) => fc.integer({ min: 0, max: max * 100 }).map((basisPoints) => basisPoints / 100);
 const cents = (max: number) =>
   fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max }));
-const option = fc.integer({ min: 1, max: 4 });
+const option = fc.constantFrom(1 as const, 2 as const, 3 as const, 4 as const);
+const basisPoints = (maxPercent = 100) => fc.integer({ min: 0, max: maxPercent * 100 });
 
 const line: fc.Arbitrary<PriceOrderLine> = fc.record(
   {
@@ -33,30 +33,28 @@ const line: fc.Arbitrary<PriceOrderLine> = fc.record(
 
 const settings: fc.Arbitrary<PriceOrderSettings> = fc
   .record({
-    donationServiceFee: percent(),
+    donationServiceFeeBp: basisPoints(),
     donationCharge: cents(10_000),
     roundUpServiceFeeValue: fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 10_000 })),
     online: option,
     backend: option,
     app: option,
     chargeTax: fc.boolean(),
-    taxRate: percent(),
+    taxRateBp: basisPoints(),
     chargeOnline: fc.boolean(),
     chargeOnlineValue: fc.option(cents(10_000)),
     chargeCash: fc.boolean(),
     chargeCashValue: fc.option(cents(10_000)),
     chargeBoxOffice: fc.boolean(),
     chargeBoxOfficeValue: cents(10_000),
-    platformFee: percent(),
-    processingFee: percent(50),
+    platformFeeBp: basisPoints(),
+    processingFeeBp: basisPoints(50),
   })
-  .map(({ online, backend, app, taxRate, chargeTax, ...rest }) => ({
+  .map(({ online, backend, app, taxRateBp, chargeTax, ...rest }) => ({
     ...rest,
     chargeTax,
-    taxRate: chargeTax ? taxRate : null,
-    serviceFeePassAlongOptionOnline: `SERVICE_FEE_OPTION_ONLINE_${online}`,
-    serviceFeePassAlongOptionBackend: `SERVICE_FEE_OPTION_BACKEND_${backend}`,
-    serviceFeePassAlongOptionApp: `SERVICE_FEE_OPTION_APP_${app}`,
+    taxRateBp: chargeTax ? taxRateBp : null,
+    passAlong: { ONLINE: online, BACKEND: backend, APP: app },
   }));
 
 const discount: fc.Arbitrary<PriceOrderDiscount> = fc.record(
@@ -88,14 +86,7 @@ const order: fc.Arbitrary<PriceOrderInput> = fc.record(
 
 const RUNS = { numRuns: 2000 };
 
-const optionFor = (input: PriceOrderInput) =>
-  passAlongNumber(
-    input.channel === 'online'
-      ? input.settings.serviceFeePassAlongOptionOnline
-      : input.channel === 'backend'
-        ? input.settings.serviceFeePassAlongOptionBackend
-        : input.settings.serviceFeePassAlongOptionApp,
-  );
+const optionFor = (input: PriceOrderInput) => input.settings.passAlong[input.channel === 'online' ? 'ONLINE' : input.channel === 'backend' ? 'BACKEND' : 'APP'];
 
 const moneyFields = (result: PriceOrderResult) => {
   const { orderDetails, passAlongOption: _option, ...money } = result;
@@ -156,7 +147,7 @@ describe('priceOrder: properties', () => {
       fc.property(order, (input) => {
         const r = priceOrder(input);
         const byCard = input.paymentMethod !== 'cash';
-        const basisPoints = byCard ? BigInt(Math.round(input.settings.processingFee * 100)) : 0n;
+        const basisPoints = byCard ? BigInt(input.settings.processingFeeBp) : 0n;
         if (r.processingFee > 0) expect(BigInt(r.processingFee) * 10_000n >= BigInt(r.totalAmount) * basisPoints).toBe(true);
         // The estimate is processingFee% of the total, rounded up to the cent.
         expect(BigInt(r.gatewayProcessingFee) * 10_000n >= BigInt(r.totalAmount) * basisPoints).toBe(true);

@@ -17,22 +17,20 @@ const rule: PriceOrderRule = {
 };
 
 const settings: PriceOrderSettings = {
-  donationServiceFee: 20,
+  donationServiceFeeBp: 2000,
   donationCharge: 0,
   roundUpServiceFeeValue: 1,
-  serviceFeePassAlongOptionOnline: 'SERVICE_FEE_OPTION_ONLINE_2',
-  serviceFeePassAlongOptionBackend: 'SERVICE_FEE_OPTION_BACKEND_1',
-  serviceFeePassAlongOptionApp: 'SERVICE_FEE_OPTION_APP_3',
+  passAlong: { ONLINE: 2, BACKEND: 1, APP: 3 },
   chargeTax: true,
-  taxRate: 8.25,
+  taxRateBp: 825,
   chargeOnline: false,
   chargeOnlineValue: null,
   chargeCash: true,
   chargeCashValue: 100,
   chargeBoxOffice: true,
   chargeBoxOfficeValue: 200,
-  platformFee: 1,
-  processingFee: 2.9,
+  platformFeeBp: 100,
+  processingFeeBp: 290,
 };
 
 const cart: PriceOrderLine[] = [
@@ -43,7 +41,7 @@ const cart: PriceOrderLine[] = [
 
 const online = (option: 1 | 2 | 3 | 4): PriceOrderSettings => ({
   ...settings,
-  serviceFeePassAlongOptionOnline: `SERVICE_FEE_OPTION_ONLINE_${option}`,
+  passAlong: { ...settings.passAlong, ONLINE: option },
 });
 
 const price = (overrides: Partial<PriceOrderInput> = {}) =>
@@ -191,7 +189,7 @@ describe('priceOrder: worked examples of docs/pricing.md', () => {
     const result = priceOrder({
       lines: [{ ticketTypeId: 'general', ticketName: 'General', unitPrice: 500, quantity: 1 }],
       rule,
-      settings: { ...online(1), donationServiceFee: 0 },
+      settings: { ...online(1), donationServiceFeeBp: 0 },
       channel: 'online',
       donation: 20000,
     });
@@ -240,14 +238,6 @@ describe('priceOrder: rules', () => {
     });
   });
 
-  it('an unknown or missing pass-along value means option 1', () => {
-    expect(price({ settings: { ...settings, serviceFeePassAlongOptionOnline: 'SOMETHING_ELSE' } })).toMatchObject({
-      passAlongOption: 1,
-      surcharge: 0,
-      processingFee: 0,
-    });
-  });
-
   it('an empty order costs nothing', () => {
     expect(price({ lines: [] })).toMatchObject({ ticketCount: 0, subtotal: 0, totalAmount: 0, orderDetails: [] });
   });
@@ -288,7 +278,7 @@ describe('priceOrder: rules', () => {
   });
 
   it('no tax without chargeTax, whatever the rate', () => {
-    expect(price({ settings: { ...settings, chargeTax: false, taxRate: 50 } }).vat).toBe(0);
+    expect(price({ settings: { ...settings, chargeTax: false, taxRateBp: 5000 } }).vat).toBe(0);
   });
 
   it('an online charge switched on with no value charges nothing', () => {
@@ -338,8 +328,10 @@ describe('priceOrder: rejects invalid input', () => {
     ['fractional discount cents', { discount: { kind: 'amount', value: 10.5 } }, /discount\.value must be a non-negative integer/],
     ['a flat rate in dollars', { rule: { ...rule, serviceFeeFlatRate: 0.99 } }, /serviceFeeFlatRate/],
     ['a zero round-up', { settings: { ...settings, roundUpServiceFeeValue: 0 } }, /roundUpServiceFeeValue/],
-    ['tax on with no rate', { settings: { ...settings, taxRate: null } }, /taxRate/],
-    ['a processing fee above 50%', { settings: { ...settings, processingFee: 50.01 } }, /processingFee must be at most 50%/],
+    ['tax on with no rate', { settings: { ...settings, taxRateBp: null } }, /taxRateBp/],
+    ['a processing fee above 50%', { settings: { ...settings, processingFeeBp: 5001 } }, /processingFeeBp must be at most 50%/],
+    ['a rate in percent, not basis points', { settings: { ...settings, platformFeeBp: 2.5 } }, /platformFeeBp must be whole basis points/],
+    ['a pass-along option outside 1 to 4', { settings: { ...settings, passAlong: { ...settings.passAlong, APP: 5 as never } } }, /passAlong\.APP must be an option/],
     ['an unknown channel', { channel: 'kiosk' as never }, /channel must be/],
     ['an unknown payment method', { paymentMethod: 'cheque' as never }, /paymentMethod must be/],
     ['a missing line', { lines: [null as never] }, /lines\[0\] must be an object/],

@@ -1,5 +1,5 @@
 import type { Cents } from '../money.js';
-import { passAlongNumber, type SalesChannel, type TSurchargeRule, type TTicketSettings } from '../schemas/fees.js';
+import type { FeeSettings, PassAlongChannel, PassAlongOption, SalesChannel, TSurchargeRule } from '../schemas/fees.js';
 import { allocateDiscount } from './allocate-discount.js';
 import { BASIS_POINTS, mulDivCeil, mulDivHalfUp, product, sum, toBasisPoints } from './integer-math.js';
 import { validatePriceOrderInput } from './validate-price-order.js';
@@ -12,7 +12,7 @@ export { MAX_PROCESSING_FEE_PERCENT } from './validate-price-order.js';
 
 export type PriceOrderChannel = SalesChannel;
 export type PriceOrderPaymentMethod = 'card' | 'cash';
-export type PriceOrderPassAlongOption = 1 | 2 | 3 | 4;
+export type PriceOrderPassAlongOption = PassAlongOption;
 
 export type PriceOrderLine = {
   ticketTypeId: string;
@@ -27,24 +27,23 @@ export type PriceOrderRule = Pick<
   'serviceFeePercent' | 'serviceFeeFlatRate' | 'serviceFeePOSPercent' | 'serviceFeePOSFlatRate'
 >;
 
+/** The fee settings the price depends on: core's one fee-settings type (rates in basis points). */
 export type PriceOrderSettings = Pick<
-  TTicketSettings,
-  | 'donationServiceFee'
+  FeeSettings,
+  | 'donationServiceFeeBp'
   | 'donationCharge'
   | 'roundUpServiceFeeValue'
-  | 'serviceFeePassAlongOptionOnline'
-  | 'serviceFeePassAlongOptionBackend'
-  | 'serviceFeePassAlongOptionApp'
+  | 'passAlong'
   | 'chargeTax'
-  | 'taxRate'
+  | 'taxRateBp'
   | 'chargeOnline'
   | 'chargeOnlineValue'
   | 'chargeCash'
   | 'chargeCashValue'
   | 'chargeBoxOffice'
   | 'chargeBoxOfficeValue'
-  | 'platformFee'
-  | 'processingFee'
+  | 'platformFeeBp'
+  | 'processingFeeBp'
 >;
 
 export type PriceOrderDiscount = {
@@ -107,17 +106,8 @@ function serviceFeeFor(rule: PriceOrderRule, channel: PriceOrderChannel): Fee {
     : { basisPoints: toBasisPoints(rule.serviceFeePercent), flat: rule.serviceFeeFlatRate };
 }
 
-// spec: accounts-admin-fees §9: one pass-along option per channel, option 1 when unset.
-function passAlongFor(settings: PriceOrderSettings, channel: PriceOrderChannel): PriceOrderPassAlongOption {
-  switch (channel) {
-    case 'online':
-      return passAlongNumber(settings.serviceFeePassAlongOptionOnline);
-    case 'backend':
-      return passAlongNumber(settings.serviceFeePassAlongOptionBackend);
-    case 'app':
-      return passAlongNumber(settings.serviceFeePassAlongOptionApp);
-  }
-}
+// spec: accounts-admin-fees §9: one pass-along option per channel.
+const PASS_ALONG_CHANNEL: Record<PriceOrderChannel, PassAlongChannel> = { online: 'ONLINE', backend: 'BACKEND', app: 'APP' };
 
 /** The fee on one ticket sold at `price`: percent plus flat, rounded up to a multiple of `roundUp` cents. */
 function serviceFeePerTicket(price: Cents, fee: Fee, roundUp: number): Cents {
@@ -142,10 +132,10 @@ export function priceOrder(input: PriceOrderInput): PriceOrderResult {
   validatePriceOrderInput(input);
   const { lines, rule, settings, channel, discount, donation = 0, paymentMethod = 'card' } = input;
 
-  const passAlongOption = passAlongFor(settings, channel);
+  const passAlongOption = settings.passAlong[PASS_ALONG_CHANNEL[channel]];
   const customerPaysServiceFee = passAlongOption === 2 || passAlongOption === 3;
   const customerPaysProcessing = passAlongOption === 2 || passAlongOption === 4;
-  const processingBasisPoints = paymentMethod === 'card' ? toBasisPoints(settings.processingFee) : 0;
+  const processingBasisPoints = paymentMethod === 'card' ? settings.processingFeeBp : 0;
 
   const priced = lines.map((line) => ({
     ticketTypeId: line.ticketTypeId,
@@ -168,11 +158,11 @@ export function priceOrder(input: PriceOrderInput): PriceOrderResult {
 
   // Local and state taxes are the producer's responsibility (accounts-admin-fees §9 tax note):
   // the one configured rate applies to what the tickets sell for, after the discount.
-  const vat = settings.chargeTax ? mulDivHalfUp(ticketRevenue, toBasisPoints(settings.taxRate ?? 0), BASIS_POINTS) : 0;
+  const vat = settings.chargeTax ? mulDivHalfUp(ticketRevenue, settings.taxRateBp ?? 0, BASIS_POINTS) : 0;
 
   const donationFee =
     donation > 0
-      ? sum([mulDivCeil(donation, toBasisPoints(settings.donationServiceFee), BASIS_POINTS), settings.donationCharge])
+      ? sum([mulDivCeil(donation, settings.donationServiceFeeBp, BASIS_POINTS), settings.donationCharge])
       : 0;
   const channelCharge = ticketRevenue > 0 ? channelChargeFor(settings, channel, paymentMethod) : 0;
 
@@ -192,7 +182,7 @@ export function priceOrder(input: PriceOrderInput): PriceOrderResult {
     ? 0
     : mulDivCeil(donation + donationFee, processingBasisPoints, BASIS_POINTS);
   const ticketSide = ticketRevenue + channelCharge + surcharge + processingFee - (gatewayProcessingFee - donationCardCost);
-  const platformFeeAmount = mulDivHalfUp(ticketRevenue, toBasisPoints(settings.platformFee), BASIS_POINTS);
+  const platformFeeAmount = mulDivHalfUp(ticketRevenue, settings.platformFeeBp, BASIS_POINTS);
   // The seller never owes money on an order: a seller-paid fee larger than the ticket revenue is
   // waived by the platform rather than charged to the organiser.
   const sellerNet = Math.max(0, ticketSide - serviceFeeTotal - platformFeeAmount);

@@ -1,10 +1,12 @@
-import { isNonNegativeInteger, isPercent } from './integer-math.js';
+import { PASS_ALONG_CHANNELS, PASS_ALONG_OPTIONS } from '../schemas/fees.js';
+import { BASIS_POINTS, isNonNegativeInteger, isPercent } from './integer-math.js';
 import type { PriceOrderInput } from './price-order.js';
 
 // Defensive checks only: the server validates requests with zod first, so a failure here is a
 // bug in the caller, reported as a plain Error that names the offending field.
 
 export const MAX_PROCESSING_FEE_PERCENT = 50;
+const MAX_PROCESSING_FEE_BP = MAX_PROCESSING_FEE_PERCENT * 100;
 
 const CHANNELS: readonly string[] = ['online', 'backend', 'app'];
 const PAYMENT_METHODS: readonly string[] = ['card', 'cash'];
@@ -19,6 +21,10 @@ function cents(field: string, value: unknown): void {
 
 function percent(field: string, value: unknown): void {
   if (!isPercent(value)) fail(field, 'a percentage from 0 to 100 with at most 2 decimals', value);
+}
+
+function basisPoints(field: string, value: unknown): void {
+  if (!isNonNegativeInteger(value) || value > BASIS_POINTS) fail(field, 'whole basis points from 0 to 10000', value);
 }
 
 function isObject(value: unknown): boolean {
@@ -53,21 +59,26 @@ export function validatePriceOrderInput(input: PriceOrderInput): void {
   percent('rule.serviceFeePOSPercent', rule.serviceFeePOSPercent);
   cents('rule.serviceFeePOSFlatRate', rule.serviceFeePOSFlatRate);
 
-  percent('settings.donationServiceFee', settings.donationServiceFee);
+  basisPoints('settings.donationServiceFeeBp', settings.donationServiceFeeBp);
   cents('settings.donationCharge', settings.donationCharge);
   if (!isNonNegativeInteger(settings.roundUpServiceFeeValue) || settings.roundUpServiceFeeValue < 1) {
     fail('settings.roundUpServiceFeeValue', 'a positive integer number of cents', settings.roundUpServiceFeeValue);
   }
-  if (settings.chargeTax) percent('settings.taxRate (required when chargeTax is on)', settings.taxRate);
+  if (!isObject(settings.passAlong)) fail('settings.passAlong', 'an object', settings.passAlong);
+  for (const channel of PASS_ALONG_CHANNELS) {
+    const option = settings.passAlong[channel];
+    if (!PASS_ALONG_OPTIONS.includes(option)) fail(`settings.passAlong.${channel}`, 'an option from 1 to 4', option);
+  }
+  if (settings.chargeTax) basisPoints('settings.taxRateBp (required when chargeTax is on)', settings.taxRateBp);
   optionalCents('settings.chargeOnlineValue', settings.chargeOnlineValue);
   optionalCents('settings.chargeCashValue', settings.chargeCashValue);
   optionalCents('settings.chargeBoxOfficeValue', settings.chargeBoxOfficeValue);
-  percent('settings.platformFee', settings.platformFee);
-  percent('settings.processingFee', settings.processingFee);
+  basisPoints('settings.platformFeeBp', settings.platformFeeBp);
+  basisPoints('settings.processingFeeBp', settings.processingFeeBp);
   // Above 50% the seller's side could not cover the card cost on the tax it collects, and no
   // card network charges anything near it: such a value is a typing error (docs/pricing.md).
-  if (settings.processingFee > MAX_PROCESSING_FEE_PERCENT) {
-    fail('settings.processingFee', `at most ${MAX_PROCESSING_FEE_PERCENT}%`, settings.processingFee);
+  if (settings.processingFeeBp > MAX_PROCESSING_FEE_BP) {
+    fail('settings.processingFeeBp', `at most ${MAX_PROCESSING_FEE_PERCENT}% (${MAX_PROCESSING_FEE_BP} basis points)`, settings.processingFeeBp);
   }
 
   if (!CHANNELS.includes(channel)) fail('channel', "'online', 'backend' or 'app'", channel);

@@ -6,20 +6,36 @@ import { M } from '../messages.js';
 // (a number such as 2.9, at most 2 decimals); every other amount is integer cents.
 
 export const PASS_ALONG_CHANNELS = ['ONLINE', 'BACKEND', 'APP'] as const;
+export type PassAlongChannel = (typeof PASS_ALONG_CHANNELS)[number];
 export type SalesChannel = 'online' | 'backend' | 'app';
-export const passAlongOption = (channel: (typeof PASS_ALONG_CHANNELS)[number], n: 1 | 2 | 3 | 4) =>
-  `SERVICE_FEE_OPTION_${channel}_${n}` as const;
-export const PASS_ALONG_DESCRIPTIONS: Record<1 | 2 | 3 | 4, string> = {
+export const PASS_ALONG_OPTIONS = [1, 2, 3, 4] as const;
+/** spec: accounts §9: who pays the service fee and the card processing fee, per channel. */
+export type PassAlongOption = (typeof PASS_ALONG_OPTIONS)[number];
+/** spec: accounts §9: option 1 (the seller pays both) where none was chosen. */
+export const DEFAULT_PASS_ALONG_OPTION: PassAlongOption = 1;
+/** An option as the wire and the database name it: SERVICE_FEE_OPTION_ONLINE_3. */
+export const passAlongOption = (channel: PassAlongChannel, n: PassAlongOption) => `SERVICE_FEE_OPTION_${channel}_${n}` as const;
+const OPTION_BY_VALUE: Record<PassAlongChannel, ReadonlyMap<unknown, PassAlongOption>> = {
+  ONLINE: new Map(PASS_ALONG_OPTIONS.map((n) => [passAlongOption('ONLINE', n), n])),
+  BACKEND: new Map(PASS_ALONG_OPTIONS.map((n) => [passAlongOption('BACKEND', n), n])),
+  APP: new Map(PASS_ALONG_OPTIONS.map((n) => [passAlongOption('APP', n), n])),
+};
+/** The option a value such as SERVICE_FEE_OPTION_ONLINE_3 names for that channel; null for any other value. */
+export function parsePassAlongOption(channel: PassAlongChannel, value: unknown): PassAlongOption | null {
+  return OPTION_BY_VALUE[channel].get(value) ?? null;
+}
+export const PASS_ALONG_DESCRIPTIONS: Record<PassAlongOption, string> = {
   1: 'The seller pays both service and card processing fees out of the ticket price.',
   2: 'The customer pays both service and card processing fees.',
   3: 'The customer pays the service fee only.',
   4: 'The customer pays the card processing fee only.',
 };
-/** 1..4 from a value such as SERVICE_FEE_OPTION_ONLINE_3; anything unknown is option 1 (§9 default). */
-export function passAlongNumber(value: string | null | undefined): 1 | 2 | 3 | 4 {
-  const n = Number(String(value ?? '').slice(-1));
-  return n === 2 || n === 3 || n === 4 ? n : 1;
-}
+/** The wire field (spec §5 Settings) that carries each channel's option. */
+export const PASS_ALONG_FIELDS = {
+  ONLINE: 'serviceFeePassAlongOptionOnline',
+  BACKEND: 'serviceFeePassAlongOptionBackend',
+  APP: 'serviceFeePassAlongOptionApp',
+} as const satisfies Record<PassAlongChannel, string>;
 
 export const DEFAULT_SURCHARGE_RULE_ID = 'global_surcharge_1';
 export const COMPLIMENTARY_UNLIMITED = 999999;
@@ -62,8 +78,7 @@ export const ZSurchargeRule = z.object({
 });
 export type TSurchargeRule = z.infer<typeof ZSurchargeRule>;
 
-const passAlong = (channel: (typeof PASS_ALONG_CHANNELS)[number]) =>
-  z.enum([1, 2, 3, 4].map((n) => `SERVICE_FEE_OPTION_${channel}_${n}`) as [string, ...string[]]);
+const passAlong = (channel: PassAlongChannel) => z.enum(PASS_ALONG_OPTIONS.map((n) => passAlongOption(channel, n)) as [string, ...string[]]);
 
 export const ZTicketSettingsInput = z
   .object({
@@ -72,9 +87,9 @@ export const ZTicketSettingsInput = z
     donationCharge: cents(M.donationChargeRequired),
     // Required like the other amounts (spec §5 marks it *); the spec gives it no message of its own.
     roundUpServiceFeeValue: cents(M.fieldRequired).min(1, M.invalidValue).max(10_000, M.invalidValue),
-    serviceFeePassAlongOptionOnline: passAlong('ONLINE').default('SERVICE_FEE_OPTION_ONLINE_1'),
-    serviceFeePassAlongOptionBackend: passAlong('BACKEND').default('SERVICE_FEE_OPTION_BACKEND_1'),
-    serviceFeePassAlongOptionApp: passAlong('APP').default('SERVICE_FEE_OPTION_APP_1'),
+    serviceFeePassAlongOptionOnline: passAlong('ONLINE').default(passAlongOption('ONLINE', DEFAULT_PASS_ALONG_OPTION)),
+    serviceFeePassAlongOptionBackend: passAlong('BACKEND').default(passAlongOption('BACKEND', DEFAULT_PASS_ALONG_OPTION)),
+    serviceFeePassAlongOptionApp: passAlong('APP').default(passAlongOption('APP', DEFAULT_PASS_ALONG_OPTION)),
     chargeTax: z.boolean().default(false),
     taxRate: percent(M.taxRateRequired).nullable().optional(),
     chargeOnline: z.boolean().default(false),
@@ -104,7 +119,40 @@ export const ZTicketSettingsInput = z
     { when: ({ value }) => typeof value === 'object' && value !== null },
   );
 export type TTicketSettingsInput = z.input<typeof ZTicketSettingsInput>;
-export type TTicketSettings = z.output<typeof ZTicketSettingsInput> & { defaultSurchargeRule: string | null };
+
+// ---- the one fee-settings type -------------------------------------------------------------
+
+/**
+ * A tenant's fee settings (or the global template's), as the server stores them and the pricing
+ * engine reads them: rates in integer basis points (2.9% = 290), amounts in integer cents, one
+ * pass-along option per channel. The wire keeps the spec's shape (rates in percent, options as
+ * SERVICE_FEE_OPTION_<CHANNEL>_<n>: ZTicketSettings, ZTicketSettingsInput); feeSettingsToWire and
+ * feeSettingsFromWire are the only conversions, and the server's repository maps its rows to this.
+ */
+export type FeeSettings = {
+  defaultSurchargeRule: string | null;
+  isTenantSettingsControlEnabled: boolean;
+  donationServiceFeeBp: number;
+  donationCharge: number;
+  roundUpServiceFeeValue: number;
+  passAlong: Record<PassAlongChannel, PassAlongOption>;
+  chargeTax: boolean;
+  taxRateBp: number | null;
+  chargeOnline: boolean;
+  chargeOnlineValue: number | null;
+  chargeCash: boolean;
+  chargeCashValue: number | null;
+  chargeBoxOffice: boolean;
+  chargeBoxOfficeValue: number;
+  maximumComplimentaryTickets: number;
+  autoShowActiveTicketsAsSoldOut: boolean;
+  platformFeeBp: number;
+  processingFeeBp: number;
+};
+
+/** A percentage with at most 2 decimals (2.9) as integer basis points (290), and back. */
+export const percentToBp = (percent: number) => Math.round(percent * 100);
+export const bpToPercent = (bp: number) => bp / 100;
 
 // ---- API contracts of the fees screens (accounts §7 Fees and settings) ----------------------
 
@@ -159,6 +207,91 @@ export const ZTicketSettings = z.object({
   processingFee: z.number(),
 });
 export type TTicketSettingsResource = z.infer<typeof ZTicketSettings>;
+
+/** The settings as the spec's wire shows them (GET and PUT .../setting). */
+export function feeSettingsToWire(s: FeeSettings, ownerId: string): TTicketSettingsResource {
+  return {
+    ownerId,
+    defaultSurchargeRule: s.defaultSurchargeRule,
+    isTenantSettingsControlEnabled: s.isTenantSettingsControlEnabled,
+    donationServiceFee: bpToPercent(s.donationServiceFeeBp),
+    donationCharge: s.donationCharge,
+    roundUpServiceFeeValue: s.roundUpServiceFeeValue,
+    [PASS_ALONG_FIELDS.ONLINE]: passAlongOption('ONLINE', s.passAlong.ONLINE),
+    [PASS_ALONG_FIELDS.BACKEND]: passAlongOption('BACKEND', s.passAlong.BACKEND),
+    [PASS_ALONG_FIELDS.APP]: passAlongOption('APP', s.passAlong.APP),
+    chargeTax: s.chargeTax,
+    taxRate: s.taxRateBp === null ? null : bpToPercent(s.taxRateBp),
+    chargeOnline: s.chargeOnline,
+    chargeOnlineValue: s.chargeOnlineValue,
+    chargeCash: s.chargeCash,
+    chargeCashValue: s.chargeCashValue,
+    chargeBoxOffice: s.chargeBoxOffice,
+    chargeBoxOfficeValue: s.chargeBoxOfficeValue,
+    maximumComplimentaryTickets: s.maximumComplimentaryTickets,
+    autoShowActiveTicketsAsSoldOut: s.autoShowActiveTicketsAsSoldOut,
+    platformFee: bpToPercent(s.platformFeeBp),
+    processingFee: bpToPercent(s.processingFeeBp),
+  };
+}
+
+/** Settings sent on the wire (already parsed by ZTicketSettingsInput), with the default rule they keep. */
+export function feeSettingsFromWire(input: z.output<typeof ZTicketSettingsInput>, defaultSurchargeRule: string | null): FeeSettings {
+  const option = (channel: PassAlongChannel) => parsePassAlongOption(channel, input[PASS_ALONG_FIELDS[channel]]) ?? DEFAULT_PASS_ALONG_OPTION;
+  return {
+    defaultSurchargeRule,
+    isTenantSettingsControlEnabled: input.isTenantSettingsControlEnabled,
+    donationServiceFeeBp: percentToBp(input.donationServiceFee),
+    donationCharge: input.donationCharge,
+    roundUpServiceFeeValue: input.roundUpServiceFeeValue,
+    passAlong: { ONLINE: option('ONLINE'), BACKEND: option('BACKEND'), APP: option('APP') },
+    chargeTax: input.chargeTax,
+    taxRateBp: input.taxRate === null || input.taxRate === undefined ? null : percentToBp(input.taxRate),
+    chargeOnline: input.chargeOnline,
+    chargeOnlineValue: input.chargeOnlineValue ?? null,
+    chargeCash: input.chargeCash,
+    chargeCashValue: input.chargeCashValue ?? null,
+    chargeBoxOffice: input.chargeBoxOffice,
+    chargeBoxOfficeValue: input.chargeBoxOfficeValue,
+    maximumComplimentaryTickets: input.maximumComplimentaryTickets,
+    autoShowActiveTicketsAsSoldOut: input.autoShowActiveTicketsAsSoldOut,
+    platformFeeBp: percentToBp(input.platformFee),
+    processingFeeBp: percentToBp(input.processingFee),
+  };
+}
+
+/**
+ * Each field of the settings form, by the unit the wire gives it: the web's form derives its values
+ * and conversions from this (dollars for cents, the percentage as typed), so a new field of
+ * ZTicketSettingsInput must be listed here to compile.
+ */
+export const TICKET_SETTINGS_UNITS = {
+  isTenantSettingsControlEnabled: 'flag',
+  donationServiceFee: 'percent',
+  donationCharge: 'cents',
+  roundUpServiceFeeValue: 'cents',
+  serviceFeePassAlongOptionOnline: 'option',
+  serviceFeePassAlongOptionBackend: 'option',
+  serviceFeePassAlongOptionApp: 'option',
+  chargeTax: 'flag',
+  taxRate: 'percent',
+  chargeOnline: 'flag',
+  chargeOnlineValue: 'cents',
+  chargeCash: 'flag',
+  chargeCashValue: 'cents',
+  chargeBoxOffice: 'flag',
+  chargeBoxOfficeValue: 'cents',
+  maximumComplimentaryTickets: 'count',
+  autoShowActiveTicketsAsSoldOut: 'flag',
+  platformFee: 'percent',
+  processingFee: 'percent',
+} as const satisfies { [K in keyof TTicketSettingsInput]-?: 'flag' | 'percent' | 'cents' | 'count' | 'option' };
+
+// The resource is the input's fields plus its owner and default rule: a field added to one and not
+// the other fails to compile here.
+type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : never;
+const _resourceMatchesInput: SameKeys<Omit<TTicketSettingsResource, 'ownerId' | 'defaultSurchargeRule'>, Required<TTicketSettingsInput>> = true;
+void _resourceMatchesInput;
 
 /** spec §7: settings updates send either {defaultSurchargeRule} or the full settings. */
 export const ZSetDefaultSurchargeRuleRequest = z.object({ defaultSurchargeRule: z.string({ error: M.invalidValue }).min(1, M.invalidValue).max(200) }).strict();

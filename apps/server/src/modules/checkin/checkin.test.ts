@@ -7,8 +7,8 @@ import { checkinScans, tickets } from '../../db/schema/index.js';
 import { givenEventActors, type EventActors } from '../../../test/actors.js';
 import { givenEvent, givenTenant, inspectPdf, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { TICKET_QR_OPTIONS, QR_MODULE_PT } from '../fulfilment/pdf.js';
-import { givenSale } from '../reports/testing.js';
-import { givenPaidTickets, type PaidTickets } from './testing.js';
+import { givenSale } from '../../../test/fixtures/sales.js';
+import { givenPaidTickets, type PaidTickets } from '../../../test/fixtures/paid-tickets.js';
 import { checkinKeys, readTicketCode, signTicketCode } from './ticket-code.js';
 
 let server: TestServer;

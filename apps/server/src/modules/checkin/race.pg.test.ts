@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkinScans, tickets } from '../../db/schema/index.js';
 import { givenEvent, givenTenant, givenUser, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
-import { givenPaidTickets } from './testing.js';
+import { givenPaidTickets } from '../../../test/fixtures/paid-tickets.js';
 import { signTicketCode } from './ticket-code.js';
 
 // issue 11 "Exactly once": two doors scanning one ticket at the same moment admit it once; the other

@@ -135,7 +135,7 @@ export async function createOrder(opts: {
       gatewayProcessingFee: priced.gatewayProcessingFee,
       discount: priced.discount,
       vat: priced.vat,
-      taxRate: config.settings.chargeTax ? Math.round((config.settings.taxRate ?? 0) * 100) : 0,
+      taxRate: config.settings.chargeTax ? (config.settings.taxRateBp ?? 0) : 0,
       donation: priced.donation,
       donationFee: priced.donationFee,
       charityId: donation.charity?.id ?? null,

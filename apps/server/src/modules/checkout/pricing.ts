@@ -11,7 +11,7 @@ import {
 import { DomainError } from '../../platform/errors.js';
 import type { DiscountCodeRow } from '../discounts/repository.js';
 import { toPriceDiscount } from '../discounts/service.js';
-import { toRule, toSettings } from '../fees/repository.js';
+import { toFeeSettings, toRule } from '../fees/repository.js';
 import { GLOBAL_DEFAULT_RULE, GLOBAL_DEFAULT_SETTINGS } from '../fees/service.js';
 import type * as repo from './repository.js';
 
@@ -27,7 +27,7 @@ export type PricingConfig = { rule: PriceOrderRule; settings: PriceOrderSettings
 export function pricingConfigOf(tenantId: string, found: repo.CheckoutSnapshot['pricing']): PricingConfig {
   if (!found) return { rule: GLOBAL_DEFAULT_RULE, settings: GLOBAL_DEFAULT_SETTINGS };
   return {
-    settings: toSettings(found.settings, tenantId),
+    settings: toFeeSettings(found.settings),
     rule: found.rule ? toRule(found.rule, tenantId, null) : NO_FEES,
   };
 }

@@ -7,7 +7,7 @@ import { siteCtxOf } from '../../platform/auth/guard.js';
 import { discountCodeLimit, field } from './code-limit.js';
 import { createOrder } from './place-order.js';
 import { assertAdmitted } from '../waiting-room/service.js';
-import { waitingRoomToken } from '../waiting-room/routes.js';
+import { waitingRoomToken } from '../waiting-room/visitor-token.js';
 
 const ZOrderParams = z.object({ tenantId: z.string().max(100), eventId: z.uuid() });
 

@@ -1,10 +1,10 @@
 import { isReservedPath } from '@marquee/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
+import { isHostTenantStaff, siteCtxOf } from '../../platform/auth/guard.js';
 import { EVENT_PAGE_CSP, publishedPageFor, withPublishedPage } from '../page-builder/service.js';
-import { PUBLIC_READ_CACHE } from '../public-site/routes.js';
 import { remember } from '../public-site/fast-path.js';
-import { acceptedEncoding, compressedBody, matchesEtag } from '../public-site/snapshots.js';
+import { acceptedEncoding, compressedBody, matchesEtag, PUBLIC_READ_CACHE } from '../public-site/snapshots.js';
 import type { EventPage } from './seo.js';
 import { originOf, renderEventPage, renderPublicEventsPage, robotsTxt, sitemapXml } from './service.js';
 
@@ -17,12 +17,12 @@ const EVENT_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
   const page = (kind: EventPage) => async (req: FastifyRequest, reply: FastifyReply) => {
     const { eventName } = req.params as { eventName: string };
-    const tenant = req.ctx.hostTenant;
-    if (!tenant || isReservedPath(eventName.toLowerCase()) || !EVENT_NAME_RE.test(eventName)) {
+    if (isReservedPath(eventName.toLowerCase()) || !EVENT_NAME_RE.test(eventName)) {
       // The single-page app's own answer (app.ts's not-found handler), as before these routes.
       return reply.callNotFound();
     }
-    const site = { tenant, user: req.ctx.user };
+    const site = siteCtxOf(req);
+    const tenant = site.tenant;
     const found = await renderEventPage({
       deps,
       site,
@@ -52,9 +52,13 @@ export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
     if (!encoding) return reply.send(rendered.html);
     return reply.header('content-encoding', encoding).send(compressedBody(rendered, encoding));
   };
-  const opts = { config: { access: { kind: 'public' as const } }, schema: { hide: true } };
+  // The guard's site rule: these pages exist on a tenant's host; the platform host's paths stay the app's.
+  const access = { kind: 'site', offSite: 'app' } as const;
+  const siteOpts = { config: { access }, schema: { hide: true } };
   // The event pages are the same for everyone: no session is looked up for them (/events decides by it).
-  const pageOpts = { config: { access: { kind: 'public' as const }, sessionless: true }, schema: { hide: true } };
+  const pageOpts = { config: { access, sessionless: true }, schema: { hide: true } };
+  // robots.txt answers on every host (the platform's forbids crawling); sitemap.xml is a tenant's.
+  const anyHost = { config: { access: { kind: 'public' as const } }, schema: { hide: true } };
   app.get('/:eventName', pageOpts, page('home'));
   app.get('/:eventName/', pageOpts, page('home'));
   app.get('/:eventName/tickets', pageOpts, page('tickets'));
@@ -65,21 +69,19 @@ export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
   // The tenant host's /events is the console's events list for its staff and the organiser's public
   // list of upcoming events for everyone else, and for staff who ask for it (?public; the console
   // links there). docs/decisions.md "/events: the console for staff, the public list otherwise".
-  app.get('/events', opts, async (req, reply) => {
-    const tenant = req.ctx.hostTenant;
-    const staff = !!req.ctx.user && req.ctx.memberships.some((m) => m.tenantId === tenant?.id || m.tenantId === null);
+  app.get('/events', siteOpts, async (req, reply) => {
     const wantsPublic = Object.hasOwn((req.query ?? {}) as object, 'public');
-    if (!tenant || (staff && !wantsPublic)) return reply.callNotFound();
-    const html = await renderPublicEventsPage({ deps, site: { tenant, user: req.ctx.user }, host: req.ctx.host });
+    if (isHostTenantStaff(req) && !wantsPublic) return reply.callNotFound();
+    const html = await renderPublicEventsPage({ deps, site: siteCtxOf(req), host: req.ctx.host });
     if (!html) return reply.callNotFound();
     // One address, two pages: never shared between a signed-in member and a visitor.
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'cookie').send(html);
   });
 
-  app.get('/robots.txt', opts, async (req, reply) =>
+  app.get('/robots.txt', anyHost, async (req, reply) =>
     reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600').send(robotsTxt({ origin: originOf(deps, req.ctx.host), tenant: req.ctx.hostTenant })),
   );
-  app.get('/sitemap.xml', opts, async (req, reply) => {
+  app.get('/sitemap.xml', anyHost, async (req, reply) => {
     const tenant = req.ctx.hostTenant;
     if (!tenant) return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
     const body = await sitemapXml({ deps, tenant, origin: originOf(deps, req.ctx.host) });

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn } from '../../../test/actors.js';
 import { givenEventOnSale, givenPlatformAdmin, givenTenant, givenUser, startServer, type Client, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
-import { buildZip, GOOD_TEMPLATE_FILES } from '../templates/testing.js';
+import { buildZip, GOOD_TEMPLATE_FILES } from '../../../test/fixtures/template-zips.js';
 
 // The attendee site rendered by its own React components on the server (issue 13): the real web
 // build (client and server renderer, as `npm run build` makes them) into a scratch directory.

@@ -11,7 +11,7 @@ import { givenEventOnSale, givenHeldOrder, givenTenant, givenUser, startServer, 
 import { givenEventActors, signedIn, type EventActors } from '../../../test/actors.js';
 import { FULFIL_JOB } from '../fulfilment/service.js';
 import { coverStorageKey } from './cover-image.js';
-import { GIF_1PX, PNG_1PX } from './testing.js';
+import { GIF_1PX, PNG_1PX } from '../../../test/fixtures/images.js';
 
 // Issue 15: an event's cover image, through HTTP against a real database and the real storage.
 

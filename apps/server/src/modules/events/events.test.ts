@@ -16,7 +16,7 @@ import {
   type TestServer,
 } from '../../../test/harness.js';
 import { givenEventActors as givenActors, type EventActors as Actors } from '../../../test/actors.js';
-import { GIF_1PX, PNG_1PX } from './testing.js';
+import { GIF_1PX, PNG_1PX } from '../../../test/fixtures/images.js';
 
 let server: TestServer;
 let tenant: GivenTenant;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { COMPLIMENTARY_UNLIMITED, DEFAULT_SURCHARGE_RULE_ID, M } from '@marquee/core';
+import { COMPLIMENTARY_UNLIMITED, DEFAULT_SURCHARGE_RULE_ID, feeSettingsToWire, GLOBAL_OWNER_ID, M } from '@marquee/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   givenPlatformAdmin,
@@ -43,7 +43,8 @@ const rule = (over: Record<string, unknown> = {}) => ({
   serviceFeePOSFlatRate: 50,
   ...over,
 });
-const { defaultSurchargeRule: _d, ...fullSettings } = GLOBAL_DEFAULT_SETTINGS;
+// The seeded defaults as the wire carries them (percentages, option names).
+const { ownerId: _o, defaultSurchargeRule: _d, ...fullSettings } = feeSettingsToWire(GLOBAL_DEFAULT_SETTINGS, GLOBAL_OWNER_ID);
 const settings = (over: Record<string, unknown> = {}) => ({ ...fullSettings, ...over });
 
 const ruleMessages: Array<[Record<string, unknown>, string, string]> = [

@@ -1,12 +1,20 @@
-import { GLOBAL_OWNER_ID, type TSurchargeRule, type TTicketSettingsResource } from '@marquee/core';
+import {
+  bpToPercent,
+  DEFAULT_PASS_ALONG_OPTION,
+  GLOBAL_OWNER_ID,
+  parsePassAlongOption,
+  passAlongOption,
+  percentToBp,
+  type FeeSettings,
+  type PassAlongChannel,
+  type TSurchargeRule,
+} from '@marquee/core';
 import { and, count, eq, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { globalSurchargeRules, globalTicketSettings, surchargeRules, ticketSettings } from '../../db/schema/index.js';
 import type { CompiledList, ListSpec } from '../../platform/list-query.js';
 
-// Percentages live in the database as integer basis points (2.9% = 290).
-export const toBp = (percent: number) => Math.round(percent * 100);
-export const fromBp = (bp: number) => bp / 100;
+// Percentages live in the database as integer basis points (2.9% = 290): core's percentToBp, bpToPercent.
 
 export const GLOBAL_SETTINGS_ID = 'global';
 
@@ -30,9 +38,9 @@ export function toRule(row: RuleRow, ownerId: string, defaultRuleId: string | nu
   return {
     id: row.id,
     name: row.name,
-    serviceFeePercent: fromBp(row.serviceFeePercentBp),
+    serviceFeePercent: bpToPercent(row.serviceFeePercentBp),
     serviceFeeFlatRate: row.serviceFeeFlatRate,
-    serviceFeePOSPercent: fromBp(row.serviceFeePosPercentBp),
+    serviceFeePOSPercent: bpToPercent(row.serviceFeePosPercentBp),
     serviceFeePOSFlatRate: row.serviceFeePosFlatRate,
     default: row.id === defaultRuleId,
     active: row.active,
@@ -48,9 +56,9 @@ type RuleCols = Pick<
 function ruleColumns(v: Partial<RuleValues>): Partial<RuleCols> {
   const out: Partial<RuleCols> = {};
   if (v.name !== undefined) out.name = v.name;
-  if (v.serviceFeePercent !== undefined) out.serviceFeePercentBp = toBp(v.serviceFeePercent);
+  if (v.serviceFeePercent !== undefined) out.serviceFeePercentBp = percentToBp(v.serviceFeePercent);
   if (v.serviceFeeFlatRate !== undefined) out.serviceFeeFlatRate = v.serviceFeeFlatRate;
-  if (v.serviceFeePOSPercent !== undefined) out.serviceFeePosPercentBp = toBp(v.serviceFeePOSPercent);
+  if (v.serviceFeePOSPercent !== undefined) out.serviceFeePosPercentBp = percentToBp(v.serviceFeePOSPercent);
   if (v.serviceFeePOSFlatRate !== undefined) out.serviceFeePosFlatRate = v.serviceFeePOSFlatRate;
   if (v.active !== undefined) out.active = v.active;
   return out;
@@ -131,84 +139,63 @@ export async function deleteRule(db: DbOrTx, scope: FeeScope, id: string) {
 }
 
 // ---- settings ----------------------------------------------------------------------------------
+//
+// The one mapper between the settings' columns and core's FeeSettings: rates are basis points on
+// both sides; the pass-along options are stored as the spec names them (SERVICE_FEE_OPTION_ONLINE_3).
 
 type SettingsRow = typeof ticketSettings.$inferSelect;
 export type SettingsColumns = Omit<SettingsRow, 'tenantId' | 'updatedAt'>;
-export type SettingsValues = Omit<TTicketSettingsResource, 'ownerId'>;
 
-export function toSettings(row: SettingsColumns, ownerId: string): TTicketSettingsResource {
+/** A stored option for the channel; one the database holds but the spec does not name is option 1 (§9 default). */
+const storedOption = (channel: PassAlongChannel, value: string) => parsePassAlongOption(channel, value) ?? DEFAULT_PASS_ALONG_OPTION;
+
+export function toFeeSettings(row: SettingsColumns): FeeSettings {
+  const { serviceFeePassAlongOptionOnline, serviceFeePassAlongOptionBackend, serviceFeePassAlongOptionApp, ...same } = row;
   return {
-    ownerId,
-    defaultSurchargeRule: row.defaultSurchargeRule,
-    isTenantSettingsControlEnabled: row.isTenantSettingsControlEnabled,
-    donationServiceFee: fromBp(row.donationServiceFeeBp),
-    donationCharge: row.donationCharge,
-    roundUpServiceFeeValue: row.roundUpServiceFeeValue,
-    serviceFeePassAlongOptionOnline: row.serviceFeePassAlongOptionOnline,
-    serviceFeePassAlongOptionBackend: row.serviceFeePassAlongOptionBackend,
-    serviceFeePassAlongOptionApp: row.serviceFeePassAlongOptionApp,
-    chargeTax: row.chargeTax,
-    taxRate: row.taxRateBp === null ? null : fromBp(row.taxRateBp),
-    chargeOnline: row.chargeOnline,
-    chargeOnlineValue: row.chargeOnlineValue,
-    chargeCash: row.chargeCash,
-    chargeCashValue: row.chargeCashValue,
-    chargeBoxOffice: row.chargeBoxOffice,
-    chargeBoxOfficeValue: row.chargeBoxOfficeValue,
-    maximumComplimentaryTickets: row.maximumComplimentaryTickets,
-    autoShowActiveTicketsAsSoldOut: row.autoShowActiveTicketsAsSoldOut,
-    platformFee: fromBp(row.platformFeeBp),
-    processingFee: fromBp(row.processingFeeBp),
+    ...same,
+    passAlong: {
+      ONLINE: storedOption('ONLINE', serviceFeePassAlongOptionOnline),
+      BACKEND: storedOption('BACKEND', serviceFeePassAlongOptionBackend),
+      APP: storedOption('APP', serviceFeePassAlongOptionApp),
+    },
   };
 }
 
-export function settingsColumns(v: SettingsValues): SettingsColumns {
+export function feeSettingsColumns(settings: FeeSettings): SettingsColumns {
+  const { passAlong, ...same } = settings;
   return {
-    defaultSurchargeRule: v.defaultSurchargeRule,
-    isTenantSettingsControlEnabled: v.isTenantSettingsControlEnabled,
-    donationServiceFeeBp: toBp(v.donationServiceFee),
-    donationCharge: v.donationCharge,
-    roundUpServiceFeeValue: v.roundUpServiceFeeValue,
-    serviceFeePassAlongOptionOnline: v.serviceFeePassAlongOptionOnline,
-    serviceFeePassAlongOptionBackend: v.serviceFeePassAlongOptionBackend,
-    serviceFeePassAlongOptionApp: v.serviceFeePassAlongOptionApp,
-    chargeTax: v.chargeTax,
-    taxRateBp: v.taxRate === null ? null : toBp(v.taxRate),
-    chargeOnline: v.chargeOnline,
-    chargeOnlineValue: v.chargeOnlineValue,
-    chargeCash: v.chargeCash,
-    chargeCashValue: v.chargeCashValue,
-    chargeBoxOffice: v.chargeBoxOffice,
-    chargeBoxOfficeValue: v.chargeBoxOfficeValue,
-    maximumComplimentaryTickets: v.maximumComplimentaryTickets,
-    autoShowActiveTicketsAsSoldOut: v.autoShowActiveTicketsAsSoldOut,
-    platformFeeBp: toBp(v.platformFee),
-    processingFeeBp: toBp(v.processingFee),
+    ...same,
+    serviceFeePassAlongOptionOnline: passAlongOption('ONLINE', passAlong.ONLINE),
+    serviceFeePassAlongOptionBackend: passAlongOption('BACKEND', passAlong.BACKEND),
+    serviceFeePassAlongOptionApp: passAlongOption('APP', passAlong.APP),
   };
 }
 
 /** The scope's settings; `lock` takes the row for the rest of the transaction. */
-export async function findSettings(db: DbOrTx, scope: FeeScope, lock = false): Promise<SettingsColumns | undefined> {
+export async function findSettings(db: DbOrTx, scope: FeeScope, lock = false): Promise<FeeSettings | undefined> {
   if (scope.kind === 'global') {
     const query = db.select().from(globalTicketSettings).where(eq(globalTicketSettings.id, GLOBAL_SETTINGS_ID));
     const [row] = lock ? await query.for('update') : await query;
     if (!row) return undefined;
     const { id: _id, updatedAt: _u, ...cols } = row;
-    return cols;
+    return toFeeSettings(cols);
   }
   const query = db.select().from(ticketSettings).where(eq(ticketSettings.tenantId, scope.tenantId));
   const [row] = lock ? await query.for('update') : await query;
   if (!row) return undefined;
   const { tenantId: _t, updatedAt: _u, ...cols } = row;
-  return cols;
+  return toFeeSettings(cols);
 }
 
-export async function insertSettings(db: DbOrTx, scope: FeeScope, cols: SettingsColumns) {
+export async function insertSettings(db: DbOrTx, scope: FeeScope, settings: FeeSettings) {
+  const cols = feeSettingsColumns(settings);
   if (scope.kind === 'global') await db.insert(globalTicketSettings).values({ id: GLOBAL_SETTINGS_ID, ...cols }).onConflictDoNothing();
   else await db.insert(ticketSettings).values({ tenantId: scope.tenantId, ...cols });
 }
 
-export async function updateSettings(db: DbOrTx, scope: FeeScope, cols: Partial<SettingsColumns>) {
+/** Writes the whole settings, or only which rule is the default. */
+export async function updateSettings(db: DbOrTx, scope: FeeScope, change: FeeSettings | Pick<FeeSettings, 'defaultSurchargeRule'>) {
+  const cols = 'passAlong' in change ? feeSettingsColumns(change) : { defaultSurchargeRule: change.defaultSurchargeRule };
   const set = { ...cols, updatedAt: new Date() };
   if (scope.kind === 'global') await db.update(globalTicketSettings).set(set).where(eq(globalTicketSettings.id, GLOBAL_SETTINGS_ID));
   else await db.update(ticketSettings).set(set).where(eq(ticketSettings.tenantId, scope.tenantId));

@@ -2,13 +2,18 @@ import { randomUUID } from 'node:crypto';
 import {
   COMPLIMENTARY_NEW_TENANT,
   COMPLIMENTARY_UNLIMITED,
+  DEFAULT_PASS_ALONG_OPTION,
   DEFAULT_SURCHARGE_RULE_ID,
   M,
   ZSetDefaultSurchargeRuleRequest,
   ZSurchargeRuleInput,
   ZSurchargeRulePatch,
   ZTicketSettingsInput,
+  bpToPercent,
+  feeSettingsFromWire,
+  feeSettingsToWire,
   isSetDefaultRequest,
+  type FeeSettings,
   type PlatformRole,
   type TSurchargeRule,
   type TSurchargeRuleList,
@@ -45,17 +50,15 @@ export const GLOBAL_DEFAULT_RULE = {
   active: true,
 } as const;
 
-export const GLOBAL_DEFAULT_SETTINGS: repo.SettingsValues = {
+export const GLOBAL_DEFAULT_SETTINGS: FeeSettings = {
   defaultSurchargeRule: DEFAULT_SURCHARGE_RULE_ID,
   isTenantSettingsControlEnabled: false,
-  donationServiceFee: 20,
+  donationServiceFeeBp: 2000,
   donationCharge: 0,
   roundUpServiceFeeValue: 1,
-  serviceFeePassAlongOptionOnline: 'SERVICE_FEE_OPTION_ONLINE_1',
-  serviceFeePassAlongOptionBackend: 'SERVICE_FEE_OPTION_BACKEND_1',
-  serviceFeePassAlongOptionApp: 'SERVICE_FEE_OPTION_APP_1',
+  passAlong: { ONLINE: DEFAULT_PASS_ALONG_OPTION, BACKEND: DEFAULT_PASS_ALONG_OPTION, APP: DEFAULT_PASS_ALONG_OPTION },
   chargeTax: false,
-  taxRate: null,
+  taxRateBp: null,
   chargeOnline: false,
   chargeOnlineValue: null,
   chargeCash: false,
@@ -64,8 +67,8 @@ export const GLOBAL_DEFAULT_SETTINGS: repo.SettingsValues = {
   chargeBoxOfficeValue: 0,
   maximumComplimentaryTickets: COMPLIMENTARY_UNLIMITED,
   autoShowActiveTicketsAsSoldOut: false,
-  platformFee: 0,
-  processingFee: 2.9,
+  platformFeeBp: 0,
+  processingFeeBp: 290,
 };
 
 /**
@@ -80,7 +83,7 @@ export async function ensureGlobalFeeDefaults(deps: Pick<Deps, 'db'>): Promise<v
     if (await repo.findSettings(tx, scope)) return;
     const { id, ...rule } = GLOBAL_DEFAULT_RULE;
     await repo.insertRule(tx, scope, id, rule);
-    await repo.insertSettings(tx, scope, repo.settingsColumns(GLOBAL_DEFAULT_SETTINGS));
+    await repo.insertSettings(tx, scope, GLOBAL_DEFAULT_SETTINGS);
   });
 }
 
@@ -94,7 +97,7 @@ export const actorOf = (ctx: TenantCtx | null): FeeActor => ({
 });
 
 /** spec: accounts §6: 'Allow Tenant to Edit Fees Settings', enforced here, not only by disabled inputs. */
-function assertMayWrite(actor: FeeActor, settings: repo.SettingsColumns) {
+function assertMayWrite(actor: FeeActor, settings: FeeSettings) {
   if (actor.platformWriter) return;
   if (!settings.isTenantSettingsControlEnabled) throw forbidden(M.feesEditNotAllowed);
 }
@@ -202,7 +205,7 @@ export async function deleteTenantRuleAsPlatform({ deps, tenantId, ruleId }: { d
 export async function getSettings({ deps, scope }: { deps: Deps; scope: FeeScope }): Promise<TTicketSettingsResource> {
   const settings = await repo.findSettings(deps.db, scope);
   if (!settings) throw notFound(scope.kind === 'global' ? M.globalSettingsLoadFailed : M.notFound);
-  return repo.toSettings(settings, ownerIdOf(scope));
+  return feeSettingsToWire(settings, ownerIdOf(scope));
 }
 
 async function assertDefaultCandidate(tx: Tx, scope: FeeScope, ruleId: string) {
@@ -237,16 +240,10 @@ export async function updateSettings({ deps, scope, actor, body }: { deps: Deps;
       nextDefault = parseOrThrow(ZSetDefaultSurchargeRuleRequest, { defaultSurchargeRule }).defaultSurchargeRule;
       await assertDefaultCandidate(tx, scope, nextDefault);
     }
-    const values: repo.SettingsValues = {
-      ...input,
-      // The global settings are a template, never tenant-controlled themselves.
-      isTenantSettingsControlEnabled: scope.kind === 'global' ? false : input.isTenantSettingsControlEnabled,
-      taxRate: input.taxRate ?? null,
-      chargeOnlineValue: input.chargeOnlineValue ?? null,
-      chargeCashValue: input.chargeCashValue ?? null,
-      defaultSurchargeRule: nextDefault,
-    };
-    await repo.updateSettings(tx, scope, repo.settingsColumns(values));
+    const settings = feeSettingsFromWire(input, nextDefault);
+    // The global settings are a template, never tenant-controlled themselves.
+    if (scope.kind === 'global') settings.isTenantSettingsControlEnabled = false;
+    await repo.updateSettings(tx, scope, settings);
   });
   return { success: true as const, message: M.settingsUpdated, settings: await getSettings({ deps, scope }) };
 }
@@ -273,9 +270,9 @@ export async function copyGlobalFeesToTenant(tx: Tx, tenantId: string) {
       id,
       {
         name: rule.name,
-        serviceFeePercent: repo.fromBp(rule.serviceFeePercentBp),
+        serviceFeePercent: bpToPercent(rule.serviceFeePercentBp),
         serviceFeeFlatRate: rule.serviceFeeFlatRate,
-        serviceFeePOSPercent: repo.fromBp(rule.serviceFeePosPercentBp),
+        serviceFeePOSPercent: bpToPercent(rule.serviceFeePosPercentBp),
         serviceFeePOSFlatRate: rule.serviceFeePosFlatRate,
         active: rule.active,
       },

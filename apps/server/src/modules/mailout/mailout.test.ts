@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attendeeMessageRecipients, attendeeMessages, events, outbox } from '../../db/schema/index.js';
 import { eventActorStatuses, givenEventActors, type EventActors } from '../../../test/actors.js';
 import { givenEventOnSale, givenTenant, givenTenantWithAdmin, linkFrom, startTenantServer, type Client, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
-import { givenSale, givenSubscriber } from '../reports/testing.js';
+import { givenSale, givenSubscriber } from '../../../test/fixtures/sales.js';
 import { sendAttendeeMessage } from './service.js';
 import { unsubscribeToken } from './unsubscribe-token.js';
 

@@ -5,7 +5,7 @@ import { M } from '@marquee/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn } from '../../../test/actors.js';
 import { givenEventOnSale, givenPlatformAdmin, givenTenant, givenUser, startServer, type Client, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
-import { buildZip, GOOD_TEMPLATE_FILES } from '../templates/testing.js';
+import { buildZip, GOOD_TEMPLATE_FILES } from '../../../test/fixtures/template-zips.js';
 import { sanitizePageCss, sanitizePageHtml } from './sanitize.js';
 
 let server: TestServer;

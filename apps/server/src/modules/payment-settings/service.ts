@@ -1,8 +1,12 @@
 import {
   CARD_PAYMENT_PROVIDER,
+  DEFAULT_PASS_ALONG_OPTION,
   M,
   ZPayoutUpdateRequest,
+  passAlongOption,
   payoutAutomaticFor,
+  type FeeSettings,
+  type PassAlongChannel,
   type PaymentAccountType,
   type PayoutType,
   type TPaymentSettings,
@@ -41,7 +45,8 @@ export async function createDefaultPaymentSettings(db: DbOrTx, tenantId: string)
   await repo.insertPaymentSettings(db, tenantId, NEW_TENANT_PAYMENT_SETTINGS);
 }
 
-function toResource(row: repo.PaymentSettingsRow, ticket: fees.SettingsColumns | undefined): TPaymentSettings {
+function toResource(row: repo.PaymentSettingsRow, ticket: FeeSettings | undefined): TPaymentSettings {
+  const option = (channel: PassAlongChannel) => passAlongOption(channel, ticket?.passAlong[channel] ?? DEFAULT_PASS_ALONG_OPTION);
   return {
     tenantId: row.tenantId,
     payout: {
@@ -62,9 +67,9 @@ function toResource(row: repo.PaymentSettingsRow, ticket: fees.SettingsColumns |
     // One source of truth: these are the tenant's ticket settings, shown here read-only.
     fees: {
       serviceFeeRoundUp: ticket?.roundUpServiceFeeValue ?? 1,
-      serviceFeeOnlineSales: ticket?.serviceFeePassAlongOptionOnline ?? 'SERVICE_FEE_OPTION_ONLINE_1',
-      serviceFeeBackendSales: ticket?.serviceFeePassAlongOptionBackend ?? 'SERVICE_FEE_OPTION_BACKEND_1',
-      serviceFeeAppSales: ticket?.serviceFeePassAlongOptionApp ?? 'SERVICE_FEE_OPTION_APP_1',
+      serviceFeeOnlineSales: option('ONLINE'),
+      serviceFeeBackendSales: option('BACKEND'),
+      serviceFeeAppSales: option('APP'),
     },
     gateway: { provider: row.gatewayProvider, customerId: row.gatewayCustomerId, test: row.gatewayTest },
   };

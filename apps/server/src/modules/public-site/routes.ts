@@ -8,13 +8,7 @@ import { notFound } from '../../platform/errors.js';
 import { discountCodeLimit, field } from '../checkout/code-limit.js';
 import * as service from './service.js';
 import { remember } from './fast-path.js';
-import { acceptedEncoding, compressedBody, matchesEtag } from './snapshots.js';
-
-/**
- * A CDN may keep a public event one second (the snapshot's own bound) and answer with it for ten
- * more while it asks again; browsers revalidate every time (ETag, 304). docs/operations.md "Public reads".
- */
-export const PUBLIC_READ_CACHE = 'public, max-age=0, must-revalidate, s-maxage=1, stale-while-revalidate=10';
+import { acceptedEncoding, compressedBody, matchesEtag, PUBLIC_READ_CACHE } from './snapshots.js';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

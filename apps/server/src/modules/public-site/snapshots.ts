@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
+/**
+ * A CDN may keep a public event one second (the snapshot's own bound) and answer with it for ten
+ * more while it asks again; browsers revalidate every time (ETag, 304). docs/operations.md "Public reads".
+ */
+export const PUBLIC_READ_CACHE = 'public, max-age=0, must-revalidate, s-maxage=1, stale-while-revalidate=10';
+
 /** A public read as it goes on the wire: the value, its JSON and a strong ETag of that JSON. */
 export type Published<T> = { value: T; body: string; etag: string; /** performance.now() when it was read (cached snapshots only). */ loadedAt?: number };
 

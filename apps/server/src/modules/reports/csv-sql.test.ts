@@ -5,7 +5,7 @@ import { givenEvent, givenTenant, givenUser, startServer, type Client, type Give
 import { csvHeader, csvRows, lfToCrlf } from './csv.js';
 import { copyReportCsv, reportCsvQuery, rowsOf, streamReport } from './repository.js';
 import { SOURCES, type ReportSource, type Scope, type SourceKind } from './sources.js';
-import { givenSale, givenSubscriber } from './testing.js';
+import { givenSale, givenSubscriber } from '../../../test/fixtures/sales.js';
 
 // The two CSV writers must give the same bytes: csv.ts over the rows (PGlite, and what the lists
 // show) and PostgreSQL's COPY over csv-sql.ts's cells (exports on PostgreSQL). On PGlite, which has

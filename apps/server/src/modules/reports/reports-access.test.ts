@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PLATFORM_ROLES, REPORT_PATHS } from '@marquee/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { givenEvent, givenTenant, givenUser, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
-import { givenSale } from './testing.js';
+import { givenSale } from '../../../test/fixtures/sales.js';
 
 // Who reads which report (docs/decisions.md "Who reads the reports"), on every report route, and
 // another tenant's ids answering 404.

@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import { jobs, orders, refunds, reportExports, tickets } from '../../db/schema/index.js';
 import { exportFileUrl } from './exports.js';
 import { dashboardFigures, directFigures } from './repository.js';
-import { centsOf, givenSale, givenSubscriber, parseCsv } from './testing.js';
+import { centsOf, givenSale, givenSubscriber, parseCsv } from '../../../test/fixtures/sales.js';
 
 let server: TestServer;
 let admin: Client;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { givenActors, signedIn, statusesOf, type Actors } from '../../../test/actors.js';
 import { givenEvent, givenPlatformAdmin, givenTenant, givenUser, notFoundError, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { DEMO_TEMPLATE_FILES, storedZip } from './demo.js';
-import { buildZip, GOOD_TEMPLATE_FILES, type ZipEntry } from './testing.js';
+import { buildZip, GOOD_TEMPLATE_FILES, type ZipEntry } from '../../../test/fixtures/template-zips.js';
 
 let server: TestServer;
 let admin: Client;

@@ -1,21 +1,15 @@
 import { WAITING_ROOM_HEADER, ZWaitingRoomPlace, ZWaitingRoomSettings, ZWaitingRoomSettingsResponse, waitingRoomCookie } from '@marquee/core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { siteCtxOf, tenantCtxOf } from '../../platform/auth/guard.js';
 import { EVENT_READ, EVENT_WRITE } from '../events/access.js';
 import * as service from './service.js';
+import { waitingRoomToken } from './visitor-token.js';
 
 const ZEventParams = z.object({ tenantId: z.string().max(100), eventId: z.uuid() });
 const tags = ['waiting-room'];
-
-/** The visitor's place: the cookie the room set, or the header an API client carries it in. */
-export function waitingRoomToken(req: FastifyRequest, eventId: string): string | undefined {
-  const header = req.headers[WAITING_ROOM_HEADER];
-  if (typeof header === 'string' && header) return header;
-  return req.cookies[waitingRoomCookie(eventId)];
-}
 
 /** The optional waiting room of an event's on-sale (issue 13). */
 export function registerWaitingRoomRoutes(app: FastifyInstance, deps: Deps) {

@@ -65,6 +65,8 @@ export type Access =
     }
   /**
    * The attendee site: anyone, on a tenant's host only (404 elsewhere); a :tenantId path parameter
-   * must be that tenant's. The service gets a SiteCtx.
+   * must be that tenant's. The service gets a SiteCtx. With `offSite: 'app'` (the server-rendered
+   * pages outside /api) the route does not exist off tenants' hosts: there its path is the
+   * single-page app's, served by the not-found handler, instead of a 404.
    */
-  | { kind: 'site' };
+  | { kind: 'site'; offSite?: 'app' };

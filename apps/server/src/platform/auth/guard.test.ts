@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { givenEvent, givenPlatformAdmin, givenTenant, givenUser, startServer, type GivenTenant, type GivenUser, type TestServer } from '../../../test/harness.js';
 import { memberships, tenants } from '../../db/schema/index.js';
 import { AppError } from '../errors.js';
-import { invalidateHostTenant, registerGuard } from './guard.js';
+import { invalidateHostTenant, isHostTenantStaff, registerGuard } from './guard.js';
 import { SESSION_COOKIE } from './sessions.js';
 
 // The one guard, on a small app with one route per kind of access, against the real database and
@@ -59,6 +59,9 @@ beforeAll(async () => {
   probe.post('/api/p/site', { config: { access: { kind: 'site' } } }, echo);
   probe.get('/api/p/site/tenants/:tenantId', { config: { access: { kind: 'site' } } }, echo);
   probe.get('/site-page', { config: { access: { kind: 'site' } } }, echo);
+  // A server-rendered page that leaves other hosts to the app; it says whether the caller is staff.
+  probe.get('/app-page', { config: { access: { kind: 'site', offSite: 'app' } } }, async (req) => ({ ...(await echo(req)), staff: isHostTenantStaff(req) }));
+  probe.setNotFoundHandler((_req, reply) => reply.status(404).send('the app'));
   probe.get('/not-api', async () => ({ ok: true }));
   await probe.ready();
 });
@@ -251,6 +254,27 @@ describe('attendee site routes', () => {
     // A site page outside /api that declares the rule gets the same tenant (the seat map image).
     expect((await call('/site-page', { host: hostOf(tenant) })).json().siteCtx.tenant.id).toBe(tenant.id);
     expect((await call('/site-page', { host: platformHost() })).statusCode).toBe(404);
+  });
+
+  it("with offSite 'app', exist on tenants' hosts only: the platform host's same path is the app's (not-found handler)", async () => {
+    const res = await call('/app-page', { host: hostOf(tenant) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().siteCtx.tenant.id).toBe(tenant.id);
+    const onPlatform = await call('/app-page', { host: platformHost() });
+    expect([onPlatform.statusCode, onPlatform.body]).toEqual([404, 'the app']);
+    // An unknown tenant's host is refused as for every other rule; the plain site page is the guard's 404 everywhere.
+    expect((await call('/app-page', { host: `nobody.localhost:${server.port}` })).json().error.message).toBe(M.notFound);
+    expect((await call('/site-page', { host: platformHost() })).json().error.message).toBe(M.notFound);
+  });
+
+  it("tell the host tenant's staff (any membership in it) and platform operators from everyone else", async () => {
+    const staffOf = async (user: GivenUser | null) => (await call('/app-page', user ? await sessionOn(user, tenant) : { host: hostOf(tenant) })).json().staff;
+    expect(await staffOf(null)).toBe(false);
+    expect(await staffOf(await givenUser(server, {}))).toBe(false);
+    expect(await staffOf(await givenUser(server, { tenant: { id: other.id, roles: ['tenant_admin'] } }))).toBe(false);
+    expect(await staffOf(await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_staff'] } }))).toBe(true);
+    expect(await staffOf(await givenUser(server, { event: { tenantId: tenant.id, eventId: event.id, roles: ['event_manager'] } }))).toBe(true);
+    expect(await staffOf(await givenUser(server, { platformRoles: ['platform_report'] }))).toBe(true);
   });
 
   it('know who is signed in, and take writes without the CSRF token as public routes do', async () => {

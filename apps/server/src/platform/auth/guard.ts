@@ -29,6 +29,9 @@ export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** The route constraint that keeps a site page with `offSite: 'app'` to tenants' hosts. */
+const SITE_HOST = 'siteHost';
+
 export function platformRolesOf(ctx: RequestCtx): PlatformRole[] {
   return ctx.memberships.filter((m) => m.groupId === PLATFORM_GROUP_ID).flatMap((m) => m.roles as PlatformRole[]);
 }
@@ -122,9 +125,28 @@ export function invalidateHostTenant(db: Db, tenantId: string): void {
 export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: string; session: SessionPolicy }) {
   const { db } = opts;
 
+  // A site page that leaves other hosts to the app (`offSite: 'app'`) exists on tenants' hosts only:
+  // elsewhere (the platform host) the same path is the single-page app's, which the not-found
+  // handler serves. Routing decides it, from the same host rule as the tenant lookup below.
+  app.addConstraintStrategy({
+    name: SITE_HOST,
+    storage: () => {
+      const stores = new Map<unknown, unknown>();
+      return { get: (onSite: boolean) => (stores.get(onSite) ?? null) as never, set: (onSite: boolean, store: unknown) => void stores.set(onSite, store) };
+    },
+    deriveConstraint: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const host = req.headers.host;
+      return typeof host === 'string' && tenantLabel(host, opts.baseDomain) !== null;
+    },
+  });
+
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api') && !route.config?.access && route.method !== 'HEAD') {
       throw new Error(`Route ${route.method} ${route.url} declares no access rule`);
+    }
+    const access = route.config?.access;
+    if (access?.kind === 'site' && access.offSite === 'app') {
+      route.constraints = { ...route.constraints, [SITE_HOST]: true };
     }
   });
 
@@ -277,6 +299,15 @@ export function platformCtxOf(req: FastifyRequest): PlatformCtx {
 export function userOf(req: FastifyRequest) {
   if (!req.ctx.user) throw unauthenticated();
   return req.ctx.user;
+}
+
+/**
+ * On a tenant's site: is the signed-in caller staff of the host's tenant (a membership in it, event
+ * staff included) or a platform operator? Such a visitor's /events is the console's list.
+ */
+export function isHostTenantStaff(req: FastifyRequest): boolean {
+  const tenantId = req.siteCtx?.tenant.id;
+  return !!tenantId && !!req.ctx.user && req.ctx.memberships.some((m) => m.tenantId === tenantId || m.tenantId === null);
 }
 
 /**

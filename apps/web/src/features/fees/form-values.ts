@@ -1,4 +1,11 @@
-import type { TSurchargeRule, TSurchargeRuleInput, TTicketSettingsInput, TTicketSettingsResource } from '@marquee/core';
+import {
+  TICKET_SETTINGS_UNITS,
+  ZTicketSettingsInput,
+  type TSurchargeRule,
+  type TSurchargeRuleInput,
+  type TTicketSettingsInput,
+  type TTicketSettingsResource,
+} from '@marquee/core';
 
 // The forms show dollars and percentages; the API takes integer cents and percentages
 // (architecture rule 4: money is formatted only at the edge).
@@ -65,71 +72,40 @@ export const ruleValuesToInput = (v: RuleValues) =>
   }) as TSurchargeRuleInput;
 
 // ---- ticket settings --------------------------------------------------------------------------
+//
+// Derived from the wire schema (core's ZTicketSettingsInput and the unit of each of its fields,
+// TICKET_SETTINGS_UNITS): amounts in cents are typed in dollars, percentages and counts as they
+// are, and an empty number is '' while typed; nothing here lists the fields again.
 
-export type SettingsValues = {
-  isTenantSettingsControlEnabled: boolean;
-  donationServiceFee: NumberField;
-  donationCharge: NumberField;
-  roundUpServiceFeeValue: NumberField;
-  serviceFeePassAlongOptionOnline: string;
-  serviceFeePassAlongOptionBackend: string;
-  serviceFeePassAlongOptionApp: string;
-  chargeTax: boolean;
-  taxRate: NumberField;
-  chargeOnline: boolean;
-  chargeOnlineValue: NumberField;
-  chargeCash: boolean;
-  chargeCashValue: NumberField;
-  chargeBoxOffice: boolean;
-  chargeBoxOfficeValue: NumberField;
-  maximumComplimentaryTickets: NumberField;
-  autoShowActiveTicketsAsSoldOut: boolean;
-  platformFee: NumberField;
-  processingFee: NumberField;
-};
+type SettingsField = keyof typeof TICKET_SETTINGS_UNITS;
+type FormValue<Unit> = Unit extends 'flag' ? boolean : Unit extends 'option' ? string : NumberField;
+export type SettingsValues = { [K in SettingsField]: FormValue<(typeof TICKET_SETTINGS_UNITS)[K]> };
 
-export const settingsToValues = (s: TTicketSettingsResource): SettingsValues => ({
-  isTenantSettingsControlEnabled: s.isTenantSettingsControlEnabled,
-  donationServiceFee: s.donationServiceFee,
-  donationCharge: centsToDollars(s.donationCharge),
-  roundUpServiceFeeValue: centsToDollars(s.roundUpServiceFeeValue),
-  serviceFeePassAlongOptionOnline: s.serviceFeePassAlongOptionOnline,
-  serviceFeePassAlongOptionBackend: s.serviceFeePassAlongOptionBackend,
-  serviceFeePassAlongOptionApp: s.serviceFeePassAlongOptionApp,
-  chargeTax: s.chargeTax,
-  taxRate: s.taxRate ?? '',
-  chargeOnline: s.chargeOnline,
-  chargeOnlineValue: centsToDollars(s.chargeOnlineValue),
-  chargeCash: s.chargeCash,
-  chargeCashValue: centsToDollars(s.chargeCashValue),
-  chargeBoxOffice: s.chargeBoxOffice,
-  chargeBoxOfficeValue: centsToDollars(s.chargeBoxOfficeValue),
-  maximumComplimentaryTickets: s.maximumComplimentaryTickets,
-  autoShowActiveTicketsAsSoldOut: s.autoShowActiveTicketsAsSoldOut,
-  platformFee: s.platformFee,
-  processingFee: s.processingFee,
-});
+const SETTINGS_FIELDS = Object.keys(TICKET_SETTINGS_UNITS) as SettingsField[];
+/** Fields the schema takes as null when empty (the tax rate, the optional charges); the rest are required. */
+const NULLABLE = new Set(SETTINGS_FIELDS.filter((field) => ZTicketSettingsInput.shape[field].safeParse(null).success));
 
-/** The form as ZTicketSettingsInput reads it (and as PUT .../setting takes it). */
-export const settingsValuesToInput = (v: SettingsValues) =>
-  ({
-    isTenantSettingsControlEnabled: v.isTenantSettingsControlEnabled,
-    donationServiceFee: toNumber(v.donationServiceFee),
-    donationCharge: dollarsToCents(v.donationCharge),
-    roundUpServiceFeeValue: dollarsToCents(v.roundUpServiceFeeValue),
-    serviceFeePassAlongOptionOnline: v.serviceFeePassAlongOptionOnline,
-    serviceFeePassAlongOptionBackend: v.serviceFeePassAlongOptionBackend,
-    serviceFeePassAlongOptionApp: v.serviceFeePassAlongOptionApp,
-    chargeTax: v.chargeTax,
-    taxRate: toNumber(v.taxRate) ?? null,
-    chargeOnline: v.chargeOnline,
-    chargeOnlineValue: dollarsToCents(v.chargeOnlineValue) ?? null,
-    chargeCash: v.chargeCash,
-    chargeCashValue: dollarsToCents(v.chargeCashValue) ?? null,
-    chargeBoxOffice: v.chargeBoxOffice,
-    chargeBoxOfficeValue: dollarsToCents(v.chargeBoxOfficeValue),
-    maximumComplimentaryTickets: toNumber(v.maximumComplimentaryTickets),
-    autoShowActiveTicketsAsSoldOut: v.autoShowActiveTicketsAsSoldOut,
-    platformFee: toNumber(v.platformFee),
-    processingFee: toNumber(v.processingFee),
-  }) as TTicketSettingsInput;
+export function settingsToValues(s: TTicketSettingsResource): SettingsValues {
+  const values: Record<string, unknown> = {};
+  for (const field of SETTINGS_FIELDS) {
+    const unit = TICKET_SETTINGS_UNITS[field];
+    const value = s[field];
+    values[field] = unit === 'cents' ? centsToDollars(value as number | null) : unit === 'percent' || unit === 'count' ? (value ?? '') : value;
+  }
+  return values as SettingsValues;
+}
+
+/** The form as ZTicketSettingsInput reads it (and as PUT .../setting takes it); missing numbers stay undefined so zod says "required". */
+export function settingsValuesToInput(v: SettingsValues): TTicketSettingsInput {
+  const input: Record<string, unknown> = {};
+  for (const field of SETTINGS_FIELDS) {
+    const unit = TICKET_SETTINGS_UNITS[field];
+    const value = v[field];
+    if (unit === 'flag' || unit === 'option') input[field] = value;
+    else {
+      const number = unit === 'cents' ? dollarsToCents(value as NumberField) : toNumber(value as NumberField);
+      input[field] = number === undefined && NULLABLE.has(field) ? null : number;
+    }
+  }
+  return input as TTicketSettingsInput;
+}

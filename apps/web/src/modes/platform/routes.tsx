@@ -24,7 +24,7 @@ export const platformRoutes: RouteObject[] = [
       {
         lazy: lazyPage(() => import('./platform-console'), 'PlatformConsole'),
         children: [
-          { index: true, handle: consolePage('Dashboard'), lazy: lazyPage(() => import('../../features/dashboard/components/dashboard-page'), 'PlatformDashboardPage') },
+          { index: true, handle: consolePage('Dashboard'), lazy: lazyPage(() => import('../../features/platform-dashboard/components/platform-dashboard-page'), 'PlatformDashboardPage') },
           { path: 'tenants', handle: consolePage('Tenants'), lazy: lazyPage(() => import('../../features/tenants/components/tenants-page'), 'TenantsPage') },
           {
             path: 'tenant/:tenantId',

@@ -3,9 +3,11 @@ import { useForm } from '@mantine/form';
 import {
   COMPLIMENTARY_UNLIMITED,
   PASS_ALONG_DESCRIPTIONS,
+  PASS_ALONG_FIELDS,
+  PASS_ALONG_OPTIONS,
   passAlongOption,
   ZTicketSettingsInput,
-  type PASS_ALONG_CHANNELS,
+  type PassAlongChannel,
   type TTicketSettingsResource,
 } from '@marquee/core';
 import { IconInfoCircle } from '@tabler/icons-react';
@@ -18,20 +20,13 @@ import { useUpdateSettings } from '../mutations';
 import { MoneyInput, PercentInput } from './money-inputs';
 import viewOnlyCss from './view-only.module.css';
 
-type Channel = (typeof PASS_ALONG_CHANNELS)[number];
 // issue 15: Marquee sells online only so far; the other channels' options are kept, and say so.
 const NOT_YET = 'Not available yet: Marquee sells tickets online only. Saved for when this channel opens.';
-const CHANNELS: {
-  channel: Channel;
-  field: 'serviceFeePassAlongOptionOnline' | 'serviceFeePassAlongOptionBackend' | 'serviceFeePassAlongOptionApp';
-  label: string;
-  note?: string;
-}[] = [
-  { channel: 'ONLINE', field: 'serviceFeePassAlongOptionOnline', label: 'Online sales' },
-  { channel: 'BACKEND', field: 'serviceFeePassAlongOptionBackend', label: 'Backend (box office) sales', note: NOT_YET },
-  { channel: 'APP', field: 'serviceFeePassAlongOptionApp', label: 'App sales', note: NOT_YET },
+const CHANNELS: { channel: PassAlongChannel; label: string; note?: string }[] = [
+  { channel: 'ONLINE', label: 'Online sales' },
+  { channel: 'BACKEND', label: 'Backend (box office) sales', note: NOT_YET },
+  { channel: 'APP', label: 'App sales', note: NOT_YET },
 ];
-const OPTIONS = [1, 2, 3, 4] as const;
 
 const sameValues = (a: SettingsValues, b: SettingsValues) =>
   (Object.keys(a) as (keyof SettingsValues)[]).every((k) => a[k] === b[k]);
@@ -132,10 +127,16 @@ export function TicketSettingsForm({ scope, settings, canWrite }: TicketSettings
           description="Who pays the service fee and the card processing fee, for each way tickets are sold."
         >
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
-            {CHANNELS.map(({ channel, field, label, note }) => (
-              <Radio.Group key={channel} label={label} description={note} {...form.getInputProps(field)} data-testid={`pass-along-${channel.toLowerCase()}`}>
+            {CHANNELS.map(({ channel, label, note }) => (
+              <Radio.Group
+                key={channel}
+                label={label}
+                description={note}
+                {...form.getInputProps(PASS_ALONG_FIELDS[channel])}
+                data-testid={`pass-along-${channel.toLowerCase()}`}
+              >
                 <Stack gap="xs" mt="xs">
-                  {OPTIONS.map((n) => (
+                  {PASS_ALONG_OPTIONS.map((n) => (
                     <Radio
                       key={n}
                       value={passAlongOption(channel, n)}

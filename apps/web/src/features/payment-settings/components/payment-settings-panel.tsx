@@ -1,6 +1,15 @@
 import { Badge, Button, Group, Paper, Radio, SimpleGrid, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { M, passAlongNumber, payoutAutomaticFor, PASS_ALONG_DESCRIPTIONS, type PaymentAccountType, type TPaymentSettings } from '@marquee/core';
+import {
+  DEFAULT_PASS_ALONG_OPTION,
+  M,
+  parsePassAlongOption,
+  payoutAutomaticFor,
+  PASS_ALONG_DESCRIPTIONS,
+  type PassAlongChannel,
+  type PaymentAccountType,
+  type TPaymentSettings,
+} from '@marquee/core';
 import { IconCreditCardOff } from '@tabler/icons-react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { errorMessage, isApiError } from '../../../ui/api-client';
@@ -8,6 +17,10 @@ import { EmptyState } from '../../../ui/empty-state';
 import { formatMoney } from '../../../ui/money';
 import { notify } from '../../../ui/notify';
 import { usePaymentSettings, useUpdatePaymentSettings } from '../queries';
+
+/** What a channel's pass-along option means (spec: accounts §9); option 1 where none is set. */
+const passAlongText = (channel: PassAlongChannel, value: string) =>
+  PASS_ALONG_DESCRIPTIONS[parsePassAlongOption(channel, value) ?? DEFAULT_PASS_ALONG_OPTION];
 
 // spec: accounts-admin-fees §9: 3000 ms for payment toasts.
 export const PAYMENT_TOAST_MS = 3000;
@@ -184,9 +197,9 @@ export function PaymentSettingsPanel({ tenantId, canWrite }: { tenantId: string;
             </Fact>
             <Fact label="Provider account">{s.payment.profileId ?? 'Not connected'}</Fact>
             <Fact label="Service fee round-up">{formatMoney(s.fees.serviceFeeRoundUp)}</Fact>
-            <Fact label="Online sales">{PASS_ALONG_DESCRIPTIONS[passAlongNumber(s.fees.serviceFeeOnlineSales)]}</Fact>
-            <Fact label="Backend sales">{PASS_ALONG_DESCRIPTIONS[passAlongNumber(s.fees.serviceFeeBackendSales)]}</Fact>
-            <Fact label="App sales">{PASS_ALONG_DESCRIPTIONS[passAlongNumber(s.fees.serviceFeeAppSales)]}</Fact>
+            <Fact label="Online sales">{passAlongText('ONLINE', s.fees.serviceFeeOnlineSales)}</Fact>
+            <Fact label="Backend sales">{passAlongText('BACKEND', s.fees.serviceFeeBackendSales)}</Fact>
+            <Fact label="App sales">{passAlongText('APP', s.fees.serviceFeeAppSales)}</Fact>
           </SimpleGrid>
         </Stack>
       </Paper>

@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.js';
 import { PLATFORM_ANY } from '../tenants/access.js';
 import * as dashboard from './service.js';
 
-export function registerDashboardRoutes(app: FastifyInstance, deps: Deps) {
+export function registerPlatformDashboardRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/api/platform/reports/dashboard',
