@@ -356,6 +356,7 @@ export const M = {
   payoutOnHold: 'This order is on hold.',
   payoutNotAvailable: 'The balance of this order is not available yet.',
   payoutInProgress: 'A payout of this order is in progress.',
+  payoutRefundLine: "A refund is taken from the tenant's next payout; it is not paid out on its own.",
   payoutNothingToTransfer: 'Nothing to transfer: refunds since the last payout make this total zero or less.',
   payoutOrderUnknown: 'No paid order has this Order ID.',
   payoutHoldMessageLong: 'The message can be at most 500 characters.',
