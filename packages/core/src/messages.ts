@@ -225,6 +225,11 @@ export const M = {
   paymentUpdated: 'Payment/Payout updated successfully.',
   paymentUpdateFailed: "Updating Tenant's Payment/Payout Failed",
   paymentSettingsMissing: 'No Payment/payout settings found for this Tenant',
+  // Connecting a tenant's payout account (issue 21.18; our wording)
+  paymentProviderUnavailable: 'The payment provider did not answer. Please try again in a moment.',
+  connectAccountRefused: "The payment provider refused this tenant's account",
+  onboardingLinkNotFound: 'This onboarding link does not exist.',
+  testOnboardingNotice: 'Test mode: no real account is created and no money moves.',
   logoType: 'Please select a valid image file.',
   logoSize: 'File size must be less than 5MB',
 
