@@ -149,7 +149,8 @@ test('an operator waits for the delay, holds and releases, transfers two tenants
   await expect(results).toBeHidden();
 
   // Lantern's order stays pending with the reason; acme's leaves the list.
-  await expect(lanternRow).toContainText('Last transfer failed', { timeout: 10_000 });
+  await expect(lanternRow).toContainText('Transfer failed:', { timeout: 10_000 });
+  await expect(lanternRow).toContainText('gateway destination not found');
   await expect(lanternRow.getByRole('checkbox')).toBeEnabled();
   await search.fill(acmeOrder);
   await expect(table).toContainText('No orders are waiting to be paid out.', { timeout: 10_000 });
