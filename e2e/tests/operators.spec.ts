@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, buy, givenEventOnSale, givenTenant, logInToConsole, originOf, platformOrigin, post, signIn } from './support';
+import { ADMIN, buy, givenEventOnSale, givenTenant, logInToConsole, ORGANISER, originOf, platformOrigin, post, signIn, tenantOrigin } from './support';
 
 // Issue 21, operators. 17: on Pending Payouts only a row that can be transferred is 'Ready For
 // Payout' and can be chosen (a refund row is Pending, taken from the next payout), and a refused
@@ -131,4 +131,39 @@ test('Payment/Payouts: the real card processor, and a payout account connected t
   await expect(panel.getByTestId('payout-account-state')).toHaveText('Connected');
   await shot(op, 'payment-settings-connected-1280');
   await admin.ctx.dispose();
+});
+
+test('Words: no toast on top of inline errors, a greeting without the seed label, tenants named by name', async ({ browser, baseURL }) => {
+  const platform = platformOrigin(baseURL);
+  const acme = tenantOrigin(baseURL);
+  const op = await browser.newPage({ viewport: PHONE });
+  await logInToConsole(op, platform, ADMIN.email, ADMIN.password);
+  // The seeded admin is 'Platform Admin', a label, not a name: no "Welcome back, Platform."
+  await expect(op.getByText('Welcome back. Here is how Marquee is doing across every tenant.')).toBeVisible();
+  await expect(op.getByText('Welcome back, Platform')).toHaveCount(0);
+
+  // Create New Tenant with nothing filled in: the fields say why, nothing else does; the first gets the focus.
+  await op.goto(`${platform}/tenants`);
+  await op.getByRole('button', { name: 'Create New Tenant' }).first().click();
+  const create = op.getByRole('dialog', { name: 'Create New Tenant' });
+  await create.getByRole('button', { name: 'Create Tenant' }).click();
+  await expect(create.getByText('Tenant name is required.')).toBeVisible();
+  await expect(create.getByText('Email is required.')).toBeVisible();
+  await expect(create.getByLabel('Tenant Name')).toBeFocused();
+  await op.waitForTimeout(500);
+  await expect(op.locator('.mantine-Notification-root')).toHaveCount(0);
+  await shot(op, 'create-tenant-errors-390');
+  await create.getByRole('button', { name: 'Cancel' }).click();
+
+  // The demo tenant's Refunds and Payouts are titled with its name, its URL beneath.
+  const organiser = await signIn(acme, ORGANISER);
+  await op.goto(`${platform}/reports/sales/${organiser.tenantId}/refunds`);
+  await expect(op.getByRole('heading', { name: 'Refunds: Acme Events' })).toBeVisible();
+  await expect(op.getByText(/^acme\.localhost/)).toBeVisible();
+  const org = await browser.newPage({ viewport: PHONE });
+  await logInToConsole(org, acme, ORGANISER.email, ORGANISER.password);
+  await org.goto(`${acme}/reports/payouts/completed`);
+  await expect(org.getByRole('heading', { name: 'Payouts: Acme Events' })).toBeVisible();
+  await shot(org, 'tenant-payouts-title-390');
+  await organiser.ctx.dispose();
 });

@@ -98,6 +98,8 @@ export const ZPayoutOrderRowDetails = z.object({
   balanceAvailableOn: z.string(),
   dateCreated: z.string(),
   tenantURL: z.string(),
+  /** Our addition: the tenant's name, which people know it by (issue 21.19). */
+  tenantName: z.string(),
   tenantId: z.string(),
   eventName: z.string(),
   eventId: z.string(),
@@ -170,6 +172,8 @@ export type TPayoutBreakdownList = z.infer<typeof ZPayoutBreakdownList>;
 export const ZCompletedPayoutDetails = z.object({
   payoutId: z.string(),
   tenantURL: z.string(),
+  /** Our addition: the tenant's name (issue 21.19). */
+  tenantName: z.string(),
   tenantId: z.string(),
   /** The event's name when every order is of one event, else the names joined with ', '. */
   eventName: z.string(),
@@ -212,6 +216,7 @@ export const ZCompletedOrderPayout = z.object({
   payoutId: z.string(),
   tenantId: z.string(),
   tenantURL: z.string(),
+  tenantName: z.string(),
   orderUIDs: z.array(z.string()),
   /** cents transferred */
   amount: z.number().int(),
@@ -220,6 +225,7 @@ export const ZCompletedOrderPayout = z.object({
 export const ZFailedOrderPayout = z.object({
   tenantId: z.string().nullable(),
   tenantURL: z.string().nullable(),
+  tenantName: z.string().nullable(),
   orderUIDs: z.array(z.string()),
   message: z.string(),
 });

@@ -18,10 +18,6 @@ let other: GivenTenant;
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const form = (fields: Record<string, string>) => Buffer.from(new URLSearchParams(fields).toString());
-const pathOf = (url: string) => {
-  const u = new URL(url);
-  return `${u.pathname}${u.search}`;
-};
 
 beforeAll(async () => {
   server = await startServer();

@@ -80,6 +80,7 @@ describe('payout lines', () => {
         balanceAvailableOn: new Date(fresh.paidAt.getTime() + 2 * DAY).toISOString(),
         dateCreated: fresh.paidAt.toISOString(),
         tenantURL: acme.url,
+        tenantName: acme.name,
         tenantId: acme.id,
         eventName: 'Fresh Gala',
         eventId: fresh.eventId,
@@ -231,8 +232,8 @@ describe('transfers', () => {
     expect(res.body).toEqual({
       success: true,
       message: 'Payout transferred for 1 of 2 tenants.',
-      completedOrderPayouts: [{ payoutId: expect.any(String), tenantId: a.id, tenantURL: a.url, orderUIDs: [a1.orderUid, a2.orderUid].sort(), amount: 10_392, transferId: expect.stringMatching(/^tr_test_/) }].map((c) => ({ ...c, orderUIDs: expect.arrayContaining(c.orderUIDs) })),
-      failedOrderPayouts: [{ tenantId: b.id, tenantURL: b.url, orderUIDs: [b1.orderUid], message: expect.stringContaining(M.gatewayDestinationNotFound) }],
+      completedOrderPayouts: [{ payoutId: expect.any(String), tenantId: a.id, tenantURL: a.url, tenantName: a.name, orderUIDs: [a1.orderUid, a2.orderUid].sort(), amount: 10_392, transferId: expect.stringMatching(/^tr_test_/) }].map((c) => ({ ...c, orderUIDs: expect.arrayContaining(c.orderUIDs) })),
+      failedOrderPayouts: [{ tenantId: b.id, tenantURL: b.url, tenantName: b.name, orderUIDs: [b1.orderUid], message: expect.stringContaining(M.gatewayDestinationNotFound) }],
     });
     const [transfer] = await server.app.deps.db.select().from(testTransfers).where(eq(testTransfers.idempotencyKey, payoutId));
     expect(transfer).toMatchObject({ amount: 10_392, destination: 'acct_test_a', transferGroup: payoutId });
@@ -251,6 +252,7 @@ describe('transfers', () => {
           details: {
             payoutId,
             tenantURL: a.url,
+            tenantName: a.name,
             tenantId: a.id,
             eventName: expect.any(String),
             orderUIDs: [a1.orderUid, a2.orderUid].sort(),
@@ -291,7 +293,7 @@ describe('transfers', () => {
 
     // Never twice: the same orders again are refused as paid.
     const again = await admin.post(PAYOUT_PATHS.transfer(), { orderUIDs: [a1.orderUid] });
-    expect(again.body).toEqual({ success: false, message: M.payoutAlreadyPaid, completedOrderPayouts: [], failedOrderPayouts: [{ tenantId: a.id, tenantURL: a.url, orderUIDs: [a1.orderUid], message: M.payoutAlreadyPaid }] });
+    expect(again.body).toEqual({ success: false, message: M.payoutAlreadyPaid, completedOrderPayouts: [], failedOrderPayouts: [{ tenantId: a.id, tenantURL: a.url, tenantName: a.name, orderUIDs: [a1.orderUid], message: M.payoutAlreadyPaid }] });
     expect(await server.app.deps.db.select().from(testTransfers).where(eq(testTransfers.destination, 'acct_test_a'))).toHaveLength(1);
   });
 
@@ -303,9 +305,9 @@ describe('transfers', () => {
     expect(res.body.success).toBe(false);
     expect(res.body.failedOrderPayouts).toEqual(
       expect.arrayContaining([
-        { tenantId: null, tenantURL: null, orderUIDs: ['NOSUCH'], message: M.payoutOrderUnknown },
-        { tenantId: acme.id, tenantURL: acme.url, orderUIDs: [o.orderUid], message: M.payoutOnHold },
-        { tenantId: acme.id, tenantURL: acme.url, orderUIDs: [young.orderUid], message: M.payoutNotAvailable },
+        { tenantId: null, tenantURL: null, tenantName: null, orderUIDs: ['NOSUCH'], message: M.payoutOrderUnknown },
+        { tenantId: acme.id, tenantURL: acme.url, tenantName: acme.name, orderUIDs: [o.orderUid], message: M.payoutOnHold },
+        { tenantId: acme.id, tenantURL: acme.url, tenantName: acme.name, orderUIDs: [young.orderUid], message: M.payoutNotAvailable },
       ]),
     );
     const empty = await admin.post(PAYOUT_PATHS.transfer(), { orderUIDs: [] });
@@ -489,7 +491,7 @@ describe('weekly automatic payouts', () => {
       for (const o of [held, young, ownOrder]) expect((await pending(`details.orderUID=${o.orderUid}`))[0].details.payoutCompleted).toBe(false);
       // An operator cannot transfer a tenant-facilitated order either (spec §6).
       const res = await admin.post(PAYOUT_PATHS.transfer(), { orderUIDs: [ownOrder.orderUid] });
-      expect(res.body.failedOrderPayouts).toEqual([{ tenantId: own.id, tenantURL: own.url, orderUIDs: [ownOrder.orderUid], message: M.payoutTenantFacilitated }]);
+      expect(res.body.failedOrderPayouts).toEqual([{ tenantId: own.id, tenantURL: own.url, tenantName: own.name, orderUIDs: [ownOrder.orderUid], message: M.payoutTenantFacilitated }]);
     } finally {
       await admin.put('/api/platform/payouts/settings', { weeklyAutomatic: false });
     }

@@ -110,9 +110,10 @@ const lineColumns = {
   chargeId: orders.chargeId,
   eventName: sql<string>`coalesce(${events.name}, '')`,
   tenantUrl: sql<string>`coalesce(${tenants.url}, '')`,
+  tenantName: sql<string>`coalesce(${tenants.name}, '')`,
   dateCreated: sql<Date>`${lineDate}`.mapWith((v: string | Date) => new Date(v)),
 };
-export type LineListRow = { line: PayoutLineRow; orderUid: string; chargeId: string | null; eventName: string; tenantUrl: string; dateCreated: Date };
+export type LineListRow = { line: PayoutLineRow; orderUid: string; chargeId: string | null; eventName: string; tenantUrl: string; tenantName: string; dateCreated: Date };
 
 export async function listLines(db: DbOrTx, scope: SQL | undefined, q: CompiledList): Promise<{ rows: Array<LineListRow & { _sort: unknown; _id: unknown }>; total: number }> {
   const rows = await db
@@ -366,9 +367,9 @@ export async function setWeeklyAutomatic(db: DbOrTx, on: boolean) {
 }
 
 
-export async function tenantUrl(db: DbOrTx, tenantId: string): Promise<string | null> {
-  const [row] = await db.select({ url: tenants.url }).from(tenants).where(eq(tenants.id, tenantId));
-  return row?.url ?? null;
+export async function tenantNames(db: DbOrTx, tenantId: string): Promise<{ url: string; name: string } | null> {
+  const [row] = await db.select({ url: tenants.url, name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId));
+  return row ?? null;
 }
 
 export async function tenantContact(db: DbOrTx, tenantId: string) {

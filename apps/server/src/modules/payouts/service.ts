@@ -116,6 +116,7 @@ function toOrderRow(r: repo.LineListRow, now: Date): TPayoutOrderRow {
       balanceAvailableOn: l.balanceAvailableOn.toISOString(),
       dateCreated: r.dateCreated.toISOString(),
       tenantURL: r.tenantUrl,
+      tenantName: r.tenantName,
       tenantId: l.tenantId,
       eventName: r.eventName,
       eventId: l.eventId,
@@ -161,6 +162,7 @@ function toCompleted(r: repo.PayoutListRow): TCompletedPayout {
     details: {
       payoutId: p.id,
       tenantURL: r.tenantUrl,
+      tenantName: r.tenantName,
       tenantId: p.tenantId,
       eventName: r.eventNames,
       orderUIDs: r.orderUids,
@@ -315,7 +317,7 @@ export async function transferPayoutOrders({
   const byUid = new Map(found.map((o) => [o.orderUid, o]));
   const failed: TTransferResult['failedOrderPayouts'] = [];
   const unknown = uids.filter((u) => !byUid.has(u));
-  if (unknown.length) failed.push({ tenantId: null, tenantURL: null, orderUIDs: unknown, message: M.payoutOrderUnknown });
+  if (unknown.length) failed.push({ tenantId: null, tenantURL: null, tenantName: null, orderUIDs: unknown, message: M.payoutOrderUnknown });
 
   const byTenant = new Map<string, Array<{ id: string; orderUid: string }>>();
   for (const o of found) byTenant.set(o.tenantId, [...(byTenant.get(o.tenantId) ?? []), { id: o.id, orderUid: o.orderUid }]);
@@ -347,9 +349,11 @@ async function transferForTenant(
   p: { tenantId: string; orders: Array<{ id: string; orderUid: string }>; user: AuthUser | null; automatic: boolean },
 ): Promise<TenantOutcome> {
   const payoutId = randomUUID();
-  const tenantURL = await tenantUrlOf(deps, p.tenantId);
+  const names = await repo.tenantNames(deps.db, p.tenantId);
+  const tenantURL = names?.url ?? null;
+  const tenantName = names?.name ?? null;
   const failed: TenantOutcome['failed'] = [];
-  const fail = (uids: string[], message: string) => failed.push({ tenantId: p.tenantId, tenantURL, orderUIDs: uids, message });
+  const fail = (uids: string[], message: string) => failed.push({ tenantId: p.tenantId, tenantURL, tenantName, orderUIDs: uids, message });
   const { destination, chargeGatewayFeesToPlatform } = await repo.transferDestination(deps.db, p.tenantId);
   // A refund that succeeded a moment ago, before its job ran, is still taken from this payout.
   await repo.insertRefundLines(deps.db, { tenantId: p.tenantId });
@@ -408,7 +412,7 @@ async function transferForTenant(
     await deps.db.transaction(async (tx) => {
       if (await repo.lockSendingPayout(tx, payoutId)) await repo.completePayout(tx, { tenantId: p.tenantId, payoutId, transferId });
     });
-    return { completed: { payoutId, tenantId: p.tenantId, tenantURL: tenantURL ?? '', orderUIDs: claim.uids, amount: claim.amount, transferId }, failed };
+    return { completed: { payoutId, tenantId: p.tenantId, tenantURL: tenantURL ?? '', tenantName: tenantName ?? '', orderUIDs: claim.uids, amount: claim.amount, transferId }, failed };
   } catch (err) {
     if (err instanceof TransferRefused) {
       // The gateway said no: nothing was sent, the orders go back to pending with the reason.
@@ -424,10 +428,6 @@ async function transferForTenant(
     fail(claim.uids, 'The payment provider did not answer. The transfer will be checked again in a few minutes.');
     return { failed };
   }
-}
-
-async function tenantUrlOf(deps: Deps, tenantId: string): Promise<string | null> {
-  return repo.tenantUrl(deps.db, tenantId);
 }
 
 /**

@@ -24,7 +24,7 @@ import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
 import { PagedTable, fromListQuery, type Column } from '../../../ui/paged-table';
 import { hasPlatformRole, useSession } from '../../../ui/session';
-import { DateCell, IdLink, MoneyCell, TextCell } from '../../reports/components/cells';
+import { DateCell, IdLink, MoneyCell, TenantCell, TextCell } from '../../reports/components/cells';
 import { ReportFilters } from '../../reports/components/report-filters';
 import { useTenantNames } from '../../reports/names';
 import { useReportList as useReportListQuery, reportsKey } from '../../reports/queries';
@@ -181,13 +181,13 @@ export function PendingPayoutsPage() {
     },
     {
       key: 'event',
-      header: 'Event Name / Tenant URL',
+      header: 'Event Name / Tenant',
       visibleFrom: 'sm',
       render: (r) => (
         // WCAG 2.5.8: two links one above the other, 24 px apart at least.
         <Stack gap={6}>
           <IdLink to={payoutPaths.eventSales(r.details.tenantId, r.details.eventId)}>{r.details.eventName}</IdLink>
-          <IdLink to={payoutPaths.tenantPending(r.details.tenantId)}>{r.details.tenantURL}</IdLink>
+          <TenantCell to={payoutPaths.tenantPending(r.details.tenantId)} name={r.details.tenantName} url={r.details.tenantURL} />
         </Stack>
       ),
     },
@@ -257,13 +257,13 @@ export function PendingPayoutsPage() {
     },
   ];
 
-  const title = tenantId ? `Pending Payouts: ${tenant.url || tenant.name}` : 'Pending Payouts';
+  const title = tenantId ? `Pending Payouts: ${tenant.name || tenant.url}` : 'Pending Payouts';
   return (
     <>
       <PageHeader
         title={title}
-        description="Paid orders waiting to be paid out to their tenants. Select ready orders and transfer them; hold an order to keep it back."
-        breadcrumbs={tenantId ? [{ label: 'Pending Payouts', to: payoutPaths.pending }, { label: tenant.url || 'Tenant' }] : undefined}
+        description={`${tenantId && tenant.host ? `${tenant.host} · ` : ''}Paid orders waiting to be paid out to their tenants. Select ready orders and transfer them; hold an order to keep it back.`}
+        breadcrumbs={tenantId ? [{ label: 'Pending Payouts', to: payoutPaths.pending }, { label: tenant.name || 'Tenant' }] : undefined}
         actions={
           <Group gap="xs">
             <Button
@@ -374,7 +374,7 @@ function TransferFailures({ failures, at, onClose }: { failures: TTransferResult
           {failures.failedOrderPayouts.map((f, i) => (
             <List.Item key={i}>
               <Text fz="sm" span fw={600}>
-                {f.tenantURL ?? 'Unknown orders'}
+                {f.tenantName ?? f.tenantURL ?? 'Unknown orders'}
               </Text>{' '}
               ({f.orderUIDs.join(', ')}): {transferFailureText(f.message)}
             </List.Item>
@@ -397,7 +397,7 @@ function TransferResults({ result, onClose }: { result: TTransferResult | null; 
             <List spacing="xs" fz="sm">
               {result.completedOrderPayouts.map((c) => (
                 <List.Item key={c.payoutId}>
-                  <IdLink to={payoutPaths.payout(c.payoutId, c.tenantId)}>{c.tenantURL}</IdLink>: {new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(c.amount / 100)} for {c.orderUIDs.join(', ')}
+                  <IdLink to={payoutPaths.payout(c.payoutId, c.tenantId)}>{c.tenantName || c.tenantURL}</IdLink>: {new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(c.amount / 100)} for {c.orderUIDs.join(', ')}
                 </List.Item>
               ))}
             </List>
@@ -410,7 +410,7 @@ function TransferResults({ result, onClose }: { result: TTransferResult | null; 
               {result.failedOrderPayouts.map((f, i) => (
                 <List.Item key={i}>
                   <Text fz="sm" span fw={600}>
-                    {f.tenantURL ?? 'Unknown'}
+                    {f.tenantName ?? f.tenantURL ?? 'Unknown'}
                   </Text>{' '}
                   ({f.orderUIDs.join(', ')}):{' '}
                   <Text fz="sm" span c="red">
