@@ -35,11 +35,16 @@ test('Pending Payouts: a refund row is Pending and cannot be chosen; a refused t
   const op = await browser.newPage({ viewport: PHONE });
   await logInToConsole(op, platform, ADMIN.email, ADMIN.password);
   await op.goto(`${platform}/reports/payouts/pending`);
-  await op.getByRole('textbox', { name: 'Search by Order ID' }).fill(orderUid);
   const table = op.getByRole('table', { name: 'Pending payouts' });
-  await expect(table.locator('tbody tr')).toHaveCount(2);
-  const refundRow = table.locator('tbody tr').filter({ hasText: 'Refund' });
-  const saleRow = table.locator('tbody tr').filter({ hasNotText: 'Refund' });
+  const find = async () => {
+    await op.getByRole('textbox', { name: 'Search by Order ID' }).fill(orderUid);
+    await expect(table.locator('tbody tr').filter({ hasText: orderUid })).toHaveCount(2);
+    await expect(table.locator('tbody tr')).toHaveCount(2);
+  };
+  await find();
+  const ours = table.locator('tbody tr').filter({ hasText: orderUid });
+  const refundRow = ours.filter({ hasText: 'Refund' });
+  const saleRow = ours.filter({ hasNotText: 'Refund' });
   await expect(refundRow).toContainText('Pending');
   await expect(refundRow).toContainText("Taken from the tenant's next payout");
   await expect(refundRow).not.toContainText('Ready For Payout');
@@ -49,6 +54,7 @@ test('Pending Payouts: a refund row is Pending and cannot be chosen; a refused t
   // the refund row never is.
   await expect(async () => {
     await op.reload();
+    await find();
     await expect(saleRow).toContainText('Ready For Payout', { timeout: 3_000 });
   }).toPass({ timeout: 120_000, intervals: [2_000, 5_000] });
   await expect(saleRow.getByRole('checkbox')).toBeEnabled();
@@ -72,6 +78,8 @@ test('Pending Payouts: a refund row is Pending and cannot be chosen; a refused t
   await expect(failures).toBeVisible();
   await expect(saleRow.getByTestId('row-failure')).toContainText('Transfer failed:');
   await expect(saleRow.getByTestId('row-failure')).toContainText('gateway destination not found');
+  // The refund row was not chosen: it shows no failure of its own.
+  await expect(refundRow.getByTestId('row-failure')).toHaveCount(0);
   await expect(op.getByRole('button', { name: /^Transfer/ })).toHaveText('Transfer');
   await shot(op, 'pending-payouts-390');
 

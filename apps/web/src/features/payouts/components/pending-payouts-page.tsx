@@ -168,7 +168,7 @@ export function PendingPayoutsPage() {
         />
       ),
     },
-    { key: 'date', header: 'Date', render: (r) => <DateCell value={r.details.dateCreated} /> },
+    { key: 'date', header: 'Date', visibleFrom: 'sm', render: (r) => <DateCell value={r.details.dateCreated} /> },
     {
       key: 'order',
       header: 'Order ID',
@@ -176,6 +176,10 @@ export function PendingPayoutsPage() {
         <Stack gap={2}>
           <IdLink to={payoutPaths.orderDetails({ tenantId: r.details.tenantId, eventId: r.details.eventId, orderId: r.details.orderUID })}>{r.details.orderUID}</IdLink>
           {r.details.kind === 'refund' && <Badge size="xs" color="gray" variant="light">Refund</Badge>}
+          {/* On a phone the date goes here, so the status is on screen without scrolling. */}
+          <Text fz="xs" c="dimmed" hiddenFrom="sm">
+            {new Date(r.details.dateCreated).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })}
+          </Text>
         </Stack>
       ),
     },
@@ -200,10 +204,11 @@ export function PendingPayoutsPage() {
         const status = payoutRowStatus(facts, rowNow);
         const blocker = payoutLineBlocker(facts, rowNow);
         const note = blocker ? BLOCKER_NOTES[blocker] : null;
-        // The last transfer's refusal of this order, else the last gateway failure kept on the line.
-        const failure = failures?.byOrder.get(r.details.orderUID) ?? (r.details.payoutId ? null : r.details.lastFailure);
+        // The last transfer's refusal of this order (its sale row: a refund row is never chosen),
+        // else the last gateway failure kept on the line. The spec's hint is in the list above.
+        const failure = r.details.kind !== 'sale' ? null : (failures?.byOrder.get(r.details.orderUID) ?? (r.details.payoutId ? null : r.details.lastFailure));
         return (
-          <Stack gap={2} maw={240}>
+          <Stack gap={2} maw={300} miw={150}>
             <Text fz="sm" fw={600} c={status === 'Ready For Payout' ? LIGHT_TEXT.teal : LIGHT_TEXT.yellow} style={{ whiteSpace: 'nowrap' }}>
               {status}
             </Text>
@@ -214,7 +219,10 @@ export function PendingPayoutsPage() {
             )}
             {failure && (
               <Text fz="xs" c="red.8" role="note" data-testid="row-failure">
-                Transfer failed: {transferFailureText(failure)}
+                <Text span fz="xs" fw={700} inherit>
+                  Transfer failed:
+                </Text>{' '}
+                {failure}
               </Text>
             )}
           </Stack>
