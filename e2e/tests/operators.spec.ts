@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, buy, givenEventOnSale, givenTenant, logInToConsole, ORGANISER, originOf, platformOrigin, post, signIn, tenantOrigin } from './support';
 
@@ -11,6 +12,9 @@ import { ADMIN, buy, givenEventOnSale, givenTenant, logInToConsole, ORGANISER, o
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
 const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/operators-${name}.png`, fullPage: true });
+/** WCAG 2.2 AA (axe), as accessibility.spec.ts checks every console page. */
+const axe = async (page: Page) =>
+  (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
 
 test('Pending Payouts: a refund row is Pending and cannot be chosen; a refused transfer keeps its reason on screen', async ({ browser, baseURL }) => {
   test.setTimeout(240_000);
@@ -32,7 +36,7 @@ test('Pending Payouts: a refund row is Pending and cannot be chosen; a refused t
     .poll(async () => ((await (await admin.ctx.get('/api/platform/payouts/pending', { params: { filters: `details.orderUID=${orderUid}` } })).json()) as { count: number }).count, { timeout: 30_000 })
     .toBe(2);
 
-  const op = await browser.newPage({ viewport: PHONE });
+  const op = await (await browser.newContext({ viewport: PHONE })).newPage();
   await logInToConsole(op, platform, ADMIN.email, ADMIN.password);
   await op.goto(`${platform}/reports/payouts/pending`);
   const table = op.getByRole('table', { name: 'Pending payouts' });
@@ -82,6 +86,7 @@ test('Pending Payouts: a refund row is Pending and cannot be chosen; a refused t
   await expect(refundRow.getByTestId('row-failure')).toHaveCount(0);
   await expect(op.getByRole('button', { name: /^Transfer/ })).toHaveText('Transfer');
   await shot(op, 'pending-payouts-390');
+  expect(await axe(op)).toEqual([]);
 
   await op.setViewportSize(DESKTOP);
   await expect(saleRow.getByTestId('row-failure')).toBeVisible();
@@ -101,7 +106,7 @@ test('Payment/Payouts: the real card processor, and a payout account connected t
   const admin = await signIn(platform, ADMIN);
   const tenantId = await givenTenant(admin, `Pier ${tag}`, `pier-${tag}`);
 
-  const op = await browser.newPage({ viewport: PHONE });
+  const op = await (await browser.newContext({ viewport: PHONE })).newPage();
   await logInToConsole(op, platform, ADMIN.email, ADMIN.password);
   await op.goto(`${platform}/tenant/${tenantId}/payment-settings`);
   const panel = op.getByTestId('payout-account');
@@ -116,6 +121,7 @@ test('Payment/Payouts: the real card processor, and a payout account connected t
   await expect(op).toHaveURL(/\/connect\/onboard\//);
   await expect(op.getByRole('heading', { name: `Set up payouts for Pier ${tag}` })).toBeVisible();
   await shot(op, 'onboarding-stand-in-390');
+  expect(await axe(op)).toEqual([]);
   await op.getByRole('button', { name: 'Leave for now' }).click();
   await expect(op).toHaveURL(new RegExp(`/tenant/${tenantId}/payment-settings$`));
   await expect(op.getByText('Onboarding not finished').first()).toBeVisible();
@@ -134,6 +140,7 @@ test('Payment/Payouts: the real card processor, and a payout account connected t
   expect(settings.payment.id).toBe(accountId);
   await expect(panel.getByRole('button', { name: /onboarding|Connect/ })).toHaveCount(0);
   await shot(op, 'payment-settings-connected-390');
+  expect(await axe(op)).toEqual([]);
 
   await op.setViewportSize(DESKTOP);
   await expect(panel.getByTestId('payout-account-state')).toHaveText('Connected');
@@ -144,7 +151,7 @@ test('Payment/Payouts: the real card processor, and a payout account connected t
 test('Words: no toast on top of inline errors, a greeting without the seed label, tenants named by name', async ({ browser, baseURL }) => {
   const platform = platformOrigin(baseURL);
   const acme = tenantOrigin(baseURL);
-  const op = await browser.newPage({ viewport: PHONE });
+  const op = await (await browser.newContext({ viewport: PHONE })).newPage();
   await logInToConsole(op, platform, ADMIN.email, ADMIN.password);
   // The seeded admin is 'Platform Admin', a label, not a name: no "Welcome back, Platform."
   await expect(op.getByText('Welcome back. Here is how Marquee is doing across every tenant.')).toBeVisible();
