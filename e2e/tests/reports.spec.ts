@@ -148,7 +148,9 @@ test.describe('reports and order management', () => {
     await expect(operator.getByRole('heading', { name: 'Platform Donations' })).toBeVisible();
     const donations = operator.getByRole('table', { name: 'Platform Donations' }).locator('tbody tr').filter({ hasText: 'acme' });
     await expect(donations).toHaveCount(1);
-    const donationCell = donations.locator('td').nth(4);
+    // Tenant (its name), Tenant URL, Ticket Sold, Gross sales, Net Revenue, Total Donation, ...
+    await expect(donations.locator('td').nth(0)).toContainText('Acme Events');
+    const donationCell = donations.locator('td').nth(5);
     expect(money((await donationCell.textContent())!)).toBeGreaterThanOrEqual(1000);
     await operator.close();
 

@@ -225,6 +225,11 @@ export const M = {
   paymentUpdated: 'Payment/Payout updated successfully.',
   paymentUpdateFailed: "Updating Tenant's Payment/Payout Failed",
   paymentSettingsMissing: 'No Payment/payout settings found for this Tenant',
+  // Connecting a tenant's payout account (issue 21.18; our wording)
+  paymentProviderUnavailable: 'The payment provider did not answer. Please try again in a moment.',
+  connectAccountRefused: "The payment provider refused this tenant's account",
+  onboardingLinkNotFound: 'This onboarding link does not exist.',
+  testOnboardingNotice: 'Test mode: no real account is created and no money moves.',
   logoType: 'Please select a valid image file.',
   logoSize: 'File size must be less than 5MB',
 
@@ -356,6 +361,7 @@ export const M = {
   payoutOnHold: 'This order is on hold.',
   payoutNotAvailable: 'The balance of this order is not available yet.',
   payoutInProgress: 'A payout of this order is in progress.',
+  payoutRefundLine: "A refund is taken from the tenant's next payout; it is not paid out on its own.",
   payoutNothingToTransfer: 'Nothing to transfer: refunds since the last payout make this total zero or less.',
   payoutOrderUnknown: 'No paid order has this Order ID.',
   payoutHoldMessageLong: 'The message can be at most 500 characters.',

@@ -85,7 +85,7 @@ export function TenantDashboardPage({ embedded, extra }: { embedded?: boolean; e
     <>
       <PageHeader
         title={names.name ? `Sales: ${names.name}` : 'Sales'}
-        description={scope.mode === 'platform' ? names.url : 'Sales, fees, taxes, donations and refunds across all your events.'}
+        description={scope.mode === 'platform' ? names.host : 'Sales, fees, taxes, donations and refunds across all your events.'}
         actions={
           scope.mode === 'platform' && (
             <Button component={Link} to="/reports/sales" variant="default" leftSection={<IconArrowLeft size={16} />}>
