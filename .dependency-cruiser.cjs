@@ -39,7 +39,7 @@ const SERVER_MODULES = {
   'page-builder': ['events', 'templates'],
   events: ['charities', 'policies'],
   // money after the sale
-  payouts: ['reports'],
+  payouts: ['orders', 'reports'],
   reports: [],
   'platform-dashboard': ['reports', 'tenants'],
   // a tenant and its settings
@@ -66,7 +66,7 @@ const WEB_FEATURES = {
   'discount-codes': ['ticket-types'],
   mailout: ['policies', 'ticket-types'],
   'order-admin': ['payouts', 'reports'],
-  payouts: ['reports'],
+  payouts: ['orders', 'reports'],
   reports: ['tenants'],
   'platform-dashboard': ['tenants'],
   tenants: ['fees', 'payment-settings', 'staff', 'tenant-info'],
