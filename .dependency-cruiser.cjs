@@ -66,7 +66,7 @@ const WEB_FEATURES = {
   'discount-codes': ['ticket-types'],
   mailout: ['policies', 'ticket-types'],
   'order-admin': ['payouts', 'reports'],
-  payouts: ['orders', 'reports'],
+  payouts: ['reports'],
   reports: ['tenants'],
   'platform-dashboard': ['tenants'],
   tenants: ['fees', 'payment-settings', 'staff', 'tenant-info'],
