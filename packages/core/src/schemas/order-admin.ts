@@ -203,6 +203,8 @@ export const ZOrderDetails = ZReportOrderDetails.extend({
   platformTotal: z.number().int(),
   /** spec §4 Order payout state. */
   payoutState: z.enum(ORDER_PAYOUT_STATES),
+  /** The event's status (draft | published | cancelled): a cancelled event's orders offer no resend or download. */
+  eventStatus: z.string(),
   /** What the succeeded refunds gave back of what was paid (orderRefundState; issue 21.10). */
   refundState: z.enum(ORDER_REFUND_STATES),
   /** Where the order's money goes, at the sale and after its succeeded refunds (issue 21.10). */

@@ -153,15 +153,19 @@ function toOrderAction(a: repo.OrderActionRow): TOrderAction {
 }
 
 async function detailOf(db: DbOrTx, order: repo.OrderRow): Promise<TOrderDetail> {
-  const [eventName, ticketRows, refundRows, actionRows, refundedTickets, live] = await Promise.all([
+  const [eventName, eventStatus, ticketRows, refundRows, actionRows, refundedTickets, live] = await Promise.all([
     repo.findEventName(db, order.tenantId, order.eventId),
+    repo.findEventStatus(db, order.tenantId, order.eventId),
     repo.ticketsOf(db, order.tenantId, order.id),
     repo.refundsOf(db, order.tenantId, order.id),
     repo.actionsOf(db, order.tenantId, order.id),
     repo.refundedTicketIds(db, order.tenantId, order.id),
     repo.liveRefundTotals(db, order.tenantId, order.id),
   ]);
-  const [payoutLine, cancellationRefund] = await Promise.all([findSaleLine(db, order.tenantId, order.id), cancellationRefundOf(db, order)]);
+  const [payoutLine, cancellationRefund] = await Promise.all([
+    findSaleLine(db, order.tenantId, order.id),
+    eventStatus === 'cancelled' ? cancellationRefundOf(db, order) : null,
+  ]);
   const name = eventName ?? '';
   const fullName = `${order.firstName} ${order.lastName}`.trim();
   const extras = breakdownExtras(order.breakdown);
@@ -216,6 +220,7 @@ async function detailOf(db: DbOrTx, order: repo.OrderRow): Promise<TOrderDetail>
         onHold: payoutLine?.onHold ?? false,
         balanceAvailableOn: payoutLine?.balanceAvailableOn ?? null,
       }),
+      eventStatus: eventStatus ?? '',
       refundState: orderRefundState({ totalAmount: order.totalAmount, refundedAmount: order.refundedAmount }),
       split: splitOf(order, refundRows.map((r) => r.refund), extras.donationNet),
     },
@@ -235,9 +240,8 @@ const toCancellationRefund = (row: repo.CancellationStateRow): TCancellationRefu
   failureReason: row.failureReason,
 });
 
-/** The refund the order's cancelled event owes it (issue 21.13), or null. */
+/** The refund the order's cancelled event owes it (issue 21.13), or null when it took no money. */
 async function cancellationRefundOf(db: DbOrTx, order: repo.OrderRow): Promise<TCancellationRefund | null> {
-  if ((await repo.findEventStatus(db, order.tenantId, order.eventId)) !== 'cancelled') return null;
   const row = await repo.cancellationStateOf(db, order.tenantId, order.eventId, order.id, CANCEL_REFUND_MAX_TRIES);
   return row ? toCancellationRefund(row) : null;
 }
