@@ -7,7 +7,7 @@ describe('cancellationRefundText (issue 21.13)', () => {
   const now = new Date('2030-03-02T10:00:00');
   it('says a refused refund is tried again, when, and which try it will be', () => {
     const text = cancellationRefundText({ ...base, state: 'retrying', tries: 1, nextTryAt: new Date('2030-03-02T10:05:00').toISOString(), failureReason: 'Insufficient funds.' }, now);
-    expect(text).toBe('Refused (Insufficient funds). Tried again automatically on Mar 2, 10:05 AM (try 2 of 6).');
+    expect(text).toBe('Refused (Insufficient funds). Next try, automatic: Mar 2, 10:05 AM (try 2 of 6).');
   });
   it('says a refund that failed every try failed for good, with the reason, and what to do', () => {
     expect(cancellationRefundText({ ...base, state: 'failed', tries: 6, failureReason: 'Charge disputed' }, now)).toBe(

@@ -23,7 +23,7 @@ export function cancellationRefundText(r: TCancellationRefund, now: Date = new D
     case 'not_needed':
       return 'Nothing to refund: it was refunded in full before the cancellation.';
     case 'retrying':
-      return `Refused (${reasonOf(r)}). Tried again automatically ${r.nextTryAt ? `on ${when(r.nextTryAt, now)}` : 'in a moment'} (try ${Math.min(r.tries + 1, r.maxTries)} of ${r.maxTries}).`;
+      return `Refused (${reasonOf(r)}). Next try, automatic: ${r.nextTryAt ? when(r.nextTryAt, now) : 'in a moment'} (try ${Math.min(r.tries + 1, r.maxTries)} of ${r.maxTries}).`;
     case 'failed':
       return `Failed after ${r.tries} ${r.tries === 1 ? 'try' : 'tries'} (${reasonOf(r)}). Refund it from the order page.`;
     default: {

@@ -67,13 +67,13 @@ export function CancellationProgress({ progress: p, onRefresh, eventId }: Cancel
       data-testid="cancellation-progress"
     >
       <Stack gap={8}>
-        {p.total > 0 && <Progress value={pct} animated={running && p.pending > 0} color={p.failed > 0 ? 'red' : undefined} aria-label="Refund progress" />}
+        {p.total > 0 && <Progress value={pct} animated={running && p.pending > 0} color={p.failed > 0 ? 'red' : running ? undefined : 'teal'} aria-label="Refund progress" />}
         <Text fz="sm" data-testid="cancellation-summary">
           {p.refunded} of {plural(p.total, 'order')} refunded: {formatMoney(p.refundedAmount)} of {formatMoney(p.toRefund)} given back.
         </Text>
         <Group gap="lg" style={{ rowGap: 4 }}>
           {p.pending > 0 && <Text fz="sm">{p.pending} waiting for the card processor</Text>}
-          {p.retrying > 0 && <Text fz="sm" c="orange.9">{p.retrying} refused for now: tried again automatically</Text>}
+          {p.retrying > 0 && <Text fz="sm" c="orange.9">{p.retrying} refused for now: retried automatically</Text>}
           {p.failed > 0 && (
             <Text fz="sm" c="red.8">
               {p.failed} failed after every try: refund {p.failed === 1 ? 'it' : 'them'} from the order page

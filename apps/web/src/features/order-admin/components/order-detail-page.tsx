@@ -38,7 +38,7 @@ const NUM = { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' } as cons
 function Breakdown({ order }: { order: TOrderDetail }) {
   const d = order.details;
   return (
-    <Paper withBorder radius="lg" p="lg" h="100%">
+    <Paper withBorder radius="lg" p="lg">
       <Title order={3} fz="md" mb="sm">
         Order Summary
       </Title>
@@ -113,14 +113,14 @@ function Split({ order }: { order: TOrderDetail }) {
   const refunded = d.split.refunded > 0;
   const rows = splitRows(d);
   return (
-    <Paper withBorder radius="lg" p="lg" h="100%">
+    <Paper withBorder radius="lg" p="lg">
       <Title order={3} fz="md" mb={4}>
         Where the money goes
       </Title>
       <Text fz="xs" c="dimmed" mb="sm">
         {refunded
-          ? 'At the sale, and after the refunds: the card processor keeps its fee, and the organiser gives back what its share cannot.'
-          : 'Each part of what the buyer paid.'}
+          ? 'At the sale, and after the refunds. The card processor keeps its fee when an order is refunded.'
+          : 'Who receives each part of what the buyer paid.'}
       </Text>
       <Table withRowBorders={false} verticalSpacing={4} aria-label="Where the money goes" data-testid="order-split">
         {refunded && (
@@ -175,7 +175,7 @@ function Customer({ order }: { order: TOrderDetail }) {
   const d = order.details;
   const address = [d.address1, d.address2, [d.city, d.state, d.zipCode].filter(Boolean).join(', '), d.country].filter(Boolean);
   return (
-    <Paper withBorder radius="lg" p="lg" h="100%">
+    <Paper withBorder radius="lg" p="lg">
       <Title order={3} fz="md" mb="sm">
         Customer
       </Title>
@@ -532,13 +532,13 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
       )}
       <Stack gap="md">
         <Grid gutter="md">
-          <Grid.Col span={{ base: 12, md: 6, lg: 4 }}>
-            <Breakdown order={order.data} />
+          <Grid.Col span={{ base: 12, md: 7 }}>
+            <Stack gap="md">
+              <Breakdown order={order.data} />
+              <Split order={order.data} />
+            </Stack>
           </Grid.Col>
-          <Grid.Col span={{ base: 12, md: 6, lg: 4 }}>
-            <Split order={order.data} />
-          </Grid.Col>
-          <Grid.Col span={{ base: 12, lg: 4 }}>
+          <Grid.Col span={{ base: 12, md: 5 }}>
             <Customer order={order.data} />
           </Grid.Col>
         </Grid>

@@ -16,7 +16,7 @@ export function afterRefundsFigures(d: TReportDashboard): AfterRefundsFigure[] {
     { key: 'gross', label: 'Gross sales after refunds', before: s.gross_sales, refunds: s.refunds, after: a.gross_sales },
     { key: 'net', label: 'Your share after refunds (NET REVENUE)', before: a.net_sales_before_refunds, refunds: a.tenant_refunds, after: s.net_sales },
     { key: 'tax', label: 'Tax after refunds', before: s.total_taxes, refunds: a.taxes_refunded, after: a.total_taxes },
-  ];
+  ].filter((f) => f.key !== 'tax' || f.before > 0) as AfterRefundsFigure[];
 }
 
 /** What PROCESSING FEES is, and where card fees the organiser bears went (issue 21.11). */
@@ -35,7 +35,7 @@ export function AfterRefunds({ dashboard }: { dashboard: TReportDashboard }) {
           <Text fz="xs" c="dimmed" mb="md">
             The cards above count every sale before refunds. Here is what is left once the refunds are taken off.
           </Text>
-          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing={{ base: 'sm', sm: 'lg' }}>
+          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing={{ base: 'md', sm: 'lg' }}>
             {afterRefundsFigures(dashboard).map((f) => (
               <Stack key={f.key} gap={2} data-testid={`after-${f.key}`}>
                 <Text fz="xs" c="dimmed" fw={600} style={{ letterSpacing: 0.3 }}>

@@ -122,7 +122,8 @@ export function SalesCharts({ salesOverTimePath, ticketTypesPath, showEvent }: S
                 { name: 'Complimentary', color: 'cyan.4' },
               ]}
               yAxisProps={{ width: AXIS_WIDTH, tick: typeTick(types), interval: 0 }}
-              tooltipProps={{ labelFormatter: (key: unknown) => labelOf.get(String(key)) ?? String(key) }}
+              // The bar's own row names it: recharts hands a vertical chart's tooltip an index, not the key.
+              tooltipProps={{ labelFormatter: (key: unknown, payload: ReadonlyArray<{ payload?: { label?: string } }>) => payload?.[0]?.payload?.label ?? labelOf.get(String(key)) ?? '' }}
               xAxisProps={{ allowDecimals: false }}
               maxBarWidth={32}
               withLegend
