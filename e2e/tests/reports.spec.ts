@@ -66,6 +66,8 @@ test.describe('reports and order management', () => {
     await expect(organiserPage.getByRole('button', { name: 'Download Tickets' })).toBeVisible();
     await expect(organiserPage.getByTestId('payout-state')).toHaveText('Payout Pending');
     await expect(organiserPage.getByText(`Donation to ${CHARITY}`)).toBeVisible();
+    // Where the money goes: the charity's part of the donation is a line of its own (issue 21.10).
+    await expect(organiserPage.getByTestId('split-charity')).toContainText(`${CHARITY} receives`);
     const pdf = organiserPage.waitForEvent('download');
     await organiserPage.getByRole('button', { name: 'Download Tickets' }).click();
     expect((await pdf).suggestedFilename()).toBe(`tickets_${orderUID}.pdf`);

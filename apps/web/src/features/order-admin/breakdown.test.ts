@@ -56,7 +56,7 @@ describe('the one order page (issue 21.10)', () => {
   });
   it('splits the money so that each column adds up to what was paid, card fee and donation shown', () => {
     const atSale = splitRows(order({}).details);
-    expect(atSale.map((r) => r.label)).toEqual(['Organiser receives', 'Platform keeps', 'Card processing fee', 'Donation to Harbour Fund']);
+    expect(atSale.map((r) => r.label)).toEqual(['Organiser receives', 'Platform keeps', 'Card processing fee', 'Harbour Fund receives']);
     expect(atSale.reduce((s, r) => s + (r.atSale ?? 0), 0)).toBe(10000);
     const after = splitRows(
       order({ split: { ...split, refunded: 10000, organiserRefunded: 9043, platformRefunded: 957, organiserAfterRefunds: -820, platformAfterRefunds: 0 } }).details,

@@ -31,7 +31,7 @@ export function splitRows(d: TOrderDetail['details']): SplitRow[] {
     { key: 'platform', label: 'Platform keeps', atSale: x.platform, afterRefunds: x.platformAfterRefunds },
   ];
   if (x.cardFee > 0) rows.push({ key: 'cardFee', label: 'Card processing fee', atSale: x.cardFee, afterRefunds: x.cardFee });
-  if (x.charity > 0) rows.push({ key: 'charity', label: d.charityName ? `Donation to ${d.charityName}` : 'Donation to charity', atSale: x.charity, afterRefunds: x.charity });
+  if (x.charity > 0) rows.push({ key: 'charity', label: d.charityName ? `${d.charityName} receives` : 'The charity receives', atSale: x.charity, afterRefunds: x.charity });
   if (x.refunded > 0) rows.push({ key: 'refunded', label: 'Refunded to the buyer', atSale: null, afterRefunds: x.refunded });
   return rows;
 }
