@@ -341,6 +341,7 @@ export const M = {
   refundFailed: 'The payment provider refused the refund.',
   refundIssued: 'Refund Issued',
   refundSubmitted: 'Refund submitted.',
+  cancelMessageTooLong: 'The message to buyers can be at most 2,000 characters.',
 
   // Payouts (reports-payouts-checkout §5, §8)
   noOrderSelected: 'No Order Selected',

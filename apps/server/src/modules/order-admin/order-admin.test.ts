@@ -90,6 +90,36 @@ describe('GET …/events/:eventId/orders/:orderUID', () => {
     expect(res.body.tickets[0]!.details).toMatchObject({ voided: false, used: false, orderId: o.orderId, voidReason: null, refundId: null });
   });
 
+  it('says Refunded or Partially refunded and splits the money at the sale and after the refunds, each side adding up (issue 21.10)', async () => {
+    const o = await givenPaidOrder();
+    // As priced: $100.00 paid with a $5.00 donation ($0.20 fee): organiser $82.23, platform $9.57, card $3.40, charity $4.80.
+    await db()
+      .update(orders)
+      .set({ donation: 500, donationFee: 20, charityName: 'Harbour Fund', gatewayProcessingFee: 340, tenantTotal: 8223, platformTotal: 957, breakdown: JSON.stringify({ donationFee: 20, donationNet: 480, channelCharge: 0 }) })
+      .where(eq(orders.id, o.orderId));
+    const fresh = await admin.get<TOrderDetail>(orderUrl(o));
+    expect(fresh.body.details.refundState).toBe('none');
+    expect(fresh.body.details.split).toEqual({
+      organiser: 8223, platform: 957, cardFee: 340, charity: 480, refunded: 0, organiserRefunded: 0, platformRefunded: 0, organiserAfterRefunds: 8223, platformAfterRefunds: 957,
+    });
+    expect(fresh.body.cancellationRefund).toBeNull();
+
+    expect((await admin.post(refundUrl(o), { mode: 'amount', amount: 2500, reason: 'partial' })).status).toBe(201);
+    const partial = (await admin.get<TOrderDetail>(orderUrl(o))).body.details;
+    expect(partial.refundState).toBe('partial');
+    expect((await admin.post(refundUrl(o), { mode: 'full', reason: 'the rest' })).status).toBe(201);
+    const full = (await admin.get<TOrderDetail>(orderUrl(o))).body.details;
+    expect(full.refundState).toBe('full');
+    for (const d of [partial, full]) {
+      const x = d.split;
+      expect(x.organiser + x.platform + x.cardFee + x.charity).toBe(d.totalAmount);
+      expect(x.organiserAfterRefunds + x.platformAfterRefunds + x.cardFee + x.charity + x.refunded).toBe(d.totalAmount);
+      expect(x.refunded).toBe(d.refundedAmount);
+    }
+    // A full refund gives back the platform's whole share; the organiser bears the card fee and the charity's part.
+    expect(full.split).toMatchObject({ refunded: 10000, platformRefunded: 957, platformAfterRefunds: 0, organiserAfterRefunds: -(340 + 480) });
+  });
+
   it("is 404 for an unknown order, another event's order, a malformed event id and another tenant", async () => {
     const o = await givenPaidOrder();
     const other = await givenPaidOrder();
@@ -378,7 +408,8 @@ describe('cancelling an event', () => {
 
     const cancel = await admin.post(`/api/tenants/${tenant.id}/events/${eventId}/cancel`);
     expect(cancel.status).toBe(200);
-    expect(cancel.body.cancellation).toEqual({ status: 'running', total: 4, refunded: 0, failed: 0, pending: 4, refundedAmount: 4000 });
+    // What is left to refund (3 x $100 + the $60 still held), never what was paid (issue 21.9).
+    expect(cancel.body.cancellation).toMatchObject({ status: 'running', total: 4, refunded: 0, failed: 0, retrying: 0, pending: 4, toRefund: 36000, refundedAmount: 0, refundedElsewhere: 4000 });
 
     // A crash: the gateway gives the money back, but the process dies before it records the answer.
     const gateway = server.app.deps.payments;
@@ -403,7 +434,7 @@ describe('cancelling an event', () => {
     for (const o of [...paid, partlyRefunded]) await refundCancelledOrder({ deps: server.app.deps, job: { tenantId: tenant.id, orderId: o.orderId, userId: null } });
 
     const done = await admin.get(`/api/tenants/${tenant.id}/events/${eventId}`);
-    expect(done.body.cancellation).toEqual({ status: 'done', total: 4, refunded: 4, failed: 0, pending: 0, refundedAmount: 40000 });
+    expect(done.body.cancellation).toMatchObject({ status: 'done', total: 4, refunded: 4, failed: 0, retrying: 0, pending: 0, toRefund: 36000, refundedAmount: 36000, refundedElsewhere: 4000, problems: [] });
     for (const o of [...paid, partlyRefunded]) {
       const given = await db().select().from(testRefunds).where(eq(testRefunds.chargeId, o.chargeId));
       expect(given.reduce((s, r) => s + r.amount, 0)).toBe(10000);
@@ -457,10 +488,157 @@ describe('cancelling an event', () => {
     expect(await mailCancelledOrder({ deps: server.app.deps, job: { tenantId: tenant.id, orderId: o.orderId, userId: null } })).toBe(false);
   });
 
-  it('progress is 404 for another tenant and none for an event that is not cancelled', async () => {
+  it('previews, counts and mails what is actually left to refund, with the organiser’s message (issue 21.9)', async () => {
+    const whole = await givenPaidOrder({ firstName: 'Wanda' });
+    const eventId = whole.eventId;
+    const part = await givenPaidOrder({ eventId, firstName: 'Petra' });
+    const done = await givenPaidOrder({ eventId, firstName: 'Dora' });
+    expect((await admin.post(refundUrl(part), { mode: 'amount', amount: 2000, reason: 'late start' })).status).toBe(201);
+    expect((await admin.post(refundUrl(done), { mode: 'full', reason: 'asked' })).status).toBe(201);
+    const free = await givenHeldOrder(server, tenant.id, { eventId, status: 'completed', lines: [{ name: 'Comp', price: 0, quantity: 1 }] });
+    await db().update(orders).set({ paymentMethod: 'free' }).where(eq(orders.id, free.orderId));
+    await server.app.deps.jobs.drain();
+
+    // The cancel dialog's preview: two orders still hold $100 + $80; one was refunded in full; four buyers are told.
+    const preview = await admin.get(`/api/tenants/${tenant.id}/events/${eventId}/cancellation`);
+    expect(preview.body).toMatchObject({ status: 'none', total: 2, pending: 2, toRefund: 18000, alreadyRefunded: 1, refundedElsewhere: 12000, notices: 4 });
+
+    const message = 'The venue flooded.\nWe hope to see you at the spring show.';
+    const cancel = await admin.post(`/api/tenants/${tenant.id}/events/${eventId}/cancel`, { message: `  ${message}  ` });
+    expect(cancel.status).toBe(200);
+    await server.app.deps.jobs.drain();
+    const progress = await admin.get(`/api/tenants/${tenant.id}/events/${eventId}/cancellation`);
+    expect(progress.body).toMatchObject({ status: 'done', total: 2, refunded: 2, toRefund: 18000, refundedAmount: 18000, alreadyRefunded: 1, refundedElsewhere: 12000 });
+    expect((await refundRows(part.orderId)).find((r) => r.kind === 'event_cancelled')).toMatchObject({ amount: 8000, status: 'succeeded' });
+    expect((await refundRows(done.orderId)).filter((r) => r.kind === 'event_cancelled')).toHaveLength(0);
+
+    const notice = async (email: string) => {
+      const mails = (await db().select().from(outbox).where(eq(outbox.to, email))).filter((m) => m.subject.startsWith('Cancelled: '));
+      expect(mails).toHaveLength(1);
+      return mails[0]!;
+    };
+    const wholeMail = await notice(whole.email);
+    expect(wholeMail.text).toContain(`Your order ${whole.orderUid} ($100.00) is being refunded in full, automatically`);
+    const partMail = await notice(part.email);
+    expect(partMail.text).toContain('Of the $100.00 you paid, $20.00 was already refunded to you; the remaining $80.00 is being refunded automatically');
+    expect(partMail.text).not.toContain('$100.00) is being refunded');
+    const doneMail = await notice(done.email);
+    expect(doneMail.text).toContain('It was already refunded in full ($100.00), so no further payment is due to you.');
+    expect(doneMail.text).not.toMatch(/is being refunded/);
+    expect((await notice(free.email)).text).toContain('is cancelled; its tickets are no longer valid.');
+    for (const m of [wholeMail, partMail, doneMail]) {
+      expect(m.text).toContain(`A message from ${tenant.name}:\n\n${message}`);
+      expect(m.html).toContain('The venue flooded.<br>We hope to see you at the spring show.');
+    }
+  });
+
+  it('refuses a message to buyers over 2,000 characters, and a message that is not text, without cancelling', async () => {
+    const o = await givenPaidOrder();
+    for (const body of [{ message: 'x'.repeat(2001) }, { message: 42 }]) {
+      const res = await admin.post(`/api/tenants/${tenant.id}/events/${o.eventId}/cancel`, body);
+      expect(res.status).toBe(400);
+    }
+    expect((await admin.post(`/api/tenants/${tenant.id}/events/${o.eventId}/cancel`, { message: 'x'.repeat(2001) })).body.error.message).toBe(M.cancelMessageTooLong);
+    expect((await db().select().from(events).where(eq(events.id, o.eventId)))[0]!.status).toBe('published');
+  });
+
+  it('retries a refused cancellation refund with backoff through the job queue, shows it, and stops after the last try (issue 21.13)', async () => {
+    const o = await givenPaidOrder();
+    const refusedOnce = await givenPaidOrder({ eventId: o.eventId });
+    // Both charges were refunded at the gateway behind our back: the gateway refuses.
+    const outside = async (p: Paid) => db().insert(testRefunds).values({ id: `re_test_${randomUUID()}`, chargeId: p.chargeId, amount: 10000, idempotencyKey: `outside:${p.orderId}` });
+    await outside(o);
+    await outside(refusedOnce);
+    const progressUrl = `/api/tenants/${tenant.id}/events/${o.eventId}/cancellation`;
+    const jobOf = async (orderId: string, retry: number) =>
+      (await db().select().from(jobs).where(eq(jobs.dedupeKey, retry ? `cancel-refund:${orderId}:retry-${retry}` : `cancel-refund:${orderId}`)))[0];
+    /** Runs the order's next retry now, as if its wait were over. */
+    const runRetry = async (orderId: string, retry: number) => {
+      await db().update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobs.dedupeKey, `cancel-refund:${orderId}:retry-${retry}`));
+      await server.app.deps.jobs.drain();
+    };
+
+    const before = Date.now();
+    expect((await admin.post(`/api/tenants/${tenant.id}/events/${o.eventId}/cancel`)).status).toBe(200);
+    await server.app.deps.jobs.drain();
+
+    // The first try failed: a retry is queued 5 minutes on, and the console says so with the reason.
+    const first = await jobOf(o.orderId, 1);
+    expect(first).toBeDefined();
+    expect(first!.runAt.getTime() - before).toBeGreaterThanOrEqual(5 * 60_000 - 1000);
+    expect(first!.runAt.getTime() - Date.now()).toBeLessThanOrEqual(5 * 60_000);
+    const retrying = await admin.get(progressUrl);
+    expect(retrying.body).toMatchObject({ status: 'running', total: 2, refunded: 0, failed: 0, retrying: 2, pending: 0, toRefund: 20000, refundedAmount: 0 });
+    expect(retrying.body.problems).toHaveLength(2);
+    expect(retrying.body.problems.find((p: { orderUID: string }) => p.orderUID === o.orderUid)).toEqual({
+      orderUID: o.orderUid, state: 'retrying', amount: 10000, tries: 1, maxTries: 6, nextTryAt: first!.runAt.toISOString(), failureReason: expect.stringMatching(/greater than/),
+    });
+    const page = await admin.get<TOrderDetail>(orderUrl(o));
+    expect(page.body.cancellationRefund).toMatchObject({ state: 'retrying', tries: 1, maxTries: 6, amount: 10000, nextTryAt: first!.runAt.toISOString() });
+
+    // One order's money comes back to the charge: its retry refunds it, once.
+    await db().delete(testRefunds).where(eq(testRefunds.idempotencyKey, `outside:${refusedOnce.orderId}`));
+    await runRetry(refusedOnce.orderId, 1);
+    expect((await admin.get<TOrderDetail>(orderUrl(refusedOnce))).body.cancellationRefund).toMatchObject({ state: 'refunded', tries: 2, nextTryAt: null });
+    expect(await orderRow(refusedOnce.orderId)).toMatchObject({ refunded: true, refundedAmount: 10000 });
+    const given = await db().select().from(testRefunds).where(eq(testRefunds.chargeId, refusedOnce.chargeId));
+    expect(given.reduce((sum, r) => sum + r.amount, 0)).toBe(10000);
+    // The retry gives back the tickets the failed try voided: the door shows them as refunded.
+    const retried = (await refundRows(refusedOnce.orderId)).find((r) => r.kind === 'event_cancelled' && r.status === 'succeeded')!;
+    expect(retried.ticketIds.sort()).toEqual([...refusedOnce.ticketIds].sort());
+
+    // The other keeps failing: each failure waits longer (30 min, 2 h, 8 h, a day), then it stays failed.
+    const waits = [30, 120, 480, 1440];
+    for (const [i, minutes] of waits.entries()) {
+      const at = Date.now();
+      await runRetry(o.orderId, i + 1);
+      const next = await jobOf(o.orderId, i + 2);
+      expect(next, `retry ${i + 2}`).toBeDefined();
+      expect(Math.round((next!.runAt.getTime() - at) / 60_000)).toBe(minutes);
+    }
+    await runRetry(o.orderId, 5);
+    expect(await jobOf(o.orderId, 6)).toBeUndefined();
+    const failed = (await refundRows(o.orderId)).filter((r) => r.kind === 'event_cancelled');
+    expect(failed).toHaveLength(6);
+    expect(failed.every((r) => r.status === 'failed')).toBe(true);
+    const gaveUp = await admin.get(progressUrl);
+    expect(gaveUp.body).toMatchObject({ status: 'done', total: 2, refunded: 1, failed: 1, retrying: 0, pending: 0, refundedAmount: 10000 });
+    expect(gaveUp.body.problems).toEqual([expect.objectContaining({ orderUID: o.orderUid, state: 'failed', tries: 6, nextTryAt: null })]);
+    expect((await admin.get<TOrderDetail>(orderUrl(o))).body.cancellationRefund).toMatchObject({ state: 'failed', tries: 6, maxTries: 6 });
+    // A stale or repeated run of a retry writes nothing more.
+    await refundCancelledOrder({ deps: server.app.deps, job: { tenantId: tenant.id, orderId: o.orderId, userId: null, retry: 3 } });
+    await refundCancelledOrder({ deps: server.app.deps, job: { tenantId: tenant.id, orderId: o.orderId, userId: null } });
+    expect((await refundRows(o.orderId)).filter((r) => r.kind === 'event_cancelled')).toHaveLength(6);
+
+    // The organiser refunds it by hand from the order page: it counts as refunded, elsewhere.
+    await db().delete(testRefunds).where(eq(testRefunds.idempotencyKey, `outside:${o.orderId}`));
+    expect((await admin.post(refundUrl(o), { mode: 'full', reason: 'by hand' })).status).toBe(201);
+    expect((await admin.get(progressUrl)).body).toMatchObject({ status: 'done', refunded: 2, failed: 0, refundedElsewhere: 10000, problems: [] });
+  });
+
+  it('a retry finds nothing to give back when the order was refunded by hand while it waited', async () => {
+    const o = await givenPaidOrder();
+    await db().insert(testRefunds).values({ id: `re_test_${randomUUID()}`, chargeId: o.chargeId, amount: 10000, idempotencyKey: `outside:${o.orderId}` });
+    expect((await admin.post(`/api/tenants/${tenant.id}/events/${o.eventId}/cancel`)).status).toBe(200);
+    await server.app.deps.jobs.drain();
+    expect((await admin.get<TOrderDetail>(orderUrl(o))).body.cancellationRefund).toMatchObject({ state: 'retrying', tries: 1 });
+    await db().delete(testRefunds).where(eq(testRefunds.idempotencyKey, `outside:${o.orderId}`));
+    expect((await admin.post(refundUrl(o), { mode: 'full', reason: 'by hand' })).status).toBe(201);
+    await db().update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobs.dedupeKey, `cancel-refund:${o.orderId}:retry-1`));
+    await server.app.deps.jobs.drain();
+    const given = await db().select().from(testRefunds).where(eq(testRefunds.chargeId, o.chargeId));
+    expect(given.reduce((sum, r) => sum + r.amount, 0)).toBe(10000);
+    expect((await refundRows(o.orderId)).filter((r) => r.kind === 'event_cancelled')).toHaveLength(1);
+    expect((await admin.get<TOrderDetail>(orderUrl(o))).body.cancellationRefund).toMatchObject({ state: 'refunded', tries: 1 });
+  });
+
+  it('progress is 404 for another tenant, and for an event that is not cancelled says what cancelling would do', async () => {
     const o = await givenPaidOrder();
     const res = await admin.get(`/api/tenants/${tenant.id}/events/${o.eventId}/cancellation`);
-    expect(res.body).toEqual({ status: 'none', total: 0, refunded: 0, failed: 0, pending: 0, refundedAmount: 0 });
+    expect(res.body).toEqual({
+      status: 'none', total: 1, refunded: 0, failed: 0, retrying: 0, pending: 1, toRefund: 10000, refundedAmount: 0,
+      alreadyRefunded: 0, refundedElsewhere: 0, notices: 1, problems: [],
+    });
     expect((await admin.get(`/api/tenants/${tenant.id}/events/${randomUUID()}/cancellation`)).status).toBe(404);
     const { tenant: other, admin: c } = await givenTenantWithAdmin(server);
     expect((await c.get(`/api/tenants/${other.id}/events/${o.eventId}/cancellation`)).status).toBe(404);

@@ -7,7 +7,20 @@ export const eventKeys = {
   list: (tenantId: string, q: EventListQuery) => ['events', tenantId, 'list', q] as const,
   one: (tenantId: string, eventId: string) => ['events', tenantId, 'one', eventId] as const,
   rules: (tenantId: string) => ['surcharge-rules', tenantId] as const,
+  cancellation: (tenantId: string, eventId: string) => ['events', tenantId, 'cancellation', eventId] as const,
 };
+
+/** What cancelling the event would do now (the cancel dialog's preview), read when the dialog opens. */
+export function useCancellationPreview(eventId: string, enabled: boolean) {
+  const tenantId = useTenantId();
+  return useQuery({
+    queryKey: eventKeys.cancellation(tenantId, eventId),
+    queryFn: ({ signal }) => eventsApi.cancellation(tenantId, eventId, signal),
+    enabled,
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
 
 export function useEvents(q: EventListQuery) {
   const tenantId = useTenantId();

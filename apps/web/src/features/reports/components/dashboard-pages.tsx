@@ -8,6 +8,7 @@ import { PageHeader } from '../../../ui/page-header';
 import { useEventName, useTenantNames } from '../names';
 import { useDashboard } from '../queries';
 import { useReportScope } from '../report-scope';
+import { AfterRefunds } from './after-refunds';
 import { counterCards, salesCards, StatGrid, type DashboardLinks } from './stat-cards';
 
 const SalesCharts = lazy(() => import('./sales-charts').then((m) => ({ default: m.SalesCharts })));
@@ -43,6 +44,7 @@ function Dashboard({
         </Alert>
       )}
       <StatGrid cards={d ? salesCards(d, links) : null} loading={!dashboard.error} count={8} large />
+      {d && <AfterRefunds dashboard={d} />}
       <StatGrid cards={d ? counterCards(d, level, links) : null} loading={!dashboard.error} count={level === 'tenant' ? 6 : 5} />
       {extra}
       <div>
