@@ -282,6 +282,61 @@ describe('refunds', () => {
   });
 });
 
+describe('a fully refunded order admits no one (issue 21 §4)', () => {
+  const unvoid = (o: Paid, ticketId: string) => admin.post(voidUrl(o.eventId), { ticketId, orderUID: o.orderUid, void: false, reason: 'Found it' });
+  const voidedOf = async (o: Paid) => new Map((await db().select().from(tickets).where(eq(tickets.orderId, o.orderId))).map((t) => [t.id, t.voided]));
+
+  it("void A, then the whole amount against ticket B: refused; after a full refund, A cannot be unvoided", async () => {
+    const o = await givenPaidOrder();
+    const [a, b] = o.ticketIds as [string, string];
+    expect((await admin.post(voidUrl(o.eventId), { ticketId: a, orderUID: o.orderUid, void: true, reason: 'Lost' })).status).toBe(200);
+
+    const whole = await admin.post(refundUrl(o), { mode: 'tickets', ticketIds: [b], amount: o.totalAmount, reason: 'All of it' });
+    expect(whole.status).toBe(400);
+    expect(whole.body.error).toMatchObject({ code: 'VALIDATION', message: M.refundExceedsTickets, fields: { amount: M.refundExceedsTickets } });
+    expect(await refundRows(o.orderId)).toHaveLength(0);
+    expect((await voidedOf(o)).get(b)).toBe(false);
+
+    const full = await admin.post(refundUrl(o), { mode: 'full', reason: 'Refund all' });
+    expect(full.status).toBe(201);
+    expect(full.body.order.details.refundableAmount).toBe(0);
+    const res = await unvoid(o, a);
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toBe(M.unvoidOrderRefunded);
+    expect((await voidedOf(o)).get(a)).toBe(true);
+    expect([...(await voidedOf(o)).values()].every(Boolean)).toBe(true);
+  });
+
+  it("chosen tickets refund at most their share; less is fine, and a ticket refund that empties the order voids the rest", async () => {
+    const o = await givenPaidOrder();
+    const rows = await db().select().from(tickets).where(eq(tickets.orderId, o.orderId));
+    const cheap = rows.find((t) => t.price === 2500)!;
+    const over = await admin.post(refundUrl(o), { mode: 'tickets', ticketIds: [cheap.id], amount: 2501, reason: 'x' });
+    expect(over.status).toBe(400);
+    expect(over.body.error.message).toBe(M.refundExceedsTickets);
+    const less = await admin.post(refundUrl(o), { mode: 'tickets', ticketIds: [cheap.id], amount: 1000, reason: 'Half back' });
+    expect(less.status).toBe(201);
+    expect(less.body.refund.details).toMatchObject({ refundAmount: 1000, ticketIds: [cheap.id] });
+    expect((await voidedOf(o)).get(cheap.id)).toBe(true);
+    // 9,000 left: an amount for all of it is a full refund, so the two other tickets are voided with it.
+    const rest = await admin.post(refundUrl(o), { mode: 'amount', amount: 9000, reason: 'The rest' });
+    expect(rest.status).toBe(201);
+    expect([...rest.body.refund.details.ticketIds].sort()).toEqual(rows.filter((t) => t.id !== cheap.id).map((t) => t.id).sort());
+    expect(rest.body.order.tickets.every((t: { details: { voided: boolean } }) => t.details.voided)).toBe(true);
+    for (const t of rows) expect((await unvoid(o, t.id)).status).toBe(409);
+  });
+
+  it('an amount that leaves money on the order leaves its tickets valid, and a voided one can still be restored', async () => {
+    const o = await givenPaidOrder();
+    const [a] = o.ticketIds as [string];
+    expect((await admin.post(voidUrl(o.eventId), { ticketId: a, orderUID: o.orderUid, void: true, reason: 'Lost' })).status).toBe(200);
+    const part = await admin.post(refundUrl(o), { mode: 'amount', amount: 9999, reason: 'Most of it' });
+    expect(part.status).toBe(201);
+    expect(part.body.refund.details.ticketIds).toEqual([]);
+    expect((await unvoid(o, a)).status).toBe(200);
+  });
+});
+
 describe('refund jobs queued before refunds were rows', () => {
   it('an old-style payments.refund payload becomes a row and refunds the charge once', async () => {
     const o = await givenPaidOrder();
