@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { M, type TOrderDetail } from '@marquee/core';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, jobs, orderActions, orders, outbox, refunds, tenants, testCheckoutSessions, testRefunds, tickets, ticketTypes } from '../../db/schema/index.js';
+import { events, jobs, orderActions, orders, outbox, refunds, tenants, testRefunds, tickets, ticketTypes } from '../../db/schema/index.js';
 import { givenHeldOrder, givenTenant, givenTenantWithAdmin, startTenantServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { eventActorStatuses, givenEventActors, type EventActors } from '../../../test/actors.js';
-import { FULFIL_JOB } from '../fulfilment/service.js';
 import { refundPayment } from '../payments/service.js';
 import { CANCEL_ORDER_REFUND_JOB, mailCancelledOrder, refundCancelledOrder, sweepCancelledEvent } from './service.js';
+import { givenPaidOrder as givenPaid, type PaidOrder } from './testing.js';
 
 let server: TestServer, tenant: GivenTenant, admin: Client;
 beforeAll(async () => {
@@ -20,36 +20,10 @@ const orderRow = async (id: string) => (await db().select().from(orders).where(e
 const remainingOf = async (id: string) => (await db().select({ r: ticketTypes.remaining }).from(ticketTypes).where(eq(ticketTypes.id, id)))[0]!.r;
 const refundRows = (orderId: string) => db().select().from(refunds).where(eq(refunds.orderId, orderId));
 
-type Paid = Awaited<ReturnType<typeof givenHeldOrder>> & { chargeId: string; ticketIds: string[] };
+type Paid = PaidOrder;
 
 /** A completed order paid through the test gateway ($100 of tickets; the platform keeps $9.57), with its tickets. */
-async function givenPaidOrder(opts: Parameters<typeof givenHeldOrder>[2] & { platformTotal?: number } = {}): Promise<Paid> {
-  const order = await givenHeldOrder(server, tenant.id, { ...opts, status: 'processing' });
-  const chargeId = `pi_test_${randomUUID().replace(/-/g, '')}`;
-  await db().insert(testCheckoutSessions).values({
-    tenantId: tenant.id,
-    id: `cs_test_${randomUUID()}`,
-    orderId: order.orderId,
-    orderUid: order.orderUid,
-    amount: order.totalAmount,
-    currency: 'usd',
-    successUrl: 'http://x.test/s',
-    cancelUrl: 'http://x.test/c',
-    idempotencyKey: `checkout:${order.orderId}`,
-    status: 'complete',
-    chargeId,
-    expiresAt: new Date(Date.now() + 60_000),
-  });
-  const platformTotal = opts.platformTotal ?? Math.min(957, order.totalAmount);
-  await db()
-    .update(orders)
-    .set({ chargeId, paymentProvider: 'test', paymentMethod: 'card', paidAt: new Date(), platformTotal, tenantTotal: order.totalAmount - platformTotal })
-    .where(eq(orders.id, order.orderId));
-  await server.app.deps.jobs.enqueue(db(), FULFIL_JOB, { tenantId: tenant.id, orderId: order.orderId }, { dedupeKey: `fulfil:${order.orderId}` });
-  await server.app.deps.jobs.drain();
-  const ticketIds = (await db().select({ id: tickets.id }).from(tickets).where(eq(tickets.orderId, order.orderId))).map((t) => t.id);
-  return { ...order, chargeId, ticketIds };
-}
+const givenPaidOrder = (opts: Parameters<typeof givenHeldOrder>[2] & { platformTotal?: number } = {}) => givenPaid(server, tenant.id, opts);
 
 const orderUrl = (o: { eventId: string; orderUid: string }, tenantId = tenant.id) => `/api/tenants/${tenantId}/events/${o.eventId}/orders/${o.orderUid}`;
 const voidUrl = (eventId: string, tenantId = tenant.id) => `/api/tenants/${tenantId}/events/${eventId}/tickets/void`;

@@ -281,7 +281,7 @@ describe('test gateway: webhooks', () => {
       ['no currency', (o) => delete o.currency, { amountTotal: order.totalAmount, currency: null }],
       ['another currency', (o) => (o.currency = 'jpy'), { amountTotal: order.totalAmount, currency: 'jpy' }],
     ];
-    for (const [name, change, details] of variants) {
+    for (const [name, change] of variants) {
       const event = JSON.parse(body) as { id: string; data: { object: Record<string, unknown> } };
       event.id = `${event.id}_${name.replace(/ /g, '_')}`;
       change(event.data.object);
