@@ -387,11 +387,15 @@ describe('who may', () => {
   it('resend and download: the event manager too', async () => {
     const res = await actors.eventManager.post(`/api/tenants/${tenant.id}/events/${o.eventId}/download`, { orderUID: o.orderUid, email: o.email });
     expect(res.status).toBe(200);
-    const resent = await actors.eventManager.post(`/api/tenants/${tenant.id}/events/${o.eventId}/resend`, { orderUID: o.orderUid, email: 'friend@example.test' });
+    // To the buyer, yes; to another address only with a role that can refund (issue 21 §3).
+    const elsewhere = await actors.eventManager.post(`/api/tenants/${tenant.id}/events/${o.eventId}/resend`, { orderUID: o.orderUid, email: 'friend@example.test' });
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.body.error.message).toBe(M.resendElsewhereNotAllowed);
+    const resent = await actors.eventManager.post(`/api/tenants/${tenant.id}/events/${o.eventId}/resend`, { orderUID: o.orderUid, email: o.email });
     expect(resent.status).toBe(200);
     const audit = await db().select().from(orderActions).where(eq(orderActions.orderId, o.orderId));
     expect(audit.filter((a) => a.action === 'download')).toHaveLength(1);
-    expect(audit.filter((a) => a.action === 'resend').map((a) => JSON.parse(a.details!))).toEqual([{ to: 'friend@example.test' }]);
+    expect(audit.filter((a) => a.action === 'resend').map((a) => JSON.parse(a.details!))).toEqual([{ to: o.email }]);
   });
 });
 
