@@ -425,6 +425,14 @@ export function reportRangeTooLong(days: number): string {
 }
 
 /**
+ * A waiting-room admission is good for this many orders (placed and not given back), its own
+ * visitor's (ours; docs/decisions.md "Issue 21.1: a waiting-room admission is one visitor's").
+ */
+export const WAITING_ROOM_ADMISSION_ORDERS = 2;
+/** The answer to PLACE ORDER once the admission's orders are placed. */
+export const waitingRoomOrderLimit = `You have placed ${WAITING_ROOM_ADMISSION_ORDERS} orders with this turn in line, the most one turn allows.`;
+
+/**
  * Resending an order's tickets from the console (ours; docs/decisions.md "Issue 21.3: resending
  * tickets"): at most so many resends of one order, and by one member of the tenant, in any hour.
  */

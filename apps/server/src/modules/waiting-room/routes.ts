@@ -10,11 +10,16 @@ import * as service from './service.js';
 const ZEventParams = z.object({ tenantId: z.string().max(100), eventId: z.uuid() });
 const tags = ['waiting-room'];
 
-/** The visitor's place: the cookie the room set, or the header an API client carries it in. */
-export function waitingRoomToken(req: FastifyRequest, eventId: string): string | undefined {
+/** The visitor's place as the request carries it: the header an API client sends it in, and the cookie the room set. */
+export function waitingRoomTokens(req: FastifyRequest, eventId: string): { header: string | undefined; cookie: string | undefined } {
   const header = req.headers[WAITING_ROOM_HEADER];
-  if (typeof header === 'string' && header) return header;
-  return req.cookies[waitingRoomCookie(eventId)];
+  return { header: typeof header === 'string' && header ? header : undefined, cookie: req.cookies[waitingRoomCookie(eventId)] || undefined };
+}
+
+/** The visitor's place: the header an API client carries it in, else the cookie the room set. */
+export function waitingRoomToken(req: FastifyRequest, eventId: string): string | undefined {
+  const { header, cookie } = waitingRoomTokens(req, eventId);
+  return header ?? cookie;
 }
 
 /** The optional waiting room of an event's on-sale (issue 13). */
@@ -49,7 +54,7 @@ export function registerWaitingRoomRoutes(app: FastifyInstance, deps: Deps) {
     },
     async (req, reply) => {
       const { eventId } = req.params;
-      const { place, token } = await service.enterWaitingRoom({ deps, tenantId: siteCtxOf(req).tenant.id, eventId, token: waitingRoomToken(req, eventId) });
+      const { place, token } = await service.enterWaitingRoom({ deps, tenantId: siteCtxOf(req).tenant.id, eventId, token: waitingRoomToken(req, eventId), address: req.ip });
       if (token) {
         reply.setCookie(waitingRoomCookie(eventId), token, { path: '/', httpOnly: true, sameSite: 'lax', maxAge: 2 * 24 * 3600, secure: deps.config.publicScheme === 'https' });
         reply.header(WAITING_ROOM_HEADER, token);
