@@ -42,6 +42,10 @@ export const DOMAIN_ERRORS = {
   DONATION_NO_CHARITY: 'BAD_REQUEST',
   /** A donation for a charity that is no longer the event's. */
   DONATION_CHARITY_CHANGED: 'BAD_REQUEST',
+  /** The event's waiting room is on and this visitor has no admission now (not their turn, or another visitor's place). */
+  WAITING_ROOM_REQUIRED: 'FORBIDDEN',
+  /** This visitor's admission has placed all the orders one admission allows. */
+  WAITING_ROOM_ORDER_LIMIT: 'FORBIDDEN',
 } as const satisfies Record<string, ErrorCode>;
 export type DomainErrorCode = keyof typeof DOMAIN_ERRORS;
 
@@ -55,7 +59,16 @@ export const isDomainErrorCode = (value: unknown): value is DomainErrorCode => t
 export const statusOf = (code: ErrorCode | DomainErrorCode): number => ERROR_STATUS[Object.hasOwn(DOMAIN_ERRORS, code) ? DOMAIN_ERRORS[code as DomainErrorCode] : (code as ErrorCode)];
 
 /** The domain codes PLACE ORDER answers with (the checkout page handles each of them). */
-export const PLACE_ORDER_ERRORS = ['EVENT_NOT_ON_SALE', 'DISCOUNT_INVALID', 'CART_CONFLICT', 'CART_CHANGED', 'DONATION_NO_CHARITY', 'DONATION_CHARITY_CHANGED'] as const satisfies readonly DomainErrorCode[];
+export const PLACE_ORDER_ERRORS = [
+  'EVENT_NOT_ON_SALE',
+  'DISCOUNT_INVALID',
+  'CART_CONFLICT',
+  'CART_CHANGED',
+  'DONATION_NO_CHARITY',
+  'DONATION_CHARITY_CHANGED',
+  'WAITING_ROOM_REQUIRED',
+  'WAITING_ROOM_ORDER_LIMIT',
+] as const satisfies readonly DomainErrorCode[];
 export type PlaceOrderErrorCode = (typeof PLACE_ORDER_ERRORS)[number];
 export const placeOrderErrorOf = (code: DomainErrorCode | null): PlaceOrderErrorCode | null =>
   code !== null && (PLACE_ORDER_ERRORS as readonly DomainErrorCode[]).includes(code) ? (code as PlaceOrderErrorCode) : null;

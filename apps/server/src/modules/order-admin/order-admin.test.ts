@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { M, type TOrderDetail } from '@marquee/core';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, jobs, orderActions, orders, outbox, refunds, tenants, testCheckoutSessions, testRefunds, tickets, ticketTypes } from '../../db/schema/index.js';
+import { events, jobs, orderActions, orders, outbox, refunds, tenants, testRefunds, tickets, ticketTypes } from '../../db/schema/index.js';
 import { givenHeldOrder, givenTenant, givenTenantWithAdmin, startTenantServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { eventActorStatuses, givenEventActors, type EventActors } from '../../../test/actors.js';
-import { FULFIL_JOB } from '../fulfilment/service.js';
 import { refundPayment } from '../payments/service.js';
 import { CANCEL_ORDER_REFUND_JOB, mailCancelledOrder, refundCancelledOrder, sweepCancelledEvent } from './service.js';
+import { givenPaidOrder as givenPaid, type PaidOrder } from '../../../test/fixtures/paid-orders.js';
 
 let server: TestServer, tenant: GivenTenant, admin: Client;
 beforeAll(async () => {
@@ -20,36 +20,10 @@ const orderRow = async (id: string) => (await db().select().from(orders).where(e
 const remainingOf = async (id: string) => (await db().select({ r: ticketTypes.remaining }).from(ticketTypes).where(eq(ticketTypes.id, id)))[0]!.r;
 const refundRows = (orderId: string) => db().select().from(refunds).where(eq(refunds.orderId, orderId));
 
-type Paid = Awaited<ReturnType<typeof givenHeldOrder>> & { chargeId: string; ticketIds: string[] };
+type Paid = PaidOrder;
 
 /** A completed order paid through the test gateway ($100 of tickets; the platform keeps $9.57), with its tickets. */
-async function givenPaidOrder(opts: Parameters<typeof givenHeldOrder>[2] & { platformTotal?: number } = {}): Promise<Paid> {
-  const order = await givenHeldOrder(server, tenant.id, { ...opts, status: 'processing' });
-  const chargeId = `pi_test_${randomUUID().replace(/-/g, '')}`;
-  await db().insert(testCheckoutSessions).values({
-    tenantId: tenant.id,
-    id: `cs_test_${randomUUID()}`,
-    orderId: order.orderId,
-    orderUid: order.orderUid,
-    amount: order.totalAmount,
-    currency: 'usd',
-    successUrl: 'http://x.test/s',
-    cancelUrl: 'http://x.test/c',
-    idempotencyKey: `checkout:${order.orderId}`,
-    status: 'complete',
-    chargeId,
-    expiresAt: new Date(Date.now() + 60_000),
-  });
-  const platformTotal = opts.platformTotal ?? Math.min(957, order.totalAmount);
-  await db()
-    .update(orders)
-    .set({ chargeId, paymentProvider: 'test', paymentMethod: 'card', paidAt: new Date(), platformTotal, tenantTotal: order.totalAmount - platformTotal })
-    .where(eq(orders.id, order.orderId));
-  await server.app.deps.jobs.enqueue(db(), FULFIL_JOB, { tenantId: tenant.id, orderId: order.orderId }, { dedupeKey: `fulfil:${order.orderId}` });
-  await server.app.deps.jobs.drain();
-  const ticketIds = (await db().select({ id: tickets.id }).from(tickets).where(eq(tickets.orderId, order.orderId))).map((t) => t.id);
-  return { ...order, chargeId, ticketIds };
-}
+const givenPaidOrder = (opts: Parameters<typeof givenHeldOrder>[2] & { platformTotal?: number } = {}) => givenPaid(server, tenant.id, opts);
 
 const orderUrl = (o: { eventId: string; orderUid: string }, tenantId = tenant.id) => `/api/tenants/${tenantId}/events/${o.eventId}/orders/${o.orderUid}`;
 const voidUrl = (eventId: string, tenantId = tenant.id) => `/api/tenants/${tenantId}/events/${eventId}/tickets/void`;
@@ -312,6 +286,61 @@ describe('refunds', () => {
   });
 });
 
+describe('a fully refunded order admits no one (issue 21 §4)', () => {
+  const unvoid = (o: Paid, ticketId: string) => admin.post(voidUrl(o.eventId), { ticketId, orderUID: o.orderUid, void: false, reason: 'Found it' });
+  const voidedOf = async (o: Paid) => new Map((await db().select().from(tickets).where(eq(tickets.orderId, o.orderId))).map((t) => [t.id, t.voided]));
+
+  it("void A, then the whole amount against ticket B: refused; after a full refund, A cannot be unvoided", async () => {
+    const o = await givenPaidOrder();
+    const [a, b] = o.ticketIds as [string, string];
+    expect((await admin.post(voidUrl(o.eventId), { ticketId: a, orderUID: o.orderUid, void: true, reason: 'Lost' })).status).toBe(200);
+
+    const whole = await admin.post(refundUrl(o), { mode: 'tickets', ticketIds: [b], amount: o.totalAmount, reason: 'All of it' });
+    expect(whole.status).toBe(400);
+    expect(whole.body.error).toMatchObject({ code: 'VALIDATION', message: M.refundExceedsTickets, fields: { amount: M.refundExceedsTickets } });
+    expect(await refundRows(o.orderId)).toHaveLength(0);
+    expect((await voidedOf(o)).get(b)).toBe(false);
+
+    const full = await admin.post(refundUrl(o), { mode: 'full', reason: 'Refund all' });
+    expect(full.status).toBe(201);
+    expect(full.body.order.details.refundableAmount).toBe(0);
+    const res = await unvoid(o, a);
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toBe(M.unvoidOrderRefunded);
+    expect((await voidedOf(o)).get(a)).toBe(true);
+    expect([...(await voidedOf(o)).values()].every(Boolean)).toBe(true);
+  });
+
+  it("chosen tickets refund at most their share; less is fine, and a ticket refund that empties the order voids the rest", async () => {
+    const o = await givenPaidOrder();
+    const rows = await db().select().from(tickets).where(eq(tickets.orderId, o.orderId));
+    const cheap = rows.find((t) => t.price === 2500)!;
+    const over = await admin.post(refundUrl(o), { mode: 'tickets', ticketIds: [cheap.id], amount: 2501, reason: 'x' });
+    expect(over.status).toBe(400);
+    expect(over.body.error.message).toBe(M.refundExceedsTickets);
+    const less = await admin.post(refundUrl(o), { mode: 'tickets', ticketIds: [cheap.id], amount: 1000, reason: 'Half back' });
+    expect(less.status).toBe(201);
+    expect(less.body.refund.details).toMatchObject({ refundAmount: 1000, ticketIds: [cheap.id] });
+    expect((await voidedOf(o)).get(cheap.id)).toBe(true);
+    // 9,000 left: an amount for all of it is a full refund, so the two other tickets are voided with it.
+    const rest = await admin.post(refundUrl(o), { mode: 'amount', amount: 9000, reason: 'The rest' });
+    expect(rest.status).toBe(201);
+    expect([...rest.body.refund.details.ticketIds].sort()).toEqual(rows.filter((t) => t.id !== cheap.id).map((t) => t.id).sort());
+    expect(rest.body.order.tickets.every((t: { details: { voided: boolean } }) => t.details.voided)).toBe(true);
+    for (const t of rows) expect((await unvoid(o, t.id)).status).toBe(409);
+  });
+
+  it('an amount that leaves money on the order leaves its tickets valid, and a voided one can still be restored', async () => {
+    const o = await givenPaidOrder();
+    const [a] = o.ticketIds as [string];
+    expect((await admin.post(voidUrl(o.eventId), { ticketId: a, orderUID: o.orderUid, void: true, reason: 'Lost' })).status).toBe(200);
+    const part = await admin.post(refundUrl(o), { mode: 'amount', amount: 9999, reason: 'Most of it' });
+    expect(part.status).toBe(201);
+    expect(part.body.refund.details.ticketIds).toEqual([]);
+    expect((await unvoid(o, a)).status).toBe(200);
+  });
+});
+
 describe('refund jobs queued before refunds were rows', () => {
   it('an old-style payments.refund payload becomes a row and refunds the charge once', async () => {
     const o = await givenPaidOrder();
@@ -388,11 +417,15 @@ describe('who may', () => {
   it('resend and download: the event manager too', async () => {
     const res = await actors.eventManager.post(`/api/tenants/${tenant.id}/events/${o.eventId}/download`, { orderUID: o.orderUid, email: o.email });
     expect(res.status).toBe(200);
-    const resent = await actors.eventManager.post(`/api/tenants/${tenant.id}/events/${o.eventId}/resend`, { orderUID: o.orderUid, email: 'friend@example.test' });
+    // To the buyer, yes; to another address only with a role that can refund (issue 21 §3).
+    const elsewhere = await actors.eventManager.post(`/api/tenants/${tenant.id}/events/${o.eventId}/resend`, { orderUID: o.orderUid, email: 'friend@example.test' });
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.body.error.message).toBe(M.resendElsewhereNotAllowed);
+    const resent = await actors.eventManager.post(`/api/tenants/${tenant.id}/events/${o.eventId}/resend`, { orderUID: o.orderUid, email: o.email });
     expect(resent.status).toBe(200);
     const audit = await db().select().from(orderActions).where(eq(orderActions.orderId, o.orderId));
     expect(audit.filter((a) => a.action === 'download')).toHaveLength(1);
-    expect(audit.filter((a) => a.action === 'resend').map((a) => JSON.parse(a.details!))).toEqual([{ to: 'friend@example.test' }]);
+    expect(audit.filter((a) => a.action === 'resend').map((a) => JSON.parse(a.details!))).toEqual([{ to: o.email }]);
   });
 });
 

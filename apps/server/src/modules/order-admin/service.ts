@@ -284,6 +284,8 @@ export async function voidTicket(opts: { deps: Deps; ctx: TenantCtx; eventId: st
     if (ticket.voided === input.void) return ticket.id;
     if (!input.void) {
       if ((await repo.refundedTicketIds(tx, ctx.tenantId, order.id)).has(ticket.id)) throw conflict(M.ticketAlreadyRefunded);
+      // All the order's money went (or is going) back: none of its tickets may admit again (issue 21 §4).
+      if (locked.totalAmount > 0 && (await repo.liveRefundTotals(tx, ctx.tenantId, order.id)).amount >= locked.totalAmount) throw conflict(M.unvoidOrderRefunded);
       if (!(await moveSeats(tx, locked, [ticket.ticketTypeId], 'take'))) throw conflict(M.unvoidSoldOut);
     } else {
       await moveSeats(tx, locked, [ticket.ticketTypeId], 'release');
@@ -359,9 +361,18 @@ export async function refundOrder(opts: {
         donation: order.donation,
         donationFee: breakdownExtras(order.breakdown).donationFee,
       });
+      // An amount typed for chosen tickets may be less than their share, never more: more money
+      // back is an amount refund, which leaves the other tickets valid only while money is left.
+      if (input.amount !== undefined && input.amount > share) throw refundError(M.refundExceedsTickets, 'amount');
       amount = input.amount ?? Math.min(share, left);
       if (amount > left) throw refundError(M.refundExceedsPaid, 'amount');
       if (amount <= 0) throw refundError(M.refundAmountInvalid, 'amount');
+    }
+    // A refund that gives back all that is left is a full refund, whatever its mode: every ticket
+    // still valid is voided with it, so a fully refunded order admits no one (issue 21 §4).
+    if (input.mode !== 'full' && amount === left) {
+      const chosen = new Set(voiding.map((t) => t.id));
+      voiding = [...voiding, ...tickets.filter((t) => !t.voided && !chosen.has(t.id))];
     }
 
     if (voiding.length > 0) {

@@ -136,6 +136,8 @@ export type CheckoutEvent = {
   tenantId: string | null;
   chargeId: string | null;
   paymentMethod: string | null;
-  /** cents actually captured, when the provider says */
+  /** cents actually captured, when the provider says (a completed event without it pays nothing) */
   amountTotal: number | null;
+  /** ISO currency code of amountTotal, lower case, when the provider says */
+  currency: string | null;
 };

@@ -450,7 +450,8 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
   const doResend = () =>
     resend.mutate(undefined, {
       onSuccess: () => notify.success(M.resentTickets, processing ? `The claim e-mail went to ${d.email}.` : `The tickets went to ${d.email}.`),
-      onError: () => notify.error(M.resendTicketsFailed, undefined, { duration: ERROR_TOAST_MS }),
+      // Why it failed, in the server's words: a resend limit says when the next one may go (issue 21 §3).
+      onError: (e) => notify.error(M.resendTicketsFailed, errorMessage(e, 'Please try again.'), { duration: ERROR_TOAST_MS }),
     });
 
   const doDownload = () =>

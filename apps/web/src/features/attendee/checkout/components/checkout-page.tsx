@@ -187,11 +187,6 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
         toast.error('Your order could not be placed', 'Please try again.');
         return;
       }
-      // The on-sale's waiting room is on and this buyer's turn has not come: into the line, back here after.
-      if (e.status === 403 && e.code === 'FORBIDDEN') {
-        void navigate(`/${eventName}/line?next=account`);
-        return;
-      }
       // An event removed while the buyer was here is a 404: the same as one that stopped selling.
       const code = e.status === 404 ? 'EVENT_NOT_ON_SALE' : placeOrderErrorOf(e.domainCode);
       switch (code) {
@@ -214,6 +209,14 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
           donation.reset();
           void fresh.refetch();
           toast.error(e.message, M.donationTakenOff, { id: 'donation' });
+          return;
+        case 'WAITING_ROOM_REQUIRED':
+          // The on-sale's waiting room is on and this buyer's turn has not come: into the line, back here after.
+          void navigate(`/${eventName}/line?next=account`);
+          return;
+        case 'WAITING_ROOM_ORDER_LIMIT':
+          // This turn in line has placed the orders one turn allows (issue 21 §1): the server says so.
+          toast.error('Your order could not be placed', e.message, { id: 'waiting-room-limit' });
           return;
         case null:
           break;
