@@ -11,6 +11,7 @@ export * from './schemas/list.js';
 export * from './schemas/accounts.js';
 export * from './schemas/fees.js';
 export * from './pricing/price-order.js';
+export * from './pricing/line-discounts.js';
 export * from './schemas/site-context.js';
 export * from './schemas/outbox.js';
 export * from './schemas/tenants.js';

@@ -171,6 +171,8 @@ export const ZCheckoutContact = z
     const full = v.name?.trim();
     if (!full && !v.firstName) ctx.addIssue({ code: 'custom', path: ['firstName'], message: M.firstNameRequired });
     if (!full && !v.lastName) ctx.addIssue({ code: 'custom', path: ['lastName'], message: M.lastNameRequired });
+    // Issue 21: text messages need a number to go to.
+    if (v.optInText && !v.phone) ctx.addIssue({ code: 'custom', path: ['phone'], message: M.optInTextNeedsPhone });
   })
   .transform((v) => {
     const usa = isUsa(v.country);
@@ -266,7 +268,8 @@ export const ZPublicOrder = z.object({
       charityName: z.string().nullable(),
       channelCharge: z.number().int(),
       totalAmount: z.number().int(),
-      orderDetails: ZBreakdown.shape.orderDetails,
+      /** Each line with what its discount took off it (issue 21.8): the line sold for price x quantity - discount. */
+      orderDetails: z.array(ZBreakdown.shape.orderDetails.element.extend({ discount: z.number().int() })),
       dateCreated: z.string(),
     })
     .nullable(),

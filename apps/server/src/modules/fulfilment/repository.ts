@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { events, orderLines, orderLinks, orders, subscribers, tenants, tickets } from '../../db/schema/index.js';
+import { events, orderLines, orderLinks, orders, refunds, subscribers, tenants, tickets } from '../../db/schema/index.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type TicketRow = typeof tickets.$inferSelect;
@@ -106,4 +106,25 @@ export async function paidOrdersOf(db: DbOrTx, tenantId: string, email: string, 
     .where(and(eq(orders.tenantId, tenantId), sql`lower(${orders.email}) = ${email.toLowerCase()}`, inArray(orders.status, ['processing', 'completed'])))
     .orderBy(desc(orders.createdAt))
     .limit(limit);
+}
+
+/**
+ * The money an order gave back or is giving back, newest first (issue 21.6, the buyer's order page):
+ * failed refunds gave nothing back, and a duplicate payment's refund is of a second charge, not of
+ * the order (docs/decisions.md "Refunds: who gives the money back").
+ */
+export async function buyerRefundsOf(db: DbOrTx, tenantId: string, orderId: string) {
+  return db
+    .select({ id: refunds.id, amount: refunds.amount, status: refunds.status, ticketIds: refunds.ticketIds, createdAt: refunds.createdAt })
+    .from(refunds)
+    .where(and(eq(refunds.tenantId, tenantId), eq(refunds.orderId, orderId), inArray(refunds.status, ['pending', 'succeeded']), ne(refunds.kind, 'duplicate_payment')))
+    .orderBy(desc(refunds.createdAt), desc(refunds.id));
+}
+
+export async function findRefundOf(db: DbOrTx, tenantId: string, orderId: string, refundId: string) {
+  const [row] = await db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.tenantId, tenantId), eq(refunds.orderId, orderId), eq(refunds.id, refundId)));
+  return row ?? null;
 }
