@@ -61,11 +61,24 @@ export async function completeOrder(tx: DbOrTx, tenantId: string, orderId: strin
   return rows.length === 1;
 }
 
-export async function addSubscriber(tx: DbOrTx, s: { tenantId: string; eventId: string; email: string }) {
+/**
+ * The buyer's opt-ins of one order, per event and address (issue 21: e-mail news, text messages or
+ * both). A later order adds to what an earlier one opted in to, never takes it away, and its mobile
+ * number is the one texts go to.
+ */
+export async function addSubscriber(tx: DbOrTx, s: { tenantId: string; eventId: string; email: string; optInEmail: boolean; optInText: boolean; phone: string | null }) {
+  const phone = s.optInText ? s.phone : null;
   await tx
     .insert(subscribers)
-    .values({ tenantId: s.tenantId, id: randomUUID(), eventId: s.eventId, email: s.email.toLowerCase() })
-    .onConflictDoNothing({ target: [subscribers.tenantId, subscribers.eventId, subscribers.email] });
+    .values({ tenantId: s.tenantId, id: randomUUID(), eventId: s.eventId, email: s.email.toLowerCase(), optInEmail: s.optInEmail, optInText: s.optInText, phone })
+    .onConflictDoUpdate({
+      target: [subscribers.tenantId, subscribers.eventId, subscribers.email],
+      set: {
+        optInEmail: sql`${subscribers.optInEmail} or excluded.opt_in_email`,
+        optInText: sql`${subscribers.optInText} or excluded.opt_in_text`,
+        phone: sql`coalesce(excluded.phone, ${subscribers.phone})`,
+      },
+    });
 }
 
 /** Paid orders still not completed since `before`: their fulfilment job died or gave up. */

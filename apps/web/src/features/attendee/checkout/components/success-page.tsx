@@ -1,6 +1,6 @@
 import type { TPublicOrder } from '@marquee/core';
 import { useQuery } from '../../../../modes/site/site-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useOutletContext, useSearchParams } from '../../../../modes/site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
 import { isApiError } from '../../../../ui/api-client';
@@ -167,22 +167,30 @@ function NotCompleted({ order, ticketMenu }: { order: TPublicOrder; ticketMenu: 
   );
 }
 
-export function PaidOrder({ order, home, cancelled }: { order: TPublicOrder; home: string | null; cancelled: boolean }) {
+/**
+ * A paid order: the hero (the order page brings its own, issue 21), the donation's thanks, and the
+ * order's details with each line at what it sold for after the discount (issue 21.8).
+ */
+export function PaidOrder({ order, home, cancelled, hero }: { order: TPublicOrder; home: string | null; cancelled: boolean; hero?: ReactNode | null }) {
   const d = order.details!;
   return (
     <>
-      <div className={css.hero}>
-        <span className={css.mark}>
-          <IconCheck size={36} />
-        </span>
-        <span className={`${css.status} ${css.statusPaid}`} data-testid="order-status">
-          paid
-        </span>
-        <h1 className={css.title}>{cancelled ? `Your order for ${order.eventName}` : `You're going to ${order.eventName}!`}</h1>
-        <p className={site.muted}>
-          <IconMail size={16} style={{ verticalAlign: '-3px' }} /> Your tickets are on their way to <strong>{d.email}</strong>.
-        </p>
-      </div>
+      {hero !== undefined ? (
+        hero
+      ) : (
+        <div className={css.hero}>
+          <span className={css.mark}>
+            <IconCheck size={36} />
+          </span>
+          <span className={`${css.status} ${css.statusPaid}`} data-testid="order-status">
+            paid
+          </span>
+          <h1 className={css.title}>{cancelled ? `Your order for ${order.eventName}` : `You're going to ${order.eventName}!`}</h1>
+          <p className={site.muted}>
+            <IconMail size={16} style={{ verticalAlign: '-3px' }} /> Your tickets are on their way to <strong>{d.email}</strong>.
+          </p>
+        </div>
+      )}
       {d.donation > 0 && d.charityName && (
         <p className={css.donation} data-testid="success-donation">
           <IconHeart size={18} />
@@ -214,11 +222,18 @@ export function PaidOrder({ order, home, cancelled }: { order: TPublicOrder; hom
         </div>
         <ul className={css.lines}>
           {d.orderDetails.map((l) => (
-            <li key={l.order.ticketId} className={css.line}>
+            <li key={l.order.ticketId} className={css.line} data-testid="order-line">
               <span>
                 {l.quantity} × {l.ticketName}
               </span>
-              <span>{money(l.price * l.quantity)}</span>
+              <span className={css.lineAmount}>
+                {l.discount > 0 && (
+                  <s className={css.listPrice} aria-label={`list price ${money(l.price * l.quantity)}`}>
+                    {money(l.price * l.quantity)}
+                  </s>
+                )}
+                <span data-testid="order-line-paid">{money(l.price * l.quantity - l.discount)}</span>
+              </span>
             </li>
           ))}
         </ul>
