@@ -225,6 +225,26 @@ export const ZCreateOrderResponse = z.object({
 });
 export type TCreateOrderResponse = z.infer<typeof ZCreateOrderResponse>;
 
+/**
+ * Issue 21.8: the checkout holds the cart's tickets when it opens, so its timer counts down from the
+ * first visit. `draft` is the hold this browser took before (its order id and view token): it gives
+ * its tickets back first, as PLACE ORDER's draftOrderUID does.
+ */
+export const ZHoldCartRequest = z.object({
+  lines: z.array(ZCartLine).min(1, M.ticketsNoLongerAvailable).max(MAX_CART_LINES, M.invalidValue),
+  draft: z.object({ orderUID: z.string().regex(ORDER_UID_RE, M.invalidValue), token: z.string().min(1).max(100) }).optional().nullable(),
+});
+export type THoldCartRequest = z.input<typeof ZHoldCartRequest>;
+
+export const ZHoldCartResponse = z.object({
+  /** The held draft: PLACE ORDER sends it as draftOrderUID and takes its place. */
+  orderUID: z.string(),
+  orderToken: z.string(),
+  holdExpiresAt: z.string(),
+  breakdown: ZBreakdown,
+});
+export type THoldCartResponse = z.infer<typeof ZHoldCartResponse>;
+
 /** The 409 when tickets ran out between the cart and PLACE ORDER ('Ticket Availability Issue'). */
 export const ZCartConflictDetails = z.object({
   title: z.string(),

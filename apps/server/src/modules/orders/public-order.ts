@@ -51,7 +51,7 @@ export function lineDiscounts(
   return new Map(lines.map((l, i) => [l.ticketTypeId, shares[i] ?? 0]));
 }
 
-function tokenMatches(hash: string | null, token: string): boolean {
+export function tokenMatches(hash: string | null, token: string): boolean {
   if (!hash) return false;
   const a = Buffer.from(hash, 'hex');
   const b = Buffer.from(viewTokenHash(token), 'hex');
