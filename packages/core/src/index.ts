@@ -26,6 +26,7 @@ export * from './rules.js';
 export * from './schemas/events.js';
 export * from './schemas/charities.js';
 export * from './schemas/templates.js';
+export * from './order-id.js';
 export * from './schemas/orders.js';
 export * from './schemas/order-admin.js';
 export * from './refund-split.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ORDER_UID_RE } from '../order-id.js';
 import { isUsa, usStateCode } from '../address.js';
 import { MAX_DONATION_CENTS } from '../donation.js';
 import { type CartBlockReason, type CartProblemKind } from '../availability.js';
@@ -194,12 +195,6 @@ export const ZCheckoutContact = z
   });
 export type TCheckoutContact = z.output<typeof ZCheckoutContact>;
 
-export const ORDER_UID_RE = /^[A-Z0-9-]{6,40}$/;
-/**
- * The ids PLACE ORDER hands out: 12 characters of Crockford base32 (docs/decisions.md "Holds and
- * orders"). The success page shows nothing for an orderID of any other shape.
- */
-export const ORDER_UID_FORMAT = /^[0-9A-HJKMNP-TV-Z]{12}$/;
 
 /** spec §3 Order creation payload. Only the event site's own channel is open to the public. */
 export const ZCreateOrderRequest = z.object({

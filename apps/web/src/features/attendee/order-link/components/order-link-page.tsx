@@ -4,7 +4,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Link, useParams } from '../../../../modes/site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
 import { errorMessage, isApiError } from '../../../../ui/api-client';
-import { PaidOrder } from '../../checkout/components/success-page';
+import { PaidOrder } from '../../checkout/components/paid-order';
 import site from '../../event-site/components/site.module.css';
 import { eventDay, eventTime, money } from '../../event-site/format';
 import { Button } from '../../event-site/kit/button';
@@ -59,6 +59,7 @@ export function OrderLinkPage() {
 type PageTicket = TOrderPage['tickets'][number];
 
 const refundDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
+const STATUS_RANK: Record<PageTicket['status'], number> = { valid: 0, used: 1, voided: 2, refunded: 2 };
 const STATUS_LABEL: Record<Exclude<PageTicket['status'], 'valid'>, string> = { used: 'Used', voided: 'Void', refunded: 'Refunded' };
 
 function OrderView({ page, token }: { page: TOrderPage; token: string }) {
@@ -126,9 +127,12 @@ function OrderView({ page, token }: { page: TOrderPage; token: string }) {
           {valid > 0 && <p className={css.scanHint}>Show each QR code at the entrance; turn your screen brightness up. Each code admits one person once.</p>}
           {tickets.length > 0 ? (
             <ul className={css.tickets} aria-label="Tickets">
-              {tickets.map((t, i) => (
-                <TicketItem key={i} ticket={t} number={t.status === 'valid' ? ++number : null} of={valid} />
-              ))}
+              {/* The codes to show at the door first; the tickets that admit no one after them. */}
+              {[...tickets]
+                .sort((a, b) => STATUS_RANK[a.status] - STATUS_RANK[b.status])
+                .map((t, i) => (
+                  <TicketItem key={i} ticket={t} number={t.status === 'valid' ? ++number : null} of={valid} />
+                ))}
             </ul>
           ) : (
             <p className={site.muted} data-testid="order-link-no-tickets">
