@@ -10,6 +10,8 @@
 // cart and checkout start with two tickets in the cart; the checkout is entered with the router
 // state the cart's CONTINUE leaves (a reload of the checkout page). Prints a table per page, the
 // union of the four (the whole journey), and exits 1 when a page is over budget.
+// FIRST_LOAD_ORDER_LINK=/orders/{token} (a private order link of the same tenant, from a tickets
+// mail) measures the order page too, with its tickets' QR codes (issue 21.8).
 
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
@@ -98,6 +100,8 @@ async function main() {
       await measure(browser, 'cart', `/${eventName}/cart`, '[data-testid="continue"]', withCart),
       await measure(browser, 'checkout', `/${eventName}/account`, '[data-testid="place-order"]', fromCart),
     ];
+    const orderLink = process.env.FIRST_LOAD_ORDER_LINK;
+    if (orderLink) results.push(await measure(browser, 'order page', new URL(orderLink, origin).pathname, '[data-testid="order-link-page"]'));
 
     console.log(`First load of the attendee site at ${origin}/${eventName}/ (gzipped with zlib level 9, budget ${kb(BUDGET_BYTES)} per page)\n`);
     let over = false;
@@ -113,7 +117,7 @@ async function main() {
     }
     const union = new Map(results.flatMap((r) => r.assets).map((a) => [a.url, a]));
     const unionTotal = [...union.values()].reduce((n, a) => n + a.gzip, 0);
-    console.log(`\nall four pages together (every file once): ${kb(unionTotal)} in ${union.size} files (the whole journey, for reference: the budget is per page)`);
+    console.log(`\nall ${results.length === 4 ? 'four' : results.length} pages together (every file once): ${kb(unionTotal)} in ${union.size} files (the whole journey, for reference: the budget is per page)`);
     if (over) process.exitCode = 1;
   } finally {
     await browser.close();

@@ -45,10 +45,15 @@ const posix = (id: string) => id.replaceAll('\\', '/');
 const PAGE = /\/features\/attendee\/[^/]+\/components\/([^/]+-page\.tsx|(event-home|ticket-menu|policy-page)\.module\.css)$/;
 const CHECKOUT = /\/src\/features\/attendee\/checkout\//;
 const SITE = /\/src\/(modes\/site\/|features\/attendee\/(event-site|cart)\/|features\/attendee\/checkout\/checkout-storage\.ts$)/;
-// In the checkout folder but not the checkout page's: the success page's, and the contact form's zod
-// schema, which the form imports only once it validates (use-contact-form.ts).
-const NOT_CHECKOUT = /\/(success-page\.tsx|success\.module\.css|order-id\.ts|contact-schema\.ts)$/;
+// In the checkout folder but not the checkout page's: the success page's (and its paid order, which the
+// private order page shows too), and the contact form's zod schema, which the form imports only once
+// it validates (use-contact-form.ts).
+const NOT_CHECKOUT = /\/(success-page\.tsx|paid-order\.tsx|success\.module\.css|order-id\.ts|contact-schema\.ts)$/;
 const SITE_CHUNKS = [
+  // core's donation rules, shared by the checkout page and the lazily loaded contact schema: left to
+  // itself rolldown put them in the checkout page's chunk and exported a namespace it never defined
+  // (the checkout failed to load; issue 21.8). A chunk of its own, as before core's order ids moved.
+  { name: 'donation', test: (id: string) => /\/packages\/core\/src\/donation\.ts$/.test(posix(id)), priority: 30 },
   { name: 'site-checkout', test: (id: string) => CHECKOUT.test(posix(id)) && !SITE.test(posix(id)) && !NOT_CHECKOUT.test(posix(id)), priority: 20 },
   { name: 'site', test: (id: string) => SITE.test(posix(id)) && !PAGE.test(posix(id)), priority: 10 },
 ];

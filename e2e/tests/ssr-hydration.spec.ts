@@ -21,7 +21,8 @@ function watch(page: Page) {
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('request', (req: Request) => {
     const url = new URL(req.url());
-    if (url.pathname.startsWith('/api/p/events') || url.pathname === '/api/site/context') eventReads.push(url.pathname);
+    // Pricing a selection (the ticket menu's bar, issue 21.7) is not a read of the event.
+    if ((url.pathname.startsWith('/api/p/events') && !url.pathname.endsWith('/price')) || url.pathname === '/api/site/context') eventReads.push(url.pathname);
   });
   return { problems, eventReads };
 }

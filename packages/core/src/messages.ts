@@ -312,6 +312,8 @@ export const M = {
   coverTooSmall: 'The cover image must be at least 800 × 400 pixels.',
   coverTooManyPixels: 'The cover image is too large: at most 50 megapixels, such as 8000 × 6000.',
   phoneWireFormat: 'The mobile number must be sent as digits with a plus prefix, such as +16175550123.',
+  // Issue 21: the checkout's text opt-in (our wording; docs/decisions.md "Issue 21: the text opt-in")
+  optInTextNeedsPhone: 'Enter your mobile number to get text messages.',
   paymentUnavailable: 'Payment is not available right now. Please try again in a moment.',
   redirectUrlInvalid: 'The return address must be on this site.',
   ticketTypeLinked: "Another ticket type's availability depends on this one. Change that ticket type first.",

@@ -90,7 +90,10 @@ const optionFor = (input: PriceOrderInput) => input.settings.passAlong[input.cha
 
 const moneyFields = (result: PriceOrderResult) => {
   const { orderDetails, passAlongOption: _option, ...money } = result;
-  return [...Object.entries(money), ...orderDetails.flatMap((d, i) => [[`orderDetails[${i}].price`, d.price] as const])];
+  return [
+    ...Object.entries(money),
+    ...orderDetails.flatMap((d, i) => [[`orderDetails[${i}].price`, d.price] as const, [`orderDetails[${i}].discount`, d.discount] as const]),
+  ];
 };
 
 describe('priceOrder: properties', () => {
@@ -183,6 +186,22 @@ describe('priceOrder: properties', () => {
     );
   });
 
+  it("the lines' discounts add up to the order's, and no line gives more than it costs or than its ticket types' share", () => {
+    fc.assert(
+      fc.property(order, (input) => {
+        const r = priceOrder(input);
+        expect(r.orderDetails.reduce((total, d) => total + d.discount, 0)).toBe(r.discount);
+        r.orderDetails.forEach((d, i) => {
+          const line = input.lines[i]!;
+          expect(d.discount).toBeGreaterThanOrEqual(0);
+          expect(d.discount).toBeLessThanOrEqual(d.price * d.quantity);
+          if (line.complimentary || !(input.discount?.appliesTo?.includes(line.ticketTypeId) ?? true)) expect(d.discount).toBe(0);
+        });
+      }),
+      RUNS,
+    );
+  });
+
   it('the service fee is a multiple of the round-up value and is zero when nothing is sold', () => {
     fc.assert(
       fc.property(order, (input) => {
@@ -234,6 +253,7 @@ describe('priceOrder: properties', () => {
             ticketName: l.ticketName,
             price: l.complimentary ? 0 : l.unitPrice,
             quantity: l.quantity,
+            discount: expect.any(Number),
           })),
         );
       }),

@@ -67,9 +67,9 @@ describe('priceOrder: worked examples of docs/pricing.md', () => {
       sellerNet: 10890,
       platformTotal: 957,
       orderDetails: [
-        { ticketId: 'general', ticketName: 'General', price: 2500, quantity: 2 },
-        { ticketId: 'vip', ticketName: 'VIP', price: 6000, quantity: 1 },
-        { ticketId: 'guest', ticketName: 'Guest', price: 0, quantity: 1 },
+        { ticketId: 'general', ticketName: 'General', price: 2500, quantity: 2, discount: 0 },
+        { ticketId: 'vip', ticketName: 'VIP', price: 6000, quantity: 1, discount: 0 },
+        { ticketId: 'guest', ticketName: 'Guest', price: 0, quantity: 1, discount: 0 },
       ],
     });
   });

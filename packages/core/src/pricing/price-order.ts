@@ -65,7 +65,11 @@ export type PriceOrderInput = {
   paymentMethod?: PriceOrderPaymentMethod;
 };
 
-export type PriceOrderDetail = { ticketId: string; ticketName: string; price: Cents; quantity: number };
+/**
+ * One line of the order. `discount` is what the discount took off this line's tickets (the lines'
+ * discounts add up to the order's): what the line sold for is `price x quantity - discount`.
+ */
+export type PriceOrderDetail = { ticketId: string; ticketName: string; price: Cents; quantity: number; discount: Cents };
 
 export type PriceOrderResult = {
   /** The pass-along option in force for the channel (accounts-admin-fees §9). */
@@ -211,6 +215,7 @@ export function priceOrder(input: PriceOrderInput): PriceOrderResult {
       ticketName: line.ticketName,
       price: priced[i]?.price ?? 0,
       quantity: line.quantity,
+      discount: discounted[i]?.discount ?? 0,
     })),
   };
 }

@@ -8,6 +8,9 @@ import { ZPublicOrder } from './orders.js';
 /** The token in /orders/{token}: 256 random bits as 43 base64url characters. */
 export const ORDER_LINK_TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 
+export const ORDER_PAGE_TICKET_STATUSES = ['valid', 'used', 'voided', 'refunded'] as const;
+export type OrderPageTicketStatus = (typeof ORDER_PAGE_TICKET_STATUSES)[number];
+
 export const ZOrderPage = z.object({
   order: ZPublicOrder,
   event: z.object({
@@ -20,9 +23,28 @@ export const ZOrderPage = z.object({
     timeZone: z.string(),
     venue: z.array(z.string()),
   }),
-  tickets: z.array(z.object({ ticketTypeName: z.string(), fullName: z.string(), price: z.number().int(), status: z.enum(['valid', 'used', 'voided']) })),
+  tickets: z.array(
+    z.object({
+      ticketTypeName: z.string(),
+      fullName: z.string(),
+      /** The list price, and what the ticket sold for after the order's discount (issue 21.8). */
+      price: z.number().int(),
+      paid: z.number().int(),
+      /** refunded: voided by a refund (its money went back); voided: voided without one. */
+      status: z.enum(ORDER_PAGE_TICKET_STATUSES),
+      voidedAt: z.string().nullable(),
+      /** A valid ticket of a completed order: its Ticket ID and its QR code (the PDF's signed code) as an SVG image. */
+      ticketUID: z.string().nullable(),
+      qrSvg: z.string().nullable(),
+    }),
+  ),
   /** Download and Resend work for a completed order with valid tickets. */
   canDownload: z.boolean(),
+  /** Issue 21.6: the money given back (or on its way back), newest first; failed refunds are not listed. */
+  refunds: z.array(z.object({ amount: z.number().int(), date: z.string(), status: z.enum(['pending', 'succeeded']) })),
+  refundedAmount: z.number().int(),
+  /** full: everything paid is given back (or on its way back). */
+  refundState: z.enum(['none', 'partial', 'full']),
 });
 export type TOrderPage = z.infer<typeof ZOrderPage>;
 

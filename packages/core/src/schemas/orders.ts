@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ORDER_UID_RE } from '../order-id.js';
 import { isUsa, usStateCode } from '../address.js';
 import { MAX_DONATION_CENTS } from '../donation.js';
 import { type CartBlockReason, type CartProblemKind } from '../availability.js';
@@ -171,6 +172,8 @@ export const ZCheckoutContact = z
     const full = v.name?.trim();
     if (!full && !v.firstName) ctx.addIssue({ code: 'custom', path: ['firstName'], message: M.firstNameRequired });
     if (!full && !v.lastName) ctx.addIssue({ code: 'custom', path: ['lastName'], message: M.lastNameRequired });
+    // Issue 21: text messages need a number to go to.
+    if (v.optInText && !v.phone) ctx.addIssue({ code: 'custom', path: ['phone'], message: M.optInTextNeedsPhone });
   })
   .transform((v) => {
     const usa = isUsa(v.country);
@@ -192,12 +195,6 @@ export const ZCheckoutContact = z
   });
 export type TCheckoutContact = z.output<typeof ZCheckoutContact>;
 
-export const ORDER_UID_RE = /^[A-Z0-9-]{6,40}$/;
-/**
- * The ids PLACE ORDER hands out: 12 characters of Crockford base32 (docs/decisions.md "Holds and
- * orders"). The success page shows nothing for an orderID of any other shape.
- */
-export const ORDER_UID_FORMAT = /^[0-9A-HJKMNP-TV-Z]{12}$/;
 
 /** spec §3 Order creation payload. Only the event site's own channel is open to the public. */
 export const ZCreateOrderRequest = z.object({
@@ -222,6 +219,26 @@ export const ZCreateOrderResponse = z.object({
   breakdown: ZBreakdown,
 });
 export type TCreateOrderResponse = z.infer<typeof ZCreateOrderResponse>;
+
+/**
+ * Issue 21.8: the checkout holds the cart's tickets when it opens, so its timer counts down from the
+ * first visit. `draft` is the hold this browser took before (its order id and view token): it gives
+ * its tickets back first, as PLACE ORDER's draftOrderUID does.
+ */
+export const ZHoldCartRequest = z.object({
+  lines: z.array(ZCartLine).min(1, M.ticketsNoLongerAvailable).max(MAX_CART_LINES, M.invalidValue),
+  draft: z.object({ orderUID: z.string().regex(ORDER_UID_RE, M.invalidValue), token: z.string().min(1).max(100) }).optional().nullable(),
+});
+export type THoldCartRequest = z.input<typeof ZHoldCartRequest>;
+
+export const ZHoldCartResponse = z.object({
+  /** The held draft: PLACE ORDER sends it as draftOrderUID and takes its place. */
+  orderUID: z.string(),
+  orderToken: z.string(),
+  holdExpiresAt: z.string(),
+  breakdown: ZBreakdown,
+});
+export type THoldCartResponse = z.infer<typeof ZHoldCartResponse>;
 
 /** The 409 when tickets ran out between the cart and PLACE ORDER ('Ticket Availability Issue'). */
 export const ZCartConflictDetails = z.object({
@@ -266,7 +283,8 @@ export const ZPublicOrder = z.object({
       charityName: z.string().nullable(),
       channelCharge: z.number().int(),
       totalAmount: z.number().int(),
-      orderDetails: ZBreakdown.shape.orderDetails,
+      /** Each line with what its discount took off it (issue 21.8): the line sold for price x quantity - discount. */
+      orderDetails: z.array(ZBreakdown.shape.orderDetails.element.extend({ discount: z.number().int() })),
       dateCreated: z.string(),
     })
     .nullable(),

@@ -258,6 +258,10 @@ export const ZReportSubscriberDetails = z.object({
   timestamp: z.number().int(),
   eventName: z.string(),
   eventId: z.string(),
+  /** Issue 21: what the buyer opted in to at checkout, and the mobile number texts go to (null without the text opt-in). */
+  optInEmail: z.boolean(),
+  optInText: z.boolean(),
+  phone: z.string().nullable(),
 });
 export const ZReportSubscriber = zResource(ZReportSubscriberDetails);
 export type TReportSubscriber = z.infer<typeof ZReportSubscriber>;

@@ -287,6 +287,13 @@ export const subscribers = pgTable(
     id: uuid('id').notNull(),
     eventId: uuid('event_id').notNull(),
     email: text('email').notNull(),
+    /**
+     * What the buyer opted in to at checkout (issue 21): e-mail news (the messages to attendees'
+     * marketing audience), text messages to `phone`, or both. A row has at least one.
+     */
+    optInEmail: boolean('opt_in_email').notNull().default(true),
+    optInText: boolean('opt_in_text').notNull().default(false),
+    phone: text('phone'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.id] }), uniqueIndex('subscribers_event_email_key').on(t.tenantId, t.eventId, t.email)],

@@ -12,13 +12,14 @@ import * as ordersRepo from '../orders/repository.js';
 import { cartConflict, checkCart, mergeLines } from './cart.js';
 import { charityChanged, donationFor, invalidDiscount, noCharity, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from './pricing.js';
 import * as repo from './repository.js';
+import { checkoutHoldFor, takeOverHold, withHeldTickets } from './take-over-hold.js';
 import type { CheckoutSnapshot, HoldOutcome } from './repository.js';
 
 type CartLines = ReadonlyArray<{ ticketTypeId: string; quantity: number }>;
 
 const UID_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 /** 12 characters of Crockford base32: 60 random bits, easy to read out on the phone. */
-function newOrderUid(): string {
+export function newOrderUid(): string {
   const bytes = randomBytes(12);
   let out = '';
   for (const b of bytes) out += UID_ALPHABET[b & 31];
@@ -72,15 +73,21 @@ export async function createOrder(opts: {
   // A draft this browser placed before (a declined card, back from the gateway) gives its tickets
   // back first, so the attendee does not compete with their own hold. It is 'replaced', never paid:
   // its checkout is closed, and a payment that still reaches it is refunded (markOrderPaid).
-  if (input.draftOrderUID) {
+  // Issue 21.8: the hold the checkout took when it opened is taken over as it is when it holds
+  // this cart (take-over-hold.ts), so its tickets are never free for another buyer in between.
+  const held = input.draftOrderUID ? await checkoutHoldFor(deps, { snapshot, orderUid: input.draftOrderUID, lines: mergeLines(input.lines) }) : null;
+  if (input.draftOrderUID && !held) {
     const where = { tenantId, eventId, orderUid: input.draftOrderUID, email: contact.email };
-    const replaced = await deps.db.transaction((tx) => releaseHold(tx, where, false, 'replaced'));
+    // Or that hold for another cart, given back like a declined card's draft.
+    const replaced = await deps.db.transaction(
+      async (tx) => (await releaseHold(tx, where, false, 'replaced')) ?? (await releaseHold(tx, { ...where, email: '' }, false, 'replaced')),
+    );
     if (replaced) {
       await closeCheckout(deps, { tenantId, orderId: replaced.id, sessionId: replaced.paymentSessionId });
       snapshot = (await read()) ?? snapshot;
     }
   }
-  const { event, types } = snapshot;
+  const { event, types } = held ? withHeldTickets(snapshot, held) : snapshot;
 
   const now = new Date();
   const check = checkCart(event, types, input.lines, now);
@@ -108,7 +115,7 @@ export async function createOrder(opts: {
   const cancelUrl = returnUrl(input.cancelUrl, `/${event.urlName}/cart`, origin, opts.host, null);
   const free = priced.totalAmount === 0;
 
-  const outcome = await repo.holdOrder(deps.db, {
+  const request: repo.HoldRequest = {
     order: {
       tenantId,
       id: orderId,
@@ -156,7 +163,9 @@ export async function createOrder(opts: {
     discountCodeId: discountRow?.id ?? null,
     admissionOrders: opts.admission ? WAITING_ROOM_ADMISSION_ORDERS : null,
     job: { name: HOLD_EXPIRY_JOB, payload: { tenantId, orderId }, runAt: holdExpiresAt, dedupeKey: `${HOLD_EXPIRY_JOB}:${orderId}` },
-  });
+  };
+  const takenOver = held ? await takeOverHold(deps, held, request) : 'gone';
+  const outcome = takenOver === 'gone' ? await repo.holdOrder(deps.db, request) : takenOver;
   if (!outcome.ok) throw refusal(outcome, snapshot, input.lines, now);
 
   const answer = { orderUID: orderUid, draftOrderUID: orderUid, orderToken: token, holdExpiresAt: holdExpiresAt.toISOString(), breakdown };
@@ -194,7 +203,7 @@ export async function createOrder(opts: {
  * The hold was refused and nothing was written: its verdict says why (spec §8), and a shortage
  * what is left, read under the hold's locks; the cart is checked again against that.
  */
-function refusal(outcome: Exclude<HoldOutcome, { ok: true }>, snapshot: CheckoutSnapshot, lines: CartLines, now: Date): DomainError {
+export function refusal(outcome: Exclude<HoldOutcome, { ok: true }>, snapshot: CheckoutSnapshot, lines: CartLines, now: Date): DomainError {
   switch (outcome.reason) {
     case 'notOnSale':
       return new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
@@ -229,7 +238,7 @@ function refusal(outcome: Exclude<HoldOutcome, { ok: true }>, snapshot: Checkout
 }
 
 /** Best effort: a checkout left open is refunded by the webhook if it is paid anyway. */
-async function closeCheckout(deps: Deps, p: { tenantId: string; orderId: string; sessionId: string | null }) {
+export async function closeCheckout(deps: Deps, p: { tenantId: string; orderId: string; sessionId: string | null }) {
   try {
     await deps.payments.expireCheckout(p);
   } catch (err) {

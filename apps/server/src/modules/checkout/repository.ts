@@ -1,6 +1,6 @@
-import { getTableColumns, getTableName } from 'drizzle-orm';
+import { and, eq, getTableColumns, getTableName, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { runPrepared, type Db } from '../../db/client.js';
+import { runPrepared, type Db, type DbOrTx } from '../../db/client.js';
 import { charities, discountCodes, events, jobs, orderLines, orders, surchargeRules, ticketSettings, ticketTypes } from '../../db/schema/index.js';
 import { createBatcher, type Batcher } from '../../platform/batcher.js';
 import type { EventRow } from '../events/repository.js';
@@ -216,4 +216,56 @@ export function holdOrder(db: Db, request: HoldRequest): Promise<HoldOutcome> {
   let batcher = holdBatchers.get(db);
   if (!batcher) holdBatchers.set(db, (batcher = createBatcher((_key, batch) => holdBatch(db, batch))));
   return batcher.submit(`${request.order.tenantId}/${request.order.eventId}`, request);
+}
+
+// ---- PLACE ORDER in place of the checkout's own hold (issue 21.8, take-over-hold.ts) ------------
+
+/** The hold's order row, locked for the rest of the transaction: its status, as the expiry job would see it. */
+export async function lockHoldOrder(tx: DbOrTx, tenantId: string, orderId: string): Promise<{ status: string } | null> {
+  const [row] = await tx
+    .select({ status: orders.status })
+    .from(orders)
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId)))
+    .for('update');
+  return row ?? null;
+}
+
+/** One use of the discount code, taken only while it is usable now (the checks of mq_take_holds). */
+export async function takeDiscountUse(tx: DbOrTx, tenantId: string, codeId: string): Promise<boolean> {
+  const rows = await tx
+    .update(discountCodes)
+    .set({ usedCount: sql`${discountCodes.usedCount} + 1` })
+    .where(
+      and(
+        eq(discountCodes.tenantId, tenantId),
+        eq(discountCodes.id, codeId),
+        eq(discountCodes.active, true),
+        sql`(${discountCodes.startsAt} is null or ${discountCodes.startsAt} <= now())`,
+        sql`(${discountCodes.endsAt} is null or ${discountCodes.endsAt} > now())`,
+        sql`(${discountCodes.usageLimit} is null or ${discountCodes.usedCount} < ${discountCodes.usageLimit})`,
+      ),
+    )
+    .returning({ id: discountCodes.id });
+  return rows.length === 1;
+}
+
+/** The event's status and charity, kept from changing until the transaction ends. */
+export async function shareEvent(tx: DbOrTx, tenantId: string, eventId: string): Promise<{ status: string; charityId: string | null } | null> {
+  const [row] = await tx
+    .select({ status: events.status, charityId: events.charityId })
+    .from(events)
+    .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)))
+    .for('share');
+  return row ?? null;
+}
+
+/** The hold becomes 'replaced' and the order takes its tickets as they are: no ticket type is touched. */
+export async function replaceHoldWithOrder(tx: DbOrTx, p: { holdId: string; request: HoldRequest }) {
+  const { order, lines } = p.request;
+  await tx
+    .update(orders)
+    .set({ status: 'replaced', updatedAt: new Date() })
+    .where(and(eq(orders.tenantId, order.tenantId), eq(orders.id, p.holdId)));
+  await tx.insert(orders).values(order);
+  await tx.insert(orderLines).values(lines.map((l) => ({ tenantId: order.tenantId, orderId: order.id, ...l })));
 }

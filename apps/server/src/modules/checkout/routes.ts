@@ -1,10 +1,11 @@
-import { ZCartConflict, ZCreateOrderRequest, ZCreateOrderResponse, ZError } from '@marquee/core';
+import { ZCartConflict, ZCreateOrderRequest, ZCreateOrderResponse, ZError, ZHoldCartRequest, ZHoldCartResponse } from '@marquee/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { siteCtxOf } from '../../platform/auth/guard.js';
 import { discountCodeLimit, field } from './code-limit.js';
+import { holdCart } from './hold-cart.js';
 import { createOrder } from './place-order.js';
 import { assertAdmitted } from '../waiting-room/service.js';
 import { waitingRoomTokens } from '../waiting-room/visitor-token.js';
@@ -51,6 +52,27 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: Deps) {
         admission,
       });
       return reply.status(201).send(answer);
+    },
+  );
+
+  // Issue 21.8: the checkout holds the cart when it opens. The same cap per client address and the
+  // same waiting-room admission as PLACE ORDER: it takes tickets exactly as PLACE ORDER does.
+  r.post(
+    '/api/p/tenants/:tenantId/events/:eventId/holds',
+    {
+      config: { access: { kind: 'site' }, rateLimit: ordersPerAddress },
+      schema: {
+        tags: ['checkout'],
+        summary: 'Holds the cart’s tickets while the buyer fills in the checkout (PLACE ORDER then takes its place)',
+        params: ZOrderParams,
+        body: ZHoldCartRequest,
+        response: { 201: ZHoldCartResponse, 409: z.union([ZCartConflict, ZError]) },
+      },
+    },
+    async (req, reply) => {
+      const site = siteCtxOf(req);
+      const admission = await assertAdmitted({ deps, tenantId: site.tenant.id, eventId: req.params.eventId, tokens: waitingRoomTokens(req, req.params.eventId) });
+      return reply.status(201).send(await holdCart({ deps, site, eventId: req.params.eventId, input: req.body, admission }));
     },
   );
 }

@@ -1,12 +1,13 @@
-import { ORDER_LINK_TOKEN_RE, type TOrderPage } from '@marquee/core';
+import { ORDER_LINK_TOKEN_RE, ticketPricesAfterDiscount, type TOrderPage } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { SiteCtx } from '../../platform/auth/context.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { M } from '@marquee/core';
 import { insertAction } from '../order-admin/repository.js';
-import { toPublicOrder } from '../orders/public-order.js';
+import { signTicketCode } from '../checkin/ticket-code.js';
+import { lineDiscounts, toPublicOrder } from '../orders/public-order.js';
 import { findMyTicketsMail, ticketsFilename } from './mails.js';
-import { formatEventDateTime, renderTicketsPdf, venueLines } from './pdf.js';
+import { formatEventDateTime, renderTicketsPdf, TICKET_QR_OPTIONS, venueLines } from './pdf.js';
 import * as repo from './repository.js';
 import { fulfilOrder, mintOrderLink, orderLinkHash, orderTicketDocument, sendTicketsMail } from './service.js';
 import { randomUUID } from 'node:crypto';
@@ -28,8 +29,13 @@ async function orderOfLink(deps: Deps, site: SiteCtx, token: string) {
 export async function getOrderPage(opts: { deps: Deps; site: SiteCtx; token: string }): Promise<TOrderPage> {
   const { deps } = opts;
   const order = await orderOfLink(deps, opts.site, opts.token);
-  const event = await repo.findEvent(deps.db, order.tenantId, order.eventId);
-  const tickets = order.status === 'completed' ? await repo.ticketsOf(deps.db, order.tenantId, order.id) : [];
+  const completed = order.status === 'completed';
+  const [event, tickets, lines, refunds] = await Promise.all([
+    repo.findEvent(deps.db, order.tenantId, order.eventId),
+    completed ? repo.ticketsOf(deps.db, order.tenantId, order.id) : Promise.resolve([]),
+    repo.linesOf(deps.db, order.tenantId, order.id),
+    repo.buyerRefundsOf(deps.db, order.tenantId, order.id),
+  ]);
   const info = event
     ? {
         name: event.name,
@@ -41,16 +47,42 @@ export async function getOrderPage(opts: { deps: Deps; site: SiteCtx; token: str
         venue: venueLines(event),
       }
     : { name: '', urlName: '', status: 'cancelled', startDateTime: null, endDateTime: null, timeZone: 'UTC', venue: [] };
+  // Issue 21.8: each ticket at what it sold for, its line's discount shared as the engine shares it.
+  const discounts = lineDiscounts(order, lines);
+  const soldFor = new Map(
+    lines.map((l) => [l.ticketTypeId, ticketPricesAfterDiscount(l.unitPrice, l.quantity, discounts.get(l.ticketTypeId) ?? 0)]),
+  );
+  const seen = new Map<string, number>();
+  const refundedTickets = new Set(refunds.flatMap((r) => r.ticketIds));
+  const refundedAmount = refunds.reduce((n, r) => n + r.amount, 0);
+  const qr = tickets.some((t) => !t.voided && !t.used) ? (await import('qrcode')).default : null;
   return {
     order: await toPublicOrder(deps, order),
     event: info,
-    tickets: tickets.map((t) => ({
-      ticketTypeName: t.ticketTypeName,
-      fullName: t.fullName,
-      price: t.price,
-      status: t.voided ? ('voided' as const) : t.used ? ('used' as const) : ('valid' as const),
-    })),
-    canDownload: order.status === 'completed' && tickets.some((t) => !t.voided),
+    tickets: await Promise.all(
+      tickets.map(async (t) => {
+        const index = seen.get(t.ticketTypeId) ?? 0;
+        seen.set(t.ticketTypeId, index + 1);
+        const status = t.voided ? (refundedTickets.has(t.id) ? ('refunded' as const) : ('voided' as const)) : t.used ? ('used' as const) : ('valid' as const);
+        // The same signed code as the PDF's, drawn as a vector image the page shows as it is.
+        const qrSvg =
+          status === 'valid' && qr ? await qr.toString(signTicketCode(deps.config.secret, order.eventId, t.ticketUid), { ...TICKET_QR_OPTIONS, type: 'svg', margin: 4 }) : null;
+        return {
+          ticketTypeName: t.ticketTypeName,
+          fullName: t.fullName,
+          price: t.price,
+          paid: soldFor.get(t.ticketTypeId)?.[index] ?? t.price,
+          status,
+          voidedAt: t.voided ? (t.voidedAt?.toISOString() ?? null) : null,
+          ticketUID: status === 'valid' ? t.ticketUid : null,
+          qrSvg,
+        };
+      }),
+    ),
+    canDownload: completed && tickets.some((t) => !t.voided),
+    refunds: refunds.map((r) => ({ amount: r.amount, date: r.createdAt.toISOString(), status: r.status === 'succeeded' ? ('succeeded' as const) : ('pending' as const) })),
+    refundedAmount,
+    refundState: refundedAmount <= 0 ? 'none' : refundedAmount >= order.totalAmount ? 'full' : 'partial',
   };
 }
 

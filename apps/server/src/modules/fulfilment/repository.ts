@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { events, orderActions, orderLines, orderLinks, orders, subscribers, tenants, tickets } from '../../db/schema/index.js';
+import { events, orderActions, orderLines, orderLinks, orders, refunds, subscribers, tenants, tickets } from '../../db/schema/index.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type TicketRow = typeof tickets.$inferSelect;
@@ -61,11 +61,24 @@ export async function completeOrder(tx: DbOrTx, tenantId: string, orderId: strin
   return rows.length === 1;
 }
 
-export async function addSubscriber(tx: DbOrTx, s: { tenantId: string; eventId: string; email: string }) {
+/**
+ * The buyer's opt-ins of one order, per event and address (issue 21: e-mail news, text messages or
+ * both). A later order adds to what an earlier one opted in to, never takes it away, and its mobile
+ * number is the one texts go to.
+ */
+export async function addSubscriber(tx: DbOrTx, s: { tenantId: string; eventId: string; email: string; optInEmail: boolean; optInText: boolean; phone: string | null }) {
+  const phone = s.optInText ? s.phone : null;
   await tx
     .insert(subscribers)
-    .values({ tenantId: s.tenantId, id: randomUUID(), eventId: s.eventId, email: s.email.toLowerCase() })
-    .onConflictDoNothing({ target: [subscribers.tenantId, subscribers.eventId, subscribers.email] });
+    .values({ tenantId: s.tenantId, id: randomUUID(), eventId: s.eventId, email: s.email.toLowerCase(), optInEmail: s.optInEmail, optInText: s.optInText, phone })
+    .onConflictDoUpdate({
+      target: [subscribers.tenantId, subscribers.eventId, subscribers.email],
+      set: {
+        optInEmail: sql`${subscribers.optInEmail} or excluded.opt_in_email`,
+        optInText: sql`${subscribers.optInText} or excluded.opt_in_text`,
+        phone: sql`coalesce(excluded.phone, ${subscribers.phone})`,
+      },
+    });
 }
 
 /** Paid orders still not completed since `before`: their fulfilment job died or gave up. */
@@ -128,4 +141,25 @@ export async function staffResendsSince(db: DbOrTx, tenantId: string, by: { orde
     )
     .orderBy(asc(orderActions.createdAt));
   return rows.map((r) => r.at);
+}
+
+/**
+ * The money an order gave back or is giving back, newest first (issue 21.6, the buyer's order page):
+ * failed refunds gave nothing back, and a duplicate payment's refund is of a second charge, not of
+ * the order (docs/decisions.md "Refunds: who gives the money back").
+ */
+export async function buyerRefundsOf(db: DbOrTx, tenantId: string, orderId: string) {
+  return db
+    .select({ id: refunds.id, amount: refunds.amount, status: refunds.status, ticketIds: refunds.ticketIds, createdAt: refunds.createdAt })
+    .from(refunds)
+    .where(and(eq(refunds.tenantId, tenantId), eq(refunds.orderId, orderId), inArray(refunds.status, ['pending', 'succeeded']), ne(refunds.kind, 'duplicate_payment')))
+    .orderBy(desc(refunds.createdAt), desc(refunds.id));
+}
+
+export async function findRefundOf(db: DbOrTx, tenantId: string, orderId: string, refundId: string) {
+  const [row] = await db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.tenantId, tenantId), eq(refunds.orderId, orderId), eq(refunds.id, refundId)));
+  return row ?? null;
 }

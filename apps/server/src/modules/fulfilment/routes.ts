@@ -6,6 +6,7 @@ import type { Deps } from '../../deps.js';
 import { tenantCtxOf } from '../../platform/auth/guard.js';
 // spec: reports-payouts-checkout §6, resend and download are order actions (docs/decisions.md, order management).
 import { ORDER_ATTEND as TICKET_ACTIONS } from '../order-admin/access.js';
+import { registerOrderNoticeJobs } from './order-notices.js';
 import {
   downloadTickets,
   FULFIL_JOB,
@@ -28,6 +29,7 @@ export function registerFulfilmentRoutes(app: FastifyInstance, deps: Deps) {
   deps.jobs.register(FULFIL_RECONCILE_JOB, async () => {
     await reconcileFulfilment({ deps });
   });
+  registerOrderNoticeJobs(deps);
   // Every start makes sure a reconcile run is queued (a lost chain of re-enqueues restarts here).
   app.addHook('onReady', async () => {
     try {

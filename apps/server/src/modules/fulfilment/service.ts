@@ -190,7 +190,11 @@ export async function fulfilOrder(opts: { deps: Deps; tenantId: string; orderId:
     if (doc.tickets.length > 0 && order.email) {
       await sendTicketsMail(tx, { deps, order, doc, pdfKey, to: order.email, claim: opts.claim });
     }
-    if (order.optInEmail && order.email) await repo.addSubscriber(tx, { tenantId, eventId: order.eventId, email: order.email });
+    // Issue 21: the text opt-in needs the mobile number it was given with (the checkout requires one).
+    const optInText = order.optInText && !!order.phone;
+    if ((order.optInEmail || optInText) && order.email) {
+      await repo.addSubscriber(tx, { tenantId, eventId: order.eventId, email: order.email, optInEmail: order.optInEmail, optInText, phone: order.phone });
+    }
     return true;
   });
   deps.log.info({ orderId, tickets: doc.tickets.length, completed }, 'order fulfilled');

@@ -32,7 +32,7 @@ function addressesOf(a: Audience): SQL {
   return sql`
     select x.email,
       exists (select 1 from mail_opt_outs m where m.tenant_id = ${a.tenantId} and m.email = x.email) as opted_out,
-      exists (select 1 from subscribers s where s.tenant_id = ${a.tenantId} and lower(s.email) = x.email) as opted_in
+      exists (select 1 from subscribers s where s.tenant_id = ${a.tenantId} and lower(s.email) = x.email and s.opt_in_email) as opted_in
     from (
       select distinct lower(trim(v.email)) as email
       from tickets t

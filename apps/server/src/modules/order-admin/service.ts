@@ -31,6 +31,7 @@ import { processRefund, recordRefund } from '../payments/refunds.js';
 import { findSaleLine } from '../payouts/repository.js';
 import { formatEventDateTime } from '../fulfilment/pdf.js';
 import { cancellationMail } from './cancellation-mail.js';
+import { enqueueRefundNotice, enqueueTicketNotice } from './notices.js';
 import * as repo from './repository.js';
 
 export const CANCEL_EVENT_JOB = 'order-admin.cancel-event';
@@ -301,6 +302,7 @@ export async function voidTicket(opts: { deps: Deps; ctx: TenantCtx; eventId: st
       userEmail: ctx.user.email,
       details: { ticketUID: ticket.ticketUid },
     });
+    await enqueueTicketNotice(deps, tx, { tenantId: ctx.tenantId, orderId: order.id, ticketId: ticket.id, voided: input.void });
     return ticket.id;
   });
   const rows = await repo.ticketsOf(deps.db, ctx.tenantId, order.id);
@@ -410,6 +412,7 @@ export async function refundOrder(opts: {
         details: { ticketUID: t.ticketUid, refundId: row.id },
       });
     }
+    await enqueueRefundNotice(deps, tx, { tenantId: ctx.tenantId, orderId: order.id, refundId: row.id });
     return row;
   });
 

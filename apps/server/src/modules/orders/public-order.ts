@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { TPublicOrder } from '@marquee/core';
+import { spreadOrderDiscount, type TPublicOrder } from '@marquee/core';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import type { SiteCtx } from '../../platform/auth/context.js';
@@ -26,7 +26,32 @@ export function storedCharges(breakdown: string | null): { donationFee: number; 
   }
 }
 
-function tokenMatches(hash: string | null, token: string): boolean {
+const ZStoredLines = z.object({ orderDetails: z.array(z.object({ ticketId: z.string(), discount: z.number().int().nonnegative() })) });
+
+/**
+ * What the discount took off each line of a placed order, by ticket type (issue 21.8): as the
+ * pricing engine answered it (stored with the order), or, for an order placed before the engine
+ * answered it per line, the order's discount shared over its lines in proportion to their price.
+ */
+export function lineDiscounts(
+  order: { discount: number; breakdown: string | null },
+  lines: ReadonlyArray<{ ticketTypeId: string; unitPrice: number; quantity: number }>,
+): Map<string, number> {
+  if (order.discount <= 0) return new Map(lines.map((l) => [l.ticketTypeId, 0]));
+  try {
+    const parsed = ZStoredLines.safeParse(order.breakdown ? JSON.parse(order.breakdown) : null);
+    if (parsed.success) {
+      const stored = new Map(parsed.data.orderDetails.map((d) => [d.ticketId, d.discount]));
+      if (lines.every((l) => stored.has(l.ticketTypeId)) && lines.reduce((n, l) => n + stored.get(l.ticketTypeId)!, 0) === order.discount) return stored;
+    }
+  } catch {
+    // An unreadable breakdown: shared as below.
+  }
+  const shares = spreadOrderDiscount(lines, order.discount);
+  return new Map(lines.map((l, i) => [l.ticketTypeId, shares[i] ?? 0]));
+}
+
+export function tokenMatches(hash: string | null, token: string): boolean {
   if (!hash) return false;
   const a = Buffer.from(hash, 'hex');
   const b = Buffer.from(viewTokenHash(token), 'hex');
@@ -47,6 +72,7 @@ export async function toPublicOrder(deps: Deps, order: NonNullable<Awaited<Retur
   const paymentStatus =
     order.status === 'processing' || order.status === 'completed' ? 'paid' : order.status === 'draft' ? 'processing' : order.status === 'expired' ? 'expired' : 'cancelled';
   const lines = paymentStatus === 'paid' ? await repo.findLines(deps.db, order.tenantId, order.id) : [];
+  const discounts = lineDiscounts(order, lines);
   const charged = paymentStatus === 'cancelled' && order.chargeId !== null && order.paymentMethod !== 'free';
   return {
     orderUID: order.orderUid,
@@ -69,7 +95,13 @@ export async function toPublicOrder(deps: Deps, order: NonNullable<Awaited<Retur
             charityName: order.donation > 0 ? order.charityName : null,
             ...storedCharges(order.breakdown),
             totalAmount: order.totalAmount,
-            orderDetails: lines.map((l) => ({ order: { ticketId: l.ticketTypeId }, ticketName: l.ticketName, price: l.unitPrice, quantity: l.quantity })),
+            orderDetails: lines.map((l) => ({
+              order: { ticketId: l.ticketTypeId },
+              ticketName: l.ticketName,
+              price: l.unitPrice,
+              quantity: l.quantity,
+              discount: discounts.get(l.ticketTypeId) ?? 0,
+            })),
             dateCreated: order.createdAt.toISOString(),
           }
         : null,

@@ -19,6 +19,8 @@ export type ContactValues = {
   zipCode: string;
   country: string;
   optInEmail: boolean;
+  /** Issue 21: text messages to the mobile number (the spec's optInText). */
+  optInText: boolean;
 };
 
 export type ContactField = keyof ContactValues;
@@ -49,6 +51,7 @@ export const emptyContact = (email = ''): ContactValues => ({
   zipCode: '',
   country: DEFAULT_COUNTRY,
   optInEmail: false,
+  optInText: false,
 });
 
 /** The form's values as the order payload's contact (spec §3): phone as +1 and ten digits. */
@@ -65,7 +68,7 @@ export function toOrderContact(v: ContactValues) {
     zipCode: v.zipCode,
     country: v.country,
     optInEmail: v.optInEmail,
-    optInText: false,
+    optInText: v.optInText,
   };
 }
 

@@ -1,4 +1,4 @@
-import { REPORT_PATHS, M, type TReportSubscriber } from '@marquee/core';
+import { formatPhone, REPORT_PATHS, M, type TReportSubscriber } from '@marquee/core';
 import { useParams } from 'react-router';
 import { PageHeader } from '../../../ui/page-header';
 import type { Column } from '../../../ui/paged-table';
@@ -24,6 +24,9 @@ function Subscribers({ level }: { level: 'tenant' | 'event' }) {
   const columns: Column<TReportSubscriber>[] = [
     { key: 'date', header: 'Subscription Date', render: (r) => <DateCell value={r.details.timestamp} /> },
     { key: 'email', header: 'Subscription Email', render: (r) => <TextCell>{r.details.email}</TextCell> },
+    // Issue 21: the checkout's two opt-ins, e-mail news and text messages (to the number given).
+    { key: 'optInEmail', header: 'Email Updates', render: (r) => <TextCell>{r.details.optInEmail ? 'Yes' : 'No'}</TextCell> },
+    { key: 'optInText', header: 'Text Messages', render: (r) => <TextCell>{r.details.optInText && r.details.phone ? formatPhone(r.details.phone) : 'No'}</TextCell> },
   ];
   if (level === 'tenant') columns.push({ key: 'event', header: 'Event Name', render: (r) => <TextCell>{r.details.eventName}</TextCell> });
 
@@ -53,9 +56,9 @@ function Subscribers({ level }: { level: 'tenant' | 'event' }) {
         list={list}
         columns={columns}
         searchFields={SEARCH}
-        minWidth={480}
+        minWidth={720}
         emptyTitle="No subscribers yet"
-        emptyDescription="Buyers who opt in to e-mail news appear here."
+        emptyDescription="Buyers who opt in to e-mail news or text messages at checkout appear here."
       />
     </>
   );

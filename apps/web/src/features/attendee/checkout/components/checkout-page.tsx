@@ -20,7 +20,7 @@ import { IconArrowLeft, IconMail, IconShield } from '../../event-site/kit/icons'
 import { Notice } from '../../event-site/kit/notice';
 import { toast } from '../../event-site/kit/toast';
 import { useFreshEvent } from '../../event-site/queries';
-import { createOrder } from '../api';
+import { createOrder, holdCart } from '../api';
 import { getContactDraft, getPendingOrder, saveContactDraft, savePendingOrder, type PendingOrder } from '../checkout-storage';
 import { emptyContact, toOrderContact, useContactForm, type ContactValues } from '../use-contact-form';
 import { useDonation } from '../use-donation';
@@ -79,6 +79,11 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
   useEffect(() => {
     saveContactDraft(eventName, values);
   }, [eventName, values]);
+
+  // Issue 21.8: the hold this browser has for the event: taken when the checkout opens (or the draft
+  // of an earlier PLACE ORDER), counted down on the page, and replaced by PLACE ORDER.
+  const [hold, setHold] = useState<PendingOrder | null>(pending);
+  const [holdEnded, setHoldEnded] = useState(false);
 
   const [applied, setApplied] = useState<string | null>(returning ? (pending?.breakdown.discountCode ?? null) : null);
   // The optional donation to the event's charity; none when the event has no charity (any more).
@@ -149,6 +154,36 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
     }
   };
 
+  // Issue 21.8: opening the checkout holds the cart (a changed cart is held again in place of the
+  // earlier hold), so the tickets are the buyer's while they fill in the form. Back from the payment
+  // page, the draft placed then is the hold. Without a hold PLACE ORDER still works as before.
+  const cartKey = JSON.stringify(cartLines(items));
+  const holding = useRef<string | null>(null);
+  useEffect(() => {
+    if (returning || !isFresh || items.length === 0 || validation.blocked || holding.current === cartKey) return;
+    const live = hold && Date.parse(hold.holdExpiresAt) > Date.now() ? hold : null;
+    if (live && JSON.stringify(cartLines(live.items)) === cartKey) return;
+    holding.current = cartKey;
+    holdCart(event.tenantId, event.id, { lines: cartLines(items), draft: live ? { orderUID: live.orderUID, token: live.token } : null })
+      .then((answer) => {
+        const next: PendingOrder = { orderUID: answer.orderUID, token: answer.orderToken, eventName, email: '', holdExpiresAt: answer.holdExpiresAt, breakdown: answer.breakdown, items };
+        savePendingOrder(next);
+        setHold(next);
+        setHoldEnded(false);
+      })
+      .catch((e: unknown) => {
+        if (!isApiError(e)) return;
+        if (e.status === 403 && e.code === 'FORBIDDEN') {
+          void navigate(`/${eventName}/line?next=account`);
+          return;
+        }
+        const code = e.status === 404 ? 'EVENT_NOT_ON_SALE' : placeOrderErrorOf(e.domainCode);
+        if (code === 'CART_CONFLICT' || code === 'CART_CHANGED') void showAvailabilityIssue();
+        else if (code === 'EVENT_NOT_ON_SALE') void outlet.refetch();
+      });
+    // Held once per cart: the hold, the event and the items are read as they are when the cart changes.
+  }, [cartKey, isFresh, returning, validation.blocked]);
+
   const showAvailabilityIssue = async () => {
     const ev = await fresh.refetch();
     // Names and prices follow the menu as it is now.
@@ -165,7 +200,7 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
         lines: cartLines(items),
         successUrl: `${origin}/${eventName}/success`,
         cancelUrl: `${origin}/${eventName}/account?payment=cancelled`,
-        draftOrderUID: pending?.orderUID ?? null,
+        draftOrderUID: hold?.orderUID ?? null,
         source: 'online',
       });
       savePendingOrder({
@@ -257,10 +292,9 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
 
   const blocked = !isFresh || validation.blocked || processing;
   const count = cartTicketCount(items);
-  // Issue 15: a hold still running when the page opened is counted down on it; its end updates the notice.
-  const [holdEnded, setHoldEnded] = useState(false);
-  const holdExpired = holdEnded || (pending ? Date.parse(pending.holdExpiresAt) <= Date.now() : false);
-  const [holdExpiredAtStart] = useState(holdExpired);
+  // Issue 15: a hold still running is counted down on the page; its end updates the notice.
+  const holdExpired = holdEnded || (hold ? Date.parse(hold.holdExpiresAt) <= Date.now() : false);
+  const timedHold = hold && (!holdExpired || holdEnded) ? hold : null;
 
   return (
     <div className={site.container}>
@@ -284,7 +318,7 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
               )}
             </Notice>
           )}
-          {pending && !holdExpiredAtStart && <HoldTimer expiresAt={pending.holdExpiresAt} onEnd={() => setHoldEnded(true)} />}
+          {timedHold && <HoldTimer key={timedHold.orderUID} expiresAt={timedHold.holdExpiresAt} onEnd={() => setHoldEnded(true)} />}
           <SeatMap eventName={eventName} eventTitle={d.name} listed={d.seatMap !== null} />
           <ContactSections values={values} errors={form.errors} setField={form.setField} blurField={form.blurField} emailLocked={!!knownEmail} />
           <Card>

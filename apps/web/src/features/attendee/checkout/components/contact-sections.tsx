@@ -5,6 +5,9 @@ import { maskPhone } from '../phone-mask';
 import { loadValidator, type ContactErrors, type ContactField, type ContactValues } from '../use-contact-form';
 import css from './checkout.module.css';
 
+/** Issue 21: the spec names optInText but gives it no words; ours (docs/decisions.md "Issue 21.9"). */
+export const OPT_IN_TEXT_LABEL = 'Text me about this event and future events from the organiser, at the mobile number above. Message and data rates may apply; reply STOP to stop.';
+
 const STATE_OPTIONS = US_STATES.map(([code, name]) => ({ value: code, label: name }));
 const COUNTRIES = ['USA', 'Canada', 'Mexico', 'United Kingdom', 'Ireland', 'Germany', 'France', 'Spain', 'Italy', 'Netherlands', 'Australia', 'New Zealand', 'Japan', 'India', 'Brazil'];
 
@@ -27,7 +30,7 @@ function SectionHead({ step, title }: { step: number; title: string }) {
 
 /** 'Contact Information' and 'Address' (spec: reports-payouts-checkout §2 Checkout page, §5 Checkout fields). */
 export function ContactSections({ values, errors, setField, blurField, emailLocked }: ContactSectionsProps) {
-  const text = (field: Exclude<ContactField, 'optInEmail'>) => ({
+  const text = (field: Exclude<ContactField, 'optInEmail' | 'optInText'>) => ({
     name: field,
     value: values[field],
     error: errors[field],
@@ -101,6 +104,13 @@ export function ContactSections({ values, errors, setField, blurField, emailLock
             onValue={(v) => setField('optInEmail', v)}
             name="optInEmail"
             data-testid="field-optInEmail"
+          />
+          <Checkbox
+            label={OPT_IN_TEXT_LABEL}
+            checked={values.optInText}
+            onValue={(v) => setField('optInText', v)}
+            name="optInText"
+            data-testid="field-optInText"
           />
         </div>
       </Card>

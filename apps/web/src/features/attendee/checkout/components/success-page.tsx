@@ -6,18 +6,17 @@ import { useSiteContext } from '../../../../shared/site-context';
 import { isApiError } from '../../../../ui/api-client';
 import { trackPurchase } from '../../cart/analytics';
 import { clearCart } from '../../cart/cart-store';
-import { Breakdown } from '../../cart/components/breakdown';
 import { EVENT_CANCELLED, eventCancelledBody, isCancelled, type SuccessOutlet } from '../../event-site/components/event-layout';
 import site from '../../event-site/components/site.module.css';
 import { money } from '../../event-site/format';
 import { Button, ButtonLink } from '../../event-site/kit/button';
-import { Card } from '../../event-site/kit/card';
-import { IconCheck, IconClock, IconHeart, IconMail, IconX } from '../../event-site/kit/icons';
+import { IconClock, IconMail, IconX } from '../../event-site/kit/icons';
 import { Modal } from '../../event-site/kit/modal';
 import { Notice, Spinner } from '../../event-site/kit/notice';
 import { fetchPublicOrder } from '../api';
 import { clearPendingOrder, getOrderByUid, markPurchaseTracked } from '../checkout-storage';
 import { parseOrderId } from '../order-id';
+import { PaidOrder } from './paid-order';
 import css from './success.module.css';
 
 const POLL_MS = 2000;
@@ -164,78 +163,6 @@ function NotCompleted({ order, ticketMenu }: { order: TPublicOrder; ticketMenu: 
         </div>
       )}
     </div>
-  );
-}
-
-export function PaidOrder({ order, home, cancelled }: { order: TPublicOrder; home: string | null; cancelled: boolean }) {
-  const d = order.details!;
-  return (
-    <>
-      <div className={css.hero}>
-        <span className={css.mark}>
-          <IconCheck size={36} />
-        </span>
-        <span className={`${css.status} ${css.statusPaid}`} data-testid="order-status">
-          paid
-        </span>
-        <h1 className={css.title}>{cancelled ? `Your order for ${order.eventName}` : `You're going to ${order.eventName}!`}</h1>
-        <p className={site.muted}>
-          <IconMail size={16} style={{ verticalAlign: '-3px' }} /> Your tickets are on their way to <strong>{d.email}</strong>.
-        </p>
-      </div>
-      {d.donation > 0 && d.charityName && (
-        <p className={css.donation} data-testid="success-donation">
-          <IconHeart size={18} />
-          <span>
-            Thank you for your donation of <strong>{money(d.donation)}</strong> to <strong>{d.charityName}</strong>.
-          </span>
-        </p>
-      )}
-      <Card title="Order details" data-testid="order-details">
-        <div className={css.facts}>
-          <div>
-            <div className={css.factLabel}>Order ID</div>
-            <div className={css.factValue} data-testid="order-uid">
-              {order.orderUID}
-            </div>
-          </div>
-          <div>
-            <div className={css.factLabel}>Name</div>
-            <div className={css.factValue}>{d.fullName}</div>
-          </div>
-          <div>
-            <div className={css.factLabel}>Delivery</div>
-            <div className={css.factValue}>Print At Home (Email)</div>
-          </div>
-          <div>
-            <div className={css.factLabel}>Date</div>
-            <div className={css.factValue}>{new Date(d.dateCreated).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}</div>
-          </div>
-        </div>
-        <ul className={css.lines}>
-          {d.orderDetails.map((l) => (
-            <li key={l.order.ticketId} className={css.line}>
-              <span>
-                {l.quantity} × {l.ticketName}
-              </span>
-              <span>{money(l.price * l.quantity)}</span>
-            </li>
-          ))}
-        </ul>
-        <Breakdown
-          breakdown={{ ...d, gatewayProcessingFee: 0 }}
-          fallbackSubtotal={d.subtotal}
-          fallbackCount={d.ticketCount}
-        />
-      </Card>
-      {home && (
-        <div className={css.actions}>
-          <ButtonLink to={home} variant="secondary">
-            Back to Home
-          </ButtonLink>
-        </div>
-      )}
-    </>
   );
 }
 

@@ -2,7 +2,8 @@ import { M_SITE as M, type TPublicTicketType } from '@marquee/core';
 import { useMemo } from 'react';
 import { Link } from '../../../../modes/site/site-router';
 import { canAdd, currentItems, itemOf, menuTicketTypes, nextDown, nextUp, offSaleLabel, stepperMax, ticketState, withCapacityCap, type TicketState } from '../../cart/cart-rules';
-import { cartSubtotal, cartTicketCount, setQuantity, useCart } from '../../cart/cart-store';
+import { cartTicketCount, setQuantity, useCart } from '../../cart/cart-store';
+import { usePrice } from '../../cart/queries';
 import { trackRemoveFromCart } from '../../cart/analytics';
 import { Button, ButtonLink } from '../kit/button';
 import { IconArrowLeft, IconArrowRight, IconCalendar, IconPin } from '../kit/icons';
@@ -44,6 +45,11 @@ export function TicketMenuPage() {
   const count = cartTicketCount(items);
   const types = menuTicketTypes(event);
   const venue = venueLines(d);
+  // Issue 21.7: the bar's total is the cart's, all-in: the server's price of this selection (the one
+  // pricing function, with the fees and tax the browser is never sent), the same query the cart reads.
+  const price = usePrice(eventName, items, null, count > 0);
+  const total = count === 0 ? 0 : (price.data?.totalAmount ?? null);
+  const pricing = count > 0 && (price.isFetching || price.isPlaceholderData);
 
   const quantityOf = (id: string) => items.find((i) => i.id === id)?.quantity ?? 0;
 
@@ -134,7 +140,10 @@ export function TicketMenuPage() {
             <div className={css.barCount}>
               {count} ticket{count === 1 ? '' : 's'} selected
             </div>
-            <div className={css.barTotal}>{money(cartSubtotal(items))}</div>
+            <div className={`${css.barTotal} ${pricing ? css.barStale : ''}`} data-testid="bar-total" aria-busy={pricing} aria-live="polite">
+              {total !== null ? money(total) : price.isError ? '—' : '…'}
+              {count > 0 && <span className={css.barNote}> incl. fees</span>}
+            </div>
           </div>
           {count > 0 ? (
             <ButtonLink to={`/${eventName}/cart`} size="lg" data-testid="view-cart">

@@ -30,4 +30,5 @@ export const IconMail = icon('M4 6h16a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H4a1 1 0 0 1
 export const IconShield = icon('M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6z');
 export const IconZoom = icon('M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM21 21l-4.3-4.3M11 8v6M8 11h6');
 export const IconClock = icon('M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM12 7v5l3 2');
+export const IconRefund = icon('M3 12a9 9 0 1 0 2.64-6.36L3 8.3M3 3.5v4.8h4.8');
 export const IconHeart = icon('M19.5 12.57 12 20l-7.5-7.43A5 5 0 1 1 12 6.01a5 5 0 1 1 7.5 6.57z');

@@ -1,19 +1,20 @@
 import type { TOrderPage } from '@marquee/core';
 import { useMutation, useQuery } from '../../../../modes/site/site-query';
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Link, useParams } from '../../../../modes/site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
 import { errorMessage, isApiError } from '../../../../ui/api-client';
-import { PaidOrder } from '../../checkout/components/success-page';
+import { PaidOrder } from '../../checkout/components/paid-order';
 import site from '../../event-site/components/site.module.css';
 import { eventDay, eventTime, money } from '../../event-site/format';
 import { Button } from '../../event-site/kit/button';
 import { Card } from '../../event-site/kit/card';
-import { IconCalendar, IconMail, IconPin } from '../../event-site/kit/icons';
+import { IconCalendar, IconCheck, IconMail, IconPin, IconRefund } from '../../event-site/kit/icons';
 import { Notice, Spinner } from '../../event-site/kit/notice';
 import { LoadFailed, OrganiserShell } from '../../event-site/kit/organiser-shell';
 import { toast } from '../../event-site/kit/toast';
 import { orderLinkApi } from '../api';
+import success from '../../checkout/components/success.module.css';
 import css from './order-link.module.css';
 
 const isNotFound = (e: unknown) => isApiError(e) && e.status === 404;
@@ -55,9 +56,16 @@ export function OrderLinkPage() {
   );
 }
 
+type PageTicket = TOrderPage['tickets'][number];
+
+const refundDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
+const STATUS_RANK: Record<PageTicket['status'], number> = { valid: 0, used: 1, voided: 2, refunded: 2 };
+const STATUS_LABEL: Record<Exclude<PageTicket['status'], 'valid'>, string> = { used: 'Used', voided: 'Void', refunded: 'Refunded' };
+
 function OrderView({ page, token }: { page: TOrderPage; token: string }) {
   const { order, event, tickets } = page;
   const paid = order.paymentStatus === 'paid' && order.details;
+  const cancelled = event.status === 'cancelled';
   const download = useMutation({
     mutationFn: () => orderLinkApi.download(token),
     onSuccess: (blob) => {
@@ -78,13 +86,22 @@ function OrderView({ page, token }: { page: TOrderPage; token: string }) {
     onError: (e) => toast.error('Your tickets could not be sent', errorMessage(e)),
   });
   const home = event.urlName && event.status === 'published' ? `/${event.urlName}/` : null;
+  const valid = tickets.filter((t) => t.status === 'valid').length;
+  let number = 0;
 
   return (
     <div className={site.container}>
-      <div className={css.wrap} data-testid="order-link-page" data-status={order.paymentStatus}>
-        {event.status === 'cancelled' && (
+      <div className={css.wrap} data-testid="order-link-page" data-status={order.paymentStatus} data-refund={page.refundState}>
+        {cancelled && (
           <Notice kind="warning" data-testid="event-cancelled">
             {cancelledNotice(order)}
+          </Notice>
+        )}
+        {paid ? (
+          <OrderHero page={page} valid={valid} />
+        ) : (
+          <Notice kind="info" data-testid="order-link-unpaid">
+            Order {order.orderUID} was not completed: {order.paymentStatus}. No tickets were issued.
           </Notice>
         )}
         <Card title="Your tickets" data-testid="order-link-tickets">
@@ -107,45 +124,42 @@ function OrderView({ page, token }: { page: TOrderPage; token: string }) {
               </li>
             )}
           </ul>
+          {valid > 0 && <p className={css.scanHint}>Show each QR code at the entrance; turn your screen brightness up. Each code admits one person once.</p>}
           {tickets.length > 0 ? (
             <ul className={css.tickets} aria-label="Tickets">
-              {tickets.map((t, i) => (
-                <li key={i} className={css.ticket} data-testid="order-link-ticket" data-status={t.status}>
-                  <span>
-                    <span className={css.ticketType}>{t.ticketTypeName}</span>
-                    <span className={css.holder}>{t.fullName}</span>
-                  </span>
-                  <span className={css.ticketSide}>
-                    {money(t.price)}
-                    {t.status !== 'valid' && <span className={`${css.pill} ${css[t.status]}`}>{t.status === 'voided' ? 'Void' : 'Used'}</span>}
-                  </span>
-                </li>
-              ))}
+              {/* The codes to show at the door first; the tickets that admit no one after them. */}
+              {[...tickets]
+                .sort((a, b) => STATUS_RANK[a.status] - STATUS_RANK[b.status])
+                .map((t, i) => (
+                  <TicketItem key={i} ticket={t} number={t.status === 'valid' ? ++number : null} of={valid} />
+                ))}
             </ul>
           ) : (
             <p className={site.muted} data-testid="order-link-no-tickets">
               {paid ? 'Your tickets are being issued. They will be e-mailed to you in a moment.' : 'This order has no tickets.'}
             </p>
           )}
-          {paid && (
-            <div className={css.actions}>
-              <Button onClick={() => download.mutate()} disabled={!page.canDownload || download.isPending} data-testid="order-link-download">
-                {download.isPending ? 'Preparing…' : 'Download tickets (PDF)'}
-              </Button>
-              <Button variant="secondary" onClick={() => resend.mutate()} disabled={resend.isPending || order.paymentStatus !== 'paid'} data-testid="order-link-resend">
-                <IconMail size={16} /> {resend.isPending ? 'Sending…' : 'Resend by e-mail'}
-              </Button>
-            </div>
+          {paid && page.refundState !== 'full' && (
+            <>
+              <div className={css.actions}>
+                <Button onClick={() => download.mutate()} disabled={!page.canDownload || download.isPending} data-testid="order-link-download">
+                  {download.isPending ? 'Preparing…' : 'Download tickets (PDF)'}
+                </Button>
+                <Button
+                  variant="secondary"
+                  onClick={() => resend.mutate()}
+                  disabled={resend.isPending || order.paymentStatus !== 'paid' || (tickets.length > 0 && !page.canDownload)}
+                  data-testid="order-link-resend"
+                >
+                  <IconMail size={16} /> {resend.isPending ? 'Sending…' : 'Resend by e-mail'}
+                </Button>
+              </div>
+              <p className={css.note}>Tickets are sent again to the address the order was placed with, {order.details!.email}.</p>
+            </>
           )}
-          {paid && <p className={css.note}>Tickets are sent again to the address the order was placed with, {order.details!.email}.</p>}
         </Card>
-        {paid ? (
-          <PaidOrder order={order} home={home} cancelled={event.status === 'cancelled'} />
-        ) : (
-          <Notice kind="info" data-testid="order-link-unpaid">
-            Order {order.orderUID} was not completed: {order.paymentStatus}. No tickets were issued.
-          </Notice>
-        )}
+        {page.refunds.length > 0 && order.details && <RefundsCard page={page} total={order.details.totalAmount} />}
+        {paid && <PaidOrder order={order} home={home} cancelled={cancelled} hero={null} />}
       </div>
     </div>
   );
@@ -160,6 +174,144 @@ export function cancelledNotice(order: TOrderPage['order']): string {
   return paid
     ? 'This event has been cancelled and your tickets are no longer valid. Your payment is refunded automatically to the card you paid with: there is nothing you need to do. Refunds usually reach your account within 5 to 10 business days.'
     : 'This event has been cancelled and your tickets are no longer valid.';
+}
+
+
+/** What the order is now, first: paid and on its way, the tickets below, or refunded (issue 21.6, 21.8). */
+function OrderHero({ page, valid }: { page: TOrderPage; valid: number }) {
+  const { order, event, tickets } = page;
+  const d = order.details!;
+  const name = event.name || order.eventName;
+  const going = event.status === 'cancelled' ? `Your order for ${name}` : `You're going to ${name}!`;
+  if (page.refundState === 'full') {
+    const pending = page.refunds.some((r) => r.status === 'pending');
+    return (
+      <div className={success.hero} data-testid="order-link-hero">
+        <span className={`${success.mark} ${success.markOff}`}>
+          <IconRefund size={32} />
+        </span>
+        <span className={`${success.status} ${css.statusRefunded}`} data-testid="order-status">
+          refunded
+        </span>
+        <h1 className={success.title}>Your order was refunded</h1>
+        <p className={site.muted}>
+          {money(page.refundedAmount)} {pending ? 'is on its way back' : 'went back'} to the card you paid with for order {order.orderUID}. Its tickets are no
+          longer valid.
+        </p>
+      </div>
+    );
+  }
+  let line: ReactNode;
+  if (tickets.length === 0)
+    line = (
+      <>
+        <IconMail size={16} className={css.inlineIcon} /> Your tickets are on their way to <strong>{d.email}</strong>.
+      </>
+    );
+  else if (valid > 0)
+    line = (
+      <>
+        Your {valid === 1 ? 'ticket is' : 'tickets are'} below: show {valid === 1 ? 'its QR code' : 'their QR codes'} at the entrance. We also e-mailed{' '}
+        {valid === 1 ? 'it' : 'them'} to <strong>{d.email}</strong>.
+      </>
+    );
+  else line = <>No ticket of this order is valid any more.</>;
+  return (
+    <div className={success.hero} data-testid="order-link-hero">
+      <span className={success.mark}>
+        <IconCheck size={36} />
+      </span>
+      <span className={`${success.status} ${success.statusPaid}`} data-testid="order-status">
+        paid
+      </span>
+      <h1 className={success.title}>{going}</h1>
+      <p className={site.muted} data-testid="order-link-summary">
+        {line}
+      </p>
+    </div>
+  );
+}
+
+/** A valid ticket is its QR code, large enough to scan from a phone; the others say why they admit no one. */
+function TicketItem({ ticket: t, number, of }: { ticket: PageTicket; number: number | null; of: number }) {
+  const price = (
+    <span className={css.price}>
+      {t.paid !== t.price && <s className={css.listPrice}>{money(t.price)}</s>}
+      <span data-testid="order-link-ticket-paid">{money(t.paid)}</span>
+    </span>
+  );
+  if (t.status === 'valid' && t.qrSvg) {
+    return (
+      <li className={css.pass} data-testid="order-link-ticket" data-status={t.status}>
+        <img
+          className={css.qr}
+          src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(t.qrSvg)}`}
+          alt={`QR code of ticket ${number} of ${of}, ${t.ticketTypeName}`}
+          data-testid="order-link-qr"
+        />
+        <div className={css.passInfo}>
+          <span className={css.passCount}>
+            Ticket {number} of {of}
+          </span>
+          <span className={css.ticketType}>{t.ticketTypeName}</span>
+          {t.fullName && <span className={css.holder}>{t.fullName}</span>}
+          {price}
+          <span className={css.ticketIdLabel}>Ticket ID</span>
+          <span className={css.ticketId} data-testid="order-link-ticket-id">
+            {t.ticketUID}
+          </span>
+        </div>
+      </li>
+    );
+  }
+  return (
+    <li className={css.ticket} data-testid="order-link-ticket" data-status={t.status}>
+      <span>
+        <span className={css.ticketType}>{t.ticketTypeName}</span>
+        <span className={css.holder}>{t.fullName}</span>
+        {t.status !== 'valid' && t.status !== 'used' && t.voidedAt && (
+          <span className={css.holder} data-testid="order-link-voided-on">
+            {t.status === 'refunded' ? 'Refunded' : 'Voided'} on {refundDate(t.voidedAt)}: this ticket admits no one.
+          </span>
+        )}
+      </span>
+      <span className={css.ticketSide}>
+        {price}
+        {t.status !== 'valid' && <span className={`${css.pill} ${css[t.status]}`}>{STATUS_LABEL[t.status]}</span>}
+      </span>
+    </li>
+  );
+}
+
+/** Each refund with its date, newest first, and how much of the order has gone back (issue 21.6). */
+function RefundsCard({ page, total }: { page: TOrderPage; total: number }) {
+  return (
+    <Card title="Refunds" data-testid="order-link-refunds">
+      <ul className={css.refunds}>
+        {page.refunds.map((r, i) => (
+          <li key={i} className={css.refund} data-testid="order-link-refund" data-status={r.status}>
+            <span>
+              <span className={css.refundLabel}>
+                <IconRefund size={16} className={css.inlineIcon} /> Refund to your card
+              </span>
+              <span className={css.holder}>
+                {refundDate(r.date)}
+                {r.status === 'pending' && ' · on its way'}
+              </span>
+            </span>
+            <strong className={css.refundAmount}>−{money(r.amount)}</strong>
+          </li>
+        ))}
+      </ul>
+      <p className={css.refundTotal} data-testid="order-link-refunded">
+        <span>{page.refundState === 'full' ? 'Refunded in full' : 'Refunded so far'}</span>
+        <strong>
+          {money(page.refundedAmount)} of {money(total)}
+        </strong>
+      </p>
+      <p className={css.note}>Refunds go back to the card you paid with and usually reach your account within 5 to 10 business days.</p>
+    </Card>
+  );
 }
 
 function LinkNotFound() {
