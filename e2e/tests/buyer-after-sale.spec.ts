@@ -186,6 +186,7 @@ test.describe('buyers after the sale (issue 21)', () => {
       await p.reload();
       await expect(view).toHaveAttribute('data-refund', 'partial');
       await expect(p.getByTestId('order-status')).toHaveText('paid');
+      await expect(p.getByTestId('order-link-refund-note')).toContainText('$10.00 of this order was refunded');
       await expect(p.getByTestId('order-link-refund')).toHaveCount(1);
       await expect(p.getByTestId('order-link-refund')).toContainText('−$10.00');
       await expect(p.getByTestId('order-link-refund')).toContainText(new Date().toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' }));
