@@ -3,6 +3,7 @@ import {
   ADMIN,
   fillContact,
   givenEventOnSale,
+  logInToConsole,
   ORGANISER,
   payOnGatewayPage,
   platformOrigin,
@@ -56,7 +57,7 @@ test.describe('buyers after the sale (issue 21)', () => {
     await admin.ctx.dispose();
   });
 
-  test('the bar totals the cart all-in; the checkout holds the tickets from the first visit; the text opt-in needs a number and is kept', async ({ page, baseURL }) => {
+  test('the bar totals the cart all-in; the checkout holds the tickets from the first visit; the text opt-in needs a number and is kept', async ({ page, browser, baseURL }) => {
     const origin = tenantOrigin(baseURL);
     const event = await givenEventOnSale(organiser, {
       prefix: 'Harbour Lights',
@@ -125,6 +126,22 @@ test.describe('buyers after the sale (issue 21)', () => {
         { timeout: 30_000 },
       )
       .toEqual([[email, false, true, '+16175550123']]);
+
+    // The organiser's event subscribers report shows it beside the e-mail opt-in.
+    const consoleContext = await browser.newContext({ viewport: PHONE });
+    try {
+      const c = await consoleContext.newPage();
+      await logInToConsole(c, origin, ORGANISER.email, ORGANISER.password);
+      await c.goto(`${origin}/reports/sales/event/${event.eventId}/subscribers`);
+      const row = c.locator('tbody tr').filter({ hasText: email });
+      await expect(row).toHaveCount(1);
+      await expect(row).toContainText('+1 (617) 555 0123');
+      await expect(c.getByRole('columnheader', { name: 'Text Messages' })).toBeAttached();
+      await expect(c.getByRole('columnheader', { name: 'Email Updates' })).toBeAttached();
+      await screenshots(c, 'subscribers-report');
+    } finally {
+      await consoleContext.close();
+    }
   });
 
   test('the order page: what was paid and the QR codes; then a void and a partial refund; then the rest refunded, each mailed', async ({ page, browser, baseURL }) => {
@@ -186,6 +203,7 @@ test.describe('buyers after the sale (issue 21)', () => {
       await p.reload();
       await expect(view).toHaveAttribute('data-refund', 'partial');
       await expect(p.getByTestId('order-status')).toHaveText('paid');
+      await expect(p.getByTestId('order-link-refund-note')).toContainText('$10.00 of this order was refunded');
       await expect(p.getByTestId('order-link-refund')).toHaveCount(1);
       await expect(p.getByTestId('order-link-refund')).toContainText('−$10.00');
       await expect(p.getByTestId('order-link-refund')).toContainText(new Date().toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' }));

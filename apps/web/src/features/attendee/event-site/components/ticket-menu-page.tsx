@@ -142,7 +142,12 @@ export function TicketMenuPage() {
             </div>
             <div className={`${css.barTotal} ${pricing ? css.barStale : ''}`} data-testid="bar-total" aria-busy={pricing} aria-live="polite">
               {total !== null ? money(total) : price.isError ? '—' : '…'}
-              {count > 0 && <span className={css.barNote}> incl. fees</span>}
+              {count > 0 && (
+                <>
+                  {' '}
+                  <span className={css.barNote}>incl. fees</span>
+                </>
+              )}
             </div>
           </div>
           {count > 0 ? (

@@ -228,6 +228,11 @@ function OrderHero({ page, valid }: { page: TOrderPage; valid: number }) {
       <p className={site.muted} data-testid="order-link-summary">
         {line}
       </p>
+      {page.refundState === 'partial' && (
+        <p className={css.refundNote} data-testid="order-link-refund-note">
+          <IconRefund size={16} className={css.inlineIcon} /> {money(page.refundedAmount)} of this order was refunded to your card: see Refunds below.
+        </p>
+      )}
     </div>
   );
 }
