@@ -42,6 +42,10 @@ export const DOMAIN_ERRORS = {
   DONATION_NO_CHARITY: 'BAD_REQUEST',
   /** A donation for a charity that is no longer the event's. */
   DONATION_CHARITY_CHANGED: 'BAD_REQUEST',
+  /** An offline check-in names someone else as who scanned: a person can only credit themselves (issue 21.13). */
+  CHECKIN_SCANNED_BY_OTHER: 'FORBIDDEN',
+  /** The event is cancelled, which is final: it and what hangs off it (staff invites too) no longer change (issue 21.14). */
+  EVENT_CANCELLED: 'CONFLICT',
 } as const satisfies Record<string, ErrorCode>;
 export type DomainErrorCode = keyof typeof DOMAIN_ERRORS;
 

@@ -374,6 +374,8 @@ export const M = {
   checkinUndoNotAdmission: 'Only an admission can be undone.',
   checkinUndoAlreadyUndone: 'This admission was already undone.',
   checkinUndoAdmittedSince: 'This ticket was admitted again since; undo that admission instead.',
+  checkinScannedBy: 'scannedBy must be the id of the person who scanned (a UUID).',
+  checkinScannedByOther: 'Offline scans can only be sent by the person who made them: they are sent when that person signs in on this device again.',
   // Waiting room (issue 13; ours: the spec has none)
   waitingRoomRequired: 'This sale has a waiting room: wait for your turn in line, then try again.',
   waitingRoomOpensAt: 'Enter the date and time the line opens.',
