@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
-import { ADMIN, buy, givenEventOnSale, linkFromOutbox, mailsTo, ORGANISER, platformOrigin, post, signIn, tenantOrigin, uniqueEmail, type Api } from './support';
+import { chromium, expect, test, type Browser } from '@playwright/test';
+import { ADMIN, buy, givenEventOnSale, givenEventVolunteer, linkFromOutbox, mailsTo, ORGANISER, platformOrigin, post, signIn, tenantOrigin, uniqueEmail, type Api } from './support';
 
 // Door check-in (issue 11) as a door volunteer lives it: the organiser invites them with the
 // check-in role; they sign in on a phone-sized Chromium whose camera is a fake fed a video of the
@@ -71,26 +71,6 @@ async function phoneBrowserWithCamera(video: string): Promise<Browser> {
       `--use-file-for-fake-video-capture=${video}`,
     ],
   });
-}
-
-/** A volunteer with an account who accepted the organiser's check-in invite to the event (in `page`). */
-async function givenVolunteer(browser: Browser, page: Page, baseURL: string, organiser: Api, eventId: string, who = { firstName: 'Dora', lastName: 'Door' }) {
-  const acme = tenantOrigin(baseURL);
-  const volunteer = uniqueEmail('door');
-  await page.goto(`${acme}/login`);
-  const status = await page.evaluate(
-    async (body) => (await fetch('/api/auth/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status,
-    { username: volunteer, password: PASSWORD, password2: PASSWORD, ...who, appType: 'ATTENDEE' },
-  );
-  expect(status).toBe(201);
-  await page.goto((await linkFromOutbox(browser, baseURL, volunteer, '/verify')).href);
-  await expect(page.getByTestId('verified-note')).toBeVisible();
-  await post(organiser, `/api/tenants/${organiser.tenantId}/events/${eventId}/staff/invites`, { email: volunteer, roles: ['event_checkin'] });
-  await page.goto((await linkFromOutbox(browser, baseURL, volunteer, '/accept-invite')).href);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'CONFIRM' }).click();
-  await expect(page.getByTestId('accept-invite-success')).toContainText('Congratulations');
-  return volunteer;
 }
 
 test.describe('door check-in', () => {
@@ -247,7 +227,7 @@ test.describe('door check-in', () => {
     const acme = tenantOrigin(baseURL);
     const organiser = await signIn(acme, ORGANISER);
     const event = await onSale(organiser);
-    const volunteer = await givenVolunteer(browser, page, baseURL!, organiser, event.eventId);
+    const volunteer = await givenEventVolunteer(browser, page, baseURL!, organiser, event.eventId, { password: PASSWORD });
     const buyerPage = await browser.newPage();
     await buy(buyerPage, acme, event.urlName, uniqueEmail('buyer'), { count: 3 });
     await buyerPage.close();

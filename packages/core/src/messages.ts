@@ -280,6 +280,7 @@ export const M = {
   dateTimeInvalid: 'Please enter a valid date and time.',
   capacityBelowSold: 'Capacity cannot be less than the tickets already sold or held.',
   eventCancelledReadOnly: 'This event is cancelled and can no longer be changed.',
+  eventCancelledNoInvites: 'This event is cancelled: nobody new can be invited to work on it.',
   publishNeedsStart: 'Set the start date and time before publishing the event.',
   publishNeedsTickets: 'Add at least one ticket type before publishing the event.',
   eventHasOrders: 'This event already has orders. Cancel it instead of deleting it.',
@@ -407,14 +408,6 @@ export function ticketTypeInDiscountCodes(codes: readonly string[]): string {
   return codes.length === 1
     ? `Discount code ${list} applies to this ticket type. Change or delete that code first.`
     : `Discount codes ${list} apply to this ticket type. Change or delete those codes first.`;
-}
-
-/**
- * The line an event-staff invite mail adds after the tenant's invite template (ours: the spec's
- * template does not name the event; docs/decisions.md, tenant roles).
- */
-export function eventInviteLine(eventName: string, roleLabels: readonly string[]): string {
-  return `You are invited to work on ${eventName} as ${roleLabels.join(' and ')}.`;
 }
 
 /** A sales chart asked for more days than it draws (ours; the spec has no chart limit). */

@@ -45,5 +45,6 @@ export function useRemoveStaff() {
 
 export function useInviteEventStaff(eventId: string) {
   const tenantId = useTenantId();
-  return useMutation({ mutationFn: (body: { email: string; roles: EventRole[] }) => staffApi.inviteEventStaff(tenantId, eventId, body) });
+  const refresh = useRefresh();
+  return useMutation({ mutationFn: (body: { email: string; roles: EventRole[] }) => staffApi.inviteEventStaff(tenantId, eventId, body), onSuccess: () => refresh() });
 }
