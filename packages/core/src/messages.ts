@@ -158,6 +158,7 @@ export const M = {
   signInFailed: 'Invalid email or password.',
   tooManyRequests: 'Too many attempts. Please wait a minute and try again.',
   invalidCode: 'The code is invalid or has expired.',
+  unlockLinkInvalid: 'This unlock link is invalid, was already used or has expired.',
   usageLimitBelowUsed: 'The usage limit cannot be lower than the number of times this code has already been used.',
   codesLocked: 'Too many wrong codes for this account. We have e-mailed a link that unlocks it.',
   notSignedIn: 'Please login first',

@@ -238,7 +238,8 @@ async function sendUnlockLink(deps: Deps, tx: Tx, user: repo.UserRow) {
     codeHash: sha256(token),
     expiresAt: new Date(Date.now() + UNLOCK_TTL_DAYS * 24 * 3600_000),
   });
-  const link = `${originFor(deps, null)}/api/auth/unlock?${new URLSearchParams({ username: user.email, token })}`;
+  // A page that asks before it unlocks: mail scanners and link previews open links, and a GET changes nothing.
+  const link = `${originFor(deps, null)}/unlock?${new URLSearchParams({ username: user.email, token })}`;
   await deps.mailer.send(tx, unlockMail(user.email, link));
 }
 
@@ -253,7 +254,8 @@ export async function unlockCodes({ deps, username, token }: { deps: Deps; usern
     await repo.clearCodeFailures(tx, user.id);
     return true;
   });
-  if (!ok) throw new AppError('BAD_REQUEST', M.invalidCode);
+  if (!ok) throw new AppError('BAD_REQUEST', M.unlockLinkInvalid);
+  return { success: true as const };
 }
 
 export async function verifyEmail({ deps, username, code }: { deps: Deps; username: string; code: string }) {

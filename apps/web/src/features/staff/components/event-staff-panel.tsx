@@ -89,8 +89,8 @@ function EventStaffTable({ event, canInvite }: { event: TEvent; canInvite: boole
         );
       },
     },
-    { key: 'roles', header: 'Roles', width: 260, visibleFrom: 'sm', render: (m) => <StaffRoleBadges roles={m.details.roles} /> },
-    { key: 'status', header: 'Status', width: 150, visibleFrom: 'sm', render: (m) => <EventStaffStatus status={m.details.status} /> },
+    { key: 'roles', header: 'Roles', width: 240, visibleFrom: 'sm', render: (m) => <StaffRoleBadges roles={m.details.roles} /> },
+    { key: 'status', header: 'Status', width: 180, visibleFrom: 'sm', render: (m) => <EventStaffStatus status={m.details.status} /> },
   ];
   if (canInvite) {
     columns.push({
