@@ -295,6 +295,8 @@ test.describe('door check-in', () => {
       const used = manifest.tickets.filter((t) => t.state === 'used');
       expect(used).toHaveLength(2);
       for (const t of used) expect(t.usedBy).toMatchObject({ name: 'Dora Door', deviceId: expect.stringMatching(/^Door 1 · [0-9a-f]{4}$/) });
+      await door.setViewportSize({ width: 1280, height: 900 });
+      await door.screenshot({ path: '/tmp/console-checkin-synced-1280.png', fullPage: true });
     } finally {
       await context.close();
       await organiser.ctx.dispose();
