@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test, type Browser } from '@playwright/test';
-import { ADMIN, buy, givenEventOnSale, linkFromOutbox, mailsTo, ORGANISER, platformOrigin, post, signIn, tenantOrigin, uniqueEmail, type Api } from './support';
+import { ADMIN, buy, givenEventOnSale, givenEventVolunteer, linkFromOutbox, mailsTo, ORGANISER, platformOrigin, post, signIn, tenantOrigin, uniqueEmail, type Api } from './support';
 
 // Door check-in (issue 11) as a door volunteer lives it: the organiser invites them with the
 // check-in role; they sign in on a phone-sized Chromium whose camera is a fake fed a video of the
@@ -219,6 +219,86 @@ test.describe('door check-in', () => {
       });
     } finally {
       await phone.close();
+      await organiser.ctx.dispose();
+    }
+  });
+  test('offline admissions are the volunteer’s, and the counter does not drop when the network returns (issue 21.13)', async ({ browser, page, baseURL }) => {
+    test.setTimeout(180_000);
+    const acme = tenantOrigin(baseURL);
+    const organiser = await signIn(acme, ORGANISER);
+    const event = await onSale(organiser);
+    const volunteer = await givenEventVolunteer(browser, page, baseURL!, organiser, event.eventId, { password: PASSWORD });
+    const buyerPage = await browser.newPage();
+    await buy(buyerPage, acme, event.urlName, uniqueEmail('buyer'), { count: 3 });
+    await buyerPage.close();
+
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const door = await context.newPage();
+    try {
+      await door.goto(`${acme}/login`);
+      await door.getByLabel('Email').fill(volunteer);
+      await door.locator('input[autocomplete="current-password"]').fill(PASSWORD);
+      await door.getByRole('button', { name: 'Log in' }).click();
+      await expect(door.getByTestId('console-nav')).toBeAttached();
+      await door.goto(`${acme}/events/${event.eventId}/check-in`);
+      const counter = door.getByTestId('checked-in-count');
+      await expect(counter).toContainText('0 / 3');
+      await door.getByText('Search', { exact: true }).click();
+      await door.getByLabel('Find a ticket').fill('Grace');
+      const checkIn = door.locator('button:not([disabled])', { hasText: 'Check in' });
+      const result = door.getByTestId('scan-result');
+
+      await checkIn.first().click();
+      await expect(result).toHaveAttribute('data-result', 'admitted');
+      await result.getByRole('button', { name: 'Next scan' }).click();
+      await expect(counter).toContainText('1 / 3');
+
+      // Offline: the next ticket is admitted from the device's list, in the volunteer's name.
+      await context.setOffline(true);
+      await checkIn.first().click();
+      await expect(result).toHaveAttribute('data-result', 'admitted');
+      await expect(result).toContainText('Offline');
+      await result.getByRole('button', { name: 'Next scan' }).click();
+      await expect(counter).toContainText('2 / 3');
+      await expect(door.getByText('1 scan waiting')).toBeVisible();
+      const offlineRow = door.getByText(/Checked in at .* by Dora Door \(Door 1 · [0-9a-f]{4}\)\./);
+      await expect(offlineRow).toHaveCount(2);
+      await expect(door.getByText(/by Door 1 /)).toHaveCount(0);
+      await door.screenshot({ path: '/tmp/console-checkin-offline-390.png', fullPage: true });
+
+      // The network comes back on a slow line: the queue takes 4 s to reach the server, while the
+      // counters are asked at once. The figure stays 2 / 3 all along, and after the sync.
+      await door.route('**/checkin/sync', async (route) => {
+        await new Promise((r) => setTimeout(r, 4_000));
+        await route.continue();
+      });
+      await context.setOffline(false);
+      await door.evaluate(() => window.dispatchEvent(new Event('online')));
+      const seen = new Set<string>();
+      for (let i = 0; i < 40; i++) {
+        seen.add(((await counter.textContent()) ?? '').replace(/\s+/g, ' ').trim());
+        await door.waitForTimeout(200);
+      }
+      await expect(door.getByText('1 scan waiting')).toHaveCount(0, { timeout: 15_000 });
+      for (let i = 0; i < 15; i++) {
+        seen.add(((await counter.textContent()) ?? '').replace(/\s+/g, ' ').trim());
+        await door.waitForTimeout(200);
+      }
+      expect([...seen]).toEqual(['2 / 3']);
+      await expect(door.getByText('Online', { exact: true })).toBeVisible();
+      await door.screenshot({ path: '/tmp/console-checkin-synced-390.png', fullPage: true });
+
+      // The server credits the offline admission to the volunteer who scanned, on this device.
+      const manifest = (await (await organiser.ctx.get(`/api/tenants/${organiser.tenantId}/events/${event.eventId}/checkin/manifest`)).json()) as {
+        tickets: Array<{ state: string; usedBy: { deviceId: string; name: string } | null }>;
+      };
+      const used = manifest.tickets.filter((t) => t.state === 'used');
+      expect(used).toHaveLength(2);
+      for (const t of used) expect(t.usedBy).toMatchObject({ name: 'Dora Door', deviceId: expect.stringMatching(/^Door 1 · [0-9a-f]{4}$/) });
+      await door.setViewportSize({ width: 1280, height: 900 });
+      await door.screenshot({ path: '/tmp/console-checkin-synced-1280.png', fullPage: true });
+    } finally {
+      await context.close();
       await organiser.ctx.dispose();
     }
   });

@@ -157,3 +157,25 @@ test("an event's ticket types and the platform's tenants fit a 390 px phone, wit
   await operator.setViewportSize({ width: 1280, height: 900 });
   for (const header of ['URL', 'Status']) await expect(tenants.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
 });
+
+test("an event's discount codes fit a 390 px phone: discount, use and status under the code, Edit and Delete on screen (issue 21.16)", async ({ browser, baseURL }) => {
+  const organiser = await (await browser.newContext({ viewport: PHONE })).newPage();
+  const site = tenantOrigin(baseURL);
+  await logInToConsole(organiser, site, ORGANISER.email);
+  await organiser.goto(`${site}/events`);
+  await organiser.getByRole('table', { name: 'Events', exact: true }).getByRole('link', { name: 'Summer Jam' }).click();
+  await organiser.getByRole('tab', { name: 'Discount codes' }).click();
+  const codes = organiser.getByRole('table', { name: 'Discount codes', exact: true });
+  const welcome = codes.getByRole('row').filter({ hasText: 'WELCOME10' });
+  await expect(welcome).toBeVisible();
+  await expectNoSideScroll(codes);
+  for (const header of ['Discount', 'Used', 'Status']) await expect(codes.getByRole('columnheader', { name: header, exact: true })).toBeHidden();
+  await expectWithinWidth(organiser, welcome.getByText('10% off').filter({ visible: true }));
+  await expectWithinWidth(organiser, welcome.getByText('Active', { exact: true }).filter({ visible: true }));
+  await expectWithinWidth(organiser, welcome.getByRole('button', { name: 'Edit WELCOME10' }));
+  await expectWithinWidth(organiser, welcome.getByRole('button', { name: 'Delete WELCOME10' }));
+  await organiser.screenshot({ path: '/tmp/console-discount-codes-390.png', fullPage: true });
+  await organiser.setViewportSize({ width: 1280, height: 900 });
+  for (const header of ['Discount', 'Used', 'Status']) await expect(codes.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
+  await organiser.screenshot({ path: '/tmp/console-discount-codes-1280.png', fullPage: true });
+});

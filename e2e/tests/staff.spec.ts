@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectToast, logInToConsole, ORGANISER, tenantOrigin, uniqueEmail } from './support';
+import { ADMIN, expectToast, givenEventOnSale, givenEventVolunteer, logInToConsole, mailsTo, ORGANISER, platformOrigin, signIn, tenantOrigin, uniqueEmail } from './support';
 
 // The tenant console's Staff page: the demo organiser invites a staff member, sees them listed as
 // Pending Verification, makes them an admin as well, removes them after confirming, and they are gone.
@@ -59,4 +59,60 @@ test('the organiser invites a staff member, sees them pending, and removes them'
   await page.reload();
   await expect(table.getByRole('row').filter({ hasText: ORGANISER.email })).toBeVisible();
   await expect(table.getByRole('row').filter({ hasText: email })).toHaveCount(0);
+});
+
+test("an event's Staff tab lists who works on it, pending or accepted; the volunteer gets a check-in invite and a console in their words (issue 21.14)", async ({ page, browser, baseURL }) => {
+  test.setTimeout(150_000);
+  const acme = tenantOrigin(baseURL);
+  const organiser = await signIn(acme, ORGANISER);
+  const event = await givenEventOnSale(organiser, { prefix: 'Staffed Night' });
+  const studio = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  await logInToConsole(studio, acme, ORGANISER.email);
+  await studio.goto(`${acme}/events/${event.eventId}/staff`);
+  const table = studio.getByRole('table', { name: 'Event staff' });
+  await expect(table.getByRole('heading', { name: 'Nobody works on this event yet' })).toBeVisible();
+  await expect(studio.getByText('not shown here yet')).toHaveCount(0);
+
+  // An invite appears at once, pending, with its role; it can be sent again.
+  const invited = uniqueEmail('usher');
+  const form = studio.getByRole('form', { name: 'Invite staff' });
+  await form.getByLabel('Email').fill(invited);
+  await expect(form.getByRole('checkbox', { name: 'Event Check-in' })).toBeChecked();
+  await form.getByRole('button', { name: 'Send invite' }).click();
+  await expectToast(studio, 'Invite sent', invited);
+  const pending = table.getByRole('row').filter({ hasText: invited });
+  await expect(pending).toContainText('Event Check-in');
+  await expect(pending).toContainText('Invite pending');
+  await pending.getByRole('button', { name: `Resend the invite to ${invited}` }).click();
+  await expectToast(studio, 'Invite sent', `We e-mailed a new invitation to ${invited}.`);
+
+  // A volunteer accepts theirs: listed by name, accepted.
+  const volunteer = await givenEventVolunteer(browser, page, baseURL!, organiser, event.eventId, { password: 'Front-door-7!', firstName: 'Dora', lastName: 'Door' });
+  await studio.reload();
+  const accepted = table.getByRole('row').filter({ hasText: volunteer });
+  await expect(accepted).toContainText('Dora Door');
+  await expect(accepted).toContainText('Accepted');
+  await expect(accepted.getByRole('button', { name: /^Resend/ })).toHaveCount(0);
+  await studio.screenshot({ path: '/tmp/console-event-staff-390.png', fullPage: true });
+  await studio.setViewportSize({ width: 1280, height: 900 });
+  await expect(table.getByRole('columnheader', { name: 'Status', exact: true })).toBeVisible();
+  await studio.screenshot({ path: '/tmp/console-event-staff-1280.png', fullPage: true });
+
+  // The invite told the volunteer about the door, not about being an organiser.
+  const admin = await signIn(platformOrigin(baseURL), ADMIN);
+  const [mail] = await mailsTo(admin, invited);
+  expect(mail!.details.subject).toBe(`[Acme Events] Help check in attendees at ${event.name}`);
+  expect(mail!.details.text).toContain(`Acme Events invited you to check in attendees at ${event.name} on Marquee.`);
+
+  // The volunteer's console speaks to a volunteer: their events, not how to put one on sale.
+  const door = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  await logInToConsole(door, acme, volunteer, 'Front-door-7!');
+  await door.goto(`${acme}/events`);
+  await expect(door.getByText('The events you work on. Open one to check attendees in at the door, or to help run it.')).toBeVisible();
+  await expect(door.getByText('Publish an event to put it on sale')).toHaveCount(0);
+  await door.screenshot({ path: '/tmp/console-volunteer-events-390.png', fullPage: true });
+  await door.setViewportSize({ width: 1280, height: 900 });
+  await door.screenshot({ path: '/tmp/console-volunteer-events-1280.png', fullPage: true });
+  await organiser.ctx.dispose();
+  await admin.ctx.dispose();
 });

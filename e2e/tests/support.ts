@@ -296,3 +296,33 @@ export async function givenTenant(admin: Api, name: string, url: string): Promis
   });
   return tenant.id;
 }
+
+/**
+ * A volunteer who signs up (in `page`, on the tenant's host), verifies their address, and accepts the
+ * organiser's invite to work on the event with `roles` (the check-in role unless told); their e-mail.
+ */
+export async function givenEventVolunteer(
+  browser: Browser,
+  page: Page,
+  baseURL: string,
+  organiser: Api,
+  eventId: string,
+  opts: { password: string; firstName?: string; lastName?: string; roles?: string[] },
+): Promise<string> {
+  const acme = tenantOrigin(baseURL);
+  const volunteer = uniqueEmail('door');
+  await page.goto(`${acme}/login`);
+  const status = await page.evaluate(
+    async (body) => (await fetch('/api/auth/register', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status,
+    { username: volunteer, password: opts.password, password2: opts.password, firstName: opts.firstName ?? 'Dora', lastName: opts.lastName ?? 'Door', appType: 'ATTENDEE' },
+  );
+  expect(status).toBe(201);
+  await page.goto((await linkFromOutbox(browser, baseURL, volunteer, '/verify')).href);
+  await expect(page.getByTestId('verified-note')).toBeVisible();
+  await post(organiser, `/api/tenants/${organiser.tenantId}/events/${eventId}/staff/invites`, { email: volunteer, roles: opts.roles ?? ['event_checkin'] });
+  await page.goto((await linkFromOutbox(browser, baseURL, volunteer, '/accept-invite')).href);
+  await page.getByLabel('Password').fill(opts.password);
+  await page.getByRole('button', { name: 'CONFIRM' }).click();
+  await expect(page.getByTestId('accept-invite-success')).toContainText('Congratulations');
+  return volunteer;
+}

@@ -124,21 +124,58 @@ test('an organiser publishes the demo event page from the Festival template, and
   // Other tests add events before this one: find it by name rather than on the first page.
   await studio.getByPlaceholder('Search by event name').fill('Summer Jam');
   await studio.getByRole('link', { name: 'Summer Jam', exact: true }).click();
+  // Nothing the editor needs comes from another origin (its icon font was a public CDN's, refused by our CSP).
+  const foreign: string[] = [];
+  studio.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:') && !url.startsWith('about:')) foreign.push(url);
+  });
+  const refusedByCsp: string[] = [];
+  studio.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) refusedByCsp.push(m.text());
+  });
   await studio.getByRole('tab', { name: 'Page' }).click();
 
   // The demo seed drafted the page from the Festival template; GrapesJS shows it.
   const canvas = studio.frameLocator('[data-testid="page-editor"] iframe.gjs-frame');
   await expect(canvas.getByText('An evening of live music under the open sky.', { exact: false })).toBeVisible({ timeout: 30_000 });
+
+  // Its toolbar is icons from the bundled Font Awesome, each named (issue 21.15).
+  const preview = studio.locator('[data-testid="page-editor"] .gjs-pn-btn.fa-eye');
+  await expect(preview).toHaveAttribute('title', 'Preview');
+  expect(await preview.evaluate((el) => getComputedStyle(el).fontFamily)).toContain('FontAwesome');
+  const faces = await studio.evaluate(async () => (await document.fonts.load('14px FontAwesome', '\uf06e')).map((f) => f.status));
+  expect(faces).toEqual(['loaded']);
+  expect(await preview.evaluate((el) => getComputedStyle(el, '::before').content)).toBe('"\uf06e"');
+  await studio.screenshot({ path: '/tmp/console-page-builder-toolbar-1280.png' });
+  expect(foreign).toEqual([]);
+  expect(refusedByCsp).toEqual([]);
   await studio.locator('label').filter({ hasText: /^Phone$/ }).click();
   await expect(studio.locator('[data-testid="page-editor"] .gjs-frame-wrapper')).toHaveCSS('width', '390px');
   await studio.screenshot({ path: `${test.info().outputDir}/page-builder-phone-1280.png` });
   await studio.locator('label').filter({ hasText: /^Desktop$/ }).click();
   await studio.screenshot({ path: `${test.info().outputDir}/page-builder-1280.png` });
+  await studio.screenshot({ path: '/tmp/console-page-builder-1280.png' });
+  // Publishing asks first (Cancel publishes nothing), then says what went live (issue 21.15).
   await studio.getByRole('button', { name: 'Publish page' }).click();
-  await expect(studio.getByText('Live: version 1')).toBeVisible();
+  const confirm = studio.getByRole('dialog', { name: 'Publish this page?' });
+  await expect(confirm).toContainText(`replaces what attendees see at ${origin}/summer-jam/ now`);
+  await studio.screenshot({ path: '/tmp/console-page-publish-confirm-1280.png' });
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(studio.getByText('Live: version 1')).toHaveCount(0);
   await studio.setViewportSize({ width: 390, height: 844 });
+  await studio.getByRole('button', { name: 'Publish page' }).click();
+  await expect(confirm).toBeVisible();
+  await studio.waitForTimeout(400); // the modal's fade-in
+  await studio.screenshot({ path: '/tmp/console-page-publish-confirm-390.png' });
+  await studio.getByTestId('confirm-publish').click();
+  await expectToast(studio, 'Page published', `Version 1 is live at ${origin}/summer-jam/.`);
+  await expect(studio.getByText('Live: version 1')).toBeVisible();
+  await studio.screenshot({ path: '/tmp/console-page-published-390.png' });
   await studio.screenshot({ path: `${test.info().outputDir}/page-builder-390.png` });
   await studio.setViewportSize({ width: 1280, height: 900 });
+  await studio.screenshot({ path: '/tmp/console-page-published-1280.png' });
 
   // A buyer on a phone: the published page, the ticket menu inside it, and a ticket bought.
   const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();

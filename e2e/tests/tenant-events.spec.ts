@@ -69,7 +69,7 @@ test('the tenant admin puts an event on sale and the attendee page shows it', as
   await expect(modal).toBeHidden();
   const codes = page.getByRole('table', { name: 'Discount codes' });
   await expect(codes.getByText('HARBOUR15')).toBeVisible();
-  await expect(codes.getByText('15% off')).toBeVisible();
+  await expect(codes.getByText('15% off', { exact: true })).toBeVisible();
 
   // Publish.
   await page.getByTestId('publish-event').click();

@@ -32,6 +32,8 @@ const ZEnv = z.object({
   /** This node's name, the same across its restarts (e.g. the host name when one process runs per host). */
   JOBS_NODE_ID: z.string().min(1).max(200).optional(),
   HOLD_MINUTES: z.coerce.number().int().min(1).default(15),
+  /** How long report and payout export files (and their rows) are kept before a periodic job removes them. */
+  EXPORT_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(24),
   PAYMENT_DRIVER: z.enum(['test', 'stripe']).default('test'),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
@@ -83,6 +85,8 @@ export type Config = {
   jobsPollMs: number;
   jobsNodeId: string | undefined;
   holdMinutes: number;
+  /** Hours a report or payout export is kept (file and row) before the sweep job removes it. */
+  exportRetentionHours: number;
   paymentDriver: 'test' | 'stripe';
   /** Days after a test payment until its balance is available for payout (Stripe says it itself). */
   payoutDelayDays: number;
@@ -165,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobsPollMs: e.JOBS_POLL_MS,
     jobsNodeId: e.JOBS_NODE_ID,
     holdMinutes: e.HOLD_MINUTES,
+    exportRetentionHours: e.EXPORT_RETENTION_HOURS,
     paymentDriver: e.PAYMENT_DRIVER,
     payoutDelayDays: e.PAYOUT_DELAY_DAYS,
     testGatewayFee: { basisPoints: e.TEST_GATEWAY_FEE_BASIS_POINTS, flat: e.TEST_GATEWAY_FEE_FLAT_CENTS },

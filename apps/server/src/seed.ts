@@ -9,6 +9,7 @@ import { ensureDefaultPolicies } from './modules/policies/service.js';
 import { createTenant } from './modules/tenants/service.js';
 import { seedDemoCharity, seedDemoCover, seedDemoEvent } from './modules/events/demo.js';
 import { seedDemoTemplate } from './modules/templates/demo.js';
+import { seedDemoHistory } from './seed-history.js';
 
 export const DEMO_TENANT = { url: 'acme', name: 'Acme Events', email: 'hello@acme.test', phone: '+15555550100' };
 export const DEMO_ORGANISER_EMAIL = 'organiser@acme.test';
@@ -22,11 +23,11 @@ export async function seedIfEmpty(deps: Deps): Promise<{ seeded: boolean }> {
   if ((row?.n ?? 0) > 0) return { seeded: false };
   const { config } = deps;
   const passwordHash = await hashPassword(config.adminPassword);
-  await deps.db.transaction(async (tx) => {
+  const demo = await deps.db.transaction(async (tx) => {
     const adminId = randomUUID();
     await tx.insert(users).values({ id: adminId, email: config.adminEmail, passwordHash, ...SEED_ADMIN_NAME, status: 'ACTIVE' });
     await tx.insert(memberships).values({ id: randomUUID(), userId: adminId, groupId: PLATFORM_GROUP_ID, roles: [...PLATFORM_ROLES] });
-    if (!config.seedDemo) return;
+    if (!config.seedDemo) return null;
     // Through the real use case, so the demo tenant has its fee settings, rules and payment settings.
     const { id: tenantId } = await createTenant({
       deps,
@@ -42,9 +43,13 @@ export async function seedIfEmpty(deps: Deps): Promise<{ seeded: boolean }> {
     const organiserId = randomUUID();
     await tx.insert(users).values({ id: organiserId, email: DEMO_ORGANISER_EMAIL, passwordHash, firstName: 'Avery', lastName: 'Organiser', status: 'ACTIVE' });
     await tx.insert(memberships).values({ id: randomUUID(), userId: organiserId, groupId: tenantId, tenantId, roles: ['tenant_admin'] });
-    const demo = await seedDemoEvent(tx, tenantId, { charityId: await seedDemoCharity(tx, tenantId) });
-    await seedDemoTemplate(tx, deps.storage, { tenantId, eventId: demo.eventId });
-    await seedDemoCover(tx, deps.storage, { tenantId, eventId: demo.eventId });
+    const charityId = await seedDemoCharity(tx, tenantId);
+    const summerJam = await seedDemoEvent(tx, tenantId, { charityId });
+    await seedDemoTemplate(tx, deps.storage, { tenantId, eventId: summerJam.eventId });
+    await seedDemoCover(tx, deps.storage, { tenantId, eventId: summerJam.eventId });
+    return { tenantId, organiserId, adminId, charityId };
   });
+  // A past event's sales, refunds, check-ins and payout, through the use cases (they commit on their own).
+  if (demo) await seedDemoHistory(deps, demo);
   return { seeded: true };
 }

@@ -46,6 +46,10 @@ export const DOMAIN_ERRORS = {
   WAITING_ROOM_REQUIRED: 'FORBIDDEN',
   /** This visitor's admission has placed all the orders one admission allows. */
   WAITING_ROOM_ORDER_LIMIT: 'FORBIDDEN',
+  /** An offline check-in names someone else as who scanned: a person can only credit themselves (issue 21.13). */
+  CHECKIN_SCANNED_BY_OTHER: 'FORBIDDEN',
+  /** The event is cancelled, which is final: it and what hangs off it (staff invites too) no longer change (issue 21.14). */
+  EVENT_CANCELLED: 'CONFLICT',
 } as const satisfies Record<string, ErrorCode>;
 export type DomainErrorCode = keyof typeof DOMAIN_ERRORS;
 

@@ -158,6 +158,7 @@ export const M = {
   signInFailed: 'Invalid email or password.',
   tooManyRequests: 'Too many attempts. Please wait a minute and try again.',
   invalidCode: 'The code is invalid or has expired.',
+  unlockLinkInvalid: 'This unlock link is invalid, was already used or has expired.',
   usageLimitBelowUsed: 'The usage limit cannot be lower than the number of times this code has already been used.',
   codesLocked: 'Too many wrong codes for this account. We have e-mailed a link that unlocks it.',
   notSignedIn: 'Please login first',
@@ -287,6 +288,7 @@ export const M = {
   dateTimeInvalid: 'Please enter a valid date and time.',
   capacityBelowSold: 'Capacity cannot be less than the tickets already sold or held.',
   eventCancelledReadOnly: 'This event is cancelled and can no longer be changed.',
+  eventCancelledNoInvites: 'This event is cancelled: nobody new can be invited to work on it.',
   publishNeedsStart: 'Set the start date and time before publishing the event.',
   publishNeedsTickets: 'Add at least one ticket type before publishing the event.',
   eventHasOrders: 'This event already has orders. Cancel it instead of deleting it.',
@@ -387,6 +389,8 @@ export const M = {
   checkinUndoNotAdmission: 'Only an admission can be undone.',
   checkinUndoAlreadyUndone: 'This admission was already undone.',
   checkinUndoAdmittedSince: 'This ticket was admitted again since; undo that admission instead.',
+  checkinScannedBy: 'scannedBy must be the id of the person who scanned (a UUID).',
+  checkinScannedByOther: 'Offline scans can only be sent by the person who made them: they are sent when that person signs in on this device again.',
   // Waiting room (issue 13; ours: the spec has none)
   waitingRoomRequired: 'This sale has a waiting room: wait for your turn in line, then try again.',
   waitingRoomOpensAt: 'Enter the date and time the line opens.',
@@ -418,14 +422,6 @@ export function ticketTypeInDiscountCodes(codes: readonly string[]): string {
   return codes.length === 1
     ? `Discount code ${list} applies to this ticket type. Change or delete that code first.`
     : `Discount codes ${list} apply to this ticket type. Change or delete those codes first.`;
-}
-
-/**
- * The line an event-staff invite mail adds after the tenant's invite template (ours: the spec's
- * template does not name the event; docs/decisions.md, tenant roles).
- */
-export function eventInviteLine(eventName: string, roleLabels: readonly string[]): string {
-  return `You are invited to work on ${eventName} as ${roleLabels.join(' and ')}.`;
 }
 
 /** A sales chart asked for more days than it draws (ours; the spec has no chart limit). */

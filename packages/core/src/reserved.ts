@@ -11,6 +11,8 @@ export const RESERVED_PATHS = [
   'orders',
   // Issue 15: the unsubscribe page of messages to attendees (/unsubscribe/{token}).
   'unsubscribe',
+  // Issue 21: the page that confirms the unlock link of an account locked by wrong codes (/unlock).
+  'unlock',
 ] as const;
 
 const reserved = new Set<string>(RESERVED_PATHS);

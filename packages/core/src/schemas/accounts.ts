@@ -55,6 +55,10 @@ export type TLoginRequest = z.input<typeof ZLoginRequest>;
 
 export const ZForgotPasswordRequest = z.object({ username: zEmail() });
 
+/** The mailed link that lifts a lock on wrong codes, confirmed on its page (issue 21, GET changes nothing). */
+export const ZUnlockRequest = z.object({ username: zEmail(), token: z.string().min(1, M.unlockLinkInvalid).max(100, M.unlockLinkInvalid) });
+export type TUnlockRequest = z.infer<typeof ZUnlockRequest>;
+
 export const ZResetPasswordRequest = z
   .object({
     username: zEmail(),

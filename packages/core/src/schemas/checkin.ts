@@ -113,6 +113,11 @@ export const ZCheckinSyncRequest = z.object({
         code: zCode.optional(),
         ticketId: zTicketRef.optional(),
         scannedAt: zScannedAt,
+        /**
+         * Who scanned: the id of the person signed in on the device when it admitted offline. It
+         * must be the caller (a person can only credit themselves); absent, the caller.
+         */
+        scannedBy: z.uuid({ error: M.checkinScannedBy }).optional(),
       }),
       { error: M.checkinSyncSize },
     )

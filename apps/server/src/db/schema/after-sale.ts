@@ -92,7 +92,7 @@ export const reportExports = pgTable(
     kind: text('kind').notNull(),
     /** JSON of what the export was asked for (event id, filters). */
     params: text('params').notNull().default('{}'),
-    /** pending | running | done | failed | expired (file deleted EXPORT_KEEP_HOURS after it was written) */
+    /** pending | running | done | failed (| expired: an older release's; the sweep now removes the row and file after EXPORT_RETENTION_HOURS) */
     status: text('status').notNull().default('pending'),
     rowCount: integer('row_count').notNull().default(0),
     /** Rows expected, when known up front: the UI shows progress against it. */

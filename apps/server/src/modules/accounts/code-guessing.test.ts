@@ -91,15 +91,29 @@ describe('one-time codes: wrong guesses are counted per account', () => {
     // Waiting does not lift the lock; only the link does.
     expect((await userRow(username)).codeFailures).toBe(10);
 
+    // The mailed link opens a page that asks first (issue 21): opening it, or the older API link, changes nothing.
     const link = linkFrom(unlockMail.text);
-    const wrong = await server.client().get(`/api/auth/unlock?${new URLSearchParams({ username, token: 'x'.repeat(43) })}`);
+    expect(link.pathname).toBe('/unlock');
+    const token = link.searchParams.get('token')!;
+    expect(link.searchParams.get('username')).toBe(username);
+    const older = await server.client().get(`/api/auth/unlock?${new URLSearchParams({ username, token })}`);
+    expect(older.status).toBe(303);
+    expect(older.headers.location).toBe(`/unlock?${new URLSearchParams({ username, token })}`);
+    expect((await userRow(username)).codeFailures).toBe(10);
+
+    // The page's POST unlocks, with the right token only, once.
+    const wrong = await server.client().post('/api/auth/unlock', { username, token: 'x'.repeat(43) });
     expect(wrong.status).toBe(400);
-    const opened = await server.client().get(`${link.pathname}${link.search}`);
-    expect(opened.status).toBe(303);
-    expect(opened.headers.location).toBe('/login');
+    expect(wrong.body.error.message).toBe(M.unlockLinkInvalid);
+    for (const bad of [{ username, token: '' }, { username: 'not-an-address', token }, { username }, {}]) {
+      expect((await server.client().post('/api/auth/unlock', bad)).status).toBe(400);
+    }
+    expect((await userRow(username)).codeFailures).toBe(10);
+    const confirmed = await server.client().post('/api/auth/unlock', { username, token });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toEqual({ success: true });
     expect((await userRow(username)).codeFailures).toBe(0);
-    // The link works once.
-    expect((await server.client().get(`${link.pathname}${link.search}`)).status).toBe(400);
+    expect((await server.client().post('/api/auth/unlock', { username, token })).status).toBe(400);
     expect((await c.post('/api/auth/verify', { username, code })).status).toBe(200);
   });
 });

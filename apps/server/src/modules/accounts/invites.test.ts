@@ -536,8 +536,11 @@ describe('POST /api/tenants/:tenantId/events/:eventId/staff/invites', () => {
     });
     expect(res.status).toBe(201);
     const { mail, link } = await mailedLink(existing.email);
-    // The tenant's template, then which event and which roles.
-    expect(mail.text).toContain('You are invited to work on Harbour Lights Festival as Event Manager and Event Check-in.');
+    // Marquee's words for the roles, naming the tenant and the event (issue 21.14).
+    expect(mail.subject).toBe(`[${tenant.name}] Help run Harbour Lights Festival`);
+    expect(mail.text).toContain(`${tenant.name} invited you to manage Harbour Lights Festival on Marquee`);
+    expect(mail.text).toContain('and you check attendees in at the door.');
+    expect(mail.text).toContain('Open this link to accept with your Marquee account:');
     expect(link.pathname).toBe('/accept-invite');
     expect(link.searchParams.get('targetEventId')).toBe(event.id);
     expect(link.searchParams.get('roles')).toBe('event_manager,event_checkin');
@@ -565,6 +568,42 @@ describe('POST /api/tenants/:tenantId/events/:eventId/staff/invites', () => {
     const another = await givenEvent(server, tenant.id);
     expect((await manager.post(`/api/tenants/${tenant.id}/events/${another.id}/staff/invites`, { email: newEmail('x'), roles: ['event_checkin'] })).status).toBe(403);
     expect((await manager.post(`/api/tenants/${tenant.id}/staff/invites`, { email: newEmail('x'), roles: ['tenant_staff'] })).status).toBe(403);
+  });
+
+  it("tells a volunteer what the check-in role is, in Marquee's words, not the tenant's invite for its organisers (issue 21.14)", async () => {
+    await server.app.deps.db
+      .update(tenants)
+      .set({ inviteTemplateSubject: 'Your Marquee organiser account is ready', inviteTemplateBody: 'Publish your first event to put it on sale.' })
+      .where(eq(tenants.id, tenant.id));
+    const email = newEmail('volunteer');
+    expect((await adminOnHost.post(`/api/tenants/${tenant.id}/events/${event.id}/staff/invites`, { email, roles: ['event_checkin'] })).status).toBe(201);
+    const { mail, link } = await mailedLink(email);
+    expect(mail.subject).toBe(`[${tenant.name}] Help check in attendees at Harbour Lights Festival`);
+    expect(mail.text).toContain(`${tenant.name} invited you to check in attendees at Harbour Lights Festival on Marquee.`);
+    expect(mail.text).toContain("scan each ticket's QR code");
+    expect(mail.text).toContain('Open this link to accept and create your Marquee account:');
+    expect(mail.text).toContain(link.href);
+    expect(mail.html).toContain('Accept and create my account');
+    for (const organiserWords of ['organiser account', 'Publish your first event', 'wrote:']) {
+      expect(mail.subject + mail.text + mail.html).not.toContain(organiserWords);
+    }
+    // A tenant-wide invite still carries the tenant's own words, marked as theirs.
+    const staffEmail = newEmail('staff');
+    await adminOnHost.post(`/api/tenants/${tenant.id}/staff/invites`, { email: staffEmail, roles: ['tenant_staff'] });
+    expect((await mailedLink(staffEmail)).mail.subject).toBe(`[${tenant.name}] Your Marquee organiser account is ready`);
+  });
+
+  it('refuses an invite to a cancelled event with 409 EVENT_CANCELLED, inviting and mailing nobody (issue 21.14)', async () => {
+    const doomed = await givenEvent(server, tenant.id, { name: 'Rained Off' });
+    expect((await adminOnHost.post(`/api/tenants/${tenant.id}/events/${doomed.id}/cancel`, {})).status).toBe(200);
+    const email = newEmail('too-late');
+    for (const roles of [['event_checkin'], ['event_manager']]) {
+      const res = await adminOnHost.post(`/api/tenants/${tenant.id}/events/${doomed.id}/staff/invites`, { email, roles });
+      expect(res.status).toBe(409);
+      expect(res.body.error).toMatchObject({ code: 'CONFLICT', domainCode: 'EVENT_CANCELLED', message: M.eventCancelledNoInvites });
+    }
+    expect(await server.app.deps.db.select().from(invites).where(eq(invites.email, email))).toEqual([]);
+    expect(await lastMailTo(server, email)).toBeUndefined();
   });
 
   it('answers 404 for another tenant’s event, an unknown event and a malformed id', async () => {

@@ -1,3 +1,4 @@
+import type { EventRole } from '@marquee/core';
 import { escapeHtml, type MailMessage } from '../../platform/mail.js';
 
 // The account mails. Plain text first (what SMTP-less outboxes show), with a simple HTML twin.
@@ -92,5 +93,41 @@ export function inviteMail(opts: {
     subject: `[${name}] ${opts.subject}`,
     text: `${intro}\n\n${opts.body}\n\n${opts.link}\n\n${notice}\n`,
     html: html([intro, ...paragraphs, notice], { href: opts.link, label: 'Accept the invitation' }),
+  };
+}
+
+/**
+ * An invite to work on one event (issue 21.14): Marquee's words for the role, naming the tenant and
+ * the event, not the tenant's invite template (its words to its own team, written for an organiser).
+ */
+export function eventStaffInviteMail(opts: {
+  to: string;
+  tenantId: string;
+  tenantName: string;
+  eventName: string;
+  roles: readonly EventRole[];
+  link: string;
+  /** No Marquee account yet: the link signs them up. */
+  newAccount: boolean;
+}): MailMessage {
+  const manager = opts.roles.includes('event_manager');
+  const checkin = opts.roles.includes('event_checkin');
+  const { tenantName: who, eventName: event } = opts;
+  const subject = manager ? `[${who}] Help run ${event}` : `[${who}] Help check in attendees at ${event}`;
+  const what = manager
+    ? `${who} invited you to manage ${event} on Marquee: you edit the event, its ticket types and discount codes, and invite the people who work on it${checkin ? ', and you check attendees in at the door' : ''}.`
+    : `${who} invited you to check in attendees at ${event} on Marquee.`;
+  const how = manager
+    ? `You see this event only, not the rest of ${who}'s events or sales.`
+    : "At the door you open the event's check-in page on your phone and scan each ticket's QR code with its camera, or find the attendee by name. There is nothing to install, and it keeps working if the network drops. You see this event only.";
+  const next = opts.newAccount ? 'Open this link to accept and create your Marquee account:' : 'Open this link to accept with your Marquee account:';
+  const notice = 'Marquee never asks for your password by e-mail.';
+  const label = opts.newAccount ? 'Accept and create my account' : 'Accept the invitation';
+  return {
+    to: opts.to,
+    tenantId: opts.tenantId,
+    subject,
+    text: `${what}\n\n${how}\n\n${next}\n${opts.link}\n\n${notice}\n`,
+    html: html([what, how, next], { href: opts.link, label }).replace(/<\/div>$/, `<p style="color:#666;font-size:12px">${escapeHtml(notice)}</p></div>`),
   };
 }

@@ -140,8 +140,21 @@ export async function findTenant(db: DbOrTx, id: string) {
 }
 
 export async function findEvent(db: DbOrTx, tenantId: string, eventId: string) {
-  const [row] = await db.select({ id: events.id, name: events.name }).from(events).where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)));
+  const [row] = await db
+    .select({ id: events.id, name: events.name, status: events.status })
+    .from(events)
+    .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)));
   return row;
+}
+
+/** The event's status, with a share lock: a cancellation (an UPDATE of the row) waits for, or is seen by, the caller's transaction. */
+export async function lockEventStatus(db: DbOrTx, tenantId: string, eventId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ status: events.status })
+    .from(events)
+    .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)))
+    .for('share');
+  return row?.status;
 }
 
 /**

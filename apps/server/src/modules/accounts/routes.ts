@@ -4,6 +4,7 @@ import {
   EVENT_ROLES,
   ZChangePasswordRequest,
   ZForgotPasswordRequest,
+  ZUnlockRequest,
   ZInviteInfo,
   ZLinkAccountRequest,
   ZLoginRequest,
@@ -140,17 +141,25 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
         .send(await accounts.forgotPassword({ deps, username: req.body.username, hostTenantUrl: req.ctx.hostTenant?.url ?? null })),
   );
 
-  // The link mailed when wrong codes locked an account (issue 14 §1); opened from the mailbox, so a GET.
+  // The link mailed when wrong codes locked an account (issue 14 §1) opens the web's /unlock page,
+  // which asks and then POSTs: a GET never changes state (mail scanners and previews open links).
+  // Links mailed before that pointed here: they go to the same page, changing nothing.
   r.get(
     '/api/auth/unlock',
     {
       config: { access: { kind: 'public' }, rateLimit: limited(perMinute) },
-      schema: { tags: ['accounts'], querystring: z.object({ username: zEmail(M.emailRequired, M.validEmail), token: z.string().min(1).max(100) }) },
+      schema: { tags: ['accounts'], summary: 'An older unlock link: redirects to the /unlock page, which asks first', querystring: z.object({ username: z.string().max(320), token: z.string().max(100) }) },
     },
-    async (req, reply) => {
-      await accounts.unlockCodes({ deps, username: req.query.username, token: req.query.token });
-      return reply.redirect('/login', 303);
+    async (req, reply) => reply.redirect(`/unlock?${new URLSearchParams({ username: req.query.username, token: req.query.token })}`, 303),
+  );
+
+  r.post(
+    '/api/auth/unlock',
+    {
+      config: { access: { kind: 'public' }, rateLimit: limited(perMinute) },
+      schema: { tags: ['accounts'], summary: 'Lifts the lock on wrong codes, with the token from the mailed link (once)', body: ZUnlockRequest, response: { 200: ZOk } },
     },
+    async (req) => accounts.unlockCodes({ deps, username: req.body.username, token: req.body.token }),
   );
 
   r.post(

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
   EVENT_ROLES,
-  eventInviteLine,
   M,
   PLATFORM_GROUP_ID,
   PLATFORM_ROLES,
-  ROLE_LABELS,
   TENANT_ROLES,
   type AppType,
   type EventRole,
@@ -29,8 +27,8 @@ import { hashPassword, verifyPassword } from '../../platform/auth/passwords.js';
 import { createSession, deleteSession, deleteUserSessions } from '../../platform/auth/sessions.js';
 import { newCode, newToken, sha256 } from '../../platform/auth/tokens.js';
 import { PICTURE_TYPES, sniffContentType } from '../../platform/content-type.js';
-import { AppError, badRequest, notFound } from '../../platform/errors.js';
-import { alreadyRegisteredMail, inviteMail, resetMail, unlockMail, verificationMail } from './mails.js';
+import { AppError, badRequest, DomainError, notFound } from '../../platform/errors.js';
+import { alreadyRegisteredMail, eventStaffInviteMail, inviteMail, resetMail, unlockMail, verificationMail } from './mails.js';
 import * as repo from './repository.js';
 
 export const CODE_TTL_MINUTES = 30; // spec: accounts §9 verification code valid 30 minutes
@@ -240,7 +238,8 @@ async function sendUnlockLink(deps: Deps, tx: Tx, user: repo.UserRow) {
     codeHash: sha256(token),
     expiresAt: new Date(Date.now() + UNLOCK_TTL_DAYS * 24 * 3600_000),
   });
-  const link = `${originFor(deps, null)}/api/auth/unlock?${new URLSearchParams({ username: user.email, token })}`;
+  // A page that asks before it unlocks: mail scanners and link previews open links, and a GET changes nothing.
+  const link = `${originFor(deps, null)}/unlock?${new URLSearchParams({ username: user.email, token })}`;
   await deps.mailer.send(tx, unlockMail(user.email, link));
 }
 
@@ -255,7 +254,8 @@ export async function unlockCodes({ deps, username, token }: { deps: Deps; usern
     await repo.clearCodeFailures(tx, user.id);
     return true;
   });
-  if (!ok) throw new AppError('BAD_REQUEST', M.invalidCode);
+  if (!ok) throw new AppError('BAD_REQUEST', M.unlockLinkInvalid);
+  return { success: true as const };
 }
 
 export async function verifyEmail({ deps, username, code }: { deps: Deps; username: string; code: string }) {
@@ -416,6 +416,11 @@ export async function sendInvite({
   if (target.kind !== 'platform' && !tenant) throw notFound();
   const event = target.kind === 'event' && UUID_RE.test(target.eventId) ? await repo.findEvent(db, target.tenantId, target.eventId) : undefined;
   if (target.kind === 'event' && !event) throw notFound();
+  // A cancelled event is final (issue 21.14): nobody new is invited to work on it.
+  const refuseCancelled = (status: string | undefined) => {
+    if (status === 'cancelled') throw new DomainError('EVENT_CANCELLED', M.eventCancelledNoInvites);
+  };
+  refuseCancelled(event?.status);
   const roles =
     target.kind === 'platform'
       ? [...PLATFORM_ROLES] // spec: accounts §6 a platform invite grants all four roles
@@ -453,14 +458,16 @@ export async function sendInvite({
   }
 
   const subject = tenant ? tenant.inviteTemplateSubject : 'You are invited to administer Marquee';
-  // The tenant's template, and for an event invite a line saying which event and what they may do.
-  const body = tenant
-    ? event
-      ? `${tenant.inviteTemplateBody}\n\n${eventInviteLine(event.name, roles.map((r) => ROLE_LABELS[r as EventRole]))}`
-      : tenant.inviteTemplateBody
-    : `${inviter.firstName || inviter.email} invited you to join Marquee as a Platform Admin.`;
+  // The tenant's template is its words to its own team (the operator writes it with the tenant, for its
+  // admin); event staff get Marquee's words for their role instead (issue 21.14).
+  const body = tenant ? tenant.inviteTemplateBody : `${inviter.firstName || inviter.email} invited you to join Marquee as a Platform Admin.`;
+  const mail =
+    tenant && event
+      ? eventStaffInviteMail({ to: email, tenantId: tenant.id, tenantName: tenant.name, eventName: event.name, roles: roles as EventRole[], link, newAccount: !(existing && existing.status === 'ACTIVE') })
+      : inviteMail({ to: email, subject, body, link, tenantId: tenant?.id ?? null, tenantName: tenant?.name ?? null, writtenBy: (tenant?.inviteTemplateBy as 'platform' | 'tenant' | null | undefined) ?? null });
 
   const write = async (tx: Tx) => {
+    if (event) refuseCancelled(await repo.lockEventStatus(tx, tenant!.id, event.id));
     await repo.insertInvite(tx, {
       id: randomUUID(),
       codeHash: sha256(code),
@@ -473,10 +480,7 @@ export async function sendInvite({
       invitedBy: inviter.id,
       expiresAt: new Date(Date.now() + INVITE_TTL_DAYS * 24 * 3600_000),
     });
-    await deps.mailer.send(
-      tx,
-      inviteMail({ to: email, subject, body, link, tenantId: tenant?.id ?? null, tenantName: tenant?.name ?? null, writtenBy: (tenant?.inviteTemplateBy as 'platform' | 'tenant' | null | undefined) ?? null }),
-    );
+    await deps.mailer.send(tx, mail);
   };
   if (outer) await write(outer);
   else await deps.db.transaction(write);

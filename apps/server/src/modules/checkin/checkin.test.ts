@@ -341,6 +341,36 @@ describe('POST …/checkin/sync', () => {
     expect(rec!.scannedAt.toISOString()).toBe('2030-05-01T19:00:05.000Z');
   });
 
+  it('credits the scans to who made them: the queue names the person, and only that person can send it (issue 21.13)', async () => {
+    const s = await givenPaidTickets(server, tenant.id, event.id, { lines: [{ name: 'Who', price: 1000, quantity: 2 }] });
+    const [a, b] = s.tickets;
+    const idOf = async (c: Client) => ((await c.get('/api/auth/session')).body as { user: { id: string } }).user.id;
+    const volunteer = await idOf(actors.checkin);
+    const manager = await idOf(actors.eventManager);
+    const queued = (ticketUid: string, scannedBy: string) => ({ clientScanId: randomUUID(), code: code(event.id, ticketUid), scannedAt: '2030-05-01T19:00:00.000Z', scannedBy });
+
+    // The volunteer's own queue: admitted, and recorded as theirs.
+    const mine = await actors.checkin.post(paths().sync, { deviceId: 'Door 3 · 77aa', scans: [queued(a!.ticketUid, volunteer.toUpperCase())] });
+    expect(mine.status).toBe(200);
+    expect(mine.body.results[0]).toMatchObject({ result: 'admitted', ticket: { usedBy: { deviceId: 'Door 3 · 77aa', name: 'Test User' } } });
+    expect((await scansOf(a!.id))[0]).toMatchObject({ userId: volunteer, deviceId: 'Door 3 · 77aa', result: 'admitted' });
+
+    // The same device, now signed in as someone else, sends a queue the volunteer made (or names
+    // another person): refused whole, nothing admitted or recorded, whoever the caller is.
+    for (const caller of [actors.eventManager, actors.admin]) {
+      const res = await caller.post(paths().sync, { deviceId: 'Door 3 · 77aa', scans: [queued(b!.ticketUid, manager), queued(b!.ticketUid, volunteer)].slice(caller === actors.eventManager ? 1 : 0) });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toMatchObject({ code: 'FORBIDDEN', domainCode: 'CHECKIN_SCANNED_BY_OTHER', message: M.checkinScannedByOther });
+    }
+    expect(await scansOf(b!.id)).toHaveLength(0);
+    expect((await db().select().from(tickets).where(eq(tickets.id, b!.id)))[0]!.used).toBe(false);
+
+    // Not a person's id: a clear 400.
+    const bad = await actors.checkin.post(paths().sync, { deviceId: 'Door 3', scans: [queued(b!.ticketUid, 'Door 3')] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toBe(M.checkinScannedBy);
+  });
+
   it('refuses an empty, an oversized or a malformed queue with a clear 400, admitting nothing', async () => {
     const s = await givenPaidTickets(server, tenant.id, event.id, { lines: [{ name: 'Sync', price: 1000, quantity: 1 }] });
     const ok = { clientScanId: randomUUID(), code: code(event.id, s.tickets[0]!.ticketUid), scannedAt: '2030-05-01T19:00:00.000Z' };

@@ -18,7 +18,7 @@ import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { isRetryableConflict, isUniqueViolation } from '../../platform/db-errors.js';
-import { AppError, conflict, notFound } from '../../platform/errors.js';
+import { AppError, conflict, DomainError, notFound } from '../../platform/errors.js';
 import * as repo from './repository.js';
 import { checkinKeys, readTicketCode } from './ticket-code.js';
 
@@ -221,6 +221,11 @@ export async function syncScans(scope: Scope & { input: TCheckinSyncRequest }): 
   await assertEvent(scope);
   const { deviceId, scans } = scope.input;
   scans.forEach((s, i) => assertOneRef(s, `scans.${i}`));
+  // A device's queue says who made each scan; the session must be that person (issue 21.13): a queue
+  // left by one volunteer is never credited to whoever signs in next. Refused whole, before any write.
+  if (scans.some((s) => s.scannedBy !== undefined && s.scannedBy.toLowerCase() !== scope.ctx.user.id)) {
+    throw new DomainError('CHECKIN_SCANNED_BY_OTHER', M.checkinScannedByOther);
+  }
   const results: TCheckinScanAnswer[] = [];
   for (const s of scans) results.push(await scan(scope.deps, scope.ctx, scope.eventId, { ...s, deviceId }));
   return { results };

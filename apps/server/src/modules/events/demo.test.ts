@@ -4,10 +4,11 @@ import { checkoutPayload, startServer, type TestServer } from '../../../test/har
 import { DEMO_CHARITY, DEMO_EVENT } from './demo.js';
 
 let server: TestServer;
+// The seed places, pays and fulfils the demo history's orders: longer than a plain start.
 beforeAll(async () => {
   server = await startServer();
   await seedIfEmpty(server.app.deps);
-});
+}, 180_000);
 afterAll(async () => {
   await server.close();
 });

@@ -21,9 +21,15 @@ export const EXPORT_BATCH_ROWS = 5_000;
 /** How long a download URL works; the status route hands out a fresh one each time. */
 export const EXPORT_URL_TTL_SECONDS = 15 * 60;
 const EXPORT_ATTEMPTS = 3;
-/** Written files are deleted this long after they were written: an export is a download, not an archive. */
-export const EXPORT_KEEP_HOURS = 24;
+/**
+ * The job of an older release that expired one export a day after it was written; the sweep below
+ * replaced it (issue 21). Its handler stays for jobs still queued under that name.
+ */
 export const REPORT_EXPORT_EXPIRE_JOB = 'report-export.expire';
+/** The periodic job that removes exports (file and row) older than EXPORT_RETENTION_HOURS. */
+export const EXPORT_SWEEP_JOB = 'report-exports.sweep';
+export const EXPORT_SWEEP_EVERY_MS = 15 * 60_000;
+const SWEEP_BATCH = 200;
 
 type ExportParams = { scope: Scope; query: { sort?: string; filters?: string | string[] } };
 
@@ -199,10 +205,7 @@ export async function runExport({ deps, exportId, attempt }: { deps: Pick<Deps, 
     })();
     streamed.catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
     await Promise.all([streamed, written]);
-    await deps.db.transaction(async (tx) => {
-      await repo.updateExport(tx, row.id, { status: 'done', rowCount, totalRows: rowCount, fileKey, finishedAt: new Date() });
-      await deps.jobs.enqueue(tx, REPORT_EXPORT_EXPIRE_JOB, { exportId: row.id }, { runAt: new Date(Date.now() + EXPORT_KEEP_HOURS * 3_600_000), dedupeKey: `${REPORT_EXPORT_EXPIRE_JOB}:${row.id}` });
-    });
+    await repo.updateExport(deps.db, row.id, { status: 'done', rowCount, totalRows: rowCount, fileKey, finishedAt: new Date() });
   } catch (err) {
     deps.log.warn({ err, exportId, attempt }, 'report export failed');
     const final = attempt >= EXPORT_ATTEMPTS;
@@ -261,7 +264,7 @@ async function copyRows({
   return rowCount;
 }
 
-/** Deletes a written export's file once it is EXPORT_KEEP_HOURS old; its link then answers 410. */
+/** An older release's per-export expiry (see REPORT_EXPORT_EXPIRE_JOB): deletes the file; its link then answers 410. */
 export async function expireExport({ deps, exportId }: { deps: Pick<Deps, 'db' | 'storage'>; exportId: string }) {
   const row = await repo.findExport(deps.db, exportId);
   if (!row || row.status !== 'done') return;
@@ -270,7 +273,45 @@ export async function expireExport({ deps, exportId }: { deps: Pick<Deps, 'db' |
   if (row.fileKey) await deps.storage.delete(row.fileKey);
 }
 
+/**
+ * Removes every export (report and payout CSVs alike) older than EXPORT_RETENTION_HOURS: its file,
+ * then its row. An export is a download, not an archive (docs/decisions.md, issue 21). The file goes
+ * first: a crash in between leaves a row whose file is gone, which the next sweep removes, never a
+ * file no row knows of. Returns how many were removed.
+ */
+export async function sweepExports({ deps, now = new Date() }: { deps: Pick<Deps, 'db' | 'storage' | 'config'>; now?: Date }): Promise<number> {
+  const cutoff = new Date(now.getTime() - deps.config.exportRetentionHours * 3_600_000);
+  let removed = 0;
+  for (;;) {
+    const stale = await repo.staleExports(deps.db, cutoff, SWEEP_BATCH);
+    for (const row of stale) {
+      if (row.fileKey) await deps.storage.delete(row.fileKey);
+      await repo.deleteExport(deps.db, row.id);
+    }
+    removed += stale.length;
+    if (stale.length < SWEEP_BATCH) return removed;
+  }
+}
+
+/** The 15-minute slot after the one `at` is in. */
+export const nextSweepSlot = (at: number) => Math.floor(at / EXPORT_SWEEP_EVERY_MS) + 1;
+
+/** Queues the sweep at the start of `slot`: one job per slot, however many nodes ask. */
+export async function scheduleExportSweep(deps: Pick<Deps, 'db' | 'jobs'>, slot: number) {
+  await deps.jobs.enqueue(deps.db, EXPORT_SWEEP_JOB, { slot }, { runAt: new Date(slot * EXPORT_SWEEP_EVERY_MS), dedupeKey: `${EXPORT_SWEEP_JOB}:${slot}` });
+}
+
 export function registerReportJobs(deps: Deps) {
   deps.jobs.register(REPORT_EXPORT_JOB, async (payload: { exportId: string }, info) => runExport({ deps, exportId: payload.exportId, attempt: info.attempt }));
   deps.jobs.register(REPORT_EXPORT_EXPIRE_JOB, async (payload: { exportId: string }) => expireExport({ deps, exportId: payload.exportId }));
+  // Every 15 minutes; each run queues the next, and every start makes sure one is queued.
+  deps.jobs.register(EXPORT_SWEEP_JOB, async (payload: { slot?: number }) => {
+    try {
+      const removed = await sweepExports({ deps });
+      if (removed > 0) deps.log.info({ removed }, 'removed old exports');
+    } finally {
+      // The slot after this one's, or after now's if this one ran late: the chain never queues a slot twice.
+      await scheduleExportSweep(deps, Math.max((payload.slot ?? 0) + 1, nextSweepSlot(Date.now())));
+    }
+  });
 }

@@ -453,23 +453,55 @@ describe('exports', () => {
     expect((await organiser.get(started.downloadUrl)).status).toBe(200);
   });
 
-  it('deletes the written file a day later; its link and status then answer 410 with the export-again message', async () => {
+  it('removes exports older than EXPORT_RETENTION_HOURS, file and row, in the periodic sweep job; newer ones stay (issue 21)', async () => {
+    const db = server.app.deps.db;
+    const storage = server.app.deps.storage;
     const started = (await organiser.get(REPORT_PATHS.eventOrdersDownload(tenant.id, gala.id))).body;
+    const recent = (await organiser.get(REPORT_PATHS.eventOrdersDownload(tenant.id, gala.id))).body;
     await server.app.deps.jobs.drain();
-    const [written] = await server.app.deps.db.select().from(reportExports).where(eq(reportExports.id, started.exportId));
-    expect(written!.status).toBe('done');
-    expect(await server.app.deps.storage.get(written!.fileKey!)).not.toBeNull();
-    const [expiry] = await server.app.deps.db.select().from(jobs).where(eq(jobs.dedupeKey, `report-export.expire:${started.exportId}`));
-    expect(expiry!.runAt.getTime() - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    const rowOf = async (id: string) => (await db.select().from(reportExports).where(eq(reportExports.id, id)))[0];
+    const written = (await rowOf(started.exportId))!;
+    expect(written.status).toBe('done');
+    expect(await storage.get(written.fileKey!)).not.toBeNull();
     expect((await organiser.get(started.downloadUrl)).status).toBe(200);
-    await server.app.deps.db.execute(sql`update jobs set run_at = now() where dedupe_key = ${`report-export.expire:${started.exportId}`}`);
-    await server.app.deps.jobs.drain();
-    expect(await server.app.deps.storage.get(written!.fileKey!)).toBeNull();
-    const file = await organiser.get(started.downloadUrl);
-    expect(file.status).toBe(410);
-    expect(file.body.error.message).toBe(M.exportLinkExpired);
-    const status = await organiser.get(REPORT_PATHS.eventExport(tenant.id, gala.id, started.exportId));
-    expect(status.status).toBe(410);
+    // One written 25 hours ago, one that failed 25 hours ago, one stuck pending since two days ago (a dead job), and the recent one.
+    const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+    await db.update(reportExports).set({ finishedAt: ago(25), createdAt: ago(25) }).where(eq(reportExports.id, written.id));
+    const failed = randomUUID();
+    const stuck = randomUUID();
+    const base = { tenantId: tenant.id, kind: 'orders', params: '{}', fileName: 'x.csv', requestedBy: written.requestedBy };
+    await db.insert(reportExports).values([
+      { ...base, id: failed, status: 'failed', error: 'x', createdAt: ago(26), finishedAt: ago(25) },
+      { ...base, id: stuck, status: 'running', createdAt: ago(49) },
+    ]);
+
+    // Kept for a week (EXPORT_RETENTION_HOURS=168): nothing goes.
+    const config = server.app.deps.config;
+    config.exportRetentionHours = 168;
+    const runSweep = async () => {
+      await db.execute(sql`update jobs set run_at = now() where name = 'report-exports.sweep' and done_at is null`);
+      await server.app.deps.jobs.drain();
+    };
+    await runSweep();
+    expect(await rowOf(written.id)).toBeDefined();
+    expect(await storage.get(written.fileKey!)).not.toBeNull();
+
+    // Kept for a day (the default): the three old ones go, file and row; the recent one stays.
+    config.exportRetentionHours = 24;
+    await runSweep();
+    for (const id of [written.id, failed, stuck]) expect(await rowOf(id), id).toBeUndefined();
+    expect(await storage.get(written.fileKey!)).toBeNull();
+    const kept = (await rowOf(recent.exportId))!;
+    expect(kept.status).toBe('done');
+    expect(await storage.get(kept.fileKey!)).not.toBeNull();
+    expect((await organiser.get(recent.downloadUrl)).status).toBe(200);
+    // The removed export's link and status are gone with it.
+    expect((await organiser.get(started.downloadUrl)).status).toBe(404);
+    expect((await organiser.get(REPORT_PATHS.eventExport(tenant.id, gala.id, started.exportId))).status).toBe(404);
+    // The sweep queued its next run.
+    const next = await db.select().from(jobs).where(sql`${jobs.name} = 'report-exports.sweep' and ${jobs.doneAt} is null`);
+    expect(next.length).toBe(1);
+    expect(next[0]!.runAt.getTime()).toBeGreaterThan(Date.now());
   });
 
   it('gives up after three attempts with the §8 message, on the status route and the URL', async () => {

@@ -371,4 +371,25 @@ export async function updateExport(db: DbOrTx, id: string, values: Partial<typeo
   await db.update(reportExports).set(values).where(eq(reportExports.id, id));
 }
 
+/**
+ * Exports past their keeping time, oldest first: finished (written, failed or expired) before
+ * `cutoff`, or never finished and asked for a day before it (a job that died with it).
+ */
+export async function staleExports(db: DbOrTx, cutoff: Date, limit: number): Promise<Array<{ id: string; fileKey: string | null }>> {
+  const at = cutoff.toISOString();
+  return db
+    .select({ id: reportExports.id, fileKey: reportExports.fileKey })
+    .from(reportExports)
+    .where(
+      sql`(${reportExports.status} in ('done', 'failed', 'expired') and coalesce(${reportExports.finishedAt}, ${reportExports.createdAt}) < ${at}::timestamptz)
+        or (${reportExports.status} in ('pending', 'running') and ${reportExports.createdAt} < ${at}::timestamptz - interval '1 day')`,
+    )
+    .orderBy(reportExports.createdAt)
+    .limit(limit);
+}
+
+export async function deleteExport(db: DbOrTx, id: string): Promise<void> {
+  await db.delete(reportExports).where(eq(reportExports.id, id));
+}
+
 export { COUNTED };

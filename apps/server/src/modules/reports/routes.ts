@@ -42,6 +42,13 @@ export function registerReportRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['reports'];
   exportsService.registerReportJobs(deps);
+  app.addHook('onReady', async () => {
+    try {
+      await exportsService.scheduleExportSweep(deps, exportsService.nextSweepSlot(Date.now()));
+    } catch (err) {
+      deps.log.error({ err }, 'could not schedule the export sweep');
+    }
+  });
 
   // ---- platform --------------------------------------------------------------------------------
 

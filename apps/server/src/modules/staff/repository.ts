@@ -1,4 +1,4 @@
-import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, isNull, sql, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
 import { invites, memberships, users } from '../../db/schema/index.js';
@@ -13,8 +13,12 @@ const memberUser = alias(users, 'member_user');
  * account's status) and the people with an open tenant-wide invite who are not members yet
  * (PENDING while the invite is live, EXPIRED after), one row per address. A member's id is their
  * user id, an invitee's the id of their newest open invite. Event-only staff are not listed.
+ * With `eventId`, the same for that one event: its event staff and the open invites to it (the
+ * event's Staff tab, issue 21.14).
  */
-function staffOf(tenantId: string) {
+function staffOf(tenantId: string, eventId: string | null = null) {
+  const forMembership = (eventIdColumn: SQLWrapper) => (eventId ? sql`${eventIdColumn} = ${eventId}` : sql`${eventIdColumn} is null`);
+  const forInvite = eventId ? sql`${invites.eventId} = ${eventId}` : sql`${invites.eventId} is null`;
   return sql`(
     select ${users.id}::text as id,
            ${users.email} as email,
@@ -24,7 +28,7 @@ function staffOf(tenantId: string) {
            ${memberships.roles} as roles,
            true as is_member
     from ${memberships} join ${users} on ${users.id} = ${memberships.userId}
-    where ${memberships.tenantId} = ${tenantId} and ${memberships.eventId} is null
+    where ${memberships.tenantId} = ${tenantId} and ${forMembership(memberships.eventId)}
     union all
     select * from (
       select distinct on (${invites.email})
@@ -36,10 +40,10 @@ function staffOf(tenantId: string) {
              ${invites.roles} as roles,
              false as is_member
       from ${invites} left join ${users} as invite_user on ${inviteUser.email} = ${invites.email}
-      where ${invites.tenantId} = ${tenantId} and ${invites.eventId} is null and ${invites.acceptedAt} is null
+      where ${invites.tenantId} = ${tenantId} and ${forInvite} and ${invites.acceptedAt} is null
         and not exists (
           select 1 from ${memberships} as member join ${users} as member_user on ${memberUser.id} = ${member.userId}
-          where ${member.tenantId} = ${tenantId} and ${member.eventId} is null and ${memberUser.email} = ${invites.email})
+          where ${member.tenantId} = ${tenantId} and ${forMembership(member.eventId)} and ${memberUser.email} = ${invites.email})
       order by ${invites.email}, ${invites.createdAt} desc
     ) as open_invites
   ) as st`;
@@ -71,14 +75,15 @@ const columns = {
   isMember: sql<boolean>`st.is_member`,
 };
 
-export async function listStaff(db: DbOrTx, tenantId: string, q: CompiledList) {
+/** The tenant's Staff page, or with `eventId` the people who work on that event. */
+export async function listStaff(db: DbOrTx, tenantId: string, q: CompiledList, eventId: string | null = null) {
   const rows = await db
     .select({ ...columns, _sort: q.sortKey, _id: q.idKey })
-    .from(staffOf(tenantId))
+    .from(staffOf(tenantId, eventId))
     .where(q.pageWhere)
     .orderBy(...q.orderBy)
     .limit(q.limit + 1);
-  const [total] = await db.select({ n: count() }).from(staffOf(tenantId)).where(q.where);
+  const [total] = await db.select({ n: count() }).from(staffOf(tenantId, eventId)).where(q.where);
   return { rows, total: total?.n ?? 0 };
 }
 

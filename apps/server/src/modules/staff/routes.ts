@@ -16,6 +16,9 @@ const ZTenantParams = z.object({ tenantId: z.string() });
 // admins change roles or remove people.
 const STAFF_READ: Access = { kind: 'tenant', roles: ['tenant_admin', 'tenant_staff'], platformRoles: PLATFORM_READ };
 const STAFF_WRITE: Access = { kind: 'tenant', roles: ['tenant_admin'], platformRoles: [] };
+/** An event's staff: whoever reads the tenant's staff, and the event's own managers (who invite its staff); not its check-in staff. */
+const EVENT_STAFF_READ: Access = { ...STAFF_READ, eventRoles: ['event_manager'] };
+const ZEventParams = z.object({ tenantId: z.string(), eventId: z.string().max(100) });
 
 // POST /api/tenants/:tenantId/staff/invites (Invite staff) lives in modules/accounts.
 export function registerStaffRoutes(app: FastifyInstance, deps: Deps) {
@@ -34,6 +37,21 @@ export function registerStaffRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (req) => staff.listStaff({ deps, ctx: tenantCtxOf(req), query: req.query }),
+  );
+
+  r.get(
+    '/api/tenants/:tenantId/events/:eventId/staff',
+    {
+      config: { access: EVENT_STAFF_READ },
+      schema: {
+        tags,
+        summary:
+          "An event's staff: members with roles on the event and open invites to it (Active, Pending Verification, or EXPIRED); filters as the tenant's staff list",
+        params: ZEventParams,
+        response: { 200: ZStaffList },
+      },
+    },
+    async (req) => staff.listEventStaff({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, query: req.query }),
   );
 
   r.put(

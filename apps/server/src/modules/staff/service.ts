@@ -2,8 +2,9 @@ import { M, type TenantRole, type TStaffList, type TStaffMember } from '@marquee
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { conflict, notFound } from '../../platform/errors.js';
+import { UUID_RE } from '../../platform/auth/guard.js';
 import { compileList } from '../../platform/list-query.js';
-import { lockActiveRoleHolders } from '../accounts/repository.js';
+import { findEvent, lockActiveRoleHolders } from '../accounts/repository.js';
 import * as repo from './repository.js';
 
 // A tenant's Staff page: who has tenant-wide access or has been invited to it. Inviting is
@@ -22,6 +23,18 @@ function toStaffMember(row: repo.StaffRow): TStaffMember {
 export async function listStaff({ deps, ctx, query }: { deps: Deps; ctx: TenantCtx; query: unknown }): Promise<TStaffList> {
   const q = compileList(repo.STAFF_LIST, query);
   const { rows, total } = await repo.listStaff(deps.db, ctx.tenantId, q);
+  return q.page(rows, total, toStaffMember);
+}
+
+/**
+ * The people who work on one event (its Staff tab, issue 21.14): its event staff, and the people
+ * invited to it who have not joined (pending while the invite is live, expired after). The tenant's
+ * admins and staff, who see every event, are on the Staff page. Another tenant's event is a 404.
+ */
+export async function listEventStaff({ deps, ctx, eventId, query }: { deps: Deps; ctx: TenantCtx; eventId: string; query: unknown }): Promise<TStaffList> {
+  if (!UUID_RE.test(eventId) || !(await findEvent(deps.db, ctx.tenantId, eventId))) throw notFound();
+  const q = compileList(repo.STAFF_LIST, query);
+  const { rows, total } = await repo.listStaff(deps.db, ctx.tenantId, q, eventId.toLowerCase());
   return q.page(rows, total, toStaffMember);
 }
 

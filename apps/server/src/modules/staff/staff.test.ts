@@ -371,3 +371,77 @@ describe('staff routes: ids and who may call them', () => {
     expect((await actors.tenant_admin.tenant.delete(path)).status).toBe(200);
   });
 });
+
+describe('GET /api/tenants/:tenantId/events/:eventId/staff (issue 21.14)', () => {
+  const eventBase = (t: GivenTenant, eventId: string) => `/api/tenants/${t.id}/events/${eventId}/staff`;
+
+  it("lists the event's own staff and the people invited to it, pending, expired or accepted; nobody from elsewhere", async () => {
+    const { t, c } = await givenTenantWithAdmin();
+    const event = await givenEvent(server, t.id, { name: 'Door Night' });
+    const otherEvent = await givenEvent(server, t.id);
+    const volunteer = await givenUser(server, { email: newEmail('a-volunteer'), event: { tenantId: t.id, eventId: event.id, roles: ['event_checkin'] } });
+    const pending = newEmail('b-pending');
+    expect((await c.post(`/api/tenants/${t.id}/events/${event.id}/staff/invites`, { email: pending, roles: ['event_manager', 'event_checkin'] })).status).toBe(201);
+    const expired = newEmail('c-expired');
+    expect((await c.post(`/api/tenants/${t.id}/events/${event.id}/staff/invites`, { email: expired, roles: ['event_checkin'] })).status).toBe(201);
+    await server.app.deps.db.update(invites).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invites.email, expired));
+    // Not listed: the tenant's own staff (they see every event), another event's staff and invites, another tenant's.
+    await givenUser(server, { email: newEmail('tenant-staff'), tenant: { id: t.id, roles: ['tenant_staff'] } });
+    await givenUser(server, { email: newEmail('other-event'), event: { tenantId: t.id, eventId: otherEvent.id, roles: ['event_checkin'] } });
+    expect((await c.post(`/api/tenants/${t.id}/events/${otherEvent.id}/staff/invites`, { email: newEmail('other-invite'), roles: ['event_checkin'] })).status).toBe(201);
+    await invite(c, t, newEmail('tenant-invite'));
+
+    const res = await c.get(`${eventBase(t, event.id)}?limit=100`);
+    expect(res.status).toBe(200);
+    const [pendingInvite] = await server.app.deps.db.select().from(invites).where(eq(invites.email, pending));
+    const [expiredInvite] = await server.app.deps.db.select().from(invites).where(eq(invites.email, expired));
+    expect(res.body).toEqual({
+      count: 3,
+      cursor: null,
+      result: [
+        { id: volunteer.id, details: { email: volunteer.email, firstName: 'Test', lastName: 'User', roles: ['event_checkin'], status: 'ACTIVE' } },
+        { id: pendingInvite!.id, details: { email: pending, firstName: '', lastName: '', roles: ['event_manager', 'event_checkin'], status: 'PENDING' } },
+        { id: expiredInvite!.id, details: { email: expired, firstName: '', lastName: '', roles: ['event_checkin'], status: 'EXPIRED' } },
+      ],
+    });
+    // Searched like the Staff page.
+    expect(emailsOf((await c.get(`${eventBase(t, event.id)}?${filter('details.search=b-pending')}`)).body)).toEqual([pending]);
+
+    // Once the invitee joins, they are listed once, as a member.
+    const joined = await givenUser(server, { email: pending, event: { tenantId: t.id, eventId: event.id, roles: ['event_manager', 'event_checkin'] } });
+    await server.app.deps.db.update(invites).set({ acceptedAt: new Date() }).where(eq(invites.id, pendingInvite!.id));
+    const after = (await c.get(eventBase(t, event.id))).body as { result: Array<{ id: string; details: { status: string } }> };
+    expect(after.result.filter((r) => r.id === joined.id || r.id === pendingInvite!.id)).toEqual([expect.objectContaining({ id: joined.id, details: expect.objectContaining({ status: 'ACTIVE' }) })]);
+  });
+
+  it("is read by the tenant's admins and staff, the platform roles that read people and the event's managers; 404 for another tenant's or an unknown event", async () => {
+    const event = await givenEvent(server, tenant.id);
+    const path = eventBase(tenant, event.id);
+    expect(await statusesOf(actors, 'tenant', (c) => c.get(path))).toEqual({
+      super_user: 200,
+      platform_manager: 200,
+      platform_report: 404,
+      platform_user: 200,
+      tenant_admin: 200,
+      tenant_staff: 200,
+      other_tenant_admin: 404,
+      attendee: 404,
+      anonymous: 401,
+    });
+    const manager = await signedIn(await givenUser(server, { event: { tenantId: tenant.id, eventId: event.id, roles: ['event_manager'] } }), tenant.url);
+    const checkin = await signedIn(await givenUser(server, { event: { tenantId: tenant.id, eventId: event.id, roles: ['event_checkin'] } }), tenant.url);
+    expect((await manager.get(path)).status).toBe(200);
+    expect((await checkin.get(path)).status).toBe(403);
+    // Another event's manager: 403, as on the event's other staff routes.
+    const elsewhere = await givenEvent(server, tenant.id);
+    expect((await manager.get(eventBase(tenant, elsewhere.id))).status).toBe(403);
+
+    const foreign = await givenEvent(server, other.id);
+    const admin = actors.tenant_admin.tenant;
+    for (const id of [foreign.id, randomUUID(), 'not-a-uuid']) expect((await admin.get(eventBase(tenant, id))).status, id).toBe(404);
+    expect((await admin.get(eventBase(other, foreign.id))).status).toBe(404);
+    // Bad list input is a 400, not a 500.
+    expect((await admin.get(`${path}?${filter('details.nope=1')}`)).status).toBe(400);
+    expect((await admin.get(`${path}?limit=abc`)).status).toBe(400);
+  });
+});

@@ -54,5 +54,6 @@ describe('start-up seeding', () => {
     expect(await deps.db.select().from(globalSurchargeRules).where(eq(globalSurchargeRules.id, DEFAULT_SURCHARGE_RULE_ID))).toHaveLength(1);
     expect((await deps.db.select().from(policies)).map((p) => p.id)).toEqual([REFUND_POLICY_ID]);
     expect(await deps.db.select().from(charities)).toHaveLength(1);
-  });
+    // The seed places, pays and fulfils the demo history's orders: longer than a plain start.
+  }, 180_000);
 });

@@ -8,6 +8,7 @@ import type {
   TRegisterRequest,
   TResetPasswordRequest,
   TSession,
+  TUnlockRequest,
   TVerifyRequest,
 } from '@marquee/core';
 import { api } from '../../ui/api-client';
@@ -20,6 +21,7 @@ export const accountsApi = {
   register: (body: TRegisterRequest) => api.post<TOk>('/api/auth/register', body),
   verifyEmail: (body: TVerifyRequest) => api.post<TOk>('/api/auth/verify', body),
   forgotPassword: (body: { username: string }) => api.post<TOk>('/api/auth/forgot-password', body),
+  unlock: (body: TUnlockRequest) => api.post<TOk>('/api/auth/unlock', body),
   resetPassword: (body: TResetPasswordRequest) => api.post<TOk>('/api/auth/reset-password', body),
   changePassword: (body: TChangePasswordRequest) => api.post<TSession>('/api/auth/change-password', body),
   verifyInvite: (query: { code: string; groupId?: string }) => api.get<TInviteInfo>('/api/invites/verify', query),

@@ -32,6 +32,7 @@ export function useLogout() {
 export const useRegister = () => useMutation({ mutationFn: accountsApi.register });
 export const useVerifyEmail = () => useMutation({ mutationFn: accountsApi.verifyEmail });
 export const useForgotPassword = () => useMutation({ mutationFn: accountsApi.forgotPassword });
+export const useUnlockAccount = () => useMutation({ mutationFn: accountsApi.unlock });
 export const useResetPassword = () => useMutation({ mutationFn: accountsApi.resetPassword });
 export const useLinkAccount = () => useMutation({ mutationFn: accountsApi.linkAccount });
 

@@ -11,13 +11,13 @@ function ticket(uid: string, state: TCheckinTicket['state'], type = 'GA'): TChec
 }
 
 const tickets = [ticket('AAAA', 'valid'), ticket('BBBB', 'used'), ticket('CCCC', 'voided', 'VIP'), ticket('DDDD', 'refunded', 'VIP')];
-const base = { eventId: EVENT, tickets, clientScanId: 'c1', deviceId: 'Door 1 · 0000', deviceName: 'Door 1', now: new Date('2031-10-03T20:00:00Z') };
+const base = { eventId: EVENT, tickets, clientScanId: 'c1', deviceId: 'Door 1 · 0000', scannerName: 'Dora Door', now: new Date('2031-10-03T20:00:00Z') };
 
 describe('admitLocally', () => {
-  it('admits a valid ticket once and says who admitted it', () => {
+  it('admits a valid ticket once and says who admitted it: the person signed in, on this device (not the device as the person)', () => {
     const { answer, admitted } = admitLocally({ ...base, input: { code: codeFor(EVENT, 'AAAA') }, signatureValid: true });
     expect(answer.result).toBe('admitted');
-    expect(admitted).toMatchObject({ state: 'used', usedAt: '2031-10-03T20:00:00.000Z', usedBy: { deviceId: 'Door 1 · 0000', name: 'Door 1' } });
+    expect(admitted).toMatchObject({ state: 'used', usedAt: '2031-10-03T20:00:00.000Z', usedBy: { deviceId: 'Door 1 · 0000', name: 'Dora Door' } });
   });
 
   it('refuses a used ticket with when and where it was used', () => {

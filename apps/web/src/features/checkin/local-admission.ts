@@ -31,7 +31,7 @@ export function admitLocally({
   signatureValid,
   clientScanId,
   deviceId,
-  deviceName,
+  scannerName,
   now,
 }: {
   eventId: string;
@@ -40,7 +40,8 @@ export function admitLocally({
   signatureValid: boolean;
   clientScanId: string;
   deviceId: string;
-  deviceName: string;
+  /** The person signed in on this device, as the server would name them ("Dora Door"): who admitted it. */
+  scannerName: string;
   now: Date;
 }): { answer: LocalAnswer; admitted: TCheckinTicket | null } {
   const refuse = (result: LocalAnswer['result'], ticket: TCheckinTicket | null = null) => ({
@@ -57,7 +58,7 @@ export function admitLocally({
   if (ticket.state === 'used') return refuse('already_used', ticket);
   if (ticket.state === 'voided') return refuse('voided', ticket);
   if (ticket.state === 'refunded') return refuse('refunded', ticket);
-  const admitted: TCheckinTicket = { ...ticket, state: 'used', usedAt: now.toISOString(), usedBy: { deviceId, name: deviceName } };
+  const admitted: TCheckinTicket = { ...ticket, state: 'used', usedAt: now.toISOString(), usedBy: { deviceId, name: scannerName } };
   return { answer: { scanId: null, clientScanId, result: 'admitted', ticket: admitted, previous: null }, admitted };
 }
 

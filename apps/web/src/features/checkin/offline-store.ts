@@ -5,7 +5,12 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 // last fetched, the scans made while offline (sent by POST …/sync when the network is back), and
 // the conflicts those scans met. Keyed by `${tenantId}:${eventId}`.
 
-export type QueuedScan = { clientScanId: string; key: string; code?: string; ticketId?: string; scannedAt: string };
+/**
+ * A scan made offline, waiting to be sent. `scannedBy` is the id of the person signed in when it was
+ * made (and `scannedByName` their name): only they can send it (issue 21.13). Scans queued before
+ * this was recorded have neither and are sent by whoever is signed in.
+ */
+export type QueuedScan = { clientScanId: string; key: string; code?: string; ticketId?: string; scannedAt: string; scannedBy?: string; scannedByName?: string };
 export type Conflict = {
   clientScanId: string;
   key: string;

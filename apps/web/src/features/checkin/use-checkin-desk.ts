@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { isApiError } from '../../ui/api-client';
 import { checkinApi } from './api';
 import { admitLocally, countTickets, findTicket, type ScanInput } from './local-admission';
-import { eventKey, offlineStore, type Conflict, type StoredManifest } from './offline-store';
+import { eventKey, offlineStore, type Conflict, type QueuedScan, type StoredManifest } from './offline-store';
 import { verifyTicketCode } from './verify-code';
 
 // The door's state (issue 11): the event's ticket list kept on the device, every scan answered at
@@ -55,16 +55,47 @@ function withTicket(manifest: StoredManifest, ticket: TCheckinTicket | null): St
   return { ...manifest, tickets: manifest.tickets.map((t) => (t.id === ticket.id ? ticket : t)) };
 }
 
-export function useCheckinDesk({ tenantId, eventId, device }: { tenantId: string; eventId: string; device: { id: string; name: string } | null }) {
+/** The person signed in on this device: who an offline admission is credited to. */
+export type Scanner = { id: string; name: string };
+
+/** Whose queued scans these are: the signed-in person sends their own (and any not marked with a person). */
+const isMine = (scan: QueuedScan, scanner: Scanner | null) => !scan.scannedBy || scan.scannedBy === scanner?.id;
+
+/** Scans others made on this device while offline, by person: they wait until that person signs in here. */
+function othersOf(pending: QueuedScan[], scanner: Scanner | null) {
+  const byPerson = new Map<string, { name: string; count: number }>();
+  for (const scan of pending) {
+    if (isMine(scan, scanner)) continue;
+    const entry = byPerson.get(scan.scannedBy!) ?? { name: scan.scannedByName || 'someone else', count: 0 };
+    entry.count++;
+    byPerson.set(scan.scannedBy!, entry);
+  }
+  return [...byPerson.values()];
+}
+
+export function useCheckinDesk({ tenantId, eventId, device, scanner }: { tenantId: string; eventId: string; device: { id: string; name: string } | null; scanner: Scanner | null }) {
   const key = eventKey(tenantId, eventId);
   const [manifest, setManifest] = useState<StoredManifest | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [online, setOnline] = useState(() => navigator.onLine);
   const [queued, setQueued] = useState(0);
+  const [queuedByOthers, setQueuedByOthers] = useState<Array<{ name: string; count: number }>>([]);
+  /**
+   * When this device last changed what it counts without the server having it yet (an offline
+   * admission) or sent its queue: the server's counters are believed only once read after it.
+   */
+  const [settledAt, setSettledAt] = useState(0);
   const [conflicts, setConflicts] = useState<Conflict[]>([]);
   const [syncing, setSyncing] = useState(false);
   const manifestRef = useRef<StoredManifest | null>(null);
   const busy = useRef(false);
+
+  const recount = useCallback(async () => {
+    const pending = await offlineStore.queued(key);
+    setQueued(pending.length);
+    setQueuedByOthers(othersOf(pending, scanner));
+    return pending;
+  }, [key, scanner]);
 
   const store = useCallback(async (next: StoredManifest) => {
     manifestRef.current = next;
@@ -94,9 +125,9 @@ export function useCheckinDesk({ tenantId, eventId, device }: { tenantId: string
   }, [tenantId, eventId, key, store]);
 
   const sync = useCallback(async () => {
-    if (!device || busy.current) return;
-    const pending = await offlineStore.queued(key);
-    setQueued(pending.length);
+    if (!device || !scanner || busy.current) return;
+    // Only this person's scans: the server credits them to the session and refuses anyone else's.
+    const pending = (await recount()).filter((scan) => isMine(scan, scanner));
     if (pending.length === 0) return;
     busy.current = true;
     setSyncing(true);
@@ -105,7 +136,7 @@ export function useCheckinDesk({ tenantId, eventId, device }: { tenantId: string
         const chunk = pending.slice(i, i + CHECKIN_SYNC_MAX);
         const { results } = await checkinApi.sync(tenantId, eventId, {
           deviceId: device.id,
-          scans: chunk.map(({ clientScanId, code, ticketId, scannedAt }) => ({ clientScanId, code, ticketId, scannedAt })),
+          scans: chunk.map(({ clientScanId, code, ticketId, scannedAt, scannedBy }) => ({ clientScanId, code, ticketId, scannedAt, scannedBy })),
         });
         const found: Conflict[] = results
           .filter((r) => r.result !== 'admitted')
@@ -115,15 +146,16 @@ export function useCheckinDesk({ tenantId, eventId, device }: { tenantId: string
       }
       setOnline(true);
       setConflicts(await offlineStore.conflicts(key));
-      setQueued((await offlineStore.queued(key)).length);
+      await recount();
       await refresh();
+      setSettledAt(Date.now());
     } catch (e) {
       if (isNetworkError(e)) setOnline(false);
     } finally {
       busy.current = false;
       setSyncing(false);
     }
-  }, [device, key, tenantId, eventId, refresh]);
+  }, [device, scanner, key, tenantId, eventId, refresh, recount]);
 
   // Start from what the device kept, then ask the server.
   useEffect(() => {
@@ -135,13 +167,13 @@ export function useCheckinDesk({ tenantId, eventId, device }: { tenantId: string
         setManifest(kept);
       }
       setConflicts(await offlineStore.conflicts(key));
-      setQueued((await offlineStore.queued(key)).length);
+      await recount();
       if (live) await refresh();
     })();
     return () => {
       live = false;
     };
-  }, [key, refresh]);
+  }, [key, refresh, recount]);
 
   useEffect(() => {
     const up = () => {
@@ -166,15 +198,18 @@ export function useCheckinDesk({ tenantId, eventId, device }: { tenantId: string
       const current = manifestRef.current;
       if (!current || !device) return { scanId: null, clientScanId, result: 'unknown', ticket: null, previous: null, offline: true };
       const signatureValid = 'code' in input ? await verifyTicketCode(input.code, current.publicKey) : true;
-      const { answer, admitted } = admitLocally({ eventId, tickets: current.tickets, input, signatureValid, clientScanId, deviceId: device.id, deviceName: device.name, now: new Date() });
+      // Credited to the person signed in, as the server will when the queue is sent (issue 21.13).
+      const scannerName = scanner?.name ?? device.name;
+      const { answer, admitted } = admitLocally({ eventId, tickets: current.tickets, input, signatureValid, clientScanId, deviceId: device.id, scannerName, now: new Date() });
       if (admitted) {
-        await offlineStore.enqueue({ clientScanId, key, ...input, scannedAt: admitted.usedAt! });
+        await offlineStore.enqueue({ clientScanId, key, ...input, scannedAt: admitted.usedAt!, ...(scanner ? { scannedBy: scanner.id, scannedByName: scanner.name } : {}) });
         await store(withTicket(current, admitted));
-        setQueued((n) => n + 1);
+        await recount();
+        setSettledAt(Date.now());
       }
       return { ...answer, offline: true };
     },
-    [device, eventId, key, store],
+    [device, scanner, eventId, key, store, recount],
   );
 
   /** One scan or manual check-in: the server's answer, or the device's own when offline. */
@@ -203,14 +238,15 @@ export function useCheckinDesk({ tenantId, eventId, device }: { tenantId: string
       if (!device || answer.result !== 'admitted' || !answer.ticket) return;
       if (answer.scanId === null) {
         await offlineStore.dequeue([answer.clientScanId]);
-        setQueued((n) => Math.max(0, n - 1));
+        await recount();
+        setSettledAt(Date.now());
         if (manifestRef.current) await store(withTicket(manifestRef.current, { ...answer.ticket, state: 'valid', usedAt: null, usedBy: null }));
         return;
       }
       const res = await checkinApi.undo(tenantId, eventId, answer.scanId, device.id);
       if (manifestRef.current) await store(withTicket(manifestRef.current, res.ticket));
     },
-    [device, tenantId, eventId, store],
+    [device, tenantId, eventId, store, recount],
   );
 
   const dismissConflicts = useCallback(async () => {
@@ -225,5 +261,5 @@ export function useCheckinDesk({ tenantId, eventId, device }: { tenantId: string
   const rememberEventName = useCallback((name: string) => void offlineStore.setMeta(`eventName:${key}`, name), [key]);
 
   const counts = manifest ? countTickets(manifest.tickets) : null;
-  return { eventName, rememberEventName, manifest, counts, loadError, online, queued, syncing, conflicts, scan, undo, sync, refresh, dismissConflicts };
+  return { eventName, rememberEventName, manifest, counts, settledAt, loadError, online, queued, queuedByOthers, syncing, conflicts, scan, undo, sync, refresh, dismissConflicts };
 }

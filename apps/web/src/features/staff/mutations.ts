@@ -1,6 +1,7 @@
 import type { EventRole, TenantRole } from '@marquee/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTenantId } from '../../shared/tenant';
+import { isApiError } from '../../ui/api-client';
 import { sessionQueryKey, useSession } from '../../ui/session';
 import { staffApi } from './api';
 import { staffKeys } from './queries';
@@ -45,5 +46,14 @@ export function useRemoveStaff() {
 
 export function useInviteEventStaff(eventId: string) {
   const tenantId = useTenantId();
-  return useMutation({ mutationFn: (body: { email: string; roles: EventRole[] }) => staffApi.inviteEventStaff(tenantId, eventId, body) });
+  const refresh = useRefresh();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { email: string; roles: EventRole[] }) => staffApi.inviteEventStaff(tenantId, eventId, body),
+    onSuccess: () => refresh(),
+    // Cancelled meanwhile (in another tab, by another admin): the page reloads the event and turns read-only.
+    onError: (e) => {
+      if (isApiError(e) && e.domainCode === 'EVENT_CANCELLED') void client.invalidateQueries({ queryKey: ['events', tenantId, 'one', eventId] });
+    },
+  });
 }

@@ -17,6 +17,7 @@ export const publicAccountRoutes: RouteObject = {
     { path: 'event-staff-verify', handle: h('Verify your e-mail'), lazy: lazyPage(accounts, 'VerifyPage') },
     { path: 'forgot-password', handle: h('Forgot password'), lazy: lazyPage(accounts, 'ForgotPasswordPage') },
     { path: 'accept-invite', handle: h('Accept and Link Account'), lazy: lazyPage(accounts, 'AcceptInvitePage') },
+    { path: 'unlock', handle: h('Unlock your account'), lazy: lazyPage(accounts, 'UnlockPage') },
   ],
 };
 

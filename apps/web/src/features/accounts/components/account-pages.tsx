@@ -4,3 +4,4 @@ export { SignupPage } from './signup-page';
 export { VerifyPage } from './verify-page';
 export { ForgotPasswordPage } from './forgot-password-page';
 export { AcceptInvitePage } from './accept-invite-page';
+export { UnlockPage } from './unlock-page';

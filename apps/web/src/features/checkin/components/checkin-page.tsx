@@ -7,6 +7,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTenantId } from '../../../shared/tenant';
 import { errorMessage } from '../../../ui/api-client';
+import { displayName, useSession } from '../../../ui/session';
 import { useEvent } from '../../events/queries';
 import { checkinApi } from '../api';
 import { signal, unlockSound } from '../feedback';
@@ -23,7 +24,10 @@ export function CheckinPage() {
   const tenantId = useTenantId();
   const event = useEvent(eventId);
   const { device, rename } = useDevice();
-  const desk = useCheckinDesk({ tenantId, eventId, device });
+  const { user } = useSession();
+  const userName = user ? displayName(user) : null;
+  const scanner = useMemo(() => (user && userName ? { id: user.id, name: userName } : null), [user?.id, userName]);
+  const desk = useCheckinDesk({ tenantId, eventId, device, scanner });
   const queryClient = useQueryClient();
   const [mode, setMode] = useState<'scan' | 'search'>('scan');
   const [answer, setAnswer] = useState<DeskAnswer | null>(null);
@@ -38,7 +42,14 @@ export function CheckinPage() {
     enabled: desk.online,
     retry: false,
   });
-  const counts = desk.online && counters.data ? counters.data : desk.counts;
+  // The server's counters count every door, but only once they were read after this device's last
+  // offline admission and its sync: until then (and while scans wait to be sent) the device's own list
+  // counts, so the figure never drops back when the network returns (issue 21.13).
+  const serverCurrent = desk.online && desk.queued === 0 && !desk.syncing && !!counters.data && counters.dataUpdatedAt > desk.settledAt;
+  const counts = serverCurrent ? counters.data! : desk.counts;
+  useEffect(() => {
+    if (desk.settledAt > 0) void queryClient.invalidateQueries({ queryKey: ['checkin', tenantId, eventId, 'counters'] });
+  }, [desk.settledAt, queryClient, tenantId, eventId]);
 
   const submit = useCallback(
     async (input: { code: string } | { ticketId: string }) => {
@@ -74,6 +85,8 @@ export function CheckinPage() {
   useEffect(() => {
     if (liveName) desk.rememberEventName(liveName);
   }, [liveName, desk.rememberEventName]);
+  /** Scans this person made offline that wait to be sent (others' wait for them). */
+  const mine = desk.queued - desk.queuedByOthers.reduce((n, o) => n + o.count, 0);
   const percent = counts && counts.sold > 0 ? Math.round((counts.checkedIn / counts.sold) * 100) : 0;
 
   return (
@@ -136,14 +149,22 @@ export function CheckinPage() {
             )}
           </Card>
 
-          {(desk.queued > 0 || !desk.online) && (
+          {desk.queuedByOthers.length > 0 && (
+            <Alert color="gray" variant="light" icon={<IconCloudOff size={20} />} title="Scans by someone else" data-testid="queued-by-others">
+              <Text fz="sm">
+                {desk.queuedByOthers.map((o) => `${o.count === 1 ? '1 scan' : `${o.count} scans`} by ${o.name}`).join(', ')} made offline on this device wait
+                until the person who scanned signs in here again: only they can send their scans.
+              </Text>
+            </Alert>
+          )}
+          {(mine > 0 || !desk.online) && (
             <Alert color="orange" variant="light" icon={<IconCloudOff size={20} />} title={desk.online ? 'Sending offline scans' : 'Offline'} role="status">
               <Group justify="space-between" gap="xs">
                 <Text fz="sm">
-                  {desk.queued === 1 ? '1 scan waiting' : `${desk.queued} scans waiting`} to be sent.
+                  {mine === 1 ? '1 scan waiting' : `${mine} scans waiting`} to be sent.
                   {!desk.online && ' Tickets are checked against this device’s list until the network is back.'}
                 </Text>
-                {desk.online && desk.queued > 0 && (
+                {desk.online && mine > 0 && (
                   <Button size="xs" variant="light" leftSection={<IconRefresh size={14} />} loading={desk.syncing} onClick={() => void desk.sync()}>
                     Send now
                   </Button>

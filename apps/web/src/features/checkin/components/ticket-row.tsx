@@ -40,7 +40,7 @@ export function TicketRow({ ticket, onCheckIn }: { ticket: TCheckinTicket; onChe
             </Text>
           )}
         </Stack>
-        <Button size="md" onClick={onCheckIn} disabled={ticket.state !== 'valid'} aria-label={`Check in ${ticket.fullName || ticket.ticketUid}`}>
+        <Button size="md" onClick={onCheckIn} disabled={ticket.state !== 'valid'} aria-label={`Check in ${ticket.fullName || ticket.ticketUid}`} style={{ flexShrink: 0 }}>
           Check in
         </Button>
       </Group>

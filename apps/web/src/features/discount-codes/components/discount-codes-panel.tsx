@@ -6,7 +6,7 @@ import { errorMessage } from '../../../ui/api-client';
 import { askConfirmDelete } from '../../../ui/confirm-delete';
 import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
-import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
+import { fromListQuery, PagedTable, PHONE_TABLE_MIN_WIDTH, useCursorPager, type Column } from '../../../ui/paged-table';
 import { formatInZone } from '../../events/time';
 import { useAllTicketTypes } from '../../ticket-types/queries';
 import { useDeleteDiscountCode } from '../mutations';
@@ -25,6 +25,28 @@ const STATE_BADGE: Record<DiscountCodeState, { label: string; color: string }> =
 const stateOf = (c: TDiscountCode, now: number) => STATE_BADGE[discountCodeState(c.details, now)];
 
 export const discountLabel = (c: TDiscountCode) => (c.details.kind === 'percent' ? `${c.details.value}% off` : `${formatMoney(c.details.value)} off`);
+
+/** "3 / ∞": used, of the limit. */
+function Used({ c }: { c: TDiscountCode }) {
+  return (
+    <Text fz="sm" span>
+      {c.details.usedCount.toLocaleString('en-US')}
+      <Text span c="dimmed" fz="sm">
+        {' '}
+        / {c.details.usageLimit === null ? '∞' : c.details.usageLimit.toLocaleString('en-US')}
+      </Text>
+    </Text>
+  );
+}
+
+function StateBadge({ c, now }: { c: TDiscountCode; now: number }) {
+  const s = stateOf(c, now);
+  return (
+    <Badge color={s.color} variant="light" radius="sm">
+      {s.label}
+    </Badge>
+  );
+}
 
 export type DiscountCodesPanelProps = { event: TEvent };
 
@@ -55,12 +77,25 @@ export function DiscountCodesPanel({ event }: DiscountCodesPanelProps) {
       key: 'code',
       header: 'Code',
       render: (c) => (
-        <Code fz="sm" fw={600} bg="gray.1">
-          {c.details.code}
-        </Code>
+        <Stack gap={6} align="flex-start" miw={0}>
+          <Code fz="sm" fw={600} bg="gray.1" style={{ wordBreak: 'break-all' }}>
+            {c.details.code}
+          </Code>
+          {/* On a phone the discount, its use and its status go under the code (issue 21.16). */}
+          <Stack gap={6} hiddenFrom="sm" align="flex-start">
+            <Text fz="sm" fw={500}>
+              {discountLabel(c)}
+              <Text span c="dimmed" fz="sm">
+                {' · used '}
+              </Text>
+              <Used c={c} />
+            </Text>
+            <StateBadge c={c} now={now} />
+          </Stack>
+        </Stack>
       ),
     },
-    { key: 'discount', header: 'Discount', width: 120, render: (c) => <Text fz="sm" fw={500}>{discountLabel(c)}</Text> },
+    { key: 'discount', header: 'Discount', width: 120, visibleFrom: 'sm', render: (c) => <Text fz="sm" fw={500}>{discountLabel(c)}</Text> },
     {
       key: 'appliesTo',
       header: 'Applies to',
@@ -80,15 +115,8 @@ export function DiscountCodesPanel({ event }: DiscountCodesPanelProps) {
       key: 'used',
       header: 'Used',
       width: 90,
-      render: (c) => (
-        <Text fz="sm">
-          {c.details.usedCount.toLocaleString('en-US')}
-          <Text span c="dimmed" fz="sm">
-            {' '}
-            / {c.details.usageLimit === null ? '∞' : c.details.usageLimit.toLocaleString('en-US')}
-          </Text>
-        </Text>
-      ),
+      visibleFrom: 'sm',
+      render: (c) => <Used c={c} />,
     },
     {
       key: 'valid',
@@ -110,14 +138,8 @@ export function DiscountCodesPanel({ event }: DiscountCodesPanelProps) {
       key: 'status',
       header: 'Status',
       width: 100,
-      render: (c) => {
-        const s = stateOf(c, now);
-        return (
-          <Badge color={s.color} variant="light" radius="sm">
-            {s.label}
-          </Badge>
-        );
-      },
+      visibleFrom: 'sm',
+      render: (c) => <StateBadge c={c} now={now} />,
     },
     {
       key: 'actions',
@@ -163,13 +185,13 @@ export function DiscountCodesPanel({ event }: DiscountCodesPanelProps) {
         rowKey={(c) => c.id}
         pager={pager}
         onRowClick={readOnly ? undefined : setEditing}
-        minWidth={560}
+        minWidth={PHONE_TABLE_MIN_WIDTH}
         empty={
           <EmptyState
             bare
             icon={<IconDiscount2 size={28} stroke={1.6} />}
             title="No discount codes yet"
-            description="Add a code for early birds, members or partners."
+            description={readOnly ? 'This event has no discount codes.' : 'Add a code for early birds, members or partners.'}
             action={
               !readOnly && (
                 <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)}>

@@ -1,12 +1,14 @@
-import { Alert, Badge, Button, Card, Group, Image, Loader, Menu, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { TEvent, TEventPage, TEventPageDraft } from '@marquee/core';
-import { IconDeviceDesktop, IconDeviceMobile, IconExternalLink, IconHistory, IconLayoutGrid, IconRocket } from '@tabler/icons-react';
+import { Alert, Anchor, Badge, Button, Card, Group, Image, Loader, Menu, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { isEventWritable, type TEvent, type TEventPage, type TEventPageDraft } from '@marquee/core';
+import { IconDeviceDesktop, IconDeviceMobile, IconExternalLink, IconHistory, IconLayout, IconLayoutGrid, IconRocket } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../../ui/api-client';
 import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
 import { publicEventUrl } from '../../../shared/tenant';
+import { useEventAccess } from '../../../shared/access';
 import { eventPagesApi } from '../api';
 import type { Device } from './page-editor';
 
@@ -49,8 +51,45 @@ function TemplatePicker({ tenantId, onPick, busy }: { tenantId: string; onPick: 
   );
 }
 
+/**
+ * The Page tab for someone who may not change the page (tenant staff, check-in staff, a cancelled
+ * event): whether the event has a page of its own, and a link to it, instead of the editor (issue 21.14).
+ */
+function ReadOnlyPage({ event, page }: { event: TEvent; page: TEventPage }) {
+  return (
+    <EmptyState
+      icon={<IconLayout size={28} stroke={1.6} />}
+      title={page.liveVersion ? `The event page is live (version ${page.liveVersion})` : 'No page of its own'}
+      description={
+        page.liveVersion
+          ? 'Attendees see the page the organiser designed for this event.'
+          : 'Attendees see the standard event page, with the event details and the ticket menu.'
+      }
+      action={
+        event.details.status !== 'draft' ? (
+          <Anchor href={publicEventUrl(event.details.urlName)} target="_blank" fz="sm">
+            <Group gap={4} component="span">
+              View the page <IconExternalLink size={14} />
+            </Group>
+          </Anchor>
+        ) : null
+      }
+    />
+  );
+}
+
 /** The event's Page tab (issue 10): pick a template, edit it in GrapesJS, preview, publish, roll back. */
 export function EventPagePanel({ event }: { event: TEvent }) {
+  const { canEditEvent } = useEventAccess(event.tenantId, event.id);
+  const page = useQuery({ queryKey: pageKey(event.id), queryFn: ({ signal }) => eventPagesApi.get(event.tenantId, event.id, signal) });
+  if (page.isPending) return <Loader />;
+  if (page.isError) return <Alert color="red">{errorMessage(page.error)}</Alert>;
+  if (!canEditEvent || !isEventWritable(event.details.status)) return <ReadOnlyPage event={event} page={page.data} />;
+  return <PageStudio event={event} />;
+}
+
+/** The organiser's side of the Page tab: template, editor, publish and versions. */
+function PageStudio({ event }: { event: TEvent }) {
   const tenantId = event.tenantId;
   const client = useQueryClient();
   const page = useQuery({ queryKey: pageKey(event.id), queryFn: ({ signal }) => eventPagesApi.get(tenantId, event.id, signal) });
@@ -88,11 +127,13 @@ export function EventPagePanel({ event }: { event: TEvent }) {
 
   const apply = (next: TEventPage) => client.setQueryData(pageKey(event.id), next);
 
-  const run = async (action: () => Promise<TEventPage>, success: string) => {
+  const run = async (action: () => Promise<TEventPage>, success: string | ((next: TEventPage) => [string, string])) => {
     setBusy(true);
     try {
-      apply(await action());
-      notify.success(success);
+      const next = await action();
+      apply(next);
+      if (typeof success === 'string') notify.success(success);
+      else notify.success(...success(next));
     } catch (e) {
       notify.error('Something went wrong', errorMessage(e));
     } finally {
@@ -137,6 +178,37 @@ export function EventPagePanel({ event }: { event: TEvent }) {
       </Stack>
     );
   }
+
+  const url = publicEventUrl(event.details.urlName);
+  /** Publishing replaces what attendees see at once: asked first, then said (issue 21.15). */
+  const askPublish = () =>
+    modals.openConfirmModal({
+      title: 'Publish this page?',
+      centered: true,
+      children: (
+        <Text fz="sm">
+          {event.details.status === 'draft'
+            ? 'The draft becomes the event’s page, shown to attendees once the event itself is published.'
+            : `The draft replaces what attendees see at ${url} now${p.liveVersion ? ` (version ${p.liveVersion})` : ''}.`}{' '}
+          Scripts, frames and event handlers are removed. You can put an earlier version back from Versions.
+        </Text>
+      ),
+      labels: { confirm: 'Publish page', cancel: 'Cancel' },
+      confirmProps: { 'data-testid': 'confirm-publish' } as Record<string, unknown>,
+      onConfirm: () =>
+        void run(
+          async () => {
+            await flush();
+            return eventPagesApi.publish(tenantId, event.id);
+          },
+          (next) => [
+            'Page published',
+            event.details.status === 'draft'
+              ? `Version ${next.liveVersion} is ready; attendees see it once the event is published.`
+              : `Version ${next.liveVersion} is live at ${url}.`,
+          ],
+        ),
+    });
 
   const savedLabel =
     saveState?.kind === 'saving' ? 'Saving…' : saveState?.kind === 'failed' ? `Not saved: ${saveState.message}` : `Draft saved ${time(saveState?.at ?? p.draftSavedAt ?? new Date().toISOString())}`;
@@ -193,20 +265,11 @@ export function EventPagePanel({ event }: { event: TEvent }) {
             Change template
           </Button>
           {p.liveVersion && event.details.status !== 'draft' && (
-            <Button component="a" href={publicEventUrl(event.details.urlName)} target="_blank" variant="default" leftSection={<IconExternalLink size={16} />}>
+            <Button component="a" href={url} target="_blank" variant="default" leftSection={<IconExternalLink size={16} />}>
               View page
             </Button>
           )}
-          <Button
-            leftSection={<IconRocket size={16} />}
-            loading={busy}
-            onClick={() =>
-              void run(async () => {
-                await flush();
-                return eventPagesApi.publish(tenantId, event.id);
-              }, 'Page published')
-            }
-          >
+          <Button leftSection={<IconRocket size={16} />} loading={busy} onClick={askPublish}>
             Publish page
           </Button>
         </Group>

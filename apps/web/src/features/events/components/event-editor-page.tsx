@@ -15,6 +15,7 @@ import { TicketTypesPanel } from '../../ticket-types/components/ticket-types-pan
 import { useCreateEvent, useUpdateEvent } from '../mutations';
 import { useEvent } from '../queries';
 import { publicEventUrl } from '../../../shared/tenant';
+import { useEventAccess } from '../../../shared/access';
 import { formatInZone } from '../time';
 import { EventActions } from './event-actions';
 import { EventDetailsForm } from './event-details-form';
@@ -60,6 +61,7 @@ export function EventEditorPage() {
   const update = useUpdateEvent(eventId);
   const [dirty, setDirty] = useState(false);
   const { canView: canViewMessages } = useMessagesAccess(event.data?.tenantId ?? '', eventId);
+  const { canEditEvent } = useEventAccess(event.data?.tenantId, eventId);
   // Check-in staff read the event but may not read its messages (the server answers 403): no tab.
   const shown = (t: string) => (TABS as readonly string[]).includes(t) && (t !== 'messages' || canViewMessages);
   const tab: Tab = shown(tabParam ?? '') ? (tabParam as Tab) : 'details';
@@ -130,7 +132,8 @@ export function EventEditorPage() {
       {d.status === 'draft' && (
         <Alert color="brand" variant="light" icon={<IconInfoCircle size={18} />} mb="lg">
           <Text fz="sm">
-            This event is a draft: attendees cannot see it yet. Give it a start date and at least one ticket type, then publish it.
+            This event is a draft: attendees cannot see it yet.
+            {canEditEvent ? ' Give it a start date and at least one ticket type, then publish it.' : ''}
           </Text>
         </Alert>
       )}

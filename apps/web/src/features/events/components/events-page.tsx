@@ -11,7 +11,7 @@ import { useEvents } from '../queries';
 import { formatDateInZone, formatTimeInZone } from '../time';
 import { EventStatusBadge } from './event-status-badge';
 import { useTenantId } from '../../../shared/tenant';
-import { isCheckinOnly, useEventAccess } from '../../../shared/access';
+import { isCheckinOnly, isTenantWideMember, useEventAccess } from '../../../shared/access';
 import { useSession } from '../../../ui/session';
 
 type StatusFilter = 'all' | EventStatus;
@@ -60,6 +60,30 @@ function Capacity({ event }: { event: TEvent }) {
   );
 }
 
+type Viewer = 'organiser' | 'staff' | 'event-staff';
+
+/**
+ * What the page says to whom (issue 21.14): organisers create and publish; the organisation's staff
+ * follow every event; event staff (check-in volunteers, event managers) see the events they work on.
+ */
+const WORDS: Record<Viewer, { description: string; emptyTitle: string; emptyDescription: string }> = {
+  organiser: {
+    description: 'Your events, what they sell and when. Publish an event to put it on sale on your site.',
+    emptyTitle: 'No events yet',
+    emptyDescription: 'Create your first event, add its ticket types, then publish it to start selling.',
+  },
+  staff: {
+    description: "Your organisation's events, what they sell and when.",
+    emptyTitle: 'No events yet',
+    emptyDescription: "Your organisation's events appear here once an admin creates them.",
+  },
+  'event-staff': {
+    description: 'The events you work on. Open one to check attendees in at the door, or to help run it.',
+    emptyTitle: 'No events for you yet',
+    emptyDescription: 'When an organiser invites you to work on an event, it appears here.',
+  },
+};
+
 /** The event's date and time in its own zone, on one line (a phone's events list). */
 function eventWhen(e: TEvent): string {
   const { startDateTime, timeZone } = e.details;
@@ -71,6 +95,8 @@ export function EventsPage() {
   const tenantId = useTenantId();
   const { canManageEvents } = useEventAccess(tenantId);
   const { memberships } = useSession();
+  const viewer: Viewer = canManageEvents ? 'organiser' : isTenantWideMember(memberships, tenantId) ? 'staff' : 'event-staff';
+  const words = WORDS[viewer];
   /** Door volunteers land on the check-in page of their event. */
   const eventPath = (e: TEvent) => (isCheckinOnly(memberships, tenantId, e.id) ? `/events/${e.id}/check-in` : `/events/${e.id}`);
   const [name, setName] = useState('');
@@ -126,7 +152,7 @@ export function EventsPage() {
     <>
       <PageHeader
         title="Events"
-        description="Your events, what they sell and when. Publish an event to put it on sale on your site."
+        description={words.description}
         actions={
           <Group gap="sm">
             {/* The public list of upcoming events on this host (issue 13), as visitors see it. */}
@@ -166,8 +192,8 @@ export function EventsPage() {
             <EmptyState
               bare
               icon={<IconCalendarPlus size={28} stroke={1.6} />}
-              title="No events yet"
-              description="Create your first event, add its ticket types, then publish it to start selling."
+              title={words.emptyTitle}
+              description={words.emptyDescription}
               action={
                 canManageEvents && (
                   <Button component={Link} to="/events/new" variant="light">

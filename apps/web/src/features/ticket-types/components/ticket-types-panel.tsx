@@ -198,7 +198,7 @@ export function TicketTypesPanel({ event }: TicketTypesPanelProps) {
             bare
             icon={<IconTicket size={28} stroke={1.6} />}
             title="No ticket types yet"
-            description="An event needs at least one ticket type before it can be published."
+            description={readOnly ? 'This event has no ticket types.' : 'An event needs at least one ticket type before it can be published.'}
             action={
               !readOnly && (
                 <Button variant="light" leftSection={<IconPlus size={16} />} onClick={() => setEditing(null)}>
