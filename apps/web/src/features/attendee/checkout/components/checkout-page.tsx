@@ -173,10 +173,9 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
       })
       .catch((e: unknown) => {
         if (!isApiError(e)) return;
-        if (e.status === 403 && e.code === 'FORBIDDEN') {
-          void navigate(`/${eventName}/line?next=account`);
-          return;
-        }
+        // The waiting room refused the hold (not this visitor's turn yet, or the turn's orders are
+        // used): no hold; PLACE ORDER says so and leads to the line, as it did before the hold.
+        if (e.domainCode === 'WAITING_ROOM_REQUIRED' || e.domainCode === 'WAITING_ROOM_ORDER_LIMIT') return;
         const code = e.status === 404 ? 'EVENT_NOT_ON_SALE' : placeOrderErrorOf(e.domainCode);
         if (code === 'CART_CONFLICT' || code === 'CART_CHANGED') void showAvailabilityIssue();
         else if (code === 'EVENT_NOT_ON_SALE') void outlet.refetch();
