@@ -1,5 +1,6 @@
 import { M } from '@marquee/core';
 import { escapeHtml } from '../../platform/mail.js';
+import { standInPage } from '../../platform/payments/stand-in-page.js';
 import type { TestOnboarding } from '../../platform/payments/test-driver.js';
 
 // The test gateway's stand-in for Stripe's hosted Connect onboarding (issue 21.18): one
@@ -17,19 +18,7 @@ button{display:block;width:100%;margin-top:12px;padding:12px;font:inherit;font-w
 .hint{font-size:.85rem;color:#59636e}
 @media (max-width:768px){main{margin:0;border-radius:0;min-height:100vh}}`;
 
-function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body><main>${body}</main></body>
-</html>`;
-}
+const layout = (title: string, body: string) => standInPage(title, STYLE, body);
 
 export function renderOnboardingPage(onboarding: TestOnboarding | null): string {
   if (!onboarding) return layout(M.onboardingLinkNotFound, `<h1>${escapeHtml(M.onboardingLinkNotFound)}</h1><p class="muted">Start the onboarding again from the tenant's Payment/Payouts page.</p>`);

@@ -1,5 +1,6 @@
 import { formatMoney, M } from '@marquee/core';
 import { escapeHtml } from '../../platform/mail.js';
+import { standInPage } from '../../platform/payments/stand-in-page.js';
 import type { TestSession } from './service.js';
 
 // The test gateway's hosted pay page: one self-contained HTML document, no scripts and no external
@@ -16,19 +17,7 @@ input{display:block;width:100%;margin-top:4px;padding:10px 12px;font:inherit;bor
 .hint{font-size:.85rem;color:#59636e}a{color:#0b5cff}
 @media (max-width:768px){main{margin:0;border-radius:0;min-height:100vh}}`;
 
-function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body><main>${body}</main></body>
-</html>`;
-}
+const layout = (title: string, body: string) => standInPage(title, STYLE, body);
 
 export type PayPageView =
   | { kind: 'form'; session: TestSession; message?: string }
