@@ -318,6 +318,10 @@ async function main() {
         settlement: async ({ paidAt }) => ({ fee: 0, availableOn: paidAt }),
         transfer: async ({ payoutId }) => ({ transferId: `tr_${payoutId}` }),
         findTransfer: async () => null,
+        testMode: true,
+        createConnectedAccount: async ({ tenantId }) => ({ accountId: `acct_${tenantId}` }),
+        createOnboardingLink: async ({ accountId }) => ({ url: `http://connect.invalid/${accountId}`, expiresAt: new Date(Date.now() + 300_000) }),
+        connectedAccountStatus: async () => ({ detailsSubmitted: true, payoutsEnabled: true }),
       };
     }
 
