@@ -180,5 +180,23 @@ test('Words: no toast on top of inline errors, a greeting without the seed label
   await org.goto(`${acme}/reports/payouts/completed`);
   await expect(org.getByRole('heading', { name: 'Payouts: Acme Events' })).toBeVisible();
   await shot(org, 'tenant-payouts-title-390');
+
+  // Platform Sales: the tenant's name, with the spec's Tenant URL (under the name on a phone, its own column from sm).
+  const event = await givenEventOnSale(organiser, { prefix: 'Words Night' });
+  const buyer = await browser.newPage();
+  await buy(buyer, acme, event.urlName, `words.${Date.now().toString(36)}@example.com`);
+  await buyer.close();
+  await op.goto(`${platform}/reports/sales`);
+  await op.getByRole('textbox', { name: 'Search by Tenant URL' }).fill('acme');
+  const sales = op.getByRole('table', { name: 'Platform Sales' });
+  const acmeRow = sales.locator('tbody tr').filter({ hasText: 'Acme Events' });
+  await expect(acmeRow).toHaveCount(1);
+  await expect(acmeRow.locator('td').first()).toContainText('Acme Events');
+  await expect(acmeRow.locator('td').first()).toContainText('acme');
+  await shot(op, 'platform-sales-390');
+  await op.setViewportSize(DESKTOP);
+  await expect(sales.getByRole('columnheader', { name: 'Tenant URL' })).toBeVisible();
+  await expect(sales.getByRole('columnheader', { name: 'Tenant', exact: true })).toBeVisible();
+  await shot(op, 'platform-sales-1280');
   await organiser.ctx.dispose();
 });
