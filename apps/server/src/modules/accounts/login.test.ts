@@ -73,7 +73,7 @@ describe('POST /api/auth/login', () => {
     const unknown = await c.post('/api/auth/login', { username: 'nobody-here@example.test', password: 'Wrong-passw0rd' });
     const off = await c.post('/api/auth/login', { username: disabled.email, password: disabled.password });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ error: { code: 'UNAUTHENTICATED', message: M.signInFailed } });
+    expect(wrong.body).toEqual({ error: { code: 'UNAUTHENTICATED', message: M.signInFailed, domainCode: 'CREDENTIALS_INVALID' } });
     expect(unknown.status).toBe(wrong.status);
     expect(unknown.body).toEqual(wrong.body);
     expect(off.status).toBe(wrong.status);
@@ -96,7 +96,7 @@ describe('POST /api/auth/login', () => {
     const c = server.client();
     const first = await c.post('/api/auth/login', { username: pending.email, password: pending.password });
     expect(first.status).toBe(403);
-    expect(first.body.error.message).toBe(M.emailNotVerified);
+    expect(first.body.error).toEqual({ code: 'FORBIDDEN', message: M.emailNotVerified, domainCode: 'EMAIL_NOT_VERIFIED' });
     expect(c.cookies.has(SESSION_COOKIE)).toBe(false);
     expect(codeFrom((await lastMailTo(server, pending.email))!.text)).toMatch(/^\d{6}$/);
     const liveCodes = () =>

@@ -1,11 +1,11 @@
 import { M, isEventWritable, type EventStatus } from '@marquee/core';
 import type { DbOrTx } from '../../db/client.js';
-import { conflict, notFound } from '../../platform/errors.js';
+import { DomainError, notFound } from '../../platform/errors.js';
 import * as repo from './repository.js';
 
 /** A cancelled event is read-only: 409 on any change to it (packages/core isEventWritable is the rule). */
 export function assertWritable(event: Pick<repo.EventRow, 'status'>) {
-  if (!isEventWritable(event.status as EventStatus)) throw conflict(M.eventCancelledReadOnly);
+  if (!isEventWritable(event.status as EventStatus)) throw new DomainError('EVENT_CANCELLED', M.eventCancelledReadOnly);
 }
 
 /** The event, for a change to it or to what hangs off it (ticket types, discount codes): 404, or 409 when cancelled. */

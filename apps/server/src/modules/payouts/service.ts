@@ -17,6 +17,7 @@ import {
   type TPayoutHoldRequest,
   type TPayoutOrderList,
   type TPayoutOrderRow,
+  type TransferFailureCode,
   type TTransferResult,
 } from '@marquee/core';
 import type { SQL } from 'drizzle-orm';
@@ -327,7 +328,8 @@ async function transferForTenant(
   const payoutId = randomUUID();
   const tenantURL = await tenantUrlOf(deps, p.tenantId);
   const failed: TenantOutcome['failed'] = [];
-  const fail = (uids: string[], message: string) => failed.push({ tenantId: p.tenantId, tenantURL, orderUIDs: uids, message });
+  const fail = (uids: string[], message: string, domainCode?: TransferFailureCode) =>
+    failed.push({ tenantId: p.tenantId, tenantURL, orderUIDs: uids, message, ...(domainCode && { domainCode }) });
   const { destination, chargeGatewayFeesToPlatform } = await repo.transferDestination(deps.db, p.tenantId);
 
   const claim = await deps.db.transaction(async (tx) => {
@@ -391,7 +393,7 @@ async function transferForTenant(
       await deps.db.transaction(async (tx) => {
         if (await repo.lockSendingPayout(tx, payoutId)) await repo.failPayout(tx, { tenantId: p.tenantId, payoutId, failure: err.message });
       });
-      fail(claim.uids, err.message);
+      fail(claim.uids, err.message, err.destinationMissing ? 'TRANSFER_DESTINATION_MISSING' : undefined);
       return { failed };
     }
     // No answer: the transfer may or may not exist. The payout stays 'sending' (its orders cannot be

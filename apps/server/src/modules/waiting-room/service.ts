@@ -2,7 +2,7 @@ import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto'
 import { M, type TWaitingRoomPlace, type TWaitingRoomSettings } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
-import { AppError, notFound } from '../../platform/errors.js';
+import { DomainError, notFound } from '../../platform/errors.js';
 import { findEvent } from '../events/repository.js';
 import * as repo from './repository.js';
 
@@ -170,6 +170,6 @@ export async function assertAdmitted({ deps, tenantId, eventId, token }: { deps:
   const held = readToken(deps, eventId, token);
   const now = Date.now();
   if (!held || held.admitAtMs === 0 || held.admitAtMs > now || now - held.admitAtMs > ADMISSION_MINUTES * 60_000) {
-    throw new AppError('FORBIDDEN', M.waitingRoomRequired);
+    throw new DomainError('WAITING_ROOM_REQUIRED', M.waitingRoomRequired);
   }
 }

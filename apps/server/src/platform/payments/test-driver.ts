@@ -171,7 +171,7 @@ export function createTestGateway(opts: { db: Db; jobs: Jobs; config: Config }):
     async transfer(input) {
       if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error('transfer amount must be positive integer cents');
       // Like Stripe Connect: no connected account, no transfer.
-      if (!input.destination) throw new TransferRefused(`This tenant has no connected account: ${DESTINATION_NOT_FOUND}.`);
+      if (!input.destination) throw new TransferRefused(`This tenant has no connected account: ${DESTINATION_NOT_FOUND}.`, { destinationMissing: true });
       await db
         .insert(testTransfers)
         .values({ id: newTestId('tr_test'), destination: input.destination, amount: input.amount, transferGroup: input.payoutId, idempotencyKey: input.payoutId })
