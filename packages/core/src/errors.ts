@@ -94,6 +94,10 @@ export const PLACE_ORDER_ERRORS = [
 export type PlaceOrderErrorCode = (typeof PLACE_ORDER_ERRORS)[number];
 export const placeOrderErrorOf = (code: DomainErrorCode | null): PlaceOrderErrorCode | null => domainCodeAmong(code, PLACE_ORDER_ERRORS);
 
+/** The domain codes pricing a cart answers with (the checkout page handles each of them as PLACE ORDER's). */
+export const PRICE_ERRORS = ['DISCOUNT_INVALID', 'DONATION_NO_CHARITY', 'DONATION_CHARITY_CHANGED'] as const satisfies readonly PlaceOrderErrorCode[];
+export type PriceErrorCode = (typeof PRICE_ERRORS)[number];
+
 /** The domain codes a message to attendees is refused with (the compose form handles each of them). */
 export const SEND_MESSAGE_ERRORS = ['NO_RECIPIENTS', 'MESSAGE_IN_PROGRESS', 'MESSAGE_LIMIT_REACHED'] as const satisfies readonly DomainErrorCode[];
 export type SendMessageErrorCode = (typeof SEND_MESSAGE_ERRORS)[number];

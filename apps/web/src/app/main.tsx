@@ -1,6 +1,6 @@
 import type { TPublicEvent, TSiteContext } from '@marquee/core';
 import { createRoot } from 'react-dom/client';
-import { api, errorMessage, isApiError } from '../ui/api-client';
+import { api, errorMessage, isNotFound } from '../ui/api-client';
 import { isConsolePath, modeFor } from './mode';
 
 // Each mode is its own chunk with its own providers and styles: the consoles bring Mantine, the
@@ -38,7 +38,8 @@ async function start() {
   try {
     context = boot?.context ?? (await api.get<TSiteContext>('/api/site/context'));
   } catch (e) {
-    const unknownHost = isApiError(e) && e.status === 404;
+    // The host names no tenant (the platform answers /api/site/context with NOT_FOUND).
+    const unknownHost = isNotFound(e);
     (await loadConsole()).renderStartupProblem({ root: createRoot(container), unknownHost, message: errorMessage(e) });
     return;
   }

@@ -37,7 +37,7 @@ export function LoginPage() {
     });
   });
 
-  const unverified = failure?.status === 403;
+  const unverified = failure?.domainCode === 'EMAIL_NOT_VERIFIED';
 
   return (
     <AuthPage

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Group, Skeleton, Stack, Tabs, Text } from '@mant
 import { IconAlertCircle, IconBan, IconCalendarOff, IconDiscount2, IconInfoCircle, IconLayout, IconMail, IconTicket, IconUsers } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { errorMessage, isApiError } from '../../../ui/api-client';
+import { errorMessage, isNotFound } from '../../../ui/api-client';
 import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
@@ -75,7 +75,7 @@ export function EventEditorPage() {
     );
   }
   if (event.isError) {
-    const missing = isApiError(event.error) && event.error.status === 404;
+    const missing = isNotFound(event.error);
     return (
       <EmptyState
         icon={missing ? <IconCalendarOff size={28} stroke={1.6} /> : <IconAlertCircle size={28} stroke={1.6} />}

@@ -4,7 +4,7 @@ import { formatPhone, M, refundStatusText, type TOrderDetail, type TOrderTicket,
 import { IconAlertCircle, IconDownload, IconMailForward, IconReceiptOff, IconReceiptRefund } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
-import { errorMessage, isApiError } from '../../../ui/api-client';
+import { errorMessage, isNotFound } from '../../../ui/api-client';
 import { EmptyState } from '../../../ui/empty-state';
 import { formatMoney } from '../../../ui/money';
 import { notify } from '../../../ui/notify';
@@ -335,7 +335,7 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
     );
   }
   if (!order.data) {
-    const missing = !order.error || (isApiError(order.error) && order.error.status === 404);
+    const missing = !order.error || isNotFound(order.error);
     return (
       <>
         <PageHeader title={`Order ${orderUID}`} breadcrumbs={reportCrumbs} />

@@ -7,6 +7,7 @@ import {
   payoutHoldToast,
   payoutRowSelectable,
   payoutTypeLabel,
+  storedTransferFailureText,
   transferFailureText,
   type Filter,
   type TPayoutOrderRow,
@@ -114,9 +115,9 @@ export function PendingPayoutsPage() {
       const answer = await payoutsApi.transfer([...selected.keys()]);
       // spec §4: success or partial opens the results dialog; an explicit failure shows an error.
       if (answer.success) setResult(answer);
-      else notify.error(M.errorTitle, transferFailureText(answer.message), { duration: TOAST_MS });
+      else notify.error(M.errorTitle, transferFailureText({ message: answer.message, domainCode: answer.failedOrderPayouts[0]?.domainCode }), { duration: TOAST_MS });
     } catch (e) {
-      notify.error(M.errorTitle, transferFailureText(errorMessage(e, M.transferFailed)), { duration: TOAST_MS });
+      notify.error(M.errorTitle, transferFailureText({ message: errorMessage(e, M.transferFailed) }), { duration: TOAST_MS });
     } finally {
       setTransferring(false);
       setSelected(new Map());
@@ -174,7 +175,7 @@ export function PendingPayoutsPage() {
           </Text>
           {r.details.payoutId && <Text fz="xs" c="dimmed">Transfer in progress</Text>}
           {r.details.lastFailure && !r.details.payoutId && (
-            <Tooltip label={transferFailureText(r.details.lastFailure)} multiline w={280} withArrow>
+            <Tooltip label={storedTransferFailureText(r.details.lastFailure)} multiline w={280} withArrow>
               <Text fz="xs" c="red" style={{ cursor: 'help', whiteSpace: 'nowrap' }} tabIndex={0}>
                 Last transfer failed
               </Text>
@@ -344,7 +345,7 @@ function TransferResults({ result, onClose }: { result: TTransferResult | null; 
                   </Text>{' '}
                   ({f.orderUIDs.join(', ')}):{' '}
                   <Text fz="sm" span c="red">
-                    {transferFailureText(f.message)}
+                    {transferFailureText(f)}
                   </Text>
                 </List.Item>
               ))}

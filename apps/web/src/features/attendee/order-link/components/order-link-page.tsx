@@ -3,7 +3,7 @@ import { useMutation, useQuery } from '../../../../modes/site/site-query';
 import { useEffect } from 'react';
 import { Link, useParams } from '../../../../modes/site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
-import { errorMessage, isApiError } from '../../../../ui/api-client';
+import { errorMessage, isNotFound } from '../../../../ui/api-client';
 import { PaidOrder } from '../../checkout/components/success-page';
 import site from '../../event-site/components/site.module.css';
 import { eventDay, eventTime, money } from '../../event-site/format';
@@ -15,8 +15,6 @@ import { LoadFailed, OrganiserShell } from '../../event-site/kit/organiser-shell
 import { toast } from '../../event-site/kit/toast';
 import { orderLinkApi } from '../api';
 import css from './order-link.module.css';
-
-const isNotFound = (e: unknown) => isApiError(e) && e.status === 404;
 
 /**
  * /orders/{token} on the tenant's host (issue 15): the order a private link opens, in any browser,
