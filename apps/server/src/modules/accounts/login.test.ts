@@ -196,6 +196,17 @@ describe('POST /api/auth/logout', () => {
     const res = await server.client().post('/api/auth/logout');
     expect(res.status).toBe(200);
   });
+
+  it('refuses a stale CSRF token as every write does (CSRF_INVALID: the web fetches the current one and retries)', async () => {
+    const user = await givenUser(server);
+    const c = server.client();
+    const login = await c.post('/api/auth/login', { username: user.email, password: user.password });
+    const stale = await c.post('/api/auth/logout', {}, { 'x-csrf-token': 'not-the-token' });
+    expect(stale.status).toBe(403);
+    expect(stale.body.error).toEqual({ code: 'FORBIDDEN', message: M.csrf, domainCode: 'CSRF_INVALID' });
+    expect((await c.get('/api/auth/session')).status).toBe(200);
+    expect((await c.post('/api/auth/logout', {}, { 'x-csrf-token': login.body.csrfToken })).status).toBe(200);
+  });
 });
 
 describe('GET /api/auth/session', () => {
