@@ -2,7 +2,7 @@ import type { TCurrentSession, TSession } from '@marquee/core';
 import { api, domainCodeOf, setCsrfToken } from './api-client';
 
 // The session's request, without react-query: the attendee site asks it through its own small cache
-// (modes/site/site-query.tsx), the consoles through react-query (session.ts).
+// (features/attendee/site/site-query.tsx), the consoles through react-query (session.ts).
 
 export const sessionQueryKey = ['auth', 'session'] as const;
 

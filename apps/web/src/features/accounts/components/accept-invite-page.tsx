@@ -4,7 +4,7 @@ import { M } from '@marquee/core';
 import { IconConfetti, IconMoodSad } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { AuthPage } from '../../../modes/console/auth-layout';
+import { AuthPage } from './auth-page';
 import { domainCodeOf } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { useLinkAccount } from '../mutations';

@@ -1,8 +1,8 @@
 import { M_SITE as M, PRICE_ERRORS, assertNever, domainCodeAmong, placeOrderErrorOf, type CartProblem } from '@marquee/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Navigate, useLocation, useNavigate, useSearchParams } from '../../../../modes/site/site-router';
+import { Navigate, useLocation, useNavigate, useSearchParams } from '../../site/site-router';
 import { domainCodeOf, errorCode, isApiError, isBadInput, isNotFound } from '../../../../ui/api-client';
-import { useSiteSession } from '../../../../modes/site/site-session';
+import { useSiteSession } from '../../site/site-session';
 import { trackBeginCheckout } from '../../cart/analytics';
 import { priceCart } from '../../cart/api';
 import { checkCart, currentItems } from '../../cart/cart-rules';

@@ -1,7 +1,7 @@
 import type { TPublicOrder } from '@marquee/core';
-import { useQuery } from '../../../../modes/site/site-query';
+import { useQuery } from '../../site/site-query';
 import { useEffect, useState } from 'react';
-import { useOutletContext, useSearchParams } from '../../../../modes/site/site-router';
+import { useOutletContext, useSearchParams } from '../../site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
 import { isNotFound } from '../../../../ui/api-client';
 import { trackPurchase } from '../../cart/analytics';

@@ -1,6 +1,6 @@
 import type { TPublicEvent } from '@marquee/core';
 import { useEffect, useMemo } from 'react';
-import { Link, Outlet, useMatch, useOutletContext, useParams } from '../../../../modes/site/site-router';
+import { Link, Outlet, useMatch, useOutletContext, useParams } from '../../site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
 import { isNotFound } from '../../../../ui/api-client';
 import { cartTicketCount, useCart } from '../../cart/cart-store';
@@ -9,7 +9,7 @@ import { getPendingOrder } from '../../checkout/checkout-storage';
 import { Button, ButtonLink } from '../kit/button';
 import { IconCart, IconTicket, IconX } from '../kit/icons';
 import { Spinner } from '../kit/notice';
-import { useHydrated } from '../../../../modes/site/use-hydrated';
+import { useHydrated } from '../../site/use-hydrated';
 import { useEvent } from '../queries';
 import css from './site.module.css';
 

@@ -1,7 +1,7 @@
 import type { TOrderPage } from '@marquee/core';
-import { useMutation, useQuery } from '../../../../modes/site/site-query';
+import { useMutation, useQuery } from '../../site/site-query';
 import { useEffect } from 'react';
-import { Link, useParams } from '../../../../modes/site/site-router';
+import { Link, useParams } from '../../site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
 import { errorMessage, isNotFound } from '../../../../ui/api-client';
 import { PaidOrder } from '../../checkout/components/success-page';

@@ -1,7 +1,7 @@
 import { M } from '@marquee/core';
-import { useMutation, useQuery, useQueryClient } from '../../../../modes/site/site-query';
+import { useMutation, useQuery, useQueryClient } from '../../site/site-query';
 import { useEffect, useRef } from 'react';
-import { useParams } from '../../../../modes/site/site-router';
+import { useParams } from '../../site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
 import { errorMessage, isNotFound } from '../../../../ui/api-client';
 import site from '../../event-site/components/site.module.css';

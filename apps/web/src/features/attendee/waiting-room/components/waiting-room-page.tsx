@@ -1,6 +1,6 @@
 import type { TWaitingRoomPlace } from '@marquee/core';
 import { useEffect, useState } from 'react';
-import { useSearchParams } from '../../../../modes/site/site-router';
+import { useSearchParams } from '../../site/site-router';
 import { errorMessage } from '../../../../ui/api-client';
 import { useEventOutlet } from '../../event-site/components/event-layout';
 import site from '../../event-site/components/site.module.css';

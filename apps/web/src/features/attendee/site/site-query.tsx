@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { isRetryable } from '../../ui/api-client';
+import { isRetryable } from '../../../ui/api-client';
 
 // The attendee site's data cache: the part of @tanstack/react-query's API the site uses (useQuery,
 // useMutation, useQueryClient, keepPreviousData), in a few hundred bytes instead of the 10 KB gzipped
