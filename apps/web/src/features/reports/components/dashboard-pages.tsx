@@ -7,7 +7,7 @@ import { errorMessage } from '../../../ui/api-client';
 import { PageHeader } from '../../../ui/page-header';
 import { useEventName, useTenantNames } from '../names';
 import { useDashboard } from '../queries';
-import { useReportScope } from '../report-scope';
+import { useReportScope } from '../../../shared/report-list/report-scope';
 import { counterCards, salesCards, StatGrid, type DashboardLinks } from './stat-cards';
 
 const SalesCharts = lazy(() => import('./sales-charts').then((m) => ({ default: m.SalesCharts })));

@@ -2,7 +2,7 @@ import '@mantine/charts/styles.css';
 import { AreaChart, BarChart } from '@mantine/charts';
 import { Alert, Grid, Paper, Skeleton, Text, Title } from '@mantine/core';
 import { errorMessage } from '../../../ui/api-client';
-import { formatMoney } from '../format';
+import { formatMoney } from '../../../shared/report-list/format';
 import { useSalesOverTime, useTicketTypeSales } from '../queries';
 
 // Beyond the spec (issue 8): sales over time and by ticket type. This module is loaded lazily, so
