@@ -1,6 +1,7 @@
 import {
   encodeFilters,
   REPORT_PATHS,
+  type TEvent,
   type TExportStatus,
   type TReportDashboard,
   type TSalesOverTime,
@@ -10,6 +11,8 @@ import {
 import { api } from '../../ui/api-client';
 
 export const reportsApi = {
+  /** spec §7: the event basics, for its name in report titles. */
+  eventBasics: (tenantId: string, eventId: string, signal?: AbortSignal) => api.get<TEvent>(REPORT_PATHS.eventBasics(tenantId, eventId), undefined, signal),
   dashboard: (path: string, signal?: AbortSignal) => api.get<TReportDashboard>(path, undefined, signal),
   salesOverTime: (path: string, signal?: AbortSignal) => api.get<TSalesOverTime>(path, undefined, signal),
   ticketTypes: (path: string, signal?: AbortSignal) => api.get<TTicketTypeSalesList>(path, undefined, signal),

@@ -3,7 +3,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { isNotFound } from '../../ui/api-client';
 import { notify } from '../../ui/notify';
-import { dashboardKey } from '../platform-dashboard/queries';
+import { dashboardKey } from '../../shared/query-keys';
 import { tenantsApi } from './api';
 import { bucketTimerReducer, isCheckTick } from './bucket-timer';
 import { forgetBucketTimer, onBucketTimerForgotten, readStoredBucketTimer, writeStoredBucketTimer } from './bucket-timer-storage';

@@ -15,7 +15,7 @@ import { TicketTypesPanel } from '../../ticket-types/components/ticket-types-pan
 import { useCreateEvent, useUpdateEvent } from '../mutations';
 import { useEvent } from '../queries';
 import { publicEventUrl } from '../../../shared/tenant';
-import { formatInZone } from '../time';
+import { formatInZone } from '../../../ui/time';
 import { EventActions } from './event-actions';
 import { EventDetailsForm } from './event-details-form';
 import { EventStatusBadge } from './event-status-badge';
