@@ -39,7 +39,7 @@ const SERVER_MODULES = {
   'page-builder': ['events', 'templates'],
   events: ['charities', 'policies'],
   // money after the sale
-  payouts: ['reports'],
+  payouts: ['orders', 'reports'],
   reports: [],
   'platform-dashboard': ['reports', 'tenants'],
   // a tenant and its settings

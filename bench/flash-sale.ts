@@ -318,6 +318,10 @@ async function main() {
         settlement: async ({ paidAt }) => ({ fee: 0, availableOn: paidAt }),
         transfer: async ({ payoutId }) => ({ transferId: `tr_${payoutId}` }),
         findTransfer: async () => null,
+        testMode: true,
+        createConnectedAccount: async () => ({ accountId: 'acct_stub' }),
+        createOnboardingLink: async () => ({ url: 'http://pay.invalid/onboard', expiresAt: new Date() }),
+        connectedAccountStatus: deps.payments.connectedAccountStatus,
       };
     }
 

@@ -92,20 +92,23 @@ async function main() {
     await setWaitingRoom({ deps, ctx, eventId, settings: { enabled: true, opensAt: new Date(Date.now() + 3_600_000).toISOString(), admitPerMinute: RATE } });
 
     const roomPath = `/api/p/tenants/${tenant.id}/events/${eventId}/waiting-room`;
-    const join = (token?: string) => request(port, host, 'POST', roomPath, token ? { 'x-waiting-room': token } : {});
+    // Each visitor from an address of their own (the server believes x-forwarded-for from loopback):
+    // one address's joins beyond the first few draw in later rounds (issue 21 §1).
+    const addressOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+    const join = (token?: string, visitor = 0) => request(port, host, 'POST', roomPath, token ? { 'x-waiting-room': token } : { 'x-forwarded-for': addressOf(visitor) });
     const place = (a: Answer) => JSON.parse(a.body) as { admitted: boolean; position: number; estimateSeconds: number };
 
     console.log(`\nWaiting room: ${EARLY.toLocaleString('en-US')} visitors before opening, ${LATE.toLocaleString('en-US')} after, ${RATE}/min admitted, ${CONCURRENCY} connections, ${database.kind}`);
     const reference = await pool(2000, () => request(port, host, 'GET', '/api/health'));
     summary('reference: GET /api/health', reference.results, reference.seconds);
 
-    const early = await pool(EARLY, () => join());
+    const early = await pool(EARLY, (i) => join(undefined, i));
     summary('join before opening (random place)', early.results, early.seconds);
     const earlyTokens = early.results.map((a) => a.headers['x-waiting-room'] as string);
 
     await setWaitingRoom({ deps, ctx, eventId, settings: { enabled: true, opensAt: new Date().toISOString(), admitPerMinute: RATE } });
     const openedAt = Date.now();
-    const late = await pool(LATE, () => join());
+    const late = await pool(LATE, (i) => join(undefined, EARLY + i));
     summary('join after opening (arrival order)', late.results, late.seconds);
     const lateTokens = late.results.map((a) => a.headers['x-waiting-room'] as string);
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PLATFORM_GROUP_ID, PLATFORM_ROLES } from '@marquee/core';
+import { PLATFORM_GROUP_ID, PLATFORM_ROLES, SEED_ADMIN_NAME } from '@marquee/core';
 import { count } from 'drizzle-orm';
 import type { Deps } from './deps.js';
 import { memberships, users } from './db/schema/index.js';
@@ -24,7 +24,7 @@ export async function seedIfEmpty(deps: Deps): Promise<{ seeded: boolean }> {
   const passwordHash = await hashPassword(config.adminPassword);
   await deps.db.transaction(async (tx) => {
     const adminId = randomUUID();
-    await tx.insert(users).values({ id: adminId, email: config.adminEmail, passwordHash, firstName: 'Platform', lastName: 'Admin', status: 'ACTIVE' });
+    await tx.insert(users).values({ id: adminId, email: config.adminEmail, passwordHash, ...SEED_ADMIN_NAME, status: 'ACTIVE' });
     await tx.insert(memberships).values({ id: randomUUID(), userId: adminId, groupId: PLATFORM_GROUP_ID, roles: [...PLATFORM_ROLES] });
     if (!config.seedDemo) return;
     // Through the real use case, so the demo tenant has its fee settings, rules and payment settings.

@@ -141,7 +141,7 @@ export const WRITE_TABLES = [
   'tenants', 'tenant_sites', 'tenant_former_urls', 'tenant_charities', 'payment_settings', 'ticket_settings', 'surcharge_rules',
   'events', 'ticket_types', 'discount_codes', 'orders', 'order_lines', 'tickets', 'refunds', 'order_actions', 'subscribers',
   'report_exports', 'memberships', 'invites', 'users', 'policies', 'charities', 'global_surcharge_rules', 'global_ticket_settings',
-  'checkin_scans',
+  'checkin_scans', 'payment_accounts', 'test_connect_accounts', 'test_account_links',
 ] as const;
 
 export async function rowCounts(server: TestServer): Promise<Record<string, number>> {

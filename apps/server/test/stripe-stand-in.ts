@@ -3,7 +3,8 @@ import http from 'node:http';
 
 // A local stand-in for the Stripe API calls the stripe driver makes, so its tests run the real SDK
 // over real HTTP with no network: POST /v1/checkout/sessions, POST /v1/checkout/sessions/{id}/expire
-// and POST /v1/refunds (answering refundStatus, with the metadata sent). It records
+// and POST /v1/refunds (answering refundStatus, with the metadata sent); for Connect onboarding,
+// POST /v1/accounts, GET /v1/accounts/{id} and POST /v1/account_links. It records
 // every request, insists on an Idempotency-Key like our driver promises, and replays the first
 // answer for a repeated key, as Stripe does.
 
@@ -22,8 +23,10 @@ export type StripeStandIn = {
   requests: StandInRequest[];
   sessions: Map<string, Record<string, unknown>>;
   refunds: Map<string, Record<string, unknown>>;
-  /** The next call to this path answers with this Stripe error (then behaves normally again). */
-  failNext(path: string, status: number, error: { type: string; message: string; code?: string }): void;
+  /** Connected accounts made through POST /v1/accounts; a test sets details_submitted / payouts_enabled as Stripe's onboarding would. */
+  accounts: Map<string, Record<string, unknown>>;
+  /** The next call (or `times` calls) to this path answers with this Stripe error (then behaves normally again). */
+  failNext(path: string, status: number, error: { type: string; message: string; code?: string }, times?: number): void;
   /** The status new refunds answer with ('succeeded' unless a test wants Stripe's asynchronous 'pending'). */
   refundStatus: 'succeeded' | 'pending' | 'failed';
   close(): Promise<void>;
@@ -35,8 +38,9 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const requests: StandInRequest[] = [];
   const sessions = new Map<string, Record<string, unknown>>();
   const refunds = new Map<string, Record<string, unknown>>();
+  const accounts = new Map<string, Record<string, unknown>>();
   const byKey = new Map<string, { status: number; body: unknown }>();
-  const failures = new Map<string, { status: number; error: unknown }>();
+  const failures = new Map<string, { status: number; error: unknown; times: number }>();
   const stand = { refundStatus: 'succeeded' as StripeStandIn['refundStatus'] };
 
   const server = http.createServer((req, res) => {
@@ -56,21 +60,63 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       if (!/^Bearer sk_test_\w+/.test(req.headers.authorization ?? '')) {
         return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
       }
+      const formOf = (prefix: string) =>
+        Object.fromEntries(
+          Object.entries(body)
+            .filter(([k]) => k.startsWith(`${prefix}[`) && k.endsWith(']'))
+            .map(([k, v]) => [k.slice(prefix.length + 1, -1), v]),
+        );
+      const noSuchAccount = (accountId: string) => ({
+        error: { type: 'invalid_request_error', code: 'resource_missing', param: 'account', message: `No such account: '${accountId}'` },
+      });
+      const read = /^\/v1\/accounts\/([^/]+)$/.exec(path);
+      if (req.method === 'GET' && read) {
+        const account = accounts.get(decodeURIComponent(read[1]!));
+        return account ? send(200, account) : send(404, noSuchAccount(decodeURIComponent(read[1]!)));
+      }
       const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
-      if (req.method !== 'POST' || (path !== '/v1/checkout/sessions' && path !== '/v1/refunds' && !expire)) {
+      const connect = path === '/v1/accounts' || path === '/v1/account_links';
+      if (req.method !== 'POST' || (path !== '/v1/checkout/sessions' && path !== '/v1/refunds' && !expire && !connect)) {
         return send(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path})` } });
       }
       if (!key) return send(400, { error: { type: 'invalid_request_error', message: 'An Idempotency-Key header is required by this stand-in.' } });
       if (replay) return send(replay.status, replay.body);
       const failure = failures.get(path);
       if (failure) {
-        failures.delete(path);
+        if (--failure.times <= 0) failures.delete(path);
         return send(failure.status, { error: failure.error });
       }
 
       let status = 200;
       let answer: unknown;
-      if (expire) {
+      if (path === '/v1/accounts') {
+        const account = {
+          id: id('acct'),
+          object: 'account',
+          type: body.type,
+          country: body.country,
+          email: body.email ?? null,
+          business_profile: { name: body['business_profile[name]'] ?? null },
+          capabilities: Object.fromEntries(Object.keys(formOf('capabilities')).map((k) => [k.split('][')[0], 'inactive'])),
+          metadata: formOf('metadata'),
+          details_submitted: false,
+          payouts_enabled: false,
+          charges_enabled: false,
+        };
+        accounts.set(account.id, account);
+        answer = account;
+      } else if (path === '/v1/account_links') {
+        if (!body.account || !accounts.has(body.account)) {
+          status = 400;
+          answer = noSuchAccount(body.account ?? '');
+        } else if (!['account_onboarding', 'account_update'].includes(body.type ?? '') || !body.return_url || !body.refresh_url) {
+          status = 400;
+          answer = { error: { type: 'invalid_request_error', message: 'type, return_url and refresh_url are required by this stand-in.' } };
+        } else {
+          const created = Math.floor(Date.now() / 1000);
+          answer = { object: 'account_link', created, expires_at: created + 300, url: `https://connect.stripe.com/setup/e/${body.account}/${id('link')}` };
+        }
+      } else if (expire) {
         const session = sessions.get(decodeURIComponent(expire[1]!));
         if (!session) {
           status = 404;
@@ -148,8 +194,9 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     requests,
     sessions,
     refunds,
-    failNext(path, status, error) {
-      failures.set(path, { status, error });
+    accounts,
+    failNext(path, status, error, times = 1) {
+      failures.set(path, { status, error, times });
     },
     get refundStatus() {
       return stand.refundStatus;

@@ -42,8 +42,10 @@ export const DOMAIN_ERRORS = {
   DONATION_NO_CHARITY: 'BAD_REQUEST',
   /** A donation for a charity that is no longer the event's. */
   DONATION_CHARITY_CHANGED: 'BAD_REQUEST',
-  /** PLACE ORDER while the event's waiting room is on and this visitor's turn has not come (or has passed): into the line. */
+  /** PLACE ORDER while the event's waiting room is on and this visitor has no admission now (not their turn, their turn has passed, or another visitor's place): into the line. */
   WAITING_ROOM_REQUIRED: 'FORBIDDEN',
+  /** This visitor's admission has placed all the orders one admission allows. */
+  WAITING_ROOM_ORDER_LIMIT: 'FORBIDDEN',
   /** Sign-in (or linking an invite to an account) with a wrong e-mail address or password, or a disabled account. */
   CREDENTIALS_INVALID: 'UNAUTHENTICATED',
   /** The password is right but the e-mail address is not verified yet: a new code has been sent. */
@@ -84,6 +86,7 @@ export const domainCodeAmong = <const L extends readonly DomainErrorCode[]>(code
 /** The domain codes PLACE ORDER answers with (the checkout page handles each of them). */
 export const PLACE_ORDER_ERRORS = [
   'WAITING_ROOM_REQUIRED',
+  'WAITING_ROOM_ORDER_LIMIT',
   'EVENT_NOT_ON_SALE',
   'DISCOUNT_INVALID',
   'CART_CONFLICT',

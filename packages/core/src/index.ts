@@ -18,6 +18,7 @@ export * from './schemas/platform-users.js';
 export * from './schemas/staff.js';
 export * from './schemas/policies.js';
 export * from './schemas/payment-settings.js';
+export * from './schemas/payment-account.js';
 export * from './schemas/dashboard.js';
 export * from './schemas/tickets.js';
 export * from './availability.js';

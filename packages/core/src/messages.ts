@@ -225,6 +225,11 @@ export const M = {
   paymentUpdated: 'Payment/Payout updated successfully.',
   paymentUpdateFailed: "Updating Tenant's Payment/Payout Failed",
   paymentSettingsMissing: 'No Payment/payout settings found for this Tenant',
+  // Connecting a tenant's payout account (issue 21.18; our wording)
+  paymentProviderUnavailable: 'The payment provider did not answer. Please try again in a moment.',
+  connectAccountRefused: "The payment provider refused this tenant's account",
+  onboardingLinkNotFound: 'This onboarding link does not exist.',
+  testOnboardingNotice: 'Test mode: no real account is created and no money moves.',
   logoType: 'Please select a valid image file.',
   logoSize: 'File size must be less than 5MB',
 
@@ -234,6 +239,8 @@ export const M = {
   printAtHome: 'Print At Home (Email)',
   // Tickets, test payment page and payment webhooks: our own (spec silent; see docs/decisions.md)
   ticketsOnlyForCompletedOrders: 'Tickets are available only for completed orders.',
+  // Ours (docs/decisions.md "Issue 21.3: resending tickets").
+  resendElsewhereNotAllowed: 'Only someone who can refund this order can send its tickets to another address. Send them to the buyer’s address instead.',
   // Buyers' self-service (issue 15): our own words (spec silent; see docs/decisions.md)
   findTicketsSent: 'If there are orders for this e-mail address, we have sent their links to it. Check your inbox (and spam folder) in a few minutes.',
   orderLinkResent: 'We have sent the tickets again to the address this order was placed with.',
@@ -325,17 +332,20 @@ export const M = {
   ticketUnvoided: 'Ticket Unvoided',
   unvoidSoldOut: 'This ticket cannot be restored: its ticket type or the event is sold out.',
   ticketAlreadyRefunded: 'This ticket was refunded and cannot be restored.',
+  unvoidOrderRefunded: 'This order has been refunded in full: its tickets cannot be restored.',
   ticketNotInOrder: 'This ticket is not part of the order.',
   refundFreeOrder: 'This order was free: there is nothing to refund.',
   refundNotPaid: 'Only a paid order can be refunded.',
   refundAmountInvalid: 'The refund amount must be a whole number of cents, more than 0.',
   refundExceedsPaid: 'The refund is more than what is left to refund on this order.',
+  refundExceedsTickets: 'The refund is more than what the chosen tickets were paid for. Refund an amount instead to give back more.',
   refundNothingLeft: 'This order has been refunded in full.',
   refundModeRequired: 'Choose a full refund, an amount, or the tickets to refund.',
   refundTicketsVoided: 'A chosen ticket is already voided or refunded.',
   refundFailed: 'The payment provider refused the refund.',
   refundIssued: 'Refund Issued',
   refundSubmitted: 'Refund submitted.',
+  cancelMessageTooLong: 'The message to buyers can be at most 2,000 characters.',
 
   // Payouts (reports-payouts-checkout §5, §8)
   noOrderSelected: 'No Order Selected',
@@ -356,6 +366,7 @@ export const M = {
   payoutOnHold: 'This order is on hold.',
   payoutNotAvailable: 'The balance of this order is not available yet.',
   payoutInProgress: 'A payout of this order is in progress.',
+  payoutRefundLine: "A refund is taken from the tenant's next payout; it is not paid out on its own.",
   payoutNothingToTransfer: 'Nothing to transfer: refunds since the last payout make this total zero or less.',
   payoutOrderUnknown: 'No paid order has this Order ID.',
   payoutHoldMessageLong: 'The message can be at most 500 characters.',
@@ -418,6 +429,33 @@ export function eventInviteLine(eventName: string, roleLabels: readonly string[]
 /** A sales chart asked for more days than it draws (ours; the spec has no chart limit). */
 export function reportRangeTooLong(days: number): string {
   return `The range can be at most ${days} days.`;
+}
+
+/**
+ * A waiting-room admission is good for this many orders (placed and not given back), its own
+ * visitor's (ours; docs/decisions.md "Issue 21.1: a waiting-room admission is one visitor's").
+ */
+export const WAITING_ROOM_ADMISSION_ORDERS = 2;
+/** The answer to PLACE ORDER once the admission's orders are placed. */
+export const waitingRoomOrderLimit = `You have placed ${WAITING_ROOM_ADMISSION_ORDERS} orders with this turn in line, the most one turn allows.`;
+
+/**
+ * Resending an order's tickets from the console (ours; docs/decisions.md "Issue 21.3: resending
+ * tickets"): at most so many resends of one order, and by one member of the tenant, in any hour.
+ */
+export const RESENDS_PER_ORDER_PER_HOUR = 5;
+export const RESENDS_PER_MEMBER_PER_HOUR = 30;
+
+const inMinutes = (minutes: number) => `${minutes} minute${minutes === 1 ? '' : 's'}`;
+
+/** The answer once an order's tickets were resent RESENDS_PER_ORDER_PER_HOUR times in the last hour. */
+export function resendOrderLimit(minutes: number): string {
+  return `This order’s tickets were sent ${RESENDS_PER_ORDER_PER_HOUR} times in the last hour. You can send them again in ${inMinutes(minutes)}.`;
+}
+
+/** The answer once a member resent tickets RESENDS_PER_MEMBER_PER_HOUR times in the last hour. */
+export function resendMemberLimit(minutes: number): string {
+  return `You have resent tickets ${RESENDS_PER_MEMBER_PER_HOUR} times in the last hour. You can resend again in ${inMinutes(minutes)}.`;
 }
 
 /** Messages to attendees: at most so many per event in 24 hours (ours; docs/decisions.md "A send limit on messages to attendees"). */

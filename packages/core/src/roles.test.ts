@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ATTENDEE_MESSAGES_READ, ATTENDEE_MESSAGES_SEND, passesEventAccess } from './roles.js';
+import { ATTENDEE_MESSAGES_READ, ATTENDEE_MESSAGES_SEND, greetingName, passesEventAccess, SEED_ADMIN_NAME } from './roles.js';
 
 // The console shows the Messages tab from the same sets the server's guard checks (mailout/access.ts).
 describe('passesEventAccess: who reads and sends an event’s messages to attendees', () => {
@@ -24,5 +24,17 @@ describe('passesEventAccess: who reads and sends an event’s messages to attend
   ] as const)('%s: read %s, send %s', (_who, memberships, read, send) => {
     expect(passesEventAccess(memberships, ATTENDEE_MESSAGES_READ, T, E)).toBe(read);
     expect(passesEventAccess(memberships, ATTENDEE_MESSAGES_SEND, T, E)).toBe(send);
+  });
+});
+
+describe('greetingName (issue 21.19)', () => {
+  it("greets a person by their first name, and nobody by the seeded admin's 'Platform Admin' label", () => {
+    expect(greetingName({ firstName: 'Avery', lastName: 'Organiser' })).toBe('Avery');
+    expect(greetingName({ firstName: ' Platform ', lastName: 'Admin' })).toBeNull();
+    expect(greetingName(SEED_ADMIN_NAME)).toBeNull();
+    // A real person called Platform is still greeted.
+    expect(greetingName({ firstName: 'Platform', lastName: 'Jones' })).toBe('Platform');
+    expect(greetingName({ firstName: '  ', lastName: 'Admin' })).toBeNull();
+    expect(greetingName(null)).toBeNull();
   });
 });

@@ -53,6 +53,20 @@ export function passesEventAccess(memberships: readonly MembershipLike[], allowe
 }
 
 export const PLATFORM_GROUP_ID = 'platform';
+
+/**
+ * The name the first platform admin is seeded with (apps/server seed.ts): a label for menus, not a
+ * person's name, so greetings do not use it ("Welcome back, Platform." read oddly: issue 21.19).
+ */
+export const SEED_ADMIN_NAME = { firstName: 'Platform', lastName: 'Admin' } as const;
+
+/** The first name to greet someone by, or null when there is none (or only the seed's label). */
+export function greetingName(user: { firstName: string; lastName: string } | null | undefined): string | null {
+  const first = user?.firstName.trim() ?? '';
+  if (!first) return null;
+  if (first === SEED_ADMIN_NAME.firstName && user!.lastName.trim() === SEED_ADMIN_NAME.lastName) return null;
+  return first;
+}
 export const PLATFORM_ADMIN_LABEL = 'Platform Admin';
 
 export const ROLE_LABELS: Record<PlatformRole | TenantRole | EventRole, string> = {

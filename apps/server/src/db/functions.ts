@@ -12,7 +12,10 @@ import type { Db } from './client.js';
 const DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'functions');
 
 /** Each function's source file and its signature (what COMMENT ON FUNCTION names). */
-export const SQL_FUNCTIONS = [{ file: 'mq-take-holds.sql', signature: 'mq_take_holds(jsonb)' }] as const;
+export const SQL_FUNCTIONS = [
+  { file: 'mq-take-holds.sql', signature: 'mq_take_holds(jsonb)' },
+  { file: 'mq-payout-line-ready.sql', signature: 'mq_payout_line_ready(text, text, boolean, uuid, timestamptz, timestamptz, timestamptz)' },
+] as const;
 
 const LOCK_KEY = 7_214_004_411;
 

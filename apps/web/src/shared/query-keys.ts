@@ -9,6 +9,7 @@ export const eventKeys = {
   list: <Q>(tenantId: string, q: Q) => ['events', tenantId, 'list', q] as const,
   one: (tenantId: string, eventId: string) => ['events', tenantId, 'one', eventId] as const,
   rules: (tenantId: string) => ['surcharge-rules', tenantId] as const,
+  cancellation: (tenantId: string, eventId: string) => ['events', tenantId, 'cancellation', eventId] as const,
 };
 
 /** The platform dashboard's queries (features/platform-dashboard/queries.ts). */

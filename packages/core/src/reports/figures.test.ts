@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeFigures, soldAndHeld, type FigureOrderWithParts } from './figures.js';
+import { computeFigures, refundedTax, soldAndHeld, type FigureOrderWithParts } from './figures.js';
 import { paymentMethodSearchValue, refundStatusLabel, refundStatusSearchValue, reportSearchAction, ticketUsedSearchValue } from './search.js';
 
 const order = (o: Partial<FigureOrderWithParts>): FigureOrderWithParts => ({
@@ -37,6 +37,8 @@ describe('computeFigures (docs/reports.md, worked example)', () => {
       donationFees: 300,
       discounts: 1_000,
       refunds: 3_000,
+      tenantRefunds: 2_800,
+      taxRefunded: 0,
       ticketsSold: 4,
       complimentary: 1,
       used: 1,
@@ -51,6 +53,28 @@ describe('computeFigures (docs/reports.md, worked example)', () => {
 
   it('counts nothing for unpaid orders, their refunds and tickets included', () => {
     expect(computeFigures([hold, late])).toMatchObject({ orders: 0, grossSales: 0, refunds: 0, ticketsSold: 0 });
+  });
+});
+
+describe('refundedTax (issue 21.11: tax after refunds)', () => {
+  it('gives back the tax in proportion to what went back, half up, and all of it on a full refund', () => {
+    expect(refundedTax({ vat: 800, totalAmount: 11_350, refunded: 11_350 })).toBe(800);
+    expect(refundedTax({ vat: 800, totalAmount: 10_000, refunded: 5_000 })).toBe(400);
+    // 800 x 1 / 3 = 266.67 -> 267; 100 x 1 / 8 = 12.5 -> 13 (half up)
+    expect(refundedTax({ vat: 800, totalAmount: 3_000, refunded: 1_000 })).toBe(267);
+    expect(refundedTax({ vat: 100, totalAmount: 800, refunded: 100 })).toBe(13);
+  });
+  it('is 0 without tax, without a refund, and never more than the tax', () => {
+    expect(refundedTax({ vat: 0, totalAmount: 5_000, refunded: 5_000 })).toBe(0);
+    expect(refundedTax({ vat: 500, totalAmount: 5_000, refunded: 0 })).toBe(0);
+    expect(refundedTax({ vat: 500, totalAmount: 5_000, refunded: 9_000 })).toBe(500);
+  });
+  it('is what computeFigures counts over the succeeded refunds only', () => {
+    const taxed = order({
+      totalAmount: 10_800, vat: 800, tenantTotal: 10_800,
+      refunds: [{ status: 'succeeded', amount: 2_700, tenantAmount: 2_500 }, { status: 'pending', amount: 1_000, tenantAmount: 900 }, { status: 'failed', amount: 5_000, tenantAmount: 5_000 }],
+    });
+    expect(computeFigures([taxed])).toMatchObject({ tax: 800, refunds: 2_700, tenantRefunds: 2_500, taxRefunded: 200 });
   });
 });
 

@@ -2,6 +2,8 @@
 // computes the same sums in SQL (apps/server/src/modules/reports/figures-sql.ts); a test checks
 // that the dashboards, the lists and the CSV exports all agree with these functions.
 
+import { mulDivHalfUp } from '../pricing/integer-math.js';
+
 /** Orders that were paid for: spec reports-payouts-checkout §4, order status processing and completed. */
 export const PAID_ORDER_STATUSES = ['processing', 'completed'] as const;
 
@@ -33,6 +35,10 @@ export type Figures = {
   donationFees: number;
   discounts: number;
   refunds: number;
+  /** The organiser's share of the succeeded refunds (what came off NET REVENUE). */
+  tenantRefunds: number;
+  /** The tax the succeeded refunds gave back (refundedTax per order). */
+  taxRefunded: number;
   ticketsSold: number;
   complimentary: number;
   used: number;
@@ -65,7 +71,7 @@ export type FigureOrderWithParts = FigureOrder & { refunds: readonly FigureRefun
 export function computeFigures(orders: readonly FigureOrderWithParts[]): Figures {
   const f: Figures = {
     grossSales: 0, netRevenue: 0, serviceFees: 0, processingFees: 0, tax: 0, donations: 0, donationFees: 0,
-    discounts: 0, refunds: 0, ticketsSold: 0, complimentary: 0, used: 0, orders: 0,
+    discounts: 0, refunds: 0, tenantRefunds: 0, taxRefunded: 0, ticketsSold: 0, complimentary: 0, used: 0, orders: 0,
   };
   for (const o of orders) {
     if (!isPaidOrder(o.status)) continue;
@@ -82,11 +88,24 @@ export function computeFigures(orders: readonly FigureOrderWithParts[]): Figures
     f.donationFees += o.donationFee;
     f.discounts += o.discount;
     f.refunds += refunded;
+    f.tenantRefunds += tenantRefunded;
+    f.taxRefunded += refundedTax({ vat: o.vat, totalAmount: o.totalAmount, refunded });
     f.ticketsSold += o.tickets.filter(isSoldTicket).length;
     f.complimentary += o.tickets.filter(isComplimentaryTicket).length;
     f.used += o.tickets.filter(isUsedTicket).length;
   }
   return f;
+}
+
+/**
+ * The tax an order's succeeded refunds gave back: its tax in proportion to the part of what was paid
+ * that went back (vat x refunded / totalAmount, half up), so a full refund gives back all of it and
+ * a half refund half of it. A refund does not say which lines it returns; pro rata is the rule card
+ * processors' tax tools apply to a partial refund (docs/reports.md "After refunds").
+ */
+export function refundedTax(o: { vat: number; totalAmount: number; refunded: number }): number {
+  if (o.vat <= 0 || o.totalAmount <= 0 || o.refunded <= 0) return 0;
+  return mulDivHalfUp(o.vat, Math.min(o.refunded, o.totalAmount), o.totalAmount);
 }
 
 /**

@@ -8,6 +8,9 @@ import { ZResendTicketsResponse, ZTicketsRequest } from './tickets.js';
 // Refund status, Order status, Order payout state, §5 Actions, §7 tickets/void, resend, download.
 // Amounts are integer cents. (No import from ./events.js: events.ts imports ZCancellationProgress from here.)
 
+/** The cancel dialog's message to buyers, in characters. */
+export const CANCEL_MESSAGE_MAX = 2000;
+
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // ---- payout state (spec §4 Order payout state) ------------------------------------------------
@@ -115,6 +118,74 @@ export const ZOrderAction = z.object({
 });
 export type TOrderAction = z.infer<typeof ZOrderAction>;
 
+// ---- refunds and the split on the order page (issue 21.10) ------------------------------------
+
+export const ORDER_REFUND_STATES = ['none', 'partial', 'full'] as const;
+export type OrderRefundState = (typeof ORDER_REFUND_STATES)[number];
+
+/** Whether the order's succeeded refunds gave back nothing, part or all of what was paid. */
+export function orderRefundState(o: { totalAmount: number; refundedAmount: number }): OrderRefundState {
+  if (o.refundedAmount <= 0) return 'none';
+  return o.refundedAmount >= o.totalAmount ? 'full' : 'partial';
+}
+
+/**
+ * Where an order's money goes (docs/pricing.md "Who keeps what"): the organiser (its share with
+ * the tax it remits), the platform, the card processor (the order's estimate of the card cost) and
+ * the charity (the donation less its fee). At the sale the four add up to what the customer paid;
+ * after the succeeded refunds the organiser's and the platform's shares lose their part of each
+ * refund (core splitRefund), the card processor keeps its fee, and `refunded` went back to the
+ * buyer, so that column adds up to what was paid as well.
+ */
+export const ZOrderSplit = z.object({
+  organiser: z.number().int(),
+  platform: z.number().int(),
+  cardFee: z.number().int(),
+  charity: z.number().int(),
+  /** Succeeded refunds (the order's own payment), in all and each share's part of them. */
+  refunded: z.number().int(),
+  organiserRefunded: z.number().int(),
+  platformRefunded: z.number().int(),
+  /** organiser - organiserRefunded: negative when the refunds took back more than the organiser's share (the card fee is not returned). */
+  organiserAfterRefunds: z.number().int(),
+  platformAfterRefunds: z.number().int(),
+});
+export type TOrderSplit = z.infer<typeof ZOrderSplit>;
+
+// ---- a cancelled event's refund of one order, and its retries (issue 21.13) ---------------------
+
+/**
+ * A cancellation refund the gateway refuses (or that cannot reach it) is asked again, a new refund
+ * for what is still held, after each of these waits (minutes): 5 minutes, 30 minutes, 2 hours,
+ * 8 hours, a day. After the last try it stays failed for the organiser to refund from the order page.
+ */
+export const CANCEL_REFUND_RETRY_MINUTES = [5, 30, 120, 480, 1440] as const;
+/** The first try and one per wait above. */
+export const CANCEL_REFUND_MAX_TRIES = CANCEL_REFUND_RETRY_MINUTES.length + 1;
+
+/**
+ * pending: queued, or asked of the gateway and not answered yet; refunded: the money went back
+ * (by the cancellation or, after a failure, from the order page); retrying: the last try failed and
+ * the next is scheduled; failed: every try failed, or no retry is scheduled; not_needed: nothing was
+ * held any more (refunded in full before the cancellation).
+ */
+export const CANCELLATION_REFUND_STATES = ['pending', 'refunded', 'retrying', 'failed', 'not_needed'] as const;
+export type CancellationRefundState = (typeof CANCELLATION_REFUND_STATES)[number];
+
+export const ZCancellationRefund = z.object({
+  state: z.enum(CANCELLATION_REFUND_STATES),
+  /** What the cancellation gives back: the latest try's amount, or what is still held before the first. */
+  amount: z.number().int(),
+  /** Tries made so far (each one a refund row) and how many there will be at most. */
+  tries: z.number().int(),
+  maxTries: z.number().int(),
+  /** When the next try runs (retrying only). */
+  nextTryAt: z.string().nullable(),
+  /** Why the latest try failed. */
+  failureReason: z.string().nullable(),
+});
+export type TCancellationRefund = z.infer<typeof ZCancellationRefund>;
+
 /**
  * spec §3 Order as the order page shows it: the reports' Order row (one definition of the §3
  * fields) plus what the page needs to act on it.
@@ -132,6 +203,12 @@ export const ZOrderDetails = ZReportOrderDetails.extend({
   platformTotal: z.number().int(),
   /** spec §4 Order payout state. */
   payoutState: z.enum(ORDER_PAYOUT_STATES),
+  /** The event's status (draft | published | cancelled): a cancelled event's orders offer no resend or download. */
+  eventStatus: z.string(),
+  /** What the succeeded refunds gave back of what was paid (orderRefundState; issue 21.10). */
+  refundState: z.enum(ORDER_REFUND_STATES),
+  /** Where the order's money goes, at the sale and after its succeeded refunds (issue 21.10). */
+  split: ZOrderSplit,
 });
 export type TOrderDetails = z.infer<typeof ZOrderDetails>;
 
@@ -143,6 +220,8 @@ export const ZOrderDetail = z.object({
   refunds: z.array(ZOrderRefund),
   /** Newest first. */
   actions: z.array(ZOrderAction),
+  /** The refund its event's cancellation owes this order, with its retries; null when the event is not cancelled or the order took no money. */
+  cancellationRefund: ZCancellationRefund.nullable(),
 });
 export type TOrderDetail = z.infer<typeof ZOrderDetail>;
 
@@ -211,19 +290,46 @@ export type TRefundResponse = z.infer<typeof ZRefundResponse>;
 
 // ---- event cancellation progress (GET /api/tenants/:tenantId/events/:eventId/cancellation) --
 
+/** One order whose cancellation refund failed: being retried, or given up on (issue 21.13). */
+export const ZCancellationProblem = ZCancellationRefund.extend({
+  orderUID: z.string(),
+  state: z.enum(['retrying', 'failed']),
+});
+export type TCancellationProblem = z.infer<typeof ZCancellationProblem>;
+
 /**
- * The refunds an event's cancellation started: one per paid order. `status` is 'none' when the
- * event is not cancelled, 'running' while any refund is queued or pending, else 'done'.
+ * The refunds an event's cancellation started: one per paid order that still held money.
+ * `status` is 'running' while any is queued, pending or being retried, 'done' after, and 'none'
+ * when the event is not cancelled: the figures are then what cancelling it now would do (the
+ * cancel dialog's preview). Amounts are what is actually left to refund, never what was paid.
  */
 export const ZCancellationProgress = z.object({
   status: z.enum(['none', 'running', 'done']),
-  /** Paid orders to refund. */
+  /** Paid orders the cancellation refunds (they held money when it reached them). */
   total: z.number().int(),
+  /** Of them: given back in full, failed for good, being retried, queued or waiting for the gateway. */
   refunded: z.number().int(),
   failed: z.number().int(),
-  /** Queued or waiting for the gateway. */
+  retrying: z.number().int(),
   pending: z.number().int(),
-  /** Cents returned so far. */
+  /** What the cancellation gives back in all (what was still held), and what it has given back so far. */
+  toRefund: z.number().int(),
   refundedAmount: z.number().int(),
+  /** Paid orders already refunded in full before the cancellation: nothing more goes back. */
+  alreadyRefunded: z.number().int(),
+  /** What refunds from the order pages gave back of these orders (before the cancellation, or by hand after a failure). */
+  refundedElsewhere: z.number().int(),
+  /** Orders whose buyer is told (every paid or issued order with an address, free ones included). */
+  notices: z.number().int(),
+  /** The orders whose refund failed, retried first, at most 50. */
+  problems: z.array(ZCancellationProblem),
 });
 export type TCancellationProgress = z.infer<typeof ZCancellationProgress>;
+
+/** POST …/events/:eventId/cancel: an optional message to the buyers, put in the cancellation notice. */
+export const ZCancelEventRequest = z
+  .object({
+    message: z.string({ error: M.invalidValue }).trim().max(CANCEL_MESSAGE_MAX, M.cancelMessageTooLong).optional(),
+  })
+  .optional();
+export type TCancelEventRequest = z.input<typeof ZCancelEventRequest>;

@@ -13,27 +13,70 @@ export type Facilitator = (typeof FACILITATORS)[number];
 export const PAYOUT_ROW_STATUSES = ['Ready For Payout', 'Pending'] as const;
 export type PayoutRowStatus = (typeof PAYOUT_ROW_STATUSES)[number];
 
-/** spec §4: 'Ready For Payout' when balanceAvailableOn is now or past and the payout is not completed. */
-export function payoutRowStatus(row: { balanceAvailableOn: string | Date; payoutCompleted: boolean }, now: Date = new Date()): PayoutRowStatus {
-  return !row.payoutCompleted && new Date(row.balanceAvailableOn).getTime() <= now.getTime() ? 'Ready For Payout' : 'Pending';
+/**
+ * What keeps a payout line from being transferred now, the first that applies, else null: the one
+ * rule "this payout line is ready" (issue 21.17, issue 22). A refund line is never transferred on its
+ * own (it is carried into the tenant's next payout, docs/payouts.md); spec §4 Row selection: not
+ * tenant-facilitated, not paid, not on hold, available. The server's transfer refuses with the
+ * blocker's message, the pending table shows 'Ready For Payout' and offers the checkbox only when
+ * there is none, and SQL mirrors it as mq_payout_line_ready (apps/server/src/db/functions).
+ */
+export const PAYOUT_LINE_BLOCKERS = ['refund', 'tenantFacilitated', 'paid', 'inPayout', 'onHold', 'notAvailable'] as const;
+export type PayoutLineBlocker = (typeof PAYOUT_LINE_BLOCKERS)[number];
+export type PayoutLineFacts = {
+  kind: 'sale' | 'refund';
+  facilitator: Facilitator;
+  onHold: boolean;
+  payoutCompleted: boolean;
+  /** Claimed by a payout that is being sent (payoutId set, not completed). */
+  inPayout: boolean;
+  balanceAvailableOn: string | Date;
+};
+
+export function payoutLineBlocker(line: PayoutLineFacts, now: Date = new Date()): PayoutLineBlocker | null {
+  if (line.kind !== 'sale') return 'refund';
+  if (line.facilitator !== 'platform') return 'tenantFacilitated';
+  if (line.payoutCompleted) return 'paid';
+  if (line.inPayout) return 'inPayout';
+  if (line.onHold) return 'onHold';
+  if (new Date(line.balanceAvailableOn).getTime() > now.getTime()) return 'notAvailable';
+  return null;
+}
+
+/** The line can be transferred now (spec §4 Row selection; issue 21.17: only transferable rows are ready). */
+export const payoutLineReady = (line: PayoutLineFacts, now: Date = new Date()): boolean => payoutLineBlocker(line, now) === null;
+
+/** The facts of a pending-table row (its details as the API sends them). */
+export const payoutRowFacts = (d: { kind: 'sale' | 'refund'; facilitator: Facilitator; onHold: boolean; payoutCompleted: boolean; payoutId: string | null; balanceAvailableOn: string }): PayoutLineFacts => ({
+  kind: d.kind,
+  facilitator: d.facilitator,
+  onHold: d.onHold,
+  payoutCompleted: d.payoutCompleted,
+  inPayout: d.payoutId !== null && !d.payoutCompleted,
+  balanceAvailableOn: d.balanceAvailableOn,
+});
+
+/** Why a chosen order was not transferred (the transfer answer's failedOrderPayouts message). */
+export const PAYOUT_BLOCKER_MESSAGES: Record<PayoutLineBlocker, string> = {
+  refund: M.payoutRefundLine,
+  tenantFacilitated: M.payoutTenantFacilitated,
+  paid: M.payoutAlreadyPaid,
+  inPayout: M.payoutInProgress,
+  onHold: M.payoutOnHold,
+  notAvailable: M.payoutNotAvailable,
+};
+
+/**
+ * spec §4 Payout row status: 'Ready For Payout' for a line that can be transferred now, otherwise
+ * 'Pending'. The spec's wording reads "available and not paid"; a held, refund or tenant-facilitated
+ * line is not transferable, so it is not shown as ready (issue 21.17, docs/decisions.md).
+ */
+export function payoutRowStatus(line: PayoutLineFacts, now: Date = new Date()): PayoutRowStatus {
+  return payoutLineReady(line, now) ? 'Ready For Payout' : 'Pending';
 }
 
 /** spec §4: Manual when the platform facilitated the payment, else Automatic. */
 export const payoutTypeLabel = (facilitator: Facilitator) => (facilitator === 'platform' ? 'Manual' : 'Automatic');
-
-/** spec §4 Row selection: disabled when on hold, already paid, not yet available, or tenant-facilitated. */
-export function payoutRowSelectable(
-  row: { onHold: boolean; payoutCompleted: boolean; inPayout?: boolean; balanceAvailableOn: string | Date; facilitator: Facilitator },
-  now: Date = new Date(),
-): boolean {
-  return (
-    !row.onHold &&
-    !row.payoutCompleted &&
-    !row.inPayout &&
-    row.facilitator === 'platform' &&
-    new Date(row.balanceAvailableOn).getTime() <= now.getTime()
-  );
-}
 
 /** The domain codes a transfer's failure may carry (packages/core errors.ts DOMAIN_ERRORS). */
 export const TRANSFER_FAILURE_CODES = ['TRANSFER_DESTINATION_MISSING'] as const;
@@ -68,6 +111,8 @@ export const ZPayoutOrderRowDetails = z.object({
   balanceAvailableOn: z.string(),
   dateCreated: z.string(),
   tenantURL: z.string(),
+  /** Our addition: the tenant's name, which people know it by (issue 21.19). */
+  tenantName: z.string(),
   tenantId: z.string(),
   eventName: z.string(),
   eventId: z.string(),
@@ -140,6 +185,8 @@ export type TPayoutBreakdownList = z.infer<typeof ZPayoutBreakdownList>;
 export const ZCompletedPayoutDetails = z.object({
   payoutId: z.string(),
   tenantURL: z.string(),
+  /** Our addition: the tenant's name (issue 21.19). */
+  tenantName: z.string(),
   tenantId: z.string(),
   /** The event's name when every order is of one event, else the names joined with ', '. */
   eventName: z.string(),
@@ -182,6 +229,7 @@ export const ZCompletedOrderPayout = z.object({
   payoutId: z.string(),
   tenantId: z.string(),
   tenantURL: z.string(),
+  tenantName: z.string(),
   orderUIDs: z.array(z.string()),
   /** cents transferred */
   amount: z.number().int(),
@@ -190,6 +238,7 @@ export const ZCompletedOrderPayout = z.object({
 export const ZFailedOrderPayout = z.object({
   tenantId: z.string().nullable(),
   tenantURL: z.string().nullable(),
+  tenantName: z.string().nullable(),
   orderUIDs: z.array(z.string()),
   message: z.string(),
   /** Ours: the failure's domain code when a client must tell it apart (the tenant has no payout account). */
@@ -236,7 +285,7 @@ export type TPayoutSettings = z.infer<typeof ZPayoutSettings>;
 export const PAYOUT_LIST_FIELDS = {
   orders: {
     contains: ['details.orderUID', 'details.eventName', 'details.tenantURL'],
-    exact: ['details.payoutId', 'details.tenantId', 'details.eventId', 'details.onHold', 'details.facilitator', 'details.payoutCompleted'],
+    exact: ['details.payoutId', 'details.tenantId', 'details.eventId', 'details.onHold', 'details.facilitator', 'details.payoutCompleted', 'details.ready'],
     dates: ['details.dateCreated', 'details.balanceAvailableOn'],
   },
   completed: { contains: ['details.payoutId', 'details.eventName', 'details.tenantURL', 'details.orderUID'], exact: ['details.tenantId'], dates: ['details.dateCreated'] },

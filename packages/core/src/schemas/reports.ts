@@ -31,8 +31,27 @@ export type TReportSales = z.infer<typeof ZReportSales>;
  * spec §3 Dashboard, for a tenant (GET /api/tenants/{tenantId}/reports/dashboard) and for one event
  * (GET /api/tenants/{tenantId}/events/{eventId}/reports/dashboard, where `events` is 1).
  */
+/**
+ * The money figures after refunds (issue 21.11, docs/reports.md "After refunds"), beside the cards,
+ * which stay before refunds as the spec's dashboard has them. NET REVENUE is after refunds already.
+ */
+export const ZReportAfterRefunds = z.object({
+  /** GROSS SALES less REFUNDS: what customers paid and kept paid. */
+  gross_sales: cents(),
+  /** The organiser's share of the succeeded refunds (what NET REVENUE already lost to them). */
+  tenant_refunds: cents(),
+  /** NET REVENUE before refunds: NET REVENUE + tenant_refunds. */
+  net_sales_before_refunds: cents(),
+  /** The tax the succeeded refunds gave back (core refundedTax per order). */
+  taxes_refunded: cents(),
+  /** TOTAL TAX less taxes_refunded. */
+  total_taxes: cents(),
+});
+export type TReportAfterRefunds = z.infer<typeof ZReportAfterRefunds>;
+
 export const ZReportDashboard = z.object({
   sales: ZReportSales,
+  after_refunds: ZReportAfterRefunds,
   events: count(),
   orders: count(),
   subscriptions: count(),

@@ -4,12 +4,16 @@
 --
 -- It keeps only what must be atomic with the take; each check mirrors a rule written once in TypeScript:
 --   the event is on sale                 status 'published' (modules/checkout/place-order.ts)
+--   the waiting-room admission has orders left  modules/waiting-room/service.ts ADMISSION_ORDERS
 --   the discount code is usable now      packages/core rules.ts isDiscountCodeUsable
 --   the donation's charity is the event's  modules/checkout/pricing.ts donationFor
 --   a line's ticket type is unchanged, on sale now, and has the tickets  packages/core availability.ts validateCart
 --   the event has the capacity            packages/core availability.ts validateCart
 -- It answers one verdict per order, in the batch's order, the first that applies of:
 --   notOnSale       the event is gone or not on sale any more
+--   admission       the order names a waiting-room admission (order.waiting_room_visitor_id) that is
+--                   not this event's, or that already has admissionOrders orders placed and not
+--                   given back (draft, processing or completed), counting the batch's own
 --   discount        the discount code is gone, switched off, outside its dates or has no use left
 --   noCharity       the order has a donation and the event has no charity any more
 --   charityChanged  the order has a donation and the event's charity is another one
@@ -24,6 +28,8 @@
 -- one order used everywhere (ticket types by id, then discount codes by id, then events by id), so
 -- each order is checked and taken under locks held to the end of the transaction: nothing read here
 -- can change before it is written, and nothing can go below zero (the CHECK constraints remain).
+-- The admissions the batch names are locked after the events (docs/architecture.md "Lock order"),
+-- so an admission's count of orders cannot change between its check and its order's insert.
 CREATE OR REPLACE FUNCTION "mq_take_holds"("batch" jsonb) RETURNS text[] LANGUAGE plpgsql AS $$
 DECLARE
   v_item jsonb;
@@ -36,6 +42,9 @@ DECLARE
   v_total int;
   v_verdict text;
   v_verdicts text[] := '{}';
+  v_visitor uuid;
+  v_placed int;
+  v_taken jsonb := '{}';
   r record;
   ev record;
 BEGIN
@@ -53,6 +62,11 @@ BEGIN
     WHERE (e.tenant_id, e.id) IN (
       SELECT (i->'order'->>'tenant_id')::uuid, (i->'order'->>'event_id')::uuid FROM jsonb_array_elements(batch) i)
     ORDER BY e.id FOR UPDATE;
+  PERFORM 1 FROM waiting_room_visitors v
+    WHERE (v.tenant_id, v.id) IN (
+      SELECT (i->'order'->>'tenant_id')::uuid, (i->'order'->>'waiting_room_visitor_id')::uuid
+      FROM jsonb_array_elements(batch) i WHERE i->'order'->>'waiting_room_visitor_id' IS NOT NULL)
+    ORDER BY v.id FOR UPDATE;
 
   FOR v_item IN SELECT value FROM jsonb_array_elements(batch) LOOP
     v_tenant := (v_item->'order'->>'tenant_id')::uuid;
@@ -65,6 +79,19 @@ BEGIN
     SELECT e.status, e.remaining_capacity, e.charity_id INTO ev
       FROM events e WHERE e.tenant_id = v_tenant AND e.id = v_event;
     IF NOT FOUND OR ev.status <> 'published' THEN v_verdict := 'notOnSale'; END IF;
+
+    v_visitor := (v_item->'order'->>'waiting_room_visitor_id')::uuid;
+    IF v_verdict = 'ok' AND v_visitor IS NOT NULL THEN
+      IF NOT EXISTS (SELECT 1 FROM waiting_room_visitors v WHERE v.tenant_id = v_tenant AND v.id = v_visitor AND v.event_id = v_event) THEN
+        v_verdict := 'admission';
+      ELSE
+        SELECT count(*) INTO v_placed FROM orders o
+          WHERE o.tenant_id = v_tenant AND o.waiting_room_visitor_id = v_visitor AND o.status IN ('draft', 'processing', 'completed');
+        IF v_placed + coalesce((v_taken->>v_visitor::text)::int, 0) >= coalesce((v_item->>'admissionOrders')::int, 0) THEN
+          v_verdict := 'admission';
+        END IF;
+      END IF;
+    END IF;
 
     IF v_verdict = 'ok' AND v_code IS NOT NULL THEN
       SELECT d.active AND (d.starts_at IS NULL OR d.starts_at <= now()) AND (d.ends_at IS NULL OR d.ends_at > now())
@@ -113,6 +140,9 @@ BEGIN
       END IF;
       UPDATE events e SET remaining_capacity = e.remaining_capacity - v_total
         WHERE e.tenant_id = v_tenant AND e.id = v_event AND e.remaining_capacity IS NOT NULL;
+      IF v_visitor IS NOT NULL THEN
+        v_taken := v_taken || jsonb_build_object(v_visitor::text, coalesce((v_taken->>v_visitor::text)::int, 0) + 1);
+      END IF;
     END IF;
     v_verdicts := v_verdicts || v_verdict;
   END LOOP;

@@ -70,7 +70,12 @@ export const orderActions = pgTable(
     details: text('details'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('order_actions_order_idx').on(t.tenantId, t.orderId, t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('order_actions_order_idx').on(t.tenantId, t.orderId, t.createdAt),
+    // A member's resends of the last hour (issue 21 §3: the resend limits).
+    index('order_actions_resends_by_user_idx').on(t.tenantId, t.userId, t.createdAt).where(sql`action = 'resend'`),
+  ],
 );
 
 /**

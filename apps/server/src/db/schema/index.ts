@@ -13,3 +13,4 @@ export * from './waiting-room.js';
 export * from './templates.js';
 export * from './buyer.js';
 export * from './mailout.js';
+export * from './connect.js';

@@ -182,6 +182,11 @@ export const orders = pgTable(
     viewTokenHash: text('view_token_hash'),
     /** The signed-in attendee who placed it, if any. */
     userId: uuid('user_id'),
+    /**
+     * The waiting-room admission (waiting_room_visitors.id) it was placed with, when the event's
+     * room was on: an admission is good for a few orders (issue 21 §1, db/functions/mq-take-holds.sql).
+     */
+    waitingRoomVisitorId: uuid('waiting_room_visitor_id'),
     paymentProvider: text('payment_provider'),
     paymentSessionId: text('payment_session_id'),
     paymentMethod: text('payment_method'),
@@ -209,6 +214,7 @@ export const orders = pgTable(
     index('orders_event_idx').on(t.tenantId, t.eventId, t.createdAt),
     index('orders_hold_idx').on(t.holdExpiresAt).where(sql`status = 'draft'`),
     index('orders_payment_session_idx').on(t.paymentSessionId),
+    index('orders_waiting_room_visitor_idx').on(t.tenantId, t.waitingRoomVisitorId).where(sql`waiting_room_visitor_id is not null`),
   ],
 );
 

@@ -1,4 +1,5 @@
-import { index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { uuid } from 'drizzle-orm/pg-core';
 
 export const tenants = pgTable(
@@ -14,12 +15,22 @@ export const tenants = pgTable(
     url: text('url').notNull(),
     inviteTemplateSubject: text('invite_template_subject').notNull(),
     inviteTemplateBody: text('invite_template_body').notNull(),
+    /**
+     * Who last wrote the invite subject and body: platform (an operator, as at creation) or tenant
+     * (its admins); null for templates older than this column. The invite mail says whose words
+     * they are (issue 21.19).
+     */
+    inviteTemplateBy: text('invite_template_by'),
     logoKey: text('logo_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('tenants_url_key').on(t.url), index('tenants_name_idx').on(t.name, t.id)],
+  (t) => [
+    uniqueIndex('tenants_url_key').on(t.url),
+    index('tenants_name_idx').on(t.name, t.id),
+    check('tenants_invite_template_by', sql`${t.inviteTemplateBy} in ('platform', 'tenant')`),
+  ],
 );
 
 

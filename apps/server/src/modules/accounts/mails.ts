@@ -60,20 +60,36 @@ export function unlockMail(to: string, link: string): MailMessage {
 }
 
 /**
- * A tenant's invite carries the tenant's own subject and body, from Marquee's sender: both are
- * marked as the tenant's words, so they cannot pass for a message from Marquee (issue 14 §4).
+ * A tenant's invite carries the tenant's subject and body, from Marquee's sender: both are marked as
+ * to whose words they are, so they cannot pass for a message from Marquee (issue 14 §4) nor claim
+ * a tenant wrote what an operator wrote (issue 21.19). `writtenBy`: who last wrote the template
+ * (tenants.invite_template_by; null for templates older than that column).
  */
-export function inviteMail(opts: { to: string; subject: string; body: string; link: string; tenantId: string | null; tenantName: string | null }): MailMessage {
+export function inviteMail(opts: {
+  to: string;
+  subject: string;
+  body: string;
+  link: string;
+  tenantId: string | null;
+  tenantName: string | null;
+  writtenBy?: 'platform' | 'tenant' | null;
+}): MailMessage {
   const paragraphs = opts.body.split(/\n{2,}/);
   if (!opts.tenantName) {
     return { to: opts.to, tenantId: opts.tenantId, subject: opts.subject, text: `${opts.body}\n\n${opts.link}\n`, html: html(paragraphs, { href: opts.link, label: 'Accept the invitation' }) };
   }
-  const intro = `${opts.tenantName} wrote:`;
-  const notice = `This invitation was written by ${opts.tenantName}, not by Marquee. Marquee never asks for your password by e-mail.`;
+  const name = opts.tenantName;
+  const never = 'Marquee never asks for your password by e-mail.';
+  const [intro, notice] =
+    opts.writtenBy === 'tenant'
+      ? [`${name} wrote:`, `This invitation was written by ${name}, not by Marquee. ${never}`]
+      : opts.writtenBy === 'platform'
+        ? [`The Marquee team wrote, for ${name}:`, `This invitation was written by the Marquee team for ${name}. ${never}`]
+        : [`An invitation to ${name}:`, `The words of this invitation are set in ${name}'s settings on Marquee. ${never}`];
   return {
     to: opts.to,
     tenantId: opts.tenantId,
-    subject: `[${opts.tenantName}] ${opts.subject}`,
+    subject: `[${name}] ${opts.subject}`,
     text: `${intro}\n\n${opts.body}\n\n${opts.link}\n\n${notice}\n`,
     html: html([intro, ...paragraphs, notice], { href: opts.link, label: 'Accept the invitation' }),
   };

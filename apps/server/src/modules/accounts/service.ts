@@ -473,7 +473,10 @@ export async function sendInvite({
       invitedBy: inviter.id,
       expiresAt: new Date(Date.now() + INVITE_TTL_DAYS * 24 * 3600_000),
     });
-    await deps.mailer.send(tx, inviteMail({ to: email, subject, body, link, tenantId: tenant?.id ?? null, tenantName: tenant?.name ?? null }));
+    await deps.mailer.send(
+      tx,
+      inviteMail({ to: email, subject, body, link, tenantId: tenant?.id ?? null, tenantName: tenant?.name ?? null, writtenBy: (tenant?.inviteTemplateBy as 'platform' | 'tenant' | null | undefined) ?? null }),
+    );
   };
   if (outer) await write(outer);
   else await deps.db.transaction(write);

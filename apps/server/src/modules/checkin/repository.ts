@@ -146,21 +146,42 @@ export async function doorCounts(db: DbOrTx, tenantId: string, eventId: string) 
 }
 
 /**
+ * The ticket's order row, locked (FOR NO KEY UPDATE, what the reports' trigger takes when the ticket
+ * changes) before the ticket itself: the one lock order (docs/decisions.md "Issue 21.2: one lock
+ * order") is an order, then its tickets, so the door queues behind a refund or a void of the same
+ * order instead of deadlocking with it. As SQL, for use inside one statement.
+ */
+const lockOrderOfTicket = (tenantId: string, ticketId: string) => sql`
+  select o.id from ${orders} o
+  where o.tenant_id = ${tenantId}::uuid
+    and o.id = (select t.order_id from ${tickets} t where t.tenant_id = ${tenantId}::uuid and t.id = ${ticketId}::uuid)
+  for no key update`;
+
+/** Locks the ticket's order (see lockOrderOfTicket) for the rest of the caller's transaction. */
+export async function lockOrderOfTicketRow(tx: DbOrTx, tenantId: string, ticketId: string): Promise<void> {
+  await tx.execute(lockOrderOfTicket(tenantId, ticketId));
+}
+
+/**
  * Admits the ticket and records the admission, in one statement (atomic by itself, and one round
  * trip on the hot path): the ticket is taken only if, at this instant, it is neither used nor voided
  * (a conditional UPDATE, so that of two doors scanning it at once exactly one gets the row: issue 11
  * "Exactly once") and this scan's clientScanId is not recorded yet. False when the ticket was not
  * admitted (nothing written). A clientScanId recorded meanwhile by a concurrent retry fails the
  * statement as a whole with a unique violation: the caller answers the recorded scan instead.
+ * The order's row is locked first (`ord`, evaluated once before any ticket row is touched): a
+ * refund or void that holds it finishes first, and the UPDATE then sees the ticket as they left it.
  */
 export async function admitTicket(
   db: DbOrTx,
   s: { tenantId: string; eventId: string; ticketId: string; scanId: string; clientScanId: string; deviceId: string; userId: string; at: Date; scannedAt: Date; details: string },
 ): Promise<boolean> {
   const res = (await db.execute(sql`
-    with taken as (
+    with ord as (${lockOrderOfTicket(s.tenantId, s.ticketId)}),
+    taken as (
       update ${tickets} set used = true, used_at = ${s.at.toISOString()}::timestamptz, used_by_device = ${s.deviceId}, used_by_user = ${s.userId}::uuid, used_by_scan = ${s.scanId}::uuid
       where tenant_id = ${s.tenantId}::uuid and id = ${s.ticketId}::uuid and not used and not voided
+        and order_id = (select id from ord)
         and not exists (select 1 from ${checkinScans} c where c.tenant_id = ${s.tenantId}::uuid and c.client_scan_id = ${s.clientScanId}::uuid)
       returning id
     )

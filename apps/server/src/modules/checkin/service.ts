@@ -169,8 +169,9 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
         break;
       } catch (err) {
         if (isUniqueViolation(err)) return replay(deps, ctx, eventId, input.clientScanId);
-        // The admission locks the ticket, then (the reports' triggers) its order; a refund of that order at
-        // the same instant takes them the other way round. The statement lost whole: run it again.
+        // The admission takes the one lock order (its order, then the ticket), so it does not deadlock
+        // with refunds and voids; a serialization failure or a deadlock with some path added later
+        // loses the statement whole: run it again.
         if (isRetryableConflict(err) && tries < 3) continue;
         throw err;
       }
@@ -234,6 +235,8 @@ export async function undoScan(scope: Scope & { scanId: string; deviceId: string
   if (admission.kind !== 'admit' || admission.result !== 'admitted' || !admission.ticketId) throw conflict(M.checkinUndoNotAdmission);
   const ticketId = admission.ticketId;
   return deps.db.transaction(async (tx) => {
+    // The one lock order: the ticket's order before the ticket (unadmitTicket) and its rollup.
+    await repo.lockOrderOfTicketRow(tx, ctx.tenantId, ticketId);
     const now = new Date();
     const recorded = await repo.insertUndo(tx, {
       tenantId: ctx.tenantId,

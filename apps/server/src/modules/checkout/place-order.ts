@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { M, type TCreateOrderResponse, type ZCreateOrderRequest } from '@marquee/core';
+import { M, WAITING_ROOM_ADMISSION_ORDERS, waitingRoomOrderLimit, type TCreateOrderResponse, type ZCreateOrderRequest } from '@marquee/core';
 import type { z } from 'zod';
 import { publicOrigin } from '../../config.js';
 import type { Deps } from '../../deps.js';
@@ -56,6 +56,8 @@ export async function createOrder(opts: {
   host: string;
   eventId: string;
   input: CreateOrderInput;
+  /** The waiting-room admission the order is placed with (its visitor id), when the event's room is on. */
+  admission?: string | null;
 }): Promise<TCreateOrderResponse> {
   const { deps, site, eventId, input } = opts;
   const tenantId = site.tenant.id;
@@ -147,10 +149,12 @@ export async function createOrder(opts: {
       holdExpiresAt,
       viewTokenHash: viewTokenHash(token),
       userId: site.user?.id ?? null,
+      waitingRoomVisitorId: opts.admission ?? null,
       paymentProvider: free ? null : deps.payments.name,
     },
     lines,
     discountCodeId: discountRow?.id ?? null,
+    admissionOrders: opts.admission ? WAITING_ROOM_ADMISSION_ORDERS : null,
     job: { name: HOLD_EXPIRY_JOB, payload: { tenantId, orderId }, runAt: holdExpiresAt, dedupeKey: `${HOLD_EXPIRY_JOB}:${orderId}` },
   });
   if (!outcome.ok) throw refusal(outcome, snapshot, input.lines, now);
@@ -194,6 +198,8 @@ function refusal(outcome: Exclude<HoldOutcome, { ok: true }>, snapshot: Checkout
   switch (outcome.reason) {
     case 'notOnSale':
       return new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
+    case 'admission':
+      return new DomainError('WAITING_ROOM_ORDER_LIMIT', waitingRoomOrderLimit);
     case 'discount':
       return invalidDiscount();
     case 'noCharity':

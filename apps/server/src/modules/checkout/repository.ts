@@ -113,10 +113,10 @@ export type HoldStock = { remaining: Record<string, number>; capacity: number | 
  */
 export type HoldOutcome =
   | { ok: true }
-  | { ok: false; reason: 'notOnSale' | 'discount' | 'noCharity' | 'charityChanged' | 'changed' }
+  | { ok: false; reason: 'notOnSale' | 'admission' | 'discount' | 'noCharity' | 'charityChanged' | 'changed' }
   | { ok: false; reason: 'ticketType' | 'capacity'; stock: HoldStock };
 
-const SIMPLE_REFUSALS = new Set(['notOnSale', 'discount', 'noCharity', 'charityChanged', 'changed']);
+const SIMPLE_REFUSALS = new Set(['notOnSale', 'admission', 'discount', 'noCharity', 'charityChanged', 'changed']);
 
 function toOutcome(verdict: string): HoldOutcome {
   if (verdict === 'ok') return { ok: true };
@@ -136,13 +136,14 @@ const HOLD_ORDER_KEYS = [
   'address1', 'address2', 'city', 'state', 'zipCode', 'country', 'optInEmail', 'optInText', 'discountCode',
   'discountCodeId', 'ticketCount', 'subtotal', 'surcharge', 'processingFee', 'gatewayProcessingFee', 'discount',
   'vat', 'taxRate', 'donation', 'donationFee', 'charityId', 'charityName', 'totalAmount', 'tenantTotal', 'platformTotal', 'breakdown',
-  'holdExpiresAt', 'viewTokenHash', 'userId', 'paymentProvider',
+  'holdExpiresAt', 'viewTokenHash', 'userId', 'waitingRoomVisitorId', 'paymentProvider',
 ] as const satisfies ReadonlyArray<keyof OrderInsert>;
 export type HoldOrderRow = { [K in (typeof HOLD_ORDER_KEYS)[number]]-?: Exclude<OrderInsert[K], undefined> };
 
 // One statement holds a whole batch of orders (see holdOrder below). $1 is the batch as JSON, one
 // item per order: {order: its columns by column name, lines: [{id, qty, price, name}], discountCodeId,
-// job: the hold-expiry job}. mq_take_holds (src/db/functions/mq-take-holds.sql) takes each order's tickets in turn under
+// admissionOrders: how many orders its waiting-room admission allows (when it has one), job: the
+// hold-expiry job}. mq_take_holds (src/db/functions/mq-take-holds.sql) takes each order's tickets in turn under
 // locks and answers a verdict per item; the orders, their lines and their expiry jobs are then
 // written for the items it took, in the same statement, so a hold is all or nothing.
 const HOLD_COLUMNS = HOLD_ORDER_KEYS.map((k) => `"${orders[k].name}"`).join(', ');
@@ -175,6 +176,8 @@ export type HoldRequest = {
   order: HoldOrderRow;
   lines: HoldLine[];
   discountCodeId: string | null;
+  /** With order.waitingRoomVisitorId: how many orders that admission may have placed (its own included). */
+  admissionOrders: number | null;
   job: { name: string; payload: unknown; runAt: Date; dedupeKey: string };
 };
 
@@ -188,6 +191,7 @@ function holdItem(h: HoldRequest) {
     order,
     lines: h.lines.map((l) => ({ id: l.ticketTypeId, qty: l.quantity, price: l.unitPrice, name: l.ticketName })),
     discountCodeId: h.discountCodeId,
+    admissionOrders: h.admissionOrders,
     job: { name: h.job.name, payload: h.job.payload, runAt: h.job.runAt.toISOString(), dedupeKey: h.job.dedupeKey },
   };
 }

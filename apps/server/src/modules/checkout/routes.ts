@@ -7,7 +7,7 @@ import { siteCtxOf } from '../../platform/auth/guard.js';
 import { discountCodeLimit, field } from './code-limit.js';
 import { createOrder } from './place-order.js';
 import { assertAdmitted } from '../waiting-room/service.js';
-import { waitingRoomToken } from '../waiting-room/visitor-token.js';
+import { waitingRoomTokens } from '../waiting-room/visitor-token.js';
 
 const ZOrderParams = z.object({ tenantId: z.string().max(100), eventId: z.uuid() });
 
@@ -41,13 +41,14 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: Deps) {
     },
     async (req, reply) => {
       const site = siteCtxOf(req);
-      await assertAdmitted({ deps, tenantId: site.tenant.id, eventId: req.params.eventId, token: waitingRoomToken(req, req.params.eventId) });
+      const admission = await assertAdmitted({ deps, tenantId: site.tenant.id, eventId: req.params.eventId, tokens: waitingRoomTokens(req, req.params.eventId) });
       const answer = await createOrder({
         deps,
         site,
         host: req.ctx.host,
         eventId: req.params.eventId,
         input: req.body,
+        admission,
       });
       return reply.status(201).send(answer);
     },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { M } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discountCodes, events, invites, memberships, ticketTypes, waitingRooms, waitingRoomVisitors } from '../../db/schema/index.js';
+import { discountCodes, events, invites, memberships, ticketTypes, waitingRoomAddresses, waitingRooms, waitingRoomVisitors } from '../../db/schema/index.js';
 import {
   givenEventOnSale,
   givenHeldOrder,
@@ -214,11 +214,12 @@ describe('events: publish, unpublish, cancel, delete', () => {
       invites: (await db().select().from(invites).where(eq(invites.eventId, eventId))).length,
       rooms: (await db().select().from(waitingRooms).where(eq(waitingRooms.eventId, eventId))).length,
       places: (await db().select().from(waitingRoomVisitors).where(eq(waitingRoomVisitors.eventId, eventId))).length,
+      addresses: (await db().select().from(waitingRoomAddresses).where(eq(waitingRoomAddresses.eventId, eventId))).length,
     });
-    expect(await leftOf(doomed.id)).toEqual({ roles: 1, invites: 1, rooms: 1, places: 1 });
+    expect(await leftOf(doomed.id)).toEqual({ roles: 1, invites: 1, rooms: 1, places: 1, addresses: 1 });
     expect((await actors.admin.delete(`${base()}/${doomed.id}`)).status).toBe(200);
-    expect(await leftOf(doomed.id)).toEqual({ roles: 0, invites: 0, rooms: 0, places: 0 });
-    expect(await leftOf(kept.id)).toEqual({ roles: 1, invites: 1, rooms: 1, places: 1 });
+    expect(await leftOf(doomed.id)).toEqual({ roles: 0, invites: 0, rooms: 0, places: 0, addresses: 0 });
+    expect(await leftOf(kept.id)).toEqual({ roles: 1, invites: 1, rooms: 1, places: 1, addresses: 1 });
   });
 });
 

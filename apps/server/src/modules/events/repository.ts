@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { discountCodes, events, invites, memberships, orders, surchargeRules, tickets, ticketTypes, waitingRooms, waitingRoomVisitors } from '../../db/schema/index.js';
+import { discountCodes, events, invites, memberships, orders, surchargeRules, tickets, ticketTypes, waitingRoomAddresses, waitingRooms, waitingRoomVisitors } from '../../db/schema/index.js';
 import { PAID_ORDER_STATUSES } from '@marquee/core';
 import type { CompiledList, ListSpec } from '../../platform/list-query.js';
 
@@ -109,12 +109,13 @@ export async function keepEvent(tx: DbOrTx, tenantId: string, eventId: string): 
  * Deletes an event that has no orders, with what hangs off it: its ticket types and discount codes,
  * its staff's event roles and the open or used invites to them (a role on an event that is gone
  * grants nothing, and its console link would lead nowhere), and its waiting room and the places in
- * it. Its page goes by the page's foreign key (on delete cascade). (Subscribers come from orders.)
+ * it (and its count of places per address). Its page goes by the page's foreign key (on delete cascade). (Subscribers come from orders.)
  */
 export async function deleteEvent(db: DbOrTx, tenantId: string, eventId: string) {
   await db.delete(memberships).where(and(eq(memberships.tenantId, tenantId), eq(memberships.eventId, eventId)));
   await db.delete(invites).where(and(eq(invites.tenantId, tenantId), eq(invites.eventId, eventId)));
   await db.delete(waitingRoomVisitors).where(and(eq(waitingRoomVisitors.tenantId, tenantId), eq(waitingRoomVisitors.eventId, eventId)));
+  await db.delete(waitingRoomAddresses).where(and(eq(waitingRoomAddresses.tenantId, tenantId), eq(waitingRoomAddresses.eventId, eventId)));
   await db.delete(waitingRooms).where(and(eq(waitingRooms.tenantId, tenantId), eq(waitingRooms.eventId, eventId)));
   await db.delete(discountCodes).where(and(eq(discountCodes.tenantId, tenantId), eq(discountCodes.eventId, eventId)));
   await db.delete(ticketTypes).where(and(eq(ticketTypes.tenantId, tenantId), eq(ticketTypes.eventId, eventId)));

@@ -1,4 +1,4 @@
-import { COVER_MAX_BYTES, M, SEATMAP_MAX_BYTES, ZCreateEventRequest, ZEvent, ZEventList, ZSuccess, ZUpdateEventRequest } from '@marquee/core';
+import { COVER_MAX_BYTES, M, SEATMAP_MAX_BYTES, ZCancelEventRequest, ZCreateEventRequest, ZEvent, ZEventList, ZSuccess, ZUpdateEventRequest } from '@marquee/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -62,8 +62,17 @@ export function registerEventRoutes(app: FastifyInstance, deps: Deps) {
 
   r.post(
     '/api/tenants/:tenantId/events/:eventId/cancel',
-    { config: { access: EVENTS_WRITE }, schema: { tags, params: ZEventParams, response: { 200: ZEvent } } },
-    async (req) => service.changeEventStatus({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, action: 'cancel' }),
+    {
+      config: { access: EVENTS_WRITE },
+      schema: {
+        tags,
+        summary: 'Cancels the event: every paid order is refunded what is left of it and every buyer is told, with the optional message',
+        params: ZEventParams,
+        body: ZCancelEventRequest,
+        response: { 200: ZEvent },
+      },
+    },
+    async (req) => service.changeEventStatus({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, action: 'cancel', message: req.body?.message }),
   );
 
   r.post(

@@ -254,11 +254,14 @@ export async function changeEventStatus({
   ctx,
   eventId,
   action,
+  message,
 }: {
   deps: Deps;
   ctx: TenantCtx;
   eventId: string;
   action: keyof typeof TRANSITIONS;
+  /** Cancel only: the organiser's message to the buyers, put in their notices (issue 21.9). */
+  message?: string;
 }): Promise<TEvent> {
   const current = await findOrThrow(deps.db, ctx.tenantId, eventId);
   const { from, to } = TRANSITIONS[action];
@@ -272,7 +275,7 @@ export async function changeEventStatus({
   // "Cancelling an event refunds its orders").
   const row = await deps.db.transaction(async (tx) => {
     const changed = await repo.transitionEvent(tx, ctx.tenantId, eventId, from, to);
-    if (changed && to === 'cancelled') await enqueueEventCancellation(deps, tx, { tenantId: ctx.tenantId, eventId, userId: ctx.user.id });
+    if (changed && to === 'cancelled') await enqueueEventCancellation(deps, tx, { tenantId: ctx.tenantId, eventId, userId: ctx.user.id, ...(message ? { message } : {}) });
     return changed;
   });
   if (!row) return getEvent({ deps, ctx, eventId });

@@ -1,7 +1,8 @@
-import { M } from '@marquee/core';
+import { randomUUID } from 'node:crypto';
+import { M, RESENDS_PER_MEMBER_PER_HOUR, RESENDS_PER_ORDER_PER_HOUR, resendMemberLimit, resendOrderLimit } from '@marquee/core';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobs, orders, outbox, subscribers, tickets } from '../../db/schema/index.js';
+import { jobs, orderActions, orders, outbox, subscribers, tickets } from '../../db/schema/index.js';
 import {
   givenHeldOrder,
   givenPlatformAdmin,
@@ -229,6 +230,98 @@ describe('POST /api/tenants/:tenantId/events/:eventId/resend', () => {
     const res = await c.post(url(order, 'resend'), { orderUID: order.orderUid, email: 'not-an-email' });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toBe(M.validEmail);
+  });
+});
+
+describe('resend limits and who may send elsewhere (issue 21 §3)', () => {
+  const resends = async (orderId: string) => (await db().select().from(orderActions).where(eq(orderActions.orderId, orderId))).filter((a) => a.action === 'resend');
+
+  it(`allows ${RESENDS_PER_ORDER_PER_HOUR} resends of an order an hour, then answers 429 with when, recording and mailing nothing`, async () => {
+    const order = await givenCompletedOrder();
+    const c = await adminClient();
+    for (let i = 0; i < RESENDS_PER_ORDER_PER_HOUR; i++) {
+      const to = i % 2 ? order.email : `helper${i}@example.test`;
+      expect((await c.post(url(order, 'resend'), { orderUID: order.orderUid, email: to })).status).toBe(200);
+    }
+    const mailed = (await db().select().from(outbox)).length;
+    const limited = await c.post(url(order, 'resend'), { orderUID: order.orderUid, email: order.email });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error).toMatchObject({ code: 'RATE_LIMITED', message: resendOrderLimit(60) });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(3500);
+    expect((await db().select().from(outbox)).length).toBe(mailed);
+    // Each resend is in the trail: who, when, to which address.
+    const trail = await resends(order.orderId);
+    expect(trail).toHaveLength(RESENDS_PER_ORDER_PER_HOUR);
+    expect(trail.map((a) => JSON.parse(a.details!).to).sort()).toEqual([order.email, order.email, 'helper0@example.test', 'helper2@example.test', 'helper4@example.test'].sort());
+    expect(trail.every((a) => a.userId && a.userEmail?.includes('@') && a.createdAt)).toBe(true);
+
+    // An hour later the order may be sent again; another order was never held up.
+    await db().update(orderActions).set({ createdAt: new Date(Date.now() - 61 * 60_000) }).where(eq(orderActions.orderId, order.orderId));
+    expect((await c.post(url(order, 'resend'), { orderUID: order.orderUid })).status).toBe(200);
+    const another = await givenCompletedOrder();
+    expect((await c.post(url(another, 'resend'), { orderUID: another.orderUid })).status).toBe(200);
+  });
+
+  it(`allows one member ${RESENDS_PER_MEMBER_PER_HOUR} resends an hour across orders`, async () => {
+    const user = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
+    const c = server.client(tenant.url);
+    await c.login(user.email, user.password);
+    const earlier = await givenCompletedOrder();
+    // What the member sent in the last hour (the trail is what the limit counts): 30 resends of other orders.
+    await db().insert(orderActions).values(
+      Array.from({ length: RESENDS_PER_MEMBER_PER_HOUR }, (_, i) => ({
+        tenantId: tenant.id,
+        id: randomUUID(),
+        orderId: earlier.orderId,
+        action: 'resend',
+        userId: user.id,
+        userEmail: user.email,
+        details: JSON.stringify({ to: earlier.email }),
+        createdAt: new Date(Date.now() - (50 - i) * 60_000),
+      })),
+    );
+    const order = await givenCompletedOrder();
+    const limited = await c.post(url(order, 'resend'), { orderUID: order.orderUid });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.message).toBe(resendMemberLimit(10));
+    expect(await resends(order.orderId)).toHaveLength(0);
+    // Another member of the tenant is not held up by this one.
+    expect((await (await adminClient()).post(url(order, 'resend'), { orderUID: order.orderUid })).status).toBe(200);
+  });
+
+  it('sends to an address that is not the buyer’s only for a role that can refund; anyone who may resend can send to the buyer', async () => {
+    const order = await givenCompletedOrder();
+    const staff = await adminClient(tenant, ['tenant_staff']);
+    const manager = await givenUser(server, { event: { tenantId: tenant.id, eventId: order.eventId, roles: ['event_manager'] } });
+    const mc = server.client(tenant.url);
+    await mc.login(manager.email, manager.password);
+    for (const c of [staff, mc]) {
+      const elsewhere = await c.post(url(order, 'resend'), { orderUID: order.orderUid, email: 'outsider@example.test' });
+      expect(elsewhere.status).toBe(403);
+      expect(elsewhere.body.error.message).toBe(M.resendElsewhereNotAllowed);
+      // The buyer's own address, whatever its case, is the buyer's.
+      expect((await c.post(url(order, 'resend'), { orderUID: order.orderUid, email: order.email.toUpperCase() })).status).toBe(200);
+    }
+    expect(await mailsTo('outsider@example.test')).toHaveLength(0);
+    expect((await resends(order.orderId)).map((a) => JSON.parse(a.details!).to.toLowerCase())).toEqual([order.email, order.email]);
+
+    const admin = await adminClient();
+    expect((await admin.post(url(order, 'resend'), { orderUID: order.orderUid, email: 'outsider@example.test' })).status).toBe(200);
+    const pm = await givenUser(server, { platformRoles: ['platform_manager'] });
+    const pc = server.client();
+    await pc.login(pm.email, pm.password);
+    expect((await pc.post(url(order, 'resend'), { orderUID: order.orderUid, email: 'second@example.test' })).status).toBe(200);
+    expect(await mailsTo('outsider@example.test')).toHaveLength(1);
+    expect(await mailsTo('second@example.test')).toHaveLength(1);
+  });
+
+  it('lets exactly the limit through when many resends of one order arrive at once', async () => {
+    const order = await givenCompletedOrder();
+    const c = await adminClient();
+    const answers = await Promise.all(Array.from({ length: RESENDS_PER_ORDER_PER_HOUR + 4 }, () => c.post(url(order, 'resend'), { orderUID: order.orderUid })));
+    expect(answers.map((a) => a.status).sort()).toEqual([...Array(RESENDS_PER_ORDER_PER_HOUR).fill(200), ...Array(4).fill(429)]);
+    expect(await resends(order.orderId)).toHaveLength(RESENDS_PER_ORDER_PER_HOUR);
+    expect(await mailsTo(order.email)).toHaveLength(1 + RESENDS_PER_ORDER_PER_HOUR);
   });
 });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { events, orderLines, orderLinks, orders, subscribers, tenants, tickets } from '../../db/schema/index.js';
+import { events, orderActions, orderLines, orderLinks, orders, subscribers, tenants, tickets } from '../../db/schema/index.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type TicketRow = typeof tickets.$inferSelect;
@@ -106,4 +106,26 @@ export async function paidOrdersOf(db: DbOrTx, tenantId: string, email: string, 
     .where(and(eq(orders.tenantId, tenantId), sql`lower(${orders.email}) = ${email.toLowerCase()}`, inArray(orders.status, ['processing', 'completed'])))
     .orderBy(desc(orders.createdAt))
     .limit(limit);
+}
+
+/**
+ * When members of the tenant resent tickets since `since` (order_actions 'resend' rows with a user;
+ * the buyer's own resends from the order link have their own limits), oldest first: of one order,
+ * or by one member.
+ */
+export async function staffResendsSince(db: DbOrTx, tenantId: string, by: { orderId: string } | { userId: string }, since: Date): Promise<Date[]> {
+  const rows = await db
+    .select({ at: orderActions.createdAt })
+    .from(orderActions)
+    .where(
+      and(
+        eq(orderActions.tenantId, tenantId),
+        'orderId' in by ? eq(orderActions.orderId, by.orderId) : eq(orderActions.userId, by.userId),
+        eq(orderActions.action, 'resend'),
+        sql`${orderActions.userId} is not null`,
+        sql`${orderActions.createdAt} > ${since.toISOString()}::timestamptz`,
+      ),
+    )
+    .orderBy(asc(orderActions.createdAt));
+  return rows.map((r) => r.at);
 }

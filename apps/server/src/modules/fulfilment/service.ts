@@ -1,16 +1,17 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { publicOrigin } from '../../config.js';
 import type { DbOrTx } from '../../db/client.js';
-import { M } from '@marquee/core';
+import { M, RESENDS_PER_MEMBER_PER_HOUR, RESENDS_PER_ORDER_PER_HOUR, resendMemberLimit, resendOrderLimit } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
-import { conflict, notFound } from '../../platform/errors.js';
+import { conflict, forbidden, notFound, RetryLaterError } from '../../platform/errors.js';
 import { eventIcs } from './ics.js';
 import { DEFAULT_BRAND_COLOR, plainVerbiage, receiptLines, ticketsFilename, ticketsMail } from './mails.js';
 import { coverStorageKey } from '../events/cover-image.js';
 import { renderTicketsPdf, venueLines, type TicketDocument, type TicketEventInfo } from './pdf.js';
 import { signTicketCode } from '../checkin/ticket-code.js';
+import { canMoveMoney } from '../order-admin/access.js';
 import { recordOrderAction } from '../order-admin/service.js';
 import { lockTenantOrder } from '../orders/repository.js';
 import * as repo from './repository.js';
@@ -203,18 +204,52 @@ async function orderOfEvent(opts: { deps: Deps; ctx: TenantCtx; eventId: string;
   return order;
 }
 
-/** Mails the order's valid tickets again, to the given address or the order's own. */
+const HOUR_MS = 60 * 60_000;
+
+const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/**
+ * The resend limits (docs/decisions.md "Issue 21.3: resending tickets"): at most
+ * RESENDS_PER_ORDER_PER_HOUR resends of one order and RESENDS_PER_MEMBER_PER_HOUR by one member of
+ * the tenant in any hour; the answer says when the next one may go (429 with Retry-After).
+ */
+async function checkResendLimits(db: DbOrTx, ctx: TenantCtx, orderId: string, now: number) {
+  const since = new Date(now - HOUR_MS);
+  const limits = [
+    { rows: await repo.staffResendsSince(db, ctx.tenantId, { orderId }, since), max: RESENDS_PER_ORDER_PER_HOUR, message: resendOrderLimit },
+    { rows: await repo.staffResendsSince(db, ctx.tenantId, { userId: ctx.user.id }, since), max: RESENDS_PER_MEMBER_PER_HOUR, message: resendMemberLimit },
+  ];
+  for (const { rows, max, message } of limits) {
+    if (rows.length < max) continue;
+    // Below the limit again once all but max - 1 of them are an hour old.
+    const nextAt = rows[rows.length - max]!.getTime() + HOUR_MS;
+    throw new RetryLaterError(message(Math.max(1, Math.ceil((nextAt - now) / 60_000))), (nextAt - now) / 1000);
+  }
+}
+
+/**
+ * Mails the order's valid tickets again, to the given address or the order's own. Each mail carries
+ * a fresh private link to the order, so sending it to an address that is not the buyer's needs a
+ * role that can move the tenant's money (issue 21 §3); resends are limited per order and per member,
+ * and each is recorded in the order's trail (who, when, to which address).
+ */
 export async function resendTickets(opts: { deps: Deps; ctx: TenantCtx; eventId: string; orderUid: string; email?: string | null }) {
   const { deps, ctx } = opts;
   let order = await orderOfEvent(opts);
   const to = opts.email || order.email;
+  if (!sameAddress(to, order.email) && !canMoveMoney(ctx)) throw forbidden(M.resendElsewhereNotAllowed);
+  // Checked before the slow part, and again under the order's lock as the resend is recorded.
+  await checkResendLimits(deps.db, ctx, order.id, Date.now());
   const claim = order.status === 'processing';
   if (claim) {
     // spec §4: a processing order's resend is the claim e-mail; finishing its fulfilment sends it.
     await fulfilOrder({ deps, tenantId: ctx.tenantId, orderId: order.id, claim: true });
     order = (await repo.findOrder(deps.db, ctx.tenantId, order.id)) ?? order;
-    if (order.status === 'completed' && to === order.email) {
-      await recordOrderAction(deps.db, { ctx, orderId: order.id, action: 'resend', details: { to, claim: true } });
+    if (order.status === 'completed' && sameAddress(to, order.email)) {
+      await deps.db.transaction(async (tx) => {
+        await lockTenantOrder(tx, ctx.tenantId, order.id);
+        await recordOrderAction(tx, { ctx, orderId: order.id, action: 'resend', details: { to, claim: true } });
+      });
       return { success: true as const, message: M.resentTickets };
     }
   }
@@ -225,6 +260,9 @@ export async function resendTickets(opts: { deps: Deps; ctx: TenantCtx; eventId:
   const pdfKey = `tickets/${ctx.tenantId}/${order.id}/${randomUUID()}.pdf`;
   await deps.storage.put(pdfKey, await renderTicketsPdf(doc), 'application/pdf');
   await deps.db.transaction(async (tx) => {
+    // Two resends at once cannot both pass the limit: they queue on the order's row.
+    await lockTenantOrder(tx, ctx.tenantId, order.id);
+    await checkResendLimits(tx, ctx, order.id, Date.now());
     await sendTicketsMail(tx, { deps, order, doc, pdfKey, to, claim });
     await recordOrderAction(tx, { ctx, orderId: order.id, action: 'resend', details: claim ? { to, claim } : { to } });
   });

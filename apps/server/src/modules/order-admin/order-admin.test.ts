@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { M, type TOrderDetail } from '@marquee/core';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, jobs, orderActions, orders, outbox, refunds, tenants, testCheckoutSessions, testRefunds, tickets, ticketTypes } from '../../db/schema/index.js';
+import { events, jobs, orderActions, orders, outbox, refunds, tenants, testRefunds, tickets, ticketTypes } from '../../db/schema/index.js';
 import { givenHeldOrder, givenTenant, givenTenantWithAdmin, startTenantServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { eventActorStatuses, givenEventActors, type EventActors } from '../../../test/actors.js';
-import { FULFIL_JOB } from '../fulfilment/service.js';
 import { refundPayment } from '../payments/service.js';
 import { CANCEL_ORDER_REFUND_JOB, mailCancelledOrder, refundCancelledOrder, sweepCancelledEvent } from './service.js';
+import { givenPaidOrder as givenPaid, type PaidOrder } from '../../../test/fixtures/paid-orders.js';
 
 let server: TestServer, tenant: GivenTenant, admin: Client;
 beforeAll(async () => {
@@ -20,36 +20,10 @@ const orderRow = async (id: string) => (await db().select().from(orders).where(e
 const remainingOf = async (id: string) => (await db().select({ r: ticketTypes.remaining }).from(ticketTypes).where(eq(ticketTypes.id, id)))[0]!.r;
 const refundRows = (orderId: string) => db().select().from(refunds).where(eq(refunds.orderId, orderId));
 
-type Paid = Awaited<ReturnType<typeof givenHeldOrder>> & { chargeId: string; ticketIds: string[] };
+type Paid = PaidOrder;
 
 /** A completed order paid through the test gateway ($100 of tickets; the platform keeps $9.57), with its tickets. */
-async function givenPaidOrder(opts: Parameters<typeof givenHeldOrder>[2] & { platformTotal?: number } = {}): Promise<Paid> {
-  const order = await givenHeldOrder(server, tenant.id, { ...opts, status: 'processing' });
-  const chargeId = `pi_test_${randomUUID().replace(/-/g, '')}`;
-  await db().insert(testCheckoutSessions).values({
-    tenantId: tenant.id,
-    id: `cs_test_${randomUUID()}`,
-    orderId: order.orderId,
-    orderUid: order.orderUid,
-    amount: order.totalAmount,
-    currency: 'usd',
-    successUrl: 'http://x.test/s',
-    cancelUrl: 'http://x.test/c',
-    idempotencyKey: `checkout:${order.orderId}`,
-    status: 'complete',
-    chargeId,
-    expiresAt: new Date(Date.now() + 60_000),
-  });
-  const platformTotal = opts.platformTotal ?? Math.min(957, order.totalAmount);
-  await db()
-    .update(orders)
-    .set({ chargeId, paymentProvider: 'test', paymentMethod: 'card', paidAt: new Date(), platformTotal, tenantTotal: order.totalAmount - platformTotal })
-    .where(eq(orders.id, order.orderId));
-  await server.app.deps.jobs.enqueue(db(), FULFIL_JOB, { tenantId: tenant.id, orderId: order.orderId }, { dedupeKey: `fulfil:${order.orderId}` });
-  await server.app.deps.jobs.drain();
-  const ticketIds = (await db().select({ id: tickets.id }).from(tickets).where(eq(tickets.orderId, order.orderId))).map((t) => t.id);
-  return { ...order, chargeId, ticketIds };
-}
+const givenPaidOrder = (opts: Parameters<typeof givenHeldOrder>[2] & { platformTotal?: number } = {}) => givenPaid(server, tenant.id, opts);
 
 const orderUrl = (o: { eventId: string; orderUid: string }, tenantId = tenant.id) => `/api/tenants/${tenantId}/events/${o.eventId}/orders/${o.orderUid}`;
 const voidUrl = (eventId: string, tenantId = tenant.id) => `/api/tenants/${tenantId}/events/${eventId}/tickets/void`;
@@ -88,6 +62,36 @@ describe('GET …/events/:eventId/orders/:orderUID', () => {
     expect(res.body.details.eventName).toMatch(/^Concert /);
     expect(res.body.tickets).toHaveLength(3);
     expect(res.body.tickets[0]!.details).toMatchObject({ voided: false, used: false, orderId: o.orderId, voidReason: null, refundId: null });
+  });
+
+  it('says Refunded or Partially refunded and splits the money at the sale and after the refunds, each side adding up (issue 21.10)', async () => {
+    const o = await givenPaidOrder();
+    // As priced: $100.00 paid with a $5.00 donation ($0.20 fee): organiser $82.23, platform $9.57, card $3.40, charity $4.80.
+    await db()
+      .update(orders)
+      .set({ donation: 500, donationFee: 20, charityName: 'Harbour Fund', gatewayProcessingFee: 340, tenantTotal: 8223, platformTotal: 957, breakdown: JSON.stringify({ donationFee: 20, donationNet: 480, channelCharge: 0 }) })
+      .where(eq(orders.id, o.orderId));
+    const fresh = await admin.get<TOrderDetail>(orderUrl(o));
+    expect(fresh.body.details.refundState).toBe('none');
+    expect(fresh.body.details.split).toEqual({
+      organiser: 8223, platform: 957, cardFee: 340, charity: 480, refunded: 0, organiserRefunded: 0, platformRefunded: 0, organiserAfterRefunds: 8223, platformAfterRefunds: 957,
+    });
+    expect(fresh.body.cancellationRefund).toBeNull();
+
+    expect((await admin.post(refundUrl(o), { mode: 'amount', amount: 2500, reason: 'partial' })).status).toBe(201);
+    const partial = (await admin.get<TOrderDetail>(orderUrl(o))).body.details;
+    expect(partial.refundState).toBe('partial');
+    expect((await admin.post(refundUrl(o), { mode: 'full', reason: 'the rest' })).status).toBe(201);
+    const full = (await admin.get<TOrderDetail>(orderUrl(o))).body.details;
+    expect(full.refundState).toBe('full');
+    for (const d of [partial, full]) {
+      const x = d.split;
+      expect(x.organiser + x.platform + x.cardFee + x.charity).toBe(d.totalAmount);
+      expect(x.organiserAfterRefunds + x.platformAfterRefunds + x.cardFee + x.charity + x.refunded).toBe(d.totalAmount);
+      expect(x.refunded).toBe(d.refundedAmount);
+    }
+    // A full refund gives back the platform's whole share; the organiser bears the card fee and the charity's part.
+    expect(full.split).toMatchObject({ refunded: 10000, platformRefunded: 957, platformAfterRefunds: 0, organiserAfterRefunds: -(340 + 480) });
   });
 
   it("is 404 for an unknown order, another event's order, a malformed event id and another tenant", async () => {
@@ -282,6 +286,61 @@ describe('refunds', () => {
   });
 });
 
+describe('a fully refunded order admits no one (issue 21 §4)', () => {
+  const unvoid = (o: Paid, ticketId: string) => admin.post(voidUrl(o.eventId), { ticketId, orderUID: o.orderUid, void: false, reason: 'Found it' });
+  const voidedOf = async (o: Paid) => new Map((await db().select().from(tickets).where(eq(tickets.orderId, o.orderId))).map((t) => [t.id, t.voided]));
+
+  it("void A, then the whole amount against ticket B: refused; after a full refund, A cannot be unvoided", async () => {
+    const o = await givenPaidOrder();
+    const [a, b] = o.ticketIds as [string, string];
+    expect((await admin.post(voidUrl(o.eventId), { ticketId: a, orderUID: o.orderUid, void: true, reason: 'Lost' })).status).toBe(200);
+
+    const whole = await admin.post(refundUrl(o), { mode: 'tickets', ticketIds: [b], amount: o.totalAmount, reason: 'All of it' });
+    expect(whole.status).toBe(400);
+    expect(whole.body.error).toMatchObject({ code: 'VALIDATION', message: M.refundExceedsTickets, fields: { amount: M.refundExceedsTickets } });
+    expect(await refundRows(o.orderId)).toHaveLength(0);
+    expect((await voidedOf(o)).get(b)).toBe(false);
+
+    const full = await admin.post(refundUrl(o), { mode: 'full', reason: 'Refund all' });
+    expect(full.status).toBe(201);
+    expect(full.body.order.details.refundableAmount).toBe(0);
+    const res = await unvoid(o, a);
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toBe(M.unvoidOrderRefunded);
+    expect((await voidedOf(o)).get(a)).toBe(true);
+    expect([...(await voidedOf(o)).values()].every(Boolean)).toBe(true);
+  });
+
+  it("chosen tickets refund at most their share; less is fine, and a ticket refund that empties the order voids the rest", async () => {
+    const o = await givenPaidOrder();
+    const rows = await db().select().from(tickets).where(eq(tickets.orderId, o.orderId));
+    const cheap = rows.find((t) => t.price === 2500)!;
+    const over = await admin.post(refundUrl(o), { mode: 'tickets', ticketIds: [cheap.id], amount: 2501, reason: 'x' });
+    expect(over.status).toBe(400);
+    expect(over.body.error.message).toBe(M.refundExceedsTickets);
+    const less = await admin.post(refundUrl(o), { mode: 'tickets', ticketIds: [cheap.id], amount: 1000, reason: 'Half back' });
+    expect(less.status).toBe(201);
+    expect(less.body.refund.details).toMatchObject({ refundAmount: 1000, ticketIds: [cheap.id] });
+    expect((await voidedOf(o)).get(cheap.id)).toBe(true);
+    // 9,000 left: an amount for all of it is a full refund, so the two other tickets are voided with it.
+    const rest = await admin.post(refundUrl(o), { mode: 'amount', amount: 9000, reason: 'The rest' });
+    expect(rest.status).toBe(201);
+    expect([...rest.body.refund.details.ticketIds].sort()).toEqual(rows.filter((t) => t.id !== cheap.id).map((t) => t.id).sort());
+    expect(rest.body.order.tickets.every((t: { details: { voided: boolean } }) => t.details.voided)).toBe(true);
+    for (const t of rows) expect((await unvoid(o, t.id)).status).toBe(409);
+  });
+
+  it('an amount that leaves money on the order leaves its tickets valid, and a voided one can still be restored', async () => {
+    const o = await givenPaidOrder();
+    const [a] = o.ticketIds as [string];
+    expect((await admin.post(voidUrl(o.eventId), { ticketId: a, orderUID: o.orderUid, void: true, reason: 'Lost' })).status).toBe(200);
+    const part = await admin.post(refundUrl(o), { mode: 'amount', amount: 9999, reason: 'Most of it' });
+    expect(part.status).toBe(201);
+    expect(part.body.refund.details.ticketIds).toEqual([]);
+    expect((await unvoid(o, a)).status).toBe(200);
+  });
+});
+
 describe('refund jobs queued before refunds were rows', () => {
   it('an old-style payments.refund payload becomes a row and refunds the charge once', async () => {
     const o = await givenPaidOrder();
@@ -358,11 +417,15 @@ describe('who may', () => {
   it('resend and download: the event manager too', async () => {
     const res = await actors.eventManager.post(`/api/tenants/${tenant.id}/events/${o.eventId}/download`, { orderUID: o.orderUid, email: o.email });
     expect(res.status).toBe(200);
-    const resent = await actors.eventManager.post(`/api/tenants/${tenant.id}/events/${o.eventId}/resend`, { orderUID: o.orderUid, email: 'friend@example.test' });
+    // To the buyer, yes; to another address only with a role that can refund (issue 21 §3).
+    const elsewhere = await actors.eventManager.post(`/api/tenants/${tenant.id}/events/${o.eventId}/resend`, { orderUID: o.orderUid, email: 'friend@example.test' });
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.body.error.message).toBe(M.resendElsewhereNotAllowed);
+    const resent = await actors.eventManager.post(`/api/tenants/${tenant.id}/events/${o.eventId}/resend`, { orderUID: o.orderUid, email: o.email });
     expect(resent.status).toBe(200);
     const audit = await db().select().from(orderActions).where(eq(orderActions.orderId, o.orderId));
     expect(audit.filter((a) => a.action === 'download')).toHaveLength(1);
-    expect(audit.filter((a) => a.action === 'resend').map((a) => JSON.parse(a.details!))).toEqual([{ to: 'friend@example.test' }]);
+    expect(audit.filter((a) => a.action === 'resend').map((a) => JSON.parse(a.details!))).toEqual([{ to: o.email }]);
   });
 });
 
@@ -378,7 +441,8 @@ describe('cancelling an event', () => {
 
     const cancel = await admin.post(`/api/tenants/${tenant.id}/events/${eventId}/cancel`);
     expect(cancel.status).toBe(200);
-    expect(cancel.body.cancellation).toEqual({ status: 'running', total: 4, refunded: 0, failed: 0, pending: 4, refundedAmount: 4000 });
+    // What is left to refund (3 x $100 + the $60 still held), never what was paid (issue 21.9).
+    expect(cancel.body.cancellation).toMatchObject({ status: 'running', total: 4, refunded: 0, failed: 0, retrying: 0, pending: 4, toRefund: 36000, refundedAmount: 0, refundedElsewhere: 4000 });
 
     // A crash: the gateway gives the money back, but the process dies before it records the answer.
     const gateway = server.app.deps.payments;
@@ -403,7 +467,7 @@ describe('cancelling an event', () => {
     for (const o of [...paid, partlyRefunded]) await refundCancelledOrder({ deps: server.app.deps, job: { tenantId: tenant.id, orderId: o.orderId, userId: null } });
 
     const done = await admin.get(`/api/tenants/${tenant.id}/events/${eventId}`);
-    expect(done.body.cancellation).toEqual({ status: 'done', total: 4, refunded: 4, failed: 0, pending: 0, refundedAmount: 40000 });
+    expect(done.body.cancellation).toMatchObject({ status: 'done', total: 4, refunded: 4, failed: 0, retrying: 0, pending: 0, toRefund: 36000, refundedAmount: 36000, refundedElsewhere: 4000, problems: [] });
     for (const o of [...paid, partlyRefunded]) {
       const given = await db().select().from(testRefunds).where(eq(testRefunds.chargeId, o.chargeId));
       expect(given.reduce((s, r) => s + r.amount, 0)).toBe(10000);
@@ -457,10 +521,157 @@ describe('cancelling an event', () => {
     expect(await mailCancelledOrder({ deps: server.app.deps, job: { tenantId: tenant.id, orderId: o.orderId, userId: null } })).toBe(false);
   });
 
-  it('progress is 404 for another tenant and none for an event that is not cancelled', async () => {
+  it('previews, counts and mails what is actually left to refund, with the organiser’s message (issue 21.9)', async () => {
+    const whole = await givenPaidOrder({ firstName: 'Wanda' });
+    const eventId = whole.eventId;
+    const part = await givenPaidOrder({ eventId, firstName: 'Petra' });
+    const done = await givenPaidOrder({ eventId, firstName: 'Dora' });
+    expect((await admin.post(refundUrl(part), { mode: 'amount', amount: 2000, reason: 'late start' })).status).toBe(201);
+    expect((await admin.post(refundUrl(done), { mode: 'full', reason: 'asked' })).status).toBe(201);
+    const free = await givenHeldOrder(server, tenant.id, { eventId, status: 'completed', lines: [{ name: 'Comp', price: 0, quantity: 1 }] });
+    await db().update(orders).set({ paymentMethod: 'free' }).where(eq(orders.id, free.orderId));
+    await server.app.deps.jobs.drain();
+
+    // The cancel dialog's preview: two orders still hold $100 + $80; one was refunded in full; four buyers are told.
+    const preview = await admin.get(`/api/tenants/${tenant.id}/events/${eventId}/cancellation`);
+    expect(preview.body).toMatchObject({ status: 'none', total: 2, pending: 2, toRefund: 18000, alreadyRefunded: 1, refundedElsewhere: 12000, notices: 4 });
+
+    const message = 'The venue flooded.\nWe hope to see you at the spring show.';
+    const cancel = await admin.post(`/api/tenants/${tenant.id}/events/${eventId}/cancel`, { message: `  ${message}  ` });
+    expect(cancel.status).toBe(200);
+    await server.app.deps.jobs.drain();
+    const progress = await admin.get(`/api/tenants/${tenant.id}/events/${eventId}/cancellation`);
+    expect(progress.body).toMatchObject({ status: 'done', total: 2, refunded: 2, toRefund: 18000, refundedAmount: 18000, alreadyRefunded: 1, refundedElsewhere: 12000 });
+    expect((await refundRows(part.orderId)).find((r) => r.kind === 'event_cancelled')).toMatchObject({ amount: 8000, status: 'succeeded' });
+    expect((await refundRows(done.orderId)).filter((r) => r.kind === 'event_cancelled')).toHaveLength(0);
+
+    const notice = async (email: string) => {
+      const mails = (await db().select().from(outbox).where(eq(outbox.to, email))).filter((m) => m.subject.startsWith('Cancelled: '));
+      expect(mails).toHaveLength(1);
+      return mails[0]!;
+    };
+    const wholeMail = await notice(whole.email);
+    expect(wholeMail.text).toContain(`Your order ${whole.orderUid} ($100.00) is being refunded in full, automatically`);
+    const partMail = await notice(part.email);
+    expect(partMail.text).toContain('Of the $100.00 you paid, $20.00 was already refunded to you; the remaining $80.00 is being refunded automatically');
+    expect(partMail.text).not.toContain('$100.00) is being refunded');
+    const doneMail = await notice(done.email);
+    expect(doneMail.text).toContain('It was already refunded in full ($100.00), so no further payment is due to you.');
+    expect(doneMail.text).not.toMatch(/is being refunded/);
+    expect((await notice(free.email)).text).toContain('is cancelled; its tickets are no longer valid.');
+    for (const m of [wholeMail, partMail, doneMail]) {
+      expect(m.text).toContain(`A message from ${tenant.name}:\n\n${message}`);
+      expect(m.html).toContain('The venue flooded.<br>We hope to see you at the spring show.');
+    }
+  });
+
+  it('refuses a message to buyers over 2,000 characters, and a message that is not text, without cancelling', async () => {
+    const o = await givenPaidOrder();
+    for (const body of [{ message: 'x'.repeat(2001) }, { message: 42 }]) {
+      const res = await admin.post(`/api/tenants/${tenant.id}/events/${o.eventId}/cancel`, body);
+      expect(res.status).toBe(400);
+    }
+    expect((await admin.post(`/api/tenants/${tenant.id}/events/${o.eventId}/cancel`, { message: 'x'.repeat(2001) })).body.error.message).toBe(M.cancelMessageTooLong);
+    expect((await db().select().from(events).where(eq(events.id, o.eventId)))[0]!.status).toBe('published');
+  });
+
+  it('retries a refused cancellation refund with backoff through the job queue, shows it, and stops after the last try (issue 21.13)', async () => {
+    const o = await givenPaidOrder();
+    const refusedOnce = await givenPaidOrder({ eventId: o.eventId });
+    // Both charges were refunded at the gateway behind our back: the gateway refuses.
+    const outside = async (p: Paid) => db().insert(testRefunds).values({ id: `re_test_${randomUUID()}`, chargeId: p.chargeId, amount: 10000, idempotencyKey: `outside:${p.orderId}` });
+    await outside(o);
+    await outside(refusedOnce);
+    const progressUrl = `/api/tenants/${tenant.id}/events/${o.eventId}/cancellation`;
+    const jobOf = async (orderId: string, retry: number) =>
+      (await db().select().from(jobs).where(eq(jobs.dedupeKey, retry ? `cancel-refund:${orderId}:retry-${retry}` : `cancel-refund:${orderId}`)))[0];
+    /** Runs the order's next retry now, as if its wait were over. */
+    const runRetry = async (orderId: string, retry: number) => {
+      await db().update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobs.dedupeKey, `cancel-refund:${orderId}:retry-${retry}`));
+      await server.app.deps.jobs.drain();
+    };
+
+    const before = Date.now();
+    expect((await admin.post(`/api/tenants/${tenant.id}/events/${o.eventId}/cancel`)).status).toBe(200);
+    await server.app.deps.jobs.drain();
+
+    // The first try failed: a retry is queued 5 minutes on, and the console says so with the reason.
+    const first = await jobOf(o.orderId, 1);
+    expect(first).toBeDefined();
+    expect(first!.runAt.getTime() - before).toBeGreaterThanOrEqual(5 * 60_000 - 1000);
+    expect(first!.runAt.getTime() - Date.now()).toBeLessThanOrEqual(5 * 60_000);
+    const retrying = await admin.get(progressUrl);
+    expect(retrying.body).toMatchObject({ status: 'running', total: 2, refunded: 0, failed: 0, retrying: 2, pending: 0, toRefund: 20000, refundedAmount: 0 });
+    expect(retrying.body.problems).toHaveLength(2);
+    expect(retrying.body.problems.find((p: { orderUID: string }) => p.orderUID === o.orderUid)).toEqual({
+      orderUID: o.orderUid, state: 'retrying', amount: 10000, tries: 1, maxTries: 6, nextTryAt: first!.runAt.toISOString(), failureReason: expect.stringMatching(/greater than/),
+    });
+    const page = await admin.get<TOrderDetail>(orderUrl(o));
+    expect(page.body.cancellationRefund).toMatchObject({ state: 'retrying', tries: 1, maxTries: 6, amount: 10000, nextTryAt: first!.runAt.toISOString() });
+
+    // One order's money comes back to the charge: its retry refunds it, once.
+    await db().delete(testRefunds).where(eq(testRefunds.idempotencyKey, `outside:${refusedOnce.orderId}`));
+    await runRetry(refusedOnce.orderId, 1);
+    expect((await admin.get<TOrderDetail>(orderUrl(refusedOnce))).body.cancellationRefund).toMatchObject({ state: 'refunded', tries: 2, nextTryAt: null });
+    expect(await orderRow(refusedOnce.orderId)).toMatchObject({ refunded: true, refundedAmount: 10000 });
+    const given = await db().select().from(testRefunds).where(eq(testRefunds.chargeId, refusedOnce.chargeId));
+    expect(given.reduce((sum, r) => sum + r.amount, 0)).toBe(10000);
+    // The retry gives back the tickets the failed try voided: the door shows them as refunded.
+    const retried = (await refundRows(refusedOnce.orderId)).find((r) => r.kind === 'event_cancelled' && r.status === 'succeeded')!;
+    expect(retried.ticketIds.sort()).toEqual([...refusedOnce.ticketIds].sort());
+
+    // The other keeps failing: each failure waits longer (30 min, 2 h, 8 h, a day), then it stays failed.
+    const waits = [30, 120, 480, 1440];
+    for (const [i, minutes] of waits.entries()) {
+      const at = Date.now();
+      await runRetry(o.orderId, i + 1);
+      const next = await jobOf(o.orderId, i + 2);
+      expect(next, `retry ${i + 2}`).toBeDefined();
+      expect(Math.round((next!.runAt.getTime() - at) / 60_000)).toBe(minutes);
+    }
+    await runRetry(o.orderId, 5);
+    expect(await jobOf(o.orderId, 6)).toBeUndefined();
+    const failed = (await refundRows(o.orderId)).filter((r) => r.kind === 'event_cancelled');
+    expect(failed).toHaveLength(6);
+    expect(failed.every((r) => r.status === 'failed')).toBe(true);
+    const gaveUp = await admin.get(progressUrl);
+    expect(gaveUp.body).toMatchObject({ status: 'done', total: 2, refunded: 1, failed: 1, retrying: 0, pending: 0, refundedAmount: 10000 });
+    expect(gaveUp.body.problems).toEqual([expect.objectContaining({ orderUID: o.orderUid, state: 'failed', tries: 6, nextTryAt: null })]);
+    expect((await admin.get<TOrderDetail>(orderUrl(o))).body.cancellationRefund).toMatchObject({ state: 'failed', tries: 6, maxTries: 6 });
+    // A stale or repeated run of a retry writes nothing more.
+    await refundCancelledOrder({ deps: server.app.deps, job: { tenantId: tenant.id, orderId: o.orderId, userId: null, retry: 3 } });
+    await refundCancelledOrder({ deps: server.app.deps, job: { tenantId: tenant.id, orderId: o.orderId, userId: null } });
+    expect((await refundRows(o.orderId)).filter((r) => r.kind === 'event_cancelled')).toHaveLength(6);
+
+    // The organiser refunds it by hand from the order page: it counts as refunded, elsewhere.
+    await db().delete(testRefunds).where(eq(testRefunds.idempotencyKey, `outside:${o.orderId}`));
+    expect((await admin.post(refundUrl(o), { mode: 'full', reason: 'by hand' })).status).toBe(201);
+    expect((await admin.get(progressUrl)).body).toMatchObject({ status: 'done', refunded: 2, failed: 0, refundedElsewhere: 10000, problems: [] });
+  });
+
+  it('a retry finds nothing to give back when the order was refunded by hand while it waited', async () => {
+    const o = await givenPaidOrder();
+    await db().insert(testRefunds).values({ id: `re_test_${randomUUID()}`, chargeId: o.chargeId, amount: 10000, idempotencyKey: `outside:${o.orderId}` });
+    expect((await admin.post(`/api/tenants/${tenant.id}/events/${o.eventId}/cancel`)).status).toBe(200);
+    await server.app.deps.jobs.drain();
+    expect((await admin.get<TOrderDetail>(orderUrl(o))).body.cancellationRefund).toMatchObject({ state: 'retrying', tries: 1 });
+    await db().delete(testRefunds).where(eq(testRefunds.idempotencyKey, `outside:${o.orderId}`));
+    expect((await admin.post(refundUrl(o), { mode: 'full', reason: 'by hand' })).status).toBe(201);
+    await db().update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(eq(jobs.dedupeKey, `cancel-refund:${o.orderId}:retry-1`));
+    await server.app.deps.jobs.drain();
+    const given = await db().select().from(testRefunds).where(eq(testRefunds.chargeId, o.chargeId));
+    expect(given.reduce((sum, r) => sum + r.amount, 0)).toBe(10000);
+    expect((await refundRows(o.orderId)).filter((r) => r.kind === 'event_cancelled')).toHaveLength(1);
+    expect((await admin.get<TOrderDetail>(orderUrl(o))).body.cancellationRefund).toMatchObject({ state: 'refunded', tries: 1 });
+  });
+
+  it('progress is 404 for another tenant, and for an event that is not cancelled says what cancelling would do', async () => {
     const o = await givenPaidOrder();
     const res = await admin.get(`/api/tenants/${tenant.id}/events/${o.eventId}/cancellation`);
-    expect(res.body).toEqual({ status: 'none', total: 0, refunded: 0, failed: 0, pending: 0, refundedAmount: 0 });
+    expect(res.body).toEqual({
+      status: 'none', total: 1, refunded: 0, failed: 0, retrying: 0, pending: 1, toRefund: 10000, refundedAmount: 0,
+      alreadyRefunded: 0, refundedElsewhere: 0, notices: 1, problems: [],
+    });
     expect((await admin.get(`/api/tenants/${tenant.id}/events/${randomUUID()}/cancellation`)).status).toBe(404);
     const { tenant: other, admin: c } = await givenTenantWithAdmin(server);
     expect((await c.get(`/api/tenants/${other.id}/events/${o.eventId}/cancellation`)).status).toBe(404);

@@ -12,8 +12,8 @@ import {
   mailCancelledOrder,
   getEventCancellation,
   getOrderDetail,
-  refundCancelledOrder,
   refundOrder,
+  runCancelRefundJob,
   sweepCancelledEvent,
   voidTicket,
   type CancelEventJob,
@@ -30,7 +30,7 @@ export function registerOrderAdminRoutes(app: FastifyInstance, deps: Deps) {
     await sweepCancelledEvent({ deps, job });
   });
   deps.jobs.register(CANCEL_ORDER_REFUND_JOB, async (job: CancelOrderJob) => {
-    await refundCancelledOrder({ deps, job });
+    await runCancelRefundJob({ deps, job });
   });
   deps.jobs.register(CANCEL_ORDER_MAIL_JOB, async (job: CancelOrderJob) => {
     await mailCancelledOrder({ deps, job });
@@ -66,7 +66,7 @@ export function registerOrderAdminRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get(
     '/api/tenants/:tenantId/events/:eventId/cancellation',
-    { config: { access: ORDER_VIEW }, schema: { tags, summary: "A cancelled event's refunds: total, refunded, failed, pending", params: ZEventParams, response: { 200: ZCancellationProgress } } },
+    { config: { access: ORDER_VIEW }, schema: { tags, summary: "A cancelled event's refunds (what cancelling would refund, before it): orders by state, amounts left to refund, failed orders", params: ZEventParams, response: { 200: ZCancellationProgress } } },
     async (req) => getEventCancellation({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId }),
   );
 }

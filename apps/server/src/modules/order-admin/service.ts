@@ -1,14 +1,19 @@
 import {
+  CANCEL_REFUND_MAX_TRIES,
+  CANCEL_REFUND_RETRY_MINUTES,
   M,
   orderPayoutState,
+  orderRefundState,
   ticketsRefundAmount,
   type OrderActionKind,
   type RefundKind,
   type RefundStatus,
   type TCancellationProgress,
+  type TCancellationRefund,
   type TOrderAction,
   type TOrderDetail,
   type TOrderRefund,
+  type TOrderSplit,
   type TOrderTicket,
   type TRefundResponse,
   type TVoidTicketResponse,
@@ -39,15 +44,39 @@ const EVENT_CANCELLED_REASON = 'Event cancelled';
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
-function breakdownExtras(breakdown: string | null): { donationFee: number; channelCharge: number } {
-  if (!breakdown) return { donationFee: 0, channelCharge: 0 };
+function breakdownExtras(breakdown: string | null): { donationFee: number; channelCharge: number; donationNet: number | null } {
+  if (!breakdown) return { donationFee: 0, channelCharge: 0, donationNet: null };
   try {
-    const b = JSON.parse(breakdown) as { donationFee?: unknown; channelCharge?: unknown };
+    const b = JSON.parse(breakdown) as { donationFee?: unknown; channelCharge?: unknown; donationNet?: unknown };
     const n = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : 0);
-    return { donationFee: n(b.donationFee), channelCharge: n(b.channelCharge) };
+    return { donationFee: n(b.donationFee), channelCharge: n(b.channelCharge), donationNet: typeof b.donationNet === 'number' && Number.isSafeInteger(b.donationNet) ? b.donationNet : null };
   } catch {
-    return { donationFee: 0, channelCharge: 0 };
+    return { donationFee: 0, channelCharge: 0, donationNet: null };
   }
+}
+
+/**
+ * Where the order's money goes (core ZOrderSplit): the pricing engine's split at the sale, and each
+ * share less its part of the succeeded refunds of the order's own payment. The charity's part is the
+ * donation less its fee as priced (docs/pricing.md: totalAmount = sellerNet + platformTotal +
+ * gatewayProcessingFee + vat + donationNet, and tenantTotal = sellerNet + vat).
+ */
+function splitOf(order: repo.OrderRow, refundRows: repo.RefundRow[], donationNet: number | null): TOrderSplit {
+  const counted = refundRows.filter((r) => r.status === 'succeeded' && r.kind !== repo.NOT_ORDER_MONEY);
+  const organiserRefunded = counted.reduce((s, r) => s + r.tenantAmount, 0);
+  const platformRefunded = counted.reduce((s, r) => s + r.platformAmount, 0);
+  const charity = order.donation > 0 ? Math.max(0, donationNet ?? order.totalAmount - order.tenantTotal - order.platformTotal - order.gatewayProcessingFee) : 0;
+  return {
+    organiser: order.tenantTotal,
+    platform: order.platformTotal,
+    cardFee: order.gatewayProcessingFee,
+    charity,
+    refunded: organiserRefunded + platformRefunded,
+    organiserRefunded,
+    platformRefunded,
+    organiserAfterRefunds: order.tenantTotal - organiserRefunded,
+    platformAfterRefunds: order.platformTotal - platformRefunded,
+  };
 }
 
 /** Whether the order took money that can be given back (spec silent; docs/decisions.md). */
@@ -124,15 +153,19 @@ function toOrderAction(a: repo.OrderActionRow): TOrderAction {
 }
 
 async function detailOf(db: DbOrTx, order: repo.OrderRow): Promise<TOrderDetail> {
-  const [eventName, ticketRows, refundRows, actionRows, refundedTickets, live] = await Promise.all([
+  const [eventName, eventStatus, ticketRows, refundRows, actionRows, refundedTickets, live] = await Promise.all([
     repo.findEventName(db, order.tenantId, order.eventId),
+    repo.findEventStatus(db, order.tenantId, order.eventId),
     repo.ticketsOf(db, order.tenantId, order.id),
     repo.refundsOf(db, order.tenantId, order.id),
     repo.actionsOf(db, order.tenantId, order.id),
     repo.refundedTicketIds(db, order.tenantId, order.id),
     repo.liveRefundTotals(db, order.tenantId, order.id),
   ]);
-  const payoutLine = await findSaleLine(db, order.tenantId, order.id);
+  const [payoutLine, cancellationRefund] = await Promise.all([
+    findSaleLine(db, order.tenantId, order.id),
+    eventStatus === 'cancelled' ? cancellationRefundOf(db, order) : null,
+  ]);
   const name = eventName ?? '';
   const fullName = `${order.firstName} ${order.lastName}`.trim();
   const extras = breakdownExtras(order.breakdown);
@@ -187,11 +220,30 @@ async function detailOf(db: DbOrTx, order: repo.OrderRow): Promise<TOrderDetail>
         onHold: payoutLine?.onHold ?? false,
         balanceAvailableOn: payoutLine?.balanceAvailableOn ?? null,
       }),
+      eventStatus: eventStatus ?? '',
+      refundState: orderRefundState({ totalAmount: order.totalAmount, refundedAmount: order.refundedAmount }),
+      split: splitOf(order, refundRows.map((r) => r.refund), extras.donationNet),
     },
     tickets: ticketRows.map((t) => toOrderTicket(t.ticket, t.voidedByEmail, refundedTickets.get(t.ticket.id) ?? null)),
     refunds: refundRows.map((r) => toOrderRefund(r.refund, order, name, r.createdByEmail)),
     actions: actionRows.map(toOrderAction),
+    cancellationRefund,
   };
+}
+
+const toCancellationRefund = (row: repo.CancellationStateRow): TCancellationRefund => ({
+  state: row.state,
+  amount: row.amount,
+  tries: row.tries,
+  maxTries: CANCEL_REFUND_MAX_TRIES,
+  nextTryAt: row.nextTryAt?.toISOString() ?? null,
+  failureReason: row.failureReason,
+});
+
+/** The refund the order's cancelled event owes it (issue 21.13), or null when it took no money. */
+async function cancellationRefundOf(db: DbOrTx, order: repo.OrderRow): Promise<TCancellationRefund | null> {
+  const row = await repo.cancellationStateOf(db, order.tenantId, order.eventId, order.id, CANCEL_REFUND_MAX_TRIES);
+  return row ? toCancellationRefund(row) : null;
 }
 
 async function findOrder(db: DbOrTx, ctx: TenantCtx, eventId: string, orderUid: string): Promise<repo.OrderRow> {
@@ -232,6 +284,8 @@ export async function voidTicket(opts: { deps: Deps; ctx: TenantCtx; eventId: st
     if (ticket.voided === input.void) return ticket.id;
     if (!input.void) {
       if ((await repo.refundedTicketIds(tx, ctx.tenantId, order.id)).has(ticket.id)) throw conflict(M.ticketAlreadyRefunded);
+      // All the order's money went (or is going) back: none of its tickets may admit again (issue 21 §4).
+      if (locked.totalAmount > 0 && (await repo.liveRefundTotals(tx, ctx.tenantId, order.id)).amount >= locked.totalAmount) throw conflict(M.unvoidOrderRefunded);
       if (!(await moveSeats(tx, locked, [ticket.ticketTypeId], 'take'))) throw conflict(M.unvoidSoldOut);
     } else {
       await moveSeats(tx, locked, [ticket.ticketTypeId], 'release');
@@ -307,9 +361,18 @@ export async function refundOrder(opts: {
         donation: order.donation,
         donationFee: breakdownExtras(order.breakdown).donationFee,
       });
+      // An amount typed for chosen tickets may be less than their share, never more: more money
+      // back is an amount refund, which leaves the other tickets valid only while money is left.
+      if (input.amount !== undefined && input.amount > share) throw refundError(M.refundExceedsTickets, 'amount');
       amount = input.amount ?? Math.min(share, left);
       if (amount > left) throw refundError(M.refundExceedsPaid, 'amount');
       if (amount <= 0) throw refundError(M.refundAmountInvalid, 'amount');
+    }
+    // A refund that gives back all that is left is a full refund, whatever its mode: every ticket
+    // still valid is voided with it, so a fully refunded order admits no one (issue 21 §4).
+    if (input.mode !== 'full' && amount === left) {
+      const chosen = new Set(voiding.map((t) => t.id));
+      voiding = [...voiding, ...tickets.filter((t) => !t.voided && !chosen.has(t.id))];
     }
 
     if (voiding.length > 0) {
@@ -360,8 +423,19 @@ export async function refundOrder(opts: {
 
 // ---- event cancellation ------------------------------------------------------------------------
 
-export type CancelEventJob = { tenantId: string; eventId: string; userId: string | null };
-export type CancelOrderJob = { tenantId: string; orderId: string; userId: string | null };
+/** `message`: the organiser's words to the buyers, put in every cancellation notice (issue 21.9). */
+export type CancelEventJob = { tenantId: string; eventId: string; userId: string | null; message?: string };
+/** `retry`: the retry this run is, after that many failed tries (absent: the first try). */
+export type CancelOrderJob = { tenantId: string; orderId: string; userId: string | null; message?: string; retry?: number };
+
+/**
+ * A cancellation refund job also waits for the gateway: while its refund is pending the job fails
+ * on purpose and the queue runs it again with its backoff (2 s, 4 s … 10 minutes), about four
+ * hours in all, so that a refund that fails late is still retried (issue 21.13).
+ */
+const CANCEL_REFUND_JOB_ATTEMPTS = 30;
+/** The orders whose refund failed that the progress lists. */
+const PROBLEMS_SHOWN = 50;
 
 /** Queued in the transaction that cancels the event (modules/events changeEventStatus). */
 export async function enqueueEventCancellation(deps: Deps, tx: DbOrTx, job: CancelEventJob) {
@@ -383,7 +457,8 @@ export async function sweepCancelledEvent(opts: { deps: Deps; job: CancelEventJo
     await deps.db.transaction(async (tx) => {
       for (const orderId of ids) {
         await deps.jobs.enqueue(tx, CANCEL_ORDER_REFUND_JOB, { tenantId: job.tenantId, orderId, userId: job.userId } satisfies CancelOrderJob, {
-          dedupeKey: `cancel-refund:${orderId}`,
+          dedupeKey: repo.cancelRefundJobKey(orderId),
+          maxAttempts: CANCEL_REFUND_JOB_ATTEMPTS,
         });
       }
     });
@@ -393,12 +468,13 @@ export async function sweepCancelledEvent(opts: { deps: Deps; job: CancelEventJo
   // Every buyer is told, free orders included: one notice job per order, deduped like the refunds.
   let told = 0;
   after = null;
+  const message = job.message?.trim() || undefined;
   for (;;) {
     const ids = await repo.buyerOrderIds(deps.db, job.tenantId, job.eventId, after, SWEEP_PAGE);
     if (ids.length === 0) break;
     await deps.db.transaction(async (tx) => {
       for (const orderId of ids) {
-        await deps.jobs.enqueue(tx, CANCEL_ORDER_MAIL_JOB, { tenantId: job.tenantId, orderId, userId: job.userId } satisfies CancelOrderJob, {
+        await deps.jobs.enqueue(tx, CANCEL_ORDER_MAIL_JOB, { tenantId: job.tenantId, orderId, userId: job.userId, message } satisfies CancelOrderJob, {
           dedupeKey: `cancel-mail:${orderId}`,
         });
       }
@@ -410,11 +486,21 @@ export async function sweepCancelledEvent(opts: { deps: Deps; job: CancelEventJo
   return queued;
 }
 
-/** Job order-admin.cancel-mail: the cancellation notice of one order, through the outbox (issue 15). */
+/**
+ * Job order-admin.cancel-mail: the cancellation notice of one order, through the outbox (issue 15),
+ * with what its cancellation actually gives back (issue 21.9): what was still held, not what was
+ * paid, and no refund wording for an order that was already refunded in full.
+ */
 export async function mailCancelledOrder(opts: { deps: Deps; job: CancelOrderJob }): Promise<boolean> {
   const { deps, job } = opts;
   const row = await repo.cancellationNoticeOf(deps.db, job.tenantId, job.orderId);
   if (!row || row.eventStatus !== 'cancelled' || !row.order.email) return false;
+  const refunds = (await repo.refundsOf(deps.db, job.tenantId, job.orderId)).map((r) => r.refund).filter((r) => r.kind !== repo.NOT_ORDER_MONEY);
+  const live = (r: repo.RefundRow) => r.status === 'pending' || r.status === 'succeeded';
+  const byCancellation = refunds.find((r) => r.kind === 'event_cancelled');
+  const earlier = refunds.filter((r) => r.kind !== 'event_cancelled' && live(r)).reduce((s, r) => s + r.amount, 0);
+  const held = Math.max(0, row.order.totalAmount - refunds.filter(live).reduce((s, r) => s + r.amount, 0));
+  const paid = isRefundable(row.order);
   await deps.db.transaction((tx) =>
     deps.mailer.send(
       tx,
@@ -424,6 +510,8 @@ export async function mailCancelledOrder(opts: { deps: Deps; job: CancelOrderJob
         contactEmail: row.contactEmail,
         event: { name: row.eventName, when: row.startDateTime ? formatEventDateTime(row.startDateTime, row.timeZone) : '' },
         order: row.order,
+        refund: paid ? { amount: byCancellation ? byCancellation.amount : held, earlier } : null,
+        message: job.message ?? null,
       }),
     ),
   );
@@ -433,15 +521,22 @@ export async function mailCancelledOrder(opts: { deps: Deps; job: CancelOrderJob
 /**
  * Job order-admin.cancel-refund: refunds what is left of one paid order of a cancelled event and
  * voids its tickets. A re-run finds the refund it wrote (pending: asked again with the same
- * idempotency key; settled: nothing to do), so an order is never refunded twice.
+ * idempotency key; settled: nothing to do), so an order is never refunded twice. A try that fails
+ * is followed by a retry job after core CANCEL_REFUND_RETRY_MINUTES (issue 21.13): the retry, and
+ * only the retry queued for that failure, writes a new refund for what is still held, under the
+ * order's lock, so a refund given from the order page meanwhile is never given twice.
  */
 export async function refundCancelledOrder(opts: { deps: Deps; job: CancelOrderJob }): Promise<repo.RefundRow | null> {
   const { deps, job } = opts;
-  const refund = await deps.db.transaction(async (tx) => {
+  const written = await deps.db.transaction(async (tx) => {
     const order = await lockTenantOrder(tx, job.tenantId, job.orderId);
     if (!order || !isRefundable(order)) return null;
-    const earlier = (await repo.refundsOf(tx, job.tenantId, order.id)).map((r) => r.refund).find((r) => r.kind === 'event_cancelled');
-    if (earlier) return earlier;
+    const mine = (await repo.refundsOf(tx, job.tenantId, order.id)).map((r) => r.refund).filter((r) => r.kind === 'event_cancelled');
+    const latest = mine[0];
+    const failures = mine.filter((r) => r.status === 'failed').length;
+    if (latest && latest.status !== 'failed') return latest;
+    // A failed try is tried again only by the retry queued for it, and not past the last try.
+    if (latest && ((job.retry ?? 0) !== failures || failures >= CANCEL_REFUND_MAX_TRIES)) return latest;
     const live = await repo.liveRefundTotals(tx, job.tenantId, order.id);
     const left = order.totalAmount - live.amount;
     if (left <= 0) return null;
@@ -455,7 +550,8 @@ export async function refundCancelledOrder(opts: { deps: Deps; job: CancelOrderJ
       reason: EVENT_CANCELLED_REASON,
       provider: order.paymentProvider ?? deps.payments.name,
       chargeId: order.chargeId!,
-      ticketIds: voiding.map((t) => t.id),
+      // A retry gives back the same tickets' money: it lists the tickets the failed try voided.
+      ticketIds: latest ? latest.ticketIds : voiding.map((t) => t.id),
       createdBy: job.userId,
     });
     await repo.insertAction(tx, {
@@ -465,22 +561,51 @@ export async function refundCancelledOrder(opts: { deps: Deps; job: CancelOrderJ
       reason: EVENT_CANCELLED_REASON,
       userId: job.userId,
       userEmail: null,
-      details: { refundId: row.id, amount: left, ticketIds: row.ticketIds },
+      details: { refundId: row.id, amount: left, ticketIds: row.ticketIds, ...(latest ? { retry: failures } : {}) },
     });
     return row;
   });
-  if (!refund || refund.status !== 'pending') return refund;
-  return processRefund({ deps, tenantId: job.tenantId, refundId: refund.id });
+  if (!written) return null;
+  const settled = written.status === 'pending' ? await processRefund({ deps, tenantId: job.tenantId, refundId: written.id }) : written;
+  if (settled?.status === 'failed') await scheduleCancellationRetry(deps, job);
+  return settled;
 }
 
-/** The refunds of a cancelled event: total paid orders, refunded in full, failed, still to do. */
+/**
+ * Queues the retry after the order's latest failed try (at most one per failure: its dedupe key
+ * names the failure), unless that was the last try. Any run of the order's jobs that finds a
+ * failed try calls it, so a failure the gateway reports later is retried by the next run too.
+ */
+async function scheduleCancellationRetry(deps: Deps, job: CancelOrderJob): Promise<void> {
+  const failures = (await repo.refundsOf(deps.db, job.tenantId, job.orderId)).filter((r) => r.refund.kind === 'event_cancelled' && r.refund.status === 'failed').length;
+  if (failures === 0 || failures >= CANCEL_REFUND_MAX_TRIES) return;
+  const waitMinutes = CANCEL_REFUND_RETRY_MINUTES[failures - 1]!;
+  await deps.jobs.enqueue(deps.db, CANCEL_ORDER_REFUND_JOB, { tenantId: job.tenantId, orderId: job.orderId, userId: job.userId, retry: failures } satisfies CancelOrderJob, {
+    runAt: new Date(Date.now() + waitMinutes * 60_000),
+    dedupeKey: repo.cancelRefundJobKey(job.orderId, failures),
+    maxAttempts: CANCEL_REFUND_JOB_ATTEMPTS,
+  });
+  deps.log.warn({ orderId: job.orderId, failures, waitMinutes }, 'cancellation refund failed; retry queued');
+}
+
+/** The job's run: a refund still pending at the gateway fails the run on purpose, so the queue looks again later. */
+export async function runCancelRefundJob(opts: { deps: Deps; job: CancelOrderJob }): Promise<void> {
+  const refund = await refundCancelledOrder(opts);
+  if (refund?.status === 'pending') throw new Error(`cancellation refund ${refund.id} is still pending at the gateway; looking again later`);
+}
+
+/**
+ * The refunds of a cancelled event (issue 21.9, 21.13): the orders it refunds by state, what it
+ * gives back (what was still held), what it gave back, and the orders whose refund failed. For an
+ * event that is not cancelled, the same figures say what cancelling it now would do.
+ */
 export async function getCancellationProgress(opts: { deps: Deps; tenantId: string; eventId: string }): Promise<TCancellationProgress> {
   const { deps, tenantId, eventId } = opts;
   const status = await repo.findEventStatus(deps.db, tenantId, eventId);
-  if (status !== 'cancelled') return { status: 'none', total: 0, refunded: 0, failed: 0, pending: 0, refundedAmount: 0 };
-  const c = await repo.cancellationCounts(deps.db, tenantId, eventId);
-  const pending = Math.max(0, c.total - c.refunded - c.failed);
-  return { status: pending > 0 ? 'running' : 'done', ...c, pending };
+  const c = await repo.cancellationCounts(deps.db, tenantId, eventId, CANCEL_REFUND_MAX_TRIES, PROBLEMS_SHOWN);
+  const problems = c.problems.map((p) => ({ ...toCancellationRefund(p), orderUID: p.orderUid, state: p.state as 'failed' | 'retrying' }));
+  const running = c.pending + c.retrying > 0;
+  return { ...c, problems, status: status !== 'cancelled' ? 'none' : running ? 'running' : 'done' };
 }
 
 /** GET …/events/:eventId/cancellation. */

@@ -1,4 +1,4 @@
-import type { Tx } from '../../db/client.js';
+import type { DbOrTx, Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../platform/errors.js';
 import * as eventsRepo from '../events/repository.js';
@@ -9,6 +9,18 @@ import * as repo from './repository.js';
 
 /** Job name of the tickets' issue; the fulfilment module registers its handler. */
 export const FULFIL_JOB = 'orders.fulfil';
+
+/**
+ * Job name of an order's payout lines (its sale line, and a line per succeeded refund); the payouts
+ * module registers its handler. Queued with the payment and with each succeeded refund, in their
+ * transactions, so the lines follow the money and Pending Payouts only reads.
+ */
+export const PAYOUT_LINES_JOB = 'payouts.lines';
+
+/** Queues the order's payout lines (PAYOUT_LINES_JOB); `cause` keeps one job per payment or refund. */
+export async function queuePayoutLines(deps: Pick<Deps, 'jobs'>, tx: DbOrTx, p: { tenantId: string; orderId: string; cause: string }) {
+  await deps.jobs.enqueue(tx, PAYOUT_LINES_JOB, { tenantId: p.tenantId, orderId: p.orderId }, { dedupeKey: `${PAYOUT_LINES_JOB}:${p.cause}` });
+}
 
 /** Thrown inside a (sub)transaction to roll it back when a conditional take found too little left. */
 class Shortage extends Error {
@@ -31,6 +43,8 @@ export async function markPaidInTx(
     paymentMethod: p.paymentMethod,
   });
   await deps.jobs.enqueue(tx, FULFIL_JOB, { tenantId: p.tenantId, orderId: p.orderId }, { dedupeKey: `${FULFIL_JOB}:${p.orderId}` });
+  // A free order (no provider) has nothing to pay out.
+  if (p.provider !== 'none') await queuePayoutLines(deps, tx, { tenantId: p.tenantId, orderId: p.orderId, cause: `paid:${p.orderId}` });
 }
 
 /**

@@ -6,6 +6,7 @@ import { UUID_RE } from '../../platform/auth/guard.js';
 import { RefundRefused, type GatewayRefundStatus, type RefundEvent } from '../../platform/payments/gateway.js';
 import { stripeRefundStatus } from '../../platform/payments/stripe-driver.js';
 import * as repo from '../order-admin/repository.js';
+import { queuePayoutLines } from '../orders/payment.js';
 import { lockTenantOrder } from '../orders/repository.js';
 import { recordPaymentEvent } from './repository.js';
 
@@ -94,6 +95,7 @@ export async function recordRefund(
 export async function applyRefundStatus(
   tx: DbOrTx,
   u: { tenantId: string; refundId: string; status: GatewayRefundStatus; providerRefundId?: string | null; failureReason?: string | null },
+  deps: Pick<Deps, 'jobs'>,
 ): Promise<repo.RefundRow | null> {
   const current = await repo.findRefund(tx, u.refundId);
   if (!current || current.tenantId !== u.tenantId) return null;
@@ -108,6 +110,8 @@ export async function applyRefundStatus(
     ...(moves ? { status: u.status, failureReason: u.status === 'failed' ? (u.failureReason ?? 'failed') : null } : {}),
   });
   if (moves) await repo.syncOrderRefunded(tx, u.tenantId, row.orderId);
+  // The money went back: the refund's payout line is written by its job (payouts), not by a read.
+  if (moves && u.status === 'succeeded') await queuePayoutLines(deps, tx, { tenantId: u.tenantId, orderId: row.orderId, cause: `refund:${row.id}` });
   return repo.findRefund(tx, u.refundId);
 }
 
@@ -122,7 +126,7 @@ export async function processRefund(opts: { deps: Deps; tenantId: string; refund
   if (!row || row.tenantId !== tenantId || row.status !== 'pending') return row;
   if (row.provider !== deps.payments.name) throw new Error(`refund ${row.id} is for ${row.provider} but the gateway is ${deps.payments.name}`);
   if (!row.chargeId) {
-    return deps.db.transaction((tx) => applyRefundStatus(tx, { tenantId, refundId, status: 'failed', failureReason: 'The order has no charge to refund.' }));
+    return deps.db.transaction((tx) => applyRefundStatus(tx, { tenantId, refundId, status: 'failed', failureReason: 'The order has no charge to refund.' }, deps));
   }
   let result: { refundId: string | null; status: GatewayRefundStatus; failureReason?: string | null };
   try {
@@ -137,7 +141,7 @@ export async function processRefund(opts: { deps: Deps; tenantId: string; refund
     result = { refundId: null, status: 'failed', failureReason: err.message };
   }
   const updated = await deps.db.transaction((tx) =>
-    applyRefundStatus(tx, { tenantId, refundId, status: result.status, providerRefundId: result.refundId, failureReason: result.failureReason ?? null }),
+    applyRefundStatus(tx, { tenantId, refundId, status: result.status, providerRefundId: result.refundId, failureReason: result.failureReason ?? null }, deps),
   );
   deps.log.info({ refundId, orderId: row.orderId, amount: row.amount, kind: row.kind, status: updated?.status }, 'refund asked of the gateway');
   return updated;
@@ -152,7 +156,7 @@ export async function runRefundJob(opts: { deps: Deps; payload: RefundJobPayload
     if (attempt < REFUND_MAX_ATTEMPTS) throw err;
     const message = err instanceof Error ? err.message : String(err);
     deps.log.error({ err, refundId: payload.refundId }, 'refund gave up');
-    await deps.db.transaction((tx) => applyRefundStatus(tx, { tenantId: payload.tenantId, refundId: payload.refundId, status: 'failed', failureReason: message.slice(0, 500) }));
+    await deps.db.transaction((tx) => applyRefundStatus(tx, { tenantId: payload.tenantId, refundId: payload.refundId, status: 'failed', failureReason: message.slice(0, 500) }, deps));
   }
 }
 
@@ -193,13 +197,17 @@ export async function processRefundEvent(opts: { deps: Deps; event: RefundEvent 
     const fresh = await recordPaymentEvent(tx, { provider: event.provider, eventId: event.eventId, type: event.rawType, orderId: row?.orderId ?? null });
     if (!fresh) return { outcome: 'duplicate' as const };
     if (!row || row.provider !== event.provider) return { outcome: 'ignored' as const };
-    await applyRefundStatus(tx, {
-      tenantId: row.tenantId,
-      refundId: row.id,
-      status: event.status,
-      providerRefundId: event.providerRefundId,
-      failureReason: event.failureReason,
-    });
+    await applyRefundStatus(
+      tx,
+      {
+        tenantId: row.tenantId,
+        refundId: row.id,
+        status: event.status,
+        providerRefundId: event.providerRefundId,
+        failureReason: event.failureReason,
+      },
+      deps,
+    );
     return { outcome: 'refund_updated' as const };
   });
 }

@@ -69,8 +69,8 @@ export async function recordPaymentEvent(
 }
 
 /** Records, in the order's audit trail, a payment event whose amount was not the order's total. */
-export async function recordAmountMismatch(tx: DbOrTx, a: { tenantId: string; orderId: string; details: Record<string, unknown> }) {
-  await tx.insert(orderActions).values({ tenantId: a.tenantId, id: randomUUID(), orderId: a.orderId, action: 'payment_mismatch', reason: 'amount_total differs from the order total', details: JSON.stringify(a.details) });
+export async function recordAmountMismatch(tx: DbOrTx, a: { tenantId: string; orderId: string; reason: string; details: Record<string, unknown> }) {
+  await tx.insert(orderActions).values({ tenantId: a.tenantId, id: randomUUID(), orderId: a.orderId, action: 'payment_mismatch', reason: a.reason, details: JSON.stringify(a.details) });
 }
 
 export async function findOrderPayment(db: DbOrTx, tenantId: string, orderId: string) {

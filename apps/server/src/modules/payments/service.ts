@@ -36,6 +36,7 @@ const ZCheckoutSession = z.object({
   payment_intent: z.union([z.string(), z.object({ id: z.string() })]).nullish(),
   payment_status: z.string().nullish(),
   amount_total: z.number().int().nullish(),
+  currency: z.string().max(10).nullish(),
   payment_method_types: z.array(z.string()).nullish(),
 });
 
@@ -55,6 +56,7 @@ export function toCheckoutEvent(provider: Provider, raw: unknown): CheckoutEvent
     chargeId: null,
     paymentMethod: null,
     amountTotal: null,
+    currency: null,
   };
   if (!rawType.startsWith('checkout.session.')) return base;
   const session = ZCheckoutSession.safeParse(envelope.data.data.object);
@@ -79,6 +81,7 @@ export function toCheckoutEvent(provider: Provider, raw: unknown): CheckoutEvent
     chargeId: typeof s.payment_intent === 'string' ? s.payment_intent : (s.payment_intent?.id ?? null),
     paymentMethod: s.payment_method_types?.[0] ?? 'card',
     amountTotal: s.amount_total ?? null,
+    currency: s.currency ? s.currency.toLowerCase() : null,
   };
 }
 
@@ -112,6 +115,21 @@ export async function receiveWebhook(opts: { deps: Deps; provider: Provider; raw
   return processCheckoutEvent({ deps, event: toCheckoutEvent(provider, parsed) });
 }
 
+/** The currency every checkout is created in (modules/checkout place-order.ts). */
+const ORDER_CURRENCY = 'usd';
+
+/**
+ * Why a completed checkout's event cannot pay the order, or null when it can: it must say what was
+ * captured and in which currency, and both must be the order's (spec silent; docs/decisions.md).
+ */
+function paymentMismatch(event: CheckoutEvent, orderTotal: number): string | null {
+  if (event.amountTotal === null) return 'amount_total missing: the amount captured cannot be compared with the order total';
+  if (event.currency === null) return 'currency missing: the amount captured cannot be compared with the order total';
+  if (event.currency !== ORDER_CURRENCY) return 'currency differs from the order currency';
+  if (event.amountTotal !== orderTotal) return 'amount_total differs from the order total';
+  return null;
+}
+
 export type EventOutcome = 'duplicate' | 'ignored' | 'paid' | 'already' | 'refund' | 'expired' | 'refund_updated' | 'mismatch';
 
 /**
@@ -142,14 +160,18 @@ export async function processCheckoutEvent(opts: { deps: Deps; event: CheckoutEv
 
     const chargeId = event.chargeId ?? event.sessionId ?? event.eventId;
     // A signed event for another amount (1 cent for a $200 order) pays nothing: recorded on the
-    // order for the organiser and the operators to see, and never fulfilled (issue 14 §8).
-    if (event.amountTotal !== null && event.amountTotal !== order.totalAmount) {
+    // order for the organiser and the operators to see, and never fulfilled (issue 14 §8). Nor does
+    // one that does not say what was captured, or in which currency: what cannot be compared with
+    // the order's total is not taken for it (issue 21 §5).
+    const mismatch = paymentMismatch(event, order.totalAmount);
+    if (mismatch) {
       await repo.recordAmountMismatch(tx, {
         tenantId: event.tenantId,
         orderId: order.id,
-        details: { provider: event.provider, eventId: event.eventId, chargeId, amountTotal: event.amountTotal, orderTotal: order.totalAmount },
+        reason: mismatch,
+        details: { provider: event.provider, eventId: event.eventId, chargeId, amountTotal: event.amountTotal, currency: event.currency, orderTotal: order.totalAmount },
       });
-      deps.log.warn({ provider: event.provider, eventId: event.eventId, orderId: order.id, amountTotal: event.amountTotal, orderTotal: order.totalAmount }, 'payment amount mismatch');
+      deps.log.warn({ provider: event.provider, eventId: event.eventId, orderId: order.id, amountTotal: event.amountTotal, currency: event.currency, orderTotal: order.totalAmount }, 'payment amount mismatch');
       return { outcome: 'mismatch' };
     }
     const { outcome } = await markOrderPaid({
@@ -161,7 +183,8 @@ export async function processCheckoutEvent(opts: { deps: Deps; event: CheckoutEv
       chargeId,
       paymentMethod: event.paymentMethod ?? 'card',
     });
-    const amount = event.amountTotal ?? order.totalAmount;
+    // Compared above: the amount captured is the order's total.
+    const amount = event.amountTotal!;
     if (outcome === 'refund') {
       // spec silent; docs/decisions.md: a payment whose tickets are gone is refunded in full and the
       // order is cancelled (refunded is set when the gateway confirms).

@@ -3,7 +3,7 @@ import { M } from '@marquee/core';
 import { and, eq, isNull } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { jobs, orders, outbox, paymentEvents, refunds as refundRows, tickets, ticketTypes } from '../../db/schema/index.js';
+import { jobs, orderActions, orders, outbox, paymentEvents, refunds as refundRows, tickets, ticketTypes } from '../../db/schema/index.js';
 import type { CheckoutInput } from '../../platform/payments/gateway.js';
 import { clampStripeExpiry } from '../../platform/payments/stripe-driver.js';
 import {
@@ -202,6 +202,24 @@ describe('stripe driver: webhooks', () => {
     expect(await db().select().from(tickets).where(eq(tickets.orderId, order.orderId))).toHaveLength(order.seats);
     expect(await db().select().from(outbox).where(eq(outbox.to, order.email))).toHaveLength(1);
     expect(await db().select().from(paymentEvents).where(eq(paymentEvents.orderId, order.orderId))).toHaveLength(1);
+  });
+
+  it('a signed checkout.session.completed without amount_total pays nothing (issue 21 §5)', async () => {
+    const { order, session } = await orderWithSession();
+    const event = JSON.parse(sessionEvent('checkout.session.completed', order, { id: session.sessionId })) as { data: { object: Record<string, unknown> } };
+    delete event.data.object.amount_total;
+    const res = await send(JSON.stringify(event));
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ received: true, outcome: 'mismatch' });
+    await server.app.deps.jobs.drain();
+    const after = await orderRow(order.orderId);
+    expect(after).toMatchObject({ status: 'draft', paidAt: null, chargeId: null });
+    expect(await db().select().from(tickets).where(eq(tickets.orderId, order.orderId))).toHaveLength(0);
+    const [action] = await db().select().from(orderActions).where(eq(orderActions.orderId, order.orderId));
+    expect(action).toMatchObject({ action: 'payment_mismatch', userId: null });
+    expect(JSON.parse(action!.details!)).toMatchObject({ provider: 'stripe', amountTotal: null, orderTotal: order.totalAmount });
+    // The same payment, reported with its amount, pays the order.
+    expect((await send(sessionEvent('checkout.session.completed', order, { id: session.sessionId }))).body.outcome).toBe('paid');
   });
 
   it('refuses a bad, missing or foreign signature and a tampered body with 400', async () => {

@@ -272,6 +272,35 @@ describe('test gateway: webhooks', () => {
     expect((await orderRow(order.orderId)).status).not.toBe(before.status);
   });
 
+  it('does not mark an order paid by a signed event that does not say the amount or the currency (issue 21 §5)', async () => {
+    const { order, body } = await paidButNotDelivered();
+    const before = await orderRow(order.orderId);
+    const variants: Array<[string, (o: Record<string, unknown>) => void, Record<string, unknown>]> = [
+      ['no amount', (o) => delete o.amount_total, { amountTotal: null, currency: 'usd' }],
+      ['null amount', (o) => (o.amount_total = null), { amountTotal: null }],
+      ['no currency', (o) => delete o.currency, { amountTotal: order.totalAmount, currency: null }],
+      ['another currency', (o) => (o.currency = 'jpy'), { amountTotal: order.totalAmount, currency: 'jpy' }],
+    ];
+    for (const [name, change] of variants) {
+      const event = JSON.parse(body) as { id: string; data: { object: Record<string, unknown> } };
+      event.id = `${event.id}_${name.replace(/ /g, '_')}`;
+      change(event.data.object);
+      const res = await postWebhook(JSON.stringify(event));
+      expect(res.status, name).toBe(200);
+      expect(res.body.outcome, name).toBe('mismatch');
+      const after = await orderRow(order.orderId);
+      expect(after.status, name).toBe(before.status);
+      expect(after.paidAt, name).toBeNull();
+      expect(after.chargeId, name).toBeNull();
+    }
+    const actions = await db().select().from(orderActions).where(eq(orderActions.orderId, order.orderId));
+    expect(actions).toHaveLength(variants.length);
+    expect(actions.every((a) => a.action === 'payment_mismatch')).toBe(true);
+    for (const [, , details] of variants) expect(actions.some((a) => Object.entries(details).every(([k, v]) => JSON.parse(a.details!)[k] === v))).toBe(true);
+    // The real event, with the amount and currency, still pays it.
+    expect((await postWebhook(body)).body.outcome).toBe('paid');
+  });
+
   it('refuses a missing, wrong, tampered or stale signature with 400 and changes nothing', async () => {
     const { order, body } = await paidButNotDelivered();
     const now = Math.floor(Date.now() / 1000);

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { M, PAYOUT_PATHS } from '@marquee/core';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, orders, outbox, paymentSettings, payoutHolds, payoutLines, payouts, refunds, testTransfers } from '../../db/schema/index.js';
-import { givenTenantWithSettings, notFoundError, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { givenHeldOrder, givenTenantWithSettings, notFoundError, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { givenActors, statusesOf, type Actors } from '../../../test/actors.js';
-import { reconcilePayouts, runAutomaticPayouts, SENDING_STALE_MS } from './service.js';
+import { reconcilePayouts, runAutomaticPayouts, SENDING_STALE_MS, syncPayoutLines } from './service.js';
 
 let server: TestServer;
 let actors: Actors;
@@ -14,8 +14,11 @@ let acme: GivenTenant;
 let bolt: GivenTenant;
 const DAY = 86_400_000;
 
-/** A paid order as the payment webhook leaves it (status processing, paid_at, charge id). */
-async function givenPaidOrder(tenantId: string, opts: { total: number; platform: number; paidDaysAgo: number; eventName?: string; tickets?: number }) {
+/**
+ * A paid order as the payment webhook leaves it (status processing, paid_at, charge id), and its
+ * payout line as the minute tick writes it (unless `synced: false`).
+ */
+async function givenPaidOrder(tenantId: string, opts: { total: number; platform: number; paidDaysAgo: number; eventName?: string; tickets?: number; synced?: boolean }) {
   const db = server.app.deps.db;
   const eventId = randomUUID();
   await db.insert(events).values({ tenantId, id: eventId, name: opts.eventName ?? `Gala ${eventId.slice(0, 4)}`, urlName: `e${eventId.slice(0, 8)}`, status: 'published' });
@@ -40,8 +43,11 @@ async function givenPaidOrder(tenantId: string, opts: { total: number; platform:
     paidAt,
     createdAt: paidAt,
   });
+  if (opts.synced !== false) await syncPayoutLines({ deps: server.app.deps });
   return { id, orderUid, eventId, paidAt };
 }
+
+const linesOf = (orderId: string) => server.app.deps.db.select().from(payoutLines).where(eq(payoutLines.orderId, orderId));
 
 async function connect(tenantId: string, account: string | null) {
   await server.app.deps.db.update(paymentSettings).set({ paymentRef: account }).where(eq(paymentSettings.tenantId, tenantId));
@@ -74,6 +80,7 @@ describe('payout lines', () => {
         balanceAvailableOn: new Date(fresh.paidAt.getTime() + 2 * DAY).toISOString(),
         dateCreated: fresh.paidAt.toISOString(),
         tenantURL: acme.url,
+        tenantName: acme.name,
         tenantId: acme.id,
         eventName: 'Fresh Gala',
         eventId: fresh.eventId,
@@ -99,6 +106,61 @@ describe('payout lines', () => {
     expect(ready).not.toContain(fresh.orderUid);
     const later = (await pending(`details.balanceAvailableOn>${now};details.tenantId=${acme.id}`)).map((r: any) => r.details.orderUID);
     expect(later).toEqual([fresh.orderUid]);
+    // The status column's own filter: 'Ready For Payout' rows are exactly the transferable ones.
+    const readyRows = (await pending(`details.ready=true;details.tenantId=${acme.id}`)).map((r: any) => r.details.orderUID);
+    expect(readyRows).toContain(old.orderUid);
+    expect(readyRows).not.toContain(fresh.orderUid);
+    expect((await pending(`details.ready=false;details.tenantId=${acme.id}`)).map((r: any) => r.details.orderUID)).toContain(fresh.orderUid);
+  });
+
+  it('Pending Payouts is a read: a paid order whose line no job has written yet is not written by the list (issue 21, left from the last notes)', async () => {
+    const o = await givenPaidOrder(acme.id, { total: 4_000, platform: 400, paidDaysAgo: 3, synced: false });
+    const before = await server.app.deps.db.select({ n: sql<number>`count(*)::int` }).from(payoutLines);
+    expect(await pending(`details.orderUID=${o.orderUid}`)).toEqual([]);
+    expect(await admin.get(`${PAYOUT_PATHS.pending()}?limit=100`)).toMatchObject({ status: 200 });
+    expect(await linesOf(o.id)).toEqual([]);
+    expect(await server.app.deps.db.select({ n: sql<number>`count(*)::int` }).from(payoutLines)).toEqual(before);
+    // The minute tick writes it.
+    await syncPayoutLines({ deps: server.app.deps });
+    expect((await pending(`details.orderUID=${o.orderUid}`)).map((r: any) => r.details.status)).toEqual(['Ready For Payout']);
+  });
+
+  it('the job keeps lines current: a payment and a refund each queue their order’s lines, with no read', async () => {
+    const deps = server.app.deps;
+    const order = await givenHeldOrder(server, acme.id, { lines: [{ name: 'Stalls', price: 6_000, quantity: 1 }] });
+    const session = await deps.payments.createCheckout({
+      orderId: order.orderId,
+      orderUid: order.orderUid,
+      tenantId: acme.id,
+      amount: order.totalAmount,
+      currency: 'usd',
+      email: order.email,
+      description: 'Stalls',
+      successUrl: `http://${acme.url}.${server.config.baseDomain}:${server.port}/${order.urlName}/success`,
+      cancelUrl: `http://${acme.url}.${server.config.baseDomain}:${server.port}/${order.urlName}/cart`,
+      expiresAt: new Date(Date.now() + 15 * 60_000),
+      idempotencyKey: `checkout:${order.orderId}`,
+    });
+    await deps.db.update(orders).set({ paymentProvider: 'test', paymentSessionId: session.sessionId }).where(eq(orders.id, order.orderId));
+    const paid = await server
+      .client(acme.url)
+      .request('POST', new URL(session.url).pathname, Buffer.from(new URLSearchParams({ cardNumber: '4242424242424242' }).toString()), { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(paid.status).toBe(303);
+    expect(await linesOf(order.orderId)).toEqual([]);
+    await deps.jobs.drain(); // the signed webhook, then the jobs it queued
+    expect((await linesOf(order.orderId)).map((l) => [l.kind, l.grossAmount])).toEqual([['sale', 6_000]]);
+
+    const refunded = await admin.post(`/api/tenants/${acme.id}/events/${order.eventId}/orders/${order.orderUid}/refunds`, { mode: 'amount', amount: 1_500, reason: 'Seat moved' });
+    expect(refunded.status).toBe(201);
+    await deps.jobs.drain();
+    const lines = await linesOf(order.orderId);
+    expect(lines.map((l) => [l.kind, l.grossAmount]).sort()).toEqual([
+      ['refund', -1_500],
+      ['sale', 6_000],
+    ]);
+    // A refund line is taken from the next payout, never sent on its own: Pending, not selectable.
+    const rows = await pending(`details.orderUID=${order.orderUid}`);
+    expect(rows.find((r: any) => r.details.kind === 'refund').details.status).toBe('Pending');
   });
 
   it('bad filters are a 400, not a 500', async () => {
@@ -170,9 +232,9 @@ describe('transfers', () => {
     expect(res.body).toEqual({
       success: true,
       message: 'Payout transferred for 1 of 2 tenants.',
-      completedOrderPayouts: [{ payoutId: expect.any(String), tenantId: a.id, tenantURL: a.url, orderUIDs: [a1.orderUid, a2.orderUid].sort(), amount: 10_392, transferId: expect.stringMatching(/^tr_test_/) }].map((c) => ({ ...c, orderUIDs: expect.arrayContaining(c.orderUIDs) })),
+      completedOrderPayouts: [{ payoutId: expect.any(String), tenantId: a.id, tenantURL: a.url, tenantName: a.name, orderUIDs: [a1.orderUid, a2.orderUid].sort(), amount: 10_392, transferId: expect.stringMatching(/^tr_test_/) }].map((c) => ({ ...c, orderUIDs: expect.arrayContaining(c.orderUIDs) })),
       failedOrderPayouts: [
-        { tenantId: b.id, tenantURL: b.url, orderUIDs: [b1.orderUid], message: expect.stringContaining(M.gatewayDestinationNotFound), domainCode: 'TRANSFER_DESTINATION_MISSING' },
+        { tenantId: b.id, tenantURL: b.url, tenantName: b.name, orderUIDs: [b1.orderUid], message: expect.stringContaining(M.gatewayDestinationNotFound), domainCode: 'TRANSFER_DESTINATION_MISSING' },
       ],
     });
     const [transfer] = await server.app.deps.db.select().from(testTransfers).where(eq(testTransfers.idempotencyKey, payoutId));
@@ -192,6 +254,7 @@ describe('transfers', () => {
           details: {
             payoutId,
             tenantURL: a.url,
+            tenantName: a.name,
             tenantId: a.id,
             eventName: expect.any(String),
             orderUIDs: [a1.orderUid, a2.orderUid].sort(),
@@ -232,7 +295,7 @@ describe('transfers', () => {
 
     // Never twice: the same orders again are refused as paid.
     const again = await admin.post(PAYOUT_PATHS.transfer(), { orderUIDs: [a1.orderUid] });
-    expect(again.body).toEqual({ success: false, message: M.payoutAlreadyPaid, completedOrderPayouts: [], failedOrderPayouts: [{ tenantId: a.id, tenantURL: a.url, orderUIDs: [a1.orderUid], message: M.payoutAlreadyPaid }] });
+    expect(again.body).toEqual({ success: false, message: M.payoutAlreadyPaid, completedOrderPayouts: [], failedOrderPayouts: [{ tenantId: a.id, tenantURL: a.url, tenantName: a.name, orderUIDs: [a1.orderUid], message: M.payoutAlreadyPaid }] });
     expect(await server.app.deps.db.select().from(testTransfers).where(eq(testTransfers.destination, 'acct_test_a'))).toHaveLength(1);
   });
 
@@ -244,9 +307,9 @@ describe('transfers', () => {
     expect(res.body.success).toBe(false);
     expect(res.body.failedOrderPayouts).toEqual(
       expect.arrayContaining([
-        { tenantId: null, tenantURL: null, orderUIDs: ['NOSUCH'], message: M.payoutOrderUnknown },
-        { tenantId: acme.id, tenantURL: acme.url, orderUIDs: [o.orderUid], message: M.payoutOnHold },
-        { tenantId: acme.id, tenantURL: acme.url, orderUIDs: [young.orderUid], message: M.payoutNotAvailable },
+        { tenantId: null, tenantURL: null, tenantName: null, orderUIDs: ['NOSUCH'], message: M.payoutOrderUnknown },
+        { tenantId: acme.id, tenantURL: acme.url, tenantName: acme.name, orderUIDs: [o.orderUid], message: M.payoutOnHold },
+        { tenantId: acme.id, tenantURL: acme.url, tenantName: acme.name, orderUIDs: [young.orderUid], message: M.payoutNotAvailable },
       ]),
     );
     const empty = await admin.post(PAYOUT_PATHS.transfer(), { orderUIDs: [] });
@@ -292,7 +355,9 @@ describe('transfers', () => {
     });
     const second = await givenPaidOrder(t.id, { total: 5_000, platform: 500, paidDaysAgo: 3 });
     const [refundRow] = (await pending(`details.tenantId=${t.id}`)).filter((r: any) => r.details.kind === 'refund');
-    expect(refundRow.details).toMatchObject({ orderUID: first.orderUid, grossAmount: -2_500, tenantTotal: -2_250, platformTotal: -250, gatewayFee: 0, status: 'Ready For Payout' });
+    // issue 21.17: a refund line is not transferable on its own, so it is not 'Ready For Payout'.
+    expect(refundRow.details).toMatchObject({ orderUID: first.orderUid, grossAmount: -2_500, tenantTotal: -2_250, platformTotal: -250, gatewayFee: 0, status: 'Pending' });
+    expect((await pending(`details.tenantId=${t.id};details.ready=true`)).map((r: any) => [r.details.orderUID, r.details.kind])).toEqual([[second.orderUid, 'sale']]);
     const res = await admin.post(PAYOUT_PATHS.transfer(), { orderUIDs: [second.orderUid] });
     // 5000 - 500 - 175 = 4325, less the refund's 2250.
     expect(res.body.completedOrderPayouts[0]).toMatchObject({ amount: 2_075, orderUIDs: expect.arrayContaining([first.orderUid, second.orderUid]) });
@@ -308,7 +373,6 @@ describe('reconciliation', () => {
     await connect(t.id, 'acct_test_c');
     const made = await givenPaidOrder(t.id, { total: 10_000, platform: 1_000, paidDaysAgo: 3 });
     const lost = await givenPaidOrder(t.id, { total: 4_000, platform: 400, paidDaysAgo: 3 });
-    await admin.get(`${PAYOUT_PATHS.pending()}?limit=1`); // writes the lines
     const claim = async (orderId: string, amount: number) => {
       const id = randomUUID();
       await deps.db.insert(payouts).values({ tenantId: t.id, id, status: 'sending', amount, grossAmount: amount, gatewayFee: 0, netAmount: amount, tenantTotal: amount, platformTotal: 0, chargeGatewayFeesToPlatform: false, destination: 'acct_test_c' });
@@ -337,7 +401,6 @@ describe('concurrent transfers', () => {
     const t = await givenTenantWithSettings(server);
     await connect(t.id, 'acct_test_race');
     const os = await Promise.all([1, 2, 3].map(() => givenPaidOrder(t.id, { total: 3_000, platform: 300, paidDaysAgo: 3 })));
-    await admin.get(`${PAYOUT_PATHS.pending()}?limit=1`);
     const manager = actors.platform_manager.platform;
     const uids = os.map((o) => o.orderUid);
     // Eight requests at once (PostgreSQL runs them truly in parallel under TEST_DATABASE_URL).
@@ -430,7 +493,7 @@ describe('weekly automatic payouts', () => {
       for (const o of [held, young, ownOrder]) expect((await pending(`details.orderUID=${o.orderUid}`))[0].details.payoutCompleted).toBe(false);
       // An operator cannot transfer a tenant-facilitated order either (spec §6).
       const res = await admin.post(PAYOUT_PATHS.transfer(), { orderUIDs: [ownOrder.orderUid] });
-      expect(res.body.failedOrderPayouts).toEqual([{ tenantId: own.id, tenantURL: own.url, orderUIDs: [ownOrder.orderUid], message: M.payoutTenantFacilitated }]);
+      expect(res.body.failedOrderPayouts).toEqual([{ tenantId: own.id, tenantURL: own.url, tenantName: own.name, orderUIDs: [ownOrder.orderUid], message: M.payoutTenantFacilitated }]);
     } finally {
       await admin.put('/api/platform/payouts/settings', { weeklyAutomatic: false });
     }

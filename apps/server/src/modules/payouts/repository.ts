@@ -11,8 +11,11 @@ export type PayoutRow = typeof payouts.$inferSelect;
 
 // ---- payout lines: written from paid orders and succeeded refunds --------------------------------
 
+/** Which orders a line sync looks at: all, or one order's (the job queued by its payment or refund). */
+export type LineScope = { tenantId: string; orderId: string } | undefined;
+
 /** Paid orders that have no sale line yet, oldest first, with what the line needs. */
-export async function ordersWithoutLine(db: DbOrTx, limit: number) {
+export async function ordersWithoutLine(db: DbOrTx, limit: number, scope?: LineScope) {
   return db
     .select({
       tenantId: orders.tenantId,
@@ -32,10 +35,16 @@ export async function ordersWithoutLine(db: DbOrTx, limit: number) {
         sql`${orders.paidAt} is not null`,
         sql`${orders.totalAmount} > 0`,
         sql`not exists (select 1 from payout_lines l where l.order_id = ${orders.id} and l.kind = 'sale')`,
+        scope ? and(eq(orders.tenantId, scope.tenantId), eq(orders.id, scope.orderId)) : undefined,
       ),
     )
     .orderBy(asc(orders.paidAt), asc(orders.id))
     .limit(limit);
+}
+
+/** True when the order is paid, has money to pay out and still has no sale line. */
+export async function paidOrderWithoutLine(db: DbOrTx, scope: { tenantId: string; orderId: string }): Promise<boolean> {
+  return (await ordersWithoutLine(db, 1, scope)).length > 0;
 }
 
 export async function insertLine(db: DbOrTx, line: typeof payoutLines.$inferInsert) {
@@ -44,9 +53,11 @@ export async function insertLine(db: DbOrTx, line: typeof payoutLines.$inferInse
 
 /**
  * Succeeded refunds of orders that have a sale line become negative lines of the same tenant,
- * available at once (the money already went back). One statement, safe to run twice.
+ * available at once (the money already went back). One statement, safe to run twice. Scoped to one
+ * order, or to one tenant (a transfer takes every open refund line of its tenant).
  */
-export async function insertRefundLines(db: DbOrTx): Promise<number> {
+export async function insertRefundLines(db: DbOrTx, scope?: LineScope | { tenantId: string }): Promise<number> {
+  const only = !scope ? sql`` : 'orderId' in scope ? sql`and r.tenant_id = ${scope.tenantId} and r.order_id = ${scope.orderId}` : sql`and r.tenant_id = ${scope.tenantId}`;
   const result = await db.execute(sql`
     insert into payout_lines (tenant_id, id, order_id, event_id, kind, refund_id, gross_amount, gateway_fee, tenant_total,
       platform_total, net_amount, facilitator, charge_gateway_fees_to_platform, balance_available_on, on_hold)
@@ -54,13 +65,17 @@ export async function insertRefundLines(db: DbOrTx): Promise<number> {
       -r.platform_amount, -r.amount, s.facilitator, s.charge_gateway_fees_to_platform, r.updated_at, false
     from refunds r
     join payout_lines s on s.tenant_id = r.tenant_id and s.order_id = r.order_id and s.kind = 'sale'
-    where r.status = 'succeeded'
+    where r.status = 'succeeded' ${only}
       and not exists (select 1 from payout_lines l where l.refund_id = r.id)
     on conflict do nothing`);
   return (result as unknown as { rowCount?: number | null; affectedRows?: number }).rowCount ?? (result as { affectedRows?: number }).affectedRows ?? 0;
 }
 
 // ---- lists --------------------------------------------------------------------------------------
+
+/** SQL's copy of core payoutLineReady for a line at `at` (db/functions/mq-payout-line-ready.sql). */
+const lineReady = (at: SQL) =>
+  sql`mq_payout_line_ready(${payoutLines.kind}, ${payoutLines.facilitator}, ${payoutLines.onHold}, ${payoutLines.payoutId}, ${payoutLines.payoutCompletedAt}, ${payoutLines.balanceAvailableOn}, ${at})`;
 
 const lineDate = sql`(case when ${payoutLines.kind} = 'sale' then coalesce(${orders.paidAt}, ${payoutLines.createdAt}) else ${payoutLines.createdAt} end)`;
 
@@ -76,6 +91,8 @@ export const PAYOUT_LINE_LIST: ListSpec = {
     'details.onHold': { expr: payoutLines.onHold, type: 'boolean' },
     'details.facilitator': { expr: payoutLines.facilitator, type: 'text' },
     'details.payoutCompleted': { expr: sql`(${payoutLines.payoutCompletedAt} is not null)`, type: 'boolean' },
+    // The status column's 'Ready For Payout' (core payoutLineReady), now.
+    'details.ready': { expr: lineReady(sql`now()`), type: 'boolean' },
     'details.dateCreated': { expr: lineDate, type: 'timestamp' },
     'details.balanceAvailableOn': { expr: payoutLines.balanceAvailableOn, type: 'timestamp' },
     'details.grossAmount': { expr: payoutLines.grossAmount, type: 'number' },
@@ -93,9 +110,10 @@ const lineColumns = {
   chargeId: orders.chargeId,
   eventName: sql<string>`coalesce(${events.name}, '')`,
   tenantUrl: sql<string>`coalesce(${tenants.url}, '')`,
+  tenantName: sql<string>`coalesce(${tenants.name}, '')`,
   dateCreated: sql<Date>`${lineDate}`.mapWith((v: string | Date) => new Date(v)),
 };
-export type LineListRow = { line: PayoutLineRow; orderUid: string; chargeId: string | null; eventName: string; tenantUrl: string; dateCreated: Date };
+export type LineListRow = { line: PayoutLineRow; orderUid: string; chargeId: string | null; eventName: string; tenantUrl: string; tenantName: string; dateCreated: Date };
 
 export async function listLines(db: DbOrTx, scope: SQL | undefined, q: CompiledList): Promise<{ rows: Array<LineListRow & { _sort: unknown; _id: unknown }>; total: number }> {
   const rows = await db
@@ -326,21 +344,13 @@ export async function staleSendingPayouts(db: DbOrTx, before: Date, limit: numbe
     .limit(limit);
 }
 
-/** Ready, unheld, platform-facilitated open sale lines (the weekly automatic run), by tenant. */
+/** The orders whose sale line is ready now (core payoutLineReady), by tenant: the weekly automatic run. */
 export async function readyOrderUids(db: DbOrTx, now: Date) {
   return db
     .select({ tenantId: payoutLines.tenantId, orderUid: orders.orderUid })
     .from(payoutLines)
     .innerJoin(orders, and(eq(orders.tenantId, payoutLines.tenantId), eq(orders.id, payoutLines.orderId)))
-    .where(
-      and(
-        eq(payoutLines.kind, 'sale'),
-        isNull(payoutLines.payoutId),
-        eq(payoutLines.onHold, false),
-        eq(payoutLines.facilitator, 'platform'),
-        lte(payoutLines.balanceAvailableOn, now),
-      ),
-    )
+    .where(and(isNull(payoutLines.payoutCompletedAt), lineReady(sql`${now.toISOString()}::timestamptz`)))
     .orderBy(asc(payoutLines.tenantId), asc(orders.orderUid));
 }
 
@@ -357,9 +367,9 @@ export async function setWeeklyAutomatic(db: DbOrTx, on: boolean) {
 }
 
 
-export async function tenantUrl(db: DbOrTx, tenantId: string): Promise<string | null> {
-  const [row] = await db.select({ url: tenants.url }).from(tenants).where(eq(tenants.id, tenantId));
-  return row?.url ?? null;
+export async function tenantNames(db: DbOrTx, tenantId: string): Promise<{ url: string; name: string } | null> {
+  const [row] = await db.select({ url: tenants.url, name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId));
+  return row ?? null;
 }
 
 export async function tenantContact(db: DbOrTx, tenantId: string) {

@@ -19,6 +19,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { platformCtxOf, tenantCtxOf } from '../../platform/auth/guard.js';
+import { PAYOUT_LINES_JOB } from '../orders/payment.js';
 import * as exportsSvc from './exports.js';
 import * as payouts from './service.js';
 
@@ -34,6 +35,7 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   deps.jobs.register(payouts.PAYOUT_TICK_JOB, async () => payouts.payoutTick({ deps }));
+  deps.jobs.register(PAYOUT_LINES_JOB, async (payload: { tenantId?: unknown; orderId?: unknown }) => payouts.runPayoutLinesJob({ deps, payload }));
   deps.jobs.register(payouts.AUTOMATIC_JOB, async () => {
     await payouts.runAutomaticPayouts({ deps });
   });

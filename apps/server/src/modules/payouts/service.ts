@@ -6,6 +6,8 @@ import {
   formatMoney,
   orderPayoutState,
   payoutHoldToast,
+  PAYOUT_BLOCKER_MESSAGES,
+  payoutLineBlocker,
   payoutLineFor,
   payoutRowStatus,
   transferAmountOf,
@@ -42,12 +44,14 @@ export const SENDING_STALE_MS = 5 * 60_000;
 
 /**
  * Writes the payout line of every paid order that has none yet (the gateway says what it kept and
- * when the balance is available) and a negative line for every succeeded refund. Runs every minute
- * and before each payout screen and transfer, so a payment shows up at once; safe to run twice.
+ * when the balance is available) and a negative line for every succeeded refund; with `order`, only
+ * that order's. Jobs only: the minute tick (all orders) and PAYOUT_LINES_JOB, queued by the payment
+ * and by each succeeded refund in their own transactions (one order), so a payment shows up on
+ * Pending Payouts within a job poll and the reads stay reads. Safe to run twice.
  */
-export async function syncPayoutLines({ deps }: { deps: Deps }): Promise<{ sales: number; refunds: number }> {
+export async function syncPayoutLines({ deps, order }: { deps: Deps; order?: repo.LineScope }): Promise<{ sales: number; refunds: number }> {
   let sales = 0;
-  for (const o of await repo.ordersWithoutLine(deps.db, SYNC_BATCH)) {
+  for (const o of await repo.ordersWithoutLine(deps.db, SYNC_BATCH, order)) {
     if (!o.paidAt) continue;
     let settlement: { fee: number; availableOn: Date };
     try {
@@ -75,9 +79,31 @@ export async function syncPayoutLines({ deps }: { deps: Deps }): Promise<{ sales
     });
     sales++;
   }
-  const refunds = await repo.insertRefundLines(deps.db);
+  const refunds = await repo.insertRefundLines(deps.db, order);
   return { sales, refunds };
 }
+
+/**
+ * Job PAYOUT_LINES_JOB ({tenantId, orderId}, queued by orders' markPaidInTx and payments'
+ * applyRefundStatus): the order's lines now. Stripe writes a charge's balance transaction shortly
+ * after the charge, so a sale line that could not be written yet fails the job, which retries with
+ * backoff (and the minute tick sweeps up anything left).
+ */
+export async function runPayoutLinesJob({ deps, payload }: { deps: Deps; payload: { tenantId?: unknown; orderId?: unknown } }) {
+  const { tenantId, orderId } = payload;
+  if (typeof tenantId !== 'string' || typeof orderId !== 'string' || !UUID_RE.test(tenantId) || !UUID_RE.test(orderId)) return;
+  await syncPayoutLines({ deps, order: { tenantId, orderId } });
+  if (await repo.paidOrderWithoutLine(deps.db, { tenantId, orderId })) throw new Error(`no settlement yet for order ${orderId}`);
+}
+
+const lineFacts = (l: repo.PayoutLineRow) => ({
+  kind: l.kind as 'sale' | 'refund',
+  facilitator: l.facilitator as Facilitator,
+  onHold: l.onHold,
+  payoutCompleted: l.payoutCompletedAt !== null,
+  inPayout: l.payoutId !== null && l.payoutCompletedAt === null,
+  balanceAvailableOn: l.balanceAvailableOn,
+});
 
 function toOrderRow(r: repo.LineListRow, now: Date): TPayoutOrderRow {
   const l = r.line;
@@ -91,11 +117,12 @@ function toOrderRow(r: repo.LineListRow, now: Date): TPayoutOrderRow {
       balanceAvailableOn: l.balanceAvailableOn.toISOString(),
       dateCreated: r.dateCreated.toISOString(),
       tenantURL: r.tenantUrl,
+      tenantName: r.tenantName,
       tenantId: l.tenantId,
       eventName: r.eventName,
       eventId: l.eventId,
       chargeId: r.chargeId,
-      status: payoutRowStatus({ balanceAvailableOn: l.balanceAvailableOn, payoutCompleted }, now),
+      status: payoutRowStatus(lineFacts(l), now),
       facilitator: l.facilitator as Facilitator,
       grossAmount: l.grossAmount,
       tenantTotal: l.tenantTotal,
@@ -110,9 +137,8 @@ function toOrderRow(r: repo.LineListRow, now: Date): TPayoutOrderRow {
   };
 }
 
-/** spec §2 Pending Payouts: every open line of every tenant (platform operators). */
+/** spec §2 Pending Payouts: every open line of every tenant (platform operators). A read: the jobs write the lines. */
 export async function listPendingPayouts({ deps, query }: { deps: Deps; query: unknown }): Promise<TPayoutOrderList> {
-  await syncPayoutLines({ deps });
   return listLineRows(deps, repo.openLines(), query);
 }
 
@@ -137,6 +163,7 @@ function toCompleted(r: repo.PayoutListRow): TCompletedPayout {
     details: {
       payoutId: p.id,
       tenantURL: r.tenantUrl,
+      tenantName: r.tenantName,
       tenantId: p.tenantId,
       eventName: r.eventNames,
       orderUIDs: r.orderUids,
@@ -237,7 +264,8 @@ export async function holdPayout({ deps, ctx, input }: { deps: Deps; ctx: Tenant
   if (!UUID_RE.test(input.eventId)) throw notFound();
   const order = await repo.findOrder(deps.db, { tenantId: ctx.tenantId, eventId: input.eventId, orderRef: ref, isUuid: UUID_RE.test(ref) });
   if (!order) throw notFound();
-  await syncPayoutLines({ deps });
+  // An order paid a moment ago may be held before its job ran: its line is written here first.
+  await syncPayoutLines({ deps, order: { tenantId: ctx.tenantId, orderId: order.id } });
   const hold = input.hold;
   await deps.db.transaction(async (tx) => {
     const line = await repo.lockSaleLine(tx, ctx.tenantId, order.id);
@@ -285,13 +313,12 @@ export async function transferPayoutOrders({
   orderUIDs: string[];
   automatic?: boolean;
 }): Promise<TTransferResult> {
-  await syncPayoutLines({ deps });
   const uids = [...new Set(orderUIDs.map((u) => u.trim()))];
   const found = await repo.ordersByUid(deps.db, uids);
   const byUid = new Map(found.map((o) => [o.orderUid, o]));
   const failed: TTransferResult['failedOrderPayouts'] = [];
   const unknown = uids.filter((u) => !byUid.has(u));
-  if (unknown.length) failed.push({ tenantId: null, tenantURL: null, orderUIDs: unknown, message: M.payoutOrderUnknown });
+  if (unknown.length) failed.push({ tenantId: null, tenantURL: null, tenantName: null, orderUIDs: unknown, message: M.payoutOrderUnknown });
 
   const byTenant = new Map<string, Array<{ id: string; orderUid: string }>>();
   for (const o of found) byTenant.set(o.tenantId, [...(byTenant.get(o.tenantId) ?? []), { id: o.id, orderUid: o.orderUid }]);
@@ -311,14 +338,11 @@ export async function transferPayoutOrders({
   return { success, message, completedOrderPayouts: completed, failedOrderPayouts: failed };
 }
 
+/** Why the order's sale line cannot be transferred now (core payoutLineBlocker), else null. */
 function ineligibility(line: repo.PayoutLineRow | undefined, now: Date): string | null {
   if (!line) return M.payoutNotPaidOrder;
-  if (line.facilitator === 'tenant') return M.payoutTenantFacilitated;
-  if (line.payoutCompletedAt) return M.payoutAlreadyPaid;
-  if (line.payoutId) return M.payoutInProgress;
-  if (line.onHold) return M.payoutOnHold;
-  if (line.balanceAvailableOn.getTime() > now.getTime()) return M.payoutNotAvailable;
-  return null;
+  const blocker = payoutLineBlocker(lineFacts(line), now);
+  return blocker ? PAYOUT_BLOCKER_MESSAGES[blocker] : null;
 }
 
 async function transferForTenant(
@@ -326,11 +350,15 @@ async function transferForTenant(
   p: { tenantId: string; orders: Array<{ id: string; orderUid: string }>; user: AuthUser | null; automatic: boolean },
 ): Promise<TenantOutcome> {
   const payoutId = randomUUID();
-  const tenantURL = await tenantUrlOf(deps, p.tenantId);
+  const names = await repo.tenantNames(deps.db, p.tenantId);
+  const tenantURL = names?.url ?? null;
+  const tenantName = names?.name ?? null;
   const failed: TenantOutcome['failed'] = [];
   const fail = (uids: string[], message: string, domainCode?: TransferFailureCode) =>
-    failed.push({ tenantId: p.tenantId, tenantURL, orderUIDs: uids, message, ...(domainCode && { domainCode }) });
+    failed.push({ tenantId: p.tenantId, tenantURL, tenantName, orderUIDs: uids, message, ...(domainCode && { domainCode }) });
   const { destination, chargeGatewayFeesToPlatform } = await repo.transferDestination(deps.db, p.tenantId);
+  // A refund that succeeded a moment ago, before its job ran, is still taken from this payout.
+  await repo.insertRefundLines(deps.db, { tenantId: p.tenantId });
 
   const claim = await deps.db.transaction(async (tx) => {
     const now = new Date();
@@ -386,7 +414,7 @@ async function transferForTenant(
     await deps.db.transaction(async (tx) => {
       if (await repo.lockSendingPayout(tx, payoutId)) await repo.completePayout(tx, { tenantId: p.tenantId, payoutId, transferId });
     });
-    return { completed: { payoutId, tenantId: p.tenantId, tenantURL: tenantURL ?? '', orderUIDs: claim.uids, amount: claim.amount, transferId }, failed };
+    return { completed: { payoutId, tenantId: p.tenantId, tenantURL: tenantURL ?? '', tenantName: tenantName ?? '', orderUIDs: claim.uids, amount: claim.amount, transferId }, failed };
   } catch (err) {
     if (err instanceof TransferRefused) {
       // The gateway said no: nothing was sent, the orders go back to pending with the reason.
@@ -402,10 +430,6 @@ async function transferForTenant(
     fail(claim.uids, 'The payment provider did not answer. The transfer will be checked again in a few minutes.');
     return { failed };
   }
-}
-
-async function tenantUrlOf(deps: Deps, tenantId: string): Promise<string | null> {
-  return repo.tenantUrl(deps.db, tenantId);
 }
 
 /**

@@ -97,6 +97,13 @@ describe('one definition of each figure, equal across dashboard, lists and CSV',
         tickets_sold: f.ticketsSold,
         complimentary_tickets: f.complimentary,
       },
+      after_refunds: {
+        gross_sales: f.grossSales - f.refunds,
+        tenant_refunds: f.tenantRefunds,
+        net_sales_before_refunds: f.netRevenue + f.tenantRefunds,
+        taxes_refunded: f.taxRefunded,
+        total_taxes: f.tax - f.taxRefunded,
+      },
       events: 2,
       orders: f.orders,
       subscriptions: 2,
@@ -146,6 +153,7 @@ describe('one definition of each figure, equal across dashboard, lists and CSV',
       organiser.get(REPORT_PATHS.tenantDashboard(tenant.id)),
     ]);
     for (const key of Object.keys(t.body.sales)) expect(a.body.sales[key] + b.body.sales[key], key).toBe(t.body.sales[key]);
+    for (const key of Object.keys(t.body.after_refunds)) expect(a.body.after_refunds[key] + b.body.after_refunds[key], key).toBe(t.body.after_refunds[key]);
     expect(a.body.orders + b.body.orders).toBe(t.body.orders);
     expect(a.body.events).toBe(1);
   });
@@ -178,6 +186,37 @@ describe('one definition of each figure, equal across dashboard, lists and CSV',
     expect(platform.body.sales.gross_sales).toBe(everyone.reduce((s, r) => s + r.details.grossSales, 0));
     expect(platform.body.sales.net_sales).toBe(everyone.reduce((s, r) => s + r.details.netSales, 0));
     expect(platform.body.sales.refunds).toBe(f.refunds);
+  });
+});
+
+describe('figures after refunds (issue 21.11)', () => {
+  it('takes the refunds and their tax off gross sales and tax; NET REVENUE is already after them', async () => {
+    const shop = await givenTenant(server);
+    const client = server.client();
+    await client.login((await givenUser(server, { tenant: { id: shop.id, roles: ['tenant_admin'] } })).email);
+    const night = await givenEvent(server, shop.id, { name: 'Tax Night' });
+    const parts: FigureOrderWithParts[] = [];
+    const add = async (seed: Parameters<typeof givenSale>[3]) => parts.push((await givenSale(server, shop.id, night.id, seed)).figures);
+    // $108.00 with $8.00 tax, refunded in full; $54.00 with $4.00 tax, a third refunded; a pending and a failed refund count for nothing.
+    await add({ tickets: [{ price: 5000, voided: true }, { price: 5000, voided: true }], vat: 800, refunds: [{ amount: 10_800, tenantAmount: 10_000 }] });
+    await add({ tickets: [{ price: 5000 }], vat: 400, refunds: [{ amount: 1800, tenantAmount: 1700 }, { amount: 1000, status: 'pending' }, { amount: 500, status: 'failed' }] });
+    await add({ tickets: [{ price: 2000 }], vat: 160 });
+    const f = computeFigures(parts);
+    expect(f).toMatchObject({ tax: 1360, refunds: 12_600, taxRefunded: 800 + 133, tenantRefunds: 11_700 });
+
+    for (const path of [REPORT_PATHS.tenantDashboard(shop.id), REPORT_PATHS.eventDashboard(shop.id, night.id)]) {
+      const res = await client.get(path);
+      expect(res.status).toBe(200);
+      // The cards keep their meaning (TOTAL TAX is the plain sum, docs/reports.md).
+      expect(res.body.sales).toMatchObject({ gross_sales: f.grossSales, total_taxes: 1360, refunds: 12_600, net_sales: f.netRevenue });
+      expect(res.body.after_refunds).toEqual({
+        gross_sales: f.grossSales - 12_600,
+        tenant_refunds: 11_700,
+        net_sales_before_refunds: f.netRevenue + 11_700,
+        taxes_refunded: 933,
+        total_taxes: 1360 - 933,
+      });
+    }
   });
 });
 

@@ -239,6 +239,25 @@ function figuresOf(t: Row | undefined, c: Row | undefined): DashboardFigures {
 }
 
 /**
+ * The refunds' part of the figures after refunds (issue 21.11, docs/reports.md "After refunds"):
+ * the organiser's share of the succeeded refunds and the tax they gave back, core refundedTax per
+ * order (vat x refunded / total, half up: PostgreSQL's round() of a positive numeric). Only orders
+ * with a succeeded refund are read, found through the refunds' own indexes, and each order's
+ * counters (the REFUNDS card's) say how much of it went back.
+ */
+export async function refundFigures(db: DbOrTx, scope: Scope): Promise<{ tenantRefunds: number; taxesRefunded: number }> {
+  const rows = await rowsOf(
+    db,
+    sql`select ${sum('o.refunds_succeeded_tenant')} as tenant_refunds,
+        ${sum('round(o.vat::numeric * least(o.refunds_succeeded, o.total_amount) / o.total_amount)')} as taxes_refunded
+      from orders o
+      where o.status in ${PAID} and o.refunds_succeeded > 0 and o.total_amount > 0
+        and (o.tenant_id, o.id) in (select r.tenant_id, r.order_id from refunds r where ${scopeOf(scope, 'r.tenant_id', 'r.event_id')} and r.status = ${COUNTED})`,
+  );
+  return { tenantRefunds: num(rows[0], 'tenant_refunds'), taxesRefunded: num(rows[0], 'taxes_refunded') };
+}
+
+/**
  * The same figures summed straight from the orders, tickets and refunds rows, never from the
  * counters or the rollup: what tests compare the triggers' work against.
  */

@@ -27,7 +27,7 @@ export async function reportScope({ deps, ctx, eventId }: { deps: ReadDeps; ctx:
  */
 export async function getReportDashboard({ deps, ctx, eventId }: { deps: ReadDeps; ctx: TenantCtx; eventId?: string }): Promise<TReportDashboard> {
   const scope = await reportScope({ deps, ctx, eventId });
-  const f = await repo.dashboardFigures(deps.db, scope);
+  const [f, r] = await Promise.all([repo.dashboardFigures(deps.db, scope), repo.refundFigures(deps.db, scope)]);
   return {
     sales: {
       gross_sales: f.gross,
@@ -40,6 +40,13 @@ export async function getReportDashboard({ deps, ctx, eventId }: { deps: ReadDep
       refunds: f.refunds,
       tickets_sold: f.sold,
       complimentary_tickets: f.complimentary,
+    },
+    after_refunds: {
+      gross_sales: f.gross - f.refunds,
+      tenant_refunds: r.tenantRefunds,
+      net_sales_before_refunds: f.net + r.tenantRefunds,
+      taxes_refunded: r.taxesRefunded,
+      total_taxes: f.tax - r.taxesRefunded,
     },
     events: eventId ? 1 : f.events,
     orders: f.orders,

@@ -101,6 +101,8 @@ export async function createTenant({
       status: 'pending',
       inviteTemplateSubject: details.inviteTemplateSubject,
       inviteTemplateBody: details.inviteTemplateBody,
+      // Tenants are created by operators (and the demo seed): the template is the platform's words.
+      inviteTemplateBy: 'platform',
     });
     await createDefaultPaymentSettings(tx, id);
     await copyGlobalFeesToTenant(tx, id);
@@ -137,6 +139,11 @@ export async function updateTenant({ deps, ctx, changes }: { deps: Deps; ctx: Te
       if (changes.phone !== undefined) values.phone = changes.phone;
       if (changes.inviteTemplateSubject !== undefined) values.inviteTemplateSubject = changes.inviteTemplateSubject;
       if (changes.inviteTemplateBody !== undefined) values.inviteTemplateBody = changes.inviteTemplateBody;
+      // Whose words the invite now carries: the tenant's admins', or an operator's (no tenant role here).
+      const rewritten =
+        (changes.inviteTemplateSubject !== undefined && changes.inviteTemplateSubject !== tenant.inviteTemplateSubject) ||
+        (changes.inviteTemplateBody !== undefined && changes.inviteTemplateBody !== tenant.inviteTemplateBody);
+      if (rewritten) values.inviteTemplateBy = ctx.tenantRoles.length > 0 ? 'tenant' : 'platform';
       if (changes.url !== undefined && changes.url !== tenant.url) {
         if (!isPlatformWriter(ctx.platformRoles)) throw forbidden(M.tenantUrlPlatformOnly);
         await assertUrlFree(tx, changes.url, tenant.id);

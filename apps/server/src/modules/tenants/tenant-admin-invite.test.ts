@@ -3,7 +3,7 @@ import { M } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { globalTicketSettings, invites, outbox, tenants } from '../../db/schema/index.js';
-import { DEFAULT_PASSWORD, givenPlatformAdmin, givenTenantWithSettings, lastMailTo, linkFrom, startServer, validationError, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { DEFAULT_PASSWORD, givenPlatformAdmin, givenTenantWithSettings, givenUser, lastMailTo, linkFrom, startServer, validationError, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { ensureGlobalFeeDefaults } from '../fees/service.js';
 
 // issue 15 Operators: Create New Tenant invites the tenant's e-mail as its admin (spec accounts §3, §7).
@@ -126,3 +126,37 @@ describe('creating a tenant invites its admin', () => {
     expect(await db().select().from(outbox).where(eq(outbox.to, input.details.email))).toEqual([]);
   });
 });
+
+describe('whose words the invite carries (issue 21.19)', () => {
+  it("an operator's template is the Marquee team's; once the tenant's admin rewrites it, it is the tenant's; an operator's rewrite is the team's again", async () => {
+    const input = newTenant(tag());
+    const { id } = (await admin.post('/api/tenants', input)).body;
+    const name = input.details.name;
+    const first = (await lastMailTo(server, input.details.email))!;
+    expect(first.text).toContain(`The Marquee team wrote, for ${name}:`);
+    expect(first.text).toContain(`This invitation was written by the Marquee team for ${name}. Marquee never asks for your password by e-mail.`);
+    expect(first.text).not.toContain(`written by ${name}`);
+
+    const tenantAdmin = await givenUser(server, { tenant: { id, roles: ['tenant_admin'] } });
+    const own = server.client(input.details.url);
+    await own.login(tenantAdmin.email);
+    const inviteStaff = async (c: Client, email: string) => {
+      expect((await c.post(`/api/tenants/${id}/staff/invites`, { email, roles: ['tenant_staff'] })).status).toBe(201);
+      return (await lastMailTo(server, email))!.text;
+    };
+    // Staff invited before any rewrite still get the operator's words, marked as such.
+    expect(await inviteStaff(own, `s1-${tag()}@river.test`)).toContain(`written by the Marquee team for ${name}`);
+
+    // The phone alone changes nothing; the tenant's admin rewriting the body makes it the tenant's.
+    expect((await own.patch(`/api/tenants/${id}`, { details: { phone: '+1 (555) 987 6543' } })).status).toBe(200);
+    expect(await inviteStaff(own, `s2-${tag()}@river.test`)).toContain(`written by the Marquee team for ${name}`);
+    expect((await own.patch(`/api/tenants/${id}`, { details: { inviteTemplateBody: 'Come and help us run the river shows.' } })).status).toBe(200);
+    const byTenant = await inviteStaff(own, `s3-${tag()}@river.test`);
+    expect(byTenant).toContain(`${name} wrote:`);
+    expect(byTenant).toContain(`This invitation was written by ${name}, not by Marquee.`);
+
+    expect((await admin.patch(`/api/tenants/${id}`, { details: { inviteTemplateSubject: 'Join the river crew' } })).status).toBe(200);
+    expect(await inviteStaff(own, `s4-${tag()}@river.test`)).toContain(`written by the Marquee team for ${name}`);
+  });
+});
+

@@ -1,6 +1,6 @@
-import { and, eq, lt, or, sql, count } from 'drizzle-orm';
+import { and, eq, isNotNull, sql, count } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { waitingRooms, waitingRoomVisitors } from '../../db/schema/index.js';
+import { waitingRoomAddresses, waitingRooms, waitingRoomVisitors } from '../../db/schema/index.js';
 
 export type RoomRow = typeof waitingRooms.$inferSelect;
 export type VisitorRow = typeof waitingRoomVisitors.$inferSelect;
@@ -36,14 +36,34 @@ export async function findVisitor(db: DbOrTx, tenantId: string, eventId: string,
   return row;
 }
 
-/** Before opening: a place drawn at random (the lottery number), counted on the room. */
-export async function insertEarlyVisitor(db: DbOrTx, v: { tenantId: string; eventId: string; id: string; lottery: number }): Promise<VisitorRow> {
+/**
+ * Before opening: a place drawn at random (the lottery number), counted on the room. The draw's
+ * round is how many times over the visitor's network (`addressKey`) has already taken
+ * `placesPerRound` places in this draw: its first places draw in round 0 with everyone else, the
+ * next ones in round 1, behind every round-0 place, and so on (issue 21 §1).
+ */
+export async function insertEarlyVisitor(
+  db: DbOrTx,
+  v: { tenantId: string; eventId: string; id: string; lottery: number; addressKey: string; placesPerRound: number },
+): Promise<VisitorRow> {
   return db.transaction(async (tx) => {
     await tx
       .update(waitingRooms)
       .set({ earlyCount: sql`${waitingRooms.earlyCount} + 1` })
       .where(and(eq(waitingRooms.tenantId, v.tenantId), eq(waitingRooms.eventId, v.eventId)));
-    const [row] = await tx.insert(waitingRoomVisitors).values(v).returning();
+    const [address] = await tx
+      .insert(waitingRoomAddresses)
+      .values({ tenantId: v.tenantId, eventId: v.eventId, addressKey: v.addressKey, places: 1 })
+      .onConflictDoUpdate({
+        target: [waitingRoomAddresses.tenantId, waitingRoomAddresses.eventId, waitingRoomAddresses.addressKey],
+        set: { places: sql`${waitingRoomAddresses.places} + 1` },
+      })
+      .returning({ places: waitingRoomAddresses.places });
+    const drawRound = Math.floor((address!.places - 1) / v.placesPerRound);
+    const [row] = await tx
+      .insert(waitingRoomVisitors)
+      .values({ tenantId: v.tenantId, eventId: v.eventId, id: v.id, lottery: v.lottery, drawRound })
+      .returning();
     return row!;
   });
 }
@@ -71,7 +91,7 @@ export async function insertLateVisitor(db: DbOrTx, v: { tenantId: string; event
   });
 }
 
-/** An early visitor's rank in the draw: how many early visitors drew a lower number. */
+/** An early visitor's rank in the draw: how many early visitors come before them (by round, then lottery number, then id). */
 export async function earlyRank(db: DbOrTx, v: VisitorRow): Promise<number> {
   const [row] = await db
     .select({ n: count() })
@@ -80,7 +100,8 @@ export async function earlyRank(db: DbOrTx, v: VisitorRow): Promise<number> {
       and(
         eq(waitingRoomVisitors.tenantId, v.tenantId),
         eq(waitingRoomVisitors.eventId, v.eventId),
-        or(lt(waitingRoomVisitors.lottery, v.lottery!), and(eq(waitingRoomVisitors.lottery, v.lottery!), lt(waitingRoomVisitors.id, v.id))),
+        isNotNull(waitingRoomVisitors.lottery),
+        sql`(${waitingRoomVisitors.drawRound}, ${waitingRoomVisitors.lottery}, ${waitingRoomVisitors.id}) < (${v.drawRound}::int, ${v.lottery!}::int, ${v.id}::uuid)`,
       ),
     );
   return row!.n;

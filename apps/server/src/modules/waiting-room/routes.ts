@@ -43,7 +43,7 @@ export function registerWaitingRoomRoutes(app: FastifyInstance, deps: Deps) {
     },
     async (req, reply) => {
       const { eventId } = req.params;
-      const { place, token } = await service.enterWaitingRoom({ deps, tenantId: siteCtxOf(req).tenant.id, eventId, token: waitingRoomToken(req, eventId) });
+      const { place, token } = await service.enterWaitingRoom({ deps, tenantId: siteCtxOf(req).tenant.id, eventId, token: waitingRoomToken(req, eventId), address: req.ip });
       if (token) {
         reply.setCookie(waitingRoomCookie(eventId), token, { path: '/', httpOnly: true, sameSite: 'lax', maxAge: 2 * 24 * 3600, secure: deps.config.publicScheme === 'https' });
         reply.header(WAITING_ROOM_HEADER, token);

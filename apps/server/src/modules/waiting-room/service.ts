@@ -1,4 +1,5 @@
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { isIPv4, isIPv6 } from 'node:net';
 import { M, type TWaitingRoomPlace, type TWaitingRoomSettings } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
@@ -12,6 +13,11 @@ import * as repo from './repository.js';
 
 /** How long an admission lasts: time to choose tickets and pay, several times over. */
 export const ADMISSION_MINUTES = 30;
+/**
+ * Places in each round of the draw per client network (issue 21 §1): a household or an office
+ * behind one address keeps this many places among everyone's first; more joins from it draw later.
+ */
+export const ADDRESS_PLACES_PER_ROUND = 4;
 /** How stale a node's copy of a room's settings may be (as the public snapshot: about a second). */
 const ROOM_CACHE_MS = 1000;
 
@@ -72,6 +78,31 @@ export function readToken(deps: Deps, eventId: string, token: string | undefined
   return { visitorId, admitAtMs: Number(admitAt) };
 }
 
+/**
+ * The network a client address is counted under: an IPv4 address itself (an IPv4-mapped IPv6 one
+ * too), the /64 of an IPv6 address (what one subscriber is given), anything else as it is.
+ */
+export function clientNetwork(ip: string): string {
+  const address = ip.replace(/%.*$/, '');
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (isIPv4(address) || !isIPv6(address)) return address;
+  const [head, tail] = address.split('::') as [string, string | undefined];
+  const groupsOf = (part: string) => (part ? part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : []);
+  const front = groupsOf(head);
+  const back = tail === undefined ? [] : groupsOf(tail);
+  const groups = tail === undefined ? front : [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
+}
+
+/** The key a network's places are counted under: keyed by SECRET and the event, so no address is stored. */
+function addressKey(deps: Deps, eventId: string, ip: string): string {
+  return createHmac('sha256', deps.config.secret).update(`waiting-room-address|${eventId}|${clientNetwork(ip)}`).digest('base64url').slice(0, 32);
+}
+
 function toSettings(room: repo.RoomRow): TWaitingRoomSettings {
   return { enabled: room.enabled, opensAt: room.opensAt.toISOString(), admitPerMinute: room.admitPerMinute };
 }
@@ -97,19 +128,24 @@ export async function setWaitingRoom({ deps, ctx, eventId, settings }: { deps: D
 
 /**
  * Joins the line, or answers the place already held (the token survives a reload). Before opening,
- * each arrival draws a random place; after opening, places follow arrival order, one admission
- * every 60/rate seconds from the opening.
+ * each arrival draws a random place, in the round its network (`address`) has reached (no more
+ * than ADDRESS_PLACES_PER_ROUND places of one network in a round: a join without a cookie buys no
+ * extra chance); after opening, places follow arrival order, one admission every 60/rate seconds
+ * from the opening.
  */
 export async function enterWaitingRoom({
   deps,
   tenantId,
   eventId,
   token,
+  address,
 }: {
   deps: Deps;
   tenantId: string;
   eventId: string;
   token: string | undefined;
+  /** The client's address (req.ip: the proxies TRUST_PROXY names are believed). */
+  address: string;
 }): Promise<{ place: TWaitingRoomPlace; token: string | null }> {
   const { room, published } = await roomOf(deps, tenantId, eventId);
   if (!published) throw notFound();
@@ -131,7 +167,14 @@ export async function enterWaitingRoom({
     const id = randomUUID();
     visitor =
       arrived < room.opensAt.getTime()
-        ? await repo.insertEarlyVisitor(deps.db, { tenantId, eventId, id, lottery: randomInt(0, 2 ** 31 - 1) })
+        ? await repo.insertEarlyVisitor(deps.db, {
+            tenantId,
+            eventId,
+            id,
+            lottery: randomInt(0, 2 ** 31 - 1),
+            addressKey: addressKey(deps, eventId, address),
+            placesPerRound: ADDRESS_PLACES_PER_ROUND,
+          })
         : await repo.insertLateVisitor(deps.db, { tenantId, eventId, id });
   }
   let admitAt = visitor.admitAt;
@@ -163,13 +206,35 @@ function placeAt(room: repo.RoomRow, admitAtMs: number, intervalMs: number): TWa
 /**
  * PLACE ORDER's gate: when the event's room is on, only a visitor whose admission time has come
  * (and not passed by more than ADMISSION_MINUTES) may hold tickets; the API cannot skip the line.
+ * The place is the `x-waiting-room` header's or the cookie's; when a request carries both and the
+ * cookie is a place in this line, the header must be that same visitor's (a browser in line cannot
+ * borrow another visitor's admission). Answers the admission (the visitor's id) for PLACE ORDER to
+ * count its orders against (WAITING_ROOM_ADMISSION_ORDERS, in the hold), or null when the room is off.
  */
-export async function assertAdmitted({ deps, tenantId, eventId, token }: { deps: Deps; tenantId: string; eventId: string; token: string | undefined }) {
+export async function assertAdmitted({
+  deps,
+  tenantId,
+  eventId,
+  tokens,
+}: {
+  deps: Deps;
+  tenantId: string;
+  eventId: string;
+  tokens: { header: string | undefined; cookie: string | undefined };
+}): Promise<string | null> {
   const { room } = await roomOf(deps, tenantId, eventId);
-  if (!room || !room.enabled) return;
-  const held = readToken(deps, eventId, token);
+  if (!room || !room.enabled) return null;
+  const held = readToken(deps, eventId, tokens.header || tokens.cookie);
+  const own = tokens.header && tokens.cookie ? readToken(deps, eventId, tokens.cookie) : null;
   const now = Date.now();
-  if (!held || held.admitAtMs === 0 || held.admitAtMs > now || now - held.admitAtMs > ADMISSION_MINUTES * 60_000) {
+  if (
+    !held ||
+    (own && own.visitorId !== held.visitorId) ||
+    held.admitAtMs === 0 ||
+    held.admitAtMs > now ||
+    now - held.admitAtMs > ADMISSION_MINUTES * 60_000
+  ) {
     throw new DomainError('WAITING_ROOM_REQUIRED', M.waitingRoomRequired);
   }
+  return held.visitorId;
 }

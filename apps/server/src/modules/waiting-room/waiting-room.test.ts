@@ -1,4 +1,5 @@
-import { M, WAITING_ROOM_HEADER } from '@marquee/core';
+import { M, WAITING_ROOM_ADMISSION_ORDERS, WAITING_ROOM_HEADER, waitingRoomOrderLimit } from '@marquee/core';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   checkoutPayload,
@@ -13,6 +14,9 @@ import {
   type GivenTenant,
   type TestServer,
 } from '../../../test/harness.js';
+import { orders, ticketTypes, waitingRoomAddresses, waitingRoomVisitors } from '../../db/schema/index.js';
+import { expireHold } from '../orders/holds.js';
+import { ADDRESS_PLACES_PER_ROUND, clientNetwork } from './service.js';
 
 let server: TestServer;
 let tenant: GivenTenant;
@@ -43,16 +47,20 @@ async function eventWithRoom(opensAt: string, admitPerMinute: number): Promise<G
   return event;
 }
 
-/** A new visitor (own cookie jar) joining the line. */
-async function visit(event: GivenEventOnSale) {
+let addresses = 0;
+/** A client address of its own (the server believes x-forwarded-for from the test's loopback proxy). */
+const newAddress = () => `10.${(++addresses >> 8) & 255}.${addresses & 255}.7`;
+
+/** A new visitor (own cookie jar) joining the line, from an address of its own unless one is given. */
+async function visit(event: GivenEventOnSale, address = newAddress()) {
   const c = server.client(tenant.url);
-  const res = await c.post(roomPath(event));
+  const res = await c.post(roomPath(event), undefined, { 'x-forwarded-for': address });
   expect(res.status).toBe(200);
   return { c, place: res.body, token: res.headers[WAITING_ROOM_HEADER] as string };
 }
 
-const order = (c: Client, event: GivenEventOnSale, headers: Record<string, string> = {}) =>
-  c.post(ordersPath(event), checkoutPayload([{ ticketTypeId: event.ticketTypeIds[0]!, quantity: 1 }]), headers);
+const order = (c: Client, event: GivenEventOnSale, headers: Record<string, string> = {}, quantity = 1, contact: Record<string, unknown> = {}) =>
+  c.post(ordersPath(event), checkoutPayload([{ ticketTypeId: event.ticketTypeIds[0]!, quantity }], contact), headers);
 
 describe('the organiser sets the waiting room', () => {
   it('saves and reads the settings; refuses bad input with the message; 404 for another tenant', async () => {
@@ -175,5 +183,100 @@ describe('fair order and the rate', () => {
     expect(places.slice(1).map((p) => p.admitted)).toEqual([false, false, false]);
     expect(places[3]!.estimateSeconds).toBeGreaterThanOrEqual(28);
     expect(places[3]!.estimateSeconds).toBeLessThanOrEqual(30);
+  });
+});
+
+describe('an admission is one visitor’s, for a few orders (issue 21 §1)', () => {
+  const openNow = () => new Date(Date.now() - 60_000).toISOString();
+  const admissionOrders = async (visitorId: string) => (await server.app.deps.db.select().from(orders).where(eq(orders.waitingRoomVisitorId, visitorId))).map((o) => o.status);
+
+  it(`one admitted token sent by 12 clients from 12 addresses and e-mails places ${WAITING_ROOM_ADMISSION_ORDERS} orders, then is refused`, async () => {
+    const event = await eventWithRoom(openNow(), 600);
+    const { token, place } = await visit(event);
+    expect(place.admitted).toBe(true);
+    const answers = [];
+    for (let i = 0; i < 12; i++) {
+      const client = server.client(tenant.url);
+      answers.push(await order(client, event, { [WAITING_ROOM_HEADER]: token, 'x-forwarded-for': newAddress() }, 10, { email: `bot${i}@example.test` }));
+    }
+    expect(answers.map((a) => a.status)).toEqual([...Array(WAITING_ROOM_ADMISSION_ORDERS).fill(201), ...Array(12 - WAITING_ROOM_ADMISSION_ORDERS).fill(403)]);
+    for (const refused of answers.slice(WAITING_ROOM_ADMISSION_ORDERS)) {
+      expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', domainCode: 'WAITING_ROOM_ORDER_LIMIT', message: waitingRoomOrderLimit });
+    }
+    const visitorId = token.split('.')[0]!;
+    expect(await admissionOrders(visitorId)).toEqual(Array(WAITING_ROOM_ADMISSION_ORDERS).fill('draft'));
+    // The refused orders took nothing.
+    const [type] = await server.app.deps.db.select().from(ticketTypes).where(eq(ticketTypes.id, event.ticketTypeIds[0]!));
+    expect(type!.remaining).toBe(100 - 10 * WAITING_ROOM_ADMISSION_ORDERS);
+
+    // A hold that ran out (or a declined card's draft replaced) gives its order back to the admission.
+    const [first] = await server.app.deps.db.select().from(orders).where(eq(orders.orderUid, answers[0]!.body.orderUID));
+    await server.app.deps.db.update(orders).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(orders.id, first!.id));
+    expect(await expireHold({ deps: server.app.deps, orderId: first!.id })).toBe(true);
+    expect((await order(server.client(tenant.url), event, { [WAITING_ROOM_HEADER]: token })).status).toBe(201);
+    expect((await order(server.client(tenant.url), event, { [WAITING_ROOM_HEADER]: token })).status).toBe(403);
+  });
+
+  it('orders placed at once with one admission cannot pass its limit together', async () => {
+    const event = await eventWithRoom(openNow(), 600);
+    const { token } = await visit(event);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => order(server.client(tenant.url), event, { [WAITING_ROOM_HEADER]: token })));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(WAITING_ROOM_ADMISSION_ORDERS);
+    expect(answers.filter((a) => a.status === 403).every((a) => a.body.error.domainCode === 'WAITING_ROOM_ORDER_LIMIT')).toBe(true);
+    expect(await admissionOrders(token.split('.')[0]!)).toHaveLength(WAITING_ROOM_ADMISSION_ORDERS);
+  });
+
+  it("refuses another visitor's token sent by a browser that holds its own place", async () => {
+    const event = await eventWithRoom(openNow(), 6000);
+    const a = await visit(event);
+    const b = await visit(event);
+    // One admission every 10 ms: both are in a moment later.
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await a.c.post(roomPath(event))).body.admitted).toBe(true);
+    expect((await b.c.post(roomPath(event))).body.admitted).toBe(true);
+    const borrowed = await order(b.c, event, { [WAITING_ROOM_HEADER]: a.token });
+    expect(borrowed.status).toBe(403);
+    expect(borrowed.body.error).toMatchObject({ domainCode: 'WAITING_ROOM_REQUIRED', message: M.waitingRoomRequired });
+    // Its own place, by cookie or by header, is good; A's admission was not used by B's attempt.
+    expect((await order(b.c, event)).status).toBe(201);
+    expect((await order(b.c, event, { [WAITING_ROOM_HEADER]: b.token })).status).toBe(201);
+    expect(await admissionOrders(a.token.split('.')[0]!)).toEqual([]);
+  });
+
+  it('40 joins from one client without a cookie do not get 40 draws', async () => {
+    const event = await eventWithRoom(inMinutes(10), 60);
+    const people = [];
+    for (let i = 0; i < 3; i++) people.push(await visit(event));
+    const bot = [];
+    for (let i = 0; i < 40; i++) bot.push(await visit(event, '203.0.113.9'));
+    const positionOf = async (v: { c: Client }) => (await v.c.post(roomPath(event))).body.position as number;
+    const peoplePositions = await Promise.all(people.map(positionOf));
+    const botPositions = (await Promise.all(bot.map(positionOf))).sort((x, y) => x - y);
+    // Everyone's places are one draw of 43 ...
+    expect([...peoplePositions, ...botPositions].sort((x, y) => x - y)).toEqual(Array.from({ length: 43 }, (_, i) => i + 1));
+    // ... in which the client's 40 joins hold as many of the first places as one address is given a round.
+    const firstRound = 3 + ADDRESS_PLACES_PER_ROUND;
+    expect(botPositions.filter((p) => p <= firstRound)).toHaveLength(ADDRESS_PLACES_PER_ROUND);
+    expect(Math.max(...peoplePositions)).toBeLessThanOrEqual(firstRound);
+    // Each further round of the address is behind the one before.
+    expect(botPositions.slice(ADDRESS_PLACES_PER_ROUND, 2 * ADDRESS_PLACES_PER_ROUND)).toEqual(Array.from({ length: ADDRESS_PLACES_PER_ROUND }, (_, i) => firstRound + 1 + i));
+  });
+
+  it('counts an IPv6 client by its /64, and keeps no address', async () => {
+    expect(clientNetwork('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
+    expect(clientNetwork('2001:db8:1:2::9')).toBe('2001:db8:1:2::/64');
+    expect(clientNetwork('2001:0db8:0001:0002::')).toBe('2001:db8:1:2::/64');
+    expect(clientNetwork('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(clientNetwork('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(clientNetwork('::ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(clientNetwork('192.0.2.1')).toBe('192.0.2.1');
+
+    const event = await eventWithRoom(inMinutes(10), 60);
+    for (let i = 1; i <= 6; i++) await visit(event, `2001:db8:7:7::${i}`);
+    const rows = await server.app.deps.db.select().from(waitingRoomVisitors).where(eq(waitingRoomVisitors.eventId, event.id));
+    expect(rows.map((r) => r.drawRound).sort()).toEqual([0, 0, 0, 0, 1, 1]);
+    const counted = await server.app.deps.db.select().from(waitingRoomAddresses).where(eq(waitingRoomAddresses.eventId, event.id));
+    expect(counted).toEqual([expect.objectContaining({ places: 6 })]);
+    expect(counted[0]!.addressKey).not.toContain('2001');
   });
 });

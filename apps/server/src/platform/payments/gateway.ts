@@ -83,7 +83,29 @@ export type PaymentGateway = {
   transfer(input: TransferInput): Promise<{ transferId: string }>;
   /** The transfer made for a payout id, if any: how the reconciliation job learns what a crash hid. */
   findTransfer(input: { payoutId: string }): Promise<{ transferId: string; amount: number } | null>;
+  /** True when no real money moves (the test driver; Stripe with a test-mode key). */
+  readonly testMode: boolean;
+  /**
+   * A connected account for a tenant's payouts (Stripe Connect: an Express account). The idempotency
+   * key makes a repeated call the same account.
+   */
+  createConnectedAccount(input: ConnectedAccountInput): Promise<{ accountId: string }>;
+  /**
+   * A single-use, short-lived link to the gateway's hosted onboarding of the account (Stripe:
+   * accountLinks.create, type account_onboarding). The holder comes back to returnUrl when done or
+   * when leaving; an expired or used link sends them to refreshUrl, which should make a new link.
+   * An account the gateway does not know throws AccountRefused.
+   */
+  createOnboardingLink(input: { accountId: string; returnUrl: string; refreshUrl: string }): Promise<{ url: string; expiresAt: Date }>;
+  /** What the gateway says of the account now (Stripe details_submitted, payouts_enabled); unknown: AccountRefused. */
+  connectedAccountStatus(input: { accountId: string }): Promise<ConnectedAccountStatus>;
 };
+
+export type ConnectedAccountInput = { tenantId: string; email: string; businessName: string; idempotencyKey: string };
+export type ConnectedAccountStatus = { detailsSubmitted: boolean; payoutsEnabled: boolean };
+
+/** The gateway does not know the connected account (deleted, or from another gateway account). */
+export class AccountRefused extends Error {}
 
 export type TransferInput = {
   payoutId: string;
@@ -121,6 +143,8 @@ export type CheckoutEvent = {
   tenantId: string | null;
   chargeId: string | null;
   paymentMethod: string | null;
-  /** cents actually captured, when the provider says */
+  /** cents actually captured, when the provider says (a completed event without it pays nothing) */
   amountTotal: number | null;
+  /** ISO currency code of amountTotal, lower case, when the provider says */
+  currency: string | null;
 };

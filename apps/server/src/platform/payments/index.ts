@@ -6,7 +6,7 @@ import { createStripeGateway } from './stripe-driver.js';
 import { createTestGateway } from './test-driver.js';
 
 export type { CheckoutInput, PaymentGateway, RefundInput, RefundResult, GatewayRefundStatus, RefundEvent, TransferInput } from './gateway.js';
-export { DESTINATION_NOT_FOUND, RefundRefused, TransferRefused } from './gateway.js';
+export { AccountRefused, DESTINATION_NOT_FOUND, RefundRefused, TransferRefused } from './gateway.js';
 
 /** The one gateway of this server, chosen by PAYMENT_DRIVER (test by default). */
 export function createPaymentGateway(opts: { config: Config; db: Db; jobs: Jobs }): PaymentGateway {

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { DESTINATION_NOT_FOUND, RefundRefused, TransferRefused, type CheckoutInput, type GatewayRefundStatus, type PaymentGateway } from './gateway.js';
+import { AccountRefused, DESTINATION_NOT_FOUND, RefundRefused, TransferRefused, type CheckoutInput, type GatewayRefundStatus, type PaymentGateway } from './gateway.js';
 
 // PAYMENT_DRIVER=stripe: Stripe Checkout Sessions on the official SDK. STRIPE_API_BASE points the
 // SDK at another host (tests use a local stand-in for Stripe's HTTP API).
@@ -48,11 +48,22 @@ export function stripeRefundStatus(status: string | null | undefined): GatewayRe
   return 'pending';
 }
 
+/** Stripe's own test-mode keys: sk_test_… (secret) and rk_test_… (restricted). */
+export const isStripeTestKey = (secretKey: string) => /^(sk|rk)_test_/.test(secretKey);
+
+/** An unknown or foreign account is Stripe's resource_missing (or "No such account"): refused for good. */
+function accountRefusal(err: unknown): never {
+  if (err instanceof Stripe.errors.StripeInvalidRequestError && (err.code === 'resource_missing' || /No such account/i.test(err.message))) throw new AccountRefused(err.message);
+  if (err instanceof Stripe.errors.StripePermissionError) throw new AccountRefused(err.message);
+  throw err;
+}
+
 export function createStripeGateway(opts: { secretKey: string; apiBase?: string }): PaymentGateway {
   const stripe = stripeClient(opts);
   return {
     name: 'stripe',
     expiresByOrder: false,
+    testMode: isStripeTestKey(opts.secretKey),
     async createCheckout(input: CheckoutInput) {
       const metadata = { orderId: input.orderId, tenantId: input.tenantId, orderUid: input.orderUid };
       const session = await stripe.checkout.sessions.create(
@@ -131,6 +142,39 @@ export function createStripeGateway(opts: { secretKey: string; apiBase?: string 
       const list = await stripe.transfers.list({ transfer_group: input.payoutId, limit: 1 });
       const t = list.data[0];
       return t ? { transferId: t.id, amount: t.amount } : null;
+    },
+    // Connect: the platform takes the payments and transfers each tenant its share (separate charges
+    // and transfers), so the tenant's Express account needs transfers; card_payments lets the same
+    // account take payments itself when its payment settings say the tenant's account does.
+    async createConnectedAccount(input) {
+      const account = await stripe.accounts.create(
+        {
+          type: 'express',
+          country: 'US',
+          ...(input.email ? { email: input.email } : {}),
+          business_profile: { name: input.businessName },
+          capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+          metadata: { tenantId: input.tenantId },
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return { accountId: account.id };
+    },
+    async createOnboardingLink(input) {
+      try {
+        const link = await stripe.accountLinks.create({ account: input.accountId, type: 'account_onboarding', return_url: input.returnUrl, refresh_url: input.refreshUrl });
+        return { url: link.url, expiresAt: new Date(link.expires_at * 1000) };
+      } catch (err) {
+        return accountRefusal(err);
+      }
+    },
+    async connectedAccountStatus(input) {
+      try {
+        const account = await stripe.accounts.retrieve(input.accountId);
+        return { detailsSubmitted: account.details_submitted === true, payoutsEnabled: account.payouts_enabled === true };
+      } catch (err) {
+        return accountRefusal(err);
+      }
     },
   };
 }

@@ -1,12 +1,12 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { publicOrigin, type Config } from '../../config.js';
 import { runPrepared, type Db } from '../../db/client.js';
-import { testCheckoutSessions, testRefunds, testTransfers } from '../../db/schema/index.js';
+import { testAccountLinks, testCheckoutSessions, testConnectAccounts, testRefunds, testTransfers } from '../../db/schema/index.js';
 import { cardFee } from '@marquee/core';
 import { createBatcher } from '../batcher.js';
 import type { Jobs } from '../jobs.js';
-import { DESTINATION_NOT_FOUND, RefundRefused, TransferRefused, type CheckoutInput, type PaymentGateway } from './gateway.js';
+import { AccountRefused, DESTINATION_NOT_FOUND, RefundRefused, TransferRefused, type CheckoutInput, type PaymentGateway } from './gateway.js';
 
 // The built-in gateway (PAYMENT_DRIVER=test, the default): a hosted pay page on our own server
 // (modules/payments/pay-page) stands in for Stripe Checkout, and its completion arrives as a
@@ -172,6 +172,10 @@ export function createTestGateway(opts: { db: Db; jobs: Jobs; config: Config }):
       if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error('transfer amount must be positive integer cents');
       // Like Stripe Connect: no connected account, no transfer.
       if (!input.destination) throw new TransferRefused(`This tenant has no connected account: ${DESTINATION_NOT_FOUND}.`, { destinationMissing: true });
+      // An account this gateway made takes transfers only once its onboarding is done (Stripe: the
+      // transfers capability is inactive until then). Other ids are taken as given.
+      const [made] = await db.select({ payoutsEnabled: testConnectAccounts.payoutsEnabled }).from(testConnectAccounts).where(eq(testConnectAccounts.id, input.destination));
+      if (made && !made.payoutsEnabled) throw new TransferRefused(`The tenant's connected account ${input.destination} has not finished onboarding, so it cannot receive transfers yet.`);
       await db
         .insert(testTransfers)
         .values({ id: newTestId('tr_test'), destination: input.destination, amount: input.amount, transferGroup: input.payoutId, idempotencyKey: input.payoutId })
@@ -184,5 +188,88 @@ export function createTestGateway(opts: { db: Db; jobs: Jobs; config: Config }):
       const [row] = await db.select({ id: testTransfers.id, amount: testTransfers.amount }).from(testTransfers).where(eq(testTransfers.transferGroup, input.payoutId));
       return row ? { transferId: row.id, amount: row.amount } : null;
     },
+    testMode: true,
+    // Connect's stand-in: the accounts and links live in our own tables, and the hosted onboarding is
+    // a page on this server (modules/payment-settings/onboarding-page.ts) that finishes or leaves the
+    // form and sends the holder back to the return URL, as Stripe's does.
+    async createConnectedAccount(input) {
+      await db
+        .insert(testConnectAccounts)
+        .values({ id: newTestId('acct_test'), tenantId: input.tenantId, email: input.email, businessName: input.businessName, idempotencyKey: input.idempotencyKey })
+        .onConflictDoNothing({ target: testConnectAccounts.idempotencyKey });
+      const [row] = await db.select({ id: testConnectAccounts.id }).from(testConnectAccounts).where(eq(testConnectAccounts.idempotencyKey, input.idempotencyKey));
+      if (!row) throw new Error('test account vanished');
+      return { accountId: row.id };
+    },
+    async createOnboardingLink(input) {
+      assertHttpUrl(input.returnUrl, 'returnUrl');
+      assertHttpUrl(input.refreshUrl, 'refreshUrl');
+      const [account] = await db.select({ id: testConnectAccounts.id }).from(testConnectAccounts).where(eq(testConnectAccounts.id, input.accountId));
+      if (!account) throw new AccountRefused(`No such account: '${input.accountId}'`);
+      const id = randomBytes(24).toString('base64url');
+      const expiresAt = new Date(Date.now() + TEST_ACCOUNT_LINK_SECONDS * 1000);
+      await db.insert(testAccountLinks).values({ id, accountId: account.id, returnUrl: input.returnUrl, refreshUrl: input.refreshUrl, expiresAt });
+      return { url: `${publicOrigin(config)}${TEST_ONBOARDING_PATH}/${id}`, expiresAt };
+    },
+    async connectedAccountStatus(input) {
+      const [row] = await db
+        .select({ detailsSubmitted: testConnectAccounts.detailsSubmitted, payoutsEnabled: testConnectAccounts.payoutsEnabled })
+        .from(testConnectAccounts)
+        .where(eq(testConnectAccounts.id, input.accountId));
+      if (!row) throw new AccountRefused(`No such account: '${input.accountId}'`);
+      return row;
+    },
   };
+}
+
+// ---- the stand-in's hosted onboarding ------------------------------------------------------------
+
+/** Stripe's Account Links expire a few minutes after they are made; so do ours. */
+export const TEST_ACCOUNT_LINK_SECONDS = 300;
+export const TEST_ONBOARDING_PATH = '/connect/onboard';
+
+export type TestOnboarding = {
+  linkId: string;
+  accountId: string;
+  businessName: string;
+  email: string;
+  returnUrl: string;
+  refreshUrl: string;
+  /** open: the form can be sent; used or expired: the link sends its holder to refreshUrl, as Stripe's does. */
+  state: 'open' | 'used' | 'expired';
+};
+
+/** The onboarding behind a link token, or null when there is none. */
+export async function findTestOnboarding(db: Db, linkId: string, now = new Date()): Promise<TestOnboarding | null> {
+  if (!/^[A-Za-z0-9_-]{16,64}$/.test(linkId)) return null;
+  const [row] = await db
+    .select({ link: testAccountLinks, businessName: testConnectAccounts.businessName, email: testConnectAccounts.email })
+    .from(testAccountLinks)
+    .innerJoin(testConnectAccounts, eq(testConnectAccounts.id, testAccountLinks.accountId))
+    .where(eq(testAccountLinks.id, linkId));
+  if (!row) return null;
+  const l = row.link;
+  const state = l.usedAt ? 'used' : l.expiresAt.getTime() <= now.getTime() ? 'expired' : 'open';
+  return { linkId: l.id, accountId: l.accountId, businessName: row.businessName, email: row.email, returnUrl: l.returnUrl, refreshUrl: l.refreshUrl, state };
+}
+
+/**
+ * The holder sent the stand-in's form: the link is used up, and with `finish` the account is done
+ * (details submitted, payouts enabled) at once, where Stripe would verify it first. Answers where
+ * the holder goes next: the return URL, or the refresh URL when the link was used or had expired.
+ */
+export async function submitTestOnboarding(db: Db, linkId: string, finish: boolean): Promise<string | null> {
+  return db.transaction(async (tx) => {
+    const [link] = await tx
+      .update(testAccountLinks)
+      .set({ usedAt: new Date() })
+      .where(and(eq(testAccountLinks.id, linkId), isNull(testAccountLinks.usedAt), sql`${testAccountLinks.expiresAt} > now()`))
+      .returning();
+    if (!link) {
+      const [any] = await tx.select({ refreshUrl: testAccountLinks.refreshUrl }).from(testAccountLinks).where(eq(testAccountLinks.id, linkId));
+      return any?.refreshUrl ?? null;
+    }
+    if (finish) await tx.update(testConnectAccounts).set({ detailsSubmitted: true, payoutsEnabled: true }).where(eq(testConnectAccounts.id, link.accountId));
+    return link.returnUrl;
+  });
 }

@@ -3,6 +3,8 @@ import {
   type EventStatus,
   type Filter,
   type ListResponse,
+  type TCancelEventRequest,
+  type TCancellationProgress,
   type TCreateEventRequest,
   type TEvent,
   type TSurchargeRuleList,
@@ -11,7 +13,7 @@ import {
 import { api } from '../../ui/api-client';
 
 export type EventListQuery = { cursor?: string; limit: number; name?: string; status?: EventStatus };
-export type EventAction = 'publish' | 'unpublish' | 'cancel';
+export type EventAction = 'publish' | 'unpublish';
 
 const base = (tenantId: string) => `/api/tenants/${encodeURIComponent(tenantId)}/events`;
 const one = (tenantId: string, eventId: string) => `${base(tenantId)}/${encodeURIComponent(eventId)}`;
@@ -28,6 +30,10 @@ export const eventsApi = {
   update: (tenantId: string, eventId: string, details: TUpdateEventRequest['details']) => api.patch<TEvent>(one(tenantId, eventId), { details }),
   remove: (tenantId: string, eventId: string) => api.delete<{ success: true }>(one(tenantId, eventId)),
   act: (tenantId: string, eventId: string, action: EventAction) => api.post<TEvent>(`${one(tenantId, eventId)}/${action}`),
+  /** Cancels the event: its paid orders are refunded what is left of them, its buyers told (with the message). */
+  cancel: (tenantId: string, eventId: string, body: NonNullable<TCancelEventRequest>) => api.post<TEvent>(`${one(tenantId, eventId)}/cancel`, body),
+  /** What cancelling would do now (not cancelled yet), or how the cancellation's refunds are going. */
+  cancellation: (tenantId: string, eventId: string, signal?: AbortSignal) => api.get<TCancellationProgress>(`${one(tenantId, eventId)}/cancellation`, undefined, signal),
   uploadSeatMap: (tenantId: string, eventId: string, file: File) => {
     const form = new FormData();
     form.append('file', file);

@@ -32,6 +32,12 @@ export function useEventAction(eventId: string) {
   return useMutation({ mutationFn: (action: EventAction) => eventsApi.act(tenantId, eventId, action), onSuccess: saved });
 }
 
+export function useCancelEvent(eventId: string) {
+  const tenantId = useTenantId();
+  const saved = useEventSaved();
+  return useMutation({ mutationFn: (message: string) => eventsApi.cancel(tenantId, eventId, message.trim() ? { message: message.trim() } : {}), onSuccess: saved });
+}
+
 export function useDeleteEvent(eventId: string) {
   const tenantId = useTenantId();
   const client = useQueryClient();

@@ -5,6 +5,18 @@ import { useTenantId } from '../../shared/tenant';
 
 export { eventKeys };
 
+/** What cancelling the event would do now (the cancel dialog's preview), read when the dialog opens. */
+export function useCancellationPreview(eventId: string, enabled: boolean) {
+  const tenantId = useTenantId();
+  return useQuery({
+    queryKey: eventKeys.cancellation(tenantId, eventId),
+    queryFn: ({ signal }) => eventsApi.cancellation(tenantId, eventId, signal),
+    enabled,
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
 export function useEvents(q: EventListQuery) {
   const tenantId = useTenantId();
   return useQuery({

@@ -1,5 +1,6 @@
 import { Paper, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { IconChartAreaLine } from '@tabler/icons-react';
+import { greetingName } from '@marquee/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../ui/empty-state';
@@ -26,7 +27,7 @@ export function WelcomeDashboard({ shortcuts, statsTitle, stats }: WelcomeDashbo
   const { user } = useSession();
   return (
     <>
-      <PageHeader title="Dashboard" description={`${greeting()}${user?.firstName ? `, ${user.firstName}` : ''}. Here is where to go next.`} />
+      <PageHeader title="Dashboard" description={`${greeting()}${greetingName(user) ? `, ${greetingName(user)}` : ''}. Here is where to go next.`} />
       <Stack gap="xl">
         {stats ?? (
           <EmptyState

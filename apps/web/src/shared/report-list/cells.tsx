@@ -1,4 +1,4 @@
-import { Anchor, Text } from '@mantine/core';
+import { Anchor, Stack, Text } from '@mantine/core';
 import { formatPhone } from '@marquee/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -37,4 +37,39 @@ export const IdLink = ({ to, children }: { to: string; children: ReactNode }) =>
   <Anchor component={Link} to={to} fz="sm" ff="monospace" onClick={(e) => e.stopPropagation()} style={{ whiteSpace: 'nowrap' }}>
     {children}
   </Anchor>
+);
+
+/** A tenant by its name (a link when `to` is given) with its URL label beneath (issue 21.19). */
+export const TenantCell = ({ name, url, to, onOpen }: { name: string; url: string; to?: string; onOpen?: () => void }) => (
+  <Stack gap={0}>
+    {to ? (
+      <Anchor component={Link} to={to} fz="sm" fw={600} onClick={(e) => e.stopPropagation()} style={{ overflowWrap: 'anywhere' }}>
+        {name || url}
+      </Anchor>
+    ) : onOpen ? (
+      <Anchor
+        component="button"
+        type="button"
+        fz="sm"
+        fw={600}
+        ta="left"
+        onClick={(e) => {
+          e.stopPropagation();
+          onOpen();
+        }}
+        style={{ overflowWrap: 'anywhere' }}
+      >
+        {name || url}
+      </Anchor>
+    ) : (
+      <Text fz="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+        {name || url}
+      </Text>
+    )}
+    {name && (
+      <Text fz="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+        {url}
+      </Text>
+    )}
+  </Stack>
 );

@@ -1,13 +1,16 @@
 import { ActionIcon, Button, Menu, Tooltip } from '@mantine/core';
 import type { TEvent } from '@marquee/core';
 import { IconBan, IconDots, IconExternalLink, IconRocket, IconTrash, IconEyeOff, IconScan } from '@tabler/icons-react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../../ui/api-client';
+import { formatMoney } from '../../../ui/money';
 import { askConfirmDelete } from '../../../ui/confirm-delete';
 import { notify } from '../../../ui/notify';
-import { useDeleteEvent, useEventAction } from '../mutations';
+import { useCancelEvent, useDeleteEvent, useEventAction } from '../mutations';
 import { useEventAccess } from '../../../shared/access';
 import { publicEventUrl } from '../../../shared/tenant';
+import { CancelEventModal } from './cancel-event-modal';
 
 export type EventActionsProps = { event: TEvent; /** Unsaved edits in the details form. */ dirty: boolean };
 
@@ -16,6 +19,8 @@ export function EventActions({ event, dirty }: EventActionsProps) {
   const navigate = useNavigate();
   const act = useEventAction(event.id);
   const remove = useDeleteEvent(event.id);
+  const cancelEvent = useCancelEvent(event.id);
+  const [cancelling, setCancelling] = useState(false);
   const { status, name, urlName } = event.details;
   const { canEditEvent, canManageEvents } = useEventAccess(event.tenantId, event.id);
 
@@ -38,19 +43,15 @@ export function EventActions({ event, dirty }: EventActionsProps) {
     });
   };
 
-  const cancel = async () => {
-    const ok = await askConfirmDelete({
-      title: 'Cancel event',
-      message: `Cancel “${name}”? Ticket sales stop at once and the event can no longer be edited or published. This cannot be undone.`,
-      confirmLabel: 'Cancel event',
-      cancelLabel: 'Keep event',
-    });
-    if (!ok) return;
-    act.mutate('cancel', {
-      onSuccess: () => notify.success('Event cancelled', `${name} is cancelled.`),
+  const cancel = (message: string) =>
+    cancelEvent.mutate(message, {
+      onSuccess: (cancelled) => {
+        setCancelling(false);
+        const c = cancelled.cancellation;
+        notify.success('Event cancelled', c && c.total > 0 ? `${name} is cancelled. Its orders are being refunded: ${formatMoney(c.toRefund)}.` : `${name} is cancelled.`);
+      },
       onError: (e) => notify.error('Could not cancel the event', errorMessage(e)),
     });
-  };
 
   const deleteEvent = async () => {
     const ok = await askConfirmDelete({
@@ -107,7 +108,7 @@ export function EventActions({ event, dirty }: EventActionsProps) {
         </Menu.Target>
         <Menu.Dropdown>
           {status !== 'cancelled' && (
-            <Menu.Item color="red" leftSection={<IconBan size={16} />} onClick={() => void cancel()}>
+            <Menu.Item color="red" leftSection={<IconBan size={16} />} onClick={() => setCancelling(true)} data-testid="cancel-event">
               Cancel event
             </Menu.Item>
           )}
@@ -116,6 +117,9 @@ export function EventActions({ event, dirty }: EventActionsProps) {
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
+      )}
+      {canManageEvents && status !== 'cancelled' && (
+        <CancelEventModal eventId={event.id} eventName={name} opened={cancelling} busy={cancelEvent.isPending} onClose={() => setCancelling(false)} onConfirm={cancel} />
       )}
     </>
   );

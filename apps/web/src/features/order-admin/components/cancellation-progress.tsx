@@ -1,54 +1,103 @@
-import { Alert, Group, Progress, Stack, Text } from '@mantine/core';
-import type { TCancellationProgress } from '@marquee/core';
+import { Alert, Anchor, Badge, Group, Progress, Stack, Text } from '@mantine/core';
+import type { TCancellationProblem, TCancellationProgress } from '@marquee/core';
 import { IconReceiptRefund } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
+import { Link } from 'react-router';
 import { formatMoney } from '../../../ui/money';
+import { cancellationRefundText } from '../cancellation-text';
 
+/** While refunds wait for the card processor, the page looks every 2 s; while only retries wait (minutes to a day apart), every minute. */
 const POLL_MS = 2000;
+const RETRY_POLL_MS = 60_000;
 
 export type CancellationProgressProps = {
   /** The event answer's `cancellation` (a cancelled event's refunds of its paid orders). */
   progress: TCancellationProgress | undefined;
   /** Reloads the event while the refunds run. */
   onRefresh: () => void;
+  /** The event, for the links to its orders. */
+  eventId: string;
 };
 
-/** The refunds an event's cancellation started (a job), shown on the event page while and after they run. */
-export function CancellationProgress({ progress: p, onRefresh }: CancellationProgressProps) {
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+function Problem({ p, eventId }: { p: TCancellationProblem; eventId: string }) {
+  return (
+    <Group gap="xs" wrap="nowrap" align="flex-start" data-testid="cancellation-problem" data-state={p.state}>
+      <Badge size="sm" variant="light" color={p.state === 'failed' ? 'red' : 'orange'} style={{ flexShrink: 0, minWidth: 'max-content' }}>
+        {p.state === 'failed' ? 'Failed' : 'Retrying'}
+      </Badge>
+      <Text fz="sm" style={{ minWidth: 0 }}>
+        <Anchor component={Link} to={`/event/${encodeURIComponent(eventId)}/order/${encodeURIComponent(p.orderUID)}`} fw={600} ff="monospace" fz="sm">
+          {p.orderUID}
+        </Anchor>{' '}
+        · {formatMoney(p.amount)} · {cancellationRefundText(p)}
+      </Text>
+    </Group>
+  );
+}
+
+/**
+ * The refunds an event's cancellation started (a job), shown on the event page while and after they
+ * run: what it gives back (what the orders still held, never what was paid), how much went back,
+ * and each order whose refund failed: retried automatically, or given up on with the reason.
+ */
+export function CancellationProgress({ progress: p, onRefresh, eventId }: CancellationProgressProps) {
   const refresh = useRef(onRefresh);
   refresh.current = onRefresh;
-  const running = p?.status === 'running';
+  const every = p?.status !== 'running' ? 0 : p.pending > 0 ? POLL_MS : RETRY_POLL_MS;
   useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => refresh.current(), POLL_MS);
+    if (!every) return;
+    const timer = setInterval(() => refresh.current(), every);
     return () => clearInterval(timer);
-  }, [running]);
+  }, [every]);
 
-  if (!p || p.status === 'none' || p.total === 0) return null;
-  const done = p.refunded + p.failed;
-  const pct = p.total ? Math.round((done / p.total) * 100) : 100;
+  if (!p || p.status === 'none' || (p.total === 0 && p.alreadyRefunded === 0)) return null;
+  const running = p.status === 'running';
+  const settled = p.refunded + p.failed;
+  const pct = p.total ? Math.round((settled / p.total) * 100) : 100;
+  const trouble = p.failed > 0 || p.retrying > 0;
   return (
     <Alert
       mb="lg"
       variant="light"
-      color={p.failed > 0 ? 'red' : running ? 'brand' : 'teal'}
+      color={p.failed > 0 ? 'red' : p.retrying > 0 ? 'orange' : running ? 'brand' : 'teal'}
       icon={<IconReceiptRefund size={18} />}
-      title={running ? 'Refunding the orders of this cancelled event' : 'Cancellation refunds finished'}
+      title={p.failed > 0 ? 'Some cancellation refunds failed' : running ? 'Refunding the orders of this cancelled event' : 'Cancellation refunds finished'}
       data-testid="cancellation-progress"
     >
-      <Stack gap={6}>
-        <Progress value={pct} animated={running} aria-label="Refund progress" />
-        <Group gap="lg">
-          <Text fz="sm">
-            {p.refunded} of {p.total} order{p.total === 1 ? '' : 's'} refunded ({formatMoney(p.refundedAmount)})
-          </Text>
-          {p.pending > 0 && <Text fz="sm">{p.pending} waiting</Text>}
+      <Stack gap={8}>
+        {p.total > 0 && <Progress value={pct} animated={running && p.pending > 0} color={p.failed > 0 ? 'red' : running ? undefined : 'teal'} aria-label="Refund progress" />}
+        <Text fz="sm" data-testid="cancellation-summary">
+          {p.refunded} of {plural(p.total, 'order')} refunded: {formatMoney(p.refundedAmount)} of {formatMoney(p.toRefund)} given back.
+        </Text>
+        <Group gap="lg" style={{ rowGap: 4 }}>
+          {p.pending > 0 && <Text fz="sm">{p.pending} waiting for the card processor</Text>}
+          {p.retrying > 0 && <Text fz="sm" c="orange.9">{p.retrying} refused for now: retried automatically</Text>}
           {p.failed > 0 && (
-            <Text fz="sm" c="red.7">
-              {p.failed} failed: open those orders in Reports to refund them again
+            <Text fz="sm" c="red.8">
+              {p.failed} failed after every try: refund {p.failed === 1 ? 'it' : 'them'} from the order page
             </Text>
           )}
         </Group>
+        {(p.alreadyRefunded > 0 || p.refundedElsewhere > 0) && (
+          <Text fz="xs" c="dimmed">
+            {p.alreadyRefunded > 0 && `${plural(p.alreadyRefunded, 'order')} had been refunded in full before the cancellation. `}
+            {p.refundedElsewhere > 0 && `${formatMoney(p.refundedElsewhere)} was refunded from order pages and is not refunded again.`}
+          </Text>
+        )}
+        {trouble && p.problems.length > 0 && (
+          <Stack gap={6} mt={4} data-testid="cancellation-problems">
+            {p.problems.map((x) => (
+              <Problem key={x.orderUID} p={x} eventId={eventId} />
+            ))}
+            {p.failed + p.retrying > p.problems.length && (
+              <Text fz="xs" c="dimmed">
+                And {p.failed + p.retrying - p.problems.length} more: see the event’s orders in Reports.
+              </Text>
+            )}
+          </Stack>
+        )}
       </Stack>
     </Alert>
   );

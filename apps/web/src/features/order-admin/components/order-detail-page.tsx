@@ -15,7 +15,8 @@ import type { OrderRef } from '../api';
 import { useDownloadTickets, useRefundOrder, useReloadOrder, useResendTickets, useVoidTicket } from '../mutations';
 import { useOrderDetail } from '../queries';
 import { useOrderPermissions } from '../access';
-import { breakdownLines } from '../breakdown';
+import { breakdownLines, orderActions, orderStatusBadge, splitRows } from '../breakdown';
+import { cancellationRefundText } from '../cancellation-text';
 import { RefundModal } from './refund-modal';
 import { VoidTicketModal } from './void-ticket-modal';
 
@@ -31,12 +32,13 @@ const PAYOUT_COLOR: Record<OrderPayoutState, string> = {
   'Payout Pending': 'yellow',
 };
 
-const statusLabel = (status: string) => status.charAt(0).toUpperCase() + status.slice(1);
+const money = (cents: number) => (cents < 0 ? `-${formatMoney(-cents)}` : formatMoney(cents));
+const NUM = { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' } as const;
 
 function Breakdown({ order }: { order: TOrderDetail }) {
   const d = order.details;
   return (
-    <Paper withBorder radius="lg" p="lg" h="100%">
+    <Paper withBorder radius="lg" p="lg">
       <Title order={3} fz="md" mb="sm">
         Order Summary
       </Title>
@@ -45,7 +47,7 @@ function Breakdown({ order }: { order: TOrderDetail }) {
           {breakdownLines(d).map((l) => (
             <Table.Tr key={l.label}>
               <Table.Td px={0}>{l.label}</Table.Td>
-              <Table.Td px={0} ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+              <Table.Td px={0} ta="right" style={NUM}>
                 {l.negative ? `-${formatMoney(l.amount)}` : formatMoney(l.amount)}
               </Table.Td>
             </Table.Tr>
@@ -54,51 +56,117 @@ function Breakdown({ order }: { order: TOrderDetail }) {
             <Table.Td px={0} fw={700}>
               Total
             </Table.Td>
-            <Table.Td px={0} ta="right" fw={700} style={{ fontVariantNumeric: 'tabular-nums' }} data-testid="order-total">
+            <Table.Td px={0} ta="right" fw={700} style={NUM} data-testid="order-total">
               {formatMoney(d.totalAmount)}
             </Table.Td>
           </Table.Tr>
           {d.refundedAmount > 0 && (
-            <Table.Tr>
-              <Table.Td px={0} c="red.7">
-                Refunded
-              </Table.Td>
-              <Table.Td px={0} ta="right" c="red.7" style={{ fontVariantNumeric: 'tabular-nums' }} data-testid="order-refunded">
-                -{formatMoney(d.refundedAmount)}
-              </Table.Td>
-            </Table.Tr>
+            <>
+              <Table.Tr>
+                <Table.Td px={0} c="red.7">
+                  Refunded
+                </Table.Td>
+                <Table.Td px={0} ta="right" c="red.7" style={NUM} data-testid="order-refunded">
+                  -{formatMoney(d.refundedAmount)}
+                </Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Td px={0} fw={600}>
+                  Kept after refunds
+                </Table.Td>
+                <Table.Td px={0} ta="right" fw={600} style={NUM} data-testid="order-kept">
+                  {formatMoney(d.totalAmount - d.refundedAmount)}
+                </Table.Td>
+              </Table.Tr>
+            </>
           )}
         </Table.Tbody>
       </Table>
       <Divider my="sm" />
       <Stack gap={4}>
-        <Group justify="space-between">
+        <Group justify="space-between" wrap="nowrap">
           <Text fz="sm" c="dimmed">
             Payment method
           </Text>
           <Text fz="sm">{d.paymentMethod ?? 'N/A'}</Text>
         </Group>
-        <Group justify="space-between">
-          <Text fz="sm" c="dimmed">
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <Text fz="sm" c="dimmed" style={{ flexShrink: 0 }}>
             Charge ID
           </Text>
-          <Text fz="sm" style={{ wordBreak: 'break-all' }}>
+          <Text fz="sm" ta="right" style={{ wordBreak: 'break-all' }}>
             {d.chargeId ?? 'N/A'}
           </Text>
         </Group>
-        <Group justify="space-between">
-          <Text fz="sm" c="dimmed">
-            Organiser receives
-          </Text>
-          <Text fz="sm">{formatMoney(d.tenantTotal)}</Text>
-        </Group>
-        <Group justify="space-between">
-          <Text fz="sm" c="dimmed">
-            Platform keeps
-          </Text>
-          <Text fz="sm">{formatMoney(d.platformTotal)}</Text>
-        </Group>
       </Stack>
+    </Paper>
+  );
+}
+
+/**
+ * Where the money goes (issue 21.10): the organiser, the platform, the card processor and the
+ * charity at the sale and, once something was refunded, after the refunds, with what went back to
+ * the buyer; each column adds up to what was paid.
+ */
+function Split({ order }: { order: TOrderDetail }) {
+  const d = order.details;
+  const refunded = d.split.refunded > 0;
+  const rows = splitRows(d);
+  return (
+    <Paper withBorder radius="lg" p="lg">
+      <Title order={3} fz="md" mb={4}>
+        Where the money goes
+      </Title>
+      <Text fz="xs" c="dimmed" mb="sm">
+        {refunded
+          ? 'At the sale, and after the refunds. The card processor keeps its fee when an order is refunded.'
+          : 'Who receives each part of what the buyer paid.'}
+      </Text>
+      <Table withRowBorders={false} verticalSpacing={4} aria-label="Where the money goes" data-testid="order-split">
+        {refunded && (
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th px={0} />
+              <Table.Th px={0} ta="right" fz="xs" c="dimmed" fw={600}>
+                At sale
+              </Table.Th>
+              <Table.Th pl="md" pr={0} ta="right" fz="xs" c="dimmed" fw={600}>
+                After refunds
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+        )}
+        <Table.Tbody>
+          {rows.map((r) => (
+            <Table.Tr key={r.key} data-testid={`split-${r.key}`}>
+              <Table.Td px={0} c={r.key === 'refunded' ? 'red.7' : undefined}>
+                {r.label}
+              </Table.Td>
+              <Table.Td px={0} ta="right" style={NUM} c={r.key === 'refunded' ? 'dimmed' : undefined}>
+                {r.atSale === null ? '—' : money(r.atSale)}
+              </Table.Td>
+              {refunded && (
+                <Table.Td pl="md" pr={0} ta="right" style={NUM} c={r.key === 'refunded' ? 'red.7' : r.afterRefunds < 0 ? 'red.7' : undefined}>
+                  {money(r.afterRefunds)}
+                </Table.Td>
+              )}
+            </Table.Tr>
+          ))}
+          <Table.Tr style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
+            <Table.Td px={0} fw={700}>
+              Paid by the buyer
+            </Table.Td>
+            <Table.Td px={0} ta="right" fw={700} style={NUM}>
+              {formatMoney(d.totalAmount)}
+            </Table.Td>
+            {refunded && (
+              <Table.Td pl="md" pr={0} ta="right" fw={700} style={NUM}>
+                {formatMoney(d.totalAmount)}
+              </Table.Td>
+            )}
+          </Table.Tr>
+        </Table.Tbody>
+      </Table>
     </Paper>
   );
 }
@@ -107,7 +175,7 @@ function Customer({ order }: { order: TOrderDetail }) {
   const d = order.details;
   const address = [d.address1, d.address2, [d.city, d.state, d.zipCode].filter(Boolean).join(', '), d.country].filter(Boolean);
   return (
-    <Paper withBorder radius="lg" p="lg" h="100%">
+    <Paper withBorder radius="lg" p="lg">
       <Title order={3} fz="md" mb="sm">
         Customer
       </Title>
@@ -357,9 +425,10 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
 
   const d = order.data.details;
   const processing = d.status === 'processing';
-  // spec §6: resend and download are hidden on report pages; download only for completed orders.
-  const showResend = variant === 'console' && can.canAttend;
-  const showDownload = variant === 'console' && d.status === 'completed' && can.canAttend;
+  // One order page with every action, from Reports and from Find an Order alike (issue 21.10).
+  const actions = orderActions(order.data, can);
+  const status = orderStatusBadge(d);
+  const cancelled = order.data.cancellationRefund;
 
   const toggleVoid = (reason: string) => {
     if (!voiding) return;
@@ -381,7 +450,8 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
   const doResend = () =>
     resend.mutate(undefined, {
       onSuccess: () => notify.success(M.resentTickets, processing ? `The claim e-mail went to ${d.email}.` : `The tickets went to ${d.email}.`),
-      onError: () => notify.error(M.resendTicketsFailed, undefined, { duration: ERROR_TOAST_MS }),
+      // Why it failed, in the server's words: a resend limit says when the next one may go (issue 21 §3).
+      onError: (e) => notify.error(M.resendTicketsFailed, errorMessage(e, 'Please try again.'), { duration: ERROR_TOAST_MS }),
     });
 
   const doDownload = () =>
@@ -406,8 +476,8 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
         breadcrumbs={reportCrumbs}
         description={
           <Group gap="xs" component="span">
-            <Badge variant="light" color={processing ? 'yellow' : d.status === 'completed' ? 'teal' : 'gray'}>
-              {statusLabel(d.status)}
+            <Badge variant="light" color={status.color} data-testid="order-status">
+              {status.label}
             </Badge>
             <Badge variant="light" color={PAYOUT_COLOR[d.payoutState]} data-testid="payout-state">
               {d.payoutState}
@@ -422,17 +492,17 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
         }
         actions={
           <>
-            {showResend && (
+            {actions.resend && (
               <Button variant="default" leftSection={<IconMailForward size={16} />} loading={resend.isPending} onClick={doResend}>
                 {processing ? 'Resend Claim Email' : 'Resend Tickets'}
               </Button>
             )}
-            {showDownload && (
+            {actions.download && (
               <Button variant="default" leftSection={<IconDownload size={16} />} loading={download.isPending} onClick={doDownload}>
                 Download Tickets
               </Button>
             )}
-            {can.canRefund && d.refundableAmount > 0 && (
+            {actions.refund && (
               <Button color="red" variant="light" leftSection={<IconReceiptRefund size={16} />} onClick={() => setRefunding(true)}>
                 Refund
               </Button>
@@ -445,10 +515,29 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
           This order was cancelled.
         </Alert>
       )}
+      {d.eventStatus === 'cancelled' && (
+        <Alert
+          variant="light"
+          mb="md"
+          color={cancelled?.state === 'failed' ? 'red' : cancelled?.state === 'retrying' ? 'orange' : 'gray'}
+          title="The event was cancelled"
+          data-testid="order-cancellation"
+          data-state={cancelled?.state ?? 'none'}
+        >
+          <Text fz="sm">
+            {cancelled
+              ? `Its refund of ${formatMoney(cancelled.amount)}: ${cancellationRefundText(cancelled)}`
+              : 'Its tickets are no longer valid. This order took no money, so nothing is refunded.'}
+          </Text>
+        </Alert>
+      )}
       <Stack gap="md">
         <Grid gutter="md">
           <Grid.Col span={{ base: 12, md: 7 }}>
-            <Breakdown order={order.data} />
+            <Stack gap="md">
+              <Breakdown order={order.data} />
+              <Split order={order.data} />
+            </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 5 }}>
             <Customer order={order.data} />

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Paper, Radio, SimpleGrid, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
+import { Button, Group, Paper, Radio, SimpleGrid, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   DEFAULT_PASS_ALONG_OPTION,
@@ -17,6 +17,7 @@ import { EmptyState } from '../../../ui/empty-state';
 import { formatMoney } from '../../../ui/money';
 import { notify } from '../../../ui/notify';
 import { usePaymentSettings, useUpdatePaymentSettings } from '../queries';
+import { PayoutAccountPanel } from './payout-account-panel';
 
 /** What a channel's pass-along option means (spec: accounts §9); option 1 where none is set. */
 const passAlongText = (channel: PassAlongChannel, value: string) =>
@@ -176,6 +177,8 @@ export function PaymentSettingsPanel({ tenantId, canWrite }: { tenantId: string;
         </form>
       </Paper>
 
+      <PayoutAccountPanel tenantId={tenantId} canWrite={canWrite} />
+
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'lg' }}>
         <Stack gap="md">
           <Title order={3} fz="md">
@@ -183,19 +186,6 @@ export function PaymentSettingsPanel({ tenantId, canWrite }: { tenantId: string;
           </Title>
           <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
             <Fact label="Payout schedule">{PAYOUT_LABELS[s.payout.type]}</Fact>
-            <Fact label="Card processor">
-              <Group gap={6}>
-                <Text fz="sm" tt="capitalize">
-                  {s.gateway.provider}
-                </Text>
-                {s.gateway.test && (
-                  <Badge size="sm" color="orange" variant="light" radius="sm">
-                    Test mode
-                  </Badge>
-                )}
-              </Group>
-            </Fact>
-            <Fact label="Provider account">{s.payment.profileId ?? 'Not connected'}</Fact>
             <Fact label="Service fee round-up">{formatMoney(s.fees.serviceFeeRoundUp)}</Fact>
             <Fact label="Online sales">{passAlongText('ONLINE', s.fees.serviceFeeOnlineSales)}</Fact>
             <Fact label="Backend sales">{passAlongText('BACKEND', s.fees.serviceFeeBackendSales)}</Fact>

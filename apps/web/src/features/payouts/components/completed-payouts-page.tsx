@@ -4,7 +4,7 @@ import { useNavigate, useParams } from 'react-router';
 import { useSiteContext } from '../../../shared/site-context';
 import { PageHeader } from '../../../ui/page-header';
 import type { Column } from '../../../ui/paged-table';
-import { DateCell, IdLink, MoneyCell, TextCell } from '../../../shared/report-list/cells';
+import { DateCell, MoneyCell, TenantCell, TextCell } from '../../../shared/report-list/cells';
 import { ReportListView } from '../../../shared/report-list/report-list-view';
 import { useTenantNames } from '../../reports/names';
 import { useReportList, type SearchField } from '../../../shared/report-list/use-report-list';
@@ -39,7 +39,7 @@ export function CompletedPayoutsPage() {
     { key: 'date', header: 'Date', render: (r) => <DateCell value={r.details.dateCreated} /> },
     { key: 'id', header: 'Payout ID', render: (r) => <TextCell wrap={false}>{r.details.payoutId.slice(0, 8)}…</TextCell> },
     ...(platform && !tenantParam
-      ? [{ key: 'tenant', header: 'Tenant URL', render: (r: TCompletedPayout) => <IdLink to={payoutPaths.tenantCompleted(r.details.tenantId)}>{r.details.tenantURL}</IdLink> }]
+      ? [{ key: 'tenant', header: 'Tenant', render: (r: TCompletedPayout) => <TenantCell to={payoutPaths.tenantCompleted(r.details.tenantId)} name={r.details.tenantName} url={r.details.tenantURL} /> }]
       : []),
     { key: 'event', header: 'Event Name', visibleFrom: 'sm', render: (r) => <TextCell>{r.details.eventName}</TextCell> },
     { key: 'orders', header: 'Orders', align: 'right', render: (r) => <TextCell>{r.details.orderUIDs.length}</TextCell> },
@@ -52,7 +52,8 @@ export function CompletedPayoutsPage() {
   ];
 
   const path = platform ? (tenantParam ? PAYOUT_PATHS.tenantCompleted(tenantParam) : PAYOUT_PATHS.completed()) : tenantId ? PAYOUT_PATHS.tenantCompleted(tenantId) : null;
-  const title = platform ? (tenantParam ? `Completed Payouts: ${names.name}` : 'Completed Payouts') : `Payouts: ${names.url}`;
+  // spec §2 'Payouts: {tenant url}': the tenant by its name, its site beneath (issue 21.19).
+  const title = platform ? (tenantParam ? `Completed Payouts: ${names.name}` : 'Completed Payouts') : `Payouts: ${names.name}`;
   const exportButton =
     platform && !tenantParam ? (
       <Button variant="default" loading={exporter.running} onClick={() => void exporter.start({ kind: 'list', path: PAYOUT_PATHS.collectionDownload(), statusPath: PAYOUT_PATHS.platformExport, filters: list.filters })}>
@@ -79,7 +80,7 @@ export function CompletedPayoutsPage() {
     <>
       <PageHeader
         title={title}
-        description={platform ? 'Transfers made to tenants, newest first.' : 'The payouts made to your account and the orders in each.'}
+        description={platform ? (tenantParam ? names.host : 'Transfers made to tenants, newest first.') : `${names.host} · The payouts made to your account and the orders in each.`}
         breadcrumbs={platform && tenantParam ? [{ label: 'Sales', to: `/reports/sales/${tenantParam}` }, { label: 'Completed Payouts' }] : undefined}
         actions={exportButton}
       />

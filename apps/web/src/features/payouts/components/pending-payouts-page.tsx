@@ -1,18 +1,22 @@
-import { Badge, Button, Checkbox, Group, List, Modal, Stack, Text, Textarea, Title, Tooltip } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, CloseButton, Group, List, Modal, Stack, Text, Textarea, Title } from '@mantine/core';
 import {
   encodeFilters,
   M,
   PAYOUT_PATHS,
   PLATFORM_WRITE,
   payoutHoldToast,
-  payoutRowSelectable,
+  payoutLineBlocker,
+  payoutRowFacts,
+  payoutRowStatus,
   payoutTypeLabel,
   storedTransferFailureText,
   transferFailureText,
   type Filter,
+  type PayoutLineBlocker,
   type TPayoutOrderRow,
   type TTransferResult,
 } from '@marquee/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
@@ -21,7 +25,7 @@ import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
 import { PagedTable, fromListQuery, type Column } from '../../../ui/paged-table';
 import { hasPlatformRole, useSession } from '../../../ui/session';
-import { DateCell, IdLink, MoneyCell, TextCell } from '../../../shared/report-list/cells';
+import { DateCell, IdLink, MoneyCell, TenantCell, TextCell } from '../../../shared/report-list/cells';
 import { ReportFilters } from '../../../shared/report-list/report-filters';
 import { useTenantNames } from '../../reports/names';
 import { useReportList as useReportListQuery, reportsKey } from '../../../shared/report-list/queries';
@@ -51,14 +55,34 @@ const TOAST_MS = 5000;
 
 type Checks = { held: boolean; released: boolean; pending: boolean; ready: boolean };
 
-/** spec §5: by onHold (hold / release); by pending (available later than now) and ready (not later than now, platform). */
-function checkFilters(c: Checks, now: string): Filter[] {
+/**
+ * spec §5: by onHold (hold / release); by Pending and Ready For Payout. Ready is the status column's
+ * own rule (core payoutLineReady: a platform sale line, available, unheld, not paid or being paid;
+ * issue 21.17), so the filter shows exactly the rows the column calls ready.
+ */
+function checkFilters(c: Checks): Filter[] {
   const out: Filter[] = [];
   if (c.held !== c.released) out.push({ field: 'details.onHold', op: '=', value: String(c.held) });
-  if (c.pending !== c.ready) {
-    if (c.pending) out.push({ field: 'details.balanceAvailableOn', op: '>', value: now });
-    else out.push({ field: 'details.balanceAvailableOn', op: '<=', value: now }, { field: 'details.facilitator', op: '=', value: 'platform' });
-  }
+  if (c.pending !== c.ready) out.push({ field: 'details.ready', op: '=', value: String(c.ready) });
+  return out;
+}
+
+/** Why a row is not 'Ready For Payout', where the row does not already say it (the available date does). */
+const BLOCKER_NOTES: Record<PayoutLineBlocker, string | null> = {
+  refund: "Taken from the tenant's next payout",
+  tenantFacilitated: "Paid out by the tenant's own account",
+  paid: null,
+  inPayout: 'Transfer in progress',
+  onHold: 'On hold',
+  notAvailable: null,
+};
+
+/** The last transfer's refusal of each order (Order ID -> reason), kept on screen until the next transfer. */
+type Failures = Map<string, string>;
+
+function failuresOf(result: TTransferResult): Failures {
+  const out: Failures = new Map();
+  for (const f of result.failedOrderPayouts) for (const uid of f.orderUIDs) out.set(uid, f.message);
   return out;
 }
 
@@ -71,12 +95,10 @@ export function PendingPayoutsPage() {
   const list = useReportList({ searchFields: SEARCH, dateField: 'details.dateCreated' });
   const [checks, setChecks] = useState<Checks>({ held: false, released: false, pending: false, ready: false });
   const [applied, setApplied] = useState<Checks>(checks);
-  const [now, setNow] = useState(() => new Date().toISOString());
   // spec §5/§9: the filter checkboxes apply after 1.5 s.
   useEffect(() => {
     const t = setTimeout(() => {
       setApplied(checks);
-      setNow(new Date().toISOString());
       list.pager.reset();
     }, REPORT_FILTER_DEBOUNCE_MS);
     return () => clearTimeout(t);
@@ -84,10 +106,10 @@ export function PendingPayoutsPage() {
   }, [checks]);
 
   const filters = useMemo(() => {
-    const base: Filter[] = [{ field: 'details.payoutCompleted', op: '=', value: 'false' }, ...checkFilters(applied, now)];
+    const base: Filter[] = [{ field: 'details.payoutCompleted', op: '=', value: 'false' }, ...checkFilters(applied)];
     if (tenantId) base.push({ field: 'details.tenantId', op: '=', value: tenantId });
     return [...encodeFilters(base), ...list.filters];
-  }, [applied, now, tenantId, list.filters]);
+  }, [applied, tenantId, list.filters]);
   const query = useReportListQuery<TPayoutOrderRow>(PAYOUT_PATHS.pending(), { cursor: list.pager.cursor, limit: list.pager.limit, filters });
   const refresh = (after: number) => setTimeout(() => void client.invalidateQueries({ queryKey: reportsKey }), after);
 
@@ -95,6 +117,7 @@ export function PendingPayoutsPage() {
   const [holdRow, setHoldRow] = useState<TPayoutOrderRow | null>(null);
   const [transferring, setTransferring] = useState(false);
   const [result, setResult] = useState<TTransferResult | null>(null);
+  const [failures, setFailures] = useState<{ at: Date; byOrder: Failures; result: TTransferResult } | null>(null);
   const exporter = usePayoutExport();
 
   const toggle = (row: TPayoutOrderRow, on: boolean) =>
@@ -111,8 +134,12 @@ export function PendingPayoutsPage() {
       return;
     }
     setTransferring(true);
+    setFailures(null);
     try {
       const answer = await payoutsApi.transfer([...selected.keys()]);
+      // Each refused order keeps its reason on its row, and the list of them stays above the table,
+      // until the next transfer: a toast alone is gone before it can be read (issue 21.17).
+      if (answer.failedOrderPayouts.length) setFailures({ at: new Date(), byOrder: failuresOf(answer), result: answer });
       // spec §4: success or partial opens the results dialog; an explicit failure shows an error.
       if (answer.success) setResult(answer);
       else notify.error(M.errorTitle, transferFailureText({ message: answer.message, domainCode: answer.failedOrderPayouts[0]?.domainCode }), { duration: TOAST_MS });
@@ -134,14 +161,15 @@ export function PendingPayoutsPage() {
       render: (r) => (
         <Checkbox
           aria-label={`Select ${r.details.orderUID}`}
-          disabled={!canAct || !payoutRowSelectable({ ...r.details, inPayout: !!r.details.payoutId }, rowNow)}
+          // spec §4 Row selection, with core's one rule: only a row that can be transferred now.
+          disabled={!canAct || payoutLineBlocker(payoutRowFacts(r.details), rowNow) !== null}
           checked={selected.has(r.details.orderUID)}
           onChange={(e) => toggle(r, e.currentTarget.checked)}
           onClick={(e) => e.stopPropagation()}
         />
       ),
     },
-    { key: 'date', header: 'Date', render: (r) => <DateCell value={r.details.dateCreated} /> },
+    { key: 'date', header: 'Date', visibleFrom: 'sm', render: (r) => <DateCell value={r.details.dateCreated} /> },
     {
       key: 'order',
       header: 'Order ID',
@@ -149,18 +177,22 @@ export function PendingPayoutsPage() {
         <Stack gap={2}>
           <IdLink to={payoutPaths.orderDetails({ tenantId: r.details.tenantId, eventId: r.details.eventId, orderId: r.details.orderUID })}>{r.details.orderUID}</IdLink>
           {r.details.kind === 'refund' && <Badge size="xs" color="gray" variant="light">Refund</Badge>}
+          {/* On a phone the date goes here, so the status is on screen without scrolling. */}
+          <Text fz="xs" c="dimmed" hiddenFrom="sm">
+            {new Date(r.details.dateCreated).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })}
+          </Text>
         </Stack>
       ),
     },
     {
       key: 'event',
-      header: 'Event Name / Tenant URL',
+      header: 'Event Name / Tenant',
       visibleFrom: 'sm',
       render: (r) => (
         // WCAG 2.5.8: two links one above the other, 24 px apart at least.
         <Stack gap={6}>
           <IdLink to={payoutPaths.eventSales(r.details.tenantId, r.details.eventId)}>{r.details.eventName}</IdLink>
-          <IdLink to={payoutPaths.tenantPending(r.details.tenantId)}>{r.details.tenantURL}</IdLink>
+          <TenantCell to={payoutPaths.tenantPending(r.details.tenantId)} name={r.details.tenantName} url={r.details.tenantURL} />
         </Stack>
       ),
     },
@@ -168,21 +200,37 @@ export function PendingPayoutsPage() {
     {
       key: 'status',
       header: 'Status',
-      render: (r) => (
-        <Stack gap={2}>
-          <Text fz="sm" fw={600} c={r.details.status === 'Ready For Payout' ? LIGHT_TEXT.teal : LIGHT_TEXT.yellow} style={{ whiteSpace: 'nowrap' }}>
-            {r.details.status}
-          </Text>
-          {r.details.payoutId && <Text fz="xs" c="dimmed">Transfer in progress</Text>}
-          {r.details.lastFailure && !r.details.payoutId && (
-            <Tooltip label={storedTransferFailureText(r.details.lastFailure)} multiline w={280} withArrow>
-              <Text fz="xs" c="red" style={{ cursor: 'help', whiteSpace: 'nowrap' }} tabIndex={0}>
-                Last transfer failed
+      render: (r) => {
+        const facts = payoutRowFacts(r.details);
+        const status = payoutRowStatus(facts, rowNow);
+        const blocker = payoutLineBlocker(facts, rowNow);
+        const note = blocker ? BLOCKER_NOTES[blocker] : null;
+        // The last transfer's refusal of this order (its sale row: a refund row is never chosen),
+        // else the last gateway failure kept on the line. The spec's hint for this transfer's refusals
+        // is in the list above; a stored failure has no code, so spec §8's rule reads its text.
+        const stored = r.details.payoutId || !r.details.lastFailure ? null : storedTransferFailureText(r.details.lastFailure);
+        const failure = r.details.kind !== 'sale' ? null : (failures?.byOrder.get(r.details.orderUID) ?? stored);
+        return (
+          <Stack gap={2} maw={300} miw={150}>
+            <Text fz="sm" fw={600} c={status === 'Ready For Payout' ? LIGHT_TEXT.teal : LIGHT_TEXT.yellow} style={{ whiteSpace: 'nowrap' }}>
+              {status}
+            </Text>
+            {note && (
+              <Text fz="xs" c="dimmed">
+                {note}
               </Text>
-            </Tooltip>
-          )}
-        </Stack>
-      ),
+            )}
+            {failure && (
+              <Text fz="xs" c="red.8" role="note" data-testid="row-failure">
+                <Text span fz="xs" fw={700} inherit>
+                  Transfer failed:
+                </Text>{' '}
+                {failure}
+              </Text>
+            )}
+          </Stack>
+        );
+      },
     },
     {
       key: 'available',
@@ -220,13 +268,13 @@ export function PendingPayoutsPage() {
     },
   ];
 
-  const title = tenantId ? `Pending Payouts: ${tenant.url || tenant.name}` : 'Pending Payouts';
+  const title = tenantId ? `Pending Payouts: ${tenant.name || tenant.url}` : 'Pending Payouts';
   return (
     <>
       <PageHeader
         title={title}
-        description="Paid orders waiting to be paid out to their tenants. Select ready orders and transfer them; hold an order to keep it back."
-        breadcrumbs={tenantId ? [{ label: 'Pending Payouts', to: payoutPaths.pending }, { label: tenant.url || 'Tenant' }] : undefined}
+        description={`${tenantId && tenant.host ? `${tenant.host} · ` : ''}Paid orders waiting to be paid out to their tenants. Select ready orders and transfer them; hold an order to keep it back.`}
+        breadcrumbs={tenantId ? [{ label: 'Pending Payouts', to: payoutPaths.pending }, { label: tenant.name || 'Tenant' }] : undefined}
         actions={
           <Group gap="xs">
             <Button
@@ -250,6 +298,7 @@ export function PendingPayoutsPage() {
         }
       />
       {!tenantId && <WeeklyPayoutSwitch />}
+      {failures && <TransferFailures failures={failures.result} at={failures.at} onClose={() => setFailures(null)} />}
       <ReportFilters list={list} searchFields={SEARCH} withDateRange dateLabel="Date range" />
       <Group mb="md" gap="lg">
         <Checkbox label="On hold" checked={checks.held} onChange={(e) => setChecks((c) => ({ ...c, held: e.currentTarget.checked }))} />
@@ -317,6 +366,37 @@ function HoldModal({ row, onClose, onDone }: { row: TPayoutOrderRow; onClose: ()
   );
 }
 
+/** The last transfer's refusals, above the table until the next transfer or until closed. */
+function TransferFailures({ failures, at, onClose }: { failures: TTransferResult; at: Date; onClose: () => void }) {
+  return (
+    <Alert
+      color="red"
+      variant="light"
+      radius="md"
+      mb="md"
+      icon={<IconAlertTriangle size={18} />}
+      title={`Not paid out in the transfer at ${at.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}`}
+      aria-live="polite"
+      data-testid="transfer-failures"
+      styles={{ title: { width: '100%' } }}
+    >
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+        <List spacing={4} fz="sm">
+          {failures.failedOrderPayouts.map((f, i) => (
+            <List.Item key={i}>
+              <Text fz="sm" span fw={600}>
+                {f.tenantName ?? f.tenantURL ?? 'Unknown orders'}
+              </Text>{' '}
+              ({f.orderUIDs.join(', ')}): {transferFailureText(f)}
+            </List.Item>
+          ))}
+        </List>
+        <CloseButton aria-label="Dismiss transfer errors" onClick={onClose} />
+      </Group>
+    </Alert>
+  );
+}
+
 function TransferResults({ result, onClose }: { result: TTransferResult | null; onClose: () => void }) {
   return (
     <Modal opened={!!result} onClose={onClose} title="Payout results" centered size="lg">
@@ -328,7 +408,7 @@ function TransferResults({ result, onClose }: { result: TTransferResult | null; 
             <List spacing="xs" fz="sm">
               {result.completedOrderPayouts.map((c) => (
                 <List.Item key={c.payoutId}>
-                  <IdLink to={payoutPaths.payout(c.payoutId, c.tenantId)}>{c.tenantURL}</IdLink>: {new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(c.amount / 100)} for {c.orderUIDs.join(', ')}
+                  <IdLink to={payoutPaths.payout(c.payoutId, c.tenantId)}>{c.tenantName || c.tenantURL}</IdLink>: {new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(c.amount / 100)} for {c.orderUIDs.join(', ')}
                 </List.Item>
               ))}
             </List>
@@ -341,7 +421,7 @@ function TransferResults({ result, onClose }: { result: TTransferResult | null; 
               {result.failedOrderPayouts.map((f, i) => (
                 <List.Item key={i}>
                   <Text fz="sm" span fw={600}>
-                    {f.tenantURL ?? 'Unknown'}
+                    {f.tenantName ?? f.tenantURL ?? 'Unknown'}
                   </Text>{' '}
                   ({f.orderUIDs.join(', ')}):{' '}
                   <Text fz="sm" span c="red">

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Avatar, Grid, Group, Paper, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { M, type TPlatformDashboard } from '@marquee/core';
+import { greetingName, M, type TPlatformDashboard } from '@marquee/core';
 import {
   IconArrowRight,
   IconBuildingStore,
@@ -141,11 +141,13 @@ export function PlatformDashboardPage() {
   }, [dashboard.error]);
 
   const stats = dashboard.data ? statsOf(dashboard.data) : null;
+  // The person's first name; none for the seeded admin's 'Platform Admin' label (issue 21.19).
+  const greeted = greetingName(user);
   const loading = !stats && !dashboard.error;
 
   return (
     <>
-      <PageHeader title="Dashboard" description={`Welcome back${user?.firstName ? `, ${user.firstName}` : ''}. Here is how Marquee is doing across every tenant.`} />
+      <PageHeader title="Dashboard" description={`Welcome back${greeted ? `, ${greeted}` : ''}. Here is how Marquee is doing across every tenant.`} />
       <Stack gap="lg">
         {dashboard.error && domainCodeOf(dashboard.error) !== 'NOT_SIGNED_IN' && (
           <Alert color="red" variant="light" title="The statistics could not be loaded">

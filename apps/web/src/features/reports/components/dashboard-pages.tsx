@@ -8,6 +8,7 @@ import { PageHeader } from '../../../ui/page-header';
 import { useEventName, useTenantNames } from '../names';
 import { useDashboard } from '../queries';
 import { useReportScope } from '../../../shared/report-list/report-scope';
+import { AfterRefunds } from './after-refunds';
 import { counterCards, salesCards, StatGrid, type DashboardLinks } from './stat-cards';
 
 const SalesCharts = lazy(() => import('./sales-charts').then((m) => ({ default: m.SalesCharts })));
@@ -43,6 +44,7 @@ function Dashboard({
         </Alert>
       )}
       <StatGrid cards={d ? salesCards(d, links) : null} loading={!dashboard.error} count={8} large />
+      {d && <AfterRefunds dashboard={d} />}
       <StatGrid cards={d ? counterCards(d, level, links) : null} loading={!dashboard.error} count={level === 'tenant' ? 6 : 5} />
       {extra}
       <div>
@@ -85,7 +87,7 @@ export function TenantDashboardPage({ embedded, extra }: { embedded?: boolean; e
     <>
       <PageHeader
         title={names.name ? `Sales: ${names.name}` : 'Sales'}
-        description={scope.mode === 'platform' ? names.url : 'Sales, fees, taxes, donations and refunds across all your events.'}
+        description={scope.mode === 'platform' ? names.host : 'Sales, fees, taxes, donations and refunds across all your events.'}
         actions={
           scope.mode === 'platform' && (
             <Button component={Link} to="/reports/sales" variant="default" leftSection={<IconArrowLeft size={16} />}>

@@ -1,12 +1,14 @@
-import { ActionIcon, Badge, Text } from '@mantine/core';
-import { M, REPORT_PATHS, type TReportOrder } from '@marquee/core';
+import { ActionIcon, Badge, Group, Paper, Text } from '@mantine/core';
+import { M, refundedTax, REPORT_PATHS, type TReportOrder } from '@marquee/core';
 import { IconEye } from '@tabler/icons-react';
 import { useNavigate, useParams } from 'react-router';
+import { formatMoney } from '../../../ui/money';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
 import type { Column } from '../../../ui/paged-table';
 import { refundedLabel } from '../../../shared/report-list/format';
 import { useEventName, useTenantNames } from '../names';
+import { useDashboard } from '../queries';
 import { useReportScope, type ReportScope } from '../../../shared/report-list/report-scope';
 import { useReportList, type SearchField } from '../../../shared/report-list/use-report-list';
 import { DateCell, IdLink, MoneyCell, PhoneCell, TextCell } from '../../../shared/report-list/cells';
@@ -38,13 +40,18 @@ export function orderColumns(variant: Variant, view: (o: TReportOrder) => void, 
     { key: 'tickets', header: '# Tickets', align: 'right', render: (o) => <Text fz="sm">{o.details.ticketCount}</Text> },
     { key: 'method', header: 'Payment Method', render: (o) => <TextCell>{o.details.paymentMethod ? o.details.paymentMethod.replace(/^./, (c) => c.toUpperCase()) : 'N/A'}</TextCell> },
   );
-  if (variant === 'taxes') columns.push({ key: 'tax', header: 'Tax', align: 'right', render: (o) => <MoneyCell cents={o.details.vat} /> });
+  if (variant === 'taxes') {
+    // Issue 21.11: the tax as collected (TOTAL TAX sums it) and after the order's refunds gave their part of it back.
+    columns.push({ key: 'tax', header: 'Tax', align: 'right', render: (o) => <MoneyCell cents={o.details.vat} /> });
+    columns.push({ key: 'taxAfter', header: 'Tax After Refunds', align: 'right', render: (o) => <MoneyCell cents={taxAfterRefunds(o)} /> });
+  }
   if (variant === 'donations') {
     columns.push({ key: 'donation', header: 'Donation', align: 'right', render: (o) => <MoneyCell cents={o.details.donation} /> });
     columns.push({ key: 'donationFee', header: 'Donation Fee', align: 'right', render: (o) => <MoneyCell cents={o.details.donationFee} /> });
   }
+  columns.push({ key: 'total', header: 'Total', align: 'right', render: (o) => <MoneyCell cents={o.details.totalAmount} /> });
+  if (variant === 'taxes') columns.push({ key: 'refundedAmount', header: 'Refunded Amount', align: 'right', render: (o) => <MoneyCell cents={o.details.refundedAmount} /> });
   columns.push(
-    { key: 'total', header: 'Total', align: 'right', render: (o) => <MoneyCell cents={o.details.totalAmount} /> },
     {
       key: 'refunded',
       header: 'Refunded',
@@ -77,6 +84,10 @@ export function orderColumns(variant: Variant, view: (o: TReportOrder) => void, 
   );
   return columns;
 }
+
+/** An order's tax less the part its succeeded refunds gave back (core refundedTax, as the dashboard counts it). */
+export const taxAfterRefunds = (o: TReportOrder) =>
+  o.details.vat - refundedTax({ vat: o.details.vat, totalAmount: o.details.totalAmount, refunded: o.details.refundedAmount });
 
 /** Opens an order, or says why not (spec §5: 'Order view action failed - Event ID and Tenant ID not found.'). */
 export function useViewOrder(scope: ReportScope, pathOf: (eventId: string, orderUID: string) => string = scope.order) {
@@ -128,7 +139,11 @@ export function EventOrdersPage() {
 
 const TENANT_PAGES: Record<Exclude<Variant, 'event'>, { title: (name: string) => string; crumb: string; description: string }> = {
   tenant: { title: (n) => `Orders: ${n}`, crumb: 'Orders', description: 'Every order across all events.' },
-  taxes: { title: (n) => `Taxes: ${n}`, crumb: 'Taxes', description: 'The tax collected on each order. TOTAL TAX on the dashboard is their sum, less refunded tax.' },
+  taxes: {
+    title: (n) => `Taxes: ${n}`,
+    crumb: 'Taxes',
+    description: 'The tax collected on each order. TOTAL TAX on the dashboard is their sum, before refunds; a refund gives back its share of the order’s tax.',
+  },
   donations: { title: (n) => `Donations: ${n}`, crumb: 'Donations', description: 'The donations and donation fees collected with each order.' },
 };
 
@@ -149,6 +164,7 @@ function TenantOrders({ variant }: { variant: Exclude<Variant, 'event'> }) {
           <ExportButton kind="orders" path={t ? REPORT_PATHS.tenantOrdersDownload(t) : null} statusPath={(id) => REPORT_PATHS.tenantExport(t, id)} filters={list.filters} />
         }
       />
+      {variant === 'taxes' && <TaxTotals tenantId={t} />}
       <ReportListView
         label={page.crumb}
         path={t ? REPORT_PATHS.tenantOrders(t) : null}
@@ -156,11 +172,38 @@ function TenantOrders({ variant }: { variant: Exclude<Variant, 'event'> }) {
         columns={orderColumns(variant, view, (o) => scope.order(o.details.eventId, o.details.orderUID))}
         searchFields={SEARCH}
         onRowClick={view}
-        minWidth={1200}
+        minWidth={variant === 'taxes' ? 1450 : 1200}
         emptyTitle="No orders yet"
         emptyDescription="Orders appear here as soon as tickets are bought."
       />
     </>
+  );
+}
+
+/** The Taxes page's totals (issue 21.11): TOTAL TAX as the dashboard has it, the tax refunds gave back, and what is left. */
+function TaxTotals({ tenantId }: { tenantId: string }) {
+  const d = useDashboard(tenantId ? REPORT_PATHS.tenantDashboard(tenantId) : null).data;
+  if (!d) return null;
+  const items = [
+    { key: 'total', label: 'TOTAL TAX', value: d.sales.total_taxes },
+    { key: 'refunded', label: 'Refunded with orders', value: -d.after_refunds.taxes_refunded },
+    { key: 'after', label: 'Tax after refunds', value: d.after_refunds.total_taxes },
+  ];
+  return (
+    <Paper withBorder radius="lg" px="lg" py="sm" mb="md" data-testid="tax-totals">
+      <Group gap="xl" style={{ rowGap: 8 }}>
+        {items.map((i) => (
+          <div key={i.key} data-testid={`tax-${i.key}`}>
+            <Text fz="xs" c="dimmed" fw={600}>
+              {i.label}
+            </Text>
+            <Text fw={700} style={{ fontVariantNumeric: 'tabular-nums' }}>
+              {i.value < 0 ? `-${formatMoney(-i.value)}` : formatMoney(i.value)}
+            </Text>
+          </div>
+        ))}
+      </Group>
+    </Paper>
   );
 }
 

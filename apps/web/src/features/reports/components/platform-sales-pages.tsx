@@ -1,4 +1,4 @@
-import { Anchor, Text } from '@mantine/core';
+import { Anchor, Stack, Text } from '@mantine/core';
 import { REPORT_PATHS, type ExportKind, type TTenantSalesRow } from '@marquee/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -61,10 +61,38 @@ function TenantListReport({ kind }: { kind: Kind }) {
     void navigate(`/reports/sales/${encodeURIComponent(id ?? row.id)}`);
   };
 
+  // The spec's Tenant URL column stays; before it, the tenant's name, which is how people know it
+  // (issue 21.19). On a phone the URL goes under the name.
   const columns: Column<TTenantSalesRow>[] = [
+    {
+      key: 'name',
+      header: 'Tenant',
+      render: (r) => (
+        <Stack gap={0}>
+          <Anchor
+            component="button"
+            type="button"
+            fz="sm"
+            fw={600}
+            onClick={(e) => {
+              e.stopPropagation();
+              void open(r);
+            }}
+            disabled={opening === r.id}
+            style={{ overflowWrap: 'anywhere', textAlign: 'left' }}
+          >
+            {r.details.tenantName || r.details.tenantURL}
+          </Anchor>
+          <Text fz="xs" c="dimmed" hiddenFrom="sm" style={{ overflowWrap: 'anywhere' }}>
+            {r.details.tenantURL}
+          </Text>
+        </Stack>
+      ),
+    },
     {
       key: 'url',
       header: 'Tenant URL',
+      visibleFrom: 'sm',
       render: (r) => (
         <Anchor
           component="button"

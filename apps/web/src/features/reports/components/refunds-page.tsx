@@ -56,7 +56,8 @@ function Refunds({ level }: { level: 'tenant' | 'event' }) {
     { key: 'reason', header: 'Reason', render: (r) => <TextCell wrap>{r.details.refundReason}</TextCell> },
   ];
 
-  const title = level === 'tenant' ? `Refunds: ${names.url}` : `Refunds: ${event.name}`;
+  // spec §2 'Refunds: tenant URL': the tenant by its name, its URL beneath (issue 21.19).
+  const title = level === 'tenant' ? `Refunds: ${names.name}` : `Refunds: ${event.name}`;
   const crumbs =
     level === 'tenant'
       ? [{ label: 'Sales', to: scope.base }, { label: 'Refunds' }]
@@ -66,6 +67,7 @@ function Refunds({ level }: { level: 'tenant' | 'event' }) {
     <>
       <PageHeader
         title={title}
+        description={level === 'tenant' && scope.mode === 'platform' ? names.host : undefined}
         breadcrumbs={crumbs}
         actions={
           <ExportButton

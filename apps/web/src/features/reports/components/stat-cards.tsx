@@ -20,7 +20,7 @@ import {
 import { Link } from 'react-router';
 import { formatCount, formatMoney } from '../../../shared/report-list/format';
 
-export type Card = { label: string; value: string; icon: Icon; color: string; to?: string };
+export type Card = { label: string; value: string; icon: Icon; color: string; to?: string; /** A few words under the value: what the figure counts. */ hint?: string };
 
 function StatCard({ card, large }: { card: Card; large?: boolean }) {
   const I = card.icon;
@@ -34,6 +34,11 @@ function StatCard({ card, large }: { card: Card; large?: boolean }) {
           <Text fz={large ? { base: 18, xs: 22, lg: 26 } : { base: 17, sm: 20 }} fw={700} lh={1.15} style={{ fontVariantNumeric: 'tabular-nums' }}>
             {card.value}
           </Text>
+          {card.hint && (
+            <Text fz="xs" c="dimmed" lh={1.3}>
+              {card.hint}
+            </Text>
+          )}
         </Stack>
         <ThemeIcon variant="light" color={card.color} size={large ? 38 : 32} radius="md" visibleFrom="xs" style={{ flexShrink: 0 }}>
           {card.to ? <IconArrowUpRight size={18} stroke={1.8} /> : <I size={large ? 20 : 18} stroke={1.7} />}
@@ -58,8 +63,8 @@ export function salesCards(d: TReportDashboard, links: DashboardLinks): Card[] {
     { label: 'GROSS SALES', value: formatMoney(s.gross_sales), icon: IconTrendingUp, color: 'brand', to: links.events ?? links.orders },
     { label: 'NET REVENUE', value: formatMoney(s.net_sales), icon: IconCash, color: 'teal', to: links.events ?? links.orders },
     { label: 'SERVICE FEES', value: formatMoney(s.total_service_fees), icon: IconReceipt, color: 'indigo' },
-    { label: 'PROCESSING FEES', value: formatMoney(s.total_processing_fees), icon: IconPercentage, color: 'gray' },
-    { label: 'TOTAL TAX', value: formatMoney(s.total_taxes), icon: IconReceiptTax, color: 'gray', to: links.taxes },
+    { label: 'PROCESSING FEES', value: formatMoney(s.total_processing_fees), icon: IconPercentage, color: 'gray', hint: 'Paid by buyers' },
+    { label: 'TOTAL TAX', value: formatMoney(s.total_taxes), icon: IconReceiptTax, color: 'gray', to: links.taxes, hint: 'Before refunds' },
     { label: 'DONATIONS', value: formatMoney(s.total_donations), icon: IconHeart, color: 'pink', to: links.donations },
     { label: 'DISCOUNTS', value: formatMoney(s.total_discounts), icon: IconPercentage, color: 'orange' },
     { label: 'REFUNDS', value: formatMoney(s.refunds), icon: IconReceiptRefund, color: 'red', to: links.refunds },

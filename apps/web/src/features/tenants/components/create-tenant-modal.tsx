@@ -21,6 +21,11 @@ const EMPTY: Values = { details: { name: '', email: '', phone: '', url: '', invi
 /** The host a tenant's site gets: {url}.{this host}. */
 export const siteHostFor = (url: string) => `${url || 'your-tenant'}.${window.location.host}`;
 
+/** Moves the focus to the form's first field marked invalid, once the errors are on screen. */
+function focusFirstInvalid() {
+  requestAnimationFrame(() => document.querySelector<HTMLElement>('form[aria-label="Create New Tenant"] [aria-invalid="true"]')?.focus());
+}
+
 export type CreateTenantModalProps = { opened: boolean; onClose: () => void; onCreated: (tenant: TTenant) => void };
 
 export function CreateTenantModal({ opened, onClose, onCreated }: CreateTenantModalProps) {
@@ -52,16 +57,19 @@ export function CreateTenantModal({ opened, onClose, onCreated }: CreateTenantMo
         },
         onError: (e) => {
           const message = errorMessage(e);
-          if (isApiError(e)) {
-            applyServerFields(form, e);
-            if (e.domainCode === 'TENANT_URL_TAKEN') form.setFieldError('details.url', message);
-          }
+          // A refusal the form can show beside its field is shown there only (issue 21.19: no
+          // 'Add Tenant Failed / Input Validation Error' on top of clear inline errors).
+          applyServerFields(form, e);
+          const inline = isApiError(e) && (Object.keys(e.fields).some((f) => f.startsWith('details.')) || e.domainCode === 'TENANT_URL_TAKEN');
+          if (isApiError(e) && e.domainCode === 'TENANT_URL_TAKEN') form.setFieldError('details.url', message);
+          if (inline) return focusFirstInvalid();
           if (isApiError(e) && e.domainCode === 'TENANT_SETTINGS_FAILED') notify.error(M.tenantSettingsFailed, 'The tenant was not created. Please try again.');
           else notify.error(M.addTenantFailed, message);
         },
       });
     },
-    () => notify.error(M.addTenantFailed, M.inputValidationError, { id: 'tenant-invalid' }),
+    // Invalid fields say why beside themselves; the first one gets the focus.
+    () => focusFirstInvalid(),
   );
 
   const nameProps = form.getInputProps('details.name');

@@ -234,6 +234,10 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
           void fresh.refetch();
           toast.error(e.message, M.donationTakenOff, { id: 'donation' });
           return;
+        case 'WAITING_ROOM_ORDER_LIMIT':
+          // This turn in line has placed the orders one turn allows (issue 21 §1): the server says so.
+          toast.error('Your order could not be placed', e.message, { id: 'waiting-room-limit' });
+          return;
         case null:
           break;
         default:

@@ -97,7 +97,7 @@ export function EventHomePage() {
               {d.contactEmail && (
                 <>
                   <br />
-                  Contact the organiser: <a href={`mailto:${d.contactEmail}`} data-testid="organiser-contact">{d.contactEmail}</a>
+                  Questions? Write to the organiser: <a href={`mailto:${d.contactEmail}`} data-testid="organiser-contact">{d.contactEmail}</a>
                 </>
               )}
             </Notice>

@@ -151,9 +151,12 @@ export function EventCancelled({ eventName, organiser }: { eventName: string; or
 }
 
 export const EVENT_CANCELLED = 'This event has been cancelled';
-/** What a cancelled event's pages tell the buyer; `organiser` is the tenant's name, when known. */
+/**
+ * What a cancelled event's pages tell the buyer; `organiser` is the tenant's name, when known. The
+ * cancellation refunds every paid order by itself (issue 21.9): nobody has to ask for it.
+ */
 export const eventCancelledBody = (organiser: string) =>
-  `Tickets are no longer on sale. If you bought tickets, please contact ${organiser || 'the organiser'} with the order ID from your confirmation e-mail.`;
+  `Tickets are no longer on sale. If you bought tickets, your payment is refunded automatically to the card you paid with, and ${organiser || 'the organiser'} has e-mailed you about it: there is nothing you need to do.`;
 
 function LoadProblem({ retry }: { retry: () => void }) {
   return (

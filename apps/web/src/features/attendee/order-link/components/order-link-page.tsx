@@ -82,7 +82,7 @@ function OrderView({ page, token }: { page: TOrderPage; token: string }) {
       <div className={css.wrap} data-testid="order-link-page" data-status={order.paymentStatus}>
         {event.status === 'cancelled' && (
           <Notice kind="warning" data-testid="event-cancelled">
-            This event has been cancelled. Please contact the organiser with your order ID if you have questions about your tickets.
+            {cancelledNotice(order)}
           </Notice>
         )}
         <Card title="Your tickets" data-testid="order-link-tickets">
@@ -147,6 +147,17 @@ function OrderView({ page, token }: { page: TOrderPage; token: string }) {
       </div>
     </div>
   );
+}
+
+/**
+ * A cancelled event's order (issue 21.9): the cancellation refunds it by itself, so the buyer is told
+ * that, not to ask the organiser for it. A free order had nothing to give back.
+ */
+export function cancelledNotice(order: TOrderPage['order']): string {
+  const paid = order.paymentStatus === 'paid' && (order.details?.totalAmount ?? 0) > 0;
+  return paid
+    ? 'This event has been cancelled and your tickets are no longer valid. Your payment is refunded automatically to the card you paid with: there is nothing you need to do. Refunds usually reach your account within 5 to 10 business days.'
+    : 'This event has been cancelled and your tickets are no longer valid.';
 }
 
 function LinkNotFound() {

@@ -2,6 +2,7 @@ import type { TWaitingRoomPlace } from '@marquee/core';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from '../../site/site-router';
 import { errorMessage } from '../../../../ui/api-client';
+import type { CheckoutLocationState } from '../../checkout/components/checkout-page';
 import { useEventOutlet } from '../../event-site/components/event-layout';
 import site from '../../event-site/components/site.module.css';
 import { eventDateLine } from '../../event-site/format';
@@ -78,7 +79,8 @@ export function WaitingRoomPage() {
             <div role="status" aria-live="polite">
               <h1 className={css.title}>It's your turn</h1>
               <p className={css.lead}>Thanks for waiting. You can choose your tickets now.</p>
-              <ButtonLink to={`/${eventName}/${next}`} size="lg" block data-testid="waiting-room-continue">
+              {/* Checkout opens only from the cart: a buyer the checkout sent here goes back to it with their cart. */}
+              <ButtonLink to={`/${eventName}/${next}`} state={next === 'account' ? ({ fromCart: true } satisfies CheckoutLocationState) : undefined} size="lg" block data-testid="waiting-room-continue">
                 Continue
               </ButtonLink>
             </div>

@@ -1,0 +1,2 @@
+ALTER TABLE "tenants" ADD COLUMN "invite_template_by" text;--> statement-breakpoint
+ALTER TABLE "tenants" ADD CONSTRAINT "tenants_invite_template_by" CHECK ("tenants"."invite_template_by" in ('platform', 'tenant'));
