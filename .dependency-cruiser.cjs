@@ -69,7 +69,8 @@ const WEB_FEATURES = {
   payouts: ['reports'],
   reports: ['tenants'],
   'platform-dashboard': ['tenants'],
-  tenants: ['fees', 'payment-settings', 'staff', 'tenant-info'],
+  'tenant-info': ['tenants'],
+  tenants: ['fees', 'payment-settings', 'staff'],
   fees: ['payment-settings'],
   accounts: [],
   attendee: [],
@@ -82,7 +83,6 @@ const WEB_FEATURES = {
   policies: [],
   staff: [],
   templates: [],
-  'tenant-info': [],
   'ticket-types': [],
 };
 

@@ -37,14 +37,15 @@ function precompress(): Plugin {
 // The attendee site's code in a few chunks instead of some thirty small ones (issue 13, first load
 // <= 100 KB gzipped per page, bench/first-load.ts): each small file is compressed alone and loses what
 // it shares with the others, about 7 KB on the checkout. `site`: what every event page needs (the
-// router, the layout, the kit, the cart's state and rules); `site-checkout`: the checkout's form and
-// payment code. The pages themselves (home, ticket menu, cart, ...) stay chunks of their own, and so
-// do modules the consoles also import (packages/core, ui/): a console must never load the site's code.
+// router and data cache, features/attendee/site; the layout, the kit, the cart's state and rules);
+// `site-checkout`: the checkout's form and payment code. The pages themselves (home, ticket menu,
+// cart, ...) stay chunks of their own, and so do modules the consoles also import (packages/core,
+// ui/, shared/): a console must never load the site's code.
 const posix = (id: string) => id.replaceAll('\\', '/');
 // A page and its own styles: loaded with the page, not by every other.
 const PAGE = /\/features\/attendee\/[^/]+\/components\/([^/]+-page\.tsx|(event-home|ticket-menu|policy-page)\.module\.css)$/;
 const CHECKOUT = /\/src\/features\/attendee\/checkout\//;
-const SITE = /\/src\/(modes\/site\/|features\/attendee\/(event-site|cart)\/|features\/attendee\/checkout\/checkout-storage\.ts$)/;
+const SITE = /\/src\/(modes\/site\/|features\/attendee\/(site|event-site|cart)\/|features\/attendee\/checkout\/checkout-storage\.ts$)/;
 // In the checkout folder but not the checkout page's: the success page's (and its paid order, which the
 // private order page shows too), and the contact form's zod schema, which the form imports only once
 // it validates (use-contact-form.ts).

@@ -32,6 +32,8 @@ test('an attendee signs up, verifies from the mail, edits the profile, changes t
   await test.step('an unverified account cannot sign in yet', async () => {
     await logIn(page, email, FIRST_PASSWORD);
     await expect(page.getByTestId('login-error')).toContainText('verify');
+    // EMAIL_NOT_VERIFIED (not any 403) offers the way to the code.
+    await expect(page.getByTestId('login-error').getByRole('link', { name: 'Enter the code from the e-mail' })).toBeVisible();
   });
 
   await test.step('open the verification mail in the outbox and follow its link', async () => {

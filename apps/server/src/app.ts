@@ -110,6 +110,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
     if (err instanceof DomainError) {
+      if (err.retryAfterSeconds !== undefined) reply.header('retry-after', err.retryAfterSeconds);
       const error = { code: err.code, message: err.message, fields: err.fields, domainCode: err.domainCode };
       return reply.status(err.status).send({ error, ...err.payload });
     }

@@ -42,7 +42,7 @@ export const DOMAIN_ERRORS = {
   DONATION_NO_CHARITY: 'BAD_REQUEST',
   /** A donation for a charity that is no longer the event's. */
   DONATION_CHARITY_CHANGED: 'BAD_REQUEST',
-  /** The event's waiting room is on and this visitor has no admission now (not their turn, or another visitor's place). */
+  /** PLACE ORDER while the event's waiting room is on and this visitor has no admission now (not their turn, their turn has passed, or another visitor's place): into the line. */
   WAITING_ROOM_REQUIRED: 'FORBIDDEN',
   /** This visitor's admission has placed all the orders one admission allows. */
   WAITING_ROOM_ORDER_LIMIT: 'FORBIDDEN',
@@ -50,6 +50,25 @@ export const DOMAIN_ERRORS = {
   CHECKIN_SCANNED_BY_OTHER: 'FORBIDDEN',
   /** The event is cancelled, which is final: it and what hangs off it (staff invites too) no longer change (issue 21.14). */
   EVENT_CANCELLED: 'CONFLICT',
+  /** Sign-in (or linking an invite to an account) with a wrong e-mail address or password, or a disabled account. */
+  CREDENTIALS_INVALID: 'UNAUTHENTICATED',
+  /** The password is right but the e-mail address is not verified yet: a new code has been sent. */
+  EMAIL_NOT_VERIFIED: 'FORBIDDEN',
+  /** The platform has switched 'Allow Tenant to Edit Fees Settings' off: the tenant's fees are read-only for it. */
+  FEES_LOCKED: 'FORBIDDEN',
+  /** An export with nothing in it (spec §8: an event without refunds). */
+  NOTHING_TO_EXPORT: 'CONFLICT',
+  /** A message to attendees that nobody would receive now (the audience changed since it was counted). */
+  NO_RECIPIENTS: 'CONFLICT',
+  /** Another message to the event's attendees is still being sent. */
+  MESSAGE_IN_PROGRESS: 'CONFLICT',
+  /** The event's messages for the day are used up; the Retry-After header says when the next may go. */
+  MESSAGE_LIMIT_REACHED: 'RATE_LIMITED',
+  /**
+   * A payout transfer the gateway refused because the tenant has no connected account. Not an error
+   * answer: a transfer's failures are listed in its 200 result (spec §3 Transfer result), each with its code.
+   */
+  TRANSFER_DESTINATION_MISSING: 'CONFLICT',
 } as const satisfies Record<string, ErrorCode>;
 export type DomainErrorCode = keyof typeof DOMAIN_ERRORS;
 
@@ -62,20 +81,31 @@ export const isDomainErrorCode = (value: unknown): value is DomainErrorCode => t
 /** The status a code is answered with: the one table. */
 export const statusOf = (code: ErrorCode | DomainErrorCode): number => ERROR_STATUS[Object.hasOwn(DOMAIN_ERRORS, code) ? DOMAIN_ERRORS[code as DomainErrorCode] : (code as ErrorCode)];
 
+/** The code among `codes`, or null: narrows a domain code for an exhaustive switch over the codes one screen handles. */
+export const domainCodeAmong = <const L extends readonly DomainErrorCode[]>(code: DomainErrorCode | null, codes: L): L[number] | null =>
+  code !== null && (codes as readonly DomainErrorCode[]).includes(code) ? code : null;
+
 /** The domain codes PLACE ORDER answers with (the checkout page handles each of them). */
 export const PLACE_ORDER_ERRORS = [
+  'WAITING_ROOM_REQUIRED',
+  'WAITING_ROOM_ORDER_LIMIT',
   'EVENT_NOT_ON_SALE',
   'DISCOUNT_INVALID',
   'CART_CONFLICT',
   'CART_CHANGED',
   'DONATION_NO_CHARITY',
   'DONATION_CHARITY_CHANGED',
-  'WAITING_ROOM_REQUIRED',
-  'WAITING_ROOM_ORDER_LIMIT',
 ] as const satisfies readonly DomainErrorCode[];
 export type PlaceOrderErrorCode = (typeof PLACE_ORDER_ERRORS)[number];
-export const placeOrderErrorOf = (code: DomainErrorCode | null): PlaceOrderErrorCode | null =>
-  code !== null && (PLACE_ORDER_ERRORS as readonly DomainErrorCode[]).includes(code) ? (code as PlaceOrderErrorCode) : null;
+export const placeOrderErrorOf = (code: DomainErrorCode | null): PlaceOrderErrorCode | null => domainCodeAmong(code, PLACE_ORDER_ERRORS);
+
+/** The domain codes pricing a cart answers with (the checkout page handles each of them as PLACE ORDER's). */
+export const PRICE_ERRORS = ['DISCOUNT_INVALID', 'DONATION_NO_CHARITY', 'DONATION_CHARITY_CHANGED'] as const satisfies readonly PlaceOrderErrorCode[];
+export type PriceErrorCode = (typeof PRICE_ERRORS)[number];
+
+/** The domain codes a message to attendees is refused with (the compose form handles each of them). */
+export const SEND_MESSAGE_ERRORS = ['NO_RECIPIENTS', 'MESSAGE_IN_PROGRESS', 'MESSAGE_LIMIT_REACHED'] as const satisfies readonly DomainErrorCode[];
+export type SendMessageErrorCode = (typeof SEND_MESSAGE_ERRORS)[number];
 
 /** For exhaustive switches: a case left out does not compile. */
 export function assertNever(value: never): never {

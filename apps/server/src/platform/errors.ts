@@ -44,10 +44,17 @@ export class RetryLaterError extends AppError {
 export class DomainError<C extends DomainErrorCode = DomainErrorCode> extends AppError {
   readonly domainCode: C;
   readonly payload: DomainErrorPayloads[C];
-  constructor(domainCode: C, message: string, opts: { fields?: Record<string, string>; payload?: DomainErrorPayloads[C] } = {}) {
+  /** For a RATE_LIMITED domain code: the Retry-After header, in seconds. */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(
+    domainCode: C,
+    message: string,
+    opts: { fields?: Record<string, string>; payload?: DomainErrorPayloads[C]; retryAfterSeconds?: number } = {},
+  ) {
     super(DOMAIN_ERRORS[domainCode], message, opts.fields);
     this.domainCode = domainCode;
     this.payload = opts.payload as DomainErrorPayloads[C];
+    this.retryAfterSeconds = opts.retryAfterSeconds === undefined ? undefined : Math.max(1, Math.ceil(opts.retryAfterSeconds));
   }
 }
 

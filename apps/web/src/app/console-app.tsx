@@ -7,7 +7,7 @@ import type { Root } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
 import { Providers } from './providers';
 import { createQueryClient } from './query-client';
-import type { SeedCache } from './main';
+import type { SeedCache } from '../shared/mode';
 import { SiteContextProvider } from '../shared/site-context';
 import { StartupProblem } from './startup-problem';
 

@@ -1,7 +1,7 @@
 import type { TPublicEvent, TSiteContext } from '@marquee/core';
 import { createRoot } from 'react-dom/client';
-import { api, errorMessage, isApiError } from '../ui/api-client';
-import { isConsolePath, modeFor } from './mode';
+import { api, errorMessage, isNotFound } from '../ui/api-client';
+import { isConsolePath, modeFor, type SeedCache } from '../shared/mode';
 
 // Each mode is its own chunk with its own providers and styles: the consoles bring Mantine, the
 // attendee site (first load budget 150 KB gzipped, bench/first-load.ts) brings only its own code.
@@ -12,9 +12,6 @@ const loadSite = () => import('../modes/site/site-app');
  * `site`: the server rendered an attendee-site page here (the tenant's public /events page is on a
  * console path); `page`: an event's published page (issue 10), or null when it has none.
  */
-/** Puts what the page already holds into a mode's query cache (react-query in the consoles, modes/site/site-query.tsx on the site). */
-export type SeedCache = (client: { setQueryData: (key: readonly unknown[], data: unknown) => unknown }) => void;
-
 type Boot = { context: TSiteContext; event?: TPublicEvent; site?: boolean; page?: { version: number; html: string; css: string } | null; events?: unknown };
 
 /** What the server rendered into an event page (<script id="mq-boot">): the host's context and the event, so the first paint asks nothing. */
@@ -38,7 +35,8 @@ async function start() {
   try {
     context = boot?.context ?? (await api.get<TSiteContext>('/api/site/context'));
   } catch (e) {
-    const unknownHost = isApiError(e) && e.status === 404;
+    // The host names no tenant (the platform answers /api/site/context with NOT_FOUND).
+    const unknownHost = isNotFound(e);
     (await loadConsole()).renderStartupProblem({ root: createRoot(container), unknownHost, message: errorMessage(e) });
     return;
   }

@@ -1,5 +1,5 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { isApiError } from '../ui/api-client';
+import { isApiError, isRetryable } from '../ui/api-client';
 import { sessionQueryKey } from '../ui/session';
 
 export function createQueryClient() {
@@ -16,7 +16,7 @@ export function createQueryClient() {
       queries: {
         staleTime: 30_000,
         refetchOnWindowFocus: false,
-        retry: (failures, error) => !(isApiError(error) && error.status > 0 && error.status < 500) && failures < 2,
+        retry: (failures, error) => isRetryable(error) && failures < 2,
       },
     },
   });

@@ -1,15 +1,25 @@
-import { isDomainErrorCode, type DomainErrorCode } from '@marquee/core';
+import { ERROR_STATUS, isDomainErrorCode, type DomainErrorCode, type ErrorCode } from '@marquee/core';
 
 // The one way the web talks to the server: same-origin cookies, the CSRF header on every write,
 // and every failure turned into an ApiError whose message is the server's body.error.message
-// (spec: accounts-admin-fees §7 "Error text comes from body.error.message") and whose domainCode
-// (packages/core errors.ts) is what the web switches on, never the message.
+// (spec: accounts-admin-fees §7 "Error text comes from body.error.message") and whose codes
+// (packages/core errors.ts) are what the web switches on: the domain code when the failure has one
+// (`e.domainCode`, exhaustively where the answer decides the screen), else the generic code
+// (`errorCode(e)`: NOT_FOUND, VALIDATION...). Never the message, and never the HTTP status: the
+// status is the transport's business and stays in this file (ApiError keeps it private and only
+// `isRetryable` reads it; the CSRF retry below goes by the CSRF_INVALID code; a unit test,
+// no-status-reads.test.ts, keeps other code from comparing statuses).
 
 export type ApiErrorBody = { error: { code: string; message: string; fields?: Record<string, string>; domainCode?: string } };
 
+/** The generic code of a failure: the server's (ERROR_STATUS), NETWORK when the server was not reached, UNKNOWN for an answer that is not ours. */
+export type ApiErrorCode = ErrorCode | 'NETWORK' | 'UNKNOWN';
+const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERROR_STATUS, code);
+
 export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string;
+  /** The HTTP status (0: no answer). The transport's: read for meaning nowhere (use the codes). */
+  private readonly status: number;
+  readonly code: ApiErrorCode;
   readonly fields: Record<string, string>;
   readonly domainCode: DomainErrorCode | null;
   /** The rest of the answer's body (a domain error's payload sits beside `error`). */
@@ -24,14 +34,39 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
     this.status = status;
-    this.code = code;
+    this.code = code === 'NETWORK' || isErrorCode(code) ? code : 'UNKNOWN';
     this.fields = fields;
     this.domainCode = extra.domainCode ?? null;
     this.body = extra.body ?? {};
   }
+  /** Transport only: an answer a retry may change (the server was not reached, or failed on its side). */
+  get retryable(): boolean {
+    return this.status === 0 || this.status >= 500;
+  }
 }
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
+
+/** The generic code of any thrown value (null: not an API failure). */
+export const errorCode = (e: unknown): ApiErrorCode | null => (isApiError(e) ? e.code : null);
+
+/** The domain code of any thrown value (null: none). */
+export const domainCodeOf = (e: unknown): DomainErrorCode | null => (isApiError(e) ? e.domainCode : null);
+
+/** The thing asked for does not exist (or is not this tenant's, which the server answers alike). */
+export const isNotFound = (e: unknown): boolean => errorCode(e) === 'NOT_FOUND';
+
+/** The input was refused as sent (VALIDATION or BAD_REQUEST): `fields` says which, when it can. */
+export const isBadInput = (e: unknown): boolean => errorCode(e) === 'VALIDATION' || errorCode(e) === 'BAD_REQUEST';
+
+/** The server was not reached (offline, DNS, a dropped connection). */
+export const isNetworkError = (e: unknown): boolean => errorCode(e) === 'NETWORK';
+
+/**
+ * Whether a failed read is worth trying again (react-query's and the site cache's `retry`): a
+ * network or server failure, or anything thrown that is not an answer; an answer of 4xx is final.
+ */
+export const isRetryable = (e: unknown): boolean => !isApiError(e) || e.retryable;
 
 const NETWORK_MESSAGE = 'We could not reach Marquee. Check your connection and try again.';
 const UNKNOWN_MESSAGE = 'Something went wrong on our side. Please try again.';
@@ -103,7 +138,7 @@ async function refreshCsrfToken(): Promise<boolean> {
 
 export async function request<T>(method: Method, path: string, opts: RequestOptions = {}): Promise<T> {
   let res = await send(method, path, opts);
-  if (res.status === 403 && method !== 'GET') {
+  if (!res.ok && method !== 'GET') {
     const err = await toError(res);
     // The session may have been renewed elsewhere (another tab changed the password): fetch
     // the current token once and retry; a real refusal stays a refusal.
@@ -119,7 +154,7 @@ export async function request<T>(method: Method, path: string, opts: RequestOpti
 /** A write whose answer is a file (a PDF): the bytes, or an ApiError as for any call. */
 async function requestBlob(path: string, body: unknown): Promise<Blob> {
   let res = await send('POST', path, { body });
-  if (res.status === 403) {
+  if (!res.ok) {
     const err = await toError(res.clone());
     if (err.domainCode === 'CSRF_INVALID' && (await refreshCsrfToken())) res = await send('POST', path, { body });
   }

@@ -1,8 +1,8 @@
 import type { TCurrentSession, TSession } from '@marquee/core';
-import { api, isApiError, setCsrfToken } from './api-client';
+import { api, domainCodeOf, setCsrfToken } from './api-client';
 
 // The session's request, without react-query: the attendee site asks it through its own small cache
-// (modes/site/site-query.tsx), the consoles through react-query (session.ts).
+// (features/attendee/site/site-query.tsx), the consoles through react-query (session.ts).
 
 export const sessionQueryKey = ['auth', 'session'] as const;
 
@@ -19,7 +19,7 @@ export async function fetchSession(): Promise<TSession | null> {
     setCsrfToken(session.csrfToken);
     return session;
   } catch (e) {
-    if (isApiError(e) && e.status === 401) {
+    if (domainCodeOf(e) === 'NOT_SIGNED_IN') {
       setCsrfToken(null);
       return null;
     }

@@ -78,10 +78,23 @@ export function payoutRowStatus(line: PayoutLineFacts, now: Date = new Date()): 
 /** spec §4: Manual when the platform facilitated the payment, else Automatic. */
 export const payoutTypeLabel = (facilitator: Facilitator) => (facilitator === 'platform' ? 'Manual' : 'Automatic');
 
-/** spec §8: the transfer failure message, with the hint appended when the gateway lacks the tenant's account. */
-export function transferFailureText(serverMessage: string | null | undefined): string {
-  const text = serverMessage || M.transferFailed;
-  return text.includes(M.gatewayDestinationNotFound) ? `${text}${M.contactTenantOwner}` : text;
+/** The domain codes a transfer's failure may carry (packages/core errors.ts DOMAIN_ERRORS). */
+export const TRANSFER_FAILURE_CODES = ['TRANSFER_DESTINATION_MISSING'] as const;
+export type TransferFailureCode = (typeof TRANSFER_FAILURE_CODES)[number];
+
+/** spec §8: a transfer's failure message, with the hint appended when its code says the tenant has no payout account. */
+export function transferFailureText(failure: { message?: string | null; domainCode?: TransferFailureCode | null }): string {
+  const text = failure.message || M.transferFailed;
+  return failure.domainCode === 'TRANSFER_DESTINATION_MISSING' ? `${text}${M.contactTenantOwner}` : text;
+}
+
+/**
+ * A payout row's last failure (`lastFailure`, kept as the gateway's text without a code), with the
+ * same hint: the stored text is all there is, so spec §8's own rule reads it ('gateway destination
+ * not found' in it).
+ */
+export function storedTransferFailureText(lastFailure: string): string {
+  return transferFailureText({ message: lastFailure, domainCode: lastFailure.includes(M.gatewayDestinationNotFound) ? 'TRANSFER_DESTINATION_MISSING' : null });
 }
 
 /** spec §8: 'Payout for order: {id} has been held/released'. */
@@ -228,6 +241,8 @@ export const ZFailedOrderPayout = z.object({
   tenantName: z.string().nullable(),
   orderUIDs: z.array(z.string()),
   message: z.string(),
+  /** Ours: the failure's domain code when a client must tell it apart (the tenant has no payout account). */
+  domainCode: z.enum(TRANSFER_FAILURE_CODES).optional(),
 });
 /** spec §3 Transfer result. */
 export const ZTransferResult = z.object({

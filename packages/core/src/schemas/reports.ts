@@ -380,6 +380,8 @@ export const REPORT_PATHS = {
   tenantTicketTypes: (tenantId: string) => `${t(tenantId)}/reports/charts/ticket-types`,
   tenantExport: (tenantId: string, exportId: string) => `${t(tenantId)}/reports/exports/${encodeURIComponent(exportId)}`,
   // event level
+  /** spec §7: GET /tenants/{tenant_id}/events/{event_id}, the event basics (its name for report titles). */
+  eventBasics: (tenantId: string, eventId: string) => e(tenantId, eventId),
   eventDashboard: (tenantId: string, eventId: string) => `${e(tenantId, eventId)}/reports/dashboard`,
   eventOrders: (tenantId: string, eventId: string) => `${e(tenantId, eventId)}/reports/order-list`,
   eventOrdersDownload: (tenantId: string, eventId: string) => `${e(tenantId, eventId)}/reports/order-list/download`,

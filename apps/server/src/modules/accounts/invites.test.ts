@@ -176,7 +176,7 @@ describe('POST /api/platform/users (platform invite)', () => {
     const c = server.client();
     const wrong = await c.post('/api/auth/link-account', { ...body, password: 'Wrong-passw0rd' });
     expect(wrong.status).toBe(401);
-    expect(wrong.body.error.message).toBe(M.linkAuthFailedTitle);
+    expect(wrong.body.error).toEqual({ code: 'UNAUTHENTICATED', message: M.linkAuthFailedTitle, domainCode: 'CREDENTIALS_INVALID' });
 
     // Someone else's credentials do not take the invite either.
     const eve = await givenUser(server);
@@ -293,7 +293,7 @@ describe('POST /api/auth/link-account validation', () => {
   it('answers an unknown account like a wrong password (401)', async () => {
     const res = await server.client().post('/api/auth/link-account', valid);
     expect(res.status).toBe(401);
-    expect(res.body.error.message).toBe(M.linkAuthFailedTitle);
+    expect(res.body.error).toEqual({ code: 'UNAUTHENTICATED', message: M.linkAuthFailedTitle, domainCode: 'CREDENTIALS_INVALID' });
   });
 });
 

@@ -73,7 +73,7 @@ describe('POST /api/auth/login', () => {
     const unknown = await c.post('/api/auth/login', { username: 'nobody-here@example.test', password: 'Wrong-passw0rd' });
     const off = await c.post('/api/auth/login', { username: disabled.email, password: disabled.password });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ error: { code: 'UNAUTHENTICATED', message: M.signInFailed } });
+    expect(wrong.body).toEqual({ error: { code: 'UNAUTHENTICATED', message: M.signInFailed, domainCode: 'CREDENTIALS_INVALID' } });
     expect(unknown.status).toBe(wrong.status);
     expect(unknown.body).toEqual(wrong.body);
     expect(off.status).toBe(wrong.status);
@@ -96,7 +96,7 @@ describe('POST /api/auth/login', () => {
     const c = server.client();
     const first = await c.post('/api/auth/login', { username: pending.email, password: pending.password });
     expect(first.status).toBe(403);
-    expect(first.body.error.message).toBe(M.emailNotVerified);
+    expect(first.body.error).toEqual({ code: 'FORBIDDEN', message: M.emailNotVerified, domainCode: 'EMAIL_NOT_VERIFIED' });
     expect(c.cookies.has(SESSION_COOKIE)).toBe(false);
     expect(codeFrom((await lastMailTo(server, pending.email))!.text)).toMatch(/^\d{6}$/);
     const liveCodes = () =>
@@ -195,6 +195,17 @@ describe('POST /api/auth/logout', () => {
   it('is harmless without a session', async () => {
     const res = await server.client().post('/api/auth/logout');
     expect(res.status).toBe(200);
+  });
+
+  it('refuses a stale CSRF token as every write does (CSRF_INVALID: the web fetches the current one and retries)', async () => {
+    const user = await givenUser(server);
+    const c = server.client();
+    const login = await c.post('/api/auth/login', { username: user.email, password: user.password });
+    const stale = await c.post('/api/auth/logout', {}, { 'x-csrf-token': 'not-the-token' });
+    expect(stale.status).toBe(403);
+    expect(stale.body.error).toEqual({ code: 'FORBIDDEN', message: M.csrf, domainCode: 'CSRF_INVALID' });
+    expect((await c.get('/api/auth/session')).status).toBe(200);
+    expect((await c.post('/api/auth/logout', {}, { 'x-csrf-token': login.body.csrfToken })).status).toBe(200);
   });
 });
 

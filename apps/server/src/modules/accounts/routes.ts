@@ -23,7 +23,7 @@ import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { platformCtxOf, tenantCtxOf, userOf } from '../../platform/auth/guard.js';
 import { SESSION_COOKIE } from '../../platform/auth/sessions.js';
-import { AppError, notFound } from '../../platform/errors.js';
+import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import { uploadedFile } from '../../platform/multipart.js';
 import * as accounts from './service.js';
 
@@ -100,7 +100,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     async (req, reply) => {
       // Public (a stale cookie may always be cleared), but a live session ends only with its CSRF
       // token: another site must not be able to sign people out.
-      if (req.ctx.sessionToken && req.headers['x-csrf-token'] !== req.ctx.csrfToken) throw new AppError('FORBIDDEN', M.csrf);
+      if (req.ctx.sessionToken && req.headers['x-csrf-token'] !== req.ctx.csrfToken) throw new DomainError('CSRF_INVALID', M.csrf);
       await accounts.logout({ deps, token: req.ctx.sessionToken });
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return { success: true as const };

@@ -95,12 +95,12 @@ export async function getSessionInfo({ deps, user, csrfToken }: { deps: Deps; us
 export async function login({ deps, username, password, host }: { deps: Deps; username: string; password: string; host: string }) {
   const user = await repo.findUserByEmail(deps.db, username);
   const ok = await verifyPassword(user?.passwordHash, password);
-  if (!user || !ok || user.status === 'DISABLED') throw new AppError('UNAUTHENTICATED', M.signInFailed);
+  if (!user || !ok || user.status === 'DISABLED') throw new DomainError('CREDENTIALS_INVALID', M.signInFailed);
   if (user.status === 'PENDING') {
     // Only someone who knows the password learns the account is unverified; they get a new code,
     // still tied to the invite they signed up with (the new code replaces the old one).
     await deps.db.transaction(async (tx) => sendVerificationCode(deps, tx, user, await repo.findPendingSignupInvite(tx, user.id)));
-    throw new AppError('FORBIDDEN', M.emailNotVerified);
+    throw new DomainError('EMAIL_NOT_VERIFIED', M.emailNotVerified);
   }
   await repo.updateUser(deps.db, user.id, { lastLoginAt: new Date() });
   const session = await createSession(deps.db, user.id, host, policyOf(deps));
@@ -508,7 +508,7 @@ export async function describeInvite({ deps, code, groupId }: { deps: Deps; code
 export async function linkAccount({ deps, input }: { deps: Deps; input: TLinkAccountRequest }) {
   const user = await repo.findUserByEmail(deps.db, input.username);
   const ok = await verifyPassword(user?.passwordHash, input.password);
-  if (!user || !ok || user.status !== 'ACTIVE') throw new AppError('UNAUTHENTICATED', M.linkAuthFailedTitle);
+  if (!user || !ok || user.status !== 'ACTIVE') throw new DomainError('CREDENTIALS_INVALID', M.linkAuthFailedTitle);
   const invite = await liveInvite(deps, input.inviteCode, input.targetGroupId);
   if (!invite || invite.email !== user.email || (input.eventId && invite.eventId !== input.eventId)) {
     throw new AppError('BAD_REQUEST', M.linkFailedBody);

@@ -171,7 +171,7 @@ describe('events: publish, unpublish, cancel, delete', () => {
     expect((await actors.admin.post(`${base()}/${id}/cancel`)).body.details.status).toBe('cancelled');
     const after = await actors.admin.post(`${base()}/${id}/publish`);
     expect(after.status).toBe(409);
-    expect(after.body.error.message).toBe(M.eventCancelledReadOnly);
+    expect(after.body.error).toEqual({ code: 'CONFLICT', message: M.eventCancelledReadOnly, domainCode: 'EVENT_CANCELLED' });
     const edit = await actors.admin.patch(`${base()}/${id}`, { details: { name: 'Renamed' } });
     expect(edit.status).toBe(409);
   });

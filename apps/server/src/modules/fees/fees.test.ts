@@ -235,7 +235,7 @@ describe("a tenant's fees", () => {
       await tc.put(`/api/tenants/${t.id}/setting`, { ...editable, platformFee: 0 }),
     ]) {
       expect(res.status).toBe(403);
-      expect(res.body.error.message).toBe(M.feesEditNotAllowed);
+      expect(res.body.error).toEqual({ code: 'FORBIDDEN', message: M.feesEditNotAllowed, domainCode: 'FEES_LOCKED' });
     }
 
     const allow = await admin.put(`/api/tenants/${t.id}/setting`, { ...editable, isTenantSettingsControlEnabled: true });

@@ -99,7 +99,7 @@ export const actorOf = (ctx: TenantCtx | null): FeeActor => ({
 /** spec: accounts §6: 'Allow Tenant to Edit Fees Settings', enforced here, not only by disabled inputs. */
 function assertMayWrite(actor: FeeActor, settings: FeeSettings) {
   if (actor.platformWriter) return;
-  if (!settings.isTenantSettingsControlEnabled) throw forbidden(M.feesEditNotAllowed);
+  if (!settings.isTenantSettingsControlEnabled) throw new DomainError('FEES_LOCKED', M.feesEditNotAllowed);
 }
 
 async function lockedSettings(tx: Tx, scope: FeeScope) {

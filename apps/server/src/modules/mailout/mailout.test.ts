@@ -192,7 +192,7 @@ describe('POST …/events/:eventId/messages and its job', () => {
     const empty = await givenEventOnSale(server, tenant.id);
     const nobody = await admin.post(base(empty.id), message());
     expect(nobody.status).toBe(409);
-    expect(nobody.body.error.message).toBe(M.attendeeMessageNoRecipients);
+    expect(nobody.body.error).toEqual({ code: 'CONFLICT', message: M.attendeeMessageNoRecipients, domainCode: 'NO_RECIPIENTS' });
     // Marketing to an event with no opted-in buyer reaches nobody either.
     expect((await admin.post(base(event.id), message({ marketing: true, recipients: 'ticket_types', ticketTypeIds: [vip] }))).status).toBe(409);
     expect((await admin.get(base(empty.id))).body.count).toBe(0);
@@ -231,7 +231,7 @@ describe('send limits (docs/decisions.md "A send limit on messages to attendees"
       const second = message();
       const res = await admin.post(base(event.id), second);
       expect(res.status, state).toBe(409);
-      expect(res.body.error).toEqual({ code: 'CONFLICT', message: M.attendeeMessageInProgress });
+      expect(res.body.error).toEqual({ code: 'CONFLICT', message: M.attendeeMessageInProgress, domainCode: 'MESSAGE_IN_PROGRESS' });
       expect(await messagesOf(event.id), state).toBe(1);
       expect(await db().select().from(attendeeMessages).where(eq(attendeeMessages.subject, second.details.subject))).toEqual([]);
       expect(await mailsOf(second.details.subject), state).toEqual([]);
@@ -285,7 +285,7 @@ describe('send limits (docs/decisions.md "A send limit on messages to attendees"
     const refused = message();
     const res = await admin.post(base(event.id), refused);
     expect(res.status).toBe(429);
-    expect(res.body.error.code).toBe('RATE_LIMITED');
+    expect(res.body.error).toMatchObject({ code: 'RATE_LIMITED', domainCode: 'MESSAGE_LIMIT_REACHED' });
     // About an hour from now (the oldest of the day's messages turns a day old), in Los Angeles time.
     const shown = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(
       Math.ceil(nextAt / 60_000) * 60_000,

@@ -17,7 +17,7 @@ import { publicOrigin } from '../../config.js';
 import type { DbOrTx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { SiteCtx, TenantCtx } from '../../platform/auth/context.js';
-import { AppError, conflict, notFound, RetryLaterError } from '../../platform/errors.js';
+import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
 import { findEvent } from '../events/repository.js';
 import { sanitizePolicyHtml } from '../policies/service.js';
@@ -105,12 +105,12 @@ function whenInZone(ms: number, timeZone: string): string {
  */
 async function checkSendLimits(tx: DbOrTx, ctx: TenantCtx, event: { id: string; timeZone: string }, now: number) {
   await repo.lockEvent(tx, ctx.tenantId, event.id);
-  if (await repo.hasMessageInFlight(tx, ctx.tenantId, event.id)) throw conflict(M.attendeeMessageInProgress);
+  if (await repo.hasMessageInFlight(tx, ctx.tenantId, event.id)) throw new DomainError('MESSAGE_IN_PROGRESS', M.attendeeMessageInProgress);
   const recent = await repo.messagesSince(tx, ctx.tenantId, event.id, new Date(now - DAY_MS));
   if (recent.length >= ATTENDEE_MESSAGES_PER_DAY) {
     // Below the limit again once all but ATTENDEE_MESSAGES_PER_DAY - 1 of them are a day old.
     const nextAt = recent[recent.length - ATTENDEE_MESSAGES_PER_DAY]!.getTime() + DAY_MS;
-    throw new RetryLaterError(attendeeMessageDailyLimit(whenInZone(nextAt, event.timeZone)), (nextAt - now) / 1000);
+    throw new DomainError('MESSAGE_LIMIT_REACHED', attendeeMessageDailyLimit(whenInZone(nextAt, event.timeZone)), { retryAfterSeconds: (nextAt - now) / 1000 });
   }
 }
 
@@ -120,7 +120,7 @@ export async function createAttendeeMessage(opts: { deps: Deps; ctx: TenantCtx; 
   const body = cleanBody(input.body);
   const types = await chosenTypes(deps, ctx, eventId, input);
   const audience = await repo.countAudience(deps.db, { tenantId: ctx.tenantId, eventId, ticketTypeIds: types ? [...types.keys()] : null, marketing: input.marketing });
-  if (audience.recipients === 0) throw conflict(M.attendeeMessageNoRecipients);
+  if (audience.recipients === 0) throw new DomainError('NO_RECIPIENTS', M.attendeeMessageNoRecipients);
   const row = await deps.db.transaction(async (tx) => {
     await checkSendLimits(tx, ctx, event, Date.now());
     const created = await repo.insertMessage(tx, {

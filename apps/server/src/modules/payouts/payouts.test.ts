@@ -233,7 +233,9 @@ describe('transfers', () => {
       success: true,
       message: 'Payout transferred for 1 of 2 tenants.',
       completedOrderPayouts: [{ payoutId: expect.any(String), tenantId: a.id, tenantURL: a.url, tenantName: a.name, orderUIDs: [a1.orderUid, a2.orderUid].sort(), amount: 10_392, transferId: expect.stringMatching(/^tr_test_/) }].map((c) => ({ ...c, orderUIDs: expect.arrayContaining(c.orderUIDs) })),
-      failedOrderPayouts: [{ tenantId: b.id, tenantURL: b.url, tenantName: b.name, orderUIDs: [b1.orderUid], message: expect.stringContaining(M.gatewayDestinationNotFound) }],
+      failedOrderPayouts: [
+        { tenantId: b.id, tenantURL: b.url, tenantName: b.name, orderUIDs: [b1.orderUid], message: expect.stringContaining(M.gatewayDestinationNotFound), domainCode: 'TRANSFER_DESTINATION_MISSING' },
+      ],
     });
     const [transfer] = await server.app.deps.db.select().from(testTransfers).where(eq(testTransfers.idempotencyKey, payoutId));
     expect(transfer).toMatchObject({ amount: 10_392, destination: 'acct_test_a', transferGroup: payoutId });

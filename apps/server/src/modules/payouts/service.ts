@@ -19,6 +19,7 @@ import {
   type TPayoutHoldRequest,
   type TPayoutOrderList,
   type TPayoutOrderRow,
+  type TransferFailureCode,
   type TTransferResult,
 } from '@marquee/core';
 import type { SQL } from 'drizzle-orm';
@@ -353,7 +354,8 @@ async function transferForTenant(
   const tenantURL = names?.url ?? null;
   const tenantName = names?.name ?? null;
   const failed: TenantOutcome['failed'] = [];
-  const fail = (uids: string[], message: string) => failed.push({ tenantId: p.tenantId, tenantURL, tenantName, orderUIDs: uids, message });
+  const fail = (uids: string[], message: string, domainCode?: TransferFailureCode) =>
+    failed.push({ tenantId: p.tenantId, tenantURL, tenantName, orderUIDs: uids, message, ...(domainCode && { domainCode }) });
   const { destination, chargeGatewayFeesToPlatform } = await repo.transferDestination(deps.db, p.tenantId);
   // A refund that succeeded a moment ago, before its job ran, is still taken from this payout.
   await repo.insertRefundLines(deps.db, { tenantId: p.tenantId });
@@ -419,7 +421,7 @@ async function transferForTenant(
       await deps.db.transaction(async (tx) => {
         if (await repo.lockSendingPayout(tx, payoutId)) await repo.failPayout(tx, { tenantId: p.tenantId, payoutId, failure: err.message });
       });
-      fail(claim.uids, err.message);
+      fail(claim.uids, err.message, err.destinationMissing ? 'TRANSFER_DESTINATION_MISSING' : undefined);
       return { failed };
     }
     // No answer: the transfer may or may not exist. The payout stays 'sending' (its orders cannot be

@@ -3,7 +3,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { exportFailureMessage, M, type ExportKind, type TExportStatus } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { AuthUser } from '../../platform/auth/context.js';
-import { AppError, notFound } from '../../platform/errors.js';
+import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
 import { csvHeader, csvRows, lfToCrlf } from './csv.js';
 import * as repo from './repository.js';
@@ -77,7 +77,7 @@ export async function startExport({
   const source = SOURCES[kind] as ReportSource<unknown>;
   const compiled = compileList(source.spec, { sort: query.sort, filters: query.filters, limit: 1 });
   if (kind === 'refunds' && !('platform' in scope) && !(await repo.hasRefunds(deps.db, scope))) {
-    throw new AppError('CONFLICT', M.refundsExportEmpty);
+    throw new DomainError('NOTHING_TO_EXPORT', M.refundsExportEmpty);
   }
   const totalRows = await repo.countReport(deps.db, source, scope, compiled);
   const id = randomUUID();

@@ -526,6 +526,6 @@ describe('exports', () => {
     const quiet = await givenEvent(server, tenant.id);
     const res = await organiser.get(REPORT_PATHS.eventRefundsDownload(tenant.id, quiet.id));
     expect(res.status).toBe(409);
-    expect(res.body.error.message).toBe(M.refundsExportEmpty);
+    expect(res.body.error).toEqual({ code: 'CONFLICT', message: M.refundsExportEmpty, domainCode: 'NOTHING_TO_EXPORT' });
   });
 });

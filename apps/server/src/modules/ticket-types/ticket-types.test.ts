@@ -299,7 +299,7 @@ describe('ticket types', () => {
     const cancelled = await givenEventOnSale(server, tenant.id, { status: 'cancelled' });
     const res = await actors.admin.post(base(cancelled.id), { details: { name: 'Late', price: 100, quantity: 5 } });
     expect(res.status).toBe(409);
-    expect(res.body.error.message).toBe(M.eventCancelledReadOnly);
+    expect(res.body.error).toEqual({ code: 'CONFLICT', message: M.eventCancelledReadOnly, domainCode: 'EVENT_CANCELLED' });
   });
 
   it('role matrix: organisers, platform managers and the event manager write; staff, check-in and reporting read', async () => {

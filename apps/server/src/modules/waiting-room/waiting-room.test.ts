@@ -103,7 +103,7 @@ describe('the line cannot be skipped', () => {
     const stranger = server.client(tenant.url);
     const none = await order(stranger, event);
     expect(none.status).toBe(403);
-    expect(none.body.error).toMatchObject({ code: 'FORBIDDEN', domainCode: 'WAITING_ROOM_REQUIRED', message: M.waitingRoomRequired });
+    expect(none.body.error).toEqual({ code: 'FORBIDDEN', message: M.waitingRoomRequired, domainCode: 'WAITING_ROOM_REQUIRED' });
 
     const { c, token } = await visit(event);
     expect((await order(c, event)).status).toBe(403);

@@ -118,7 +118,14 @@ export type TransferInput = {
 };
 
 /** A gateway refused a transfer: the message is shown to the operator (spec §8). */
-export class TransferRefused extends Error {}
+export class TransferRefused extends Error {
+  /** The tenant has no (or an unknown) connected account: the operator's answer carries TRANSFER_DESTINATION_MISSING. */
+  readonly destinationMissing: boolean;
+  constructor(message: string, opts: { destinationMissing?: boolean } = {}) {
+    super(message);
+    this.destinationMissing = opts.destinationMissing ?? false;
+  }
+}
 
 /** spec §8: the text the UI looks for to add its 'contact the tenant owner' hint. */
 export const DESTINATION_NOT_FOUND = 'gateway destination not found';

@@ -122,7 +122,7 @@ export function createStripeGateway(opts: { secretKey: string; apiBase?: string 
       return { fee: bt.fee, availableOn: new Date(bt.available_on * 1000) };
     },
     async transfer(input) {
-      if (!input.destination) throw new TransferRefused(`This tenant has no connected Stripe account: ${DESTINATION_NOT_FOUND}.`);
+      if (!input.destination) throw new TransferRefused(`This tenant has no connected Stripe account: ${DESTINATION_NOT_FOUND}.`, { destinationMissing: true });
       try {
         const transfer = await stripe.transfers.create(
           { amount: input.amount, currency: input.currency, destination: input.destination, transfer_group: input.payoutId, metadata: { payoutId: input.payoutId, tenantId: input.tenantId } },
@@ -133,7 +133,7 @@ export function createStripeGateway(opts: { secretKey: string; apiBase?: string 
         // Stripe refused it (unknown or disconnected account, insufficient balance): the operator sees why.
         if (err instanceof Stripe.errors.StripeInvalidRequestError) {
           const missing = err.code === 'resource_missing' || /destination|No such account/i.test(err.message);
-          throw new TransferRefused(missing ? `${err.message.replace(/\.$/, '')}: ${DESTINATION_NOT_FOUND}.` : err.message);
+          throw new TransferRefused(missing ? `${err.message.replace(/\.$/, '')}: ${DESTINATION_NOT_FOUND}.` : err.message, { destinationMissing: missing });
         }
         throw err;
       }

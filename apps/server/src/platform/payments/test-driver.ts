@@ -171,7 +171,7 @@ export function createTestGateway(opts: { db: Db; jobs: Jobs; config: Config }):
     async transfer(input) {
       if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new Error('transfer amount must be positive integer cents');
       // Like Stripe Connect: no connected account, no transfer.
-      if (!input.destination) throw new TransferRefused(`This tenant has no connected account: ${DESTINATION_NOT_FOUND}.`);
+      if (!input.destination) throw new TransferRefused(`This tenant has no connected account: ${DESTINATION_NOT_FOUND}.`, { destinationMissing: true });
       // An account this gateway made takes transfers only once its onboarding is done (Stripe: the
       // transfers capability is inactive until then). Other ids are taken as given.
       const [made] = await db.select({ payoutsEnabled: testConnectAccounts.payoutsEnabled }).from(testConnectAccounts).where(eq(testConnectAccounts.id, input.destination));

@@ -1,6 +1,6 @@
 import type { TCharityFields } from '@marquee/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { eventKeys } from '../events/queries';
+import { eventKeys } from '../../shared/query-keys';
 import { charitiesApi } from './api';
 import { charityKeys } from './queries';
 

@@ -1,6 +1,6 @@
 import { CHECKIN_SYNC_MAX, type TCheckinScanAnswer, type TCheckinTicket } from '@marquee/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { isApiError } from '../../ui/api-client';
+import { isApiError, isNetworkError } from '../../ui/api-client';
 import { checkinApi } from './api';
 import { admitLocally, countTickets, findTicket, type ScanInput } from './local-admission';
 import { eventKey, offlineStore, type Conflict, type QueuedScan, type StoredManifest } from './offline-store';
@@ -15,7 +15,6 @@ export type DeskAnswer = (TCheckinScanAnswer | (Omit<TCheckinScanAnswer, 'scanId
 const MANIFEST_REFRESH_MS = 60_000;
 const SYNC_EVERY_MS = 10_000;
 
-const isNetworkError = (e: unknown) => isApiError(e) && e.status === 0;
 
 function newId() {
   return crypto.randomUUID();

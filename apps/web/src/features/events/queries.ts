@@ -1,14 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { eventsApi, type EventListQuery } from './api';
+import { eventKeys } from '../../shared/query-keys';
 import { useTenantId } from '../../shared/tenant';
 
-export const eventKeys = {
-  all: ['events'] as const,
-  list: (tenantId: string, q: EventListQuery) => ['events', tenantId, 'list', q] as const,
-  one: (tenantId: string, eventId: string) => ['events', tenantId, 'one', eventId] as const,
-  rules: (tenantId: string) => ['surcharge-rules', tenantId] as const,
-  cancellation: (tenantId: string, eventId: string) => ['events', tenantId, 'cancellation', eventId] as const,
-};
+export { eventKeys };
 
 /** What cancelling the event would do now (the cancel dialog's preview), read when the dialog opens. */
 export function useCancellationPreview(eventId: string, enabled: boolean) {

@@ -1,18 +1,18 @@
 import type { TSurchargeRuleInput, TSurchargeRulePatch, TTicketSettingsUpdateRequest } from '@marquee/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { isApiError } from '../../ui/api-client';
+import { domainCodeOf } from '../../ui/api-client';
 import { paymentSettingsKey } from '../payment-settings/queries';
 import { feesApi, type FeeScope } from './api';
 import { feesKey, settingsKey } from './queries';
 
 // Any rule change can move the default (defaultSurchargeRule lives in the settings): refresh both.
-// A 403 means the right to write has gone since the page was read (spec §6: the platform switched
+// FEES_LOCKED: the right to write has gone since the page was read (spec §6: the platform switched
 // 'Allow Tenant to Edit Fees Settings' off): re-read the settings so the page turns read-only.
 function useFeesRefresh(scope: FeeScope) {
   const client = useQueryClient();
   const done = () => client.invalidateQueries({ queryKey: feesKey(scope) });
   const refused = (e: unknown) => {
-    if (isApiError(e) && e.status === 403) void done();
+    if (domainCodeOf(e) === 'FEES_LOCKED') void done();
   };
   return { done, refused };
 }

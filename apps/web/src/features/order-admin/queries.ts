@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { isApiError, isNetworkError } from '../../ui/api-client';
 import { orderAdminApi, type OrderRef } from './api';
 
 export const orderAdminKey = ['order-admin'] as const;
@@ -9,7 +10,7 @@ export function useOrderDetail(ref: OrderRef) {
     queryKey: orderKey(ref),
     queryFn: ({ signal }) => orderAdminApi.get(ref, signal),
     enabled: !!ref.tenantId && !!ref.eventId && !!ref.orderUID,
-    retry: (n, err) => n < 2 && !(err as { status?: number }).status,
+    retry: (n, err) => n < 2 && (!isApiError(err) || isNetworkError(err)),
   });
 }
 

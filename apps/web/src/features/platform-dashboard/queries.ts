@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
+import { dashboardKey } from '../../shared/query-keys';
 import { dashboardApi } from './api';
 
-export const dashboardKey = ['dashboard', 'platform'] as const;
+export { dashboardKey };
 
 export const usePlatformDashboard = () => useQuery({ queryKey: dashboardKey, queryFn: ({ signal }) => dashboardApi.get(signal), staleTime: 60_000 });
 

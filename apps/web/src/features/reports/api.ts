@@ -1,7 +1,7 @@
 import {
   encodeFilters,
   REPORT_PATHS,
-  type ListResponse,
+  type TEvent,
   type TExportStatus,
   type TReportDashboard,
   type TSalesOverTime,
@@ -10,10 +10,9 @@ import {
 } from '@marquee/core';
 import { api } from '../../ui/api-client';
 
-export type ReportListQuery = { cursor?: string; limit: number; filters?: string[]; sort?: string };
-
 export const reportsApi = {
-  list: <T>(path: string, q: ReportListQuery, signal?: AbortSignal) => api.get<ListResponse<T>>(path, { ...q }, signal),
+  /** spec §7: the event basics, for its name in report titles. */
+  eventBasics: (tenantId: string, eventId: string, signal?: AbortSignal) => api.get<TEvent>(REPORT_PATHS.eventBasics(tenantId, eventId), undefined, signal),
   dashboard: (path: string, signal?: AbortSignal) => api.get<TReportDashboard>(path, undefined, signal),
   salesOverTime: (path: string, signal?: AbortSignal) => api.get<TSalesOverTime>(path, undefined, signal),
   ticketTypes: (path: string, signal?: AbortSignal) => api.get<TTicketTypeSalesList>(path, undefined, signal),

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSiteContext } from '../../shared/site-context';
-import { eventsApi } from '../events/api';
 import { useTenant } from '../tenants/queries';
+import { reportsApi } from './api';
 
 /**
  * The tenant's name, URL label and site host for report titles: the host's tenant, or the path's on
@@ -24,7 +24,7 @@ export const tenantHost = (url: string) => `${url}.${window.location.host}`;
 export function useEventName(tenantId: string, eventId: string) {
   const event = useQuery({
     queryKey: ['reports', 'event-basics', tenantId, eventId],
-    queryFn: ({ signal }) => eventsApi.get(tenantId, eventId, signal),
+    queryFn: ({ signal }) => reportsApi.eventBasics(tenantId, eventId, signal),
     enabled: !!tenantId && !!eventId,
     staleTime: 60_000,
   });

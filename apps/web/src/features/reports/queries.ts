@@ -1,18 +1,8 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { reportsApi, type ReportListQuery } from './api';
+import { useQuery } from '@tanstack/react-query';
+import { reportsKey } from '../../shared/report-list/queries';
+import { reportsApi } from './api';
 
-// Every report query sits under ['reports']: an order action (void, refund) invalidates them all.
-export const reportsKey = ['reports'] as const;
-
-export function useReportList<T>(path: string | null, q: ReportListQuery) {
-  return useQuery({
-    queryKey: [...reportsKey, 'list', path, q],
-    queryFn: ({ signal }) => reportsApi.list<T>(path!, q, signal),
-    enabled: !!path,
-    placeholderData: keepPreviousData,
-    staleTime: 10_000,
-  });
-}
+// The report lists' query (and the key every report query sits under) is shared/report-list's.
 
 export function useDashboard(path: string | null) {
   return useQuery({ queryKey: [...reportsKey, 'dashboard', path], queryFn: ({ signal }) => reportsApi.dashboard(path!, signal), enabled: !!path, staleTime: 30_000 });

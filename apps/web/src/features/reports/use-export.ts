@@ -1,7 +1,7 @@
 import { M, type ExportKind, type TExportStatus } from '@marquee/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { errorMessage, isApiError } from '../../ui/api-client';
+import { domainCodeOf, errorMessage } from '../../ui/api-client';
 import { notify } from '../../ui/notify';
 import { reportsApi } from './api';
 
@@ -85,8 +85,8 @@ export function useExport() {
       if (shown) notify.success('Report ready', `${status.fileName} (${status.rowCount.toLocaleString('en-US')} rows) is downloading.`);
     } catch (e) {
       if (shown) notifications.hide(toastId);
-      // spec §8: 'Refunds Export Failed - Event does not have refunds to export.' (the server's 409).
-      if (kind === 'refunds' && isApiError(e) && e.status === 409) {
+      // spec §8: 'Refunds Export Failed - Event does not have refunds to export.' (NOTHING_TO_EXPORT).
+      if (kind === 'refunds' && domainCodeOf(e) === 'NOTHING_TO_EXPORT') {
         notify.error(M.refundsExportFailed, M.refundsExportEmpty, { duration: EXPORT_ERROR_MS });
         return;
       }

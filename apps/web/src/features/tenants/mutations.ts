@@ -1,6 +1,6 @@
 import type { TTenant, TUpdateTenantRequest } from '@marquee/core';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { dashboardKey } from '../platform-dashboard/queries';
+import { dashboardKey } from '../../shared/query-keys';
 import { tenantsApi } from './api';
 import { forgetBucketTimer } from './bucket-timer-storage';
 import { bucketStatusKey, tenantKey, tenantsKey } from './queries';

@@ -1,9 +1,9 @@
 import { M } from '@marquee/core';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import { isApiError } from '../../ui/api-client';
+import { isNotFound } from '../../ui/api-client';
 import { notify } from '../../ui/notify';
-import { dashboardKey } from '../platform-dashboard/queries';
+import { dashboardKey } from '../../shared/query-keys';
 import { tenantsApi } from './api';
 import { bucketTimerReducer, isCheckTick } from './bucket-timer';
 import { forgetBucketTimer, onBucketTimerForgotten, readStoredBucketTimer, writeStoredBucketTimer } from './bucket-timer-storage';
@@ -13,7 +13,7 @@ import { tenantsKey } from './queries';
 const TICK_MS = 1000;
 
 /** A 404 from the tenant's routes: the tenant was deleted (here, in another tab or by another operator). */
-const isGone = (e: unknown) => isApiError(e) && e.status === 404;
+const isGone = isNotFound;
 
 // Our own wording: the spec has no message for a set-up whose tenant was deleted (docs/decisions.md).
 export const SETUP_STOPPED = 'Set-up stopped';

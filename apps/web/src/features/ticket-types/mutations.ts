@@ -1,6 +1,6 @@
 import type { TCreateTicketTypeRequest, TUpdateTicketTypeRequest } from '@marquee/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { eventKeys } from '../events/queries';
+import { eventKeys } from '../../shared/query-keys';
 import { useTenantId } from '../../shared/tenant';
 import { ticketTypesApi } from './api';
 import { ticketTypeKeys } from './queries';

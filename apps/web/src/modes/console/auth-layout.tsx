@@ -1,6 +1,5 @@
 import { Anchor, Box, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
 import { Link, Outlet } from 'react-router';
 import { useSiteContext } from '../../shared/site-context';
 import { Brand } from '../../ui/brand';
@@ -52,26 +51,5 @@ export function AuthLayout() {
         </Group>
       </main>
     </div>
-  );
-}
-
-export type AuthPageProps = { title: ReactNode; description?: ReactNode; children: ReactNode };
-
-/** The heading and body of one signed-out page inside AuthLayout. */
-export function AuthPage({ title, description, children }: AuthPageProps) {
-  return (
-    <Stack gap="lg">
-      <Stack gap={6}>
-        <Title order={1} fz={28} style={{ letterSpacing: -0.3 }}>
-          {title}
-        </Title>
-        {description && (
-          <Text c="dimmed" fz="sm">
-            {description}
-          </Text>
-        )}
-      </Stack>
-      {children}
-    </Stack>
   );
 }

@@ -6,7 +6,7 @@ import type { ConsoleArea } from './console-area';
 import { AccountShell, ConsoleShell } from './console-shell';
 import { FullPageLoader } from './full-page-loader';
 import { NoConsoleAccess } from './no-console-access';
-import { NoPageAccess } from './no-page-access';
+import { NoPageAccess } from '../../ui/no-page-access';
 import { RedirectToLogin } from './redirect-to-login';
 import { useDocumentTitle, useRouteHandle } from './route-handle';
 

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { useSiteContext } from '../../shared/site-context';
-import { isConsolePath } from '../../app/mode';
+import { isConsolePath } from '../../shared/mode';
 import { FullPageLoader } from './full-page-loader';
 import { NotFoundPage } from './not-found';
 

@@ -32,7 +32,7 @@ export const platformRoutes: RouteObject[] = [
             lazy: lazyPage(() => import('../../features/tenants/components/tenant-detail-layout'), 'TenantDetailLayout'),
             children: [
               { index: true, Component: () => <Navigate to="info" replace /> },
-              { path: 'info', lazy: lazyPage(() => import('../../features/tenants/components/tenant-info-tab'), 'TenantInfoTab') },
+              { path: 'info', lazy: lazyPage(() => import('../../features/tenant-info/components/tenant-info-tab'), 'TenantInfoTab') },
               { path: 'fees', handle: consolePage('Tenant Fees'), lazy: lazyPage(() => import('../../features/tenants/components/tenant-fees-tab'), 'TenantFeesTab') },
               { path: 'payment-settings', handle: consolePage('Payment/Payouts'), lazy: lazyPage(() => import('../../features/tenants/components/tenant-payment-tab'), 'TenantPaymentTab') },
             ],

@@ -1,5 +1,5 @@
 import { EventLayout } from '../../features/attendee/event-site/components/event-layout';
-import { lazyPage, type SiteRoute } from './site-router';
+import { lazyPage, type SiteRoute } from '../../features/attendee/site/site-router';
 import { SiteFallback } from './site-fallback';
 
 const NotFound = () => <SiteFallback kind="not-found" />;
@@ -13,8 +13,7 @@ export const eventPages = {
   events: lazyPage(() => import('../../features/attendee/public-events/components/public-events-page'), 'PublicEventsPage'),
 };
 
-/** An event home's published page (issue 10), with the live ticket menu in it. */
-export const publishedEventPage = lazyPage(() => import('../../features/attendee/event-site/components/published-event-page'), 'PublishedEventPage');
+export { publishedEventPage } from '../../features/attendee/event-site/published-page';
 
 // The attendee site on a tenant's host: /{eventName}/... (spec: reports-payouts-checkout §2
 // Attendee routes). This bundle must never import console code (modes/console, modes/platform,

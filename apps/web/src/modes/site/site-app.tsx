@@ -4,13 +4,13 @@ import { Component, StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Toaster } from '../../features/attendee/event-site/kit/toast';
 import { SiteContextProvider } from '../../shared/site-context';
-import type { SeedCache } from '../../app/main';
+import type { SeedCache } from '../../shared/mode';
 import { isApiError } from '../../ui/api-client';
 import { sessionQueryKey } from '../../ui/session-api';
 import { publishedEventPage, siteRoutes } from './routes';
 import { SiteFallback } from './site-fallback';
-import { QueryClient, QueryClientProvider } from './site-query';
-import { preloadRoute, SiteRouter, type SiteLocation } from './site-router';
+import { QueryClient, QueryClientProvider } from '../../features/attendee/site/site-query';
+import { preloadRoute, SiteRouter, type SiteLocation } from '../../features/attendee/site/site-router';
 
 class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
   state = { failed: false };

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { isConsolePath } from '../../app/mode';
+import { isConsolePath } from '../../shared/mode';
 import site from '../../features/attendee/event-site/components/site.module.css';
 import { Button } from '../../features/attendee/event-site/kit/button';
 import { Spinner } from '../../features/attendee/event-site/kit/notice';

@@ -5,7 +5,7 @@ import { SSR_MENU_ATTRIBUTE, SSR_MENU_END_ATTRIBUTE } from '../../features/atten
 import type { TPublicEventList } from '@marquee/core';
 import { eventPages, publishedEventPage, siteRoutes } from './routes';
 import { createSiteClient, SiteApp } from './site-app';
-import { preloadRoute } from './site-router';
+import { preloadRoute } from '../../features/attendee/site/site-router';
 
 // The attendee site rendered on the server (issue 13 "Server-rendered event pages"): built by
 // `npm run build` into apps/web/dist-ssr and loaded by the server (modules/event-pages/ssr.ts). The

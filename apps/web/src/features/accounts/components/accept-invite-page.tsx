@@ -4,8 +4,8 @@ import { M } from '@marquee/core';
 import { IconConfetti, IconMoodSad } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { AuthPage } from '../../../modes/console/auth-layout';
-import { isApiError } from '../../../ui/api-client';
+import { AuthPage } from './auth-page';
+import { domainCodeOf } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { useLinkAccount } from '../mutations';
 
@@ -13,7 +13,8 @@ type Outcome = { state: 'initial' } | { state: 'success'; targetUrl: string } | 
 
 /**
  * spec: accounts-admin-fees §2 screen 5 and §4 accept-invite flow: initial, then success or failed;
- * a 401 stays on the form with a toast, any other error goes to failed.
+ * a wrong password (CREDENTIALS_INVALID, the spec's 401) stays on the form with a toast, any other
+ * error goes to failed.
  */
 export function AcceptInvitePage() {
   const [params] = useSearchParams();
@@ -38,7 +39,7 @@ export function AcceptInvitePage() {
       {
         onSuccess: (res) => setOutcome({ state: 'success', targetUrl: res.targetUrl }),
         onError: (e) => {
-          if (isApiError(e) && e.status === 401) notify.error(M.linkAuthFailedTitle, M.linkAuthFailedBody);
+          if (domainCodeOf(e) === 'CREDENTIALS_INVALID') notify.error(M.linkAuthFailedTitle, M.linkAuthFailedBody);
           else setOutcome({ state: 'failed' });
         },
       },

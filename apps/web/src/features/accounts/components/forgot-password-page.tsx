@@ -4,7 +4,7 @@ import { M, ZForgotPasswordRequest, ZResetPasswordRequest } from '@marquee/core'
 import { IconMailForward } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { AuthPage } from '../../../modes/console/auth-layout';
+import { AuthPage } from './auth-page';
 import { errorMessage } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { zodValidate } from '../../../ui/zod-form';

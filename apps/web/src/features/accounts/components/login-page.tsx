@@ -5,7 +5,7 @@ import { IconAlertCircle, IconCircleCheck, IconMailForward } from '@tabler/icons
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useSiteContext } from '../../../shared/site-context';
-import { AuthPage } from '../../../modes/console/auth-layout';
+import { AuthPage } from './auth-page';
 import { type ApiError, isApiError } from '../../../ui/api-client';
 import { useSession } from '../../../ui/session';
 import { zodValidate } from '../../../ui/zod-form';
@@ -37,7 +37,7 @@ export function LoginPage() {
     });
   });
 
-  const unverified = failure?.status === 403;
+  const unverified = failure?.domainCode === 'EMAIL_NOT_VERIFIED';
 
   return (
     <AuthPage

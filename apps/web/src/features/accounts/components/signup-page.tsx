@@ -5,7 +5,7 @@ import { IconMailOpened } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useSiteContext } from '../../../shared/site-context';
-import { AuthPage } from '../../../modes/console/auth-layout';
+import { AuthPage } from './auth-page';
 import { errorMessage } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { PhoneInput } from '../../../ui/phone-input';

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconLockOpen } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { AuthPage } from '../../../modes/console/auth-layout';
+import { AuthPage } from './auth-page';
 import { errorMessage } from '../../../ui/api-client';
 import { useUnlockAccount } from '../mutations';
 

@@ -4,7 +4,7 @@ import { ZVerifyRequest } from '@marquee/core';
 import { IconAlertCircle, IconMailForward } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { AuthPage } from '../../../modes/console/auth-layout';
+import { AuthPage } from './auth-page';
 import { errorMessage } from '../../../ui/api-client';
 import { zodValidate } from '../../../ui/zod-form';
 import { useVerifyEmail } from '../mutations';

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '../../../modes/site/site-query';
+import { keepPreviousData, useQuery } from '../site/site-query';
 import { priceCart } from './api';
 import { cartLines, type CartItem } from './cart-store';
 

@@ -1,5 +1,5 @@
 import type { TPublicEvent, TPublicEventSettings } from '@marquee/core';
-import { api } from '../../../ui/api-client';
+import { api, isNotFound } from '../../../ui/api-client';
 
 /** The event home and ticket menu (GET /api/p/events/{eventName}): a published event of this host's tenant. */
 export const fetchPublicEvent = (eventName: string) =>
@@ -12,9 +12,9 @@ export const isPreviewRequested = () => typeof window !== 'undefined' && new URL
 export const fetchPublicSettings = (tenantId: string, eventId: string) =>
   api.get<TPublicEventSettings>(`/api/p/tenants/${encodeURIComponent(tenantId)}/events/${encodeURIComponent(eventId)}/setting`);
 
-/** The event's published page (issue 10), or null when it has none (404). */
+/** The event's published page (issue 10), or null when it has none (NOT_FOUND). */
 export const fetchPublishedPage = (eventName: string) =>
   api.get<{ version: number; html: string; css: string }>(`/api/p/events/${encodeURIComponent(eventName)}/page`).catch((e: unknown) => {
-    if ((e as { status?: number }).status === 404) return null;
+    if (isNotFound(e)) return null;
     throw e;
   });

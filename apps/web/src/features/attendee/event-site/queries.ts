@@ -1,5 +1,5 @@
 import type { TPublicEvent, TPublicEventSettings } from '@marquee/core';
-import { useQuery } from '../../../modes/site/site-query';
+import { useQuery } from '../site/site-query';
 import { useMemo } from 'react';
 import { withOwnHold } from '../cart/own-hold';
 import { getPendingOrder } from '../checkout/checkout-storage';

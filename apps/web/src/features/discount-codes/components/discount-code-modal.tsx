@@ -19,8 +19,8 @@ import { useRef } from 'react';
 import { errorMessage, isApiError } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { useResetForm, zodValidate } from '../../../ui/zod-form';
-import { DateTimeFields } from '../../events/components/date-time-fields';
-import { instantOrInvalid, timeZoneName, toWall } from '../../events/time';
+import { DateTimeFields } from '../../../ui/date-time-fields';
+import { instantOrInvalid, timeZoneName, toWall } from '../../../ui/time';
 import { useCreateDiscountCode, useUpdateDiscountCode } from '../mutations';
 import { FormModal } from '../../../ui/form-modal';
 

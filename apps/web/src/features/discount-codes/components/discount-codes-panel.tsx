@@ -7,7 +7,7 @@ import { askConfirmDelete } from '../../../ui/confirm-delete';
 import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
 import { fromListQuery, PagedTable, PHONE_TABLE_MIN_WIDTH, useCursorPager, type Column } from '../../../ui/paged-table';
-import { formatInZone } from '../../events/time';
+import { formatInZone } from '../../../ui/time';
 import { useAllTicketTypes } from '../../ticket-types/queries';
 import { useDeleteDiscountCode } from '../mutations';
 import { useDiscountCodes } from '../queries';

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Group, Skeleton, Stack, Tabs, Text } from '@mant
 import { IconAlertCircle, IconBan, IconCalendarOff, IconDiscount2, IconInfoCircle, IconLayout, IconMail, IconTicket, IconUsers } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { errorMessage, isApiError } from '../../../ui/api-client';
+import { errorMessage, isNotFound } from '../../../ui/api-client';
 import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
@@ -16,7 +16,7 @@ import { useCreateEvent, useUpdateEvent } from '../mutations';
 import { useEvent } from '../queries';
 import { publicEventUrl } from '../../../shared/tenant';
 import { useEventAccess } from '../../../shared/access';
-import { formatInZone } from '../time';
+import { formatInZone } from '../../../ui/time';
 import { EventActions } from './event-actions';
 import { EventDetailsForm } from './event-details-form';
 import { EventStatusBadge } from './event-status-badge';
@@ -77,7 +77,7 @@ export function EventEditorPage() {
     );
   }
   if (event.isError) {
-    const missing = isApiError(event.error) && event.error.status === 404;
+    const missing = isNotFound(event.error);
     return (
       <EmptyState
         icon={missing ? <IconCalendarOff size={28} stroke={1.6} /> : <IconAlertCircle size={28} stroke={1.6} />}

@@ -8,7 +8,7 @@ import { PageHeader } from '../../../ui/page-header';
 import { fromListQuery, PagedTable, PHONE_TABLE_MIN_WIDTH, useCursorPager, type Column } from '../../../ui/paged-table';
 import { SearchInput } from '../../../ui/search-input';
 import { useEvents } from '../queries';
-import { formatDateInZone, formatTimeInZone } from '../time';
+import { formatDateInZone, formatTimeInZone } from '../../../ui/time';
 import { EventStatusBadge } from './event-status-badge';
 import { useTenantId } from '../../../shared/tenant';
 import { isCheckinOnly, isTenantWideMember, useEventAccess } from '../../../shared/access';

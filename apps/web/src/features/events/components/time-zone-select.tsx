@@ -1,7 +1,7 @@
 import { Select, type SelectProps } from '@mantine/core';
 import { IconWorld } from '@tabler/icons-react';
 import { useMemo } from 'react';
-import { otherTimeZones, US_TIME_ZONES, utcOffsetLabel } from '../time';
+import { otherTimeZones, US_TIME_ZONES, utcOffsetLabel } from '../../../ui/time';
 
 export type TimeZoneSelectProps = Omit<SelectProps, 'data'>;
 

@@ -6,8 +6,8 @@ import { useEffect } from 'react';
 import { api, errorMessage, isApiError } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { useTenantId } from '../../../shared/tenant';
-import { fromWall, instantOrInvalid, toWall } from '../time';
-import { DateTimeFields } from './date-time-fields';
+import { fromWall, instantOrInvalid, toWall } from '../../../ui/time';
+import { DateTimeFields } from '../../../ui/date-time-fields';
 
 type Settings = { settings: TWaitingRoomSettings | null };
 const path = (tenantId: string, eventId: string) => `/api/tenants/${encodeURIComponent(tenantId)}/events/${encodeURIComponent(eventId)}/waiting-room`;

@@ -2,10 +2,19 @@ import { Alert, Button, Card, Checkbox, Group, MultiSelect, Radio, Stack, Text, 
 import { useForm } from '@mantine/form';
 import { useDebouncedValue } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
-import { ATTENDEE_MESSAGE_SUBJECT_MAX, M, ZCreateAttendeeMessageRequest, type AttendeeMessageRecipients, type TEvent } from '@marquee/core';
+import {
+  ATTENDEE_MESSAGE_SUBJECT_MAX,
+  M,
+  SEND_MESSAGE_ERRORS,
+  ZCreateAttendeeMessageRequest,
+  assertNever,
+  domainCodeAmong,
+  type AttendeeMessageRecipients,
+  type TEvent,
+} from '@marquee/core';
 import { IconAlertCircle, IconInfoCircle, IconSend } from '@tabler/icons-react';
 import { useState } from 'react';
-import { errorMessage, isApiError } from '../../../ui/api-client';
+import { domainCodeOf, errorMessage } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { applyServerFields, zodValidate } from '../../../ui/zod-form';
 import { RichTextField } from '../../policies/components/rich-text-field';
@@ -56,8 +65,23 @@ export function ComposeMessage({ event }: ComposeMessageProps) {
           onError: (e) => {
             applyServerFields(form, e, (p) => p.replace(/^details\./, ''));
             notify.error('The message was not sent', errorMessage(e));
-            if (isApiError(e) && e.status === 409) void audience.refetch();
-            setRefusal(isApiError(e) && (e.status === 409 || e.status === 429) ? errorMessage(e) : null);
+            const code = domainCodeAmong(domainCodeOf(e), SEND_MESSAGE_ERRORS);
+            switch (code) {
+              case 'NO_RECIPIENTS':
+              case 'MESSAGE_IN_PROGRESS':
+                // The audience may have changed since it was counted (it did, if nobody is left): count it again.
+                void audience.refetch();
+                setRefusal(errorMessage(e));
+                return;
+              case 'MESSAGE_LIMIT_REACHED':
+                setRefusal(errorMessage(e));
+                return;
+              case null:
+                setRefusal(null);
+                return;
+              default:
+                return assertNever(code);
+            }
           },
         }),
     });

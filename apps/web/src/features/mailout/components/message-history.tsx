@@ -4,7 +4,7 @@ import { IconMailOff } from '@tabler/icons-react';
 import { useState } from 'react';
 import { EmptyState } from '../../../ui/empty-state';
 import { fromListQuery, PagedTable, useCursorPager, type Column } from '../../../ui/paged-table';
-import { formatInZone } from '../../events/time';
+import { formatInZone } from '../../../ui/time';
 import { useAttendeeMessages } from '../queries';
 
 const recipientsOf = (m: TAttendeeMessage) => (m.details.recipients === 'all' ? 'All attendees' : m.details.ticketTypeNames.join(', '));

@@ -5,9 +5,9 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { PageHeader } from '../../../ui/page-header';
 import { orderColumns, useViewOrder } from '../../reports/components/orders-page';
-import { ReportListView } from '../../reports/components/report-list-view';
-import { consoleOrderPath, useReportScope } from '../../reports/report-scope';
-import { useReportList, type SearchField } from '../../reports/use-report-list';
+import { ReportListView } from '../../../shared/report-list/report-list-view';
+import { consoleOrderPath, useReportScope } from '../../../shared/report-list/report-scope';
+import { useReportList, type SearchField } from '../../../shared/report-list/use-report-list';
 
 // Beyond the spec (issue 8): one box that finds an order in every event of the tenant by order id,
 // ticket id, e-mail, name or phone, the most common support task.

@@ -4,13 +4,13 @@ import { formatPhone, M, refundStatusText, type TOrderDetail, type TOrderTicket,
 import { IconAlertCircle, IconDownload, IconMailForward, IconReceiptOff, IconReceiptRefund } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
-import { errorMessage, isApiError } from '../../../ui/api-client';
+import { errorMessage, isNotFound } from '../../../ui/api-client';
 import { EmptyState } from '../../../ui/empty-state';
 import { formatMoney } from '../../../ui/money';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
-import { formatDateTime, formatLongDate, yesNo } from '../../reports/format';
-import { useReportScope } from '../../reports/report-scope';
+import { formatDateTime, formatLongDate, yesNo } from '../../../shared/report-list/format';
+import { useReportScope } from '../../../shared/report-list/report-scope';
 import type { OrderRef } from '../api';
 import { useDownloadTickets, useRefundOrder, useReloadOrder, useResendTickets, useVoidTicket } from '../mutations';
 import { useOrderDetail } from '../queries';
@@ -403,7 +403,7 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
     );
   }
   if (!order.data) {
-    const missing = !order.error || (isApiError(order.error) && order.error.status === 404);
+    const missing = !order.error || isNotFound(order.error);
     return (
       <>
         <PageHeader title={`Order ${orderUID}`} breadcrumbs={reportCrumbs} />

@@ -12,7 +12,7 @@ import {
 } from '@marquee/core';
 import { IconCreditCardOff } from '@tabler/icons-react';
 import { useEffect, useState, type ReactNode } from 'react';
-import { errorMessage, isApiError } from '../../../ui/api-client';
+import { errorMessage, isNotFound } from '../../../ui/api-client';
 import { EmptyState } from '../../../ui/empty-state';
 import { formatMoney } from '../../../ui/money';
 import { notify } from '../../../ui/notify';
@@ -67,12 +67,12 @@ export function PaymentSettingsPanel({ tenantId, canWrite }: { tenantId: string;
   }, [settings.data]);
 
   useEffect(() => {
-    if (isApiError(settings.error) && settings.error.status === 404)
+    if (isNotFound(settings.error))
       notify.error(M.paymentSettingsMissing, undefined, { duration: PAYMENT_TOAST_MS, id: 'payment-settings-missing' });
   }, [settings.error]);
 
   if (settings.error) {
-    const missing = isApiError(settings.error) && settings.error.status === 404;
+    const missing = isNotFound(settings.error);
     return (
       <EmptyState
         icon={<IconCreditCardOff size={28} stroke={1.6} />}

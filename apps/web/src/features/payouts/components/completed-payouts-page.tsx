@@ -4,10 +4,10 @@ import { useNavigate, useParams } from 'react-router';
 import { useSiteContext } from '../../../shared/site-context';
 import { PageHeader } from '../../../ui/page-header';
 import type { Column } from '../../../ui/paged-table';
-import { DateCell, MoneyCell, TenantCell, TextCell } from '../../reports/components/cells';
-import { ReportListView } from '../../reports/components/report-list-view';
+import { DateCell, MoneyCell, TenantCell, TextCell } from '../../../shared/report-list/cells';
+import { ReportListView } from '../../../shared/report-list/report-list-view';
 import { useTenantNames } from '../../reports/names';
-import { useReportList, type SearchField } from '../../reports/use-report-list';
+import { useReportList, type SearchField } from '../../../shared/report-list/use-report-list';
 import { payoutPaths } from '../paths';
 import { usePayoutExport } from '../use-payout-export';
 

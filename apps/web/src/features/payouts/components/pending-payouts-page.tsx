@@ -9,6 +9,7 @@ import {
   payoutRowFacts,
   payoutRowStatus,
   payoutTypeLabel,
+  storedTransferFailureText,
   transferFailureText,
   type Filter,
   type PayoutLineBlocker,
@@ -24,12 +25,12 @@ import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
 import { PagedTable, fromListQuery, type Column } from '../../../ui/paged-table';
 import { hasPlatformRole, useSession } from '../../../ui/session';
-import { DateCell, IdLink, MoneyCell, TenantCell, TextCell } from '../../reports/components/cells';
-import { ReportFilters } from '../../reports/components/report-filters';
+import { DateCell, IdLink, MoneyCell, TenantCell, TextCell } from '../../../shared/report-list/cells';
+import { ReportFilters } from '../../../shared/report-list/report-filters';
 import { useTenantNames } from '../../reports/names';
-import { useReportList as useReportListQuery, reportsKey } from '../../reports/queries';
-import { REPORT_FILTER_DEBOUNCE_MS } from '../../reports/search-rules';
-import { useReportList, type SearchField } from '../../reports/use-report-list';
+import { useReportList as useReportListQuery, reportsKey } from '../../../shared/report-list/queries';
+import { REPORT_FILTER_DEBOUNCE_MS } from '../../../shared/report-list/search-rules';
+import { useReportList, type SearchField } from '../../../shared/report-list/use-report-list';
 import { payoutsApi } from '../api';
 import { payoutPaths } from '../paths';
 import { usePayoutExport } from '../use-payout-export';
@@ -141,9 +142,9 @@ export function PendingPayoutsPage() {
       if (answer.failedOrderPayouts.length) setFailures({ at: new Date(), byOrder: failuresOf(answer), result: answer });
       // spec §4: success or partial opens the results dialog; an explicit failure shows an error.
       if (answer.success) setResult(answer);
-      else notify.error(M.errorTitle, transferFailureText(answer.message), { duration: TOAST_MS });
+      else notify.error(M.errorTitle, transferFailureText({ message: answer.message, domainCode: answer.failedOrderPayouts[0]?.domainCode }), { duration: TOAST_MS });
     } catch (e) {
-      notify.error(M.errorTitle, transferFailureText(errorMessage(e, M.transferFailed)), { duration: TOAST_MS });
+      notify.error(M.errorTitle, transferFailureText({ message: errorMessage(e, M.transferFailed) }), { duration: TOAST_MS });
     } finally {
       setTransferring(false);
       setSelected(new Map());
@@ -205,8 +206,10 @@ export function PendingPayoutsPage() {
         const blocker = payoutLineBlocker(facts, rowNow);
         const note = blocker ? BLOCKER_NOTES[blocker] : null;
         // The last transfer's refusal of this order (its sale row: a refund row is never chosen),
-        // else the last gateway failure kept on the line. The spec's hint is in the list above.
-        const failure = r.details.kind !== 'sale' ? null : (failures?.byOrder.get(r.details.orderUID) ?? (r.details.payoutId ? null : r.details.lastFailure));
+        // else the last gateway failure kept on the line. The spec's hint for this transfer's refusals
+        // is in the list above; a stored failure has no code, so spec §8's rule reads its text.
+        const stored = r.details.payoutId || !r.details.lastFailure ? null : storedTransferFailureText(r.details.lastFailure);
+        const failure = r.details.kind !== 'sale' ? null : (failures?.byOrder.get(r.details.orderUID) ?? stored);
         return (
           <Stack gap={2} maw={300} miw={150}>
             <Text fz="sm" fw={600} c={status === 'Ready For Payout' ? LIGHT_TEXT.teal : LIGHT_TEXT.yellow} style={{ whiteSpace: 'nowrap' }}>
@@ -384,7 +387,7 @@ function TransferFailures({ failures, at, onClose }: { failures: TTransferResult
               <Text fz="sm" span fw={600}>
                 {f.tenantName ?? f.tenantURL ?? 'Unknown orders'}
               </Text>{' '}
-              ({f.orderUIDs.join(', ')}): {transferFailureText(f.message)}
+              ({f.orderUIDs.join(', ')}): {transferFailureText(f)}
             </List.Item>
           ))}
         </List>
@@ -422,7 +425,7 @@ function TransferResults({ result, onClose }: { result: TTransferResult | null; 
                   </Text>{' '}
                   ({f.orderUIDs.join(', ')}):{' '}
                   <Text fz="sm" span c="red">
-                    {transferFailureText(f.message)}
+                    {transferFailureText(f)}
                   </Text>
                 </List.Item>
               ))}

@@ -17,7 +17,7 @@ import {
 } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
-import { errorMessage, isApiError } from '../../../ui/api-client';
+import { domainCodeOf, errorMessage } from '../../../ui/api-client';
 import { EmptyState } from '../../../ui/empty-state';
 import { formatMoney } from '../../../ui/money';
 import { notify } from '../../../ui/notify';
@@ -136,7 +136,7 @@ export function PlatformDashboardPage() {
 
   useEffect(() => {
     // spec: accounts §8 Dashboard: 'Invalid user session' / 'Please login first'.
-    if (isApiError(dashboard.error) && dashboard.error.status === 401)
+    if (domainCodeOf(dashboard.error) === 'NOT_SIGNED_IN')
       notify.error(M.invalidSessionTitle, M.invalidSessionBody, { id: 'invalid-session' });
   }, [dashboard.error]);
 
@@ -149,7 +149,7 @@ export function PlatformDashboardPage() {
     <>
       <PageHeader title="Dashboard" description={`Welcome back${greeted ? `, ${greeted}` : ''}. Here is how Marquee is doing across every tenant.`} />
       <Stack gap="lg">
-        {dashboard.error && !(isApiError(dashboard.error) && dashboard.error.status === 401) && (
+        {dashboard.error && domainCodeOf(dashboard.error) !== 'NOT_SIGNED_IN' && (
           <Alert color="red" variant="light" title="The statistics could not be loaded">
             {errorMessage(dashboard.error)}
           </Alert>

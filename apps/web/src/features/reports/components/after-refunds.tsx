@@ -1,6 +1,6 @@
 import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { TReportDashboard } from '@marquee/core';
-import { formatMoney } from '../format';
+import { formatMoney } from '../../../shared/report-list/format';
 
 export type AfterRefundsFigure = { key: 'gross' | 'net' | 'tax'; label: string; before: number; refunds: number; after: number };
 

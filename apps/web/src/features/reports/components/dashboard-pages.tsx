@@ -7,7 +7,7 @@ import { errorMessage } from '../../../ui/api-client';
 import { PageHeader } from '../../../ui/page-header';
 import { useEventName, useTenantNames } from '../names';
 import { useDashboard } from '../queries';
-import { useReportScope } from '../report-scope';
+import { useReportScope } from '../../../shared/report-list/report-scope';
 import { AfterRefunds } from './after-refunds';
 import { counterCards, salesCards, StatGrid, type DashboardLinks } from './stat-cards';
 

@@ -3,13 +3,13 @@ import { M, REPORT_PATHS, type TEventSalesRow } from '@marquee/core';
 import { Link, useNavigate } from 'react-router';
 import { PageHeader } from '../../../ui/page-header';
 import type { Column } from '../../../ui/paged-table';
-import { formatCount } from '../format';
+import { formatCount } from '../../../shared/report-list/format';
 import { useTenantNames } from '../names';
-import { useReportScope } from '../report-scope';
-import { useReportList, type SearchField } from '../use-report-list';
-import { MoneyCell } from './cells';
+import { useReportScope } from '../../../shared/report-list/report-scope';
+import { useReportList, type SearchField } from '../../../shared/report-list/use-report-list';
+import { MoneyCell } from '../../../shared/report-list/cells';
 import { ExportButton } from './export-button';
-import { ReportListView } from './report-list-view';
+import { ReportListView } from '../../../shared/report-list/report-list-view';
 
 const SEARCH: readonly SearchField[] = [{ value: 'name', label: 'Event Name', field: 'details.eventName' }];
 

@@ -6,14 +6,14 @@ import { formatMoney } from '../../../ui/money';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
 import type { Column } from '../../../ui/paged-table';
-import { refundedLabel } from '../format';
+import { refundedLabel } from '../../../shared/report-list/format';
 import { useEventName, useTenantNames } from '../names';
 import { useDashboard } from '../queries';
-import { useReportScope, type ReportScope } from '../report-scope';
-import { useReportList, type SearchField } from '../use-report-list';
-import { DateCell, IdLink, MoneyCell, PhoneCell, TextCell } from './cells';
+import { useReportScope, type ReportScope } from '../../../shared/report-list/report-scope';
+import { useReportList, type SearchField } from '../../../shared/report-list/use-report-list';
+import { DateCell, IdLink, MoneyCell, PhoneCell, TextCell } from '../../../shared/report-list/cells';
 import { ExportButton } from './export-button';
-import { ReportListView } from './report-list-view';
+import { ReportListView } from '../../../shared/report-list/report-list-view';
 
 // spec §2 Orders list: search by Order ID, Name, Email, Phone Number, Ticket ID, Payment Method.
 const SEARCH: readonly SearchField[] = [

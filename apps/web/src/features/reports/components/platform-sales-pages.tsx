@@ -5,10 +5,10 @@ import { useNavigate } from 'react-router';
 import { PageHeader } from '../../../ui/page-header';
 import type { Column } from '../../../ui/paged-table';
 import { reportsApi } from '../api';
-import { formatCount, formatMoney } from '../format';
-import { useReportList, type SearchField } from '../use-report-list';
+import { formatCount, formatMoney } from '../../../shared/report-list/format';
+import { useReportList, type SearchField } from '../../../shared/report-list/use-report-list';
 import { ExportButton } from './export-button';
-import { ReportListView } from './report-list-view';
+import { ReportListView } from '../../../shared/report-list/report-list-view';
 
 type Kind = 'sales' | 'taxes' | 'donations';
 

@@ -3,13 +3,13 @@ import { M, REPORT_PATHS, type TReportRefund } from '@marquee/core';
 import { useParams } from 'react-router';
 import { PageHeader } from '../../../ui/page-header';
 import type { Column } from '../../../ui/paged-table';
-import { formatLongDate, refundStatusLabel } from '../format';
+import { formatLongDate, refundStatusLabel } from '../../../shared/report-list/format';
 import { useEventName, useTenantNames } from '../names';
-import { useReportScope } from '../report-scope';
-import { useReportList, type SearchField } from '../use-report-list';
-import { IdLink, MoneyCell, PhoneCell, TextCell } from './cells';
+import { useReportScope } from '../../../shared/report-list/report-scope';
+import { useReportList, type SearchField } from '../../../shared/report-list/use-report-list';
+import { IdLink, MoneyCell, PhoneCell, TextCell } from '../../../shared/report-list/cells';
 import { ExportButton } from './export-button';
-import { ReportListView } from './report-list-view';
+import { ReportListView } from '../../../shared/report-list/report-list-view';
 
 // spec §2 Refunds: search by Order ID, Payment ID, Event Name, Name, Email, Phone #, Ticket ID; §5 status lowercased.
 const SEARCH: readonly SearchField[] = [

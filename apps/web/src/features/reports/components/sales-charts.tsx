@@ -2,7 +2,7 @@ import '@mantine/charts/styles.css';
 import { AreaChart, BarChart } from '@mantine/charts';
 import { Alert, Grid, Paper, Skeleton, Text, Title } from '@mantine/core';
 import { errorMessage } from '../../../ui/api-client';
-import { formatMoney } from '../format';
+import { formatMoney } from '../../../shared/report-list/format';
 import { shorten, ticketTypeBars, type TicketTypeBar } from '../chart-data';
 import { useSalesOverTime, useTicketTypeSales } from '../queries';
 

@@ -18,7 +18,7 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { formatCount, formatMoney } from '../format';
+import { formatCount, formatMoney } from '../../../shared/report-list/format';
 
 export type Card = { label: string; value: string; icon: Icon; color: string; to?: string; /** A few words under the value: what the figure counts. */ hint?: string };
 

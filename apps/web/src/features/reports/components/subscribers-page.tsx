@@ -3,11 +3,11 @@ import { useParams } from 'react-router';
 import { PageHeader } from '../../../ui/page-header';
 import type { Column } from '../../../ui/paged-table';
 import { useEventName, useTenantNames } from '../names';
-import { useReportScope } from '../report-scope';
-import { useReportList, type SearchField } from '../use-report-list';
-import { DateCell, TextCell } from './cells';
+import { useReportScope } from '../../../shared/report-list/report-scope';
+import { useReportList, type SearchField } from '../../../shared/report-list/use-report-list';
+import { DateCell, TextCell } from '../../../shared/report-list/cells';
 import { ExportButton } from './export-button';
-import { ReportListView } from './report-list-view';
+import { ReportListView } from '../../../shared/report-list/report-list-view';
 
 const SEARCH: readonly SearchField[] = [{ value: 'email', label: 'Email', field: 'details.email' }];
 

@@ -3,13 +3,13 @@ import { M, REPORT_PATHS, type TReportTicket } from '@marquee/core';
 import { useParams } from 'react-router';
 import { PageHeader } from '../../../ui/page-header';
 import type { Column } from '../../../ui/paged-table';
-import { ticketStatusLabel, ticketUsedLabel } from '../format';
+import { ticketStatusLabel, ticketUsedLabel } from '../../../shared/report-list/format';
 import { useEventName } from '../names';
-import { useReportScope } from '../report-scope';
-import { useReportList, type SearchField } from '../use-report-list';
-import { DateCell, IdLink, MoneyCell, PhoneCell, TextCell } from './cells';
+import { useReportScope } from '../../../shared/report-list/report-scope';
+import { useReportList, type SearchField } from '../../../shared/report-list/use-report-list';
+import { DateCell, IdLink, MoneyCell, PhoneCell, TextCell } from '../../../shared/report-list/cells';
 import { ExportButton } from './export-button';
-import { ReportListView } from './report-list-view';
+import { ReportListView } from '../../../shared/report-list/report-list-view';
 
 // spec §2 Ticket List: search by Ticket ID, Order ID, Name, Email, Phone #, Ticket Type; §5 Ticket Used yes/no.
 const SEARCH: readonly SearchField[] = [

@@ -3,7 +3,7 @@ import type { TTenant } from '@marquee/core';
 import { IconBuildingStore, IconCreditCard, IconExternalLink, IconReceipt2 } from '@tabler/icons-react';
 import { Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
 import { errorMessage } from '../../../ui/api-client';
-import { NoPageAccess } from '../../../modes/console/no-page-access';
+import { NoPageAccess } from '../../../ui/no-page-access';
 import { EmptyState } from '../../../ui/empty-state';
 import { PageHeader } from '../../../ui/page-header';
 import { usePlatformAccess } from '../../../shared/access';

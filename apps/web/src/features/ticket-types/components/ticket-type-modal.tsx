@@ -22,8 +22,8 @@ import { useRef } from 'react';
 import { errorMessage, isApiError } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { useResetForm, zodValidate } from '../../../ui/zod-form';
-import { DateTimeFields } from '../../events/components/date-time-fields';
-import { timeZoneName } from '../../events/time';
+import { DateTimeFields } from '../../../ui/date-time-fields';
+import { timeZoneName } from '../../../ui/time';
 import { useCreateTicketType, useUpdateTicketType } from '../mutations';
 import { FormModal } from '../../../ui/form-modal';
 

@@ -7,7 +7,7 @@ import { askConfirmDelete } from '../../../ui/confirm-delete';
 import { EmptyState } from '../../../ui/empty-state';
 import { notify } from '../../../ui/notify';
 import { fromListQuery, PagedTable, PHONE_TABLE_MIN_WIDTH, useCursorPager, type Column } from '../../../ui/paged-table';
-import { formatWallClock, zoneAbbreviationOnWall } from '../../events/time';
+import { formatWallClock, zoneAbbreviationOnWall } from '../../../ui/time';
 import { useDeleteTicketType } from '../mutations';
 import { useAllTicketTypes, useTicketTypes } from '../queries';
 import { TicketTypeModal } from './ticket-type-modal';

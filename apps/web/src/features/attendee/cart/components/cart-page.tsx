@@ -1,6 +1,6 @@
 import { M_SITE as M, type CartProblem, type TPublicTicketType } from '@marquee/core';
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate } from '../../../../modes/site/site-router';
+import { useNavigate } from '../../site/site-router';
 import { Button, ButtonLink } from '../../event-site/kit/button';
 import { Card } from '../../event-site/kit/card';
 import { IconArrowRight, IconTicket, IconTrash } from '../../event-site/kit/icons';

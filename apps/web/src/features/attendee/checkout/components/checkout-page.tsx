@@ -1,8 +1,8 @@
-import { M_SITE as M, assertNever, placeOrderErrorOf, type CartProblem } from '@marquee/core';
+import { M_SITE as M, PRICE_ERRORS, assertNever, domainCodeAmong, placeOrderErrorOf, type CartProblem } from '@marquee/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Navigate, useLocation, useNavigate, useSearchParams } from '../../../../modes/site/site-router';
-import { isApiError } from '../../../../ui/api-client';
-import { useSiteSession } from '../../../../modes/site/site-session';
+import { Navigate, useLocation, useNavigate, useSearchParams } from '../../site/site-router';
+import { domainCodeOf, errorCode, isApiError, isBadInput, isNotFound } from '../../../../ui/api-client';
+import { useSiteSession } from '../../site/site-session';
 import { trackBeginCheckout } from '../../cart/analytics';
 import { priceCart } from '../../cart/api';
 import { checkCart, currentItems } from '../../cart/cart-rules';
@@ -97,14 +97,34 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
   const resetDonation = donation.reset;
   const refetchEvent = fresh.refetch;
   useEffect(() => {
-    if (!isApiError(price.error) || price.error.status !== 400) return;
-    if (applied && price.error.fields.discountCode) {
+    const e = price.error;
+    if (!isApiError(e)) return;
+    const dropCode = () => {
       setApplied(null);
       toast.error(M.invalidInput, M.invalidInputBody, { duration: DISCOUNT_TOAST_MS, id: 'discount' });
-    } else if (price.error.fields.donation) {
+    };
+    const dropDonation = () => {
       resetDonation();
       void refetchEvent();
-      toast.error(price.error.message, M.donationTakenOff, { id: 'donation' });
+      toast.error(e.message, M.donationTakenOff, { id: 'donation' });
+    };
+    const code = domainCodeAmong(e.domainCode, PRICE_ERRORS);
+    switch (code) {
+      case 'DISCOUNT_INVALID':
+        if (applied) dropCode();
+        return;
+      case 'DONATION_NO_CHARITY':
+      case 'DONATION_CHARITY_CHANGED':
+        dropDonation();
+        return;
+      case null:
+        // Input the server could not read (a code too long): the field it names goes, as a refused one does.
+        if (errorCode(e) !== 'VALIDATION') return;
+        if (applied && e.fields.discountCode) dropCode();
+        else if (e.fields.donation) dropDonation();
+        return;
+      default:
+        return assertNever(code);
     }
   }, [price.error, applied, resetDonation, refetchEvent]);
 
@@ -146,7 +166,7 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
       toast.success(M.discountApplied, undefined, { duration: DISCOUNT_TOAST_MS, id: 'discount' });
       return true;
     } catch (e) {
-      if (isApiError(e) && e.status === 400) {
+      if (domainCodeOf(e) === 'DISCOUNT_INVALID' || errorCode(e) === 'VALIDATION') {
         setApplied(null);
         toast.error(M.invalidInput, M.invalidInputBody, { duration: DISCOUNT_TOAST_MS, id: 'discount' });
       } else toast.error('The discount could not be checked', isApiError(e) ? e.message : undefined);
@@ -176,7 +196,7 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
         // The waiting room refused the hold (not this visitor's turn yet, or the turn's orders are
         // used): no hold; PLACE ORDER says so and leads to the line, as it did before the hold.
         if (e.domainCode === 'WAITING_ROOM_REQUIRED' || e.domainCode === 'WAITING_ROOM_ORDER_LIMIT') return;
-        const code = e.status === 404 ? 'EVENT_NOT_ON_SALE' : placeOrderErrorOf(e.domainCode);
+        const code = isNotFound(e) ? 'EVENT_NOT_ON_SALE' : placeOrderErrorOf(e.domainCode);
         if (code === 'CART_CONFLICT' || code === 'CART_CHANGED') void showAvailabilityIssue();
         else if (code === 'EVENT_NOT_ON_SALE') void outlet.refetch();
       });
@@ -221,9 +241,13 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
         toast.error('Your order could not be placed', 'Please try again.');
         return;
       }
-      // An event removed while the buyer was here is a 404: the same as one that stopped selling.
-      const code = e.status === 404 ? 'EVENT_NOT_ON_SALE' : placeOrderErrorOf(e.domainCode);
+      // An event removed while the buyer was here (NOT_FOUND) is the same as one that stopped selling.
+      const code = isNotFound(e) ? 'EVENT_NOT_ON_SALE' : placeOrderErrorOf(e.domainCode);
       switch (code) {
+        case 'WAITING_ROOM_REQUIRED':
+          // The on-sale's waiting room is on and this buyer's turn has not come: into the line, back here after.
+          void navigate(`/${eventName}/line?next=account`);
+          return;
         case 'EVENT_NOT_ON_SALE':
           // The event stopped selling while the buyer was here (unpublished, cancelled or removed): say so,
           // and read it again so the page shows what it is now (a cancelled event's notice).
@@ -244,10 +268,6 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
           void fresh.refetch();
           toast.error(e.message, M.donationTakenOff, { id: 'donation' });
           return;
-        case 'WAITING_ROOM_REQUIRED':
-          // The on-sale's waiting room is on and this buyer's turn has not come: into the line, back here after.
-          void navigate(`/${eventName}/line?next=account`);
-          return;
         case 'WAITING_ROOM_ORDER_LIMIT':
           // This turn in line has placed the orders one turn allows (issue 21 §1): the server says so.
           toast.error('Your order could not be placed', e.message, { id: 'waiting-room-limit' });
@@ -257,7 +277,7 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
         default:
           return assertNever(code);
       }
-      if (e.status === 400 && Object.keys(form.setServerErrors(e.fields)).length) {
+      if (isBadInput(e) && Object.keys(form.setServerErrors(e.fields)).length) {
         focusFirstError();
         return;
       }

@@ -1,9 +1,9 @@
 import type { TPublicOrder } from '@marquee/core';
-import { useQuery } from '../../../../modes/site/site-query';
+import { useQuery } from '../../site/site-query';
 import { useEffect, useState } from 'react';
-import { useOutletContext, useSearchParams } from '../../../../modes/site/site-router';
+import { useOutletContext, useSearchParams } from '../../site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
-import { isApiError } from '../../../../ui/api-client';
+import { isNotFound } from '../../../../ui/api-client';
 import { trackPurchase } from '../../cart/analytics';
 import { clearCart } from '../../cart/cart-store';
 import { EVENT_CANCELLED, eventCancelledBody, isCancelled, type SuccessOutlet } from '../../event-site/components/event-layout';
@@ -22,7 +22,6 @@ import css from './success.module.css';
 const POLL_MS = 2000;
 export const PAYMENT_SUCCESS_TITLE = 'Payment Success';
 
-const isNotFound = (error: unknown) => isApiError(error) && error.status === 404;
 
 /**
  * /{eventName}/success?orderID={draft order id} (spec §2): 'processing' until the server has the

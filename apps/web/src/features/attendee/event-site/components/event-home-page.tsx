@@ -9,8 +9,8 @@ import { menuTicketTypes, offSaleLabel, ticketState, withCapacityCap } from '../
 import { eventBadge, eventDay, eventTime, money, shortMoment, venueLines } from '../format';
 import { CovidModal } from './covid-modal';
 import { EventCover } from './event-cover';
-import { Lazy } from '../../../../modes/site/site-router';
-import { publishedEventPage } from '../../../../modes/site/routes';
+import { Lazy } from '../../site/site-router';
+import { publishedEventPage } from '../published-page';
 import { usePublishedPage } from '../queries';
 import { EVENT_CANCELLED, eventCancelledBody, isCancelled, useEventOutlet } from './event-layout';
 import css from './event-home.module.css';

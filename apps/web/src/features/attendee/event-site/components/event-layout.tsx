@@ -1,15 +1,15 @@
 import type { TPublicEvent } from '@marquee/core';
 import { useEffect, useMemo } from 'react';
-import { Link, Outlet, useMatch, useOutletContext, useParams } from '../../../../modes/site/site-router';
+import { Link, Outlet, useMatch, useOutletContext, useParams } from '../../site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
-import { isApiError } from '../../../../ui/api-client';
+import { isNotFound } from '../../../../ui/api-client';
 import { cartTicketCount, useCart } from '../../cart/cart-store';
 import { withOwnHold } from '../../cart/own-hold';
 import { getPendingOrder } from '../../checkout/checkout-storage';
 import { Button, ButtonLink } from '../kit/button';
 import { IconCart, IconTicket, IconX } from '../kit/icons';
 import { Spinner } from '../kit/notice';
-import { useHydrated } from '../../../../modes/site/use-hydrated';
+import { useHydrated } from '../../site/use-hydrated';
 import { useEvent } from '../queries';
 import css from './site.module.css';
 
@@ -51,7 +51,7 @@ export function EventLayout() {
   }, [event, organiser]);
 
   // A 404 wins over data fetched before: the event was unpublished while the page was open.
-  const notFound = isApiError(query.error) && query.error.status === 404;
+  const notFound = isNotFound(query.error);
   let body;
   if (onSuccessPage && (event || notFound)) body = <Outlet context={{ event: notFound ? null : (event ?? null), eventName, refetch: query.refetch } satisfies SuccessOutlet} />;
   else if (notFound) body = <EventNotFound />;

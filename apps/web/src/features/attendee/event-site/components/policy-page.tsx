@@ -1,5 +1,5 @@
-import { useQuery } from '../../../../modes/site/site-query';
-import { useParams } from '../../../../modes/site/site-router';
+import { useQuery } from '../../site/site-query';
+import { useParams } from '../../site/site-router';
 import { api } from '../../../../ui/api-client';
 import { Card } from '../kit/card';
 import css from './policy-page.module.css';

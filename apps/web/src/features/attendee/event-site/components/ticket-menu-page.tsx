@@ -1,6 +1,6 @@
 import { M_SITE as M, type TPublicTicketType } from '@marquee/core';
 import { useMemo } from 'react';
-import { Link } from '../../../../modes/site/site-router';
+import { Link } from '../../site/site-router';
 import { canAdd, currentItems, itemOf, menuTicketTypes, nextDown, nextUp, offSaleLabel, stepperMax, ticketState, withCapacityCap, type TicketState } from '../../cart/cart-rules';
 import { cartTicketCount, setQuantity, useCart } from '../../cart/cart-store';
 import { usePrice } from '../../cart/queries';

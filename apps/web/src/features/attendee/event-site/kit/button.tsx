@@ -1,5 +1,5 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
-import { Link, type LinkProps } from '../../../../modes/site/site-router';
+import { Link, type LinkProps } from '../../site/site-router';
 import css from './kit.module.css';
 
 type Variant = 'primary' | 'secondary' | 'ghost' | 'light';

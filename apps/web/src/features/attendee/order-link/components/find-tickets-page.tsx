@@ -1,4 +1,4 @@
-import { useMutation } from '../../../../modes/site/site-query';
+import { useMutation } from '../../site/site-query';
 import { useState, type FormEvent } from 'react';
 import { errorMessage, isApiError } from '../../../../ui/api-client';
 import { useEventOutlet } from '../../event-site/components/event-layout';

@@ -1,9 +1,9 @@
 import type { TOrderPage } from '@marquee/core';
-import { useMutation, useQuery } from '../../../../modes/site/site-query';
+import { useMutation, useQuery } from '../../site/site-query';
 import { useEffect, type ReactNode } from 'react';
-import { Link, useParams } from '../../../../modes/site/site-router';
+import { Link, useParams } from '../../site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
-import { errorMessage, isApiError } from '../../../../ui/api-client';
+import { errorMessage, isNotFound } from '../../../../ui/api-client';
 import { PaidOrder } from '../../checkout/components/paid-order';
 import site from '../../event-site/components/site.module.css';
 import { eventDay, eventTime, money } from '../../event-site/format';
@@ -16,8 +16,6 @@ import { toast } from '../../event-site/kit/toast';
 import { orderLinkApi } from '../api';
 import success from '../../checkout/components/success.module.css';
 import css from './order-link.module.css';
-
-const isNotFound = (e: unknown) => isApiError(e) && e.status === 404;
 
 /**
  * /orders/{token} on the tenant's host (issue 15): the order a private link opens, in any browser,

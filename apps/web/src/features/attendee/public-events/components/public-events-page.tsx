@@ -1,7 +1,7 @@
-import { useQuery } from '../../../../modes/site/site-query';
+import { useQuery } from '../../site/site-query';
 import { useEffect } from 'react';
 import { useSiteContext } from '../../../../shared/site-context';
-import { Link } from '../../../../modes/site/site-router';
+import { Link } from '../../site/site-router';
 import { IconArrowRight, IconCalendar, IconPin, IconTicket } from '../../event-site/kit/icons';
 import { Spinner } from '../../event-site/kit/notice';
 import { eventBadge, eventDateLine, money } from '../../event-site/format';

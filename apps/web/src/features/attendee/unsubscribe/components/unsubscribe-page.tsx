@@ -1,9 +1,9 @@
 import { M } from '@marquee/core';
-import { useMutation, useQuery, useQueryClient } from '../../../../modes/site/site-query';
+import { useMutation, useQuery, useQueryClient } from '../../site/site-query';
 import { useEffect, useRef } from 'react';
-import { useParams } from '../../../../modes/site/site-router';
+import { useParams } from '../../site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
-import { errorMessage, isApiError } from '../../../../ui/api-client';
+import { errorMessage, isNotFound } from '../../../../ui/api-client';
 import site from '../../event-site/components/site.module.css';
 import { Button } from '../../event-site/kit/button';
 import { Card } from '../../event-site/kit/card';
@@ -12,8 +12,6 @@ import { Notice, Spinner } from '../../event-site/kit/notice';
 import { LoadFailed, OrganiserShell } from '../../event-site/kit/organiser-shell';
 import { unsubscribeApi } from '../api';
 import css from './unsubscribe.module.css';
-
-const isNotFound = (e: unknown) => isApiError(e) && e.status === 404;
 
 /**
  * /unsubscribe/{token} on the tenant's host (issue 15): the link at the foot of every message to

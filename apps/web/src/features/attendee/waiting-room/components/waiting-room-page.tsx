@@ -1,6 +1,6 @@
 import type { TWaitingRoomPlace } from '@marquee/core';
 import { useEffect, useState } from 'react';
-import { useSearchParams } from '../../../../modes/site/site-router';
+import { useSearchParams } from '../../site/site-router';
 import { errorMessage } from '../../../../ui/api-client';
 import type { CheckoutLocationState } from '../../checkout/components/checkout-page';
 import { useEventOutlet } from '../../event-site/components/event-layout';

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { EmptyState } from '../../../ui/empty-state';
-import { fromListQuery, PagedTable, type Column } from '../../../ui/paged-table';
-import { useReportList as useReportListQuery } from '../queries';
-import type { ReportListState, SearchField } from '../use-report-list';
+import { EmptyState } from '../../ui/empty-state';
+import { fromListQuery, PagedTable, type Column } from '../../ui/paged-table';
+import { useReportList as useReportListQuery } from './queries';
+import type { ReportListState, SearchField } from './use-report-list';
 import { ReportFilters } from './report-filters';
 
 export type ReportListViewProps<T extends { id: string }> = {

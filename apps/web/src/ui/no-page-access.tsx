@@ -2,7 +2,7 @@ import { Button } from '@mantine/core';
 import { M } from '@marquee/core';
 import { IconLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { EmptyState } from '../../ui/empty-state';
+import { EmptyState } from './empty-state';
 
 /**
  * A console page (or tab) opened by its address by someone whose role does not include it: say so,

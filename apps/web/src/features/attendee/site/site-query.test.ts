@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../ui/api-client';
+import { ApiError } from '../../../ui/api-client';
 import { QueryClient } from './site-query';
 
 // The attendee site's own cache (site-query.tsx): what its pages rely on, on the client itself. The

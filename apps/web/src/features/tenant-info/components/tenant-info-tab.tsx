@@ -4,13 +4,13 @@ import { useNavigate } from 'react-router';
 import { errorMessage } from '../../../ui/api-client';
 import { confirmDelete } from '../../../ui/confirm-delete';
 import { notify } from '../../../ui/notify';
-import { TenantInfoForm } from '../../tenant-info/components/tenant-info-form';
+import { TenantInfoForm } from './tenant-info-form';
 import { usePlatformAccess } from '../../../shared/access';
-import { tenantsListHref } from '../list-location';
-import { useDeleteTenant } from '../mutations';
-import { canDeleteTenant, deleteTenantMessage } from './tenant-delete';
-import { TenantAdmins } from './tenant-admins';
-import { useTenantDetail } from './tenant-detail-layout';
+import { tenantsListHref } from '../../tenants/list-location';
+import { useDeleteTenant } from '../../tenants/mutations';
+import { canDeleteTenant, deleteTenantMessage } from '../../tenants/components/tenant-delete';
+import { TenantAdmins } from '../../tenants/components/tenant-admins';
+import { useTenantDetail } from '../../tenants/components/tenant-detail-layout';
 
 /** /tenant/{tenantId}/info: Tenant Basic Information with delete (spec: accounts §2 screen 12, §4). */
 export function TenantInfoTab() {

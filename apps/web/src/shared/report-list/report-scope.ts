@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { useSiteContext } from '../../shared/site-context';
+import { useSiteContext } from '../site-context';
 
 // spec: reports-payouts-checkout §2: platform mode carries tenant ids in paths, tenant mode does
 // not. One scope gives every report page its tenant and the paths of its neighbours in both modes.

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { isApiError } from '../../ui/api-client';
+import { isRetryable } from '../../../ui/api-client';
 
 // The attendee site's data cache: the part of @tanstack/react-query's API the site uses (useQuery,
 // useMutation, useQueryClient, keepPreviousData), in a few hundred bytes instead of the 10 KB gzipped
@@ -19,7 +19,7 @@ const DEFAULT_STALE_MS = 30_000;
 const EMPTY: QueryState = { data: undefined, error: null, status: 'pending', fetching: false, updatedAt: 0, updates: 0 };
 const hashKey = (key: Key) => JSON.stringify(key);
 /** As react-query's default: network and server errors are tried again, twice; an answer of 4xx is final. */
-const defaultRetry = (failures: number, error: unknown) => !(isApiError(error) && error.status > 0 && error.status < 500) && failures < 2;
+const defaultRetry = (failures: number, error: unknown) => isRetryable(error) && failures < 2;
 
 function shouldRetry(retry: Retry | undefined, failures: number, error: unknown): boolean {
   if (retry === undefined) return defaultRetry(failures, error);

@@ -2,7 +2,7 @@ import { Anchor, Stack, Text } from '@mantine/core';
 import { formatPhone } from '@marquee/core';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { formatDateTime, formatMoney } from '../format';
+import { formatDateTime, formatMoney } from './format';
 
 export const MoneyCell = ({ cents }: { cents: number }) => (
   <Text fz="sm" style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>

@@ -2,6 +2,9 @@ import { isReservedPath, type TSiteContext } from '@marquee/core';
 
 export type Mode = 'platform' | 'tenant' | 'site';
 
+/** Puts what the page already holds into a mode's query cache (react-query in the consoles, features/attendee/site/site-query.tsx on the site). */
+export type SeedCache = (client: { setQueryData: (key: readonly unknown[], data: unknown) => unknown }) => void;
+
 /**
  * The platform host is the platform console. A tenant's host is its console for '/' and the
  * reserved first path segments (login, events, reports...), and the attendee site for anything

@@ -3,8 +3,8 @@ import { Checkbox, CloseButton, Group, Select, TextInput } from '@mantine/core';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
 import { IconCalendar, IconSearch } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
-import { nextSearchValue, REPORT_FILTER_DEBOUNCE_MS, REPORT_SEARCH_DEBOUNCE_MS, usedFilterValue } from '../search-rules';
-import type { ReportListState, SearchField } from '../use-report-list';
+import { nextSearchValue, REPORT_FILTER_DEBOUNCE_MS, REPORT_SEARCH_DEBOUNCE_MS, usedFilterValue } from './search-rules';
+import type { ReportListState, SearchField } from './use-report-list';
 
 export type ReportFiltersProps = {
   list: ReportListState;

@@ -1,4 +1,4 @@
-import { fetchCurrentSession, sessionQueryKey } from '../../ui/session-api';
+import { fetchCurrentSession, sessionQueryKey } from '../../../ui/session-api';
 import { useQuery } from './site-query';
 
 /** Who is signed in on this host, for the attendee site (the consoles use ui/session.ts). */

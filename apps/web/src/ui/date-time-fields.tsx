@@ -5,7 +5,7 @@ import { IconCalendar, IconClock } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import customParseFormat from 'dayjs/plugin/customParseFormat';
 import type { ReactNode } from 'react';
-import { zoneAbbreviationOnWall } from '../time';
+import { zoneAbbreviationOnWall } from './time';
 
 dayjs.extend(customParseFormat);
 
