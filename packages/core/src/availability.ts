@@ -111,6 +111,42 @@ export function zonedDateTimeToInstant(date: string, time: string, timeZone: str
   return new Date(first ?? wallMs - before);
 }
 
+/**
+ * An event's start as people read it (tickets, mails, notices): "Saturday, March 14, 2026 at
+ * 7:30 PM EDT" in the event's own time zone; "Date to be announced" without one.
+ */
+export function formatEventDateTime(start: Date | null, timeZone: string): string {
+  if (!start) return 'Date to be announced';
+  try {
+    return new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      weekday: 'long',
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    }).format(start);
+  } catch {
+    return start.toISOString();
+  }
+}
+
+/**
+ * A ticket type's sales window as instants: the organiser typed it as wall-clock times of the
+ * event's zone (the server stores both; a time-zone change recomputes the instants).
+ */
+export function salesWindowInstants(
+  t: { startDate: string | null; startTime: string | null; endDate: string | null; endTime: string | null },
+  timeZone: string,
+): { salesStartAt: Date | null; salesEndAt: Date | null } {
+  return {
+    salesStartAt: t.startDate && t.startTime ? zonedDateTimeToInstant(t.startDate, t.startTime, timeZone) : null,
+    salesEndAt: t.endDate && t.endTime ? zonedDateTimeToInstant(t.endDate, t.endTime, timeZone) : null,
+  };
+}
+
 // ---- availability (spec: reports-payouts-checkout §4 Cart) ------------------------------------
 
 export type AvailabilityTicketType = {

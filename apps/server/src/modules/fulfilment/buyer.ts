@@ -1,4 +1,4 @@
-import { ORDER_LINK_TOKEN_RE, type TOrderPage } from '@marquee/core';
+import { formatEventDateTime, ORDER_LINK_TOKEN_RE, type TOrderPage } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { SiteCtx } from '../../platform/auth/context.js';
 import { conflict, notFound } from '../../platform/errors.js';
@@ -6,7 +6,7 @@ import { M } from '@marquee/core';
 import { insertAction } from '../order-admin/repository.js';
 import { toPublicOrder } from '../orders/public-order.js';
 import { findMyTicketsMail, ticketsFilename } from './mails.js';
-import { formatEventDateTime, renderTicketsPdf, venueLines } from './pdf.js';
+import { renderTicketsPdf, venueLines } from './pdf.js';
 import * as repo from './repository.js';
 import { fulfilOrder, mintOrderLink, orderLinkHash, orderTicketDocument, sendTicketsMail } from './service.js';
 import { randomUUID } from 'node:crypto';
