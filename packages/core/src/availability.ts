@@ -254,6 +254,16 @@ export type CartValidation = {
   blockReason: CartBlockReason | null;
 };
 
+/**
+ * The cart as one quantity per ticket type: the same ticket type on two lines is one line of their
+ * sum, and lines of zero are dropped. Cart validation, the quote and PLACE ORDER all count this way.
+ */
+export function mergeCartLines(lines: ReadonlyArray<{ ticketTypeId: string; quantity: number }>): Map<string, number> {
+  const merged = new Map<string, number>();
+  for (const line of lines) if (line.quantity > 0) merged.set(line.ticketTypeId, (merged.get(line.ticketTypeId) ?? 0) + line.quantity);
+  return merged;
+}
+
 export function validateCart(input: {
   lines: readonly CartLine[];
   ticketTypes: readonly CartTicketType[];
@@ -262,11 +272,7 @@ export function validateCart(input: {
   now: Date | number;
 }): CartValidation {
   const { ticketTypes, remainingCapacity, now } = input;
-  // The same ticket type on two lines counts as one line of their sum.
-  const merged = new Map<string, number>();
-  for (const line of input.lines) {
-    if (line.quantity > 0) merged.set(line.ticketTypeId, (merged.get(line.ticketTypeId) ?? 0) + line.quantity);
-  }
+  const merged = mergeCartLines(input.lines);
 
   const problems: CartProblem[] = [];
   let totalQuantity = 0;
