@@ -1,33 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import {
-  M,
-  PAYOUT_ORDER_PAGE_SIZE,
-  cardFee,
-  formatMoney,
-  orderPayoutState,
-  payoutHoldToast,
-  PAYOUT_BLOCKER_MESSAGES,
-  payoutLineBlocker,
-  payoutLineFor,
-  payoutRowStatus,
-  transferAmountOf,
-  type Facilitator,
-  type TCompletedPayout,
-  type TPayout,
-  type TPayoutBreakdownList,
-  type TPayoutHoldAnswer,
-  type TPayoutHoldRequest,
-  type TPayoutOrderList,
-  type TPayoutOrderRow,
-  type TTransferResult,
-} from '@marquee/core';
-import type { SQL } from 'drizzle-orm';
+import { formatMoney, type TTransferResult } from '@marquee/core';
 import type { Deps } from '../../deps.js';
-import { UUID_RE } from '../../platform/auth/guard.js';
-import type { AuthUser, TenantCtx } from '../../platform/auth/context.js';
-import { badRequest, conflict, notFound } from '../../platform/errors.js';
-import { compileList } from '../../platform/list-query.js';
-import { TransferRefused } from '../../platform/payments/gateway.js';
+import { syncPayoutLines } from './sync-payout-lines.js';
+import { reconcilePayouts, transferPayoutOrders } from './transfer-payouts.js';
 import * as repo from './repository.js';
 
 // The minute tick and the weekly automatic run (beyond the spec; off by default), and its setting.

@@ -1,46 +1,24 @@
-import { randomUUID } from 'node:crypto';
 import {
   M,
   PAYOUT_ORDER_PAGE_SIZE,
-  cardFee,
-  formatMoney,
   orderPayoutState,
-  payoutHoldToast,
-  PAYOUT_BLOCKER_MESSAGES,
-  payoutLineBlocker,
-  payoutLineFor,
   payoutRowStatus,
-  transferAmountOf,
   type Facilitator,
   type TCompletedPayout,
   type TPayout,
   type TPayoutBreakdownList,
-  type TPayoutHoldAnswer,
-  type TPayoutHoldRequest,
   type TPayoutOrderList,
   type TPayoutOrderRow,
-  type TTransferResult,
 } from '@marquee/core';
 import type { SQL } from 'drizzle-orm';
 import type { Deps } from '../../deps.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
-import type { AuthUser, TenantCtx } from '../../platform/auth/context.js';
-import { badRequest, conflict, notFound } from '../../platform/errors.js';
+import { notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
-import { TransferRefused } from '../../platform/payments/gateway.js';
 import * as repo from './repository.js';
 
 // The payout screens' reads (issue 9): Pending Payouts, a tenant's transactions, completed
 // payouts, one payout and its orders, and what the order page shows of its payout.
-
-const lineFacts = (l: repo.PayoutLineRow) => ({
-  kind: l.kind as 'sale' | 'refund',
-  facilitator: l.facilitator as Facilitator,
-  onHold: l.onHold,
-  payoutCompleted: l.payoutCompletedAt !== null,
-  inPayout: l.payoutId !== null && l.payoutCompletedAt === null,
-  balanceAvailableOn: l.balanceAvailableOn,
-});
 
 function toOrderRow(r: repo.LineListRow, now: Date): TPayoutOrderRow {
   const l = r.line;
@@ -59,7 +37,7 @@ function toOrderRow(r: repo.LineListRow, now: Date): TPayoutOrderRow {
       eventName: r.eventName,
       eventId: l.eventId,
       chargeId: r.chargeId,
-      status: payoutRowStatus(lineFacts(l), now),
+      status: payoutRowStatus(repo.lineFacts(l), now),
       facilitator: l.facilitator as Facilitator,
       grossAmount: l.grossAmount,
       tenantTotal: l.tenantTotal,

@@ -1,32 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import {
   M,
-  PAYOUT_ORDER_PAGE_SIZE,
-  cardFee,
-  formatMoney,
-  orderPayoutState,
-  payoutHoldToast,
   PAYOUT_BLOCKER_MESSAGES,
   payoutLineBlocker,
-  payoutLineFor,
-  payoutRowStatus,
   transferAmountOf,
-  type Facilitator,
-  type TCompletedPayout,
-  type TPayout,
-  type TPayoutBreakdownList,
-  type TPayoutHoldAnswer,
-  type TPayoutHoldRequest,
-  type TPayoutOrderList,
-  type TPayoutOrderRow,
   type TTransferResult,
 } from '@marquee/core';
-import type { SQL } from 'drizzle-orm';
 import type { Deps } from '../../deps.js';
-import { UUID_RE } from '../../platform/auth/guard.js';
-import type { AuthUser, TenantCtx } from '../../platform/auth/context.js';
-import { badRequest, conflict, notFound } from '../../platform/errors.js';
-import { compileList } from '../../platform/list-query.js';
+import type { AuthUser } from '../../platform/auth/context.js';
 import { TransferRefused } from '../../platform/payments/gateway.js';
 import * as repo from './repository.js';
 
@@ -83,7 +64,7 @@ export async function transferPayoutOrders({
 /** Why the order's sale line cannot be transferred now (core payoutLineBlocker), else null. */
 function ineligibility(line: repo.PayoutLineRow | undefined, now: Date): string | null {
   if (!line) return M.payoutNotPaidOrder;
-  const blocker = payoutLineBlocker(lineFacts(line), now);
+  const blocker = payoutLineBlocker(repo.lineFacts(line), now);
   return blocker ? PAYOUT_BLOCKER_MESSAGES[blocker] : null;
 }
 
