@@ -28,7 +28,7 @@ const SERVER_MODULES = {
   checkout: ['discounts', 'events', 'fees', 'orders', 'ticket-types', 'waiting-room'],
   'waiting-room': ['events'],
   fulfilment: ['checkin', 'events', 'order-admin', 'orders'],
-  'order-admin': ['orders', 'payments', 'payouts'],
+  'order-admin': ['events', 'orders', 'payments', 'payouts'],
   payments: ['orders'],
   orders: ['discounts', 'events'],
   checkin: [],
@@ -42,7 +42,8 @@ const SERVER_MODULES = {
   payouts: ['orders', 'reports'],
   reports: [],
   'platform-dashboard': ['reports', 'tenants'],
-  // a tenant and its settings
+  // a tenant and its settings: a new tenant is made above them all
+  'tenant-creation': ['accounts', 'fees', 'payment-settings', 'tenants'],
   'payment-settings': ['fees', 'tenants'],
   fees: ['tenants'],
   charities: ['tenants'],
@@ -50,7 +51,7 @@ const SERVER_MODULES = {
   templates: ['tenants'],
   staff: ['accounts', 'tenants'],
   'platform-users': ['accounts', 'tenants'],
-  tenants: ['accounts'],
+  tenants: [],
   accounts: [],
   // on their own
   files: [],

@@ -5,7 +5,7 @@ export { loadConfig } from '../apps/server/src/config.js';
 export { openDatabase } from '../apps/server/src/db/client.js';
 export { checkinScans, events, memberships, tickets, ticketTypes, users } from '../apps/server/src/db/schema/index.js';
 export { ensureGlobalFeeDefaults } from '../apps/server/src/modules/fees/service.js';
-export { createTenant } from '../apps/server/src/modules/tenants/service.js';
+export { createTenant } from '../apps/server/src/modules/tenant-creation/create-tenant.js';
 export { hashPassword } from '../apps/server/src/platform/auth/passwords.js';
 export { signTicketCode } from '../apps/server/src/modules/checkin/ticket-code.js';
 export { setWaitingRoom } from '../apps/server/src/modules/waiting-room/service.js';

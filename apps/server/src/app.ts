@@ -28,6 +28,7 @@ import { registerFulfilmentRoutes } from './modules/fulfilment/routes.js';
 import { registerOrderAdminRoutes } from './modules/order-admin/routes.js';
 import { registerMailoutRoutes } from './modules/mailout/routes.js';
 import { registerSiteRoutes } from './modules/site/routes.js';
+import { registerTenantCreationRoutes } from './modules/tenant-creation/routes.js';
 import { registerTenantRoutes } from './modules/tenants/routes.js';
 import { registerPlatformUserRoutes } from './modules/platform-users/routes.js';
 import { registerStaffRoutes } from './modules/staff/routes.js';
@@ -210,6 +211,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerMailoutRoutes(app, deps);
   registerSiteRoutes(app, deps);
   registerTenantRoutes(app, deps);
+  registerTenantCreationRoutes(app, deps);
   registerPlatformUserRoutes(app, deps);
   registerStaffRoutes(app, deps);
   registerPolicyRoutes(app, deps);

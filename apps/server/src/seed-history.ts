@@ -10,7 +10,8 @@ import { refundOrder } from './modules/order-admin/service.js';
 import { updatePaymentSettings } from './modules/payment-settings/service.js';
 import { findTestSession } from './modules/payments/repository.js';
 import { payTestSession, TEST_CARD_SUCCESS } from './modules/payments/service.js';
-import { syncPayoutLines, transferPayoutOrders } from './modules/payouts/service.js';
+import { syncPayoutLines } from './modules/payouts/sync-payout-lines.js';
+import { transferPayoutOrders } from './modules/payouts/transfer-payouts.js';
 
 // The demo tenant's sales history (issue 21), so that a newcomer's dashboard, reports and payouts
 // are not empty: a past event, "Jazz in the Garden", three weeks ago, sold over the six weeks before

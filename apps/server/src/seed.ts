@@ -6,7 +6,7 @@ import { memberships, users } from './db/schema/index.js';
 import { hashPassword } from './platform/auth/passwords.js';
 import { ensureGlobalFeeDefaults } from './modules/fees/service.js';
 import { ensureDefaultPolicies } from './modules/policies/service.js';
-import { createTenant } from './modules/tenants/service.js';
+import { createTenant } from './modules/tenant-creation/create-tenant.js';
 import { seedDemoCharity, seedDemoCover, seedDemoEvent } from './modules/events/demo.js';
 import { seedDemoTemplate } from './modules/templates/demo.js';
 import { seedDemoHistory } from './seed-history.js';

@@ -471,7 +471,7 @@ export async function givenHeldOrder(
 }
 
 /**
- * A tenant created through the real use case (modules/tenants createTenant): payment/payout
+ * A tenant created through the real use case (modules/tenant-creation createTenant): payment/payout
  * settings, copies of the global surcharge rules and ticket settings, and its site provisioned.
  * The global fee defaults are seeded first when missing.
  */
@@ -480,7 +480,8 @@ export async function givenTenantWithSettings(
   opts: { url?: string; name?: string; status?: string } = {},
 ): Promise<GivenTenant> {
   const { ensureGlobalFeeDefaults } = await import('../src/modules/fees/service.js');
-  const { createTenant, provisionTenantSite } = await import('../src/modules/tenants/service.js');
+  const { createTenant } = await import('../src/modules/tenant-creation/create-tenant.js');
+  const { provisionTenantSite } = await import('../src/modules/tenants/service.js');
   const deps = server.app.deps;
   await ensureGlobalFeeDefaults(deps);
   const url = opts.url ?? `t${randomUUID().slice(0, 8)}`;

@@ -2,10 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   checkAddToCart,
+  formatEventDateTime,
   instantToWallClock,
   isTicketTypeAvailable,
   isValidTimeZone,
   maxOrderable,
+  mergeCartLines,
+  salesWindowInstants,
   timeZoneOffsetMs,
   validateCart,
   zonedDateTimeToInstant,
@@ -264,5 +267,35 @@ describe('cart validation (spec §5)', () => {
       ),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('mergeCartLines', () => {
+  it('sums the same ticket type over its lines and drops lines of zero, in first-seen order', () => {
+    const merged = mergeCartLines([
+      { ticketTypeId: 'b', quantity: 2 },
+      { ticketTypeId: 'a', quantity: 0 },
+      { ticketTypeId: 'c', quantity: 1 },
+      { ticketTypeId: 'b', quantity: 3 },
+    ]);
+    expect([...merged]).toEqual([
+      ['b', 5],
+      ['c', 1],
+    ]);
+  });
+});
+
+describe('salesWindowInstants', () => {
+  it('reads the typed window as wall-clock times of the zone, and leaves a half-typed end open', () => {
+    const w = salesWindowInstants({ startDate: '2026-07-01', startTime: '09:00', endDate: '2026-07-02', endTime: null }, 'America/New_York');
+    expect(w.salesStartAt?.toISOString()).toBe('2026-07-01T13:00:00.000Z');
+    expect(w.salesEndAt).toBeNull();
+  });
+});
+
+describe('formatEventDateTime', () => {
+  it("says the start in the event's zone, and 'Date to be announced' without one", () => {
+    expect(formatEventDateTime(new Date('2026-01-15T01:00:00Z'), 'America/New_York').replace(/\u202f/g, ' ')).toBe('Wednesday, January 14, 2026 at 8:00 PM EST');
+    expect(formatEventDateTime(null, 'UTC')).toBe('Date to be announced');
   });
 });

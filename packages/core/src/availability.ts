@@ -111,6 +111,42 @@ export function zonedDateTimeToInstant(date: string, time: string, timeZone: str
   return new Date(first ?? wallMs - before);
 }
 
+/**
+ * An event's start as people read it (tickets, mails, notices): "Saturday, March 14, 2026 at
+ * 7:30 PM EDT" in the event's own time zone; "Date to be announced" without one.
+ */
+export function formatEventDateTime(start: Date | null, timeZone: string): string {
+  if (!start) return 'Date to be announced';
+  try {
+    return new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      weekday: 'long',
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    }).format(start);
+  } catch {
+    return start.toISOString();
+  }
+}
+
+/**
+ * A ticket type's sales window as instants: the organiser typed it as wall-clock times of the
+ * event's zone (the server stores both; a time-zone change recomputes the instants).
+ */
+export function salesWindowInstants(
+  t: { startDate: string | null; startTime: string | null; endDate: string | null; endTime: string | null },
+  timeZone: string,
+): { salesStartAt: Date | null; salesEndAt: Date | null } {
+  return {
+    salesStartAt: t.startDate && t.startTime ? zonedDateTimeToInstant(t.startDate, t.startTime, timeZone) : null,
+    salesEndAt: t.endDate && t.endTime ? zonedDateTimeToInstant(t.endDate, t.endTime, timeZone) : null,
+  };
+}
+
 // ---- availability (spec: reports-payouts-checkout §4 Cart) ------------------------------------
 
 export type AvailabilityTicketType = {
@@ -218,6 +254,16 @@ export type CartValidation = {
   blockReason: CartBlockReason | null;
 };
 
+/**
+ * The cart as one quantity per ticket type: the same ticket type on two lines is one line of their
+ * sum, and lines of zero are dropped. Cart validation, the quote and PLACE ORDER all count this way.
+ */
+export function mergeCartLines(lines: ReadonlyArray<{ ticketTypeId: string; quantity: number }>): Map<string, number> {
+  const merged = new Map<string, number>();
+  for (const line of lines) if (line.quantity > 0) merged.set(line.ticketTypeId, (merged.get(line.ticketTypeId) ?? 0) + line.quantity);
+  return merged;
+}
+
 export function validateCart(input: {
   lines: readonly CartLine[];
   ticketTypes: readonly CartTicketType[];
@@ -226,11 +272,7 @@ export function validateCart(input: {
   now: Date | number;
 }): CartValidation {
   const { ticketTypes, remainingCapacity, now } = input;
-  // The same ticket type on two lines counts as one line of their sum.
-  const merged = new Map<string, number>();
-  for (const line of input.lines) {
-    if (line.quantity > 0) merged.set(line.ticketTypeId, (merged.get(line.ticketTypeId) ?? 0) + line.quantity);
-  }
+  const merged = mergeCartLines(input.lines);
 
   const problems: CartProblem[] = [];
   let totalQuantity = 0;

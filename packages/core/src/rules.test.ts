@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { discountCodeState, isDiscountCodeUsable, isEventWritable } from './rules.js';
+import { discountCodeState, isDiscountCodeUsable, isEventPublic, isEventWritable } from './rules.js';
 
 const code = { active: true, usageLimit: 2, usedCount: 0, startsAt: '2026-01-01T00:00:00Z', endsAt: '2026-02-01T00:00:00Z' };
 const at = (iso: string) => new Date(iso);
@@ -22,5 +22,17 @@ describe('discountCodeState', () => {
 describe('isEventWritable', () => {
   it('is every status but cancelled', () => {
     expect(['draft', 'published', 'cancelled'].map((s) => isEventWritable(s as 'draft'))).toEqual([true, true, false]);
+  });
+});
+
+describe('isEventPublic', () => {
+  it('is published now, or cancelled after it was published; never a draft', () => {
+    const at = '2026-01-01T00:00:00Z';
+    expect(isEventPublic({ status: 'published', publishedAt: at })).toBe(true);
+    expect(isEventPublic({ status: 'cancelled', publishedAt: new Date(at) })).toBe(true);
+    expect(isEventPublic({ status: 'cancelled', publishedAt: null })).toBe(false);
+    // Unpublished back to a draft: it was public once, it is its staff's only now.
+    expect(isEventPublic({ status: 'draft', publishedAt: at })).toBe(false);
+    expect(isEventPublic({ status: 'draft', publishedAt: null })).toBe(false);
   });
 });

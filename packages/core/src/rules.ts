@@ -6,6 +6,16 @@ import type { EventStatus } from './schemas/events.js';
 /** An event's details, ticket types, discount codes and staff can change until it is cancelled, which is final. */
 export const isEventWritable = (status: EventStatus): boolean => status !== 'cancelled';
 
+/**
+ * The public may see this event (its page, its ticket menu, the site's list and sitemap): published
+ * now, or cancelled after it was published (docs/decisions.md "A cancelled event keeps its page").
+ * A draft, whether never published or unpublished, is its staff's only (the preview). On sale is
+ * narrower: published only. SQL's copy is `isEventPublicSql` (apps/server/src/db/rules-sql.ts),
+ * held to the same answers by db/rules-sql.test.ts.
+ */
+export const isEventPublic = (event: { status: string; publishedAt: Date | string | null }): boolean =>
+  event.status === 'published' || (event.status === 'cancelled' && event.publishedAt !== null);
+
 export type DiscountCodeState = 'off' | 'usedUp' | 'expired' | 'scheduled' | 'active';
 type DiscountCodeLike = {
   active: boolean;

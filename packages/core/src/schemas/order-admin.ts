@@ -36,6 +36,11 @@ export type RefundStatus = (typeof REFUND_STATUSES)[number];
 /** Who started a refund: the order page, the event's cancellation, or the system after a late or duplicate payment. */
 export const REFUND_KINDS = ['organiser', 'event_cancelled', 'hold_expired', 'duplicate_payment'] as const;
 export type RefundKind = (typeof REFUND_KINDS)[number];
+/**
+ * A duplicate payment's refund gives back a second charge, not part of the order's own payment:
+ * it never counts against the order (docs/decisions.md "Order management and refunds").
+ */
+export const NOT_ORDER_MONEY = 'duplicate_payment' satisfies RefundKind;
 
 /** spec §4: the part after a hash dropped, underscores to spaces, words capitalised ('partially_refunded#x' -> 'Partially Refunded'). */
 export function refundStatusText(status: string): string {

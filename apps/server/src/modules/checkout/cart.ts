@@ -50,10 +50,3 @@ export function checkCart(event: EventRow, types: TicketTypeRow[], lines: Readon
   const v = validateCart({ lines, ticketTypes: types.map(toCartTicketType), remainingCapacity: event.remainingCapacity, now });
   return toCartValidation(v, remainingCapacityOf(event, types));
 }
-
-/** The same ticket type on two lines is one line of their sum; zero lines are dropped. */
-export function mergeLines(lines: ReadonlyArray<{ ticketTypeId: string; quantity: number }>) {
-  const merged = new Map<string, number>();
-  for (const l of lines) if (l.quantity > 0) merged.set(l.ticketTypeId, (merged.get(l.ticketTypeId) ?? 0) + l.quantity);
-  return merged;
-}

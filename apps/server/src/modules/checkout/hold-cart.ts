@@ -7,9 +7,9 @@ import { DomainError, notFound } from '../../platform/errors.js';
 import { HOLD_EXPIRY_JOB, releaseHold } from '../orders/holds.js';
 import { tokenMatches, viewTokenHash } from '../orders/public-order.js';
 import * as ordersRepo from '../orders/repository.js';
-import { cartConflict, checkCart, mergeLines } from './cart.js';
+import { cartConflict, checkCart } from './cart.js';
 import { closeCheckout, newOrderUid, refusal } from './place-order.js';
-import { priceLines, pricingConfigOf, toBreakdown } from './pricing.js';
+import { quoteCart } from './pricing.js';
 import * as repo from './repository.js';
 
 /**
@@ -51,13 +51,8 @@ export async function holdCart(opts: {
   const now = new Date();
   const check = checkCart(event, types, input.lines, now);
   if (check.blocked) throw cartConflict(check);
-  const byId = new Map(types.map((t) => [t.id, t]));
-  const lines = [...mergeLines(input.lines)].map(([ticketTypeId, quantity]) => {
-    const t = byId.get(ticketTypeId)!;
-    return { ticketTypeId, ticketName: t.name, unitPrice: t.price, quantity };
-  });
-  const config = pricingConfigOf(tenantId, snapshot.pricing);
-  const priced = priceLines(config, lines, undefined, 0);
+  // The one quote (pricing.ts): no code and no donation yet; PLACE ORDER prices the cart again with them.
+  const { lines, config, priced, breakdown } = quoteCart(snapshot, { lines: input.lines, discountCode: null, donation: 0, donationField: 'donation', now });
 
   const orderId = randomUUID();
   const orderUid = newOrderUid();
@@ -114,5 +109,5 @@ export async function holdCart(opts: {
     job: { name: HOLD_EXPIRY_JOB, payload: { tenantId, orderId }, runAt: holdExpiresAt, dedupeKey: `${HOLD_EXPIRY_JOB}:${orderId}` },
   });
   if (!outcome.ok) throw refusal(outcome, snapshot, input.lines, now);
-  return { orderUID: orderUid, orderToken: token, holdExpiresAt: holdExpiresAt.toISOString(), breakdown: toBreakdown(priced, null) };
+  return { orderUID: orderUid, orderToken: token, holdExpiresAt: holdExpiresAt.toISOString(), breakdown };
 }

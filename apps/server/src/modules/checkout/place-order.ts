@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { M, WAITING_ROOM_ADMISSION_ORDERS, waitingRoomOrderLimit, type TCreateOrderResponse, type ZCreateOrderRequest } from '@marquee/core';
+import { isEventPublic, M, mergeCartLines, WAITING_ROOM_ADMISSION_ORDERS, waitingRoomOrderLimit, type TCreateOrderResponse, type ZCreateOrderRequest } from '@marquee/core';
 import type { z } from 'zod';
 import { publicOrigin } from '../../config.js';
 import type { Deps } from '../../deps.js';
@@ -9,8 +9,8 @@ import { HOLD_EXPIRY_JOB, releaseHold } from '../orders/holds.js';
 import { markPaidInTx } from '../orders/payment.js';
 import { viewTokenHash } from '../orders/public-order.js';
 import * as ordersRepo from '../orders/repository.js';
-import { cartConflict, checkCart, mergeLines } from './cart.js';
-import { charityChanged, donationFor, invalidDiscount, noCharity, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount } from './pricing.js';
+import { cartConflict, checkCart } from './cart.js';
+import { charityChanged, invalidDiscount, noCharity, quoteCart } from './pricing.js';
 import * as repo from './repository.js';
 import { checkoutHoldFor, takeOverHold, withHeldTickets } from './take-over-hold.js';
 import type { CheckoutSnapshot, HoldOutcome } from './repository.js';
@@ -65,9 +65,10 @@ export async function createOrder(opts: {
   const contact = input.order;
   const read = () => repo.findCheckoutSnapshot(deps.db, { tenantId, eventId, discountCode: contact.discountCode });
   let snapshot = await read();
-  // An event the public never saw is not found; one that was published but is not on sale any more
-  // (unpublished or cancelled while the buyer was at checkout) is 'no longer on sale'.
-  if (!snapshot || (snapshot.event.status !== 'published' && snapshot.event.publishedAt === null)) throw notFound();
+  // An event the public may not see (core isEventPublic) and never saw is not found; one that was
+  // published but is not on sale any more (unpublished or cancelled while the buyer was at checkout)
+  // is 'no longer on sale'.
+  if (!snapshot || (!isEventPublic(snapshot.event) && snapshot.event.publishedAt === null)) throw notFound();
   if (snapshot.event.status !== 'published') throw new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
 
   // A draft this browser placed before (a declined card, back from the gateway) gives its tickets
@@ -75,7 +76,7 @@ export async function createOrder(opts: {
   // its checkout is closed, and a payment that still reaches it is refunded (markOrderPaid).
   // Issue 21.8: the hold the checkout took when it opened is taken over as it is when it holds
   // this cart (take-over-hold.ts), so its tickets are never free for another buyer in between.
-  const held = input.draftOrderUID ? await checkoutHoldFor(deps, { snapshot, orderUid: input.draftOrderUID, lines: mergeLines(input.lines) }) : null;
+  const held = input.draftOrderUID ? await checkoutHoldFor(deps, { snapshot, orderUid: input.draftOrderUID, lines: mergeCartLines(input.lines) }) : null;
   if (input.draftOrderUID && !held) {
     const where = { tenantId, eventId, orderUid: input.draftOrderUID, email: contact.email };
     // Or that hold for another cart, given back like a declined card's draft.
@@ -92,19 +93,13 @@ export async function createOrder(opts: {
   const now = new Date();
   const check = checkCart(event, types, input.lines, now);
   if (check.blocked) throw cartConflict(check);
-  const merged = mergeLines(input.lines);
-  const cartTypeIds = [...merged.keys()];
-  const discountRow = contact.discountCode ? usableDiscount(snapshot.discount, now, cartTypeIds) : null;
-  // The charity is the event's as read now; the hold checks, under the event's lock, that it still is.
-  const donation = donationFor(contact.donation, snapshot.charity, 'order.donation');
-  const byId = new Map(types.map((t) => [t.id, t]));
-  const lines = [...merged].map(([ticketTypeId, quantity]) => {
-    const t = byId.get(ticketTypeId)!;
-    return { ticketTypeId, ticketName: t.name, unitPrice: t.price, quantity };
+  const { lines, discount: discountRow, donation, config, priced, breakdown } = quoteCart(snapshot, {
+    lines: input.lines,
+    discountCode: contact.discountCode,
+    donation: contact.donation,
+    donationField: 'order.donation',
+    now,
   });
-  const config = pricingConfigOf(tenantId, snapshot.pricing);
-  const priced = priceLines(config, lines, discountRow ? toPriceDiscount(discountRow) : undefined, donation.amount);
-  const breakdown = toBreakdown(priced, discountRow?.code ?? null);
 
   const orderId = randomUUID();
   const orderUid = newOrderUid();

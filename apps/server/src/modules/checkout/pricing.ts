@@ -1,6 +1,7 @@
 import {
   M,
   isDiscountCodeUsable,
+  mergeCartLines,
   priceOrder,
   type PriceOrderDiscount,
   type PriceOrderResult,
@@ -8,7 +9,7 @@ import {
   type PriceOrderSettings,
   type TBreakdown,
 } from '@marquee/core';
-import { DomainError } from '../../platform/errors.js';
+import { AppError, DomainError } from '../../platform/errors.js';
 import type { DiscountCodeRow } from '../discounts/repository.js';
 import { toPriceDiscount } from '../discounts/service.js';
 import { toFeeSettings, toRule } from '../fees/repository.js';
@@ -97,3 +98,29 @@ export function toBreakdown(result: PriceOrderResult, discountCode: string | nul
 }
 
 export { toPriceDiscount };
+
+/**
+ * The quote: the cart's lines at their stored prices, the code if one was typed, the donation, and
+ * the tenant's fees, priced by the one pricing function. The ticket menu's breakdown (public-site
+ * priceCart) and PLACE ORDER (place-order.ts) both take it, so the total shown is the total charged.
+ * A line naming no active ticket type of the event is 400 'Invalid Input'; a code that does not
+ * apply is DISCOUNT_INVALID; a donation without a charity is refused on `donationField`.
+ */
+export function quoteCart(
+  snapshot: Pick<repo.CheckoutSnapshot, 'event' | 'types' | 'discount' | 'charity' | 'pricing'>,
+  input: { lines: ReadonlyArray<{ ticketTypeId: string; quantity: number }>; discountCode: string | null | undefined; donation: number; donationField: string; now: Date },
+) {
+  const types = new Map(snapshot.types.filter((t) => t.active).map((t) => [t.id, t]));
+  const merged = mergeCartLines(input.lines);
+  const lines = [...merged].map(([ticketTypeId, quantity]) => {
+    const t = types.get(ticketTypeId);
+    if (!t) throw new AppError('BAD_REQUEST', M.invalidInput, { lines: M.invalidInputBody });
+    return { ticketTypeId, ticketName: t.name, unitPrice: t.price, quantity };
+  });
+  const discount = input.discountCode ? usableDiscount(snapshot.discount, input.now, [...merged.keys()]) : null;
+  // The charity is the event's as read now; PLACE ORDER's hold checks, under the event's lock, that it still is.
+  const donation = donationFor(input.donation, snapshot.charity, input.donationField);
+  const config = pricingConfigOf(snapshot.event.tenantId, snapshot.pricing);
+  const priced = priceLines(config, lines, discount ? toPriceDiscount(discount) : undefined, donation.amount);
+  return { lines, discount, donation, config, priced, breakdown: toBreakdown(priced, discount?.code ?? null) };
+}

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { discountCodes } from '../../db/schema/index.js';
 import type { CompiledList, ListSpec } from '../../platform/list-query.js';
@@ -39,16 +39,6 @@ export async function findDiscountCode(db: DbOrTx, tenantId: string, eventId: st
 export async function findByCode(db: DbOrTx, tenantId: string, eventId: string, code: string): Promise<DiscountCodeRow | undefined> {
   const [row] = await db.select().from(discountCodes).where(and(ofEvent(tenantId, eventId), eq(discountCodes.code, code.toUpperCase())));
   return row;
-}
-
-/** The codes of the event that apply to this ticket type by name (an empty list, "every ticket type", names none), A to Z. */
-export async function codesNaming(db: DbOrTx, tenantId: string, eventId: string, ticketTypeId: string): Promise<string[]> {
-  const rows = await db
-    .select({ code: discountCodes.code })
-    .from(discountCodes)
-    .where(and(ofEvent(tenantId, eventId), sql`${ticketTypeId}::uuid = any(${discountCodes.ticketTypeIds})`))
-    .orderBy(asc(discountCodes.code));
-  return rows.map((r) => r.code);
 }
 
 export async function insertDiscountCode(db: DbOrTx, values: DiscountCodeInsert): Promise<DiscountCodeRow> {

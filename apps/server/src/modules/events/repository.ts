@@ -171,3 +171,19 @@ export async function salesCounts(db: DbOrTx, tenantId: string, eventIds: readon
   for (const p of paid) out.get(p.eventId)!.paidTickets = Number(p.n);
   return out;
 }
+
+/** The event's ticket types' sales windows as typed (wall-clock), in id order. */
+export async function ticketTypeWindows(db: DbOrTx, tenantId: string, eventId: string) {
+  return db
+    .select({ id: ticketTypes.id, startDate: ticketTypes.startDate, startTime: ticketTypes.startTime, endDate: ticketTypes.endDate, endTime: ticketTypes.endTime })
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.tenantId, tenantId), eq(ticketTypes.eventId, eventId)))
+    .orderBy(asc(ticketTypes.id));
+}
+
+export async function setTicketTypeWindow(db: DbOrTx, tenantId: string, eventId: string, id: string, window: { salesStartAt: Date | null; salesEndAt: Date | null }) {
+  await db
+    .update(ticketTypes)
+    .set({ ...window, updatedAt: new Date() })
+    .where(and(eq(ticketTypes.tenantId, tenantId), eq(ticketTypes.eventId, eventId), eq(ticketTypes.id, id)));
+}

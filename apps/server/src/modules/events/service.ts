@@ -7,6 +7,7 @@ import {
   soldAndHeld,
   SEATMAP_MAX_BYTES,
   COVER_MAX_BYTES,
+  salesWindowInstants,
   urlNameFrom,
   isReservedPath,
   type EventStatus,
@@ -23,8 +24,7 @@ import { isUniqueViolation } from '../../platform/db-errors.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
 import { assertEventCharity } from '../charities/service.js';
-import { enqueueEventCancellation, getCancellationProgress } from '../order-admin/service.js';
-import { recomputeSalesWindows } from '../ticket-types/service.js';
+import { enqueueEventCancellation, getCancellationProgress } from './cancellation.js';
 import sanitizeHtml from 'sanitize-html';
 import { sanitizePolicyHtml } from '../policies/service.js';
 import { coverPaths, deleteCoverCrops, makeCoverCrops, storeCoverCrops } from './cover-image.js';
@@ -141,6 +141,14 @@ export async function listEvents({ deps, ctx, query }: { deps: Deps; ctx: Tenant
   const { rows, total } = await repo.listEvents(deps.db, ctx.tenantId, q, onlyEvents);
   const counts = await repo.salesCounts(deps.db, ctx.tenantId, rows.map(({ row }) => row.id));
   return q.page(rows, total, ({ row }) => ({ ...toEvent(row), sales: soldAndHeld(counts.get(row.id)!) }));
+}
+
+/** After the event's time zone changed: the same wall-clock sales windows are other instants now. */
+async function recomputeSalesWindows(tx: DbOrTx, tenantId: string, eventId: string, timeZone: string) {
+  // Fixed id order, like every other writer of ticket_types (docs/decisions.md, lock order).
+  for (const row of await repo.ticketTypeWindows(tx, tenantId, eventId)) {
+    await repo.setTicketTypeWindow(tx, tenantId, eventId, row.id, salesWindowInstants(row, timeZone));
+  }
 }
 
 async function withSales(deps: Deps, event: TEvent): Promise<TEvent> {

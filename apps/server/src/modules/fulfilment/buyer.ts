@@ -1,4 +1,4 @@
-import { ORDER_LINK_TOKEN_RE, ticketPricesAfterDiscount, type TOrderPage } from '@marquee/core';
+import { formatEventDateTime, ORDER_LINK_TOKEN_RE, ticketPricesAfterDiscount, type TOrderPage } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { SiteCtx } from '../../platform/auth/context.js';
 import { conflict, notFound } from '../../platform/errors.js';
@@ -7,7 +7,7 @@ import { insertAction } from '../order-admin/repository.js';
 import { signTicketCode } from '../checkin/ticket-code.js';
 import { lineDiscounts, toPublicOrder } from '../orders/public-order.js';
 import { findMyTicketsMail, ticketsFilename } from './mails.js';
-import { formatEventDateTime, renderTicketsPdf, TICKET_QR_OPTIONS, venueLines } from './pdf.js';
+import { renderTicketsPdf, TICKET_QR_OPTIONS, venueLines } from './pdf.js';
 import * as repo from './repository.js';
 import { fulfilOrder, mintOrderLink, orderLinkHash, orderTicketDocument, sendTicketsMail } from './service.js';
 import { randomUUID } from 'node:crypto';

@@ -1,8 +1,8 @@
-import { formatMoney, M } from '@marquee/core';
+import { formatEventDateTime, formatMoney, M } from '@marquee/core';
 import sanitizeHtml from 'sanitize-html';
 import { escapeHtml, type MailMessage } from '../../platform/mail.js';
 import { storedCharges } from '../orders/public-order.js';
-import { formatEventDateTime, venueLines, type TicketEventInfo } from './pdf.js';
+import { venueLines, type TicketEventInfo } from './pdf.js';
 
 /** The delivery wording as plain text, whether the organiser typed text or rich text. */
 export function plainVerbiage(verbiage: string): string {

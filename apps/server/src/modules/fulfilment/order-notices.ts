@@ -2,7 +2,7 @@ import type { Deps } from '../../deps.js';
 import { REFUND_NOTICE_JOB, TICKET_NOTICE_JOB, type RefundNoticeJob, type TicketNoticeJob } from '../order-admin/notices.js';
 import { DEFAULT_BRAND_COLOR } from './mails.js';
 import { refundNoticeMail, ticketNoticeMail } from './order-notice-mails.js';
-import { formatEventDateTime } from './pdf.js';
+import { formatEventDateTime } from '@marquee/core';
 import * as repo from './repository.js';
 import { mintOrderLink } from './service.js';
 

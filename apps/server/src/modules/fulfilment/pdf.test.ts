@@ -3,7 +3,8 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { inspectPdf } from '../../../test/harness.js';
 import { readTicketCode, signTicketCode } from '../checkin/ticket-code.js';
-import { formatEventDateTime, QR_MODULE_PT, renderTicketsPdf, TICKET_QR_OPTIONS, type TicketDocument, type TicketInfo } from './pdf.js';
+import { formatEventDateTime } from '@marquee/core';
+import { QR_MODULE_PT, renderTicketsPdf, TICKET_QR_OPTIONS, type TicketDocument, type TicketInfo } from './pdf.js';
 import { newTicketUid } from './service.js';
 
 const SECRET = 'pdf-test-secret-pdf-test-secret-0123456';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { formatMoney, M } from '@marquee/core';
+import { formatEventDateTime, formatMoney, M } from '@marquee/core';
 import type PDFKitDocument from 'pdfkit';
 import type QRCodeLib from 'qrcode';
 import type { QRCodeOptions } from 'qrcode';
@@ -62,25 +62,6 @@ const BOLD = 'Ticket-Bold';
 
 /** Typographic spaces from Intl become plain spaces (the same width on a ticket, and easy to search). */
 const pdfText = (text: string) => text.replace(/[\u202f\u2009\u00a0]/g, ' ');
-
-/** "Saturday, March 14, 2026 at 7:30 PM EDT" in the event's own time zone. */
-export function formatEventDateTime(start: Date | null, timeZone: string): string {
-  if (!start) return 'Date to be announced';
-  try {
-    return new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      weekday: 'long',
-      year: 'numeric',
-      month: 'long',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-      timeZoneName: 'short',
-    }).format(start);
-  } catch {
-    return start.toISOString();
-  }
-}
 
 export function venueLines(e: TicketEventInfo): string[] {
   const cityLine = [e.city, [e.state, e.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ');

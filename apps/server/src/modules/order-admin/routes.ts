@@ -5,8 +5,8 @@ import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { tenantCtxOf } from '../../platform/auth/guard.js';
 import { ORDER_ATTEND, ORDER_REFUND, ORDER_VIEW } from './access.js';
+import { CANCEL_EVENT_JOB, type CancelEventJob } from '../events/cancellation.js';
 import {
-  CANCEL_EVENT_JOB,
   CANCEL_ORDER_MAIL_JOB,
   CANCEL_ORDER_REFUND_JOB,
   mailCancelledOrder,
@@ -16,7 +16,6 @@ import {
   runCancelRefundJob,
   sweepCancelledEvent,
   voidTicket,
-  type CancelEventJob,
   type CancelOrderJob,
 } from './service.js';
 

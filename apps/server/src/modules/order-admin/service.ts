@@ -1,6 +1,7 @@
 import {
   CANCEL_REFUND_MAX_TRIES,
   CANCEL_REFUND_RETRY_MINUTES,
+  formatEventDateTime,
   M,
   orderPayoutState,
   orderRefundState,
@@ -29,12 +30,11 @@ import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { applyInventory, lockTenantOrder } from '../orders/repository.js';
 import { processRefund, recordRefund } from '../payments/refunds.js';
 import { findSaleLine } from '../payouts/repository.js';
-import { formatEventDateTime } from '../fulfilment/pdf.js';
+import { getCancellationProgress, toCancellationRefund, type CancelEventJob } from '../events/cancellation.js';
 import { cancellationMail } from './cancellation-mail.js';
 import { enqueueRefundNotice, enqueueTicketNotice } from './notices.js';
 import * as repo from './repository.js';
 
-export const CANCEL_EVENT_JOB = 'order-admin.cancel-event';
 export const CANCEL_ORDER_REFUND_JOB = 'order-admin.cancel-refund';
 export const CANCEL_ORDER_MAIL_JOB = 'order-admin.cancel-mail';
 /** Orders queued per transaction by the cancellation sweep. */
@@ -232,15 +232,6 @@ async function detailOf(db: DbOrTx, order: repo.OrderRow): Promise<TOrderDetail>
   };
 }
 
-const toCancellationRefund = (row: repo.CancellationStateRow): TCancellationRefund => ({
-  state: row.state,
-  amount: row.amount,
-  tries: row.tries,
-  maxTries: CANCEL_REFUND_MAX_TRIES,
-  nextTryAt: row.nextTryAt?.toISOString() ?? null,
-  failureReason: row.failureReason,
-});
-
 /** The refund the order's cancelled event owes it (issue 21.13), or null when it took no money. */
 async function cancellationRefundOf(db: DbOrTx, order: repo.OrderRow): Promise<TCancellationRefund | null> {
   const row = await repo.cancellationStateOf(db, order.tenantId, order.eventId, order.id, CANCEL_REFUND_MAX_TRIES);
@@ -426,8 +417,6 @@ export async function refundOrder(opts: {
 
 // ---- event cancellation ------------------------------------------------------------------------
 
-/** `message`: the organiser's words to the buyers, put in every cancellation notice (issue 21.9). */
-export type CancelEventJob = { tenantId: string; eventId: string; userId: string | null; message?: string };
 /** `retry`: the retry this run is, after that many failed tries (absent: the first try). */
 export type CancelOrderJob = { tenantId: string; orderId: string; userId: string | null; message?: string; retry?: number };
 
@@ -437,14 +426,6 @@ export type CancelOrderJob = { tenantId: string; orderId: string; userId: string
  * hours in all, so that a refund that fails late is still retried (issue 21.13).
  */
 const CANCEL_REFUND_JOB_ATTEMPTS = 30;
-/** The orders whose refund failed that the progress lists. */
-const PROBLEMS_SHOWN = 50;
-
-/** Queued in the transaction that cancels the event (modules/events changeEventStatus). */
-export async function enqueueEventCancellation(deps: Deps, tx: DbOrTx, job: CancelEventJob) {
-  await deps.jobs.enqueue(tx, CANCEL_EVENT_JOB, job, { dedupeKey: `cancel-event:${job.eventId}` });
-}
-
 /**
  * Job order-admin.cancel-event: one refund job per paid order of the cancelled event, each with
  * its own dedupe key, so running the sweep again (a crash, a retry) queues nothing twice.
@@ -602,15 +583,6 @@ export async function runCancelRefundJob(opts: { deps: Deps; job: CancelOrderJob
  * gives back (what was still held), what it gave back, and the orders whose refund failed. For an
  * event that is not cancelled, the same figures say what cancelling it now would do.
  */
-export async function getCancellationProgress(opts: { deps: Deps; tenantId: string; eventId: string }): Promise<TCancellationProgress> {
-  const { deps, tenantId, eventId } = opts;
-  const status = await repo.findEventStatus(deps.db, tenantId, eventId);
-  const c = await repo.cancellationCounts(deps.db, tenantId, eventId, CANCEL_REFUND_MAX_TRIES, PROBLEMS_SHOWN);
-  const problems = c.problems.map((p) => ({ ...toCancellationRefund(p), orderUID: p.orderUid, state: p.state as 'failed' | 'retrying' }));
-  const running = c.pending + c.retrying > 0;
-  return { ...c, problems, status: status !== 'cancelled' ? 'none' : running ? 'running' : 'done' };
-}
-
 /** GET …/events/:eventId/cancellation. */
 export async function getEventCancellation(opts: { deps: Deps; ctx: TenantCtx; eventId: string }): Promise<TCancellationProgress> {
   if (!UUID_RE.test(opts.eventId) || !(await repo.findEventStatus(opts.deps.db, opts.ctx.tenantId, opts.eventId))) throw notFound();

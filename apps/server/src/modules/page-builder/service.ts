@@ -1,4 +1,4 @@
-import { M, templateVersionLabel, type TEventPage, type TEventPageDraft } from '@marquee/core';
+import { isEventPublic, M, templateVersionLabel, type TEventPage, type TEventPageDraft } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { SiteCtx, TenantCtx } from '../../platform/auth/context.js';
 import { AppError, notFound } from '../../platform/errors.js';
@@ -119,7 +119,7 @@ export async function unpublishEventPage({ deps, ctx, eventId }: { deps: Deps; c
 /** The live page of a public event on this host, or null (no page: the default event home shows). */
 export async function getPublishedEventPage({ deps, site, eventName }: { deps: Deps; site: SiteCtx; eventName: string }) {
   const event = await events.findEventByUrlName(deps.db, site.tenant.id, eventName);
-  if (!event || !event.publishedAt || event.status === 'draft') return null;
+  if (!event || !isEventPublic(event)) return null;
   const page = await repo.findPage(deps.db, site.tenant.id, event.id);
   if (!page?.liveVersion) return null;
   const live = await repo.findVersion(deps.db, site.tenant.id, event.id, page.liveVersion);

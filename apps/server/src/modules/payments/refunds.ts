@@ -5,9 +5,9 @@ import type { Deps } from '../../deps.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { RefundRefused, type GatewayRefundStatus, type RefundEvent } from '../../platform/payments/gateway.js';
 import { stripeRefundStatus } from '../../platform/payments/stripe-driver.js';
-import * as repo from '../order-admin/repository.js';
 import { queuePayoutLines } from '../orders/payment.js';
-import { lockTenantOrder } from '../orders/repository.js';
+import { lockTenantOrder, type OrderRow } from '../orders/repository.js';
+import * as repo from './refunds-repository.js';
 import { recordPaymentEvent } from './repository.js';
 
 // Every refund, whoever asks for it, is a row in `refunds` (pending -> succeeded | failed) and goes
@@ -40,7 +40,7 @@ export async function recordRefund(
   deps: Deps,
   tx: DbOrTx,
   r: {
-    order: repo.OrderRow;
+    order: OrderRow;
     amount: number;
     kind: RefundKind;
     reason: string;

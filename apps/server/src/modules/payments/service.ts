@@ -9,7 +9,7 @@ import { verifyStripeWebhook } from '../../platform/payments/stripe-driver.js';
 import { newTestId, verifyTestWebhook } from '../../platform/payments/test-driver.js';
 import { markCheckoutExpired, markOrderPaid } from '../orders/payment.js';
 import { lockTenantOrder } from '../orders/repository.js';
-import * as refundsRepo from '../order-admin/repository.js';
+import * as refundsRepo from './refunds-repository.js';
 import { processRefundEvent, recordRefund, REFUND_EVENT_TYPES, runRefundJob, toRefundEvent, type RefundJobPayload } from './refunds.js';
 import * as repo from './repository.js';
 

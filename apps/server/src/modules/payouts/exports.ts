@@ -9,7 +9,7 @@ import { compileList } from '../../platform/list-query.js';
 import { escapeCell } from '../reports/csv.js';
 import { EXPORT_URL_TTL_SECONDS, exportFileUrl } from '../reports/exports.js';
 import * as repo from './repository.js';
-import * as service from './service.js';
+import * as service from './read-payouts.js';
 
 // The four payout downloads of spec §7. Like every report export, the `…/download` call writes a
 // report_exports row and a job; the job writes the CSV into storage and the status answers a

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, orders, outbox, paymentSettings, payoutHolds, payoutLines, payouts, refunds, testTransfers } from '../../db/schema/index.js';
 import { givenHeldOrder, givenTenantWithSettings, notFoundError, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { givenActors, statusesOf, type Actors } from '../../../test/actors.js';
-import { reconcilePayouts, runAutomaticPayouts, SENDING_STALE_MS, syncPayoutLines } from './service.js';
+import { runAutomaticPayouts } from './automatic-payouts.js';
+import { syncPayoutLines } from './sync-payout-lines.js';
+import { reconcilePayouts, SENDING_STALE_MS } from './transfer-payouts.js';
 
 let server: TestServer;
 let actors: Actors;

@@ -1,3 +1,4 @@
+import type { Facilitator } from '@marquee/core';
 import { and, asc, count, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { events, orders, paymentSettings, payoutHolds, payoutLines, payouts, payoutSettings, tenants } from '../../db/schema/index.js';
@@ -376,3 +377,13 @@ export async function tenantContact(db: DbOrTx, tenantId: string) {
   const [row] = await db.select({ email: tenants.email, name: tenants.name }).from(tenants).where(eq(tenants.id, tenantId));
   return row;
 }
+
+/** A line as core's payout rules read it (payoutLineReady, payoutLineBlocker, payoutRowStatus). */
+export const lineFacts = (l: PayoutLineRow) => ({
+  kind: l.kind as 'sale' | 'refund',
+  facilitator: l.facilitator as Facilitator,
+  onHold: l.onHold,
+  payoutCompleted: l.payoutCompletedAt !== null,
+  inPayout: l.payoutId !== null && l.payoutCompletedAt === null,
+  balanceAvailableOn: l.balanceAvailableOn,
+});

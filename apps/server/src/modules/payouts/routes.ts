@@ -21,7 +21,11 @@ import type { Deps } from '../../deps.js';
 import { platformCtxOf, tenantCtxOf } from '../../platform/auth/guard.js';
 import { PAYOUT_LINES_JOB } from '../orders/payment.js';
 import * as exportsSvc from './exports.js';
-import * as payouts from './service.js';
+import { AUTOMATIC_JOB, getPayoutSettings, PAYOUT_TICK_JOB, payoutTick, runAutomaticPayouts, scheduleTick, updatePayoutSettings } from './automatic-payouts.js';
+import { holdPayout } from './hold-payout.js';
+import { getPayout, listCompletedPayouts, listPayoutOrders, listPendingPayouts } from './read-payouts.js';
+import { runPayoutLinesJob } from './sync-payout-lines.js';
+import { transferPayoutOrders } from './transfer-payouts.js';
 
 const tags = ['payouts'];
 const ZPayoutParams = z.object({ payoutId: z.string().max(100) });
@@ -34,16 +38,16 @@ const TENANT_READ = { kind: 'tenant', roles: ['tenant_admin'], platformRoles: PL
 export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  deps.jobs.register(payouts.PAYOUT_TICK_JOB, async () => payouts.payoutTick({ deps }));
-  deps.jobs.register(PAYOUT_LINES_JOB, async (payload: { tenantId?: unknown; orderId?: unknown }) => payouts.runPayoutLinesJob({ deps, payload }));
-  deps.jobs.register(payouts.AUTOMATIC_JOB, async () => {
-    await payouts.runAutomaticPayouts({ deps });
+  deps.jobs.register(PAYOUT_TICK_JOB, async () => payoutTick({ deps }));
+  deps.jobs.register(PAYOUT_LINES_JOB, async (payload: { tenantId?: unknown; orderId?: unknown }) => runPayoutLinesJob({ deps, payload }));
+  deps.jobs.register(AUTOMATIC_JOB, async () => {
+    await runAutomaticPayouts({ deps });
   });
   deps.jobs.register(exportsSvc.PAYOUT_EXPORT_JOB, async ({ exportId }: { exportId: string }) => exportsSvc.runPayoutExport({ deps, exportId }));
   // Every start makes sure a tick is queued (a lost chain of re-enqueues restarts here).
   app.addHook('onReady', async () => {
     try {
-      await payouts.scheduleTick(deps, Date.now() + 5_000);
+      await scheduleTick(deps, Date.now() + 5_000);
     } catch (err) {
       deps.log.error({ err }, 'could not schedule the payout tick');
     }
@@ -54,13 +58,13 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
   r.get(
     PAYOUT_PATHS.pending(),
     { config: { access: { kind: 'platform', roles: PLATFORM_ANY } }, schema: { tags, summary: 'Pending payouts: open payout lines of every tenant', response: { 200: ZPayoutOrderList } } },
-    async (req) => payouts.listPendingPayouts({ deps, query: req.query }),
+    async (req) => listPendingPayouts({ deps, query: req.query }),
   );
 
   r.get(
     PAYOUT_PATHS.completed(),
     { config: { access: { kind: 'platform', roles: PLATFORM_ANY } }, schema: { tags, summary: 'Completed payouts of every tenant', response: { 200: ZCompletedPayoutList } } },
-    async (req) => payouts.listCompletedPayouts({ deps, query: req.query }),
+    async (req) => listCompletedPayouts({ deps, query: req.query }),
   );
 
   // Every operator who sees Pending Payouts sees whether the weekly run is on; only PLATFORM_WRITE changes it.
@@ -70,7 +74,7 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: { kind: 'platform', roles: PLATFORM_ANY } },
       schema: { tags, summary: 'Payout settings of the platform (weekly automatic run)', response: { 200: ZPayoutSettings } },
     },
-    async () => payouts.getPayoutSettings({ deps }),
+    async () => getPayoutSettings({ deps }),
   );
 
   r.put(
@@ -79,13 +83,13 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: { kind: 'platform', roles: PLATFORM_WRITE } },
       schema: { tags, body: ZPayoutSettings, response: { 200: ZPayoutSettings } },
     },
-    async (req) => payouts.updatePayoutSettings({ deps, weeklyAutomatic: req.body.weeklyAutomatic }),
+    async (req) => updatePayoutSettings({ deps, weeklyAutomatic: req.body.weeklyAutomatic }),
   );
 
   r.get(
     '/api/platform/payouts/:payoutId',
     { config: { access: { kind: 'platform', roles: PLATFORM_ANY } }, schema: { tags, summary: 'Payout details', params: ZPayoutParams, response: { 200: ZPayout } } },
-    async (req) => payouts.getPayout({ deps, payoutId: req.params.payoutId }),
+    async (req) => getPayout({ deps, payoutId: req.params.payoutId }),
   );
 
   r.get(
@@ -94,7 +98,7 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: { kind: 'platform', roles: PLATFORM_ANY } },
       schema: { tags, summary: "A payout's order list", params: ZPayoutParams, response: { 200: ZPayoutBreakdownList } },
     },
-    async (req) => payouts.listPayoutOrders({ deps, payoutId: req.params.payoutId, query: req.query as Record<string, unknown> }),
+    async (req) => listPayoutOrders({ deps, payoutId: req.params.payoutId, query: req.query as Record<string, unknown> }),
   );
 
   // spec §7 POST /platform/transfer/payout-orders
@@ -104,7 +108,7 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: { kind: 'platform', roles: PLATFORM_WRITE } },
       schema: { tags, summary: 'Transfer the chosen orders, one transfer per tenant', body: ZTransferRequest, response: { 200: ZTransferResult } },
     },
-    async (req) => payouts.transferPayoutOrders({ deps, user: platformCtxOf(req).user, orderUIDs: req.body.orderUIDs }),
+    async (req) => transferPayoutOrders({ deps, user: platformCtxOf(req).user, orderUIDs: req.body.orderUIDs }),
   );
 
   // ---- tenant (tenant console, and platform operators per tenant) --------------------------------
@@ -112,19 +116,19 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
   r.get(
     '/api/tenants/:tenantId/payouts/completed',
     { config: { access: TENANT_READ }, schema: { tags, params: z.object({ tenantId: z.string() }), response: { 200: ZCompletedPayoutList } } },
-    async (req) => payouts.listCompletedPayouts({ deps, tenantId: tenantCtxOf(req).tenantId, query: req.query }),
+    async (req) => listCompletedPayouts({ deps, tenantId: tenantCtxOf(req).tenantId, query: req.query }),
   );
 
   r.get(
     '/api/tenants/:tenantId/payouts/:payoutId',
     { config: { access: TENANT_READ }, schema: { tags, params: ZTenantPayoutParams, response: { 200: ZPayout } } },
-    async (req) => payouts.getPayout({ deps, tenantId: tenantCtxOf(req).tenantId, payoutId: req.params.payoutId }),
+    async (req) => getPayout({ deps, tenantId: tenantCtxOf(req).tenantId, payoutId: req.params.payoutId }),
   );
 
   r.get(
     '/api/tenants/:tenantId/payouts/:payoutId/orders',
     { config: { access: TENANT_READ }, schema: { tags, params: ZTenantPayoutParams, response: { 200: ZPayoutBreakdownList } } },
-    async (req) => payouts.listPayoutOrders({ deps, tenantId: tenantCtxOf(req).tenantId, payoutId: req.params.payoutId, query: req.query as Record<string, unknown> }),
+    async (req) => listPayoutOrders({ deps, tenantId: tenantCtxOf(req).tenantId, payoutId: req.params.payoutId, query: req.query as Record<string, unknown> }),
   );
 
   // spec §7 POST /tenants/{tenantId}/payout/hold: platform operators who may change things (§6).
@@ -134,7 +138,7 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: { kind: 'tenant', roles: [], platformRoles: PLATFORM_WRITE } },
       schema: { tags, summary: "Hold or release an order's payout", params: z.object({ tenantId: z.string() }), body: ZPayoutHoldRequest, response: { 200: ZPayoutHoldAnswer } },
     },
-    async (req) => payouts.holdPayout({ deps, ctx: tenantCtxOf(req), input: req.body }),
+    async (req) => holdPayout({ deps, ctx: tenantCtxOf(req), input: req.body }),
   );
 
   // ---- the four payout downloads (spec §7) --------------------------------------------------------

@@ -1,4 +1,5 @@
 import {
+  isEventPublic,
   M,
   type TPublicEventList,
   type TPublicEventSummary,
@@ -17,8 +18,8 @@ import * as eventsRepo from '../events/repository.js';
 import { findTenant } from '../tenants/repository.js';
 import { cleanDescription, seatMapPath } from '../events/service.js';
 import { COVER_CROPS, coverPaths, coverStorageKey, parseCoverFile } from '../events/cover-image.js';
-import { checkCart, mergeLines, remainingCapacityOf, toCartTicketType } from '../checkout/cart.js';
-import { donationFor, priceLines, pricingConfigOf, toBreakdown, toPriceDiscount, usableDiscount, type PricingConfig } from '../checkout/pricing.js';
+import { checkCart, remainingCapacityOf, toCartTicketType } from '../checkout/cart.js';
+import { priceLines, pricingConfigOf, quoteCart, type PricingConfig } from '../checkout/pricing.js';
 import { findCheckoutSnapshot } from '../checkout/repository.js';
 import type * as ticketTypesRepo from '../ticket-types/repository.js';
 import { forget } from './fast-path.js';
@@ -35,7 +36,7 @@ import { createSnapshotCache, type Published, type SnapshotCache } from './snaps
  */
 async function publicEvent(deps: Deps, site: SiteCtx, eventName: string, discountCode: string | null = null) {
   const snapshot = await findCheckoutSnapshot(deps.db, { tenantId: site.tenant.id, urlName: eventName.toLowerCase(), discountCode });
-  if (!snapshot || !isPublic(snapshot.event)) throw notFound();
+  if (!snapshot || !isEventPublic(snapshot.event)) throw notFound();
   return snapshot;
 }
 
@@ -43,7 +44,7 @@ async function publicEvent(deps: Deps, site: SiteCtx, eventName: string, discoun
 async function previewableEvent(deps: Deps, site: SiteCtx, eventName: string, canPreview: (eventId: string) => boolean) {
   const snapshot = await findCheckoutSnapshot(deps.db, { tenantId: site.tenant.id, urlName: eventName.toLowerCase(), discountCode: null });
   if (!snapshot) throw notFound();
-  if (isPublic(snapshot.event)) return snapshot;
+  if (isEventPublic(snapshot.event)) return snapshot;
   if (snapshot.event.status !== 'draft' || !canPreview(snapshot.event.id)) throw notFound();
   return snapshot;
 }
@@ -54,10 +55,6 @@ async function publishedEvent(deps: Deps, site: SiteCtx, eventName: string, disc
   if (snapshot.event.status !== 'published') throw new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
   return snapshot;
 }
-
-/** Published now, or cancelled after it was published (docs/decisions.md "A cancelled event keeps its page"). */
-const isPublic = (event: Pick<eventsRepo.EventRow, 'status' | 'publishedAt'>) =>
-  event.status === 'published' || (event.status === 'cancelled' && event.publishedAt !== null);
 
 function toSettings(
   event: eventsRepo.EventRow,
@@ -242,7 +239,7 @@ export async function listUpcomingEvents({ deps, site }: { deps: Deps; site: Sit
 export async function getPublicSettings(opts: { deps: Deps; site: SiteCtx; eventId: string }): Promise<TPublicEventSettings> {
   const { deps, site } = opts;
   const snapshot = await findCheckoutSnapshot(deps.db, { tenantId: site.tenant.id, eventId: opts.eventId });
-  if (!snapshot || !isPublic(snapshot.event)) throw notFound();
+  if (!snapshot || !isEventPublic(snapshot.event)) throw notFound();
   return toSettings(snapshot.event, snapshot.types, snapshot.charity, snapshot.pricing?.settings.autoShowActiveTicketsAsSoldOut ?? false);
 }
 
@@ -271,17 +268,8 @@ export async function priceCart(opts: {
 }): Promise<TBreakdown> {
   const { deps } = opts;
   const snapshot = await publishedEvent(deps, opts.site, opts.eventName, opts.discountCode ?? null);
-  const types = new Map(snapshot.types.filter((t) => t.active).map((t) => [t.id, t]));
-  const merged = mergeLines(opts.lines);
-  const lines = [...merged].map(([ticketTypeId, quantity]) => {
-    const t = types.get(ticketTypeId);
-    if (!t) throw new AppError('BAD_REQUEST', M.invalidInput, { lines: M.invalidInputBody });
-    return { ticketTypeId, ticketName: t.name, unitPrice: t.price, quantity };
-  });
-  const discount = opts.discountCode ? usableDiscount(snapshot.discount, new Date(), [...merged.keys()]) : null;
-  const donation = donationFor(opts.donation, snapshot.charity, 'donation');
-  const config = pricingConfigOf(snapshot.event.tenantId, snapshot.pricing);
-  return toBreakdown(priceLines(config, lines, discount ? toPriceDiscount(discount) : undefined, donation.amount), discount?.code ?? null);
+  const quote = quoteCart(snapshot, { lines: opts.lines, discountCode: opts.discountCode, donation: opts.donation, donationField: 'donation', now: new Date() });
+  return quote.breakdown;
 }
 
 const SEATMAP_FILE_RE = /^seatmap\.(png|jpg|jpeg|gif)$/;
@@ -318,8 +306,8 @@ export async function getCoverImage(opts: { deps: Deps; site: SiteCtx; eventName
   if (!asked) return null;
   const event = await eventsRepo.findEventByUrlName(deps.db, opts.site.tenant.id, opts.eventName.toLowerCase());
   if (!event || event.coverImageId !== asked.coverImageId) return null;
-  const previewing = !isPublic(event) && !!opts.canPreview?.(event.id);
-  if (!isPublic(event) && !previewing) return null;
+  const previewing = !isEventPublic(event) && !!opts.canPreview?.(event.id);
+  if (!isEventPublic(event) && !previewing) return null;
   const object = await deps.storage.get(coverStorageKey(event.tenantId, event.id, asked.coverImageId, asked.crop));
   if (!object) return null;
   return { bytes: object.bytes, contentType: COVER_CROPS[asked.crop].contentType, previewing };

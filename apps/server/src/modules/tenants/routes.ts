@@ -2,7 +2,6 @@ import {
   M,
   TENANT_LOGO_MAX_BYTES,
   ZBucketStatus,
-  ZCreateTenantRequest,
   ZSuccess,
   ZTenant,
   ZTenantList,
@@ -12,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
-import { platformCtxOf, tenantCtxOf } from '../../platform/auth/guard.js';
+import { tenantCtxOf } from '../../platform/auth/guard.js';
 import { uploadedFile } from '../../platform/multipart.js';
 import { PLATFORM_ANY, PLATFORM_WRITE } from './access.js';
 import * as tenants from './service.js';
@@ -35,15 +34,6 @@ export function registerTenantRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (req) => tenants.listTenants({ deps, query: req.query }),
-  );
-
-  r.post(
-    '/api/tenants',
-    {
-      config: { access: { kind: 'platform', roles: PLATFORM_WRITE } },
-      schema: { tags, summary: "Create New Tenant (one transaction, with a tenant-admin invite to the tenant's e-mail from its invite template), then provision its site", body: ZCreateTenantRequest, response: { 201: ZTenant } },
-    },
-    async (req, reply) => reply.status(201).send(await tenants.createTenant({ deps, input: req.body, inviter: platformCtxOf(req).user })),
   );
 
   r.get(

@@ -6,29 +6,25 @@ import {
   type TBucketStatus,
   type TTenant,
   type TTenantList,
-  type ZCreateTenantRequest,
   type ZUpdateTenantRequest,
 } from '@marquee/core';
 import type { z } from 'zod';
 import { publicOrigin } from '../../config.js';
 import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
-import type { AuthUser, TenantCtx } from '../../platform/auth/context.js';
+import type { TenantCtx } from '../../platform/auth/context.js';
 import { invalidateHostTenant } from '../../platform/auth/guard.js';
 import { deleteHostSessions } from '../../platform/auth/sessions.js';
 import { IMAGE_TYPES, sniffContentType } from '../../platform/content-type.js';
 import { isUniqueViolation } from '../../platform/db-errors.js';
 import { AppError, conflict, DomainError, forbidden, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
-import { sendInvite } from '../accounts/service.js';
-import { copyGlobalFeesToTenant } from '../fees/service.js';
-import { createDefaultPaymentSettings } from '../payment-settings/service.js';
 import { isPlatformWriter } from './access.js';
 import * as repo from './repository.js';
 
 export const PROVISION_SITE_JOB = 'tenant.provision-site';
 
-const sitePrefix = (tenantId: string) => `sites/${tenantId}`;
+export const sitePrefix = (tenantId: string) => `sites/${tenantId}`;
 const siteMarkerKey = (tenantId: string) => `${sitePrefix(tenantId)}/site.json`;
 
 export function toTenant(deps: Pick<Deps, 'config' | 'storage'>, row: repo.TenantRow): TTenant {
@@ -62,66 +58,12 @@ export async function getTenant({ deps, tenantId }: { deps: Deps; tenantId: stri
   return toTenant(deps, row);
 }
 
-async function assertUrlFree(tx: Tx, url: string, exceptTenantId?: string) {
+export async function assertUrlFree(tx: Tx, url: string, exceptTenantId?: string) {
   const holder = await repo.findTenantByUrl(tx, url);
   if (holder && holder.id !== exceptTenantId) throw new DomainError('TENANT_URL_TAKEN', M.tenantUrlTaken);
   // A url a tenant used before a rename stays its own, as a deleted tenant's does (issue 14 §7).
   const former = await repo.findFormerUrl(tx, url);
   if (former && former.tenantId !== exceptTenantId) throw new DomainError('TENANT_URL_TAKEN', M.tenantUrlTaken);
-}
-
-/**
- * spec: accounts §7 Add tenant, as ONE transaction: the tenant, its payment/payout settings (§9
- * defaults), a copy of every global surcharge rule (tracking the default) and its ticket settings;
- * the site is then provisioned by a job enqueued in the same transaction. Any failure leaves
- * nothing behind. Pass `tx` to create it inside a caller's transaction (the demo seed does).
- */
-export async function createTenant({
-  deps,
-  input,
-  tx: outer,
-  inviter,
-}: {
-  deps: Pick<Deps, 'db' | 'jobs' | 'config' | 'storage' | 'mailer'>;
-  input: z.output<typeof ZCreateTenantRequest>;
-  tx?: Tx;
-  /** Who creates it: the tenant's e-mail is invited as its admin in their name. The demo seed adds its admin itself. */
-  inviter?: Pick<AuthUser, 'id' | 'email' | 'firstName'>;
-}): Promise<TTenant> {
-  const id = randomUUID();
-  const { details } = input;
-  const work = async (tx: Tx) => {
-    await assertUrlFree(tx, details.url);
-    await repo.insertTenant(tx, {
-      id,
-      name: details.name,
-      email: details.email,
-      phone: details.phone,
-      url: details.url,
-      status: 'pending',
-      inviteTemplateSubject: details.inviteTemplateSubject,
-      inviteTemplateBody: details.inviteTemplateBody,
-      // Tenants are created by operators (and the demo seed): the template is the platform's words.
-      inviteTemplateBy: 'platform',
-    });
-    await createDefaultPaymentSettings(tx, id);
-    await copyGlobalFeesToTenant(tx, id);
-    await repo.insertSite(tx, id, sitePrefix(id));
-    await deps.jobs.enqueue(tx, PROVISION_SITE_JOB, { tenantId: id }, { dedupeKey: `${PROVISION_SITE_JOB}:${id}:1` });
-    // issue 15: a new tenant gets someone who can sign in. The invite (from the tenant's template)
-    // and its mail (outbox) are written in this transaction, so there is no tenant without its invite.
-    if (inviter) await sendInvite({ deps, tx, inviter, email: details.email, target: { kind: 'tenant', tenantId: id, roles: ['tenant_admin'] } });
-  };
-  try {
-    if (outer) await work(outer);
-    else await deps.db.transaction(work);
-  } catch (err) {
-    // Two requests raced for the same URL past the check: the unique index decides.
-    if (isUniqueViolation(err)) throw new DomainError('TENANT_URL_TAKEN', M.tenantUrlTaken);
-    throw err;
-  }
-  const row = await repo.findTenant(outer ?? deps.db, id);
-  return toTenant(deps, row!);
 }
 
 /**

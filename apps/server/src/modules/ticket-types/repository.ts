@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { orderLines, orders, tickets, ticketTypes } from '../../db/schema/index.js';
+import { discountCodes, orderLines, orders, tickets, ticketTypes } from '../../db/schema/index.js';
 import { PAID_ORDER_STATUSES } from '@marquee/core';
 import type { CompiledList, ListSpec } from '../../platform/list-query.js';
 
@@ -130,4 +130,18 @@ export async function paidTicketsByType(db: DbOrTx, tenantId: string, eventId: s
     .where(and(eq(tickets.tenantId, tenantId), eq(tickets.eventId, eventId), eq(tickets.voided, false), inArray(orders.status, [...PAID_ORDER_STATUSES])))
     .groupBy(tickets.ticketTypeId);
   return new Map(rows.map((r) => [r.ticketTypeId, Number(r.n)]));
+}
+
+/**
+ * The event's discount codes that apply to this ticket type by name (an empty list, "every ticket
+ * type", names none), A to Z: a ticket type they name cannot be deleted. Read here, below the
+ * discounts module, which imports ticket types and not the other way round.
+ */
+export async function discountCodesNaming(db: DbOrTx, tenantId: string, eventId: string, ticketTypeId: string): Promise<string[]> {
+  const rows = await db
+    .select({ code: discountCodes.code })
+    .from(discountCodes)
+    .where(and(eq(discountCodes.tenantId, tenantId), eq(discountCodes.eventId, eventId), sql`${ticketTypeId}::uuid = any(${discountCodes.ticketTypeIds})`))
+    .orderBy(asc(discountCodes.code));
+  return rows.map((r) => r.code);
 }

@@ -4,8 +4,8 @@ import {
   TICKET_TYPE_DEFAULTS,
   ticketTypeInDiscountCodes,
   ticketTypeProblems,
+  salesWindowInstants,
   soldAndHeld,
-  zonedDateTimeToInstant,
   type TCreateTicketTypeRequest,
   type TTicketType,
   type TTicketTypeFields,
@@ -13,12 +13,11 @@ import {
   type ZUpdateTicketTypeRequest,
 } from '@marquee/core';
 import type { z } from 'zod';
-import type { DbOrTx, Tx } from '../../db/client.js';
+import type { DbOrTx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
-import * as discounts from '../discounts/repository.js';
 import * as events from '../events/repository.js';
 import { writableEvent } from '../events/writable.js';
 import * as repo from './repository.js';
@@ -55,27 +54,6 @@ export function toTicketType(row: repo.TicketTypeRow, paidTickets = 0): TTicketT
       dateCreated: row.createdAt.toISOString(),
     },
   };
-}
-
-/** The sales window as instants: the organiser typed it as wall-clock times of the event's zone. */
-export function salesWindowInstants(
-  t: Pick<TTicketTypeFields, 'startDate' | 'startTime' | 'endDate' | 'endTime'>,
-  timeZone: string,
-): { salesStartAt: Date | null; salesEndAt: Date | null } {
-  return {
-    salesStartAt: t.startDate && t.startTime ? zonedDateTimeToInstant(t.startDate, t.startTime, timeZone) : null,
-    salesEndAt: t.endDate && t.endTime ? zonedDateTimeToInstant(t.endDate, t.endTime, timeZone) : null,
-  };
-}
-
-/** After the event's time zone changed: the same wall-clock windows are other instants now. */
-export async function recomputeSalesWindows(tx: Tx, tenantId: string, eventId: string, timeZone: string) {
-  const rows = await repo.allOfEvent(tx, tenantId, eventId);
-  // Fixed id order, like every other writer of ticket_types (docs/decisions.md, lock order).
-  for (const row of [...rows].sort((a, b) => a.id.localeCompare(b.id))) {
-    const window = salesWindowInstants(row, timeZone);
-    await repo.updateTicketType(tx, tenantId, eventId, row.id, window);
-  }
 }
 
 function fromRow(row: repo.TicketTypeRow): TTicketTypeFields {
@@ -222,7 +200,7 @@ export async function deleteTicketType({ deps, ctx, eventId, ticketTypeId }: { d
     // Sold or held first: such a ticket type can never be deleted, whatever points at it.
     if (row.remaining !== row.quantity) throw conflict(M.ticketTypeHasSales);
     if ((await repo.countLinksTo(tx, ctx.tenantId, eventId, ticketTypeId)) > 0) throw conflict(M.ticketTypeLinked);
-    const codes = await discounts.codesNaming(tx, ctx.tenantId, eventId, ticketTypeId);
+    const codes = await repo.discountCodesNaming(tx, ctx.tenantId, eventId, ticketTypeId);
     if (codes.length > 0) throw conflict(ticketTypeInDiscountCodes(codes));
     if (!(await repo.deleteUnsoldTicketType(tx, ctx.tenantId, eventId, ticketTypeId))) throw conflict(M.ticketTypeHasSales);
   });
