@@ -8,6 +8,8 @@ import { M } from '../messages.js';
 export const PASS_ALONG_CHANNELS = ['ONLINE', 'BACKEND', 'APP'] as const;
 export type PassAlongChannel = (typeof PASS_ALONG_CHANNELS)[number];
 export type SalesChannel = 'online' | 'backend' | 'app';
+/** Where an order was sold (orders.channel): the channels the pass-along option is set for. */
+export type OrderChannel = PassAlongChannel;
 export const PASS_ALONG_OPTIONS = [1, 2, 3, 4] as const;
 /** spec: accounts §9: who pays the service fee and the card processing fee, per channel. */
 export type PassAlongOption = (typeof PASS_ALONG_OPTIONS)[number];

@@ -187,6 +187,12 @@ export const orders = pgTable(
      * room was on: an admission is good for a few orders (issue 21 §1, db/functions/mq-take-holds.sql).
      */
     waitingRoomVisitorId: uuid('waiting_room_visitor_id'),
+    /**
+     * Where the order was sold (core PASS_ALONG_CHANNELS, seed's serviceFeePassAlongOption{Online,Backend,App}):
+     * ONLINE on the attendee site, BACKEND at the box office, APP through an API key. Priced with that
+     * channel's pass-along option.
+     */
+    channel: text('channel').notNull().default('ONLINE'),
     paymentProvider: text('payment_provider'),
     paymentSessionId: text('payment_session_id'),
     paymentMethod: text('payment_method'),
@@ -214,6 +220,7 @@ export const orders = pgTable(
     index('orders_event_idx').on(t.tenantId, t.eventId, t.createdAt),
     index('orders_hold_idx').on(t.holdExpiresAt).where(sql`status = 'draft'`),
     index('orders_payment_session_idx').on(t.paymentSessionId),
+    check('orders_channel_known', sql`${t.channel} in ('ONLINE', 'BACKEND', 'APP')`),
     index('orders_waiting_room_visitor_idx').on(t.tenantId, t.waitingRoomVisitorId).where(sql`waiting_room_visitor_id is not null`),
   ],
 );

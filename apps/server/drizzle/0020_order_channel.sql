@@ -1,0 +1,2 @@
+ALTER TABLE "orders" ADD COLUMN "channel" text DEFAULT 'ONLINE' NOT NULL;--> statement-breakpoint
+ALTER TABLE "orders" ADD CONSTRAINT "orders_channel_known" CHECK ("orders"."channel" in ('ONLINE', 'BACKEND', 'APP'));
