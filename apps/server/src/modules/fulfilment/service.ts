@@ -12,7 +12,7 @@ import { coverStorageKey } from '../events/cover-image.js';
 import { renderTicketsPdf, venueLines, type TicketDocument, type TicketEventInfo } from './pdf.js';
 import { signTicketCode } from '../checkin/ticket-code.js';
 import { canMoveMoney } from '../order-admin/access.js';
-import { recordOrderAction } from '../order-admin/service.js';
+import { recordOrderAction } from '../order-admin/record-order-action.js';
 import { lockTenantOrder } from '../orders/repository.js';
 import * as repo from './repository.js';
 
