@@ -1,30 +1,20 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { isEventPublic, M, mergeCartLines, WAITING_ROOM_ADMISSION_ORDERS, waitingRoomOrderLimit, type TCreateOrderResponse, type ZCreateOrderRequest } from '@marquee/core';
+import { isEventPublic, M, mergeCartLines, waitingRoomOrderLimit, type TCreateOrderResponse, type ZCreateOrderRequest } from '@marquee/core';
 import type { z } from 'zod';
 import { publicOrigin } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import type { SiteCtx } from '../../platform/auth/context.js';
 import { AppError, assertNever, badRequest, DomainError, notFound } from '../../platform/errors.js';
-import { HOLD_EXPIRY_JOB, releaseHold } from '../orders/holds.js';
+import { releaseHold } from '../orders/holds.js';
 import { markPaidInTx } from '../orders/payment.js';
-import { viewTokenHash } from '../orders/public-order.js';
 import * as ordersRepo from '../orders/repository.js';
 import { cartConflict, checkCart } from './cart.js';
 import { charityChanged, invalidDiscount, noCharity, quoteCart } from './pricing.js';
+import { holdRequestOf, newHold } from './order-row.js';
 import * as repo from './repository.js';
 import { checkoutHoldFor, takeOverHold, withHeldTickets } from './take-over-hold.js';
 import type { CheckoutSnapshot, HoldOutcome } from './repository.js';
 
 type CartLines = ReadonlyArray<{ ticketTypeId: string; quantity: number }>;
-
-const UID_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-/** 12 characters of Crockford base32: 60 random bits, easy to read out on the phone. */
-export function newOrderUid(): string {
-  const bytes = randomBytes(12);
-  let out = '';
-  for (const b of bytes) out += UID_ALPHABET[b & 31];
-  return out;
-}
 
 /** A return URL must come back to this site (no open redirect through the payment page). */
 function returnUrl(given: string | undefined, fallbackPath: string, origin: string, host: string, orderUid: string | null): string {
@@ -93,72 +83,33 @@ export async function createOrder(opts: {
   const now = new Date();
   const check = checkCart(event, types, input.lines, now);
   if (check.blocked) throw cartConflict(check);
-  const { lines, discount: discountRow, donation, config, priced, breakdown } = quoteCart(snapshot, {
+  const quote = quoteCart(snapshot, {
     lines: input.lines,
     discountCode: contact.discountCode,
     donation: contact.donation,
     donationField: 'order.donation',
     now,
   });
+  const { priced, breakdown } = quote;
 
-  const orderId = randomUUID();
-  const orderUid = newOrderUid();
-  const token = randomBytes(24).toString('base64url');
-  const holdExpiresAt = new Date(now.getTime() + deps.config.holdMinutes * 60_000);
+  const hold = newHold(now, deps.config.holdMinutes);
+  const { orderId, orderUid, token, holdExpiresAt } = hold;
   const origin = publicOrigin(deps.config, site.tenant.url);
   const successUrl = returnUrl(input.successUrl, `/${event.urlName}/success`, origin, opts.host, orderUid);
   const cancelUrl = returnUrl(input.cancelUrl, `/${event.urlName}/cart`, origin, opts.host, null);
   const free = priced.totalAmount === 0;
 
-  const request: repo.HoldRequest = {
-    order: {
-      tenantId,
-      id: orderId,
-      orderUid,
-      eventId,
-      status: 'draft',
-      source: input.source,
-      email: contact.email,
-      firstName: contact.firstName,
-      lastName: contact.lastName,
-      phone: contact.phone,
-      address1: contact.address1,
-      address2: contact.address2,
-      city: contact.city,
-      state: contact.state,
-      zipCode: contact.zipCode,
-      country: contact.country,
-      optInEmail: contact.optInEmail,
-      optInText: contact.optInText,
-      discountCode: discountRow?.code ?? null,
-      discountCodeId: discountRow?.id ?? null,
-      ticketCount: priced.ticketCount,
-      subtotal: priced.subtotal,
-      surcharge: priced.surcharge,
-      processingFee: priced.processingFee,
-      gatewayProcessingFee: priced.gatewayProcessingFee,
-      discount: priced.discount,
-      vat: priced.vat,
-      taxRate: config.settings.chargeTax ? (config.settings.taxRateBp ?? 0) : 0,
-      donation: priced.donation,
-      donationFee: priced.donationFee,
-      charityId: donation.charity?.id ?? null,
-      charityName: donation.charity?.name ?? null,
-      totalAmount: priced.totalAmount,
-      tenantTotal: priced.sellerNet + priced.vat,
-      platformTotal: priced.platformTotal,
-      breakdown: JSON.stringify(priced),
-      holdExpiresAt,
-      viewTokenHash: viewTokenHash(token),
-      userId: site.user?.id ?? null,
-      waitingRoomVisitorId: opts.admission ?? null,
-      paymentProvider: free ? null : deps.payments.name,
-    },
-    lines,
-    discountCodeId: discountRow?.id ?? null,
-    admissionOrders: opts.admission ? WAITING_ROOM_ADMISSION_ORDERS : null,
-    job: { name: HOLD_EXPIRY_JOB, payload: { tenantId, orderId }, runAt: holdExpiresAt, dedupeKey: `${HOLD_EXPIRY_JOB}:${orderId}` },
-  };
+  const request = holdRequestOf({
+    tenantId,
+    eventId,
+    hold,
+    source: input.source,
+    buyer: contact,
+    quote,
+    userId: site.user?.id ?? null,
+    admission: opts.admission ?? null,
+    paymentProvider: free ? null : deps.payments.name,
+  });
   const takenOver = held ? await takeOverHold(deps, held, request) : 'gone';
   const outcome = takenOver === 'gone' ? await repo.holdOrder(deps.db, request) : takenOver;
   if (!outcome.ok) throw refusal(outcome, snapshot, input.lines, now);
