@@ -18,6 +18,7 @@
 // BENCH_PROFILE=file.cpuprofile writes a CPU profile of the server's thread over the sale.
 // BENCH_WARMUP (4000): orders placed on another event before the sale (400 measures a server still compiling).
 // BENCH_SERVER=source runs the TypeScript sources through tsx instead of the compiled server (bench/server.ts).
+// BENCH_DB=pglite runs it on PGlite (no DATABASE_URL; no reference and no PostgreSQL CPU then).
 // Every run also measures the reference in the same run: 16 clients doing bare conditional
 // UPDATEs (`set n = n - 1 where n > 0`) on one row of a scratch table, for BENCH_REFERENCE_S (3) s.
 
@@ -261,7 +262,9 @@ async function main() {
   const api = await loadServer();
   const { events, ticketTypes, compiled } = api;
 
-  const adminUrl = requirePostgres('flash-sale.ts');
+  // BENCH_DB=pglite runs the same sale on PGlite in a scratch data directory (no reference, no PostgreSQL CPU).
+  const pglite = process.env.BENCH_DB === 'pglite';
+  const adminUrl = pglite ? undefined : requirePostgres('flash-sale.ts');
   const SCENARIOS: Record<string, { connections: number; tickets: number; requests: number; rate: number }> = {
     closed500: { connections: 500, tickets: 2000, requests: 2800, rate: 0 },
     open1500: { connections: 500, tickets: 3000, requests: 4500, rate: 1500 },
@@ -304,7 +307,7 @@ async function main() {
     poolSize: POOL,
     env: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', JOBS_POLL_MS: '0', PAYMENT_DRIVER: 'test', RATE_LIMIT_ORDERS_PER_MINUTE: '1000000' },
   });
-  const { admin, name, url: dbUrl } = server.scratch!;
+  const scratch = server.scratch;
   let ok = false;
   try {
     const { deps, port } = server;
@@ -350,7 +353,8 @@ async function main() {
     // Warm-up (it also opens the connections), then the sale on the same connections.
     const backendCpu = async () => {
       // CPU ms of this database's PostgreSQL backends so far (PostgreSQL on this machine; a backend gone counts 0).
-      const { rows } = await admin.query('select pid from pg_stat_activity where datname = $1', [name]);
+      if (!scratch) return new Map<number, number>();
+      const { rows } = await scratch.admin.query('select pid from pg_stat_activity where datname = $1', [scratch.name]);
       return new Map(rows.map((r: { pid: number }) => [r.pid, cpuMsOf(`/proc/${r.pid}/stat`) || 0] as const));
     };
     // CPU is read when the sale starts and when it ends (the load generator waits for the readings).
@@ -396,7 +400,7 @@ async function main() {
     const line = (label: string, value: string) => console.log(`  ${label.padEnd(30)} ${value}`);
     console.log(
       `\nFlash sale: ${TICKETS} tickets, ${CONNECTIONS} connections, ${REQUESTS} orders sent${RATE > 0 ? ` at ${RATE}/s (open loop)` : ' (closed loop)'}` +
-        ` (PostgreSQL, pool ${POOL}, ${process.env.BENCH_GATEWAY === 'stub' ? 'STUB gateway' : 'test payment driver'},` +
+        ` (${pglite ? 'PGlite' : `PostgreSQL, pool ${POOL}`}, ${process.env.BENCH_GATEWAY === 'stub' ? 'STUB gateway' : 'test payment driver'},` +
         ` client ${inline ? 'inline' : 'in a worker thread'}, server ${compiled ? 'compiled (as npm start)' : 'from source (tsx)'}, Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)})`,
     );
     line('holds per second', (held.length / lastHoldAt).toFixed(0));
@@ -408,14 +412,16 @@ async function main() {
     const firstWave = byArrival.slice(0, CONNECTIONS).map((r) => r.ms).sort((a, b) => a - b);
     const rest = byArrival.slice(CONNECTIONS).map((r) => r.ms).sort((a, b) => a - b);
     line(`p99 first ${CONNECTIONS} sent / the rest`, `${percentile(firstWave, 99).toFixed(1)} ms / ${percentile(rest, 99).toFixed(1)} ms`);
-    line('CPU per order (the sale)', `Node ${perOrder(nodeMs)} ms (server and load generator), PostgreSQL ${perOrder(pgMs)} ms`);
+    line('CPU per order (the sale)', `Node ${perOrder(nodeMs)} ms (server and load generator)${pglite ? ', PGlite in it' : `, PostgreSQL ${perOrder(pgMs)} ms`}`);
     line("  the server's thread", `${perOrder(serverMs)} ms (its event loop${inline ? ', the load generator included' : ''})`);
     if (!inline) line('  the load generator', `${perOrder(generatorMs)} ms (its worker thread)`);
     line('  the rest', `${perOrder(nodeMs - serverMs - generatorMs)} ms (V8's helper threads: optimising compiler, GC)`);
     line('answers', `${held.length} x 201, ${refused.length} x 409, ${other.length} other`);
     line('tickets held', `${sold} (remaining ${stock?.remaining}, event capacity left ${stock?.capacity})`);
-    const reference = await referenceUpdates(dbUrl, REFERENCE_S);
-    line('reference: 16 clients, bare UPDATE', `${reference.toFixed(0)} updates/s on one row (same run); holds/s is ${((held.length / lastHoldAt) / reference).toFixed(2)}x that`);
+    if (scratch) {
+      const reference = await referenceUpdates(scratch.url, REFERENCE_S);
+      line('reference: 16 clients, bare UPDATE', `${reference.toFixed(0)} updates/s on one row (same run); holds/s is ${((held.length / lastHoldAt) / reference).toFixed(2)}x that`);
+    }
     ok = sold === TICKETS && held.length === TICKETS && stock?.remaining === 0 && stock.capacity === 0 && other.length === 0;
     console.log(ok ? '  OK: exactly the tickets on sale were held.\n' : '  FAILED: the counts do not add up.\n');
   } finally {
