@@ -7,7 +7,8 @@ import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
 import { csvHeader, csvRows, lfToCrlf } from './csv.js';
 import * as repo from './repository.js';
-import { SOURCES, type ReportSource, type Scope } from './sources.js';
+import type { ReportSource, Scope } from './report-source.js';
+import { SOURCES } from './sources.js';
 
 // Report exports (spec reports-payouts-checkout §7 `…/download`, §8): the call writes a
 // report_exports row and a job in one transaction and answers at once with a signed, short-lived

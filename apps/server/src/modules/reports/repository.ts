@@ -6,7 +6,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import type { Database, DbOrTx } from '../../db/client.js';
 import { events, reportExports, tenants } from '../../db/schema/index.js';
 import { compileList, type CompiledList } from '../../platform/list-query.js';
-import { COUNTED, ORDER_FIGURES, PAID, type ReportSource, type Scope } from './sources.js';
+import { COUNTED, ORDER_FIGURES, PAID, type ReportSource, type Scope } from './report-source.js';
 
 type Row = Record<string, unknown>;
 
