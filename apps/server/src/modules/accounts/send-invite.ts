@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EVENT_ROLES, M, PLATFORM_GROUP_ID, PLATFORM_ROLES, TENANT_ROLES, type AppType, type EventRole } from '@marquee/core';
+import { EVENT_ROLES, isEventWritable, M, PLATFORM_GROUP_ID, PLATFORM_ROLES, TENANT_ROLES, type AppType, type EventRole, type EventStatus } from '@marquee/core';
 import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { AuthUser } from '../../platform/auth/context.js';
@@ -40,9 +40,10 @@ export async function sendInvite({
   if (target.kind !== 'platform' && !tenant) throw notFound();
   const event = target.kind === 'event' && UUID_RE.test(target.eventId) ? await repo.findEvent(db, target.tenantId, target.eventId) : undefined;
   if (target.kind === 'event' && !event) throw notFound();
-  // A cancelled event is final (issue 21.14): nobody new is invited to work on it.
+  // A cancelled event is final (issue 21.14): nobody new is invited to work on it. The rule is core's
+  // isEventWritable, the one the event's Staff tab reads to hide its invite form.
   const refuseCancelled = (status: string | undefined) => {
-    if (status === 'cancelled') throw new DomainError('EVENT_CANCELLED', M.eventCancelledNoInvites);
+    if (status !== undefined && !isEventWritable(status as EventStatus)) throw new DomainError('EVENT_CANCELLED', M.eventCancelledNoInvites);
   };
   refuseCancelled(event?.status);
   const roles =
