@@ -16,7 +16,7 @@ import type { SiteCtx } from '../../platform/auth/context.js';
 import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import * as eventsRepo from '../events/repository.js';
 import { findTenant } from '../tenants/repository.js';
-import { cleanDescription, seatMapPath } from '../events/service.js';
+import { cleanDescription, seatMapPath } from '../events/event-view.js';
 import { COVER_CROPS, coverPaths, coverStorageKey, parseCoverFile } from '../events/cover-image.js';
 import { checkCart, remainingCapacityOf, toCartTicketType } from '../checkout/cart.js';
 import { priceLines, pricingConfigOf, quoteCart, type PricingConfig } from '../checkout/pricing.js';
