@@ -334,6 +334,7 @@ const ACTION_LABEL: Record<string, string> = {
   resend: 'Resent tickets',
   download: 'Downloaded tickets',
   event_cancelled: 'Event cancelled',
+  transfer: 'Transferred a ticket',
 };
 
 function History({ order }: { order: TOrderDetail }) {
