@@ -13,9 +13,9 @@ import { getTransferSettings, setTransferSettings } from './transfer-settings.js
 import { transferTicket } from './transfer-ticket.js';
 
 // Limits like the order link's other actions (docs/decisions.md "Issue 24: ticket transfers"): a
-// buyer passes on a few tickets; a script trying link after link, or mailing strangers, is stopped.
-const TRANSFER_PER_ORDER_LINK = { max: 5, timeWindow: 10 * 60_000 };
-const TRANSFER_PER_ADDRESS = { max: 10, timeWindow: 10 * 60_000 };
+// buyer passes on each ticket of a large order; a script trying link after link, or mailing strangers, is stopped.
+const TRANSFER_PER_ORDER_LINK = { max: 20, timeWindow: 10 * 60_000 };
+const TRANSFER_PER_ADDRESS = { max: 30, timeWindow: 10 * 60_000 };
 const DOWNLOAD_PER_ADDRESS = { max: 30, timeWindow: 10 * 60_000 };
 
 const ZTokenParams = z.object({ token: z.string().max(100) });
