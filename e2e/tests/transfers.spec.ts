@@ -115,7 +115,7 @@ test('a buyer transfers a ticket from the order link: the old code is refused at
     await history.scrollIntoViewIfNeeded();
     await screenshots(console, 'console-history');
     await console.goto(`${acme}/events/${event.eventId}`);
-    await expect(console.getByLabel("Buyers may transfer their tickets")).toBeChecked();
+    await expect(console.getByLabel('Buyers may transfer their tickets')).toBeChecked();
     await console.getByTestId('transfer-settings').scrollIntoViewIfNeeded();
     await console.screenshot({ path: `${shots}-console-setting-1280.png` });
     await console.close();
