@@ -55,7 +55,7 @@ test('a buyer transfers a ticket from the order link: the old code is refused at
     await page.getByTestId('transfer-name').fill('Katherine Johnson');
     await page.getByTestId('transfer-email').fill(friend);
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: `${shots}-transfer-form-390.png`, fullPage: true });
+    await page.screenshot({ path: `${shots}-transfer-form-390.png` });
     await page.getByTestId('transfer-submit').click();
     await expect(page.getByText('Ticket transferred to Katherine Johnson')).toBeVisible();
     await expect(modal).toBeHidden();

@@ -223,7 +223,12 @@ function OrderHero({ page, valid }: { page: TOrderPage; valid: number }) {
       </>
     );
   else if (tickets.some((t) => t.status === 'transferred') && tickets.every((t) => t.status === 'transferred' || t.status === 'used'))
-    line = <>You passed your tickets on: each new holder has their own QR code, e-mailed to them.</>;
+    line =
+      tickets.length === 1 ? (
+        <>You passed your ticket on: its new holder has their own QR code, e-mailed to them.</>
+      ) : (
+        <>You passed your tickets on: each new holder has their own QR code, e-mailed to them.</>
+      );
   else line = <>No ticket of this order is valid any more.</>;
   return (
     <div className={success.hero} data-testid="order-link-hero">
@@ -285,9 +290,9 @@ function TicketItem({ ticket: t, number, of, onTransfer }: { ticket: PageTicket;
   }
   return (
     <li className={css.ticket} data-testid="order-link-ticket" data-status={t.status}>
-      <span>
+      <span className={css.ticketMain}>
         <span className={css.ticketType}>{t.ticketTypeName}</span>
-        <span className={css.holder}>{t.fullName}</span>
+        {!t.transferredTo && <span className={css.holder}>{t.fullName}</span>}
         {t.transferredTo && (
           <span className={css.holder} data-testid="order-link-transferred-to">
             Transferred to {t.transferredTo.fullName} ({t.transferredTo.email}) on {refundDate(t.transferredTo.at)}. Their own QR code was e-mailed to them.

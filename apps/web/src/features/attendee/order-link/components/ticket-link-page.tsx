@@ -127,7 +127,7 @@ function TicketView({ page, token }: { page: TTicketLinkPage; token: string }) {
             </>
           ) : (
             <div className={css.ticket} data-testid="ticket-link-state">
-              <span>
+              <span className={css.ticketMain}>
                 <span className={css.ticketType}>{ticket.ticketTypeName}</span>
                 <span className={css.holder}>{ticket.fullName}</span>
               </span>
