@@ -112,12 +112,14 @@ test('a buyer transfers a ticket from the order link: the old code is refused at
     await expect(history.getByTestId('ticket-history-entry').nth(1)).toHaveAttribute('data-kind', 'transferred');
     await expect(history).toContainText(`to Katherine Johnson (${friend})`);
     await expect(history).toContainText(newId);
-    await history.scrollIntoViewIfNeeded();
     await screenshots(console, 'console-history');
     await console.goto(`${acme}/events/${event.eventId}`);
     await expect(console.getByLabel('Buyers may transfer their tickets')).toBeChecked();
-    await console.getByTestId('transfer-settings').scrollIntoViewIfNeeded();
-    await console.screenshot({ path: `${shots}-console-setting-1280.png` });
+    for (const width of [1280, 390]) {
+      await console.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await console.getByTestId('transfer-settings').scrollIntoViewIfNeeded();
+      await console.screenshot({ path: `${shots}-console-setting-${width}.png` });
+    }
     await console.close();
   });
   await organiser.ctx.dispose();
