@@ -90,7 +90,10 @@ export function TransferTicketModal({ token, ticket, onClose, onDone }: { token:
             label="Their full name"
             autoComplete="off"
             value={fullName}
-            onValue={setFullName}
+            onValue={(v) => {
+              setFullName(v);
+              setFields(({ fullName: _gone, ...rest }) => rest);
+            }}
             error={fields.fullName ?? null}
             maxLength={100}
             required
@@ -102,7 +105,10 @@ export function TransferTicketModal({ token, ticket, onClose, onDone }: { token:
             autoComplete="off"
             inputMode="email"
             value={email}
-            onValue={setEmail}
+            onValue={(v) => {
+              setEmail(v);
+              setFields(({ email: _gone, ...rest }) => rest);
+            }}
             error={fields.email ?? null}
             required
             data-testid="transfer-email"
