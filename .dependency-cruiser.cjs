@@ -28,6 +28,8 @@ const SERVER_MODULES = {
   checkout: ['discounts', 'events', 'fees', 'orders', 'ticket-types', 'waiting-room'],
   'waiting-room': ['events'],
   fulfilment: ['checkin', 'events', 'order-admin', 'orders'],
+  // issue 24: a buyer passes a ticket on; the door and the order pages read its table themselves
+  transfers: ['checkin', 'events', 'fulfilment', 'order-admin', 'orders'],
   'order-admin': ['events', 'orders', 'payments', 'payouts'],
   payments: ['orders'],
   orders: ['discounts', 'events'],
@@ -62,11 +64,11 @@ const SERVER_MODULES = {
 
 /** Web features: a feature imports another only for what it shows of it (a panel on its page). */
 const WEB_FEATURES = {
-  events: ['charities', 'discount-codes', 'event-pages', 'mailout', 'order-admin', 'policies', 'staff', 'ticket-types'],
+  events: ['charities', 'discount-codes', 'event-pages', 'mailout', 'order-admin', 'policies', 'staff', 'ticket-types', 'transfers'],
   checkin: ['events'],
   'discount-codes': ['ticket-types'],
   mailout: ['policies', 'ticket-types'],
-  'order-admin': ['payouts', 'reports'],
+  'order-admin': ['payouts', 'reports', 'transfers'],
   payouts: ['reports'],
   reports: ['tenants'],
   'platform-dashboard': ['tenants'],
@@ -78,6 +80,7 @@ const WEB_FEATURES = {
   charities: [],
   'event-pages': [],
   legal: [],
+  transfers: [],
   outbox: [],
   'payment-settings': [],
   'platform-users': [],

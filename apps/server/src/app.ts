@@ -47,6 +47,7 @@ import { registerPayoutRoutes } from './modules/payouts/routes.js';
 import { registerReportRoutes } from './modules/reports/routes.js';
 import { registerCheckinRoutes } from './modules/checkin/routes.js';
 import { registerWaitingRoomRoutes } from './modules/waiting-room/routes.js';
+import { registerTransferRoutes } from './modules/transfers/routes.js';
 import { registerTemplateRoutes } from './modules/templates/routes.js';
 import { registerPageBuilderRoutes } from './modules/page-builder/routes.js';
 import { registerEventPageRoutes } from './modules/event-pages/routes.js';
@@ -207,6 +208,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerPaymentRoutes(app, deps);
   registerFulfilmentRoutes(app, deps);
   registerBuyerRoutes(app, deps);
+  registerTransferRoutes(app, deps);
   registerOrderAdminRoutes(app, deps);
   registerMailoutRoutes(app, deps);
   registerSiteRoutes(app, deps);

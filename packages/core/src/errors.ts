@@ -69,6 +69,20 @@ export const DOMAIN_ERRORS = {
    * answer: a transfer's failures are listed in its 200 result (spec §3 Transfer result), each with its code.
    */
   TRANSFER_DESTINATION_MISSING: 'CONFLICT',
+  /** Ticket transfers (issue 24): the event's organiser has switched transfers off. */
+  TRANSFERS_OFF: 'CONFLICT',
+  /** The ticket was admitted at the door: a used ticket is not passed on. */
+  TRANSFER_TICKET_USED: 'CONFLICT',
+  /** The ticket was voided by the organiser. */
+  TRANSFER_TICKET_VOIDED: 'CONFLICT',
+  /** The ticket's money went back (a refund voided it). */
+  TRANSFER_TICKET_REFUNDED: 'CONFLICT',
+  /** The ticket was already given to someone else: it is theirs now. */
+  TRANSFER_ALREADY_TRANSFERRED: 'CONFLICT',
+  /** The ticket is already held by this person (the same e-mail address). */
+  TRANSFER_SAME_PERSON: 'BAD_REQUEST',
+  /** The event has ended (or started and has no end): nothing is passed on any more. */
+  TRANSFER_EVENT_OVER: 'CONFLICT',
 } as const satisfies Record<string, ErrorCode>;
 export type DomainErrorCode = keyof typeof DOMAIN_ERRORS;
 
@@ -106,6 +120,19 @@ export type PriceErrorCode = (typeof PRICE_ERRORS)[number];
 /** The domain codes a message to attendees is refused with (the compose form handles each of them). */
 export const SEND_MESSAGE_ERRORS = ['NO_RECIPIENTS', 'MESSAGE_IN_PROGRESS', 'MESSAGE_LIMIT_REACHED'] as const satisfies readonly DomainErrorCode[];
 export type SendMessageErrorCode = (typeof SEND_MESSAGE_ERRORS)[number];
+
+/** The domain codes a ticket transfer is refused with (the order link's transfer form handles each of them). */
+export const TRANSFER_ERRORS = [
+  'TRANSFERS_OFF',
+  'TRANSFER_TICKET_USED',
+  'TRANSFER_TICKET_VOIDED',
+  'TRANSFER_TICKET_REFUNDED',
+  'TRANSFER_ALREADY_TRANSFERRED',
+  'TRANSFER_SAME_PERSON',
+  'TRANSFER_EVENT_OVER',
+  'EVENT_CANCELLED',
+] as const satisfies readonly DomainErrorCode[];
+export type TransferErrorCode = (typeof TRANSFER_ERRORS)[number];
 
 /** For exhaustive switches: a case left out does not compile. */
 export function assertNever(value: never): never {

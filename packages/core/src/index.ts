@@ -42,4 +42,5 @@ export * from './schemas/checkin.js';
 export * from './schemas/waiting-room.js';
 export * from './ticket-menu.js';
 export * from './schemas/buyer.js';
+export * from './schemas/transfers.js';
 export * from './schemas/mailout.js';

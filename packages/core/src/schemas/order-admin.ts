@@ -106,7 +106,8 @@ export const ZOrderRefund = z.object({
 });
 export type TOrderRefund = z.infer<typeof ZOrderRefund>;
 
-export const ORDER_ACTIONS = ['void', 'unvoid', 'refund', 'resend', 'download', 'event_cancelled'] as const;
+/** transfer (issue 24): the buyer passed a ticket on from the order link. */
+export const ORDER_ACTIONS = ['void', 'unvoid', 'refund', 'resend', 'download', 'event_cancelled', 'transfer'] as const;
 export type OrderActionKind = (typeof ORDER_ACTIONS)[number];
 
 /** One line of the order's audit trail: who did what, when and why. */

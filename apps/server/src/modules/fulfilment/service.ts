@@ -58,19 +58,31 @@ function eventInfo(e: NonNullable<Awaited<ReturnType<typeof repo.findEvent>>>): 
   };
 }
 
-/** The order's valid (not voided) tickets, ready to print. */
+/** The order's valid (not voided) tickets that the buyer still holds, ready to print. */
 export async function orderTicketDocument(deps: Deps, order: repo.OrderRow): Promise<TicketDocument> {
   const event = await repo.findEvent(deps.db, order.tenantId, order.eventId);
   if (!event) throw new Error(`event ${order.eventId} of order ${order.id} is missing`);
-  const tickets = (await repo.ticketsOf(deps.db, order.tenantId, order.id)).filter((t) => !t.voided);
+  // Issue 24: a ticket the buyer passed on is its new holder's: only their own link carries its code.
+  const [all, transferred] = await Promise.all([repo.ticketsOf(deps.db, order.tenantId, order.id), repo.transfersOfOrder(deps.db, order.tenantId, order.id)]);
+  const tickets = all.filter((t) => !t.voided && !transferred.has(t.id));
+  return ticketDocument(deps, event, order.orderUid, tickets);
+}
+
+/** Tickets of one event, ready to print (the order's, or a transferred ticket's for its new holder). */
+export async function ticketDocument(
+  deps: Deps,
+  event: NonNullable<Awaited<ReturnType<typeof repo.findEvent>>>,
+  orderUid: string,
+  tickets: Array<Pick<repo.TicketRow, 'ticketUid' | 'ticketTypeName' | 'price' | 'fullName'>>,
+): Promise<TicketDocument> {
   // Issue 15: the cover's ticket crop in the header; a ticket without it is still a ticket.
   const cover = event.coverImageId ? await deps.storage.get(coverStorageKey(event.tenantId, event.id, event.coverImageId, 'ticket.jpg')) : null;
   return {
     event: { ...eventInfo(event), coverImage: cover?.bytes ?? null },
-    orderUid: order.orderUid,
+    orderUid,
     tickets: tickets.map((t) => ({
       ticketUid: t.ticketUid,
-      code: signTicketCode(deps.config.secret, order.eventId, t.ticketUid),
+      code: signTicketCode(deps.config.secret, event.id, t.ticketUid),
       ticketTypeName: t.ticketTypeName,
       price: t.price,
       fullName: t.fullName,

@@ -22,6 +22,8 @@ export { publishedEventPage } from '../../features/attendee/event-site/published
 export const siteRoutes: SiteRoute[] = [
   // Issue 15: a buyer's private order page, opened from the link in their mails.
   { pattern: '/orders/:token', page: lazyPage(() => import('../../features/attendee/order-link/components/order-link-page'), 'OrderLinkPage') },
+  // Issue 24: a transferred ticket's new holder's own page, opened from their mail.
+  { pattern: '/tickets/:token', page: lazyPage(() => import('../../features/attendee/order-link/components/ticket-link-page'), 'TicketLinkPage') },
   // The organiser's public list of events (issue 13): only when the server rendered it here (main.tsx; a console path otherwise).
   // Issue 15: the unsubscribe link of messages to attendees.
   { pattern: '/unsubscribe/:token', page: lazyPage(() => import('../../features/attendee/unsubscribe/components/unsubscribe-page'), 'UnsubscribePage') },

@@ -21,6 +21,7 @@ import { EventActions } from './event-actions';
 import { EventDetailsForm } from './event-details-form';
 import { EventStatusBadge } from './event-status-badge';
 import { WaitingRoomCard } from './waiting-room-card';
+import { TransferSettingsCard } from '../../transfers/components/transfer-settings-card';
 
 // issue 10: the page builder (and GrapesJS with it) loads only when its tab opens.
 const EventPagePanel = lazy(() => import('../../event-pages/components/event-page-panel').then((m) => ({ default: m.EventPagePanel })));
@@ -173,6 +174,7 @@ export function EventEditorPage() {
             }}
           />
           <WaitingRoomCard eventId={e.id} timeZone={d.timeZone} urlName={d.urlName} disabled={d.status === 'cancelled'} />
+          <TransferSettingsCard eventId={e.id} disabled={d.status === 'cancelled'} />
         </Tabs.Panel>
         <Tabs.Panel value="ticket-types">
           <TicketTypesPanel event={e} />
