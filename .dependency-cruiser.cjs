@@ -58,6 +58,8 @@ const SERVER_MODULES = {
   health: [],
   outbox: [],
   site: [],
+  // outgoing webhooks (issue 25): modules emit domain events through platform/domain-events.ts, never import it
+  webhooks: [],
 };
 
 /** Web features: a feature imports another only for what it shows of it (a panel on its page). */

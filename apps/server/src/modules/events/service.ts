@@ -18,6 +18,7 @@ import {
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
+import { emitDomainEvent } from '../../platform/domain-events.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { sniffContentType, type SniffedType } from '../../platform/content-type.js';
 import { isUniqueViolation } from '../../platform/db-errors.js';
@@ -284,6 +285,10 @@ export async function changeEventStatus({
   const row = await deps.db.transaction(async (tx) => {
     const changed = await repo.transitionEvent(tx, ctx.tenantId, eventId, from, to);
     if (changed && to === 'cancelled') await enqueueEventCancellation(deps, tx, { tenantId: ctx.tenantId, eventId, userId: ctx.user.id, ...(message ? { message } : {}) });
+    if (changed && (to === 'published' || to === 'cancelled')) {
+      const event = { id: changed.id, name: changed.name, urlName: changed.urlName, startDateTime: changed.startDateTime?.toISOString() ?? null };
+      await emitDomainEvent(deps, tx, { tenantId: ctx.tenantId, type: to === 'published' ? 'event.published' : 'event.cancelled', data: { event } });
+    }
     return changed;
   });
   if (!row) return getEvent({ deps, ctx, eventId });
