@@ -106,7 +106,9 @@ const ZUrl = z
     } catch {
       return false;
     }
-  }, M_WEBHOOKS.urlInvalid);
+  }, M_WEBHOOKS.urlInvalid)
+  // The OpenAPI document says it is an address (the suites generate bodies from it).
+  .meta({ format: 'uri' });
 
 export const ZWebhookEndpointRequest = z.object({
   url: ZUrl,

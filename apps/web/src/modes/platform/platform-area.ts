@@ -50,7 +50,7 @@ export const platformArea: ConsoleArea = {
       ],
     },
     // The server lets super users alone read the outbox: its mails hold sign-in codes.
-    { label: 'Webhooks', to: '/webhooks', icon: IconWebhook, visible: forRoles(PLATFORM_WRITE) },
+    { label: 'Webhooks', to: '/settings/webhooks', icon: IconWebhook, visible: forRoles(PLATFORM_WRITE) },
     { label: 'Outbox', to: '/outbox', icon: IconMail, visible: forRoles(PLATFORM_OUTBOX) },
   ],
 };

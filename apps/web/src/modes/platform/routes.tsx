@@ -47,7 +47,7 @@ export const platformRoutes: RouteObject[] = [
           { path: 'reports/donations', handle: consolePage('Platform Donations'), lazy: lazyPage(() => import('../../features/reports/components/platform-sales-pages'), 'PlatformDonationsPage') },
           ...tenantReportRoutes('reports/sales/:tenantId'),
           ...payoutRoutes(consolePage),
-          { path: 'webhooks', handle: consolePage('Webhooks', PLATFORM_WRITE), lazy: lazyPage(() => import('../../features/webhooks/components/webhooks-page'), 'WebhooksPage') },
+          { path: 'settings/webhooks', handle: consolePage('Webhooks', PLATFORM_WRITE), lazy: lazyPage(() => import('../../features/webhooks/components/webhooks-page'), 'WebhooksPage') },
           { path: 'outbox', handle: consolePage('Outbox', PLATFORM_OUTBOX), lazy: lazyPage(() => import('../../features/outbox/components/outbox-page'), 'OutboxPage') },
           ...accountPageRoutes,
           { path: '*', handle: { title: 'Not found' }, Component: ConsoleNotFound },

@@ -41,6 +41,6 @@ export const tenantArea: ConsoleArea = {
     { label: 'Find an Order', to: '/reports/orders', icon: IconSearch, visible: tenantWide },
     { label: 'Payouts', to: '/reports/payouts/completed', icon: IconCash, visible: tenantWide },
     { label: 'Charities', to: '/charities', icon: IconHeartHandshake, visible: tenantWide },
-    { label: 'Webhooks', to: '/webhooks', icon: IconWebhook, visible: tenantAdmin },
+    { label: 'Webhooks', to: '/settings/webhooks', icon: IconWebhook, visible: tenantAdmin },
   ],
 };
