@@ -87,7 +87,7 @@ export type WebhookPayload<T extends WebhookEventType = WebhookEventType> = {
 };
 
 const ZEventTypes = z
-  .array(z.string({ error: M_WEBHOOKS.eventTypeUnknown }).refine((t) => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(t), M_WEBHOOKS.eventTypeUnknown), {
+  .array(z.enum(WEBHOOK_EVENT_TYPES, { error: M_WEBHOOKS.eventTypeUnknown }), {
     error: M_WEBHOOKS.eventTypesRequired,
   })
   .min(1, M_WEBHOOKS.eventTypesRequired)
