@@ -163,4 +163,9 @@ export function registerWebhookJobs(deps: Deps) {
   deps.jobs.register(DOMAIN_EVENT_JOB, ({ eventId }: { eventId: string }) => deliverEvent(deps, eventId));
   deps.jobs.register(WEBHOOK_RETRY_JOB, (payload: { deliveryId: string; attempt: number }) => retryDelivery(deps, payload));
   deps.jobs.register(WEBHOOK_REDELIVER_JOB, (payload: { deliveryId: string }) => retryDelivery(deps, { ...payload, manual: true }));
+  // Deliveries wait neither behind tickets' PDFs and mails nor behind one slow receiver.
+  deps.jobs.lane([DOMAIN_EVENT_JOB, WEBHOOK_RETRY_JOB, WEBHOOK_REDELIVER_JOB], WEBHOOK_WORKERS);
 }
+
+/** Workers of the webhooks' job lane, per node: each sends one event (to all its endpoints) at a time. */
+export const WEBHOOK_WORKERS = 4;
