@@ -5,7 +5,7 @@ import { M_WEBHOOKS, WEBHOOK_EVENT_TYPES } from '@marquee/core';
 import { eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { orders, outbox, webhookEndpoints } from '../../db/schema/index.js';
+import { domainEvents, orders, outbox, tickets, webhookEndpoints } from '../../db/schema/index.js';
 import { isPublicAddress, OutboundRefused, postOutbound } from '../../platform/outbound-http.js';
 import { givenEventOnSale, givenHeldOrder, givenTenantWithAdmin, givenUser, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_S } from './deliver.js';
@@ -218,6 +218,31 @@ describe('delivery', () => {
     expect(refunded.status).toBe(201);
     await server.app.deps.jobs.drain();
     expect(received.map((r) => JSON.parse(r.body))).toMatchObject([{ type: 'order.refunded', data: { order: { uid: order.orderUid, refundedAmount: 1_500 }, refund: { amount: 1_500 } } }]);
+    await admin.delete(`${base(acme.id)}/${endpoint.id}`);
+  });
+});
+
+describe('more events', () => {
+  it('a check-in is ticket.checked_in and a void is order.voided, each committed with its change', async () => {
+    const endpoint = await addEndpoint(['ticket.checked_in', 'order.voided']);
+    const order = await payAnOrder();
+    const [ticket] = await server.app.deps.db.select().from(tickets).where(eq(tickets.orderId, order.orderId));
+    const scan = await admin.post(`/api/tenants/${acme.id}/events/${order.eventId}/checkin/scans`, { clientScanId: crypto.randomUUID(), deviceId: 'door-1', ticketId: ticket!.ticketUid });
+    expect(scan.body.result).toBe('admitted');
+    // The same ticket again is refused at the door and sends nothing more.
+    const again = await admin.post(`/api/tenants/${acme.id}/events/${order.eventId}/checkin/scans`, { clientScanId: crypto.randomUUID(), deviceId: 'door-1', ticketId: ticket!.ticketUid });
+    expect(again.body.result).toBe('already_used');
+    const voided = await admin.post(`/api/tenants/${acme.id}/events/${order.eventId}/tickets/void`, { ticketId: ticket!.ticketUid, orderUID: order.orderUid, void: true, reason: 'Duplicate' });
+    expect(voided.status).toBe(200);
+    await server.app.deps.jobs.drain();
+    expect(received.map((r) => JSON.parse(r.body))).toMatchObject([
+      { type: 'ticket.checked_in', data: { ticket: { id: ticket!.id, uid: ticket!.ticketUid, orderId: order.orderId }, scan: { id: scan.body.scanId, deviceId: 'door-1' } } },
+      { type: 'order.voided', data: { order: { uid: order.orderUid }, ticket: { uid: ticket!.ticketUid }, reason: 'Duplicate' } },
+    ]);
+    // A refused change (a void of another tenant's ticket) writes no event.
+    const before = (await server.app.deps.db.select().from(domainEvents)).length;
+    expect((await other.admin.post(`/api/tenants/${other.tenant.id}/events/${order.eventId}/tickets/void`, { ticketId: ticket!.ticketUid, orderUID: order.orderUid, void: false, reason: 'x' })).status).toBe(404);
+    expect((await server.app.deps.db.select().from(domainEvents)).length).toBe(before);
     await admin.delete(`${base(acme.id)}/${endpoint.id}`);
   });
 });
