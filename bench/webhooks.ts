@@ -1,13 +1,13 @@
 // Webhooks (issue 25): a flash sale of orders paid through the test gateway's pay page reaches a
-// local receiver as signed order.paid webhooks; the delay from each payment (the order's paidAt,
-// written when the payment commits) to the receiver's first copy, its p50/p99, and, in a second
-// sale, the server killed -9 in the middle of the deliveries and started again: every event must
-// still arrive (at least once). Printed beside a same-run reference: the same number of bare POSTs
+// local receiver as signed order.paid webhooks, while the server is killed -9 in the middle of the
+// deliveries and started again: every event must arrive (at least once), and the delay from each
+// payment (the order's paidAt, written when the payment commits) to the receiver's first copy is
+// measured (p50, p99). Printed beside a same-run reference: the same number of bare POSTs
 // from this process to the same receiver.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:54329/postgres npx tsx bench/webhooks.ts
 //
-// Knobs: BENCH_ORDERS (1000 per sale), BENCH_PORT (4381), BENCH_PAY_CONCURRENCY (20).
+// Knobs: BENCH_ORDERS (1000), BENCH_PORT (4381), BENCH_PAY_CONCURRENCY (20), BENCH_KILL (1; 0 keeps the server up).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +24,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1000);
 const PORT = Number(process.env.BENCH_PORT ?? 4381);
 const PAY_CONCURRENCY = Number(process.env.BENCH_PAY_CONCURRENCY ?? 20);
+const KILL = process.env.BENCH_KILL !== '0';
 const HOST = `acme.localhost:${PORT}`;
 
 type Arrival = { first: number; count: number; paidAt: number; uid: string };
@@ -172,36 +173,29 @@ async function main() {
     });
     console.log(`reference: ${ORDERS} bare POSTs to the receiver in ${Date.now() - refStart} ms; ${stats(ref)}`);
 
-    // Sale 1: pay every order, measure the deliveries.
-    const sale1 = await givenOrders(ORDERS);
-    const sessions1 = sale1; // the sessions, with their orders' uids
-    let t = Date.now();
-    await pay(sessions1);
-    console.log(`sale 1: ${ORDERS} orders paid on the pay page in ${Date.now() - t} ms`);
-    const uids1 = new Set(sale1.map((o) => o.order_uid));
-    await waitFor(uids1, 300_000);
-    const r1 = report('sale 1', uids1);
-
-    // Sale 2: the server is killed -9 once a quarter of the deliveries arrived, and started again.
-    const sale2 = await givenOrders(ORDERS);
-    const sessions2 = sale2;
-    const uids2 = new Set(sale2.map((o) => o.order_uid));
-    t = Date.now();
-    const paying = pay(sessions2);
-    while ([...arrivals.values()].filter((a) => uids2.has(a.uid)).length < ORDERS / 4) await new Promise((resolve) => setTimeout(resolve, 20));
-    const before = [...arrivals.values()].filter((a) => uids2.has(a.uid)).length;
-    child!.kill('SIGKILL');
-    await new Promise((resolve) => child!.once('exit', resolve));
-    const killedAt = Date.now();
-    await startChild();
-    console.log(`sale 2: killed -9 after ${before} deliveries; up again in ${Date.now() - killedAt} ms`);
+    // The sale: every order paid on the pay page; once a quarter of the deliveries arrived the server
+    // is killed -9 and started again (BENCH_KILL=0 leaves it running).
+    const sale = await givenOrders(ORDERS);
+    const uids = new Set(sale.map((o) => o.order_uid));
+    const delivered = () => [...arrivals.values()].filter((a) => uids.has(a.uid)).length;
+    const t = Date.now();
+    const paying = pay(sale).then(() => console.log(`sale: ${ORDERS} orders paid on the pay page in ${Date.now() - t} ms (the payments are confirmed by the gateway's webhook, a job)`));
+    if (KILL) {
+      while (delivered() < ORDERS / 4) await new Promise((resolve) => setTimeout(resolve, 20));
+      const before = delivered();
+      child!.kill('SIGKILL');
+      await new Promise((resolve) => child!.once('exit', resolve));
+      const killedAt = Date.now();
+      await startChild();
+      console.log(`killed -9 after ${before} deliveries; up again in ${Date.now() - killedAt} ms`);
+    }
     await paying;
-    await waitFor(uids2, 300_000);
-    const r2 = report('sale 2 (kill -9 and restart)', uids2);
+    await waitFor(uids, 900_000);
+    const r = report(KILL ? 'sale (kill -9 and restart mid-delivery)' : 'sale', uids);
     console.log(`signatures that failed verification: ${badSignatures}`);
-    const p99 = percentile([...r1.delays].sort((a, b) => a - b), 99);
-    console.log(`budget: p99 <= 5,000 ms from payment: ${p99 <= 5000 ? 'met' : 'NOT met'} (${p99} ms); none lost across kill -9: ${r2.delivered === ORDERS ? 'met' : 'NOT met'}`);
-    if (r1.delivered !== ORDERS || r2.delivered !== ORDERS || badSignatures) process.exitCode = 1;
+    const p99 = percentile([...r.delays].sort((a, b) => a - b), 99);
+    console.log(`budget: p99 <= 5,000 ms from payment: ${p99 <= 5000 ? 'met' : 'NOT met'} (${p99} ms); every event delivered${KILL ? ' across kill -9' : ''}: ${r.delivered === ORDERS ? 'met' : 'NOT met'}`);
+    if (r.delivered !== ORDERS || badSignatures) process.exitCode = 1;
   } finally {
     (child as ChildProcess | null)?.kill('SIGKILL');
     await db.end().catch(() => {});
