@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
-import { expectToast, givenEventOnSale, logInToConsole, ORGANISER, signIn, tenantOrigin } from './support';
+import { ADMIN, expectToast, givenEventOnSale, logInToConsole, ORGANISER, platformOrigin, signIn, tenantOrigin } from './support';
 
 // Outgoing webhooks (issue 25) on a phone: the organiser adds an endpoint (a receiver running in
 // this test, allowed on loopback by WEBHOOKS_ALLOW_PRIVATE), copies its secret, sees the delivery
@@ -71,6 +71,27 @@ test('an organiser adds a webhook endpoint on a phone, sees a delivery in its lo
   } finally {
     await new Promise((resolve) => receiver.close(resolve));
   }
+});
+
+test('an operator adds a platform endpoint, for every tenant’s events', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const origin = platformOrigin(baseURL);
+  await logInToConsole(page, origin, ADMIN.email, ADMIN.password);
+  await page.goto(`${origin}/settings/webhooks`);
+  await expect(page.getByText("The platform's endpoints receive the chosen events of every tenant.", { exact: false })).toBeVisible();
+  await page.getByRole('button', { name: 'Add endpoint' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Add endpoint' });
+  await dialog.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/platform-hooks');
+  await dialog.getByRole('checkbox', { name: /Payout completed/ }).check();
+  await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(page.getByTestId('webhook-secret')).toHaveText(/^whsec_/);
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByText('http://127.0.0.1:9/platform-hooks')).toBeVisible();
+  await shot(page, 'platform-390');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await shot(page, 'platform-1280');
+  await context.close();
 });
 
 async function shot(page: Page, name: string) {
