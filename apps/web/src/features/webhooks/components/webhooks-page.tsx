@@ -196,7 +196,7 @@ function EndpointCard({ base, endpoint, onSecret, onLog }: { base: string; endpo
   );
 }
 
-type FormValues = { url: string; description: string; eventTypes: string[] };
+type FormValues = { url: string; description: string; eventTypes: WebhookEventType[] };
 
 function AddEndpointModal({ base, opened, onClose, onCreated }: { base: string; opened: boolean; onClose: () => void; onCreated: (url: string, secret: string) => void }) {
   const narrow = useMediaQuery('(max-width: 30em)');
