@@ -60,6 +60,8 @@ const SERVER_MODULES = {
   health: [],
   outbox: [],
   site: [],
+  // outgoing webhooks (issue 25): modules emit domain events through platform/domain-events.ts, never import it
+  webhooks: [],
 };
 
 /** Web features: a feature imports another only for what it shows of it (a panel on its page). */
@@ -88,6 +90,7 @@ const WEB_FEATURES = {
   staff: [],
   templates: [],
   'ticket-types': [],
+  webhooks: [],
 };
 
 /** Refuses a map that names a folder that does not exist, misses one that does, or has a cycle. */

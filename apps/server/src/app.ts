@@ -51,6 +51,7 @@ import { registerTransferRoutes } from './modules/transfers/routes.js';
 import { registerTemplateRoutes } from './modules/templates/routes.js';
 import { registerPageBuilderRoutes } from './modules/page-builder/routes.js';
 import { registerEventPageRoutes } from './modules/event-pages/routes.js';
+import { registerWebhookRoutes } from './modules/webhooks/routes.js';
 import { installPublicFastPath } from './modules/public-site/fast-path.js';
 import { AppError, DomainError, RetryLaterError } from './platform/errors.js';
 import { findInvalidText } from './platform/validate.js';
@@ -205,6 +206,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerAccountRoutes(app, deps);
   registerFileRoutes(app, deps);
   registerOutboxRoutes(app, deps);
+  registerWebhookRoutes(app, deps);
   registerPaymentRoutes(app, deps);
   registerFulfilmentRoutes(app, deps);
   registerBuyerRoutes(app, deps);

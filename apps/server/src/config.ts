@@ -57,6 +57,10 @@ const ZEnv = z.object({
   /** Unset: the AWS SDK's default chain (environment, profile, instance role). */
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Outgoing webhooks may reach private, loopback and link-local addresses: tests and local receivers only, never in production. */
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  /** How long (ms) a webhook receiver has to answer. */
+  WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -97,6 +101,7 @@ export type Config = {
   webDist: string;
   publicSnapshotMs: number;
   logLevel: string;
+  webhooks: { allowPrivate: boolean; timeoutMs: number };
   storage:
     | { driver: 'local' }
     | { driver: 's3'; bucket: string; region: string; endpoint?: string; forcePathStyle: boolean; prefix: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
@@ -179,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     publicSnapshotMs: e.PUBLIC_SNAPSHOT_MS,
     logLevel: e.LOG_LEVEL,
+    webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'true', timeoutMs: e.WEBHOOKS_TIMEOUT_MS },
     storage: storageOf(e),
     ...overrides,
   };

@@ -44,3 +44,4 @@ export * from './ticket-menu.js';
 export * from './schemas/buyer.js';
 export * from './schemas/transfers.js';
 export * from './schemas/mailout.js';
+export * from './schemas/webhooks.js';

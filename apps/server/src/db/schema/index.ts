@@ -15,3 +15,5 @@ export * from './buyer.js';
 export * from './mailout.js';
 export * from './connect.js';
 export * from './transfers.js';
+
+export * from './webhooks.js';

@@ -19,6 +19,7 @@ const doorColumns = {
   id: tickets.id,
   eventId: tickets.eventId,
   ticketUid: tickets.ticketUid,
+  orderId: tickets.orderId,
   orderUid: orders.orderUid,
   fullName: tickets.fullName,
   email: tickets.email,
@@ -40,6 +41,7 @@ export type DoorTicketRow = {
   id: string;
   eventId: string;
   ticketUid: string;
+  orderId: string;
   orderUid: string;
   fullName: string;
   email: string;

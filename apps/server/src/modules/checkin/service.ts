@@ -15,6 +15,7 @@ import {
   type TCheckinUndoResponse,
 } from '@marquee/core';
 import type { Deps } from '../../deps.js';
+import { emitDomainEvent } from '../../platform/domain-events.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { isRetryableConflict, isUniqueViolation } from '../../platform/db-errors.js';
@@ -190,7 +191,18 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
     let admitted = false;
     for (let tries = 1; ; tries++) {
       try {
-        admitted = await repo.admitTicket(deps.db, { ...base, at: now, scannedAt, details: JSON.stringify({ via }) });
+        // The admission and its ticket.checked_in event (issue 25) commit together.
+        admitted = await deps.db.transaction(async (tx) => {
+          const done = await repo.admitTicket(tx, { ...base, at: now, scannedAt, details: JSON.stringify({ via }) });
+          if (done) {
+            await emitDomainEvent(deps, tx, {
+              tenantId,
+              type: 'ticket.checked_in',
+              data: { ticket: { id: ticket!.id, uid: ticket!.ticketUid, eventId, orderId: ticket!.orderId }, scan: { id: scanId, at: now.toISOString(), deviceId: input.deviceId } },
+            });
+          }
+          return done;
+        });
         break;
       } catch (err) {
         if (isUniqueViolation(err)) return replay(deps, ctx, eventId, input.clientScanId);

@@ -1,5 +1,6 @@
 import { type EventStatus, M, type TEvent } from '@marquee/core';
 import type { Deps } from '../../deps.js';
+import { emitDomainEvent } from '../../platform/domain-events.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { AppError, conflict } from '../../platform/errors.js';
 import { enqueueEventCancellation } from './cancellation.js';
@@ -42,6 +43,10 @@ export async function changeEventStatus({
   const row = await deps.db.transaction(async (tx) => {
     const changed = await repo.transitionEvent(tx, ctx.tenantId, eventId, from, to);
     if (changed && to === 'cancelled') await enqueueEventCancellation(deps, tx, { tenantId: ctx.tenantId, eventId, userId: ctx.user.id, ...(message ? { message } : {}) });
+    if (changed && (to === 'published' || to === 'cancelled')) {
+      const event = { id: changed.id, name: changed.name, urlName: changed.urlName, startDateTime: changed.startDateTime?.toISOString() ?? null };
+      await emitDomainEvent(deps, tx, { tenantId: ctx.tenantId, type: to === 'published' ? 'event.published' : 'event.cancelled', data: { event } });
+    }
     return changed;
   });
   if (!row) return getEvent({ deps, ctx, eventId });

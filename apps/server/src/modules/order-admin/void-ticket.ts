@@ -1,6 +1,7 @@
 import { M, type TVoidTicketResponse, type ZVoidTicketRequest } from '@marquee/core';
 import type { z } from 'zod';
 import type { Deps } from '../../deps.js';
+import { emitDomainEvent } from '../../platform/domain-events.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { lockTenantOrder } from '../orders/repository.js';
@@ -43,6 +44,13 @@ export async function voidTicket(opts: { deps: Deps; ctx: TenantCtx; eventId: st
       details: { ticketUID: ticket.ticketUid },
     });
     await enqueueTicketNotice(deps, tx, { tenantId: ctx.tenantId, orderId: order.id, ticketId: ticket.id, voided: input.void });
+    if (input.void) {
+      await emitDomainEvent(deps, tx, {
+        tenantId: ctx.tenantId,
+        type: 'order.voided',
+        data: { order: { id: order.id, uid: order.orderUid, eventId: order.eventId }, ticket: { id: ticket.id, uid: ticket.ticketUid }, reason: input.reason },
+      });
+    }
     return ticket.id;
   });
   const rows = await repo.ticketsOf(deps.db, ctx.tenantId, order.id);

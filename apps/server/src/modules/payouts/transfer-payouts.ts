@@ -7,7 +7,9 @@ import {
   type TransferFailureCode,
   type TTransferResult,
 } from '@marquee/core';
+import type { DbOrTx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
+import { emitDomainEvent } from '../../platform/domain-events.js';
 import type { AuthUser } from '../../platform/auth/context.js';
 import { TransferRefused } from '../../platform/payments/gateway.js';
 import * as repo from './repository.js';
@@ -136,7 +138,10 @@ async function transferForTenant(
   try {
     const { transferId } = await deps.payments.transfer({ payoutId, tenantId: p.tenantId, destination, amount: claim.amount, currency: 'usd' });
     await deps.db.transaction(async (tx) => {
-      if (await repo.lockSendingPayout(tx, payoutId)) await repo.completePayout(tx, { tenantId: p.tenantId, payoutId, transferId });
+      if (await repo.lockSendingPayout(tx, payoutId)) {
+        await repo.completePayout(tx, { tenantId: p.tenantId, payoutId, transferId });
+        await emitPayoutCompleted(deps, tx, { tenantId: p.tenantId, payoutId, amount: claim.amount, transferId });
+      }
     });
     return { completed: { payoutId, tenantId: p.tenantId, tenantURL: tenantURL ?? '', tenantName: tenantName ?? '', orderUIDs: claim.uids, amount: claim.amount, transferId }, failed };
   } catch (err) {
@@ -172,6 +177,7 @@ export async function reconcilePayouts({ deps, now = new Date() }: { deps: Deps;
       if (found) {
         if (found.amount !== p.amount) deps.log.error({ payoutId: p.id, expected: p.amount, found: found.amount }, 'transfer amount differs from its payout');
         await repo.completePayout(tx, { tenantId: p.tenantId, payoutId: p.id, transferId: found.transferId });
+        await emitPayoutCompleted(deps, tx, { tenantId: p.tenantId, payoutId: p.id, amount: p.amount, transferId: found.transferId });
         completed++;
       } else {
         await repo.failPayout(tx, { tenantId: p.tenantId, payoutId: p.id, failure: 'The transfer was not made. Please try again.' });
@@ -180,4 +186,13 @@ export async function reconcilePayouts({ deps, now = new Date() }: { deps: Deps;
     });
   }
   return { completed, failed };
+}
+
+/** payout.completed (issue 25), in the transaction that marks the payout completed. */
+function emitPayoutCompleted(deps: Deps, tx: DbOrTx, p: { tenantId: string; payoutId: string; amount: number; transferId: string }) {
+  return emitDomainEvent(deps, tx, {
+    tenantId: p.tenantId,
+    type: 'payout.completed',
+    data: { payout: { id: p.payoutId, amount: p.amount, currency: 'usd', transferId: p.transferId, completedAt: new Date().toISOString() } },
+  });
 }

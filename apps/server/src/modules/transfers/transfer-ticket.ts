@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { eventTransferRefusal, M, ORDER_LINK_TOKEN_RE, type TransferErrorCode, type TTransferTicketResponse } from '@marquee/core';
 import { publicOrigin } from '../../config.js';
 import type { Deps } from '../../deps.js';
+import { emitTicketTransferred } from '../../platform/domain-events.js';
 import type { SiteCtx } from '../../platform/auth/context.js';
 import { conflict, DomainError, notFound } from '../../platform/errors.js';
 import * as fulfilmentRepo from '../fulfilment/repository.js';
@@ -95,6 +96,12 @@ export async function transferTicket(opts: {
       userId: null,
       userEmail: locked.email,
       details: { ticketUID: ticket.ticketUid, newTicketUID: newUid, to: input.email, by: 'order link' },
+    });
+    await emitTicketTransferred(deps, tx, {
+      tenantId,
+      ticket: { id: ticket.id, uid: newUid, eventId: order.eventId, orderId: order.id },
+      from: { fullName: fromName, email: holderEmail },
+      to: { fullName: input.fullName, email: input.email },
     });
     await deps.mailer.send(
       tx,

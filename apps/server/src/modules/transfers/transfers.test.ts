@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CHECKIN_PATHS, M, TICKET_LINK_TOKEN_RE, TRANSFER_PATHS, type TCheckinManifest } from '@marquee/core';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, orderActions, outbox, refunds, tickets, ticketTransfers } from '../../db/schema/index.js';
+import { domainEvents, events, orderActions, outbox, refunds, tickets, ticketTransfers } from '../../db/schema/index.js';
 import { givenHeldOrder, givenTenant, givenTenantAdmin, givenUser, inspectPdf, notFoundError, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { signTicketCode } from '../checkin/ticket-code.js';
 import { FULFIL_JOB } from '../fulfilment/service.js';
@@ -129,6 +129,11 @@ describe('transferring a ticket from the order link', () => {
     expect(entries.map((e: { kind: string }) => e.kind)).toEqual(['sold', 'transferred', 'checked_in']);
     expect(entries[1].detail).toContain(`to ${to.fullName} (${to.email})`);
     expect(history.body.result.find((t: { ticketId: string }) => t.ticketId === kept!.id).entries.map((e: { kind: string }) => e.kind)).toEqual(['sold']);
+
+    // The webhooks' domain event (issue 25), written in the transfer's transaction.
+    const emitted = await db().select().from(domainEvents).where(and(eq(domainEvents.tenantId, tenant.id), eq(domainEvents.type, 'ticket.transferred')));
+    expect(emitted).toHaveLength(1);
+    expect(emitted[0]!.data).toMatchObject({ ticket: { id: given!.id, orderId: order.orderId }, to: { fullName: to.fullName, email: to.email } });
   });
 
   it('tells offline doors: the manifest lists the old code as revoked, and an old code admitted offline comes back from the sync as a conflict', async () => {

@@ -1,4 +1,4 @@
-import { PLATFORM_OUTBOX, PLATFORM_READ, type PlatformRole, type TMembership } from '@marquee/core';
+import { PLATFORM_OUTBOX, PLATFORM_READ, PLATFORM_WRITE, type PlatformRole, type TMembership } from '@marquee/core';
 import {
   IconBuildingStore,
   IconCash,
@@ -10,6 +10,7 @@ import {
   IconReceipt2,
   IconTemplate,
   IconUsersGroup,
+  IconWebhook,
 } from '@tabler/icons-react';
 import { hasPlatformRole, isPlatformMember } from '../../ui/session';
 import type { ConsoleArea } from '../console/console-area';
@@ -49,6 +50,7 @@ export const platformArea: ConsoleArea = {
       ],
     },
     // The server lets super users alone read the outbox: its mails hold sign-in codes.
+    { label: 'Webhooks', to: '/settings/webhooks', icon: IconWebhook, visible: forRoles(PLATFORM_WRITE) },
     { label: 'Outbox', to: '/outbox', icon: IconMail, visible: forRoles(PLATFORM_OUTBOX) },
   ],
 };

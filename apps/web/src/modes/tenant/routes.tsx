@@ -37,6 +37,7 @@ export const tenantRoutes: RouteObject[] = [
           { path: 'reports/orders', handle: tenantPage('Find an Order'), lazy: lazyPage(() => import('../../features/order-admin/components/find-order'), 'FindOrderPage') },
           { path: 'event/:eventId/order/:orderUID', handle: consolePage('Order'), lazy: lazyPage(() => import('../../features/order-admin/components/order-detail-page'), 'ConsoleOrderPage') },
           ...tenantPayoutRoutes(tenantPage),
+          { path: 'settings/webhooks', handle: tenantPage('Webhooks'), lazy: lazyPage(() => import('../../features/webhooks/components/webhooks-page'), 'WebhooksPage') },
           { path: 'charities', handle: tenantPage('Charities'), lazy: lazyPage(() => import('../../features/charities/components/tenant-charities-page'), 'TenantCharitiesPage') },
           ...accountPageRoutes,
           { path: '*', handle: { title: 'Not found' }, Component: ConsoleNotFound },

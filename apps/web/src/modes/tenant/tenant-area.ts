@@ -9,6 +9,7 @@ import {
   IconReceipt2,
   IconSearch,
   IconUsers,
+  IconWebhook,
 } from '@tabler/icons-react';
 import { isTenantWideMember } from '../../shared/access';
 import type { ConsoleArea } from '../console/console-area';
@@ -16,6 +17,9 @@ import type { ConsoleArea } from '../console/console-area';
 // spec: accounts-admin-fees §4 tenant status: active and pending are editable; anything else is disabled.
 const EDITABLE = ['active', 'pending'];
 
+/** Webhooks carry the tenant's orders out: its admins manage them (the server's rule too). */
+const tenantAdmin = (memberships: TMembership[], context: TSiteContext) =>
+  memberships.some((m) => m.tenantId === context.tenant?.id && !m.eventId && m.roles.includes('tenant_admin'));
 const tenantWide = (memberships: TMembership[], context: TSiteContext) => isTenantWideMember(memberships, context.tenant?.id);
 
 export const tenantArea: ConsoleArea = {
@@ -37,5 +41,6 @@ export const tenantArea: ConsoleArea = {
     { label: 'Find an Order', to: '/reports/orders', icon: IconSearch, visible: tenantWide },
     { label: 'Payouts', to: '/reports/payouts/completed', icon: IconCash, visible: tenantWide },
     { label: 'Charities', to: '/charities', icon: IconHeartHandshake, visible: tenantWide },
+    { label: 'Webhooks', to: '/settings/webhooks', icon: IconWebhook, visible: tenantAdmin },
   ],
 };
