@@ -27,6 +27,8 @@ const SERVER_MODULES = {
   'public-site': ['checkout', 'events', 'tenants', 'ticket-types'],
   checkout: ['discounts', 'events', 'fees', 'orders', 'ticket-types', 'waiting-room'],
   'waiting-room': ['events'],
+  // issue 24's waiting list for sold-out tickets: offers are checkout holds, removals give an order's hold back
+  waitlist: ['checkout', 'events', 'orders', 'reports'],
   fulfilment: ['checkin', 'events', 'order-admin', 'orders'],
   'order-admin': ['events', 'orders', 'payments', 'payouts'],
   payments: ['orders'],

@@ -391,6 +391,10 @@ export const M = {
   checkinUndoAdmittedSince: 'This ticket was admitted again since; undo that admission instead.',
   checkinScannedBy: 'scannedBy must be the id of the person who scanned (a UUID).',
   checkinScannedByOther: 'Offline scans can only be sent by the person who made them: they are sent when that person signs in on this device again.',
+  // Waiting list (issue 24; ours: the spec has none; the attendee's messages are in M_SITE)
+  waitlistOfferMinutes: 'Give between 5 minutes and 7 days (10080 minutes) to claim an offer.',
+  waitlistRemoved: 'Removed from the waiting list.',
+  waitlistOffered: 'Offer sent.',
   // Waiting room (issue 13; ours: the spec has none)
   waitingRoomRequired: 'This sale has a waiting room: wait for your turn in line, then try again.',
   waitingRoomOpensAt: 'Enter the date and time the line opens.',
