@@ -98,7 +98,7 @@ export async function runOfferRound({ deps, tenantId, eventId, entryId }: Round)
     await repo.markOffered(
       tx,
       tenantId,
-      taken.map((p) => ({ entryId: p.entry.id, quantity: p.quantity, orderId: p.orderId, tokenHash: viewTokenHash(p.token), expiresAt })),
+      taken.map((p) => ({ entryId: p.entry.id, quantity: p.quantity, orderId: p.orderId, tokenHash: viewTokenHash(p.token), offeredAt: now, expiresAt })),
     );
     const origin = publicOrigin(deps.config, tenant.url);
     const names = new Map(snapshot.types.map((t) => [t.id, t]));

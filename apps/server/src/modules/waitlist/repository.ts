@@ -111,14 +111,14 @@ export async function lockWaiting(tx: DbOrTx, tenantId: string, eventId: string,
     .for('update');
 }
 
-export type OfferMade = { entryId: string; quantity: number; orderId: string; tokenHash: string; expiresAt: Date };
+export type OfferMade = { entryId: string; quantity: number; orderId: string; tokenHash: string; offeredAt: Date; expiresAt: Date };
 
 export async function markOffered(tx: DbOrTx, tenantId: string, offers: readonly OfferMade[]) {
   if (offers.length === 0) return;
-  const json = JSON.stringify(offers.map((o) => ({ id: o.entryId, q: o.quantity, o: o.orderId, h: o.tokenHash, x: o.expiresAt.toISOString() })));
+  const json = JSON.stringify(offers.map((o) => ({ id: o.entryId, q: o.quantity, o: o.orderId, h: o.tokenHash, a: o.offeredAt.toISOString(), x: o.expiresAt.toISOString() })));
   await tx.execute(sql`
     update ${waitlistEntries} w set state = 'offered', offered_quantity = (x->>'q')::int, offer_order_id = (x->>'o')::uuid,
-      claim_token_hash = x->>'h', offer_expires_at = (x->>'x')::timestamptz, offered_at = now(), updated_at = now()
+      claim_token_hash = x->>'h', offer_expires_at = (x->>'x')::timestamptz, offered_at = (x->>'a')::timestamptz, updated_at = now()
     from jsonb_array_elements(${json}::jsonb) x
     where w.tenant_id = ${tenantId} and w.id = (x->>'id')::uuid and w.state = 'waiting'`);
 }
