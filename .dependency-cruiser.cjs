@@ -64,7 +64,7 @@ const SERVER_MODULES = {
 
 /** Web features: a feature imports another only for what it shows of it (a panel on its page). */
 const WEB_FEATURES = {
-  events: ['charities', 'discount-codes', 'event-pages', 'mailout', 'order-admin', 'policies', 'staff', 'ticket-types'],
+  events: ['charities', 'discount-codes', 'event-pages', 'mailout', 'order-admin', 'policies', 'staff', 'ticket-types', 'waitlist'],
   checkin: ['events'],
   'discount-codes': ['ticket-types'],
   mailout: ['policies', 'ticket-types'],
@@ -77,6 +77,7 @@ const WEB_FEATURES = {
   fees: ['payment-settings'],
   accounts: [],
   attendee: [],
+  waitlist: [],
   charities: [],
   'event-pages': [],
   legal: [],

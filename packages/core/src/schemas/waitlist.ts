@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { M } from '../messages.js';
 import { zEmail } from './common.js';
+import { ZBreakdown } from './orders.js';
 
 // The waiting list for sold-out tickets (issue 24; ours: the spec has none). docs/waiting-list.md.
 
@@ -27,6 +28,7 @@ export const ZClaimWaitlistResponse = z.object({
   holdExpiresAt: z.string(),
   email: z.string(),
   lines: z.array(z.object({ ticketTypeId: z.string(), quantity: z.number().int() })),
+  breakdown: ZBreakdown,
 });
 export type TClaimWaitlistResponse = z.infer<typeof ZClaimWaitlistResponse>;
 

@@ -1,6 +1,7 @@
 import { M, type TClaimWaitlistResponse } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import { DomainError, notFound } from '../../platform/errors.js';
+import { toBreakdown } from '../checkout/pricing.js';
 import { tokenMatches } from '../orders/public-order.js';
 import * as ordersRepo from '../orders/repository.js';
 import * as repo from './repository.js';
@@ -28,5 +29,7 @@ export async function claimOffer(opts: { deps: Deps; tenantId: string; eventId: 
     holdExpiresAt: draft.holdExpiresAt.toISOString(),
     email: entry.email,
     lines: lines.map((l) => ({ ticketTypeId: l.ticketTypeId, quantity: l.quantity })),
+    // The price the offer was made at, as the checkout's own hold answers it.
+    breakdown: toBreakdown(JSON.parse(draft.breakdown ?? '{}') as Parameters<typeof toBreakdown>[0], null),
   };
 }
