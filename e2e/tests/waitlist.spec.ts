@@ -125,6 +125,7 @@ test.describe('the waiting list (issue 24)', () => {
     await a.getByTestId('field-lastName').fill('Walker');
     await a.getByTestId('field-phone').pressSequentially('6175550123');
     await a.getByTestId('field-address1').fill('1 Navy Yard');
+    await a.getByTestId('field-address2').fill('Building 5');
     await a.getByTestId('field-city').fill('Boston');
     await a.getByTestId('field-state').selectOption('MA');
     await a.getByTestId('field-zipCode').fill('02129');

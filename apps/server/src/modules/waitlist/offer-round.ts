@@ -25,6 +25,8 @@ export const WAITLIST_SWEEP_JOB = 'waitlist.sweep';
 export const SWEEP_EVERY_MS = 60_000;
 /** Most offers one round makes (a round for more is queued again at once). */
 const ROUND_MAX = 2000;
+/** Rounds one job runs back to back while they still offer something (then it queues another job). */
+const ROUNDS_PER_JOB = 20;
 
 type Round = { deps: Deps; tenantId: string; eventId: string; entryId?: string };
 
@@ -59,6 +61,14 @@ export async function runOfferRound({ deps, tenantId, eventId, entryId }: Round)
     const expiresAt = new Date(now.getTime() + settings.offerMinutes * 60_000);
     const planned: Array<{ entry: repo.EntryRow; quantity: number; orderId: string; orderUid: string; token: string }> = [];
     const requests: checkoutRepo.HoldRequest[] = [];
+    // One quote per ticket type and quantity: a round of a thousand offers prices a handful of carts.
+    const quotes = new Map<string, ReturnType<typeof quoteCart>>();
+    const quote = (ticketTypeId: string, quantity: number) => {
+      const key = `${ticketTypeId}:${quantity}`;
+      let q = quotes.get(key);
+      if (!q) quotes.set(key, (q = quoteCart(snapshot, { lines: [{ ticketTypeId, quantity }], discountCode: null, donation: 0, donationField: 'donation', now })));
+      return q;
+    };
     for (const entry of waiting) {
       const left = free.get(entry.ticketTypeId) ?? 0;
       const quantity = Math.min(entry.quantity, left, capacity ?? Number.MAX_SAFE_INTEGER);
@@ -68,7 +78,7 @@ export async function runOfferRound({ deps, tenantId, eventId, entryId }: Round)
       const orderId = randomUUID();
       const orderUid = newOrderUid();
       const token = randomBytes(24).toString('base64url');
-      const { lines, config, priced } = quoteCart(snapshot, { lines: [{ ticketTypeId: entry.ticketTypeId, quantity }], discountCode: null, donation: 0, donationField: 'donation', now });
+      const { lines, config, priced } = quote(entry.ticketTypeId, quantity);
       planned.push({ entry, quantity, orderId, orderUid, token });
       requests.push({
         order: {
@@ -153,9 +163,12 @@ export async function scheduleSweep(deps: Deps, at: number) {
 
 export function registerWaitlistJobs(deps: Deps) {
   deps.jobs.register(WAITLIST_OFFER_JOB, async (payload: { tenantId: string; eventId: string }) => {
-    const made = await runOfferRound({ deps, tenantId: payload.tenantId, eventId: payload.eventId });
-    // A round is capped: more free tickets and people waiting get the next one at once.
-    if (made >= ROUND_MAX) await deps.jobs.enqueue(deps.db, WAITLIST_OFFER_JOB, payload);
+    // Tickets that came back while a round ran are offered by the next one at once, in this job:
+    // not behind the mail jobs the round just queued.
+    for (let i = 0; i < ROUNDS_PER_JOB; i++) {
+      if ((await runOfferRound({ deps, tenantId: payload.tenantId, eventId: payload.eventId })) === 0) return;
+    }
+    await deps.jobs.enqueue(deps.db, WAITLIST_OFFER_JOB, payload);
   });
   deps.jobs.register(WAITLIST_SWEEP_JOB, async () => {
     try {

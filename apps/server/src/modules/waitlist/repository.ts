@@ -61,8 +61,9 @@ export async function findEntry(db: DbOrTx, tenantId: string, entryId: string): 
 }
 
 /**
- * Offers whose draft is gone become claimed (an order bought them) or expired. Run under the
- * settings lock; reads orders without locking them.
+ * Offers past their deadline whose draft is gone become claimed (an order bought them) or expired.
+ * Run under the settings lock; reads orders without locking them. (Before the deadline the list
+ * shows an offer's state from its orders, listEntries; only offers past it need writing down.)
  */
 export async function settleOffers(tx: DbOrTx, tenantId: string, eventId: string): Promise<void> {
   await tx.execute(sql`
@@ -74,7 +75,7 @@ export async function settleOffers(tx: DbOrTx, tenantId: string, eventId: string
         (select o.id from ${orders} o where o.tenant_id = w2.tenant_id and o.waitlist_entry_id = w2.id
            and o.status not in ('draft', 'expired', 'replaced') order by o.created_at limit 1) as order_id
       from ${waitlistEntries} w2
-      where w2.tenant_id = ${tenantId} and w2.event_id = ${eventId} and w2.state = 'offered'
+      where w2.tenant_id = ${tenantId} and w2.event_id = ${eventId} and w2.state = 'offered' and w2.offer_expires_at <= now()
         and not exists (select 1 from ${orders} d where d.tenant_id = w2.tenant_id and d.waitlist_entry_id = w2.id and d.status = 'draft')
     ) b
     where w.tenant_id = ${tenantId} and w.id = b.id`);
@@ -188,7 +189,7 @@ export async function eventsToSweep(db: DbOrTx): Promise<Array<{ tenantId: strin
     select distinct w.tenant_id as "tenantId", w.event_id as "eventId"
     from ${waitlistEntries} w
     join ${waitlistSettings} s on s.tenant_id = w.tenant_id and s.event_id = w.event_id and s.enabled
-    where (w.state = 'offered' and not exists (select 1 from ${orders} d where d.tenant_id = w.tenant_id and d.waitlist_entry_id = w.id and d.status = 'draft'))
+    where (w.state = 'offered' and w.offer_expires_at <= now() and not exists (select 1 from ${orders} d where d.tenant_id = w.tenant_id and d.waitlist_entry_id = w.id and d.status = 'draft'))
        or (w.state = 'waiting' and exists (select 1 from ${ticketTypes} t where t.tenant_id = w.tenant_id and t.id = w.ticket_type_id and t.remaining > 0))
     limit 1000`)) as unknown as { rows: Array<{ tenantId: string; eventId: string }> };
   return result.rows;
