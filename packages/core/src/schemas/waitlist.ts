@@ -45,6 +45,7 @@ export type TWaitlistSettings = z.infer<typeof ZWaitlistSettings>;
 
 export const ZWaitlistEntry = z.object({
   id: z.string(),
+  /** The place in join order (1 = first), the order offers go in. */
   position: z.number().int(),
   email: z.string(),
   ticketTypeId: z.string(),

@@ -21,17 +21,16 @@ async function ownEvent(deps: Deps, ctx: TenantCtx, eventId: string) {
 export async function getWaitlist({ deps, ctx, eventId }: { deps: Deps; ctx: TenantCtx; eventId: string }): Promise<TWaitlist> {
   await ownEvent(deps, ctx, eventId);
   const [settings, entries] = await Promise.all([repo.findSettings(deps.db, ctx.tenantId, eventId), repo.listEntries(deps.db, ctx.tenantId, eventId)]);
-  let position = 0;
   const counts = { joined: entries.length, waiting: 0, offered: 0, bought: 0 };
-  const result = entries.map((e) => {
+  const result = entries.map((e, i) => {
     const state = e.shownState as TWaitlist['entries'][number]['state'];
     if (state === 'waiting') counts.waiting++;
     if (state === 'offered') counts.offered++;
     if (state === 'claimed') counts.bought++;
     return {
       id: e.id,
-      // The place in line among those still waiting; the others keep their join rank's place blank (0).
-      position: state === 'waiting' ? ++position : 0,
+      // The place in join order, the order offers go in.
+      position: i + 1,
       email: e.email,
       ticketTypeId: e.ticketTypeId,
       ticketTypeName: e.ticketTypeName,

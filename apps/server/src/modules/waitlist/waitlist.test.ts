@@ -189,8 +189,8 @@ describe('offers', () => {
     const list = await organiser.get(listPath(event));
     expect(list.status).toBe(200);
     expect(list.body.entries.map((e: { email: string; state: string; position: number }) => [e.email, e.state, e.position])).toEqual([
-      ['alice@example.test', 'claimed', 0],
-      ['bob@example.test', 'waiting', 1],
+      ['alice@example.test', 'claimed', 1],
+      ['bob@example.test', 'waiting', 2],
     ]);
     expect(list.body.counts).toEqual({ joined: 2, waiting: 1, offered: 0, bought: 1 });
     const used = await c.post(claimPath(event), { entryId: link.entryId, token: link.token });

@@ -157,12 +157,10 @@ export function WaitlistPanel({ event }: { event: TEvent }) {
               {entries.map((e) => (
                 <Table.Tr key={e.id} data-testid={`waitlist-row-${e.email}`}>
                   <Table.Td>
-                    <Text fz="sm" c={e.position ? undefined : 'dimmed'}>
-                      {e.position || '–'}
-                    </Text>
+                    <Text fz="sm">{e.position}</Text>
                   </Table.Td>
                   <Table.Td>
-                    <Text fz="sm" fw={500} style={{ wordBreak: 'break-all' }}>
+                    <Text fz="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
                       {e.email}
                     </Text>
                     <Text fz="xs" c="dimmed">
@@ -185,7 +183,7 @@ export function WaitlistPanel({ event }: { event: TEvent }) {
                     </Badge>
                     {e.state === 'offered' && e.offerExpiresAt && (
                       <Text fz="xs" c="dimmed" mt={2}>
-                        {e.offeredQuantity} until {formatInZone(e.offerExpiresAt, zone, { withWeekday: false })}
+                        {e.offeredQuantity} held until {formatInZone(e.offerExpiresAt, zone, { withWeekday: false })}
                       </Text>
                     )}
                   </Table.Td>

@@ -59,7 +59,7 @@ export function WaitlistClaimPage() {
   return (
     <div className={site.container}>
       <div className={css.claim}>
-        <Card>
+        <Card className={css.claimBody}>
           <h1 className={site.pageTitle}>Your waiting-list offer</h1>
           {problem ? (
             <>
