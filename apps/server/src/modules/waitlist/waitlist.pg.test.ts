@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutPayload, givenEventOnSale, givenTenantWithSettings, startServer, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { checkoutPayload, givenEventOnSale, givenTenantWithSettings, givenUser, startServer, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { jobs, orderLines, orders, outbox, ticketTypes, waitlistEntries } from '../../db/schema/index.js';
 import { expireHold } from '../orders/holds.js';
 
@@ -155,6 +155,45 @@ describe('the waiting list on two nodes', () => {
       .groupBy(orders.waitlistEntryId);
     expect(live.every((l) => l.n === 1)).toBe(true);
     expect(entries.filter((e) => e.state === 'offered').length).toBeGreaterThanOrEqual(live.length);
+    await noFailedJobs();
+  });
+
+  it("the organiser's removals race claims and rounds: every answer clear, no ticket out twice, no deadlock", async () => {
+    const total = 10;
+    const { event, typeId, drafts } = await soldOutWithList(total, 25);
+    await expireNow(drafts);
+    await Promise.all(drafts.map((orderId, i) => expireHold({ deps: node(i).app.deps, orderId })));
+    await drainBoth();
+    const offerDrafts = await db()
+      .select({ orderUid: orders.orderUid, email: orders.email, entryId: orders.waitlistEntryId })
+      .from(orders)
+      .where(and(eq(orders.eventId, event.id), eq(orders.status, 'draft'), isNotNull(orders.waitlistEntryId)));
+    expect(offerDrafts).toHaveLength(total);
+    const u = await givenUser(nodeA, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
+    const admins = [nodeA.client(tenant.url), nodeB.client(tenant.url)];
+    for (const c of admins) await c.login(u.email);
+    const list = `/api/tenants/${tenant.id}/events/${event.id}/waitlist`;
+
+    // Each offered person pays while the organiser removes them (the other node), and rounds run.
+    const answers = await Promise.all([
+      ...offerDrafts.flatMap((o, i) => [
+        node(i).client(tenant.url).post(ordersPath(event.id), { ...checkoutPayload([{ ticketTypeId: typeId, quantity: 1 }], { email: o.email }), draftOrderUID: o.orderUid }),
+        admins[(i + 1) % 2]!.delete(`${list}/entries/${o.entryId}`),
+      ]),
+      drainBoth(),
+    ]);
+    await drainBoth();
+    const statuses = answers.flatMap((a) => (a ? [a.status] : []));
+    expect(statuses.every((s) => [200, 201, 409].includes(s))).toBe(true);
+
+    const [type] = await db().select().from(ticketTypes).where(eq(ticketTypes.id, typeId));
+    const out = await outstanding(event.id);
+    expect(type!.remaining + out.reduce((n, o) => n + o.quantity, 0)).toBe(total);
+    // The removed people's offers went to the next in line: nobody holds two, and tickets did not sit free while people waited.
+    const perEmail = new Map<string, number>();
+    for (const o of out) perEmail.set(o.email, (perEmail.get(o.email) ?? 0) + o.quantity);
+    expect([...perEmail.values()].every((n) => n === 1)).toBe(true);
+    expect(type!.remaining).toBe(0);
     await noFailedJobs();
   });
 });
