@@ -27,6 +27,8 @@ const SERVER_MODULES = {
   'public-site': ['checkout', 'events', 'tenants', 'ticket-types'],
   checkout: ['discounts', 'events', 'fees', 'orders', 'ticket-types', 'waiting-room'],
   'waiting-room': ['events'],
+  // issue 24's waiting list for sold-out tickets: offers are checkout holds, removals give an order's hold back
+  waitlist: ['checkout', 'events', 'orders', 'reports'],
   fulfilment: ['checkin', 'events', 'order-admin', 'orders'],
   // issue 24: a buyer passes a ticket on; the door and the order pages read its table themselves
   transfers: ['checkin', 'events', 'fulfilment', 'order-admin', 'orders'],
@@ -66,7 +68,7 @@ const SERVER_MODULES = {
 
 /** Web features: a feature imports another only for what it shows of it (a panel on its page). */
 const WEB_FEATURES = {
-  events: ['charities', 'discount-codes', 'event-pages', 'mailout', 'order-admin', 'policies', 'staff', 'ticket-types', 'transfers'],
+  events: ['charities', 'discount-codes', 'event-pages', 'mailout', 'order-admin', 'policies', 'staff', 'ticket-types', 'transfers', 'waitlist'],
   checkin: ['events'],
   'discount-codes': ['ticket-types'],
   mailout: ['policies', 'ticket-types'],
@@ -79,6 +81,7 @@ const WEB_FEATURES = {
   fees: ['payment-settings'],
   accounts: [],
   attendee: [],
+  waitlist: [],
   charities: [],
   'event-pages': [],
   legal: [],

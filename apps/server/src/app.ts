@@ -48,6 +48,8 @@ import { registerReportRoutes } from './modules/reports/routes.js';
 import { registerCheckinRoutes } from './modules/checkin/routes.js';
 import { registerWaitingRoomRoutes } from './modules/waiting-room/routes.js';
 import { registerTransferRoutes } from './modules/transfers/routes.js';
+
+import { registerWaitlistRoutes } from './modules/waitlist/routes.js';
 import { registerTemplateRoutes } from './modules/templates/routes.js';
 import { registerPageBuilderRoutes } from './modules/page-builder/routes.js';
 import { registerEventPageRoutes } from './modules/event-pages/routes.js';
@@ -233,6 +235,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerReportRoutes(app, deps);
   registerCheckinRoutes(app, deps);
   registerWaitingRoomRoutes(app, deps);
+  registerWaitlistRoutes(app, deps);
   registerTemplateRoutes(app, deps);
   registerPageBuilderRoutes(app, deps);
 

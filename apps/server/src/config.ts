@@ -24,6 +24,7 @@ const ZEnv = z.object({
   /** Wrong discount codes one address may try in 10 minutes before every code from it is refused. */
   RATE_LIMIT_CODES_PER_10_MINUTES: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_ORDERS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_WAITLIST_JOINS_PER_10_MINUTES: z.coerce.number().int().min(1).default(10),
   /** Invites one person may send in 10 minutes; a tenant may send three times as many. */
   RATE_LIMIT_INVITES_PER_10_MINUTES: z.coerce.number().int().min(1).default(20),
   /** Which proxies may set X-Forwarded-For: true, false, a hop count, or addresses/subnets ('loopback,10.0.0.0/8'). */
@@ -83,6 +84,8 @@ export type Config = {
   rateLimitAuthPerMinute: number;
   rateLimitCodesPer10Minutes: number;
   rateLimitOrdersPerMinute: number;
+  /** Waiting-list joins per client address (issue 24). */
+  rateLimitWaitlistJoinsPer10Minutes: number;
   rateLimitInvitesPer10Minutes: number;
   /** Fastify's trustProxy: all, none, a list of addresses/subnets, or the nearest n hops. */
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
@@ -169,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimitAuthPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
     rateLimitCodesPer10Minutes: e.RATE_LIMIT_CODES_PER_10_MINUTES,
     rateLimitOrdersPerMinute: e.RATE_LIMIT_ORDERS_PER_MINUTE,
+    rateLimitWaitlistJoinsPer10Minutes: e.RATE_LIMIT_WAITLIST_JOINS_PER_10_MINUTES,
     rateLimitInvitesPer10Minutes: e.RATE_LIMIT_INVITES_PER_10_MINUTES,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     jobsPollMs: e.JOBS_POLL_MS,

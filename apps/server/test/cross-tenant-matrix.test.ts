@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { domainEvents, memberships, payouts, tickets, webhookDeliveries } from '../src/db/schema/index.js';
+import { domainEvents, memberships, payouts, tickets, waitlistEntries, webhookDeliveries } from '../src/db/schema/index.js';
 import { fulfilOrder } from '../src/modules/fulfilment/service.js';
 import { signedIn } from './actors.js';
 import {
@@ -24,7 +24,7 @@ import { exampleOf, loadOperations, pathParamsOf, rowCounts, urlOf, type Operati
 // only, no foreign data in any body, and nothing of the victim's changed.
 
 /** Path (and query) parameters naming a tenant's resource, and where the victim's value comes from. */
-const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId'] as const;
+const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId'] as const;
 type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
 /**
  * Parameters naming something global (platform policies, charities, global rules) on platform-only
@@ -72,6 +72,11 @@ async function givenTenantWithData(label: string): Promise<Victim> {
   // A message to the event's attendees (issue 15), so that its routes are tried with a real id.
   const message = await c.post(`/api/tenants/${tenant.id}/events/${event.id}/messages`, { details: { subject: `${label} news`, body: '<p>Doors at 7.</p>', recipients: 'all' } });
   const messageId: string | undefined = message.body?.id;
+  // Someone on the event's waiting list (issue 24), so that its routes are tried with a real entry id.
+  const entryId = randomUUID();
+  await server.app.deps.db
+    .insert(waitlistEntries)
+    .values({ tenantId: tenant.id, id: entryId, eventId: event.id, ticketTypeId: event.ticketTypeIds[0]!, email: `${label.toLowerCase()}-fan@example.test`, quantity: 1 });
   // A webhook endpoint (issue 25) with one delivery in its log, so its routes are tried with real ids.
   const hook = await c.post(`/api/tenants/${tenant.id}/webhooks/endpoints`, { url: `https://${label.toLowerCase()}.example.com/hooks`, description: `${label} CRM`, eventTypes: ['order.paid'] });
   const endpointId: string | undefined = hook.body?.endpoint?.id;
@@ -102,8 +107,9 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     messageId,
     endpointId: endpointId!,
     deliveryId,
+    entryId,
   };
-  const secrets = [...new Set([...Object.values(ids), tenant.name, event.name, order.email, admin.email, staff.email, `hello@${tenant.url}.test`])];
+  const secrets = [...new Set([...Object.values(ids), tenant.name, event.name, order.email, admin.email, staff.email, `${label.toLowerCase()}-fan@example.test`, `hello@${tenant.url}.test`])];
   return { tenant, ids, secrets };
 }
 

@@ -1,4 +1,5 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
+import { waitlistEntries } from '../src/db/schema/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn } from './actors.js';
 import {
@@ -108,6 +109,9 @@ beforeAll(async () => {
   const tenant = await givenTenantWithSettings(server);
   const event = await givenEventOnSale(server, tenant.id, { discounts: [{ code: 'FUZZ10', kind: 'percent', value: 10, usageLimit: 5 }] });
   const held = await givenHeldOrder(server, tenant.id, { eventId: event.id });
+  // Someone on the event's waiting list (issue 24): its routes are fuzzed with a real entry id too.
+  const entryId = randomUUID();
+  await server.app.deps.db.insert(waitlistEntries).values({ tenantId: tenant.id, id: entryId, eventId: event.id, ticketTypeId: event.ticketTypeIds[0]!, email: 'fuzz-fan@example.test', quantity: 1 });
   const admin = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
   const superUser = await givenPlatformAdmin(server);
   fx = {
@@ -121,6 +125,7 @@ beforeAll(async () => {
       eventName: event.urlName,
       userId: admin.id,
       groupId: tenant.id,
+      entryId,
     },
     callers: [
       { name: 'anonymous@platform', client: server.client() },

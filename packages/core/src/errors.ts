@@ -83,6 +83,19 @@ export const DOMAIN_ERRORS = {
   TRANSFER_SAME_PERSON: 'BAD_REQUEST',
   /** The event has ended (or started and has no end): nothing is passed on any more. */
   TRANSFER_EVENT_OVER: 'CONFLICT',
+
+  /** Joining a waiting list this e-mail address is already on (waiting or offered) for the same ticket type (issue 24). */
+  WAITLIST_ALREADY_JOINED: 'CONFLICT',
+  /** The waiting list is off, or the tickets are not sold out (buy them instead). */
+  WAITLIST_UNAVAILABLE: 'CONFLICT',
+  /** A claim link whose offer ran out (or was withdrawn): the tickets went to the next person. */
+  WAITLIST_OFFER_EXPIRED: 'GONE',
+  /** A claim link whose tickets were already bought. */
+  WAITLIST_OFFER_USED: 'CONFLICT',
+  /** PLACE ORDER of a waiting-list offer with another e-mail address than the one it was offered to. */
+  WAITLIST_OFFER_NOT_YOURS: 'FORBIDDEN',
+  /** The organiser's offer by hand: the entry is not waiting any more, or no ticket is free for it. */
+  WAITLIST_CANNOT_OFFER: 'CONFLICT',
 } as const satisfies Record<string, ErrorCode>;
 export type DomainErrorCode = keyof typeof DOMAIN_ERRORS;
 
@@ -109,6 +122,7 @@ export const PLACE_ORDER_ERRORS = [
   'CART_CHANGED',
   'DONATION_NO_CHARITY',
   'DONATION_CHARITY_CHANGED',
+  'WAITLIST_OFFER_NOT_YOURS',
 ] as const satisfies readonly DomainErrorCode[];
 export type PlaceOrderErrorCode = (typeof PLACE_ORDER_ERRORS)[number];
 export const placeOrderErrorOf = (code: DomainErrorCode | null): PlaceOrderErrorCode | null => domainCodeAmong(code, PLACE_ORDER_ERRORS);
@@ -133,6 +147,11 @@ export const TRANSFER_ERRORS = [
   'EVENT_CANCELLED',
 ] as const satisfies readonly DomainErrorCode[];
 export type TransferErrorCode = (typeof TRANSFER_ERRORS)[number];
+
+/** The domain codes joining a waiting list answers with (the join form handles each of them). */
+export const WAITLIST_JOIN_ERRORS = ['WAITLIST_ALREADY_JOINED', 'WAITLIST_UNAVAILABLE'] as const satisfies readonly DomainErrorCode[];
+/** The domain codes opening a claim link answers with (the claim page handles each of them). */
+export const WAITLIST_CLAIM_ERRORS = ['WAITLIST_OFFER_EXPIRED', 'WAITLIST_OFFER_USED'] as const satisfies readonly DomainErrorCode[];
 
 /** For exhaustive switches: a case left out does not compile. */
 export function assertNever(value: never): never {

@@ -45,3 +45,5 @@ export * from './schemas/buyer.js';
 export * from './schemas/transfers.js';
 export * from './schemas/mailout.js';
 export * from './schemas/webhooks.js';
+
+export * from './schemas/waitlist.js';

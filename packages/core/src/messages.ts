@@ -407,6 +407,11 @@ export const M = {
   transferOrderNotComplete: 'Only the tickets of a completed order can be transferred.',
   transferDone: 'Done: the ticket is theirs now. We have e-mailed them their own link and code.',
   checkinTransferred: 'This ticket was transferred to someone else and its old code no longer admits. Do not admit.',
+
+  // Waiting list (issue 24; ours: the spec has none; the attendee's messages are in M_SITE)
+  waitlistOfferMinutes: 'Give between 5 minutes and 7 days (10080 minutes) to claim an offer.',
+  waitlistRemoved: 'Removed from the waiting list.',
+  waitlistOffered: 'Offer sent.',
   // Waiting room (issue 13; ours: the spec has none)
   waitingRoomRequired: 'This sale has a waiting room: wait for your turn in line, then try again.',
   waitingRoomOpensAt: 'Enter the date and time the line opens.',

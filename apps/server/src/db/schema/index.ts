@@ -17,3 +17,5 @@ export * from './connect.js';
 export * from './transfers.js';
 
 export * from './webhooks.js';
+
+export * from './waitlist.js';

@@ -188,6 +188,11 @@ export const orders = pgTable(
      */
     waitingRoomVisitorId: uuid('waiting_room_visitor_id'),
     /**
+     * The waiting-list entry (waitlist_entries.id) whose offer this order holds or buys (issue 24):
+     * the offer's draft, and the order that takes its place at PLACE ORDER.
+     */
+    waitlistEntryId: uuid('waitlist_entry_id'),
+    /**
      * Where the order was sold (core PASS_ALONG_CHANNELS, seed's serviceFeePassAlongOption{Online,Backend,App}):
      * ONLINE on the attendee site, BACKEND at the box office, APP through an API key. Priced with that
      * channel's pass-along option.
@@ -222,6 +227,7 @@ export const orders = pgTable(
     index('orders_payment_session_idx').on(t.paymentSessionId),
     check('orders_channel_known', sql`${t.channel} in ('ONLINE', 'BACKEND', 'APP')`),
     index('orders_waiting_room_visitor_idx').on(t.tenantId, t.waitingRoomVisitorId).where(sql`waiting_room_visitor_id is not null`),
+    index('orders_waitlist_entry_idx').on(t.tenantId, t.waitlistEntryId).where(sql`waitlist_entry_id is not null`),
   ],
 );
 

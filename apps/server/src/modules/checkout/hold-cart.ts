@@ -38,7 +38,7 @@ export async function holdCart(opts: {
   // back first. Its view token proves it is theirs; another's order id alone releases nothing.
   if (input.draft) {
     const earlier = await ordersRepo.findOrderByUid(deps.db, tenantId, input.draft.orderUID);
-    if (earlier && earlier.eventId === eventId && earlier.status === 'draft' && tokenMatches(earlier.viewTokenHash, input.draft.token)) {
+    if (earlier && earlier.eventId === eventId && earlier.status === 'draft' && !earlier.waitlistEntryId && tokenMatches(earlier.viewTokenHash, input.draft.token)) {
       const released = await deps.db.transaction((tx) => releaseHold(tx, { orderId: earlier.id }, false, 'replaced'));
       if (released) {
         if (released.paymentSessionId || deps.payments.expiresByOrder) await closeCheckout(deps, { tenantId, orderId: released.id, sessionId: released.paymentSessionId });

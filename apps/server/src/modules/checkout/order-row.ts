@@ -68,6 +68,8 @@ export function holdRequestOf(p: {
   userId: string | null;
   /** The waiting-room admission (its visitor id) the order counts against, when the event's room is on. */
   admission: string | null;
+  /** The waiting-list entry (issue 24) whose offer this order buys; null for every other order. */
+  waitlistEntryId?: string | null;
   paymentProvider: string | null;
 }): repo.HoldRequest {
   const { tenantId, eventId, hold, quote } = p;
@@ -103,6 +105,7 @@ export function holdRequestOf(p: {
       viewTokenHash: viewTokenHash(hold.token),
       userId: p.userId,
       waitingRoomVisitorId: p.admission,
+      waitlistEntryId: p.waitlistEntryId ?? null,
       paymentProvider: p.paymentProvider,
     },
     lines: quote.lines,

@@ -66,7 +66,9 @@ export async function createOrder(opts: {
   // its checkout is closed, and a payment that still reaches it is refunded (markOrderPaid).
   // Issue 21.8: the hold the checkout took when it opened is taken over as it is when it holds
   // this cart (take-over-hold.ts), so its tickets are never free for another buyer in between.
-  const held = input.draftOrderUID ? await checkoutHoldFor(deps, { snapshot, orderUid: input.draftOrderUID, lines: mergeCartLines(input.lines) }) : null;
+  const held = input.draftOrderUID
+    ? await checkoutHoldFor(deps, { snapshot, orderUid: input.draftOrderUID, lines: mergeCartLines(input.lines), email: contact.email })
+    : null;
   if (input.draftOrderUID && !held) {
     const where = { tenantId, eventId, orderUid: input.draftOrderUID, email: contact.email };
     // Or that hold for another cart, given back like a declined card's draft.
@@ -108,6 +110,7 @@ export async function createOrder(opts: {
     quote,
     userId: site.user?.id ?? null,
     admission: opts.admission ?? null,
+    waitlistEntryId: held?.waitlistEntryId ?? null,
     paymentProvider: free ? null : deps.payments.name,
   });
   const takenOver = held ? await takeOverHold(deps, held, request) : 'gone';

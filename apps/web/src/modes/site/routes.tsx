@@ -35,6 +35,8 @@ export const siteRoutes: SiteRoute[] = [
   { pattern: '/:eventName/account', layout: EventLayout, page: eventPages.checkout },
   { pattern: '/:eventName/line', layout: EventLayout, page: lazyPage(() => import('../../features/attendee/waiting-room/components/waiting-room-page'), 'WaitingRoomPage') },
   { pattern: '/:eventName/find-tickets', layout: EventLayout, page: lazyPage(() => import('../../features/attendee/order-link/components/find-tickets-page'), 'FindTicketsPage') },
+  // Issue 24: the claim link of a waiting-list offer.
+  { pattern: '/:eventName/waitlist/claim', layout: EventLayout, page: lazyPage(() => import('../../features/attendee/waitlist/components/claim-page'), 'WaitlistClaimPage') },
   { pattern: '/:eventName/success', layout: EventLayout, page: lazyPage(() => import('../../features/attendee/checkout/components/success-page'), 'SuccessPage') },
   { pattern: '/:eventName/*', layout: EventLayout, page: NotFound },
   { pattern: '/*', page: NotFound },

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Group, Skeleton, Stack, Tabs, Text } from '@mantine/core';
-import { IconAlertCircle, IconBan, IconCalendarOff, IconDiscount2, IconInfoCircle, IconLayout, IconMail, IconTicket, IconUsers } from '@tabler/icons-react';
+import { IconAlertCircle, IconBan, IconCalendarOff, IconDiscount2, IconInfoCircle, IconLayout, IconListNumbers, IconMail, IconTicket, IconUsers } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage, isNotFound } from '../../../ui/api-client';
@@ -23,10 +23,12 @@ import { EventStatusBadge } from './event-status-badge';
 import { WaitingRoomCard } from './waiting-room-card';
 import { TransferSettingsCard } from '../../transfers/components/transfer-settings-card';
 
+import { WaitlistPanel } from '../../waitlist/components/waitlist-panel';
+
 // issue 10: the page builder (and GrapesJS with it) loads only when its tab opens.
 const EventPagePanel = lazy(() => import('../../event-pages/components/event-page-panel').then((m) => ({ default: m.EventPagePanel })));
 
-const TABS = ['details', 'ticket-types', 'discount-codes', 'staff', 'page', 'messages'] as const;
+const TABS = ['details', 'ticket-types', 'discount-codes', 'staff', 'waitlist', 'page', 'messages'] as const;
 type Tab = (typeof TABS)[number];
 
 /** /events/new: the details form alone; once created, the event opens on its ticket types. */
@@ -153,6 +155,9 @@ export function EventEditorPage() {
           <Tabs.Tab value="staff" leftSection={<IconUsers size={16} />}>
             Staff
           </Tabs.Tab>
+          <Tabs.Tab value="waitlist" leftSection={<IconListNumbers size={16} />} data-testid="tab-waitlist">
+            Waiting list
+          </Tabs.Tab>
           <Tabs.Tab value="page" leftSection={<IconLayout size={16} />}>
             Page
           </Tabs.Tab>
@@ -185,6 +190,7 @@ export function EventEditorPage() {
         <Tabs.Panel value="staff">
           <EventStaffPanel event={e} />
         </Tabs.Panel>
+        <Tabs.Panel value="waitlist">{tab === 'waitlist' && <WaitlistPanel event={e} />}</Tabs.Panel>
         <Tabs.Panel value="page">
           {tab === 'page' && (
             <Suspense fallback={<Skeleton h={400} />}>

@@ -65,7 +65,8 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
   const { user } = useSiteSession();
   const d = event.details;
 
-  const knownEmail = user?.email ?? (returning ? (pending?.email ?? null) : null);
+  // A waiting-list offer is held for the address it was sent to (issue 24): that one, whoever is signed in.
+  const knownEmail = pending?.waitlist && pending.email ? pending.email : (user?.email ?? (returning ? (pending?.email ?? null) : null));
   // Read once: what the buyer typed before (back from the payment page) and the address we know.
   const [initial] = useState(() => initialContact(eventName, knownEmail));
   const form = useContactForm(initial);
@@ -267,6 +268,11 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
           donation.reset();
           void fresh.refetch();
           toast.error(e.message, M.donationTakenOff, { id: 'donation' });
+          return;
+        case 'WAITLIST_OFFER_NOT_YOURS':
+          // A waiting-list offer bought with another address (issue 24): the e-mail field says which one.
+          form.setServerErrors({ email: e.message });
+          focusFirstError();
           return;
         case 'WAITING_ROOM_ORDER_LIMIT':
           // This turn in line has placed the orders one turn allows (issue 21 §1): the server says so.
