@@ -40,6 +40,8 @@ const SERVER_MODULES = {
   events: ['charities', 'policies'],
   // money after the sale
   payouts: ['orders', 'reports'],
+  // issue 23 part B: a staff member's cash drawer; the box office's cash sale and refunds take cash into it
+  'cash-drawers': ['reports'],
   reports: [],
   'platform-dashboard': ['reports', 'tenants'],
   // a tenant and its settings: a new tenant is made above them all

@@ -69,6 +69,14 @@ export const DOMAIN_ERRORS = {
    * answer: a transfer's failures are listed in its 200 result (spec §3 Transfer result), each with its code.
    */
   TRANSFER_DESTINATION_MISSING: 'CONFLICT',
+  /** Issue 23: a cash sale or cash refund by someone with no open cash drawer: open one first. */
+  DRAWER_NOT_OPEN: 'CONFLICT',
+  /** Issue 23: opening a cash drawer while one's own is still open. */
+  DRAWER_ALREADY_OPEN: 'CONFLICT',
+  /** Issue 23: closing a cash drawer that is already closed. */
+  DRAWER_CLOSED: 'CONFLICT',
+  /** Issue 23: refunding a complimentary order: nothing was paid. */
+  REFUND_NOTHING_PAID: 'BAD_REQUEST',
 } as const satisfies Record<string, ErrorCode>;
 export type DomainErrorCode = keyof typeof DOMAIN_ERRORS;
 

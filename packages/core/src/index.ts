@@ -36,6 +36,7 @@ export * from './reports/figures.js';
 export * from './reports/search.js';
 export * from './text.js';
 export * from './schemas/payouts.js';
+export * from './schemas/cash-drawers.js';
 export * from './payouts/payout-line.js';
 export * from './checkin.js';
 export * from './schemas/checkin.js';

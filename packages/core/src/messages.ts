@@ -1,10 +1,12 @@
 // Every message a person reads, word for word from the spec (accounts-admin-fees §5/§8,
 // reports-payouts-checkout §5/§8). Forms and the server both import from here.
 
+import { M_DRAWER } from './messages-drawer.js';
 import { M_SITE } from './messages-site.js';
 
 export const M = {
   ...M_SITE,
+  ...M_DRAWER,
   // Profile (accounts §5)
   firstNameRequired: 'The First Name field is required.',
   lastNameRequired: 'The Last Name field is required.',
