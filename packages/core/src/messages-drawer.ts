@@ -16,5 +16,6 @@ export const M_DRAWER = {
   refundMethodRequired: 'Say how the money went back: cash from your drawer, or the card terminal with its reference.',
   refundTerminalReferenceRequired: "Enter the card terminal's refund reference.",
   refundNothingForComp: 'This order is complimentary: nothing was paid, so there is nothing to refund.',
+  payoutNettingLine: "The platform's fees on a cash or card-terminal order are taken from the tenant's next payout; they are not paid out on their own.",
   payoutNettingOwed: 'The platform fees on cash and card-terminal orders since the last payout make this total zero or less. The balance is carried to the next payout.',
 } as const;
