@@ -46,6 +46,7 @@ import { registerCharityRoutes } from './modules/charities/routes.js';
 import { registerPayoutRoutes } from './modules/payouts/routes.js';
 import { registerReportRoutes } from './modules/reports/routes.js';
 import { registerCheckinRoutes } from './modules/checkin/routes.js';
+import { registerBoxOfficeRoutes } from './modules/box-office/routes.js';
 import { registerWaitingRoomRoutes } from './modules/waiting-room/routes.js';
 import { registerTemplateRoutes } from './modules/templates/routes.js';
 import { registerPageBuilderRoutes } from './modules/page-builder/routes.js';
@@ -228,6 +229,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerPayoutRoutes(app, deps);
   registerReportRoutes(app, deps);
   registerCheckinRoutes(app, deps);
+  registerBoxOfficeRoutes(app, deps);
   registerWaitingRoomRoutes(app, deps);
   registerTemplateRoutes(app, deps);
   registerPageBuilderRoutes(app, deps);
