@@ -27,6 +27,8 @@ const SERVER_MODULES = {
   'public-site': ['checkout', 'events', 'tenants', 'ticket-types'],
   checkout: ['discounts', 'events', 'fees', 'orders', 'ticket-types', 'waiting-room'],
   'waiting-room': ['events'],
+  // the box office (issue 23): the checkout's one price and one inventory, paid at once, tickets issued and admitted
+  'box-office': ['checkin', 'checkout', 'fulfilment', 'orders'],
   fulfilment: ['checkin', 'events', 'order-admin', 'orders'],
   'order-admin': ['events', 'orders', 'payments', 'payouts'],
   payments: ['orders'],

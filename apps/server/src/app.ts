@@ -47,6 +47,7 @@ import { registerPayoutRoutes } from './modules/payouts/routes.js';
 import { registerCashDrawerRoutes } from './modules/cash-drawers/routes.js';
 import { registerReportRoutes } from './modules/reports/routes.js';
 import { registerCheckinRoutes } from './modules/checkin/routes.js';
+import { registerBoxOfficeRoutes } from './modules/box-office/routes.js';
 import { registerWaitingRoomRoutes } from './modules/waiting-room/routes.js';
 import { registerTemplateRoutes } from './modules/templates/routes.js';
 import { registerPageBuilderRoutes } from './modules/page-builder/routes.js';
@@ -230,6 +231,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerPayoutRoutes(app, deps);
   registerReportRoutes(app, deps);
   registerCheckinRoutes(app, deps);
+  registerBoxOfficeRoutes(app, deps);
   registerWaitingRoomRoutes(app, deps);
   registerTemplateRoutes(app, deps);
   registerPageBuilderRoutes(app, deps);

@@ -44,3 +44,4 @@ export * from './schemas/waiting-room.js';
 export * from './ticket-menu.js';
 export * from './schemas/buyer.js';
 export * from './schemas/mailout.js';
+export * from './schemas/box-office.js';
