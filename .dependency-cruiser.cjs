@@ -28,7 +28,7 @@ const SERVER_MODULES = {
   checkout: ['discounts', 'events', 'fees', 'orders', 'ticket-types', 'waiting-room'],
   'waiting-room': ['events'],
   // the box office (issue 23): the checkout's one price and one inventory, paid at once, tickets issued and admitted
-  'box-office': ['checkin', 'checkout', 'fulfilment', 'orders'],
+  'box-office': ['cash-drawers', 'checkin', 'checkout', 'fulfilment', 'orders'],
   fulfilment: ['checkin', 'events', 'order-admin', 'orders'],
   'order-admin': ['events', 'orders', 'payments', 'payouts'],
   payments: ['orders'],

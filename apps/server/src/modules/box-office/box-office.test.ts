@@ -59,6 +59,8 @@ beforeAll(async () => {
   staff = await signedIn(server, await u({ tenant: { id: tenant.id, roles: ['tenant_staff'] } }), tenant.url);
   checkin = await signedIn(server, await u({ event: { tenantId: tenant.id, eventId: event.id, roles: ['event_checkin'] } }), tenant.url);
   outsider = await signedIn(server, await u({ tenant: { id: other.id, roles: ['tenant_admin'] } }), other.url);
+  // A cash sale takes the cash into the seller's open drawer (issue 23 part B, modules/cash-drawers).
+  for (const c of [admin, seller, eventSeller]) await c.post(`/api/tenants/${tenant.id}/cash-drawers`, { details: { openingFloat: 0 } });
 });
 afterAll(async () => {
   await server.close();

@@ -23,6 +23,8 @@ beforeAll(async () => {
   await nodeA.app.deps.db.update(ticketSettings).set({ maximumComplimentaryTickets: 5 }).where(eq(ticketSettings.tenantId, tenant.id));
   const users = await Promise.all([0, 1, 2, 3].map(() => givenUser(nodeA, { tenant: { id: tenant.id, roles: ['tenant_box_office'] } })));
   sellers = await Promise.all(users.map((u, i) => signedIn(i % 2 ? nodeB : nodeA, u, tenant.url)));
+  // A cash sale takes the cash into the seller's open drawer (issue 23 part B, modules/cash-drawers).
+  for (const c of sellers) await c.post(`/api/tenants/${tenant.id}/cash-drawers`, { details: { openingFloat: 0 } });
 });
 afterAll(async () => {
   await nodeB?.close();

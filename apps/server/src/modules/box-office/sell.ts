@@ -17,6 +17,7 @@ import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { isUniqueViolation } from '../../platform/db-errors.js';
 import { AppError, DomainError, notFound } from '../../platform/errors.js';
+import { takeCashIntoDrawer } from '../cash-drawers/cash-movements.js';
 import { admitOnSale } from '../checkin/service.js';
 import { signTicketCode } from '../checkin/ticket-code.js';
 import { cartConflict, checkCart } from '../checkout/cart.js';
@@ -247,6 +248,9 @@ export async function sellInTx(deps: Deps, tx: Tx, p: SellInTx) {
     // A comp's tickets are priced 0, so every report counts them as complimentary.
     lines.map((l) => ({ ...l, unitPrice: comp ? 0 : l.unitPrice })),
   );
+  // Cash goes into the seller's open drawer (issue 23 part B); without one the sale is refused
+  // (DRAWER_NOT_OPEN) and this transaction takes nothing. The drawer's lock comes after the order's.
+  if (input.paymentMethod === 'cash') await takeCashIntoDrawer(tx, { tenantId, userId: ctx.user.id, orderId, amount: priced.totalAmount });
   await markPaidInTx(deps, tx, {
     tenantId,
     orderId,

@@ -1,4 +1,4 @@
-import { PLATFORM_ANY } from '@marquee/core';
+import { BOX_OFFICE, PLATFORM_ANY } from '@marquee/core';
 import type { Access, TenantCtx } from '../../platform/auth/context.js';
 
 // Who may use cash drawers (issue 23 part B, docs/box-office.md "Cash drawers"): a drawer is one
@@ -6,13 +6,13 @@ import type { Access, TenantCtx } from '../../platform/auth/context.js';
 // box office; the tenant's admins (and platform operators, read only) see every drawer.
 
 /** One's own drawer: open, close, the current one. */
-export const DRAWER_OWN: Access = { kind: 'tenant', roles: ['tenant_admin', 'tenant_staff'], platformRoles: [] };
+export const DRAWER_OWN: Access = { kind: 'tenant', roles: BOX_OFFICE.roles, anyEventRoles: BOX_OFFICE.eventRoles, platformRoles: [] };
 
 /** Every drawer of the tenant: list, CSV (a drawer's detail: its owner too, see canSeeAll). */
 export const DRAWER_ALL: Access = { kind: 'tenant', roles: ['tenant_admin'], platformRoles: PLATFORM_ANY };
 
 /** A drawer's detail: its owner, or whoever sees every drawer. */
-export const DRAWER_DETAIL: Access = { kind: 'tenant', roles: ['tenant_admin', 'tenant_staff'], platformRoles: PLATFORM_ANY };
+export const DRAWER_DETAIL: Access = { kind: 'tenant', roles: BOX_OFFICE.roles, anyEventRoles: BOX_OFFICE.eventRoles, platformRoles: PLATFORM_ANY };
 
 export function canSeeAll(ctx: TenantCtx): boolean {
   if (DRAWER_ALL.kind !== 'tenant') return false;

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { DRAWER_PATHS, M } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cashDrawerMovements, cashDrawers, events, orders } from '../../db/schema/index.js';
-import { givenTenant, givenUser, notFoundError, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { cashDrawerMovements, cashDrawers, events, orders, ticketTypes } from '../../db/schema/index.js';
+import { givenEventOnSale, givenTenant, givenTenantWithSettings, givenUser, notFoundError, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { givenActors, signedIn, statusesOf, type Actors } from '../../../test/actors.js';
 import { giveCashFromDrawer, takeCashIntoDrawer } from './cash-movements.js';
 
@@ -19,7 +19,7 @@ let sellerClient: Client;
 let actors: Actors;
 
 async function givenSeller(tenant: GivenTenant) {
-  const user = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_staff'] } });
+  const user = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_box_office'] } });
   return { user, client: await signedIn(server, user, tenant.url) };
 }
 
@@ -200,7 +200,7 @@ describe('who sees and closes which drawer', () => {
 
 describe('CSV', () => {
   it('lists every drawer with its money as plain dollars and text made inert against formulas', async () => {
-    const user = await givenUser(server, { tenant: { id: acme.id, roles: ['tenant_staff'] } });
+    const user = await givenUser(server, { tenant: { id: acme.id, roles: ['tenant_box_office'] } });
     await server.app.deps.db.update((await import('../../db/schema/index.js')).users).set({ firstName: '=HYPERLINK("http://x")', lastName: '' }).where(eq((await import('../../db/schema/index.js')).users.id, user.id));
     const client = await signedIn(server, user, acme.url);
     const opened = await client.post(DRAWER_PATHS.list(acme.id), { details: { openingFloat: 2_000 } });
@@ -235,5 +235,41 @@ describe('a cash movement never lands in a closed drawer', () => {
     if (sale.status === 'fulfilled') expect(drawer).toMatchObject({ expectedCash: 700, salesCount: 1 });
     else expect(drawer).toMatchObject({ expectedCash: 0, salesCount: 0, difference: 700 });
     expect(moved.length).toBe(drawer.salesCount);
+  });
+});
+
+describe("the box office's cash sale needs the seller's open drawer", () => {
+  it('refused with DRAWER_NOT_OPEN and nothing written without one; counted in it with one; card and comps need none', async () => {
+    const door = await givenTenantWithSettings(server);
+    const event = await givenEventOnSale(server, door.id, { ticketTypes: [{ name: 'General', price: 2_500, quantity: 10 }] });
+    const user = await givenUser(server, { tenant: { id: door.id, roles: ['tenant_box_office'] } });
+    const client = await signedIn(server, user, door.url);
+    const sell = (body: Record<string, unknown>) =>
+      client.post(`/api/tenants/${door.id}/events/${event.id}/box-office/sales`, {
+        idempotencyKey: randomUUID(),
+        lines: [{ ticketTypeId: event.ticketTypeIds[0], quantity: 2 }],
+        paymentMethod: 'cash',
+        cashTendered: 10_000,
+        ...body,
+      });
+    const left = async () => (await server.app.deps.db.select().from(ticketTypes).where(eq(ticketTypes.id, event.ticketTypeIds[0]!)))[0]!.remaining;
+
+    const refused = await sell({});
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ domainCode: 'DRAWER_NOT_OPEN', message: M.drawerNotOpen });
+    expect(await server.app.deps.db.select().from(orders).where(eq(orders.eventId, event.id))).toEqual([]);
+    expect(await left()).toBe(10);
+    // A card-terminal sale takes no cash: no drawer needed.
+    expect((await sell({ paymentMethod: 'card_terminal', cashTendered: null, terminalReference: 'T-1' })).status).toBe(200);
+
+    const opened = await client.post(DRAWER_PATHS.list(door.id), { details: { openingFloat: 2_000 } });
+    const sold = await sell({});
+    expect(sold.status).toBe(200);
+    const total = sold.body.totalAmount as number;
+    const drawer = (await client.get(DRAWER_PATHS.current(door.id))).body.drawer;
+    expect(drawer.details).toMatchObject({ cashSales: total, expectedCash: 2_000 + total, salesCount: 1 });
+    expect(drawer.details.movements[0]).toMatchObject({ kind: 'sale', orderUID: sold.body.orderUID, amount: total });
+    const closed = await client.post(DRAWER_PATHS.close(door.id, opened.body.id), { details: { countedAmount: 2_000 + total } });
+    expect(closed.body.details.difference).toBe(0);
   });
 });
