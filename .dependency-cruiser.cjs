@@ -30,7 +30,7 @@ const SERVER_MODULES = {
   // the box office (issue 23): the checkout's one price and one inventory, paid at once, tickets issued and admitted
   'box-office': ['cash-drawers', 'checkin', 'checkout', 'fulfilment', 'orders'],
   fulfilment: ['checkin', 'events', 'order-admin', 'orders'],
-  'order-admin': ['events', 'orders', 'payments', 'payouts'],
+  'order-admin': ['cash-drawers', 'events', 'orders', 'payments', 'payouts'],
   payments: ['orders'],
   orders: ['discounts', 'events'],
   checkin: [],

@@ -29,6 +29,7 @@ import { UUID_RE } from '../../platform/auth/guard.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { applyInventory, lockTenantOrder } from '../orders/repository.js';
 import { processRefund, recordRefund } from '../payments/refunds.js';
+import { checkBoxOfficeRefund, isOfflineOrder, settleBoxOfficeRefund } from './box-office-refund.js';
 import { findSaleLine } from '../payouts/repository.js';
 import { getCancellationProgress, toCancellationRefund, type CancelEventJob } from '../events/cancellation.js';
 import { cancellationMail } from './cancellation-mail.js';
@@ -82,7 +83,7 @@ function splitOf(order: repo.OrderRow, refundRows: repo.RefundRow[], donationNet
 
 /** Whether the order took money that can be given back (spec silent; docs/decisions.md). */
 function isRefundable(order: repo.OrderRow): boolean {
-  return (repo.PAID_STATUSES as readonly string[]).includes(order.status) && order.totalAmount > 0 && order.paymentMethod !== 'free' && !!order.chargeId;
+  return (repo.PAID_STATUSES as readonly string[]).includes(order.status) && order.totalAmount > 0 && order.paymentMethod !== 'free' && (!!order.chargeId || isOfflineOrder(order));
 }
 
 export function toOrderTicket(t: repo.TicketRow, voidedByEmail: string | null, refundId: string | null): TOrderTicket {
@@ -130,6 +131,8 @@ function toOrderRefund(r: repo.RefundRow, order: repo.OrderRow, eventName: strin
       failureReason: r.failureReason,
       createdBy: createdByEmail,
       transactionDate: r.createdAt.toISOString(),
+      refundMethod: (r.refundMethod ?? null) as TOrderRefund['details']['refundMethod'],
+      terminalReference: r.terminalReference ?? null,
     },
   };
 }
@@ -324,6 +327,7 @@ export async function refundOrder(opts: {
   const refund = await deps.db.transaction(async (tx) => {
     const order = await lockTenantOrder(tx, ctx.tenantId, found.id);
     if (!order) throw notFound();
+    checkBoxOfficeRefund(order, input);
     if (order.totalAmount === 0 || order.paymentMethod === 'free') throw conflict(M.refundFreeOrder);
     if (!isRefundable(order)) throw conflict(M.refundNotPaid);
     const live = await repo.liveRefundTotals(tx, ctx.tenantId, order.id);
@@ -382,6 +386,8 @@ export async function refundOrder(opts: {
       ticketIds: voiding.map((t) => t.id),
       createdBy: ctx.user.id,
     });
+    // A box-office order paid in cash or on the venue's terminal goes back that way, settled now (issue 23).
+    if (isOfflineOrder(order)) await settleBoxOfficeRefund(deps, tx, { ctx, order, refund: row, input });
     await repo.insertAction(tx, {
       tenantId: ctx.tenantId,
       orderId: order.id,
