@@ -72,6 +72,8 @@ const WEB_FEATURES = {
   mailout: ['policies', 'ticket-types'],
   'order-admin': ['payouts', 'reports'],
   payouts: ['reports'],
+  // issue 23 part B: a seller's own cash drawer and the admin's list of them
+  'cash-drawers': [],
   reports: ['tenants'],
   'platform-dashboard': ['tenants'],
   'tenant-info': ['tenants'],

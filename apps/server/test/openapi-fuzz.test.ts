@@ -110,6 +110,9 @@ beforeAll(async () => {
   const held = await givenHeldOrder(server, tenant.id, { eventId: event.id });
   const admin = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
   const superUser = await givenPlatformAdmin(server);
+  const adminClient = await signedIn(server, admin, tenant.url);
+  // The admin's cash drawer (issue 23), so that the drawer routes are fuzzed with a real id too.
+  const drawerId: string = (await adminClient.post(`/api/tenants/${tenant.id}/cash-drawers`, { details: { openingFloat: 500 } })).body.id;
   fx = {
     tenant,
     ids: {
@@ -121,11 +124,12 @@ beforeAll(async () => {
       eventName: event.urlName,
       userId: admin.id,
       groupId: tenant.id,
+      drawerId,
     },
     callers: [
       { name: 'anonymous@platform', client: server.client() },
       { name: 'anonymous@tenant', client: server.client(tenant.url) },
-      { name: 'tenant_admin@tenant', client: await signedIn(server, admin, tenant.url) },
+      { name: 'tenant_admin@tenant', client: adminClient },
       { name: 'super_user@platform', client: await signedIn(server, superUser) },
     ],
   };

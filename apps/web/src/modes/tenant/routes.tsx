@@ -37,6 +37,8 @@ export const tenantRoutes: RouteObject[] = [
           { path: 'reports/orders', handle: tenantPage('Find an Order'), lazy: lazyPage(() => import('../../features/order-admin/components/find-order'), 'FindOrderPage') },
           { path: 'event/:eventId/order/:orderUID', handle: consolePage('Order'), lazy: lazyPage(() => import('../../features/order-admin/components/order-detail-page'), 'ConsoleOrderPage') },
           ...tenantPayoutRoutes(tenantPage),
+          { path: 'cash-drawer', handle: consolePage('Cash drawer'), lazy: lazyPage(() => import('../../features/cash-drawers/components/my-drawer-page'), 'MyDrawerPage') },
+          { path: 'cash-drawers', handle: tenantPage('Cash drawers'), lazy: lazyPage(() => import('../../features/cash-drawers/components/drawers-page'), 'DrawersPage') },
           { path: 'charities', handle: tenantPage('Charities'), lazy: lazyPage(() => import('../../features/charities/components/tenant-charities-page'), 'TenantCharitiesPage') },
           ...accountPageRoutes,
           { path: '*', handle: { title: 'Not found' }, Component: ConsoleNotFound },

@@ -1,8 +1,9 @@
-import type { TMembership, TSiteContext } from '@marquee/core';
+import { BOX_OFFICE, type TMembership, type TSiteContext } from '@marquee/core';
 import {
   IconBuildingStore,
   IconCalendarEvent,
   IconCash,
+  IconCashRegister,
   IconChartBar,
   IconGauge,
   IconHeartHandshake,
@@ -17,6 +18,11 @@ import type { ConsoleArea } from '../console/console-area';
 const EDITABLE = ['active', 'pending'];
 
 const tenantWide = (memberships: TMembership[], context: TSiteContext) => isTenantWideMember(memberships, context.tenant?.id);
+/** Who sells at the box office here (core BOX_OFFICE): their own cash drawer (issue 23). */
+const sellsAtBoxOffice = (memberships: TMembership[], context: TSiteContext) =>
+  memberships.some((m) => m.tenantId === context.tenant?.id && m.roles.some((r) => (BOX_OFFICE.roles as readonly string[]).includes(r) || (BOX_OFFICE.eventRoles as readonly string[]).includes(r)));
+const tenantAdmin = (memberships: TMembership[], context: TSiteContext) =>
+  memberships.some((m) => m.tenantId === context.tenant?.id && m.kind === 'tenant' && m.roles.includes('tenant_admin'));
 
 export const tenantArea: ConsoleArea = {
   key: 'tenant',
@@ -36,6 +42,8 @@ export const tenantArea: ConsoleArea = {
     { label: 'Reports', to: '/reports/sales', icon: IconChartBar, visible: tenantWide },
     { label: 'Find an Order', to: '/reports/orders', icon: IconSearch, visible: tenantWide },
     { label: 'Payouts', to: '/reports/payouts/completed', icon: IconCash, visible: tenantWide },
+    { label: 'Cash drawer', to: '/cash-drawer', icon: IconCashRegister, visible: sellsAtBoxOffice },
+    { label: 'Cash drawers', to: '/cash-drawers', icon: IconCashRegister, visible: tenantAdmin },
     { label: 'Charities', to: '/charities', icon: IconHeartHandshake, visible: tenantWide },
   ],
 };
