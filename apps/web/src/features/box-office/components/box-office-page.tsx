@@ -422,7 +422,7 @@ function SaleForm(p: SaleFormProps) {
 
       <Card withBorder radius="md" padding="sm">
         <UnstyledButton onClick={() => p.setShowBuyer(!p.showBuyer)} w="100%" aria-expanded={p.showBuyer}>
-          <Group justify="space-between">
+          <Group justify="space-between" wrap="nowrap">
             <Box>
               <Text fw={700}>Buyer and extras</Text>
               <Text fz="xs" c="gray.7">

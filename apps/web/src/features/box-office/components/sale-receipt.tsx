@@ -37,7 +37,7 @@ export function SaleReceipt({ sale, onNext }: { sale: TBoxOfficeSaleResponse; on
         ) : null}
         <Group mt="md" grow>
           <Button variant="default" size="md" leftSection={<IconPrinter size={18} />} onClick={() => window.print()}>
-            Print tickets
+            Print
           </Button>
           <Button size="md" onClick={onNext} data-testid="next-sale">
             Next sale
