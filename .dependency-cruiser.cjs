@@ -91,6 +91,7 @@ const WEB_FEATURES = {
   staff: [],
   templates: [],
   'ticket-types': [],
+  'box-office': [],
 };
 
 /** Refuses a map that names a folder that does not exist, misses one that does, or has a cycle. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BOX_OFFICE_MESSAGES as BM, complimentaryLimitMessage, type TBoxOfficeMenu, type TBoxOfficeSaleResponse } from '@marquee/core';
+import { complimentaryLimitMessage, type TBoxOfficeMenu, type TBoxOfficeSaleResponse } from '@marquee/core';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, ticketSettings, ticketTypes, tickets } from '../../db/schema/index.js';
@@ -25,7 +25,7 @@ const db = () => server.app.deps.db;
 const base = (eventId = event.id, tenantId = tenant.id) => `/api/tenants/${tenantId}/events/${eventId}/box-office`;
 const key = () => randomUUID();
 const sale = (c: Client, body: Record<string, unknown>, eventId = event.id) =>
-  c.post<TBoxOfficeSaleResponse>(`${base(eventId)}/sales`, { idempotencyKey: key(), lines: [{ ticketTypeId: event.ticketTypeIds[0], quantity: 1 }], paymentMethod: 'cash', cashTendered: 100_000, ...body });
+  c.post<TBoxOfficeSaleResponse & { error?: any; complimentary?: unknown }>(`${base(eventId)}/sales`, { idempotencyKey: key(), lines: [{ ticketTypeId: event.ticketTypeIds[0], quantity: 1 }], paymentMethod: 'cash', cashTendered: 100_000, ...body });
 const ordersOfEvent = (eventId: string) => db().select().from(orders).where(and(eq(orders.tenantId, tenant.id), eq(orders.eventId, eventId)));
 const remaining = async (id: string) => (await db().select().from(ticketTypes).where(eq(ticketTypes.id, id)))[0]!.remaining;
 
