@@ -185,6 +185,7 @@ async function detailOf(db: DbOrTx, order: repo.OrderRow): Promise<TOrderDetail>
       ticketCount: order.ticketCount,
       paymentMethod: order.paymentMethod,
       paymentSource: order.source,
+      channel: order.channel,
       grossAmount: order.totalAmount,
       refunded: order.refunded,
       refundedAmount: order.refundedAmount,

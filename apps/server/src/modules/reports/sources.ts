@@ -132,6 +132,8 @@ export const ORDERS: ReportSource<TReportOrder> = {
         where: (v, op) => (onlyEquals('details.paymentMethod', op), sql`lower(coalesce(o.payment_method, '')) = ${v.toLowerCase()}`),
       },
       'details.status': exact('o.status'),
+      // Issue 23: where it was sold (ONLINE, BACKEND, APP).
+      'details.channel': { ...exact('o.channel'), where: (v, op) => (onlyEquals('details.channel', op), sql`o.channel = ${v.toUpperCase()}`) },
       'details.eventId': { ...exact('o.event_id::text'), where: (v, op) => (onlyEquals('details.eventId', op), sql`o.event_id::text = ${v.toLowerCase()}`) },
       'details.eventName': text('e.name'),
       'details.refunded': { expr: sql`(o.refunds_succeeded > 0)`, type: 'boolean' },
@@ -144,7 +146,7 @@ export const ORDERS: ReportSource<TReportOrder> = {
   },
   base: (scope) => ({
     select: sql`o.id, o.order_uid, o.created_at, o.first_name, o.last_name, o.email, o.phone, o.ticket_count, o.payment_method,
-      o.source, o.total_amount, o.user_id, o.tenant_id, o.event_id, o.charge_id, o.status, o.address1, o.address2, o.city, o.state,
+      o.source, o.channel, o.total_amount, o.user_id, o.tenant_id, o.event_id, o.charge_id, o.status, o.address1, o.address2, o.city, o.state,
       o.zip_code, o.country, o.subtotal, o.surcharge, o.processing_fee, o.gateway_processing_fee, o.discount, o.discount_code, o.vat,
       o.tax_rate, o.donation, o.donation_fee, e.name as event_name, o.refunds_succeeded as refunded_amount`,
     from: sql`orders o join events e on e.tenant_id = o.tenant_id and e.id = o.event_id`,
@@ -165,6 +167,7 @@ export const ORDERS: ReportSource<TReportOrder> = {
         ticketCount: int(r.ticket_count),
         paymentMethod: str(r.payment_method).toLowerCase(),
         paymentSource: str(r.source),
+        channel: str(r.channel),
         grossAmount: int(r.total_amount),
         refunded: refundedAmount > 0,
         refundedAmount,
@@ -206,6 +209,7 @@ export const ORDERS: ReportSource<TReportOrder> = {
     { header: 'Phone number', value: (o) => o.details.phone ?? '', sql: textSql('o.phone') },
     { header: '# Tickets', value: (o) => o.details.ticketCount, sql: numberSql('o.ticket_count') },
     { header: 'Payment Method', value: (o) => o.details.paymentMethod, sql: textSql('lower(o.payment_method)') },
+    { header: 'Channel', value: (o) => o.details.channel, sql: textSql('o.channel') },
     { header: 'Total', value: (o) => o.details.totalAmount, money: true, sql: moneySql('o.total_amount') },
     { header: 'Refunded', value: (o) => refundedLabel(o.details.refunded), sql: labelSql('o.refunds_succeeded > 0', refundedLabel(true), refundedLabel(false)) },
     { header: 'Refunded Amount', value: (o) => o.details.refundedAmount, money: true, sql: moneySql('o.refunds_succeeded') },
@@ -240,13 +244,19 @@ export const TICKETS: ReportSource<TReportTicket> = {
       'details.vioded': { expr: col('t.voided'), type: 'boolean' },
       'details.eventId': { ...exact('t.event_id::text'), where: (v, op) => (onlyEquals('details.eventId', op), sql`t.event_id::text = ${v.toLowerCase()}`) },
       'details.eventName': text('e.name'),
+      // Issue 23: the order's channel and payment method.
+      'details.channel': { ...exact('o.channel'), where: (v, op) => (onlyEquals('details.channel', op), sql`o.channel = ${v.toUpperCase()}`) },
+      'details.paymentMethod': {
+        ...exact(`coalesce(o.payment_method, '')`),
+        where: (v, op) => (onlyEquals('details.paymentMethod', op), sql`lower(coalesce(o.payment_method, '')) = ${v.toLowerCase()}`),
+      },
     },
     id: col('t.id'),
     defaultSort: '-details.dateCreated',
   },
   base: (scope) => ({
     select: sql`t.id, t.ticket_uid, t.full_name, t.email, t.contact_number, t.ticket_type_name, t.price, t.used, t.voided,
-      t.created_at, t.event_id, o.order_uid, e.name as event_name`,
+      t.created_at, t.event_id, o.order_uid, o.channel, o.payment_method, e.name as event_name`,
     from: sql`tickets t join orders o on o.tenant_id = t.tenant_id and o.id = t.order_id join events e on e.tenant_id = t.tenant_id and e.id = t.event_id`,
     // The order's scope repeated, so that the planner reads the event's orders, not the tenant's.
     where: sql`${scopeWhere(scope, 't.tenant_id', 't.event_id')} and ${scopeWhere(scope, 'o.tenant_id', 'o.event_id')} and o.status in ${PAID}`,
@@ -267,6 +277,8 @@ export const TICKETS: ReportSource<TReportTicket> = {
       ticketUID: str(r.ticket_uid),
       eventId: str(r.event_id),
       eventName: str(r.event_name),
+      channel: str(r.channel),
+      paymentMethod: str(r.payment_method).toLowerCase(),
     },
   }),
   csv: [
@@ -280,6 +292,8 @@ export const TICKETS: ReportSource<TReportTicket> = {
     { header: 'Ticket Price', value: (t) => t.details.ticketPrice, money: true, sql: moneySql('t.price') },
     { header: 'Ticket Used', value: (t) => ticketUsedLabel(t.details.used), sql: labelSql('t.used', ticketUsedLabel(true), ticketUsedLabel(false)) },
     { header: 'Status', value: (t) => ticketStatusLabel(t.details.vioded), sql: labelSql('t.voided', ticketStatusLabel(true), ticketStatusLabel(false)) },
+    { header: 'Channel', value: (t) => t.details.channel, sql: textSql('o.channel') },
+    { header: 'Payment Method', value: (t) => t.details.paymentMethod, sql: textSql('lower(o.payment_method)') },
   ],
 };
 
