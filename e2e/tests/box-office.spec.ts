@@ -34,6 +34,16 @@ test('a box office volunteer sells cash, card and a comp at 390 px; the order li
     await expect(phone.getByTestId('box-office-type')).toContainText('40 left');
   });
 
+  await test.step('the volunteer opens a cash drawer with a $100.00 float (issue 23 part B)', async () => {
+    await phone.goto(`${acme}/cash-drawer`);
+    await phone.getByTestId('drawer-float').fill('100');
+    await phone.getByRole('button', { name: 'Open drawer' }).click();
+    await expect(phone.getByTestId('drawer-expected-cash')).toHaveText('$100.00');
+    await phone.screenshot({ path: '/tmp/drawer-open-390.png', fullPage: true });
+    await phone.goto(`${acme}/events/${event.eventId}/box-office`);
+    await expect(phone.getByRole('heading', { name: 'Box office' })).toBeVisible();
+  });
+
   await test.step('2 tickets for cash: $50.00 tendered on $50.00 exact shows no change; $60.00 shows $10.00', async () => {
     await phone.getByRole('button', { name: 'One more General Admission' }).click();
     await phone.getByRole('button', { name: 'One more General Admission' }).click();
@@ -73,6 +83,19 @@ test('a box office volunteer sells cash, card and a comp at 390 px; the order li
     await expect(phone.getByTestId('box-office-type')).toContainText('36 left');
   });
 
+  await test.step('the drawer expects the float and the cash sale, and closes with a zero difference', async () => {
+    await phone.goto(`${acme}/cash-drawer`);
+    await expect(phone.getByTestId('drawer-expected-cash')).toHaveText('$150.00');
+    await phone.getByTestId('drawer-counted').fill('150');
+    await expect(phone.getByTestId('drawer-difference-preview')).toContainText('$0.00 (exact)');
+    await phone.screenshot({ path: '/tmp/drawer-close-390.png', fullPage: true });
+    await phone.getByRole('button', { name: 'Close drawer' }).click();
+    await expect(phone.getByTestId('drawer-closed-summary')).toBeVisible();
+    await expect(phone.getByTestId('drawer-difference')).toHaveText('$0.00 (exact)');
+    await phone.screenshot({ path: '/tmp/drawer-closed-390.png', fullPage: true });
+    await phone.goto(`${acme}/events/${event.eventId}/box-office`);
+  });
+
   await test.step('offline, the screen says so and sells nothing', async () => {
     await context.setOffline(true);
     await expect(phone.getByTestId('box-office-offline')).toBeVisible();
@@ -97,6 +120,14 @@ test('a box office volunteer sells cash, card and a comp at 390 px; the order li
     await expect(page.getByTestId('console-nav')).toBeAttached();
     await page.goto(`${acme}/reports/sales/event/${event.eventId}/orders`);
     for (const uid of sold) await expect(page.getByText(uid)).toBeVisible();
+    // Each with its channel (issue 23 part B).
+    for (const uid of sold) await expect(page.getByRole('row').filter({ hasText: uid })).toContainText('Box office');
     await page.screenshot({ path: '/tmp/box-orders-1280.png', fullPage: true });
+    // The organiser's list of cash drawers shows the volunteer's, closed with no difference.
+    await page.goto(`${acme}/cash-drawers`);
+    await expect(page.getByTestId('drawer-row').first()).toContainText('$0.00 (exact)');
+    await page.screenshot({ path: '/tmp/drawer-list-1280.png', fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: '/tmp/drawer-list-390.png', fullPage: true });
   });
 });
