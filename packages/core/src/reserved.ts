@@ -13,6 +13,8 @@ export const RESERVED_PATHS = [
   'unsubscribe',
   // Issue 21: the page that confirms the unlock link of an account locked by wrong codes (/unlock).
   'unlock',
+  // Issue 23 part B: a seller's cash drawer and the admin's list of drawers.
+  'cash-drawer', 'cash-drawers',
 ] as const;
 
 const reserved = new Set<string>(RESERVED_PATHS);
