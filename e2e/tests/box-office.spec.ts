@@ -94,6 +94,7 @@ test('a box office volunteer sells cash, card and a comp at 390 px; the order li
     await expect(phone.getByTestId('drawer-difference')).toHaveText('$0.00 (exact)');
     await phone.screenshot({ path: '/tmp/drawer-closed-390.png', fullPage: true });
     await phone.goto(`${acme}/events/${event.eventId}/box-office`);
+    await expect(phone.getByTestId('box-office-type')).toContainText('36 left');
   });
 
   await test.step('offline, the screen says so and sells nothing', async () => {

@@ -35,7 +35,7 @@ export function DrawerFigures({ d }: { d: Details }) {
     <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
       <Figure label="Opening float" value={formatMoney(d.openingFloat)} />
       <Figure label={`Cash sales (${d.salesCount})`} value={formatMoney(d.cashSales)} />
-      <Figure label={`Cash refunds (${d.refundsCount})`} value={`-${formatMoney(d.cashRefunds)}`} />
+      <Figure label={`Cash refunds (${d.refundsCount})`} value={d.cashRefunds ? `-${formatMoney(d.cashRefunds)}` : formatMoney(0)} />
       <Figure label="Expected cash" value={formatMoney(d.expectedCash)} strong />
       {d.countedAmount !== null && <Figure label="Counted" value={formatMoney(d.countedAmount)} />}
       {d.difference !== null && <Figure label="Difference" value={differenceLabel(d.difference, formatMoney)} strong />}
