@@ -29,10 +29,12 @@ const SERVER_MODULES = {
   'waiting-room': ['events'],
   // issue 24's waiting list for sold-out tickets: offers are checkout holds, removals give an order's hold back
   waitlist: ['checkout', 'events', 'orders', 'reports'],
+  // the box office (issue 23): the checkout's one price and one inventory, paid at once, tickets issued and admitted
+  'box-office': ['cash-drawers', 'checkin', 'checkout', 'fulfilment', 'orders'],
   fulfilment: ['checkin', 'events', 'order-admin', 'orders'],
   // issue 24: a buyer passes a ticket on; the door and the order pages read its table themselves
   transfers: ['checkin', 'events', 'fulfilment', 'order-admin', 'orders'],
-  'order-admin': ['events', 'orders', 'payments', 'payouts'],
+  'order-admin': ['cash-drawers', 'events', 'orders', 'payments', 'payouts'],
   payments: ['orders'],
   orders: ['discounts', 'events'],
   checkin: [],
@@ -44,6 +46,8 @@ const SERVER_MODULES = {
   events: ['charities', 'policies'],
   // money after the sale
   payouts: ['orders', 'reports'],
+  // issue 23 part B: a staff member's cash drawer; the box office's cash sale and refunds take cash into it
+  'cash-drawers': ['reports'],
   reports: [],
   'platform-dashboard': ['reports', 'tenants'],
   // a tenant and its settings: a new tenant is made above them all
@@ -74,6 +78,8 @@ const WEB_FEATURES = {
   mailout: ['policies', 'ticket-types'],
   'order-admin': ['payouts', 'reports', 'transfers'],
   payouts: ['reports'],
+  // issue 23 part B: a seller's own cash drawer and the admin's list of them
+  'cash-drawers': [],
   reports: ['tenants'],
   'platform-dashboard': ['tenants'],
   'tenant-info': ['tenants'],
@@ -94,6 +100,7 @@ const WEB_FEATURES = {
   templates: [],
   'ticket-types': [],
   webhooks: [],
+  'box-office': [],
 };
 
 /** Refuses a map that names a folder that does not exist, misses one that does, or has a cycle. */

@@ -44,8 +44,10 @@ import { registerOrderRoutes } from './modules/orders/routes.js';
 import { registerPublicSiteRoutes } from './modules/public-site/routes.js';
 import { registerCharityRoutes } from './modules/charities/routes.js';
 import { registerPayoutRoutes } from './modules/payouts/routes.js';
+import { registerCashDrawerRoutes } from './modules/cash-drawers/routes.js';
 import { registerReportRoutes } from './modules/reports/routes.js';
 import { registerCheckinRoutes } from './modules/checkin/routes.js';
+import { registerBoxOfficeRoutes } from './modules/box-office/routes.js';
 import { registerWaitingRoomRoutes } from './modules/waiting-room/routes.js';
 import { registerTransferRoutes } from './modules/transfers/routes.js';
 
@@ -231,9 +233,11 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerOrderRoutes(app, deps);
   registerPublicSiteRoutes(app, deps);
   registerCharityRoutes(app, deps);
+  registerCashDrawerRoutes(app, deps);
   registerPayoutRoutes(app, deps);
   registerReportRoutes(app, deps);
   registerCheckinRoutes(app, deps);
+  registerBoxOfficeRoutes(app, deps);
   registerWaitingRoomRoutes(app, deps);
   registerWaitlistRoutes(app, deps);
   registerTemplateRoutes(app, deps);

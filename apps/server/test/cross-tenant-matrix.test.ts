@@ -24,7 +24,7 @@ import { exampleOf, loadOperations, pathParamsOf, rowCounts, urlOf, type Operati
 // only, no foreign data in any body, and nothing of the victim's changed.
 
 /** Path (and query) parameters naming a tenant's resource, and where the victim's value comes from. */
-const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId'] as const;
+const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId', 'drawerId'] as const;
 type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
 /**
  * Parameters naming something global (platform policies, charities, global rules) on platform-only
@@ -72,6 +72,9 @@ async function givenTenantWithData(label: string): Promise<Victim> {
   // A message to the event's attendees (issue 15), so that its routes are tried with a real id.
   const message = await c.post(`/api/tenants/${tenant.id}/events/${event.id}/messages`, { details: { subject: `${label} news`, body: '<p>Doors at 7.</p>', recipients: 'all' } });
   const messageId: string | undefined = message.body?.id;
+  // A cash drawer of its admin (issue 23), so that the drawer routes are tried with a real id.
+  const drawer = await c.post(`/api/tenants/${tenant.id}/cash-drawers`, { details: { openingFloat: 1_000 } });
+  const drawerId: string | undefined = drawer.body?.id;
   // Someone on the event's waiting list (issue 24), so that its routes are tried with a real entry id.
   const entryId = randomUUID();
   await server.app.deps.db
@@ -86,7 +89,7 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     await server.app.deps.db.insert(domainEvents).values({ id: eventRowId, tenantId: tenant.id, type: 'order.paid', data: { order: { uid: order.orderUid } } });
     await server.app.deps.db.insert(webhookDeliveries).values({ id: deliveryId, tenantId: tenant.id, endpointId, eventId: eventRowId, eventType: 'order.paid', status: 'failed', attempts: 8 });
   }
-  if (!ruleId || !exportId || !scanId || !messageId || !endpointId)
+  if (!ruleId || !exportId || !scanId || !messageId || !endpointId || !drawerId)
     throw new Error(`fixture for ${label}: rules ${JSON.stringify(rules.body).slice(0, 300)}, export ${JSON.stringify(exp.body).slice(0, 300)}, scan ${JSON.stringify(scan.body).slice(0, 300)}`);
   const ids: Ids = {
     tenantId: tenant.id,
@@ -108,6 +111,7 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     endpointId: endpointId!,
     deliveryId,
     entryId,
+    drawerId,
   };
   const secrets = [...new Set([...Object.values(ids), tenant.name, event.name, order.email, admin.email, staff.email, `${label.toLowerCase()}-fan@example.test`, `hello@${tenant.url}.test`])];
   return { tenant, ids, secrets };

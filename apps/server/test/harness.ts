@@ -534,6 +534,8 @@ export async function givenEventOnSale(
       salesEndAt?: Date | null;
       otherIndex?: number;
       active?: boolean;
+      /** Where it is sold (issue 23): BOTH by default, ONLINE or BOX_OFFICE. */
+      soldAt?: 'BOTH' | 'ONLINE' | 'BOX_OFFICE';
     }>;
     discounts?: Array<{ code: string; kind: 'percent' | 'amount'; value: number; usageLimit?: number | null; ticketTypeIndexes?: number[] }>;
     /** One of the tenant's enabled charities (givenCharity), receiving the event's donations. */
@@ -583,6 +585,7 @@ export async function givenEventOnSale(
       otherTicketTypeId: t.otherIndex === undefined ? null : ticketTypeIds[t.otherIndex]!,
       sortOrder: i,
       active: t.active ?? true,
+      soldAt: t.soldAt ?? 'BOTH',
     })),
   );
   const discountCodeIds: string[] = [];

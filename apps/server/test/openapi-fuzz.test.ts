@@ -114,6 +114,9 @@ beforeAll(async () => {
   await server.app.deps.db.insert(waitlistEntries).values({ tenantId: tenant.id, id: entryId, eventId: event.id, ticketTypeId: event.ticketTypeIds[0]!, email: 'fuzz-fan@example.test', quantity: 1 });
   const admin = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
   const superUser = await givenPlatformAdmin(server);
+  const adminClient = await signedIn(server, admin, tenant.url);
+  // The admin's cash drawer (issue 23), so that the drawer routes are fuzzed with a real id too.
+  const drawerId: string = (await adminClient.post(`/api/tenants/${tenant.id}/cash-drawers`, { details: { openingFloat: 500 } })).body.id;
   fx = {
     tenant,
     ids: {
@@ -126,11 +129,13 @@ beforeAll(async () => {
       userId: admin.id,
       groupId: tenant.id,
       entryId,
+
+      drawerId,
     },
     callers: [
       { name: 'anonymous@platform', client: server.client() },
       { name: 'anonymous@tenant', client: server.client(tenant.url) },
-      { name: 'tenant_admin@tenant', client: await signedIn(server, admin, tenant.url) },
+      { name: 'tenant_admin@tenant', client: adminClient },
       { name: 'super_user@platform', client: await signedIn(server, superUser) },
     ],
   };

@@ -96,11 +96,32 @@ export const DOMAIN_ERRORS = {
   WAITLIST_OFFER_NOT_YOURS: 'FORBIDDEN',
   /** The organiser's offer by hand: the entry is not waiting any more, or no ticket is free for it. */
   WAITLIST_CANNOT_OFFER: 'CONFLICT',
+
+  /** Issue 23: a cash sale or cash refund by someone with no open cash drawer: open one first. */
+  DRAWER_NOT_OPEN: 'CONFLICT',
+  /** Issue 23: opening a cash drawer while one's own is still open. */
+  DRAWER_ALREADY_OPEN: 'CONFLICT',
+  /** Issue 23: closing a cash drawer that is already closed. */
+  DRAWER_CLOSED: 'CONFLICT',
+  /** Issue 23: refunding a complimentary order: nothing was paid. */
+  REFUND_NOTHING_PAID: 'BAD_REQUEST',
+  /** Box office (issue 23): a ticket type sold online only. */
+  TICKET_TYPE_NOT_AT_BOX_OFFICE: 'BAD_REQUEST',
+  /** Box office: the cash tendered is less than the total. */
+  CASH_TENDERED_SHORT: 'BAD_REQUEST',
+  /** Box office: a card sale on the venue's terminal without the terminal's reference. */
+  TERMINAL_REFERENCE_REQUIRED: 'BAD_REQUEST',
+  /** Complimentary tickets past the event's maximum; the payload says the limit and how many are left. */
+  COMPLIMENTARY_LIMIT: 'CONFLICT',
+  /** A sale's idempotency key was already used for a different sale (another event or cart). */
+  IDEMPOTENCY_KEY_REUSED: 'CONFLICT',
 } as const satisfies Record<string, ErrorCode>;
 export type DomainErrorCode = keyof typeof DOMAIN_ERRORS;
 
 /** What a domain error carries beside `error` in the answer; `undefined`: nothing. */
-export type DomainErrorPayloads = { [C in DomainErrorCode]: C extends 'CART_CONFLICT' ? TCartConflictDetails : undefined };
+export type DomainErrorPayloads = {
+  [C in DomainErrorCode]: C extends 'CART_CONFLICT' ? TCartConflictDetails : C extends 'COMPLIMENTARY_LIMIT' ? { complimentary: { limit: number; left: number } } : undefined;
+};
 
 export const DOMAIN_ERROR_CODES = Object.keys(DOMAIN_ERRORS) as DomainErrorCode[];
 export const isDomainErrorCode = (value: unknown): value is DomainErrorCode => typeof value === 'string' && Object.hasOwn(DOMAIN_ERRORS, value);
@@ -152,6 +173,21 @@ export type TransferErrorCode = (typeof TRANSFER_ERRORS)[number];
 export const WAITLIST_JOIN_ERRORS = ['WAITLIST_ALREADY_JOINED', 'WAITLIST_UNAVAILABLE'] as const satisfies readonly DomainErrorCode[];
 /** The domain codes opening a claim link answers with (the claim page handles each of them). */
 export const WAITLIST_CLAIM_ERRORS = ['WAITLIST_OFFER_EXPIRED', 'WAITLIST_OFFER_USED'] as const satisfies readonly DomainErrorCode[];
+
+/** The domain codes a box-office sale (and a guest list) is refused with; the sale screen handles each of them. */
+export const BOX_OFFICE_SALE_ERRORS = [
+  'EVENT_NOT_ON_SALE',
+  'EVENT_CANCELLED',
+  'DISCOUNT_INVALID',
+  'CART_CONFLICT',
+  'CART_CHANGED',
+  'TICKET_TYPE_NOT_AT_BOX_OFFICE',
+  'CASH_TENDERED_SHORT',
+  'TERMINAL_REFERENCE_REQUIRED',
+  'COMPLIMENTARY_LIMIT',
+  'IDEMPOTENCY_KEY_REUSED',
+] as const satisfies readonly DomainErrorCode[];
+export type BoxOfficeSaleErrorCode = (typeof BOX_OFFICE_SALE_ERRORS)[number];
 
 /** For exhaustive switches: a case left out does not compile. */
 export function assertNever(value: never): never {

@@ -36,6 +36,7 @@ export * from './reports/figures.js';
 export * from './reports/search.js';
 export * from './text.js';
 export * from './schemas/payouts.js';
+export * from './schemas/cash-drawers.js';
 export * from './payouts/payout-line.js';
 export * from './checkin.js';
 export * from './schemas/checkin.js';
@@ -47,3 +48,5 @@ export * from './schemas/mailout.js';
 export * from './schemas/webhooks.js';
 
 export * from './schemas/waitlist.js';
+
+export * from './schemas/box-office.js';

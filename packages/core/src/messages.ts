@@ -1,10 +1,12 @@
 // Every message a person reads, word for word from the spec (accounts-admin-fees §5/§8,
 // reports-payouts-checkout §5/§8). Forms and the server both import from here.
 
+import { M_DRAWER } from './messages-drawer.js';
 import { M_SITE } from './messages-site.js';
 
 export const M = {
   ...M_SITE,
+  ...M_DRAWER,
   // Profile (accounts §5)
   firstNameRequired: 'The First Name field is required.',
   lastNameRequired: 'The Last Name field is required.',
@@ -483,4 +485,20 @@ export const ATTENDEE_MESSAGES_PER_DAY = 10;
 /** The answer once the event's messages of the last 24 hours reach the limit; `nextAt` is already formatted for people. */
 export function attendeeMessageDailyLimit(nextAt: string): string {
   return `You can send at most ${ATTENDEE_MESSAGES_PER_DAY} messages to this event’s attendees in 24 hours. The next one can be sent after ${nextAt}.`;
+}
+
+// ---- the box office (issue 23, docs/box-office.md) ------------------------------------------
+export const BOX_OFFICE_MESSAGES = {
+  notAtBoxOffice: 'This ticket type is sold online only, not at the box office.',
+  cashShort: 'The cash tendered is less than the total.',
+  cashRequired: 'Enter the cash tendered.',
+  referenceRequired: "Enter the card terminal's reference for this payment.",
+  keyReused: 'This sale was already made with other tickets. Start a new sale.',
+  offline: 'No network: nothing can be sold until the connection is back.',
+  saleFailed: 'The sale did not go through',
+} as const;
+
+/** Comps past the event's limit: the limit, and how many are left. */
+export function complimentaryLimitMessage(limit: number, left: number): string {
+  return `This event allows ${limit} complimentary ticket${limit === 1 ? '' : 's'}: ${left === 0 ? 'none are' : `only ${left} ${left === 1 ? 'is' : 'are'}`} left.`;
 }

@@ -19,3 +19,5 @@ export * from './transfers.js';
 export * from './webhooks.js';
 
 export * from './waitlist.js';
+
+export * from './drawers.js';

@@ -20,6 +20,7 @@ import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { isRetryableConflict, isUniqueViolation } from '../../platform/db-errors.js';
 import { AppError, conflict, DomainError, notFound } from '../../platform/errors.js';
+import type { DbOrTx } from '../../db/client.js';
 import * as repo from './repository.js';
 import { checkinKeys, readTicketCode } from './ticket-code.js';
 
@@ -306,4 +307,34 @@ export async function undoScan(scope: Scope & { scanId: string; deviceId: string
     const ticket = await repo.findDoorTicket(tx, ctx.tenantId, { id: ticketId });
     return { result: 'undone' as const, ticket: toCheckinTicket(ticket!) };
   });
+}
+
+/** The device a box-office admission is recorded from (issue 23): the sale, not a scanner. */
+export const BOX_OFFICE_DEVICE = 'box-office';
+
+/**
+ * Admit on sale (issue 23): the tickets a box office just sold are marked used at once, through the
+ * same admission as a scan (repository admitTicket: the order's lock, then the ticket; a scan row
+ * recorded), so the door's counts and the reports count them as any admission. Inside the sale's
+ * transaction, which holds the new order.
+ */
+export async function admitOnSale(tx: DbOrTx, p: { tenantId: string; eventId: string; ticketIds: readonly string[]; userId: string; at: Date }): Promise<number> {
+  let admitted = 0;
+  for (const ticketId of p.ticketIds) {
+    const scanId = randomUUID();
+    const ok = await repo.admitTicket(tx, {
+      tenantId: p.tenantId,
+      eventId: p.eventId,
+      ticketId,
+      scanId,
+      clientScanId: randomUUID(),
+      deviceId: BOX_OFFICE_DEVICE,
+      userId: p.userId,
+      at: p.at,
+      scannedAt: p.at,
+      details: JSON.stringify({ via: 'box_office' }),
+    });
+    if (ok) admitted++;
+  }
+  return admitted;
 }

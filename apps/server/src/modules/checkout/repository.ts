@@ -118,7 +118,7 @@ export type HoldOutcome =
 
 const SIMPLE_REFUSALS = new Set(['notOnSale', 'admission', 'discount', 'noCharity', 'charityChanged', 'changed']);
 
-function toOutcome(verdict: string): HoldOutcome {
+export function toOutcome(verdict: string): HoldOutcome {
   if (verdict === 'ok') return { ok: true };
   if (SIMPLE_REFUSALS.has(verdict)) return { ok: false, reason: verdict as 'changed' };
   const colon = verdict.indexOf(':');

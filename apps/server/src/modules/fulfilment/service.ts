@@ -157,6 +157,37 @@ export async function sendTicketsMail(
 }
 
 /**
+ * The order's tickets, one per ticket of its lines, unless it has some already; inside the caller's
+ * transaction, which holds the order (the fulfil job locks it; the box office, issue 23, issues them
+ * in the transaction that sold them, so the sale screen can show their QR codes at once).
+ */
+export async function issueTicketsInTx(tx: DbOrTx, o: repo.OrderRow): Promise<repo.TicketRow[]> {
+  const { tenantId, id: orderId } = o;
+  const existing = await repo.ticketsOf(tx, tenantId, orderId);
+  if (existing.length > 0) return existing;
+  const fullName = `${o.firstName} ${o.lastName}`.trim();
+  const lines = await repo.linesOf(tx, tenantId, orderId);
+  await repo.insertTickets(
+    tx,
+    lines.flatMap((line) =>
+      Array.from({ length: line.quantity }, () => ({
+        tenantId,
+        ticketUid: newTicketUid(),
+        orderId,
+        eventId: o.eventId,
+        ticketTypeId: line.ticketTypeId,
+        ticketTypeName: line.ticketName,
+        price: line.unitPrice,
+        fullName,
+        email: o.email,
+        contactNumber: o.phone,
+      })),
+    ),
+  );
+  return repo.ticketsOf(tx, tenantId, orderId);
+}
+
+/**
  * Job orders.fulfil: tickets, the PDF, the mail, the newsletter subscription, then completed.
  * Safe to run twice or concurrently: tickets are created under the order's row lock only when none
  * exist, and only the run that moves processing -> completed sends the mail.
@@ -166,28 +197,7 @@ export async function fulfilOrder(opts: { deps: Deps; tenantId: string; orderId:
   const order = await deps.db.transaction(async (tx) => {
     const o = await lockTenantOrder(tx, tenantId, orderId);
     if (!o || o.status !== 'processing') return null;
-    const existing = await repo.ticketsOf(tx, tenantId, orderId);
-    if (existing.length === 0) {
-      const fullName = `${o.firstName} ${o.lastName}`.trim();
-      const lines = await repo.linesOf(tx, tenantId, orderId);
-      await repo.insertTickets(
-        tx,
-        lines.flatMap((line) =>
-          Array.from({ length: line.quantity }, () => ({
-            tenantId,
-            ticketUid: newTicketUid(),
-            orderId,
-            eventId: o.eventId,
-            ticketTypeId: line.ticketTypeId,
-            ticketTypeName: line.ticketName,
-            price: line.unitPrice,
-            fullName,
-            email: o.email,
-            contactNumber: o.phone,
-          })),
-        ),
-      );
-    }
+    await issueTicketsInTx(tx, o);
     return o;
   });
   if (!order) return 'skipped';

@@ -91,6 +91,8 @@ function toOrderRefund(r: repo.RefundRow, order: repo.OrderRow, eventName: strin
       failureReason: r.failureReason,
       createdBy: createdByEmail,
       transactionDate: r.createdAt.toISOString(),
+      refundMethod: (r.refundMethod ?? null) as TOrderRefund['details']['refundMethod'],
+      terminalReference: r.terminalReference ?? null,
     },
   };
 }
@@ -143,6 +145,7 @@ export async function detailOf(db: DbOrTx, order: repo.OrderRow): Promise<TOrder
       ticketCount: order.ticketCount,
       paymentMethod: order.paymentMethod,
       paymentSource: order.source,
+      channel: order.channel,
       grossAmount: order.totalAmount,
       refunded: order.refunded,
       refundedAmount: order.refundedAmount,

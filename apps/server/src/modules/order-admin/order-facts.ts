@@ -3,6 +3,7 @@ import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { notFound } from '../../platform/errors.js';
 import { applyInventory } from '../orders/repository.js';
+import { isOfflineOrder } from './box-office-refund.js';
 import * as repo from './repository.js';
 
 // What the order-admin use cases share: the order found by its event and UID, what its price
@@ -21,7 +22,7 @@ export function breakdownExtras(breakdown: string | null): { donationFee: number
 
 /** Whether the order took money that can be given back (spec silent; docs/decisions.md). */
 export function isRefundable(order: repo.OrderRow): boolean {
-  return (repo.PAID_STATUSES as readonly string[]).includes(order.status) && order.totalAmount > 0 && order.paymentMethod !== 'free' && !!order.chargeId;
+  return (repo.PAID_STATUSES as readonly string[]).includes(order.status) && order.totalAmount > 0 && order.paymentMethod !== 'free' && (!!order.chargeId || isOfflineOrder(order));
 }
 
 export async function findOrder(db: DbOrTx, ctx: TenantCtx, eventId: string, orderUid: string): Promise<repo.OrderRow> {

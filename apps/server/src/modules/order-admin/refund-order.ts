@@ -8,6 +8,7 @@ import { processRefund, recordRefund } from '../payments/refunds.js';
 import { enqueueRefundNotice } from './notices.js';
 import { detailOf } from './order-detail.js';
 import { breakdownExtras, findOrder, isRefundable, moveSeats } from './order-facts.js';
+import { checkBoxOfficeRefund, isOfflineOrder, settleBoxOfficeRefund } from './box-office-refund.js';
 import * as repo from './repository.js';
 
 const refundError = (message: string, field?: string) => new AppError('VALIDATION', message, field ? { [field]: message } : undefined);
@@ -30,6 +31,7 @@ export async function refundOrder(opts: {
   const refund = await deps.db.transaction(async (tx) => {
     const order = await lockTenantOrder(tx, ctx.tenantId, found.id);
     if (!order) throw notFound();
+    checkBoxOfficeRefund(order, input);
     if (order.totalAmount === 0 || order.paymentMethod === 'free') throw conflict(M.refundFreeOrder);
     if (!isRefundable(order)) throw conflict(M.refundNotPaid);
     const live = await repo.liveRefundTotals(tx, ctx.tenantId, order.id);
@@ -88,6 +90,8 @@ export async function refundOrder(opts: {
       ticketIds: voiding.map((t) => t.id),
       createdBy: ctx.user.id,
     });
+    // A box-office order paid in cash or on the venue's terminal goes back that way, settled now (issue 23).
+    if (isOfflineOrder(order)) await settleBoxOfficeRefund(deps, tx, { ctx, order, refund: row, input });
     await repo.insertAction(tx, {
       tenantId: ctx.tenantId,
       orderId: order.id,

@@ -85,6 +85,8 @@ async function transferForTenant(
   const { destination, chargeGatewayFeesToPlatform } = await repo.transferDestination(deps.db, p.tenantId);
   // A refund that succeeded a moment ago, before its job ran, is still taken from this payout.
   await repo.insertRefundLines(deps.db, { tenantId: p.tenantId });
+  // Likewise a cash or card-terminal order sold a moment ago: what the platform is owed on it is netted now.
+  await repo.insertNettingLines(deps.db, { tenantId: p.tenantId });
 
   const claim = await deps.db.transaction(async (tx) => {
     const now = new Date();
@@ -93,7 +95,8 @@ async function transferForTenant(
     const reasons = new Map<string, string[]>();
     const chosen: typeof lines = [];
     for (const o of p.orders) {
-      const sale = lines.find((l) => l.orderId === o.id && l.kind === 'sale');
+      // A cash or card-terminal order has a netting line instead, which the rule refuses with its reason.
+      const sale = lines.find((l) => l.orderId === o.id && (l.kind === 'sale' || (l.kind === 'netting' && !l.refundId)));
       const why = ineligibility(sale, now);
       if (why) reasons.set(why, [...(reasons.get(why) ?? []), o.orderUid]);
       else chosen.push(sale!);
@@ -106,11 +109,15 @@ async function transferForTenant(
     const refunds = lines.filter(
       (l) => l.kind === 'refund' && !l.payoutId && l.facilitator === 'platform' && (chosenOrders.has(l.orderId) || !l.onHold),
     );
-    const all = [...chosen, ...refunds];
+    // Netting (issue 23): what the platform is owed on the tenant's cash and card-terminal orders,
+    // and what it gives back on their refunds, every open one not on hold (docs/payouts.md "Netting").
+    const netting = lines.filter((l) => l.kind === 'netting' && !l.payoutId && !l.onHold);
+    const all = [...chosen, ...refunds, ...netting];
     const amount = transferAmountOf(all);
     const chosenUids = chosen.map((l) => uidOf.get(l.orderId)!);
     if (amount <= 0) {
-      fail(chosenUids, M.payoutNothingToTransfer);
+      // The tenant owes at least what it is due: nothing is sent, every line waits (the balance owed).
+      fail(chosenUids, transferAmountOf([...chosen, ...refunds]) > 0 ? M.payoutNettingOwed : M.payoutNothingToTransfer);
       return null;
     }
     const sum = (f: (l: repo.PayoutLineRow) => number) => all.reduce((s, l) => s + f(l), 0);
@@ -131,7 +138,7 @@ async function transferForTenant(
     });
     const claimed = await repo.claimLines(tx, p.tenantId, payoutId, all.map((l) => l.id));
     if (claimed !== all.length) throw new Error('payout lines changed under their row lock');
-    return { amount, uids: [...new Set([...chosenUids, ...refunds.map((l) => l.orderUid)])] };
+    return { amount, uids: [...new Set([...chosenUids, ...refunds.map((l) => l.orderUid), ...netting.map((l) => l.orderUid)])] };
   });
   if (!claim) return { failed };
 

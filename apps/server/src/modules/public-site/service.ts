@@ -1,5 +1,6 @@
 import {
   isEventPublic,
+  isSoldOn,
   M,
   type TPublicEventList,
   type TPublicEventSummary,
@@ -157,7 +158,7 @@ export async function getPublicEvent({
       contactEmail: onSale ? null : ((await findTenant(deps.db, site.tenant.id))?.email ?? null),
     },
     // Ticket types switched off by the organiser are not on the menu; every other one is, with its availability.
-    ticketTypes: onSale ? types.filter((t) => t.active).map((t) => toPublicTicketType(t, types, now, config)) : [],
+    ticketTypes: onSale ? types.filter((t) => t.active && isSoldOn(t.soldAt, 'online')).map((t) => toPublicTicketType(t, types, now, config)) : [],
     settings: toSettings(event, types, charity, pricing?.settings.autoShowActiveTicketsAsSoldOut ?? false),
   };
 }

@@ -42,6 +42,8 @@ export const ORDERS: ReportSource<TReportOrder> = {
         where: (v, op) => (onlyEquals('details.paymentMethod', op), sql`lower(coalesce(o.payment_method, '')) = ${v.toLowerCase()}`),
       },
       'details.status': exact('o.status'),
+      // Issue 23: where it was sold (ONLINE, BACKEND, APP).
+      'details.channel': { ...exact('o.channel'), where: (v, op) => (onlyEquals('details.channel', op), sql`o.channel = ${v.toUpperCase()}`) },
       'details.eventId': { ...exact('o.event_id::text'), where: (v, op) => (onlyEquals('details.eventId', op), sql`o.event_id::text = ${v.toLowerCase()}`) },
       'details.eventName': text('e.name'),
       'details.refunded': { expr: sql`(o.refunds_succeeded > 0)`, type: 'boolean' },
@@ -54,7 +56,7 @@ export const ORDERS: ReportSource<TReportOrder> = {
   },
   base: (scope) => ({
     select: sql`o.id, o.order_uid, o.created_at, o.first_name, o.last_name, o.email, o.phone, o.ticket_count, o.payment_method,
-      o.source, o.total_amount, o.user_id, o.tenant_id, o.event_id, o.charge_id, o.status, o.address1, o.address2, o.city, o.state,
+      o.source, o.channel, o.total_amount, o.user_id, o.tenant_id, o.event_id, o.charge_id, o.status, o.address1, o.address2, o.city, o.state,
       o.zip_code, o.country, o.subtotal, o.surcharge, o.processing_fee, o.gateway_processing_fee, o.discount, o.discount_code, o.vat,
       o.tax_rate, o.donation, o.donation_fee, e.name as event_name, o.refunds_succeeded as refunded_amount`,
     from: sql`orders o join events e on e.tenant_id = o.tenant_id and e.id = o.event_id`,
@@ -75,6 +77,7 @@ export const ORDERS: ReportSource<TReportOrder> = {
         ticketCount: int(r.ticket_count),
         paymentMethod: str(r.payment_method).toLowerCase(),
         paymentSource: str(r.source),
+        channel: str(r.channel),
         grossAmount: int(r.total_amount),
         refunded: refundedAmount > 0,
         refundedAmount,
@@ -116,6 +119,7 @@ export const ORDERS: ReportSource<TReportOrder> = {
     { header: 'Phone number', value: (o) => o.details.phone ?? '', sql: textSql('o.phone') },
     { header: '# Tickets', value: (o) => o.details.ticketCount, sql: numberSql('o.ticket_count') },
     { header: 'Payment Method', value: (o) => o.details.paymentMethod, sql: textSql('lower(o.payment_method)') },
+    { header: 'Channel', value: (o) => o.details.channel, sql: textSql('o.channel') },
     { header: 'Total', value: (o) => o.details.totalAmount, money: true, sql: moneySql('o.total_amount') },
     { header: 'Refunded', value: (o) => refundedLabel(o.details.refunded), sql: labelSql('o.refunds_succeeded > 0', refundedLabel(true), refundedLabel(false)) },
     { header: 'Refunded Amount', value: (o) => o.details.refundedAmount, money: true, sql: moneySql('o.refunds_succeeded') },

@@ -20,13 +20,19 @@ export const TICKETS: ReportSource<TReportTicket> = {
       'details.vioded': { expr: col('t.voided'), type: 'boolean' },
       'details.eventId': { ...exact('t.event_id::text'), where: (v, op) => (onlyEquals('details.eventId', op), sql`t.event_id::text = ${v.toLowerCase()}`) },
       'details.eventName': text('e.name'),
+      // Issue 23: the order's channel and payment method.
+      'details.channel': { ...exact('o.channel'), where: (v, op) => (onlyEquals('details.channel', op), sql`o.channel = ${v.toUpperCase()}`) },
+      'details.paymentMethod': {
+        ...exact(`coalesce(o.payment_method, '')`),
+        where: (v, op) => (onlyEquals('details.paymentMethod', op), sql`lower(coalesce(o.payment_method, '')) = ${v.toLowerCase()}`),
+      },
     },
     id: col('t.id'),
     defaultSort: '-details.dateCreated',
   },
   base: (scope) => ({
     select: sql`t.id, t.ticket_uid, t.full_name, t.email, t.contact_number, t.ticket_type_name, t.price, t.used, t.voided,
-      t.created_at, t.event_id, o.order_uid, e.name as event_name`,
+      t.created_at, t.event_id, o.order_uid, o.channel, o.payment_method, e.name as event_name`,
     from: sql`tickets t join orders o on o.tenant_id = t.tenant_id and o.id = t.order_id join events e on e.tenant_id = t.tenant_id and e.id = t.event_id`,
     // The order's scope repeated, so that the planner reads the event's orders, not the tenant's.
     where: sql`${scopeWhere(scope, 't.tenant_id', 't.event_id')} and ${scopeWhere(scope, 'o.tenant_id', 'o.event_id')} and o.status in ${PAID}`,
@@ -47,6 +53,8 @@ export const TICKETS: ReportSource<TReportTicket> = {
       ticketUID: str(r.ticket_uid),
       eventId: str(r.event_id),
       eventName: str(r.event_name),
+      channel: str(r.channel),
+      paymentMethod: str(r.payment_method).toLowerCase(),
     },
   }),
   csv: [
@@ -60,5 +68,7 @@ export const TICKETS: ReportSource<TReportTicket> = {
     { header: 'Ticket Price', value: (t) => t.details.ticketPrice, money: true, sql: moneySql('t.price') },
     { header: 'Ticket Used', value: (t) => ticketUsedLabel(t.details.used), sql: labelSql('t.used', ticketUsedLabel(true), ticketUsedLabel(false)) },
     { header: 'Status', value: (t) => ticketStatusLabel(t.details.vioded), sql: labelSql('t.voided', ticketStatusLabel(true), ticketStatusLabel(false)) },
+    { header: 'Channel', value: (t) => t.details.channel, sql: textSql('o.channel') },
+    { header: 'Payment Method', value: (t) => t.details.paymentMethod, sql: textSql('lower(o.payment_method)') },
   ],
 };

@@ -1,8 +1,9 @@
-import type { TMembership, TSiteContext } from '@marquee/core';
+import { BOX_OFFICE, type TMembership, type TSiteContext } from '@marquee/core';
 import {
   IconBuildingStore,
   IconCalendarEvent,
   IconCash,
+  IconCashRegister,
   IconChartBar,
   IconGauge,
   IconHeartHandshake,
@@ -17,10 +18,13 @@ import type { ConsoleArea } from '../console/console-area';
 // spec: accounts-admin-fees §4 tenant status: active and pending are editable; anything else is disabled.
 const EDITABLE = ['active', 'pending'];
 
-/** Webhooks carry the tenant's orders out: its admins manage them (the server's rule too). */
+/** The tenant's admins (tenant-wide): webhooks carry the orders out, drawers hold the cash (the server's rules too). */
 const tenantAdmin = (memberships: TMembership[], context: TSiteContext) =>
   memberships.some((m) => m.tenantId === context.tenant?.id && !m.eventId && m.roles.includes('tenant_admin'));
 const tenantWide = (memberships: TMembership[], context: TSiteContext) => isTenantWideMember(memberships, context.tenant?.id);
+/** Who sells at the box office here (core BOX_OFFICE): their own cash drawer (issue 23). */
+const sellsAtBoxOffice = (memberships: TMembership[], context: TSiteContext) =>
+  memberships.some((m) => m.tenantId === context.tenant?.id && m.roles.some((r) => (BOX_OFFICE.roles as readonly string[]).includes(r) || (BOX_OFFICE.eventRoles as readonly string[]).includes(r)));
 
 export const tenantArea: ConsoleArea = {
   key: 'tenant',
@@ -40,6 +44,8 @@ export const tenantArea: ConsoleArea = {
     { label: 'Reports', to: '/reports/sales', icon: IconChartBar, visible: tenantWide },
     { label: 'Find an Order', to: '/reports/orders', icon: IconSearch, visible: tenantWide },
     { label: 'Payouts', to: '/reports/payouts/completed', icon: IconCash, visible: tenantWide },
+    { label: 'Cash drawer', to: '/cash-drawer', icon: IconCashRegister, visible: sellsAtBoxOffice },
+    { label: 'Cash drawers', to: '/cash-drawers', icon: IconCashRegister, visible: tenantAdmin },
     { label: 'Charities', to: '/charities', icon: IconHeartHandshake, visible: tenantWide },
     { label: 'Webhooks', to: '/settings/webhooks', icon: IconWebhook, visible: tenantAdmin },
   ],
