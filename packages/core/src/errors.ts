@@ -69,6 +69,8 @@ export const DOMAIN_ERRORS = {
    * answer: a transfer's failures are listed in its 200 result (spec §3 Transfer result), each with its code.
    */
   TRANSFER_DESTINATION_MISSING: 'CONFLICT',
+  /** Issue 24: the buyer's deadline for changing the attendees' names and answers has passed. */
+  ANSWERS_LOCKED: 'CONFLICT',
 } as const satisfies Record<string, ErrorCode>;
 export type DomainErrorCode = keyof typeof DOMAIN_ERRORS;
 
