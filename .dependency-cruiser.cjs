@@ -25,9 +25,11 @@ const SERVER_MODULES = {
   // the attendee's path: public-site -> checkout -> orders -> events, discounts; payments, fulfilment follow orders
   'event-pages': ['page-builder', 'public-site'],
   'public-site': ['checkout', 'events', 'tenants', 'ticket-types'],
-  checkout: ['discounts', 'events', 'fees', 'orders', 'ticket-types', 'waiting-room'],
+  checkout: ['discounts', 'events', 'fees', 'orders', 'questions', 'ticket-types', 'waiting-room'],
   'waiting-room': ['events'],
-  fulfilment: ['checkin', 'events', 'order-admin', 'orders'],
+  fulfilment: ['checkin', 'events', 'order-admin', 'orders', 'questions'],
+  // issue 24: the attendees' names and the organiser's questions (an order's answers use order-admin's access rules)
+  questions: ['events', 'order-admin'],
   'order-admin': ['events', 'orders', 'payments', 'payouts'],
   payments: ['orders'],
   orders: ['discounts', 'events'],
@@ -62,11 +64,12 @@ const SERVER_MODULES = {
 
 /** Web features: a feature imports another only for what it shows of it (a panel on its page). */
 const WEB_FEATURES = {
-  events: ['charities', 'discount-codes', 'event-pages', 'mailout', 'order-admin', 'policies', 'staff', 'ticket-types'],
+  events: ['charities', 'discount-codes', 'event-pages', 'mailout', 'order-admin', 'policies', 'questions', 'staff', 'ticket-types'],
   checkin: ['events'],
   'discount-codes': ['ticket-types'],
   mailout: ['policies', 'ticket-types'],
-  'order-admin': ['payouts', 'reports'],
+  'order-admin': ['payouts', 'questions', 'reports'],
+  questions: [],
   payouts: ['reports'],
   reports: ['tenants'],
   'platform-dashboard': ['tenants'],

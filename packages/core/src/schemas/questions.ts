@@ -388,3 +388,8 @@ export const zOrderAnswersFor = (form: TAttendeeForm, lines: ReadonlyArray<{ tic
     for (const [path, message] of Object.entries(r.fields)) ctx.addIssue({ code: 'custom', path: path.split('.'), message });
     return z.NEVER;
   });
+
+/** The tickets a cart asks attendees for, type by type in the cart's order (core mergeCartLines): PLACE ORDER's and the checkout's. */
+export function attendeeLines(merged: ReadonlyMap<string, number>): Array<{ ticketTypeId: string; quantity: number }> {
+  return [...merged].map(([ticketTypeId, quantity]) => ({ ticketTypeId, quantity }));
+}

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { isEventPublic, M, mergeCartLines, WAITING_ROOM_ADMISSION_ORDERS, waitingRoomOrderLimit, type TCreateOrderResponse, type ZCreateOrderRequest } from '@marquee/core';
+import { attendeeLines, isEventPublic, M, mergeCartLines, WAITING_ROOM_ADMISSION_ORDERS, waitingRoomOrderLimit, type TCreateOrderResponse, type ZCreateOrderRequest } from '@marquee/core';
 import type { z } from 'zod';
 import { publicOrigin } from '../../config.js';
 import type { Deps } from '../../deps.js';
@@ -9,6 +9,7 @@ import { HOLD_EXPIRY_JOB, releaseHold } from '../orders/holds.js';
 import { markPaidInTx } from '../orders/payment.js';
 import { viewTokenHash } from '../orders/public-order.js';
 import * as ordersRepo from '../orders/repository.js';
+import { checkNewOrderAnswers, recordNewOrderAnswers } from '../questions/order-answers.js';
 import { cartConflict, checkCart } from './cart.js';
 import { charityChanged, invalidDiscount, noCharity, quoteCart } from './pricing.js';
 import * as repo from './repository.js';
@@ -64,7 +65,12 @@ export async function createOrder(opts: {
   const tenantId = site.tenant.id;
   const contact = input.order;
   const read = () => repo.findCheckoutSnapshot(deps.db, { tenantId, eventId, discountCode: contact.discountCode });
-  let snapshot = await read();
+  // Issue 24: the attendees' names and the answers, checked (the field's own message) before anything is held.
+  const [first, checkedAnswers] = await Promise.all([
+    read(),
+    checkNewOrderAnswers({ db: deps.db, tenantId, eventId, lines: attendeeLines(mergeCartLines(input.lines)), input: { answers: input.answers, attendees: input.attendees } }),
+  ]);
+  let snapshot = first;
   // An event the public may not see (core isEventPublic) and never saw is not found; one that was
   // published but is not on sale any more (unpublished or cancelled while the buyer was at checkout)
   // is 'no longer on sale'.
@@ -162,6 +168,15 @@ export async function createOrder(opts: {
   const takenOver = held ? await takeOverHold(deps, held, request) : 'gone';
   const outcome = takenOver === 'gone' ? await repo.holdOrder(deps.db, request) : takenOver;
   if (!outcome.ok) throw refusal(outcome, snapshot, input.lines, now);
+  if (checkedAnswers) {
+    try {
+      await recordNewOrderAnswers(deps.db, { tenantId, eventId, orderId, checked: checkedAnswers });
+    } catch (err) {
+      // The tickets are not kept without their attendees: given back at once.
+      await deps.db.transaction((tx) => releaseHold(tx, { orderId }, false));
+      throw err;
+    }
+  }
 
   const answer = { orderUID: orderUid, draftOrderUID: orderUid, orderToken: token, holdExpiresAt: holdExpiresAt.toISOString(), breakdown };
   if (free) {

@@ -14,6 +14,7 @@ import { signTicketCode } from '../checkin/ticket-code.js';
 import { canMoveMoney } from '../order-admin/access.js';
 import { recordOrderAction } from '../order-admin/service.js';
 import { lockTenantOrder } from '../orders/repository.js';
+import { attendeesForIssue } from '../questions/order-answers.js';
 import * as repo from './repository.js';
 
 /** Enqueued by the orders module when an order is paid: payload { tenantId, orderId }. */
@@ -158,10 +159,14 @@ export async function fulfilOrder(opts: { deps: Deps; tenantId: string; orderId:
     if (existing.length === 0) {
       const fullName = `${o.firstName} ${o.lastName}`.trim();
       const lines = await repo.linesOf(tx, tenantId, orderId);
-      await repo.insertTickets(
-        tx,
-        lines.flatMap((line) =>
-          Array.from({ length: line.quantity }, () => ({
+      // Issue 24: each ticket carries its attendee's name and e-mail where the checkout asked them; the buyer's otherwise.
+      const attendees = await attendeesForIssue(tx, tenantId, orderId);
+      const rows = lines.flatMap((line) =>
+        Array.from({ length: line.quantity }, (_, position) => {
+          const holder = attendees.holderOf(line.ticketTypeId, position);
+          return {
+            id: randomUUID(),
+            position,
             tenantId,
             ticketUid: newTicketUid(),
             orderId,
@@ -169,12 +174,17 @@ export async function fulfilOrder(opts: { deps: Deps; tenantId: string; orderId:
             ticketTypeId: line.ticketTypeId,
             ticketTypeName: line.ticketName,
             price: line.unitPrice,
-            fullName,
-            email: o.email,
+            fullName: holder?.fullName || fullName,
+            email: holder?.email || o.email,
             contactNumber: o.phone,
-          })),
-        ),
+          };
+        }),
       );
+      await repo.insertTickets(
+        tx,
+        rows.map(({ position: _, ...t }) => t),
+      );
+      await attendees.tie(rows.map((t) => ({ ticketTypeId: t.ticketTypeId, position: t.position, ticketId: t.id })));
     }
     return o;
   });
