@@ -33,6 +33,7 @@ CREATE TABLE "order_answers" (
 	"label" text NOT NULL,
 	"kind" text NOT NULL,
 	"value" text NOT NULL,
+	"text" text DEFAULT '' NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "order_answers_tenant_id_order_id_question_id_slot_pk" PRIMARY KEY("tenant_id","order_id","question_id","slot")
 );

@@ -97,6 +97,8 @@ export const orderAnswers = pgTable(
     kind: text('kind').notNull(),
     /** The answer as JSON (text, a list of options, true/false, a number). */
     value: text('value').notNull(),
+    /** The answer as people read it (core answerText): the exports' and the report's cell. */
+    text: text('text').notNull().default(''),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.orderId, t.questionId, t.slot] }), index('order_answers_event_idx').on(t.tenantId, t.eventId, t.questionId)],

@@ -322,3 +322,42 @@ describe('changing answers after the sale', () => {
     expect((await server.client(other.url).get(`/api/p/order-links/${token}/answers`)).status).toBe(404);
   });
 });
+
+describe('answers in the exports', () => {
+  it('the event’s tickets and orders exports have one column per question, cells escaped', async () => {
+    const { parseCsv } = await import('../../../test/fixtures/sales.js');
+    const e = await newEvent();
+    const q = await askQuestions(e);
+    // A label and an answer a spreadsheet would run as a formula, and one with a comma and quotes.
+    const formula = (await admin.post(`${base(e)}/questions`, { details: { label: '=Notes', kind: 'longText', scope: 'order' } })).body.id as string;
+    const placed = await placeFree(e, {
+      answers: { [q.company]: 'Acme, "Inc"', [formula]: '=1+1' },
+      attendees: [
+        { ticketTypeId: tt(CONF, e), fullName: 'Grace Hopper', answers: { [q.diet]: 'Vegan', [q.workshops]: ['A', 'B'] } },
+        { ticketTypeId: tt(CONF, e), fullName: 'Alan Turing', answers: { [q.diet]: 'None' } },
+      ],
+    });
+    expect(placed.status).toBe(201);
+    await server.app.deps.jobs.drain();
+    const exportCsv = async (path: string) => {
+      const started = await admin.get(`${base(e)}/${path}/download`);
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      await server.app.deps.jobs.drain();
+      const file = await admin.get(started.body.downloadUrl);
+      expect(file.status).toBe(200);
+      return file.raw.toString('utf8');
+    };
+    const ticketsCsv = await exportCsv('reports/tickets');
+    expect(ticketsCsv.split('\r\n')[0]).toContain(`,Diet,Workshops,Company,'=Notes`);
+    expect(ticketsCsv).toContain(`"Acme, ""Inc""",'=1+1`);
+    const rows = parseCsv(ticketsCsv);
+    const byName = Object.fromEntries(rows.map((r) => [r.Name, r]));
+    expect(byName['Grace Hopper']).toMatchObject({ Diet: 'Vegan', Workshops: 'A; B', Company: 'Acme, "Inc"' });
+    expect(byName['Alan Turing']).toMatchObject({ Diet: 'None', Workshops: '', Company: 'Acme, "Inc"' });
+
+    const ordersCsv = parseCsv(await exportCsv('reports/order-list'));
+    expect(ordersCsv).toHaveLength(1);
+    expect(ordersCsv[0]).toMatchObject({ Company: 'Acme, "Inc"', Workshops: 'A; B' });
+    expect(ordersCsv[0]!.Diet!.split(' | ').sort()).toEqual(['None', 'Vegan']);
+  });
+});

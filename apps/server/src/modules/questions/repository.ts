@@ -1,3 +1,4 @@
+import { answerText, type QuestionKind, type TAnswerValue } from '@marquee/core';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { eventAnswerSettings, eventQuestions, orderAnswers, orderAttendees, ticketTypeAttendeeFields, ticketTypes, tickets } from '../../db/schema/index.js';
@@ -115,7 +116,17 @@ export async function replaceOrderAnswers(
   await deleteAnswersOf(db, p.tenantId, p.orderId, p.askedIds);
   if (p.answers.length) {
     await db.insert(orderAnswers).values(
-      p.answers.map((a) => ({ tenantId: p.tenantId, orderId: p.orderId, eventId: p.eventId, questionId: a.questionId, slot: a.slot, label: a.label, kind: a.kind, value: JSON.stringify(a.value) })),
+      p.answers.map((a) => ({
+        tenantId: p.tenantId,
+        orderId: p.orderId,
+        eventId: p.eventId,
+        questionId: a.questionId,
+        slot: a.slot,
+        label: a.label,
+        kind: a.kind,
+        value: JSON.stringify(a.value),
+        text: answerText(a.kind as QuestionKind, a.value as TAnswerValue),
+      })),
     );
   }
   if (p.attendees.length) {
@@ -144,7 +155,7 @@ export async function insertNewOrderAnswers(
   },
 ) {
   const attendees = JSON.stringify(p.attendees);
-  const answers = JSON.stringify(p.answers.map((a) => ({ ...a, value: JSON.stringify(a.value) })));
+  const answers = JSON.stringify(p.answers.map((a) => ({ ...a, value: JSON.stringify(a.value), text: answerText(a.kind as QuestionKind, a.value as TAnswerValue) })));
   await db.execute(sql`
     with a as (
       insert into order_attendees (tenant_id, order_id, event_id, ticket_type_id, position, full_name, email)
@@ -152,9 +163,9 @@ export async function insertNewOrderAnswers(
       from jsonb_to_recordset(${attendees}::jsonb) as x("ticketTypeId" uuid, position int, "fullName" text, email text)
       returning 1
     )
-    insert into order_answers (tenant_id, order_id, event_id, question_id, slot, label, kind, value)
-    select ${p.tenantId}::uuid, ${p.orderId}::uuid, ${p.eventId}::uuid, x."questionId", x.slot, x.label, x.kind, x.value
-    from jsonb_to_recordset(${answers}::jsonb) as x("questionId" uuid, slot text, label text, kind text, value text)`);
+    insert into order_answers (tenant_id, order_id, event_id, question_id, slot, label, kind, value, text)
+    select ${p.tenantId}::uuid, ${p.orderId}::uuid, ${p.eventId}::uuid, x."questionId", x.slot, x.label, x.kind, x.value, x.text
+    from jsonb_to_recordset(${answers}::jsonb) as x("questionId" uuid, slot text, label text, kind text, value text, text text)`);
 }
 
 export async function attendeesOf(db: DbOrTx, tenantId: string, orderId: string): Promise<AttendeeRow[]> {
