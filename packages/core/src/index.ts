@@ -44,3 +44,4 @@ export * from './ticket-menu.js';
 export * from './schemas/buyer.js';
 export * from './schemas/mailout.js';
 export * from './schemas/questions.js';
+export * from './attendee-answers.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answerText, checkAnswer, checkOrderAnswers, QM, zOrderAnswersFor, type TAttendeeForm } from './schemas/questions.js';
+import { answerText, checkAnswer, checkOrderAnswers, QM } from './attendee-answers.js';
+import { zOrderAnswersFor, type TAttendeeForm } from './schemas/questions.js';
 
 const T1 = '00000000-0000-4000-8000-000000000001';
 const T2 = '00000000-0000-4000-8000-000000000002';

@@ -5,7 +5,8 @@ import { MAX_DONATION_CENTS } from '../donation.js';
 import { type CartBlockReason, type CartProblemKind } from '../availability.js';
 import { M } from '../messages.js';
 import { zEmail } from './common.js';
-import { QUESTION_LIMITS, ZAnswerMap, ZAttendeeInput } from './questions.js';
+import { QUESTION_LIMITS } from '../attendee-answers.js';
+import { ZAnswerMap, ZAttendeeInput } from './questions.js';
 import { DEFAULT_COUNTRY, MAX_PER_ORDER_LIMIT, zDiscountCode, zUuid } from './events.js';
 
 // spec: reports-payouts-checkout §3 (Cart line, breakdown, Contact, Order creation payload),
