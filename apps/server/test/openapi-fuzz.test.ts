@@ -1,4 +1,5 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
+import { eventQuestions } from '../src/db/schema/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn } from './actors.js';
 import {
@@ -108,6 +109,9 @@ beforeAll(async () => {
   const tenant = await givenTenantWithSettings(server);
   const event = await givenEventOnSale(server, tenant.id, { discounts: [{ code: 'FUZZ10', kind: 'percent', value: 10, usageLimit: 5 }] });
   const held = await givenHeldOrder(server, tenant.id, { eventId: event.id });
+  // Issue 24: a question of the event, so that its routes are tried with a real id.
+  const questionId = randomUUID();
+  await server.app.deps.db.insert(eventQuestions).values({ tenantId: tenant.id, id: questionId, eventId: event.id, label: 'Diet', kind: 'singleChoice', options: ['None', 'Vegan'], scope: 'ticket' });
   const admin = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
   const superUser = await givenPlatformAdmin(server);
   fx = {
@@ -121,6 +125,7 @@ beforeAll(async () => {
       eventName: event.urlName,
       userId: admin.id,
       groupId: tenant.id,
+      questionId,
     },
     callers: [
       { name: 'anonymous@platform', client: server.client() },
