@@ -1,4 +1,4 @@
-import type { TOrderPage, TResendTicketsResponse } from '@marquee/core';
+import type { TOrderAnswers, TOrderAnswersInput, TOrderPage, TResendTicketsResponse } from '@marquee/core';
 import { api } from '../../../ui/api-client';
 
 const base = (token: string) => `/api/p/order-links/${encodeURIComponent(token)}`;
@@ -9,4 +9,10 @@ export const orderLinkApi = {
   download: (token: string) => api.postForBlob(`${base(token)}/download`),
   resend: (token: string) => api.post<TResendTicketsResponse>(`${base(token)}/resend`),
   findTickets: (email: string) => api.post<TResendTicketsResponse>('/api/p/find-tickets', { email }),
+};
+
+/** Issue 24: the order's attendees and answers; the buyer changes them until the event's deadline. */
+export const orderAnswersApi = {
+  get: (token: string, signal?: AbortSignal) => api.get<TOrderAnswers>(`${base(token)}/answers`, undefined, signal),
+  save: (token: string, body: TOrderAnswersInput) => api.put<TOrderAnswers>(`${base(token)}/answers`, body),
 };

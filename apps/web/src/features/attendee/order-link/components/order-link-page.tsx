@@ -1,6 +1,6 @@
 import type { TOrderPage } from '@marquee/core';
 import { useMutation, useQuery } from '../../site/site-query';
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Link, useParams } from '../../site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
 import { errorMessage, isNotFound } from '../../../../ui/api-client';
@@ -16,6 +16,9 @@ import { toast } from '../../event-site/kit/toast';
 import { orderLinkApi } from '../api';
 import success from '../../checkout/components/success.module.css';
 import css from './order-link.module.css';
+
+// Issue 24: the attendees and answers load after the order (and only their code then).
+const OrderAnswersCard = lazy(() => import('./order-answers-card'));
 
 /**
  * /orders/{token} on the tenant's host (issue 15): the order a private link opens, in any browser,
@@ -156,6 +159,11 @@ function OrderView({ page, token }: { page: TOrderPage; token: string }) {
             </>
           )}
         </Card>
+        {paid && (
+          <Suspense fallback={null}>
+            <OrderAnswersCard token={token} />
+          </Suspense>
+        )}
         {page.refunds.length > 0 && order.details && <RefundsCard page={page} total={order.details.totalAmount} />}
         {paid && <PaidOrder order={order} home={home} cancelled={cancelled} hero={null} />}
       </div>
