@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Card, Group, Paper, Progress, Select, Skeleton, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Group, Paper, Progress, Select, Skeleton, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { isEventWritable, QUESTION_KIND_LABELS, type AttendeeFieldMode, type TEvent, type TQuestion } from '@marquee/core';
 import { IconArrowDown, IconArrowUp, IconEdit, IconGripVertical, IconMessageQuestion, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -77,46 +77,39 @@ function AttendeeFieldsCard({ event, readOnly }: { event: TEvent; readOnly: bool
       ) : settings.data.ticketTypes.length === 0 ? (
         <Text fz="sm">Add a ticket type first.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={420}>
-          <Table verticalSpacing="xs" aria-label="Attendee details by ticket type">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Ticket type</Table.Th>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>E-mail</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {settings.data.ticketTypes.map((t) => (
-                <Table.Tr key={t.ticketTypeId}>
-                  <Table.Td>{t.name}</Table.Td>
-                  <Table.Td miw={140}>
-                    <Select
-                      aria-label={`Name for ${t.name}`}
-                      data={MODES}
-                      value={t.askName}
-                      allowDeselect={false}
-                      disabled={readOnly}
-                      onChange={(v) => v && void setMode(t.ticketTypeId, 'askName', v as AttendeeFieldMode)}
-                      data-testid={`ask-name-${t.name}`}
-                    />
-                  </Table.Td>
-                  <Table.Td miw={140}>
-                    <Select
-                      aria-label={`E-mail for ${t.name}`}
-                      data={MODES}
-                      value={t.askEmail}
-                      allowDeselect={false}
-                      disabled={readOnly}
-                      onChange={(v) => v && void setMode(t.ticketTypeId, 'askEmail', v as AttendeeFieldMode)}
-                      data-testid={`ask-email-${t.name}`}
-                    />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <Stack gap="sm">
+          {settings.data.ticketTypes.map((t) => (
+            <Paper key={t.ticketTypeId} withBorder p="sm" radius="md">
+              <Group gap="sm" align="flex-end" wrap="wrap">
+                <Text fw={600} style={{ flex: '1 1 160px', alignSelf: 'center', overflowWrap: 'anywhere' }}>
+                  {t.name}
+                </Text>
+                <Select
+                  label="Name"
+                  aria-label={`Name for ${t.name}`}
+                  data={MODES}
+                  value={t.askName}
+                  allowDeselect={false}
+                  disabled={readOnly}
+                  onChange={(v) => v && void setMode(t.ticketTypeId, 'askName', v as AttendeeFieldMode)}
+                  style={{ flex: '1 1 140px' }}
+                  data-testid={`ask-name-${t.name}`}
+                />
+                <Select
+                  label="E-mail"
+                  aria-label={`E-mail for ${t.name}`}
+                  data={MODES}
+                  value={t.askEmail}
+                  allowDeselect={false}
+                  disabled={readOnly}
+                  onChange={(v) => v && void setMode(t.ticketTypeId, 'askEmail', v as AttendeeFieldMode)}
+                  style={{ flex: '1 1 140px' }}
+                  data-testid={`ask-email-${t.name}`}
+                />
+              </Group>
+            </Paper>
+          ))}
+        </Stack>
       )}
       <Group align="flex-end" mt="md" gap="sm" wrap="wrap">
         <TextInput
@@ -229,9 +222,9 @@ function QuestionListCard({ event, readOnly }: { event: TEvent; readOnly: boolea
               style={{ opacity: dragged === q.id ? 0.5 : 1 }}
               data-testid={`question-${i}`}
             >
-              <Group wrap="nowrap" align="flex-start" gap="sm">
+              <Group wrap="wrap" align="flex-start" gap="sm" style={{ rowGap: 6 }}>
                 {!readOnly && <IconGripVertical size={18} style={{ marginTop: 2, flex: 'none', cursor: 'grab', color: 'var(--mantine-color-dimmed)' }} aria-hidden />}
-                <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
+                <Stack gap={4} style={{ flex: '1 1 200px', minWidth: 0 }}>
                   <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
                     {q.details.label}
                   </Text>
@@ -258,7 +251,7 @@ function QuestionListCard({ event, readOnly }: { event: TEvent; readOnly: boolea
                   )}
                 </Stack>
                 {!readOnly && (
-                  <Group gap={2} wrap="nowrap">
+                  <Group gap={2} wrap="nowrap" ml="auto">
                     <Tooltip label="Move up">
                       <ActionIcon variant="subtle" aria-label={`Move “${q.details.label}” up`} disabled={i === 0} onClick={() => moveBy(i, -1)}>
                         <IconArrowUp size={16} />
