@@ -168,24 +168,33 @@ export async function createOrder(opts: {
   const takenOver = held ? await takeOverHold(deps, held, request) : 'gone';
   const outcome = takenOver === 'gone' ? await repo.holdOrder(deps.db, request) : takenOver;
   if (!outcome.ok) throw refusal(outcome, snapshot, input.lines, now);
-  if (checkedAnswers) {
-    try {
-      await recordNewOrderAnswers(deps.db, { tenantId, eventId, orderId, checked: checkedAnswers });
-    } catch (err) {
-      // The tickets are not kept without their attendees: given back at once.
-      await deps.db.transaction((tx) => releaseHold(tx, { orderId }, false));
-      throw err;
-    }
-  }
+  // Issue 24: the attendees and answers (one statement), written while the gateway opens the
+  // checkout. The tickets are not kept without them: a failed write gives the hold back at once (and
+  // closes the checkout; a payment that still reaches the draft is refunded, as a replaced one's is).
+  const recorded: Promise<unknown> = checkedAnswers
+    ? recordNewOrderAnswers(deps.db, { tenantId, eventId, orderId, checked: checkedAnswers }).then(
+        () => null,
+        (err: unknown) => err ?? new Error('answers not recorded'),
+      )
+    : Promise.resolve(null);
+  const answersFailed = async (err: unknown, sessionId: string | null): Promise<never> => {
+    deps.log.error({ err, orderId }, 'attendee answers could not be recorded');
+    await deps.db.transaction((tx) => releaseHold(tx, { orderId }, false));
+    if (sessionId !== null) await closeCheckout(deps, { tenantId, orderId, sessionId });
+    throw err;
+  };
 
   const answer = { orderUID: orderUid, draftOrderUID: orderUid, orderToken: token, holdExpiresAt: holdExpiresAt.toISOString(), breakdown };
   if (free) {
+    const failed = await recorded;
+    if (failed) await answersFailed(failed, null);
     await deps.db.transaction((tx) => markPaidInTx(deps, tx, { tenantId, orderId, provider: 'none', sessionId: null, chargeId: null, paymentMethod: 'free' }));
     return { ...answer, message: successUrl };
   }
 
+  let session: Awaited<ReturnType<typeof deps.payments.createCheckout>>;
   try {
-    const session = await deps.payments.createCheckout({
+    session = await deps.payments.createCheckout({
       orderId,
       orderUid,
       tenantId,
@@ -198,15 +207,18 @@ export async function createOrder(opts: {
       expiresAt: holdExpiresAt,
       idempotencyKey: `checkout:${orderId}`,
     });
-    // Kept so that a replaced draft's checkout can be closed, unless the gateway finds it by order.
-    if (!deps.payments.expiresByOrder) await ordersRepo.updateOrder(deps.db, tenantId, orderId, { paymentSessionId: session.sessionId });
-    return { ...answer, message: session.url };
   } catch (err) {
+    await recorded;
     // No way to pay: give the tickets back at once rather than after the hold.
     deps.log.error({ err, orderId }, 'payment checkout failed');
     await deps.db.transaction((tx) => releaseHold(tx, { orderId }, false));
     throw new AppError('UNAVAILABLE', M.paymentUnavailable);
   }
+  const failed = await recorded;
+  if (failed) await answersFailed(failed, session.sessionId);
+  // Kept so that a replaced draft's checkout can be closed, unless the gateway finds it by order.
+  if (!deps.payments.expiresByOrder) await ordersRepo.updateOrder(deps.db, tenantId, orderId, { paymentSessionId: session.sessionId });
+  return { ...answer, message: session.url };
 }
 
 /**

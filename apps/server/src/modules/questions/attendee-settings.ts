@@ -12,18 +12,9 @@ import * as repo from './repository.js';
 
 /** What the event asks at checkout (the questions still asked, in order; each ticket type's name and e-mail). */
 export async function loadAttendeeForm(db: DbOrTx, tenantId: string, eventId: string): Promise<TAttendeeForm> {
-  const [questions, types] = await Promise.all([repo.listQuestions(db, tenantId, eventId), repo.attendeeFields(db, tenantId, eventId)]);
+  const { questions, types } = await repo.formOf(db, tenantId, eventId);
   return {
-    questions: questions.map((q) => ({
-      id: q.id,
-      label: q.label,
-      kind: q.kind as QuestionKind,
-      helpText: q.helpText,
-      required: q.required,
-      scope: q.scope as QuestionScope,
-      options: q.options,
-      ticketTypeIds: q.ticketTypeIds,
-    })),
+    questions: questions.map((q) => ({ ...q, kind: q.kind as QuestionKind, scope: q.scope as QuestionScope })),
     ticketTypes: types.map((t) => ({ ticketTypeId: t.ticketTypeId, askName: t.askName as AttendeeFieldMode, askEmail: t.askEmail as AttendeeFieldMode })),
   };
 }

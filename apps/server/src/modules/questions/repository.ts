@@ -270,3 +270,25 @@ export async function deleteAnswersOf(db: DbOrTx, tenantId: string, orderId: str
   if (questionIds.length === 0) return;
   await db.delete(orderAnswers).where(and(eq(orderAnswers.tenantId, tenantId), eq(orderAnswers.orderId, orderId), inArray(orderAnswers.questionId, questionIds)));
 }
+
+/** What the checkout asks, in one round trip (PLACE ORDER reads it with every order): the questions still asked, in order, and each ticket type's attendee fields. */
+export async function formOf(db: DbOrTx, tenantId: string, eventId: string) {
+  const res = (await db.execute(sql`
+    select
+      (select coalesce(json_agg(json_build_object('id', q.id, 'label', q.label, 'kind', q.kind, 'helpText', q.help_text, 'required', q.required,
+          'scope', q.scope, 'options', q.options, 'ticketTypeIds', q.ticket_type_ids) order by q.sort_order, q.created_at), '[]'::json)
+        from event_questions q where q.tenant_id = ${tenantId} and q.event_id = ${eventId} and q.removed_at is null) as questions,
+      (select coalesce(json_agg(json_build_object('ticketTypeId', t.id, 'askName', coalesce(f.ask_name, 'off'), 'askEmail', coalesce(f.ask_email, 'off'))
+          order by t.sort_order, t.created_at), '[]'::json)
+        from ticket_types t left join ticket_type_attendee_fields f on f.tenant_id = t.tenant_id and f.ticket_type_id = t.id
+        where t.tenant_id = ${tenantId} and t.event_id = ${eventId}) as types`)) as unknown as {
+    rows: Array<{ questions: unknown; types: unknown }>;
+  };
+  const row = res.rows[0]!;
+  // PGlite hands json back parsed, node-postgres too; a driver that gives text is parsed here.
+  const parse = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+  return {
+    questions: parse<Array<{ id: string; label: string; kind: string; helpText: string; required: boolean; scope: string; options: string[]; ticketTypeIds: string[] }>>(row.questions),
+    types: parse<Array<{ ticketTypeId: string; askName: string; askEmail: string }>>(row.types),
+  };
+}
