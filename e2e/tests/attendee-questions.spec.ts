@@ -44,6 +44,7 @@ test.describe('attendee details and questions', () => {
     await postJson(organiser, `${base}/questions`, { details: { label: 'Company', kind: 'shortText', scope: 'order', helpText: 'Printed on the badges.' } });
 
     const email = uniqueEmail('summit');
+    let orderUID = '';
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const phone = await context.newPage();
     try {
@@ -85,6 +86,7 @@ test.describe('attendee details and questions', () => {
         await phone.getByTestId('place-order').click();
         await payOnGatewayPage(phone);
         await expect(phone.getByTestId('success-page')).toHaveAttribute('data-status', 'paid', { timeout: 20_000 });
+        orderUID = new URL(phone.url()).searchParams.get('orderID')!;
       });
 
       const admin = await signIn(platformOrigin(baseURL), ADMIN);
@@ -166,6 +168,23 @@ test.describe('attendee details and questions', () => {
       await page.getByTestId('add-question').click();
       await shoot(page, 'console-question-modal', 1280);
       await page.keyboard.press('Escape');
+    });
+
+    await test.step('the order page shows the attendees and answers; the organiser corrects a name, which the ticket then carries', async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${acme}/event/${event.eventId}/order/${orderUID}`);
+      const panel = page.getByTestId('order-answers');
+      await expect(panel).toContainText('Grace Hopper');
+      await expect(panel).toContainText('Dietary needs: Vegan');
+      await panel.scrollIntoViewIfNeeded();
+      await shoot(page, 'console-order', 390);
+      await shoot(page, 'console-order', 1280);
+      await panel.getByTestId('edit-answers').click();
+      await page.getByTestId('edit-name-1').fill('Alan M. Turing');
+      await page.getByTestId('save-answers').click();
+      await expect(panel).toContainText('Alan M. Turing');
+      const orderTickets = await (await organiser.ctx.get(`${base}/orders/${orderUID}`)).json();
+      expect(JSON.stringify(orderTickets)).toContain('Alan M. Turing');
     });
     await organiser.ctx.dispose();
   });
