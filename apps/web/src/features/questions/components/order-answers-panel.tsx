@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Checkbox, Group, Modal, MultiSelect, Radio, Stack, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Checkbox, Group, Modal, MultiSelect, Radio, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { checkOrderAnswers, orderQuestions, ticketQuestions, type FormQuestion, type TAnswerValue, type TOrderAnswers } from '@marquee/core';
 import { IconEdit } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -37,52 +37,48 @@ export function OrderAnswersPanel({ eventId, orderUID, canEdit }: OrderAnswersPa
           ))}
         </Stack>
       )}
-      <Table.ScrollContainer minWidth={480}>
-        <Table verticalSpacing="xs" aria-label="Attendees">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Ticket</Table.Th>
-              <Table.Th>Attendee</Table.Th>
-              <Table.Th>Answers</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {a.attendees.map((t) => (
-              <Table.Tr key={`${t.ticketTypeId}:${t.position}`}>
-                <Table.Td>
-                  <Text fz="sm">{t.ticketTypeName}</Text>
-                  {t.ticketUid && (
-                    <Text fz="xs" c="dimmed" ff="monospace">
-                      {t.ticketUid}
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <Text fz="sm">{t.fullName || '–'}</Text>
-                  {t.email && (
-                    <Text fz="xs" c="dimmed">
-                      {t.email}
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  {t.answers.length === 0 ? (
-                    <Text fz="sm" c="dimmed">
-                      –
-                    </Text>
-                  ) : (
-                    t.answers.map((x) => (
-                      <Text key={x.questionId} fz="sm">
-                        <b>{x.label}:</b> {x.text}
-                      </Text>
-                    ))
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <Stack gap={0} component="ul" aria-label="Attendees" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        {a.attendees.map((t, i) => (
+          <SimpleGrid
+            key={`${t.ticketTypeId}:${t.position}`}
+            component="li"
+            cols={{ base: 1, sm: 3 }}
+            spacing="xs"
+            py="sm"
+            style={{ borderTop: i === 0 ? undefined : '1px solid var(--mantine-color-gray-3)' }}
+            data-testid="order-attendee"
+          >
+            <div>
+              <Text fz="sm" fw={600}>
+                {t.fullName || '–'}
+              </Text>
+              {t.email && (
+                <Text fz="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                  {t.email}
+                </Text>
+              )}
+            </div>
+            <div>
+              <Text fz="sm">{t.ticketTypeName}</Text>
+              {t.ticketUid && (
+                <Text fz="xs" c="dimmed" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                  {t.ticketUid}
+                </Text>
+              )}
+            </div>
+            <div>
+              {t.answers.map((x) => (
+                <Text key={x.questionId} fz="sm" style={{ overflowWrap: 'anywhere' }}>
+                  <Text span c="dimmed" fz="sm">
+                    {x.label}:
+                  </Text>{' '}
+                  {x.text}
+                </Text>
+              ))}
+            </div>
+          </SimpleGrid>
+        ))}
+      </Stack>
       <Modal opened={editing} onClose={() => setEditing(false)} title="Edit answers" size="lg">
         {editing && <EditAnswers eventId={eventId} orderUID={orderUID} answers={a} onClose={() => setEditing(false)} />}
       </Modal>
