@@ -25,15 +25,17 @@ const SERVER_MODULES = {
   // the attendee's path: public-site -> checkout -> orders -> events, discounts; payments, fulfilment follow orders
   'event-pages': ['page-builder', 'public-site'],
   'public-site': ['checkout', 'events', 'tenants', 'ticket-types'],
-  checkout: ['discounts', 'events', 'fees', 'orders', 'ticket-types', 'waiting-room'],
+  checkout: ['discounts', 'events', 'fees', 'orders', 'questions', 'ticket-types', 'waiting-room'],
   'waiting-room': ['events'],
   // issue 24's waiting list for sold-out tickets: offers are checkout holds, removals give an order's hold back
   waitlist: ['checkout', 'events', 'orders', 'reports'],
   // the box office (issue 23): the checkout's one price and one inventory, paid at once, tickets issued and admitted
   'box-office': ['cash-drawers', 'checkin', 'checkout', 'fulfilment', 'orders'],
-  fulfilment: ['checkin', 'events', 'order-admin', 'orders'],
+  fulfilment: ['checkin', 'events', 'order-admin', 'orders', 'questions'],
   // issue 24: a buyer passes a ticket on; the door and the order pages read its table themselves
   transfers: ['checkin', 'events', 'fulfilment', 'order-admin', 'orders'],
+  // issue 24: the attendees' names and the organiser's questions (an order's answers use order-admin's access rules)
+  questions: ['events', 'order-admin'],
   'order-admin': ['cash-drawers', 'events', 'orders', 'payments', 'payouts'],
   payments: ['orders'],
   orders: ['discounts', 'events'],
@@ -72,11 +74,12 @@ const SERVER_MODULES = {
 
 /** Web features: a feature imports another only for what it shows of it (a panel on its page). */
 const WEB_FEATURES = {
-  events: ['charities', 'discount-codes', 'event-pages', 'mailout', 'order-admin', 'policies', 'staff', 'ticket-types', 'transfers', 'waitlist'],
+  events: ['charities', 'discount-codes', 'event-pages', 'mailout', 'order-admin', 'policies', 'questions', 'staff', 'ticket-types', 'transfers', 'waitlist'],
   checkin: ['events'],
   'discount-codes': ['ticket-types'],
   mailout: ['policies', 'ticket-types'],
-  'order-admin': ['payouts', 'reports', 'transfers'],
+  'order-admin': ['payouts', 'questions', 'reports', 'transfers'],
+  questions: [],
   payouts: ['reports'],
   // issue 23 part B: a seller's own cash drawer and the admin's list of them
   'cash-drawers': [],

@@ -38,6 +38,7 @@ import { registerPaymentSettingsRoutes } from './modules/payment-settings/routes
 import { registerPlatformDashboardRoutes } from './modules/platform-dashboard/routes.js';
 import { registerEventRoutes } from './modules/events/routes.js';
 import { registerTicketTypeRoutes } from './modules/ticket-types/routes.js';
+import { registerQuestionRoutes } from './modules/questions/routes.js';
 import { registerDiscountRoutes } from './modules/discounts/routes.js';
 import { registerCheckoutRoutes } from './modules/checkout/routes.js';
 import { registerOrderRoutes } from './modules/orders/routes.js';
@@ -228,6 +229,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerPlatformDashboardRoutes(app, deps);
   registerEventRoutes(app, deps);
   registerTicketTypeRoutes(app, deps);
+  registerQuestionRoutes(app, deps);
   registerDiscountRoutes(app, deps);
   registerCheckoutRoutes(app, deps);
   registerOrderRoutes(app, deps);

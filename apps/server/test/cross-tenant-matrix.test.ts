@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { domainEvents, memberships, payouts, tickets, waitlistEntries, webhookDeliveries } from '../src/db/schema/index.js';
+import { domainEvents, eventQuestions, memberships, payouts, tickets, waitlistEntries, webhookDeliveries } from '../src/db/schema/index.js';
 import { fulfilOrder } from '../src/modules/fulfilment/service.js';
 import { signedIn } from './actors.js';
 import {
@@ -24,7 +24,7 @@ import { exampleOf, loadOperations, pathParamsOf, rowCounts, urlOf, type Operati
 // only, no foreign data in any body, and nothing of the victim's changed.
 
 /** Path (and query) parameters naming a tenant's resource, and where the victim's value comes from. */
-const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId', 'drawerId'] as const;
+const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId', 'drawerId', 'questionId'] as const;
 type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
 /**
  * Parameters naming something global (platform policies, charities, global rules) on platform-only
@@ -89,6 +89,9 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     await server.app.deps.db.insert(domainEvents).values({ id: eventRowId, tenantId: tenant.id, type: 'order.paid', data: { order: { uid: order.orderUid } } });
     await server.app.deps.db.insert(webhookDeliveries).values({ id: deliveryId, tenantId: tenant.id, endpointId, eventId: eventRowId, eventType: 'order.paid', status: 'failed', attempts: 8 });
   }
+  // Issue 24: a question of the event, answered on the order, so that the questions' routes are tried with real ids.
+  const questionId = randomUUID();
+  await server.app.deps.db.insert(eventQuestions).values({ tenantId: tenant.id, id: questionId, eventId: event.id, label: `${label} diet`, kind: 'shortText', scope: 'order' });
   if (!ruleId || !exportId || !scanId || !messageId || !endpointId || !drawerId)
     throw new Error(`fixture for ${label}: rules ${JSON.stringify(rules.body).slice(0, 300)}, export ${JSON.stringify(exp.body).slice(0, 300)}, scan ${JSON.stringify(scan.body).slice(0, 300)}`);
   const ids: Ids = {
@@ -112,6 +115,7 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     deliveryId,
     entryId,
     drawerId,
+    questionId,
   };
   const secrets = [...new Set([...Object.values(ids), tenant.name, event.name, order.email, admin.email, staff.email, `${label.toLowerCase()}-fan@example.test`, `hello@${tenant.url}.test`])];
   return { tenant, ids, secrets };

@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { waitlistEntries } from '../src/db/schema/index.js';
+import { eventQuestions, waitlistEntries } from '../src/db/schema/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn } from './actors.js';
 import {
@@ -112,6 +112,9 @@ beforeAll(async () => {
   // Someone on the event's waiting list (issue 24): its routes are fuzzed with a real entry id too.
   const entryId = randomUUID();
   await server.app.deps.db.insert(waitlistEntries).values({ tenantId: tenant.id, id: entryId, eventId: event.id, ticketTypeId: event.ticketTypeIds[0]!, email: 'fuzz-fan@example.test', quantity: 1 });
+  // Issue 24: a question of the event, so that its routes are tried with a real id.
+  const questionId = randomUUID();
+  await server.app.deps.db.insert(eventQuestions).values({ tenantId: tenant.id, id: questionId, eventId: event.id, label: 'Diet', kind: 'singleChoice', options: ['None', 'Vegan'], scope: 'ticket' });
   const admin = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
   const superUser = await givenPlatformAdmin(server);
   const adminClient = await signedIn(server, admin, tenant.url);
@@ -131,6 +134,7 @@ beforeAll(async () => {
       entryId,
 
       drawerId,
+      questionId,
     },
     callers: [
       { name: 'anonymous@platform', client: server.client() },

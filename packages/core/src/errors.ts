@@ -115,6 +115,9 @@ export const DOMAIN_ERRORS = {
   COMPLIMENTARY_LIMIT: 'CONFLICT',
   /** A sale's idempotency key was already used for a different sale (another event or cart). */
   IDEMPOTENCY_KEY_REUSED: 'CONFLICT',
+
+  /** Issue 24: the buyer's deadline for changing the attendees' names and answers has passed. */
+  ANSWERS_LOCKED: 'CONFLICT',
 } as const satisfies Record<string, ErrorCode>;
 export type DomainErrorCode = keyof typeof DOMAIN_ERRORS;
 

@@ -50,3 +50,6 @@ export * from './schemas/webhooks.js';
 export * from './schemas/waitlist.js';
 
 export * from './schemas/box-office.js';
+
+export * from './schemas/questions.js';
+export * from './attendee-answers.js';

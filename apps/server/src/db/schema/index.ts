@@ -21,3 +21,5 @@ export * from './webhooks.js';
 export * from './waitlist.js';
 
 export * from './drawers.js';
+
+export * from './questions.js';

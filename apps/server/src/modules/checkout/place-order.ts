@@ -1,4 +1,4 @@
-import { isEventPublic, M, mergeCartLines, waitingRoomOrderLimit, type TCreateOrderResponse, type ZCreateOrderRequest } from '@marquee/core';
+import { attendeeLines, isEventPublic, M, mergeCartLines, waitingRoomOrderLimit, type TCreateOrderResponse, type ZCreateOrderRequest } from '@marquee/core';
 import type { z } from 'zod';
 import { publicOrigin } from '../../config.js';
 import type { Deps } from '../../deps.js';
@@ -7,6 +7,7 @@ import { AppError, assertNever, badRequest, DomainError, notFound } from '../../
 import { releaseHold } from '../orders/holds.js';
 import { markPaidInTx } from '../orders/payment.js';
 import * as ordersRepo from '../orders/repository.js';
+import { checkNewOrderAnswers, recordNewOrderAnswers } from '../questions/order-answers.js';
 import { cartConflict, checkCart } from './cart.js';
 import { charityChanged, invalidDiscount, noCharity, quoteCart } from './pricing.js';
 import { holdRequestOf, newHold } from './order-row.js';
@@ -54,7 +55,12 @@ export async function createOrder(opts: {
   const tenantId = site.tenant.id;
   const contact = input.order;
   const read = () => repo.findCheckoutSnapshot(deps.db, { tenantId, eventId, discountCode: contact.discountCode });
-  let snapshot = await read();
+  // Issue 24: the attendees' names and the answers, checked (the field's own message) before anything is held.
+  const [first, checkedAnswers] = await Promise.all([
+    read(),
+    checkNewOrderAnswers({ db: deps.db, tenantId, eventId, lines: attendeeLines(mergeCartLines(input.lines)), input: { answers: input.answers, attendees: input.attendees } }),
+  ]);
+  let snapshot = first;
   // An event the public may not see (core isEventPublic) and never saw is not found; one that was
   // published but is not on sale any more (unpublished or cancelled while the buyer was at checkout)
   // is 'no longer on sale'.
@@ -116,15 +122,33 @@ export async function createOrder(opts: {
   const takenOver = held ? await takeOverHold(deps, held, request) : 'gone';
   const outcome = takenOver === 'gone' ? await repo.holdOrder(deps.db, request) : takenOver;
   if (!outcome.ok) throw refusal(outcome, snapshot, input.lines, now);
+  // Issue 24: the attendees and answers (one statement), written while the gateway opens the
+  // checkout. The tickets are not kept without them: a failed write gives the hold back at once (and
+  // closes the checkout; a payment that still reaches the draft is refunded, as a replaced one's is).
+  const recorded: Promise<unknown> = checkedAnswers
+    ? recordNewOrderAnswers(deps.db, { tenantId, eventId, orderId, checked: checkedAnswers }).then(
+        () => null,
+        (err: unknown) => err ?? new Error('answers not recorded'),
+      )
+    : Promise.resolve(null);
+  const answersFailed = async (err: unknown, sessionId: string | null): Promise<never> => {
+    deps.log.error({ err, orderId }, 'attendee answers could not be recorded');
+    await deps.db.transaction((tx) => releaseHold(tx, { orderId }, false));
+    if (sessionId !== null) await closeCheckout(deps, { tenantId, orderId, sessionId });
+    throw err;
+  };
 
   const answer = { orderUID: orderUid, draftOrderUID: orderUid, orderToken: token, holdExpiresAt: holdExpiresAt.toISOString(), breakdown };
   if (free) {
+    const failed = await recorded;
+    if (failed) await answersFailed(failed, null);
     await deps.db.transaction((tx) => markPaidInTx(deps, tx, { tenantId, orderId, provider: 'none', sessionId: null, chargeId: null, paymentMethod: 'free' }));
     return { ...answer, message: successUrl };
   }
 
+  let session: Awaited<ReturnType<typeof deps.payments.createCheckout>>;
   try {
-    const session = await deps.payments.createCheckout({
+    session = await deps.payments.createCheckout({
       orderId,
       orderUid,
       tenantId,
@@ -137,15 +161,18 @@ export async function createOrder(opts: {
       expiresAt: holdExpiresAt,
       idempotencyKey: `checkout:${orderId}`,
     });
-    // Kept so that a replaced draft's checkout can be closed, unless the gateway finds it by order.
-    if (!deps.payments.expiresByOrder) await ordersRepo.updateOrder(deps.db, tenantId, orderId, { paymentSessionId: session.sessionId });
-    return { ...answer, message: session.url };
   } catch (err) {
+    await recorded;
     // No way to pay: give the tickets back at once rather than after the hold.
     deps.log.error({ err, orderId }, 'payment checkout failed');
     await deps.db.transaction((tx) => releaseHold(tx, { orderId }, false));
     throw new AppError('UNAVAILABLE', M.paymentUnavailable);
   }
+  const failed = await recorded;
+  if (failed) await answersFailed(failed, session.sessionId);
+  // Kept so that a replaced draft's checkout can be closed, unless the gateway finds it by order.
+  if (!deps.payments.expiresByOrder) await ordersRepo.updateOrder(deps.db, tenantId, orderId, { paymentSessionId: session.sessionId });
+  return { ...answer, message: session.url };
 }
 
 /**

@@ -11,6 +11,8 @@ import { renderTicketsPdf, TICKET_QR_OPTIONS, venueLines } from './pdf.js';
 import * as repo from './repository.js';
 import { fulfilOrder, mintOrderLink, orderLinkHash, orderTicketDocument, sendTicketsMail } from './service.js';
 import { randomUUID } from 'node:crypto';
+import type { TOrderAnswersInput } from '@marquee/core';
+import { editOrderAnswers, getOrderAnswersForBuyer } from '../questions/order-answers.js';
 
 // Buyers' self-service (issue 15): the private order page behind /orders/{token}, its Download
 // and Resend, and "Find my tickets". The token is the only key; the host's tenant bounds it.
@@ -163,4 +165,15 @@ export async function sendOrderLinks(opts: { deps: Deps; tenantId: string; email
     // To the address as the latest order spelled it (the look-up ignores case).
     await deps.mailer.send(tx, findMyTicketsMail({ to: found[0]!.order.email, tenantId, tenantName: tenant.name, orders }));
   });
+}
+
+/** Issue 24: the order's attendees and answers behind the order link; the buyer may change them until the event's deadline. */
+export async function getAnswersByLink(opts: { deps: Deps; site: SiteCtx; token: string }) {
+  const order = await orderOfLink(opts.deps, opts.site, opts.token);
+  return getOrderAnswersForBuyer({ deps: opts.deps, tenantId: order.tenantId, orderId: order.id, eventId: order.eventId, status: order.status });
+}
+
+export async function editAnswersByLink(opts: { deps: Deps; site: SiteCtx; token: string; input: TOrderAnswersInput }) {
+  const order = await orderOfLink(opts.deps, opts.site, opts.token);
+  return editOrderAnswers({ deps: opts.deps, tenantId: order.tenantId, by: 'buyer', order: { id: order.id, eventId: order.eventId }, input: opts.input });
 }

@@ -46,9 +46,9 @@ export async function ticketsOf(db: DbOrTx, tenantId: string, orderId: string): 
     .orderBy(asc(tickets.createdAt), asc(tickets.ticketTypeName), asc(tickets.ticketUid));
 }
 
-export async function insertTickets(tx: DbOrTx, rows: Array<Omit<typeof tickets.$inferInsert, 'id'>>) {
+export async function insertTickets(tx: DbOrTx, rows: Array<Omit<typeof tickets.$inferInsert, 'id'> & { id?: string }>) {
   if (rows.length === 0) return;
-  await tx.insert(tickets).values(rows.map((r) => ({ ...r, id: randomUUID() })));
+  await tx.insert(tickets).values(rows.map((r) => ({ ...r, id: r.id ?? randomUUID() })));
 }
 
 /** processing -> completed; false when another run already completed it. */

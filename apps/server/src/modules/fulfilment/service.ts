@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { publicOrigin } from '../../config.js';
-import type { DbOrTx } from '../../db/client.js';
+import type { DbOrTx, Tx } from '../../db/client.js';
 import { M, RESENDS_PER_MEMBER_PER_HOUR, RESENDS_PER_ORDER_PER_HOUR, resendMemberLimit, resendOrderLimit } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
@@ -14,6 +14,7 @@ import { signTicketCode } from '../checkin/ticket-code.js';
 import { canMoveMoney } from '../order-admin/access.js';
 import { recordOrderAction } from '../order-admin/record-order-action.js';
 import { lockTenantOrder } from '../orders/repository.js';
+import { attendeesForIssue } from '../questions/order-answers.js';
 import * as repo from './repository.js';
 
 /** Enqueued by the orders module when an order is paid: payload { tenantId, orderId }. */
@@ -161,16 +162,20 @@ export async function sendTicketsMail(
  * transaction, which holds the order (the fulfil job locks it; the box office, issue 23, issues them
  * in the transaction that sold them, so the sale screen can show their QR codes at once).
  */
-export async function issueTicketsInTx(tx: DbOrTx, o: repo.OrderRow): Promise<repo.TicketRow[]> {
+export async function issueTicketsInTx(tx: Tx, o: repo.OrderRow): Promise<repo.TicketRow[]> {
   const { tenantId, id: orderId } = o;
   const existing = await repo.ticketsOf(tx, tenantId, orderId);
   if (existing.length > 0) return existing;
   const fullName = `${o.firstName} ${o.lastName}`.trim();
   const lines = await repo.linesOf(tx, tenantId, orderId);
-  await repo.insertTickets(
-    tx,
-    lines.flatMap((line) =>
-      Array.from({ length: line.quantity }, () => ({
+  // Issue 24: each ticket carries its attendee's name and e-mail where the checkout asked them; the buyer's otherwise.
+  const attendees = await attendeesForIssue(tx, tenantId, orderId);
+  const rows = lines.flatMap((line) =>
+    Array.from({ length: line.quantity }, (_, position) => {
+      const holder = attendees.holderOf(line.ticketTypeId, position);
+      return {
+        id: randomUUID(),
+        position,
         tenantId,
         ticketUid: newTicketUid(),
         orderId,
@@ -178,12 +183,17 @@ export async function issueTicketsInTx(tx: DbOrTx, o: repo.OrderRow): Promise<re
         ticketTypeId: line.ticketTypeId,
         ticketTypeName: line.ticketName,
         price: line.unitPrice,
-        fullName,
-        email: o.email,
+        fullName: holder?.fullName || fullName,
+        email: holder?.email || o.email,
         contactNumber: o.phone,
-      })),
-    ),
+      };
+    }),
   );
+  await repo.insertTickets(
+    tx,
+    rows.map(({ position: _, ...t }) => t),
+  );
+  await attendees.tie(rows.map((t) => ({ ticketTypeId: t.ticketTypeId, position: t.position, ticketId: t.id })));
   return repo.ticketsOf(tx, tenantId, orderId);
 }
 

@@ -1,4 +1,4 @@
-import { TRANSFER_PATHS, type TOrderPage, type TResendTicketsResponse, type TTicketLinkPage, type TTransferTicketRequest, type TTransferTicketResponse } from '@marquee/core';
+import { TRANSFER_PATHS, type TOrderAnswers, type TOrderAnswersInput, type TOrderPage, type TResendTicketsResponse, type TTicketLinkPage, type TTransferTicketRequest, type TTransferTicketResponse } from '@marquee/core';
 import { api } from '../../../ui/api-client';
 
 const base = (token: string) => `/api/p/order-links/${encodeURIComponent(token)}`;
@@ -17,4 +17,10 @@ export const orderLinkApi = {
 export const ticketLinkApi = {
   get: (token: string, signal?: AbortSignal) => api.get<TTicketLinkPage>(TRANSFER_PATHS.ticketLink(encodeURIComponent(token)), undefined, signal),
   download: (token: string) => api.postForBlob(TRANSFER_PATHS.ticketLinkDownload(encodeURIComponent(token))),
+};
+
+/** Issue 24: the order's attendees and answers; the buyer changes them until the event's deadline. */
+export const orderAnswersApi = {
+  get: (token: string, signal?: AbortSignal) => api.get<TOrderAnswers>(`${base(token)}/answers`, undefined, signal),
+  save: (token: string, body: TOrderAnswersInput) => api.put<TOrderAnswers>(`${base(token)}/answers`, body),
 };

@@ -12,6 +12,7 @@ import { PageHeader } from '../../../ui/page-header';
 import { formatDateTime, formatLongDate, yesNo } from '../../../shared/report-list/format';
 import { useReportScope } from '../../../shared/report-list/report-scope';
 import type { OrderRef } from '../api';
+import { OrderAnswersPanel } from '../../questions/components/order-answers-panel';
 import { useDownloadTickets, useRefundOrder, useReloadOrder, useResendTickets, useVoidTicket } from '../mutations';
 import { orderKey, useOrderDetail } from '../queries';
 import { TicketHistory } from '../../transfers/components/ticket-history';
@@ -546,6 +547,7 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
           </Grid.Col>
         </Grid>
         <Tickets order={order.data} canVoid={can.canAttend && d.status !== 'cancelled'} onToggle={setVoiding} />
+        <OrderAnswersPanel eventId={eventId} orderUID={d.orderUID} canEdit={can.canAttend} />
         <Refunds order={order.data} highlight={params.get('refunded') === 'true'} />
         <TicketHistory tenantId={ref.tenantId} eventId={eventId} orderUID={orderUID} queryKey={orderKey(ref)} />
         <History order={order.data} />

@@ -1,6 +1,6 @@
 import type { TOrderPage } from '@marquee/core';
 import { useMutation, useQuery } from '../../site/site-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useParams } from '../../site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
 import { errorMessage, isNotFound } from '../../../../ui/api-client';
@@ -17,6 +17,9 @@ import { orderLinkApi } from '../api';
 import success from '../../checkout/components/success.module.css';
 import css from './order-link.module.css';
 import { TransferTicketModal } from './transfer-ticket-modal';
+
+// Issue 24: the attendees and answers load after the order (and only their code then).
+const OrderAnswersCard = lazy(() => import('./order-answers-card'));
 
 /**
  * /orders/{token} on the tenant's host (issue 15): the order a private link opens, in any browser,
@@ -164,6 +167,11 @@ function OrderView({ page, token, onChanged }: { page: TOrderPage; token: string
             </>
           )}
         </Card>
+        {paid && (
+          <Suspense fallback={null}>
+            <OrderAnswersCard token={token} />
+          </Suspense>
+        )}
         {page.refunds.length > 0 && order.details && <RefundsCard page={page} total={order.details.totalAmount} />}
         <TransferTicketModal token={token} ticket={transferring} onClose={() => setTransferring(null)} onDone={onChanged} />
         {paid && <PaidOrder order={order} home={home} cancelled={cancelled} hero={null} />}
