@@ -54,6 +54,7 @@ import { installPublicFastPath } from './modules/public-site/fast-path.js';
 import { AppError, DomainError, RetryLaterError } from './platform/errors.js';
 import { findInvalidText } from './platform/validate.js';
 import { registerGuard } from './platform/auth/guard.js';
+import { scopeOf } from './platform/auth/scopes.js';
 import { createJobs } from './platform/jobs.js';
 import { createFailureLimiter } from './platform/failure-limiter.js';
 import { createMailer } from './platform/mail.js';
@@ -189,15 +190,26 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   await app.register(swagger, {
     openapi: {
       info: { title: 'Marquee API', version: '1.0.0', description: 'Multi-tenant event ticketing.' },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'mq_session' } } },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'mq_session', description: 'The console’s session cookie; writes also need the X-CSRF-Token header.' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'mq_<prefix>_<secret>',
+            description: 'An API key (docs/api.md): `Authorization: Bearer mq_…`. Each operation a key may call names its scope in `x-scope`; no CSRF token.',
+          },
+        },
+      },
     },
-    transform: jsonSchemaTransform,
+    transform: (args) => withKeyScope(jsonSchemaTransform(args), args.route.method, args.url),
   });
 
   registerGuard(app, {
     db: database.db,
     baseDomain: config.baseDomain,
     session: { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours },
+    apiKeyPerMinute: config.rateLimitApiKeyPerMinute,
   });
 
   registerHealthRoutes(app, deps);
@@ -255,6 +267,16 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   // Repeated public GETs of an event (issue 13) are answered before routing: modules/public-site/fast-path.ts.
   installPublicFastPath(app, deps);
   return app as unknown as App;
+}
+
+/** Issue 25: the OpenAPI document names each operation's API key scope (platform/auth/scopes.ts) and its security. */
+function withKeyScope<T extends { schema: object; url: string }>(out: T, method: string | string[], url: string): T {
+  if (!url.startsWith('/api')) return out;
+  const scope = scopeOf(Array.isArray(method) ? method[0]! : method, url);
+  const schema = out.schema as Record<string, unknown>;
+  const note = scope ? `API key scope: \`${scope}\`.` : 'Not for API keys.';
+  const security = scope ? [{ session: [] }, { apiKey: [] }] : [{ session: [] }];
+  return { ...out, schema: { ...schema, security, 'x-scope': scope, description: schema.description ? `${String(schema.description)}\n\n${note}` : note } };
 }
 
 /**

@@ -43,3 +43,5 @@ export * from './schemas/waiting-room.js';
 export * from './ticket-menu.js';
 export * from './schemas/buyer.js';
 export * from './schemas/mailout.js';
+export * from './schemas/api-keys.js';
+export * from './schemas/audit.js';

@@ -14,3 +14,4 @@ export * from './templates.js';
 export * from './buyer.js';
 export * from './mailout.js';
 export * from './connect.js';
+export * from './audit.js';
