@@ -58,6 +58,9 @@ const SERVER_MODULES = {
   health: [],
   outbox: [],
   site: [],
+  // issue 25: API keys and the audit log (written by every module through platform/audit.ts)
+  'api-keys': [],
+  audit: [],
 };
 
 /** Web features: a feature imports another only for what it shows of it (a panel on its page). */
@@ -85,6 +88,8 @@ const WEB_FEATURES = {
   staff: [],
   templates: [],
   'ticket-types': [],
+  'api-keys': [],
+  audit: [],
 };
 
 /** Refuses a map that names a folder that does not exist, misses one that does, or has a cycle. */

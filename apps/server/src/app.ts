@@ -21,6 +21,8 @@ import type { Deps } from './deps.js';
 import { registerAccountRoutes } from './modules/accounts/routes.js';
 import { registerFileRoutes } from './modules/files/routes.js';
 import { registerHealthRoutes } from './modules/health/routes.js';
+import { registerApiKeyRoutes } from './modules/api-keys/routes.js';
+import { registerAuditRoutes } from './modules/audit/routes.js';
 import { registerOutboxRoutes } from './modules/outbox/routes.js';
 import { registerPaymentRoutes } from './modules/payments/routes.js';
 import { registerBuyerRoutes } from './modules/fulfilment/buyer-routes.js';
@@ -243,6 +245,8 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerWaitingRoomRoutes(app, deps);
   registerTemplateRoutes(app, deps);
   registerPageBuilderRoutes(app, deps);
+  registerApiKeyRoutes(app, deps);
+  registerAuditRoutes(app, deps);
 
   if (existsSync(config.webDist)) {
     // Built files are named by their content hash; .br/.gz beside them are written by the build (vite.config.ts).

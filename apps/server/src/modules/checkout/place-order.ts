@@ -59,6 +59,8 @@ export async function createOrder(opts: {
   input: CreateOrderInput;
   /** The waiting-room admission the order is placed with (its visitor id), when the event's room is on. */
   admission?: string | null;
+  /** Where it is sold: the website (ONLINE, the default) or an app with an API key (APP, place-app-order.ts). */
+  channel?: 'ONLINE' | 'APP';
 }): Promise<TCreateOrderResponse> {
   const { deps, site, eventId, input } = opts;
   const tenantId = site.tenant.id;
@@ -99,6 +101,7 @@ export async function createOrder(opts: {
     donation: contact.donation,
     donationField: 'order.donation',
     now,
+    channel: opts.channel === 'APP' ? 'app' : 'online',
   });
 
   const orderId = randomUUID();
@@ -153,6 +156,7 @@ export async function createOrder(opts: {
       userId: site.user?.id ?? null,
       waitingRoomVisitorId: opts.admission ?? null,
       paymentProvider: free ? null : deps.payments.name,
+      channel: opts.channel ?? 'ONLINE',
     },
     lines,
     discountCodeId: discountRow?.id ?? null,

@@ -4,6 +4,7 @@ import {
   mergeCartLines,
   priceOrder,
   type PriceOrderDiscount,
+  type PriceOrderChannel,
   type PriceOrderResult,
   type PriceOrderRule,
   type PriceOrderSettings,
@@ -74,8 +75,8 @@ export function donationFor(amount: number, charity: EventCharity | null, field:
 export type PricedLine = { ticketTypeId: string; ticketName: string; unitPrice: number; quantity: number };
 
 /** The server's price: always recomputed from stored prices and settings, never the client's numbers. */
-export function priceLines(config: PricingConfig, lines: PricedLine[], discount: PriceOrderDiscount | undefined, donation = 0): PriceOrderResult {
-  return priceOrder({ lines, rule: config.rule, settings: config.settings, channel: 'online', discount, donation });
+export function priceLines(config: PricingConfig, lines: PricedLine[], discount: PriceOrderDiscount | undefined, donation = 0, channel: PriceOrderChannel = 'online'): PriceOrderResult {
+  return priceOrder({ lines, rule: config.rule, settings: config.settings, channel, discount, donation });
 }
 
 /** spec: reports-payouts-checkout §3 Cart/checkout breakdown. */
@@ -108,7 +109,15 @@ export { toPriceDiscount };
  */
 export function quoteCart(
   snapshot: Pick<repo.CheckoutSnapshot, 'event' | 'types' | 'discount' | 'charity' | 'pricing'>,
-  input: { lines: ReadonlyArray<{ ticketTypeId: string; quantity: number }>; discountCode: string | null | undefined; donation: number; donationField: string; now: Date },
+  input: {
+    lines: ReadonlyArray<{ ticketTypeId: string; quantity: number }>;
+    discountCode: string | null | undefined;
+    donation: number;
+    donationField: string;
+    now: Date;
+    /** Where the order is sold (issue 25: an app's orders are 'app', priced with its pass-along option); the website's by default. */
+    channel?: PriceOrderChannel;
+  },
 ) {
   const types = new Map(snapshot.types.filter((t) => t.active).map((t) => [t.id, t]));
   const merged = mergeCartLines(input.lines);
@@ -121,6 +130,6 @@ export function quoteCart(
   // The charity is the event's as read now; PLACE ORDER's hold checks, under the event's lock, that it still is.
   const donation = donationFor(input.donation, snapshot.charity, input.donationField);
   const config = pricingConfigOf(snapshot.event.tenantId, snapshot.pricing);
-  const priced = priceLines(config, lines, discount ? toPriceDiscount(discount) : undefined, donation.amount);
+  const priced = priceLines(config, lines, discount ? toPriceDiscount(discount) : undefined, donation.amount, input.channel);
   return { lines, discount, donation, config, priced, breakdown: toBreakdown(priced, discount?.code ?? null) };
 }
