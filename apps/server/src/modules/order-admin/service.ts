@@ -24,6 +24,7 @@ import {
 import type { z } from 'zod';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
+import { recordAudit, SYSTEM_ACTOR } from '../../platform/audit.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
@@ -294,6 +295,7 @@ export async function voidTicket(opts: { deps: Deps; ctx: TenantCtx; eventId: st
       details: { ticketUID: ticket.ticketUid },
     });
     await enqueueTicketNotice(deps, tx, { tenantId: ctx.tenantId, orderId: order.id, ticketId: ticket.id, voided: input.void });
+    await recordAudit(tx, { actor: ctx.actor, tenantId: ctx.tenantId, action: input.void ? 'tickets.voided' : 'tickets.unvoided', target: { type: 'ticket', id: ticket.ticketUid }, before: { orderUID: order.orderUid, voided: !input.void }, after: { orderUID: order.orderUid, voided: input.void, reason: input.reason } });
     return ticket.id;
   });
   const rows = await repo.ticketsOf(deps.db, ctx.tenantId, order.id);
@@ -404,6 +406,7 @@ export async function refundOrder(opts: {
       });
     }
     await enqueueRefundNotice(deps, tx, { tenantId: ctx.tenantId, orderId: order.id, refundId: row.id });
+    await recordAudit(tx, { actor: ctx.actor, tenantId: ctx.tenantId, action: 'order.refunded', target: { type: 'order', id: order.orderUid }, before: { refunded: live.amount, totalAmount: order.totalAmount }, after: { refundId: row.id, amount, mode: input.mode, reason: input.reason, ticketIds: row.ticketIds } });
     return row;
   });
 
@@ -547,6 +550,7 @@ export async function refundCancelledOrder(opts: { deps: Deps; job: CancelOrderJ
       userEmail: null,
       details: { refundId: row.id, amount: left, ticketIds: row.ticketIds, ...(latest ? { retry: failures } : {}) },
     });
+    await recordAudit(tx, { actor: SYSTEM_ACTOR, tenantId: job.tenantId, action: 'order.refunded', target: { type: 'order', id: order.orderUid }, before: { refunded: live.amount, totalAmount: order.totalAmount }, after: { refundId: row.id, amount: left, reason: EVENT_CANCELLED_REASON, ticketIds: row.ticketIds, cancelledBy: job.userId } });
     return row;
   });
   if (!written) return null;
