@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { API_KEY_SCOPES } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberships, payouts, tickets } from '../src/db/schema/index.js';
@@ -10,7 +11,7 @@ import {
   givenTenantWithSettings,
   givenUser,
   startServer,
-  type Client,
+  Client,
   type GivenTenant,
   type TestServer,
 } from './harness.js';
@@ -24,7 +25,7 @@ import { exampleOf, loadOperations, pathParamsOf, rowCounts, urlOf, type Operati
 // only, no foreign data in any body, and nothing of the victim's changed.
 
 /** Path (and query) parameters naming a tenant's resource, and where the victim's value comes from. */
-const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId'] as const;
+const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'keyId'] as const;
 type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
 /**
  * Parameters naming something global (platform policies, charities, global rules) on platform-only
@@ -72,7 +73,10 @@ async function givenTenantWithData(label: string): Promise<Victim> {
   // A message to the event's attendees (issue 15), so that its routes are tried with a real id.
   const message = await c.post(`/api/tenants/${tenant.id}/events/${event.id}/messages`, { details: { subject: `${label} news`, body: '<p>Doors at 7.</p>', recipients: 'all' } });
   const messageId: string | undefined = message.body?.id;
-  if (!ruleId || !exportId || !scanId || !messageId)
+  // An API key of this tenant's (issue 25), so that its routes are tried with a real id.
+  const apiKey = await c.post(`/api/tenants/${tenant.id}/api-keys`, { details: { name: `${label} app`, scopes: ['read'] } });
+  const keyId: string | undefined = apiKey.body?.id;
+  if (!ruleId || !exportId || !scanId || !messageId || !keyId)
     throw new Error(`fixture for ${label}: rules ${JSON.stringify(rules.body).slice(0, 300)}, export ${JSON.stringify(exp.body).slice(0, 300)}, scan ${JSON.stringify(scan.body).slice(0, 300)}`);
   const ids: Ids = {
     tenantId: tenant.id,
@@ -91,6 +95,7 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     payoutId,
     scanId,
     messageId,
+    keyId,
   };
   const secrets = [...new Set([...Object.values(ids), tenant.name, event.name, order.email, admin.email, staff.email, `hello@${tenant.url}.test`])];
   return { tenant, ids, secrets };
@@ -118,10 +123,27 @@ beforeAll(async () => {
     for (const [host, url] of hosts) callers.push({ name, host, client: await signedIn(server, user, url) });
   }
   for (const [host, url] of [['victim', victim.tenant.url], ['own', attacker.tenant.url], ['platform', undefined]] as const) callers.push({ name: 'anonymous', host, client: server.client(url) });
+  // Issue 25: the attacker tenant's API key with every scope, from every host.
+  const raiderAdmin = await signedIn(server, raiders.tenant_admin, attacker.tenant.url);
+  const key = await raiderAdmin.post(`/api/tenants/${attacker.tenant.id}/api-keys`, { details: { name: 'Raider app', scopes: [...API_KEY_SCOPES] } });
+  if (key.status !== 201) throw new Error(`raider key: ${JSON.stringify(key.body)}`);
+  for (const [host, url] of [['victim', victim.tenant.url], ['own', attacker.tenant.url], ['platform', undefined]] as const) {
+    callers.push({ name: 'api_key', host, client: new KeyClient(server.port, server.client(url).host, key.body.secret) });
+  }
 }, 180_000);
 afterAll(async () => {
   await server?.close();
 });
+
+/** A client that sends an API key on every request (issue 25). */
+class KeyClient extends Client {
+  constructor(port: number, host: string, readonly key: string) {
+    super(port, host);
+  }
+  override request<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+    return super.request<T>(method, url, body, { authorization: `Bearer ${this.key}`, ...headers });
+  }
+}
 
 type Classified = { op: Operation; scoped: string[] } | { op: Operation; unclassified: string[] } | { op: Operation; global: true };
 

@@ -21,7 +21,7 @@ export function usePlatformAccess() {
 export const isTenantWideMember = (memberships: TMembership[], tenantId: string | undefined) =>
   !!tenantId && memberships.some((m) => m.tenantId === tenantId && m.kind === 'tenant');
 
-const isTenantAdmin = (memberships: TMembership[], tenantId: string | undefined) =>
+export const isTenantAdmin = (memberships: TMembership[], tenantId: string | undefined) =>
   !!tenantId && memberships.some((m) => m.tenantId === tenantId && m.kind === 'tenant' && m.roles.includes('tenant_admin'));
 
 /**

@@ -6,16 +6,19 @@ import {
   IconChartBar,
   IconGauge,
   IconHeartHandshake,
+  IconHistory,
+  IconKey,
   IconReceipt2,
   IconSearch,
   IconUsers,
 } from '@tabler/icons-react';
-import { isTenantWideMember } from '../../shared/access';
+import { isTenantAdmin, isTenantWideMember } from '../../shared/access';
 import type { ConsoleArea } from '../console/console-area';
 
 // spec: accounts-admin-fees §4 tenant status: active and pending are editable; anything else is disabled.
 const EDITABLE = ['active', 'pending'];
 
+const tenantAdmin = (memberships: TMembership[], context: TSiteContext) => isTenantAdmin(memberships, context.tenant?.id);
 const tenantWide = (memberships: TMembership[], context: TSiteContext) => isTenantWideMember(memberships, context.tenant?.id);
 
 export const tenantArea: ConsoleArea = {
@@ -37,5 +40,7 @@ export const tenantArea: ConsoleArea = {
     { label: 'Find an Order', to: '/reports/orders', icon: IconSearch, visible: tenantWide },
     { label: 'Payouts', to: '/reports/payouts/completed', icon: IconCash, visible: tenantWide },
     { label: 'Charities', to: '/charities', icon: IconHeartHandshake, visible: tenantWide },
+    { label: 'API Keys', to: '/api-keys', icon: IconKey, visible: tenantAdmin },
+    { label: 'Audit Log', to: '/audit-log', icon: IconHistory, visible: tenantAdmin },
   ],
 };
