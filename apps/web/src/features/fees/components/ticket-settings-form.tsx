@@ -25,7 +25,8 @@ const NOT_YET = 'Not available yet: Marquee sells tickets online only. Saved for
 const CHANNELS: { channel: PassAlongChannel; label: string; note?: string }[] = [
   { channel: 'ONLINE', label: 'Online sales' },
   { channel: 'BACKEND', label: 'Backend (box office) sales', note: NOT_YET },
-  { channel: 'APP', label: 'App sales', note: NOT_YET },
+  // issue 25: orders placed by an app with an API key are sold on the APP channel.
+  { channel: 'APP', label: 'App sales', note: 'Orders your own apps place with an API key.' },
 ];
 
 const sameValues = (a: SettingsValues, b: SettingsValues) =>
