@@ -13,6 +13,8 @@ export const RESERVED_PATHS = [
   'unsubscribe',
   // Issue 21: the page that confirms the unlock link of an account locked by wrong codes (/unlock).
   'unlock',
+  // Issue 25: the consoles' API keys and audit log.
+  'api-keys', 'audit-log',
 ] as const;
 
 const reserved = new Set<string>(RESERVED_PATHS);
