@@ -152,7 +152,8 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   });
 
   app.setNotFoundHandler((req, reply) => {
-    if (req.url.startsWith('/api') || req.method !== 'GET' || !existsSync(path.join(config.webDist, 'index.html'))) {
+    // /api and below only: /api-keys is the console's page (issue 25).
+    if (/^\/api(?:[/?]|$)/.test(req.url) || req.method !== 'GET' || !existsSync(path.join(config.webDist, 'index.html'))) {
       return reply.status(404).send({ error: { code: 'NOT_FOUND', message: M.notFound } });
     }
     // The web app is a single page: every non-API path serves index.html and the router decides.

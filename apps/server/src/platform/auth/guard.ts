@@ -173,7 +173,7 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
     };
     req.ctx = ctx;
     // API routes, and the few site routes outside /api that declare an access rule (the seat map).
-    if (!req.url.startsWith('/api') && !req.routeOptions.config?.access) return;
+    if (!/^\/api(?:[/?]|$)/.test(req.url) && !req.routeOptions.config?.access) return;
 
     // Only the base domain and its tenants' hosts are answered: a page on any other name that
     // resolves here (DNS rebinding) must not reach the API as if it were the platform console.
