@@ -53,6 +53,14 @@ export function ApiKeysPage({ owner }: { owner: KeyOwner }) {
           <Code fz="xs" w="fit-content">
             {k.details.prefix}…
           </Code>
+          <Group gap={6} hiddenFrom="sm">
+            <Badge size="xs" color={STATUS_COLOR[k.details.status]} variant="light">
+              {STATUS_LABEL[k.details.status]}
+            </Badge>
+            <Text fz="xs" c="dimmed">
+              Last used: {when(k.details.lastUsedAt)}
+            </Text>
+          </Group>
         </Stack>
       ),
     },
@@ -70,8 +78,8 @@ export function ApiKeysPage({ owner }: { owner: KeyOwner }) {
         </Group>
       ),
     },
-    { key: 'status', header: 'Status', width: 100, render: (k) => <Badge color={STATUS_COLOR[k.details.status]} variant="light">{STATUS_LABEL[k.details.status]}</Badge> },
-    { key: 'used', header: 'Last used', width: 170, render: (k) => <Text fz="sm" c="dimmed">{when(k.details.lastUsedAt)}</Text> },
+    { key: 'status', header: 'Status', width: 100, visibleFrom: 'sm', render: (k) => <Badge color={STATUS_COLOR[k.details.status]} variant="light">{STATUS_LABEL[k.details.status]}</Badge> },
+    { key: 'used', header: 'Last used', width: 170, visibleFrom: 'sm', render: (k) => <Text fz="sm" c="dimmed">{when(k.details.lastUsedAt)}</Text> },
     { key: 'expires', header: 'Expires', width: 170, visibleFrom: 'md', render: (k) => <Text fz="sm" c="dimmed">{when(k.details.expiresAt, 'No expiry')}</Text> },
     {
       key: 'actions',

@@ -34,11 +34,30 @@ export function AuditLogPage({ owner }: { owner: AuditOwner }) {
   const [open, setOpen] = useState<TAuditEntry | null>(null);
 
   const columns: Column<TAuditEntry>[] = [
-    { key: 'date', header: 'Date', width: 200, render: (e) => <Text fz="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>{when(e.details.dateCreated)}</Text> },
-    { key: 'action', header: 'Action', render: (e) => <Text fz="sm" fw={600}>{actionLabel(e.details.action)}</Text> },
+    { key: 'date', header: 'Date', width: 200, visibleFrom: 'sm', render: (e) => <Text fz="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>{when(e.details.dateCreated)}</Text> },
+    {
+      key: 'action',
+      header: 'Action',
+      render: (e) => (
+        <Stack gap={2}>
+          <Text fz="sm" fw={600}>
+            {actionLabel(e.details.action)}
+          </Text>
+          {/* On a phone the date and the actor go under the action. */}
+          <Text fz="xs" c="dimmed" hiddenFrom="sm">
+            {when(e.details.dateCreated)}
+          </Text>
+          <Text fz="xs" hiddenFrom="sm" style={{ overflowWrap: 'anywhere' }}>
+            {ACTOR_LABEL[e.details.actorType]}: {e.details.actor}
+          </Text>
+        </Stack>
+      ),
+    },
     {
       key: 'actor',
       header: 'Actor',
+      width: 260,
+      visibleFrom: 'sm',
       render: (e) => (
         <Group gap={6} wrap="nowrap">
           <Badge size="sm" variant="light" color={ACTOR_COLOR[e.details.actorType]} style={{ flexShrink: 0 }}>
