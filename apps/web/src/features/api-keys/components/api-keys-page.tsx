@@ -78,7 +78,7 @@ export function ApiKeysPage({ owner }: { owner: KeyOwner }) {
         </Group>
       ),
     },
-    { key: 'status', header: 'Status', width: 100, visibleFrom: 'sm', render: (k) => <Badge color={STATUS_COLOR[k.details.status]} variant="light">{STATUS_LABEL[k.details.status]}</Badge> },
+    { key: 'status', header: 'Status', width: 120, visibleFrom: 'sm', render: (k) => <Badge color={STATUS_COLOR[k.details.status]} variant="light">{STATUS_LABEL[k.details.status]}</Badge> },
     { key: 'used', header: 'Last used', width: 170, visibleFrom: 'sm', render: (k) => <Text fz="sm" c="dimmed">{when(k.details.lastUsedAt)}</Text> },
     { key: 'expires', header: 'Expires', width: 170, visibleFrom: 'md', render: (k) => <Text fz="sm" c="dimmed">{when(k.details.expiresAt, 'No expiry')}</Text> },
     {
