@@ -25,10 +25,18 @@ const SERVER_MODULES = {
   // the attendee's path: public-site -> checkout -> orders -> events, discounts; payments, fulfilment follow orders
   'event-pages': ['page-builder', 'public-site'],
   'public-site': ['checkout', 'events', 'tenants', 'ticket-types'],
-  checkout: ['discounts', 'events', 'fees', 'orders', 'ticket-types', 'waiting-room'],
+  checkout: ['discounts', 'events', 'fees', 'orders', 'questions', 'ticket-types', 'waiting-room'],
   'waiting-room': ['events'],
-  fulfilment: ['checkin', 'events', 'order-admin', 'orders'],
-  'order-admin': ['events', 'orders', 'payments', 'payouts'],
+  // issue 24's waiting list for sold-out tickets: offers are checkout holds, removals give an order's hold back
+  waitlist: ['checkout', 'events', 'orders', 'reports'],
+  // the box office (issue 23): the checkout's one price and one inventory, paid at once, tickets issued and admitted
+  'box-office': ['cash-drawers', 'checkin', 'checkout', 'fulfilment', 'orders'],
+  fulfilment: ['checkin', 'events', 'order-admin', 'orders', 'questions'],
+  // issue 24: a buyer passes a ticket on; the door and the order pages read its table themselves
+  transfers: ['checkin', 'events', 'fulfilment', 'order-admin', 'orders'],
+  // issue 24: the attendees' names and the organiser's questions (an order's answers use order-admin's access rules)
+  questions: ['events', 'order-admin'],
+  'order-admin': ['cash-drawers', 'events', 'orders', 'payments', 'payouts'],
   payments: ['orders'],
   orders: ['discounts', 'events'],
   checkin: [],
@@ -40,6 +48,8 @@ const SERVER_MODULES = {
   events: ['charities', 'policies'],
   // money after the sale
   payouts: ['orders', 'reports'],
+  // issue 23 part B: a staff member's cash drawer; the box office's cash sale and refunds take cash into it
+  'cash-drawers': ['reports'],
   reports: [],
   'platform-dashboard': ['reports', 'tenants'],
   // a tenant and its settings: a new tenant is made above them all
@@ -61,16 +71,21 @@ const SERVER_MODULES = {
   // issue 25: API keys and the audit log (written by every module through platform/audit.ts)
   'api-keys': [],
   audit: [],
+  // outgoing webhooks (issue 25): modules emit domain events through platform/domain-events.ts, never import it
+  webhooks: [],
 };
 
 /** Web features: a feature imports another only for what it shows of it (a panel on its page). */
 const WEB_FEATURES = {
-  events: ['charities', 'discount-codes', 'event-pages', 'mailout', 'order-admin', 'policies', 'staff', 'ticket-types'],
+  events: ['charities', 'discount-codes', 'event-pages', 'mailout', 'order-admin', 'policies', 'questions', 'staff', 'ticket-types', 'transfers', 'waitlist'],
   checkin: ['events'],
   'discount-codes': ['ticket-types'],
   mailout: ['policies', 'ticket-types'],
-  'order-admin': ['payouts', 'reports'],
+  'order-admin': ['payouts', 'questions', 'reports', 'transfers'],
+  questions: [],
   payouts: ['reports'],
+  // issue 23 part B: a seller's own cash drawer and the admin's list of them
+  'cash-drawers': [],
   reports: ['tenants'],
   'platform-dashboard': ['tenants'],
   'tenant-info': ['tenants'],
@@ -78,9 +93,11 @@ const WEB_FEATURES = {
   fees: ['payment-settings'],
   accounts: [],
   attendee: [],
+  waitlist: [],
   charities: [],
   'event-pages': [],
   legal: [],
+  transfers: [],
   outbox: [],
   'payment-settings': [],
   'platform-users': [],
@@ -90,6 +107,8 @@ const WEB_FEATURES = {
   'ticket-types': [],
   'api-keys': [],
   audit: [],
+  webhooks: [],
+  'box-office': [],
 };
 
 /** Refuses a map that names a folder that does not exist, misses one that does, or has a cycle. */

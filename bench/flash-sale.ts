@@ -18,6 +18,10 @@
 // BENCH_PROFILE=file.cpuprofile writes a CPU profile of the server's thread over the sale.
 // BENCH_WARMUP (4000): orders placed on another event before the sale (400 measures a server still compiling).
 // BENCH_SERVER=source runs the TypeScript sources through tsx instead of the compiled server (bench/server.ts).
+// BENCH_DB=pglite runs it on PGlite (no DATABASE_URL; no reference and no PostgreSQL CPU then).
+// BENCH_ANSWERS=1 (issue 24) sells a second event of the same size in the same run, whose orders each
+// answer three per-ticket questions (a short text, a single choice, a consent checkbox), and prints
+// its holds per second beside the plain sale's: the budget is within 10% of it.
 // Every run also measures the reference in the same run: 16 clients doing bare conditional
 // UPDATEs (`set n = n - 1 where n > 0`) on one row of a scratch table, for BENCH_REFERENCE_S (3) s.
 
@@ -29,7 +33,7 @@ import { Worker } from 'node:worker_threads';
 import { loadServer } from './server.js';
 import { percentile, requirePostgres, seedTenant, startServer } from './support.js';
 
-type Target = { port: number; host: string; tenantId: string; eventId: string; ticketTypeId: string };
+type Target = { port: number; host: string; tenantId: string; eventId: string; ticketTypeId: string; extra?: Record<string, unknown> };
 type Sample = { status: number; ms: number; at: number };
 type Load = { samples: Sample[]; seconds: number };
 
@@ -116,7 +120,7 @@ async function generateLoad(phases, connections, onPhase) {
 async function runPhase(pool, target, total, rate) {
   const path = '/api/p/tenants/' + target.tenantId + '/events/' + target.eventId + '/orders';
   const request = (i) => {
-    const body = Buffer.from(JSON.stringify({
+    const body = Buffer.from(JSON.stringify(Object.assign({
       order: { email: 'buyer' + i + '@example.test', firstName: 'Flash', lastName: 'Buyer', phone: '+15551234567',
         address1: '1 Main St', address2: 'Apt 1', city: 'Springfield', state: 'NY', zipCode: '10001', country: 'USA' },
       lines: [{ ticketTypeId: target.ticketTypeId, quantity: 1 }],
@@ -125,7 +129,7 @@ async function runPhase(pool, target, total, rate) {
       successUrl: 'http://' + target.host + '/flash-sale/success',
       cancelUrl: 'http://' + target.host + '/flash-sale/account?payment=cancelled',
       draftOrderUID: null,
-    }));
+    }, target.extra || {})));
     const head = 'POST ' + path + ' HTTP/1.1\r\nHost: ' + target.host + '\r\nContent-Type: application/json\r\nContent-Length: ' + body.length + '\r\n\r\n';
     return Buffer.concat([Buffer.from(head, 'latin1'), body]);
   };
@@ -259,9 +263,11 @@ async function referenceUpdates(url: string, seconds: number): Promise<number> {
 async function main() {
   const { eq, sql } = await import('drizzle-orm');
   const api = await loadServer();
-  const { events, ticketTypes, compiled } = api;
+  const { events, eventQuestions, ticketTypes, compiled } = api;
 
-  const adminUrl = requirePostgres('flash-sale.ts');
+  // BENCH_DB=pglite runs the same sale on PGlite in a scratch data directory (no reference, no PostgreSQL CPU).
+  const pglite = process.env.BENCH_DB === 'pglite';
+  const adminUrl = pglite ? undefined : requirePostgres('flash-sale.ts');
   const SCENARIOS: Record<string, { connections: number; tickets: number; requests: number; rate: number }> = {
     closed500: { connections: 500, tickets: 2000, requests: 2800, rate: 0 },
     open1500: { connections: 500, tickets: 3000, requests: 4500, rate: 1500 },
@@ -278,6 +284,7 @@ async function main() {
   const RATE = Number(process.env.BENCH_RATE ?? scenario?.rate ?? 0);
   const REFERENCE_S = Number(process.env.BENCH_REFERENCE_S ?? 3);
   const inline = process.env.BENCH_CLIENT === 'inline';
+  const ANSWERS = process.env.BENCH_ANSWERS === '1';
 
   const run = (phases: Phase[], onPhase: OnPhase): Promise<Load[]> => {
     if (inline) return generateLoad(phases, CONNECTIONS, onPhase);
@@ -304,7 +311,7 @@ async function main() {
     poolSize: POOL,
     env: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', JOBS_POLL_MS: '0', PAYMENT_DRIVER: 'test', RATE_LIMIT_ORDERS_PER_MINUTE: '1000000' },
   });
-  const { admin, name, url: dbUrl } = server.scratch!;
+  const scratch = server.scratch;
   let ok = false;
   try {
     const { deps, port } = server;
@@ -345,26 +352,40 @@ async function main() {
     };
     const warm = await seedEvent('warm-up', 1_000_000);
     const sale = await seedEvent('flash-sale', TICKETS);
+    // Issue 24: the same sale with three per-ticket questions, each order answering them.
+    const answered = ANSWERS ? await seedEvent('flash-answers', TICKETS) : null;
+    let answersExtra: Record<string, unknown> | undefined;
+    if (answered) {
+      const q = [randomUUID(), randomUUID(), randomUUID()] as const;
+      await deps.db.insert(eventQuestions).values([
+        { tenantId: tenant.id, id: q[0], eventId: answered.eventId, label: 'Company', kind: 'shortText', scope: 'ticket', required: true, sortOrder: 1 },
+        { tenantId: tenant.id, id: q[1], eventId: answered.eventId, label: 'Diet', kind: 'singleChoice', options: ['None', 'Vegetarian', 'Vegan'], scope: 'ticket', required: true, sortOrder: 2 },
+        { tenantId: tenant.id, id: q[2], eventId: answered.eventId, label: 'Photos may be taken', kind: 'checkbox', scope: 'ticket', required: true, sortOrder: 3 },
+      ]);
+      answersExtra = { attendees: [{ ticketTypeId: answered.ticketTypeId, answers: { [q[0]]: 'Acme Widgets', [q[1]]: 'Vegan', [q[2]]: true } }] };
+    }
 
     const target = { port, host, tenantId: tenant.id };
     // Warm-up (it also opens the connections), then the sale on the same connections.
     const backendCpu = async () => {
       // CPU ms of this database's PostgreSQL backends so far (PostgreSQL on this machine; a backend gone counts 0).
-      const { rows } = await admin.query('select pid from pg_stat_activity where datname = $1', [name]);
+      if (!scratch) return new Map<number, number>();
+      const { rows } = await scratch.admin.query('select pid from pg_stat_activity where datname = $1', [scratch.name]);
       return new Map(rows.map((r: { pid: number }) => [r.pid, cpuMsOf(`/proc/${r.pid}/stat`) || 0] as const));
     };
     // CPU is read when the sale starts and when it ends (the load generator waits for the readings).
     type Reading = { pg: Map<number, number>; process: NodeJS.CpuUsage; server: number; generator: number };
     const readings: Reading[] = [];
     let profiler: Awaited<ReturnType<typeof startProfile>> | null = null;
-    const [, measured] = await run(
+    const [, measured, withAnswers] = await run(
       [
         { target: { ...target, ...warm }, total: WARMUP, rate: 0 },
         { target: { ...target, ...sale }, total: REQUESTS, rate: RATE },
+        ...(answered ? [{ target: { ...target, ...answered, extra: answersExtra }, total: REQUESTS, rate: RATE }] : []),
       ],
       async (phase, generatorMs) => {
         if (phase === 2 && profiler) await profiler.stop(process.env.BENCH_PROFILE!);
-        if (phase >= 1) readings.push({ pg: await backendCpu(), process: process.cpuUsage(), server: serverThreadCpuMs(), generator: generatorMs });
+        if (phase >= 1 && phase <= 2) readings.push({ pg: await backendCpu(), process: process.cpuUsage(), server: serverThreadCpuMs(), generator: generatorMs });
         if (phase === 1 && process.env.BENCH_PROFILE) profiler = await startProfile();
       },
     );
@@ -396,7 +417,7 @@ async function main() {
     const line = (label: string, value: string) => console.log(`  ${label.padEnd(30)} ${value}`);
     console.log(
       `\nFlash sale: ${TICKETS} tickets, ${CONNECTIONS} connections, ${REQUESTS} orders sent${RATE > 0 ? ` at ${RATE}/s (open loop)` : ' (closed loop)'}` +
-        ` (PostgreSQL, pool ${POOL}, ${process.env.BENCH_GATEWAY === 'stub' ? 'STUB gateway' : 'test payment driver'},` +
+        ` (${pglite ? 'PGlite' : `PostgreSQL, pool ${POOL}`}, ${process.env.BENCH_GATEWAY === 'stub' ? 'STUB gateway' : 'test payment driver'},` +
         ` client ${inline ? 'inline' : 'in a worker thread'}, server ${compiled ? 'compiled (as npm start)' : 'from source (tsx)'}, Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)})`,
     );
     line('holds per second', (held.length / lastHoldAt).toFixed(0));
@@ -408,15 +429,35 @@ async function main() {
     const firstWave = byArrival.slice(0, CONNECTIONS).map((r) => r.ms).sort((a, b) => a - b);
     const rest = byArrival.slice(CONNECTIONS).map((r) => r.ms).sort((a, b) => a - b);
     line(`p99 first ${CONNECTIONS} sent / the rest`, `${percentile(firstWave, 99).toFixed(1)} ms / ${percentile(rest, 99).toFixed(1)} ms`);
-    line('CPU per order (the sale)', `Node ${perOrder(nodeMs)} ms (server and load generator), PostgreSQL ${perOrder(pgMs)} ms`);
+    line('CPU per order (the sale)', `Node ${perOrder(nodeMs)} ms (server and load generator)${pglite ? ', PGlite in it' : `, PostgreSQL ${perOrder(pgMs)} ms`}`);
     line("  the server's thread", `${perOrder(serverMs)} ms (its event loop${inline ? ', the load generator included' : ''})`);
     if (!inline) line('  the load generator', `${perOrder(generatorMs)} ms (its worker thread)`);
     line('  the rest', `${perOrder(nodeMs - serverMs - generatorMs)} ms (V8's helper threads: optimising compiler, GC)`);
     line('answers', `${held.length} x 201, ${refused.length} x 409, ${other.length} other`);
     line('tickets held', `${sold} (remaining ${stock?.remaining}, event capacity left ${stock?.capacity})`);
-    const reference = await referenceUpdates(dbUrl, REFERENCE_S);
-    line('reference: 16 clients, bare UPDATE', `${reference.toFixed(0)} updates/s on one row (same run); holds/s is ${((held.length / lastHoldAt) / reference).toFixed(2)}x that`);
+    if (scratch) {
+      const reference = await referenceUpdates(scratch.url, REFERENCE_S);
+      line('reference: 16 clients, bare UPDATE', `${reference.toFixed(0)} updates/s on one row (same run); holds/s is ${((held.length / lastHoldAt) / reference).toFixed(2)}x that`);
+    }
     ok = sold === TICKETS && held.length === TICKETS && stock?.remaining === 0 && stock.capacity === 0 && other.length === 0;
+    if (withAnswers) {
+      const heldA = withAnswers.samples.filter((r) => r.status === 201);
+      const otherA = withAnswers.samples.filter((r) => r.status !== 201 && r.status !== 409);
+      const lastA = Math.max(...heldA.map((r) => r.at)) / 1000;
+      const latA = withAnswers.samples.map((r) => r.ms).sort((a, b) => a - b);
+      const [{ n: answerRows } = { n: 0 }] = (
+        (await deps.db.execute(sql`select count(*)::int as n from order_answers where event_id = ${answered!.eventId}`)) as unknown as { rows: Array<{ n: number }> }
+      ).rows;
+      const plain = held.length / lastHoldAt;
+      const asked = heldA.length / lastA;
+      line('with 3 questions: holds/s', `${asked.toFixed(0)} (plain sale ${plain.toFixed(0)}: ${((asked / plain) * 100).toFixed(0)}%; budget >= 90%)`);
+      line('with 3 questions: p50 / p99', `${percentile(latA, 50).toFixed(1)} ms / ${percentile(latA, 99).toFixed(1)} ms`);
+      line('with 3 questions: answers', `${heldA.length} x 201, ${otherA.length} other; ${answerRows} answers stored (3 per hold)`);
+      const answersOk = heldA.length === TICKETS && otherA.length === 0 && answerRows === TICKETS * 3;
+      if (!answersOk) console.log('  FAILED: the sale with questions did not hold every ticket with its answers.');
+      if (asked < plain * 0.9) console.log('  OVER BUDGET: the sale with questions is more than 10% slower than the plain sale.');
+      ok = ok && answersOk;
+    }
     console.log(ok ? '  OK: exactly the tickets on sale were held.\n' : '  FAILED: the counts do not add up.\n');
   } finally {
     await server.close();

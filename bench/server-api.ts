@@ -3,7 +3,7 @@
 export { buildApp } from '../apps/server/src/app.js';
 export { loadConfig } from '../apps/server/src/config.js';
 export { openDatabase } from '../apps/server/src/db/client.js';
-export { checkinScans, events, memberships, tickets, ticketTypes, users } from '../apps/server/src/db/schema/index.js';
+export { checkinScans, eventQuestions, events, jobs, memberships, outbox, tickets, ticketTypes, users, waitlistEntries, waitlistSettings } from '../apps/server/src/db/schema/index.js';
 export { ensureGlobalFeeDefaults } from '../apps/server/src/modules/fees/service.js';
 export { createTenant } from '../apps/server/src/modules/tenant-creation/create-tenant.js';
 export { hashPassword } from '../apps/server/src/platform/auth/passwords.js';

@@ -33,6 +33,6 @@ export default defineConfig({
         url: `http://localhost:${port}/api/health`,
         reuseExistingServer: false,
         timeout: 180_000,
-        env: { PORT: String(port), DATA_DIR: dataDir, JOBS_POLL_MS: '200', PAYOUT_DELAY_DAYS: '0.0005', LOG_LEVEL: 'warn', RATE_LIMIT_AUTH_PER_MINUTE: '100', RATE_LIMIT_ORDERS_PER_MINUTE: '1000', RATE_LIMIT_CODES_PER_10_MINUTES: '100' },
+        env: { PORT: String(port), DATA_DIR: dataDir, JOBS_POLL_MS: '200', PAYOUT_DELAY_DAYS: '0.0005', LOG_LEVEL: 'warn', RATE_LIMIT_AUTH_PER_MINUTE: '100', RATE_LIMIT_ORDERS_PER_MINUTE: '1000', RATE_LIMIT_CODES_PER_10_MINUTES: '100', WEBHOOKS_ALLOW_PRIVATE: 'true' },
       },
 });

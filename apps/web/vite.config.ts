@@ -48,8 +48,9 @@ const CHECKOUT = /\/src\/features\/attendee\/checkout\//;
 const SITE = /\/src\/(modes\/site\/|features\/attendee\/(site|event-site|cart)\/|features\/attendee\/checkout\/checkout-storage\.ts$)/;
 // In the checkout folder but not the checkout page's: the success page's (and its paid order, which the
 // private order page shows too), and the contact form's zod schema, which the form imports only once
-// it validates (use-contact-form.ts).
-const NOT_CHECKOUT = /\/(success-page\.tsx|paid-order\.tsx|success\.module\.css|order-id\.ts|contact-schema\.ts)$/;
+// it validates (use-contact-form.ts). Issue 24: the attendee details and their answer fields, which the
+// checkout loads only for an event that asks something (and the order link shares).
+const NOT_CHECKOUT = /\/(success-page\.tsx|paid-order\.tsx|success\.module\.css|order-id\.ts|contact-schema\.ts|attendee-details\.tsx|attendee-details\.module\.css|answer-field\.tsx)$/;
 const SITE_CHUNKS = [
   // core's donation rules, shared by the checkout page and the lazily loaded contact schema: left to
   // itself rolldown put them in the checkout page's chunk and exported a namespace it never defined

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, expect, test, type Browser } from '@playwright/test';
-import { ADMIN, buy, givenEventOnSale, givenEventVolunteer, linkFromOutbox, mailsTo, ORGANISER, platformOrigin, post, signIn, tenantOrigin, uniqueEmail, type Api } from './support';
+import { expect, test } from '@playwright/test';
+import { pdfToY4m, phoneBrowserWithCamera, ticketsPdf } from './door-camera';
+import { buy, givenEventOnSale, givenEventVolunteer, linkFromOutbox, ORGANISER, post, signIn, tenantOrigin, uniqueEmail, type Api } from './support';
 
 // Door check-in (issue 11) as a door volunteer lives it: the organiser invites them with the
 // check-in role; they sign in on a phone-sized Chromium whose camera is a fake fed a video of the
@@ -18,60 +18,6 @@ const PASSWORD = 'Front-door-7!';
 /** The organiser's event with one $25 ticket type, for the door. */
 const onSale = (organiser: Api) =>
   givenEventOnSale(organiser, { prefix: 'Door Night', tickets: [{ name: 'General Admission', description: 'Standing room.', price: 2500, quantity: 100 }] });
-
-/** The tickets PDF attached to the buyer's confirmation mail, as the platform's outbox holds it. */
-async function ticketsPdf(baseURL: string, email: string): Promise<Buffer> {
-  const admin = await signIn(platformOrigin(baseURL), ADMIN);
-  try {
-    let url = '';
-    await expect
-      .poll(async () => {
-        url = (await mailsTo(admin, email)).find((m) => m.details.attachments.length > 0)?.details.attachments[0]?.url ?? '';
-        return url;
-      }, { timeout: 30_000 })
-      .not.toBe('');
-    return await (await admin.ctx.get(url)).body();
-  } finally {
-    await admin.ctx.dispose();
-  }
-}
-
-/**
- * A Y4M video (what Chromium's fake camera plays) of the PDF's first page: pdftoppm renders it in
- * grey (PGM), which is the Y plane; U and V stay neutral. The page is padded to even sides.
- */
-function pdfToY4m(pdf: Buffer, dir: string): string {
-  const pdfPath = path.join(dir, 'ticket.pdf');
-  writeFileSync(pdfPath, pdf);
-  execFileSync('pdftoppm', ['-r', '110', '-gray', '-singlefile', '-f', '1', '-l', '1', pdfPath, path.join(dir, 'ticket')]);
-  const pgm = readFileSync(path.join(dir, 'ticket.pgm'));
-  const header = /^P5\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(pgm.subarray(0, 64).toString('latin1'))!;
-  const [w, h] = [Number(header[1]), Number(header[2])];
-  const pixels = pgm.subarray(header[0].length);
-  const W = w + (w % 2);
-  const H = h + (h % 2);
-  const y = Buffer.alloc(W * H, 255);
-  for (let row = 0; row < h; row++) pixels.copy(y, row * W, row * w, row * w + w);
-  const uv = Buffer.alloc((W / 2) * (H / 2) * 2, 128);
-  const frame = Buffer.concat([Buffer.from('FRAME\n'), y, uv]);
-  const out = path.join(dir, 'ticket.y4m');
-  writeFileSync(out, Buffer.concat([Buffer.from(`YUV4MPEG2 W${W} H${H} F10:1 Ip A1:1 C420jpeg\n`), ...Array.from({ length: 10 }, () => frame)]));
-  return out;
-}
-
-async function phoneBrowserWithCamera(video: string): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
-      `--use-file-for-fake-video-capture=${video}`,
-    ],
-  });
-}
 
 test.describe('door check-in', () => {
   test('a volunteer with the check-in role scans a real ticket on a phone: admitted, then already used; offline admission syncs and shows a conflict', async ({ browser, page, baseURL }) => {

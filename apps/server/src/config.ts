@@ -24,6 +24,7 @@ const ZEnv = z.object({
   /** Wrong discount codes one address may try in 10 minutes before every code from it is refused. */
   RATE_LIMIT_CODES_PER_10_MINUTES: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_ORDERS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_WAITLIST_JOINS_PER_10_MINUTES: z.coerce.number().int().min(1).default(10),
   /** Invites one person may send in 10 minutes; a tenant may send three times as many. */
   RATE_LIMIT_INVITES_PER_10_MINUTES: z.coerce.number().int().min(1).default(20),
   /** Requests per API key per minute (issue 25), on each app node. */
@@ -59,6 +60,10 @@ const ZEnv = z.object({
   /** Unset: the AWS SDK's default chain (environment, profile, instance role). */
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Outgoing webhooks may reach private, loopback and link-local addresses: tests and local receivers only, never in production. */
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  /** How long (ms) a webhook receiver has to answer. */
+  WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -81,6 +86,8 @@ export type Config = {
   rateLimitAuthPerMinute: number;
   rateLimitCodesPer10Minutes: number;
   rateLimitOrdersPerMinute: number;
+  /** Waiting-list joins per client address (issue 24). */
+  rateLimitWaitlistJoinsPer10Minutes: number;
   rateLimitInvitesPer10Minutes: number;
   rateLimitApiKeyPerMinute: number;
   /** Fastify's trustProxy: all, none, a list of addresses/subnets, or the nearest n hops. */
@@ -100,6 +107,7 @@ export type Config = {
   webDist: string;
   publicSnapshotMs: number;
   logLevel: string;
+  webhooks: { allowPrivate: boolean; timeoutMs: number };
   storage:
     | { driver: 'local' }
     | { driver: 's3'; bucket: string; region: string; endpoint?: string; forcePathStyle: boolean; prefix: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
@@ -168,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimitCodesPer10Minutes: e.RATE_LIMIT_CODES_PER_10_MINUTES,
     rateLimitApiKeyPerMinute: e.RATE_LIMIT_API_KEY_PER_MINUTE,
     rateLimitOrdersPerMinute: e.RATE_LIMIT_ORDERS_PER_MINUTE,
+    rateLimitWaitlistJoinsPer10Minutes: e.RATE_LIMIT_WAITLIST_JOINS_PER_10_MINUTES,
     rateLimitInvitesPer10Minutes: e.RATE_LIMIT_INVITES_PER_10_MINUTES,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     jobsPollMs: e.JOBS_POLL_MS,
@@ -183,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     publicSnapshotMs: e.PUBLIC_SNAPSHOT_MS,
     logLevel: e.LOG_LEVEL,
+    webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'true', timeoutMs: e.WEBHOOKS_TIMEOUT_MS },
     storage: storageOf(e),
     ...overrides,
   };

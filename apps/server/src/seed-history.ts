@@ -7,7 +7,7 @@ import { SYSTEM_ACTOR } from './platform/audit.js';
 import type { AuthUser, TenantCtx } from './platform/auth/context.js';
 import { scanTicket } from './modules/checkin/service.js';
 import { createOrder } from './modules/checkout/place-order.js';
-import { refundOrder } from './modules/order-admin/service.js';
+import { refundOrder } from './modules/order-admin/refund-order.js';
 import { updatePaymentSettings } from './modules/payment-settings/service.js';
 import { findTestSession } from './modules/payments/repository.js';
 import { payTestSession, TEST_CARD_SUCCESS } from './modules/payments/service.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { API_KEY_SCOPES } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberships, payouts, tickets } from '../src/db/schema/index.js';
+import { domainEvents, eventQuestions, memberships, payouts, tickets, waitlistEntries, webhookDeliveries } from '../src/db/schema/index.js';
 import { fulfilOrder } from '../src/modules/fulfilment/service.js';
 import { signedIn } from './actors.js';
 import {
@@ -25,7 +25,7 @@ import { exampleOf, loadOperations, pathParamsOf, rowCounts, urlOf, type Operati
 // only, no foreign data in any body, and nothing of the victim's changed.
 
 /** Path (and query) parameters naming a tenant's resource, and where the victim's value comes from. */
-const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'keyId'] as const;
+const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId', 'drawerId', 'questionId', 'keyId'] as const;
 type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
 /**
  * Parameters naming something global (platform policies, charities, global rules) on platform-only
@@ -73,10 +73,30 @@ async function givenTenantWithData(label: string): Promise<Victim> {
   // A message to the event's attendees (issue 15), so that its routes are tried with a real id.
   const message = await c.post(`/api/tenants/${tenant.id}/events/${event.id}/messages`, { details: { subject: `${label} news`, body: '<p>Doors at 7.</p>', recipients: 'all' } });
   const messageId: string | undefined = message.body?.id;
+  // A cash drawer of its admin (issue 23), so that the drawer routes are tried with a real id.
+  const drawer = await c.post(`/api/tenants/${tenant.id}/cash-drawers`, { details: { openingFloat: 1_000 } });
+  const drawerId: string | undefined = drawer.body?.id;
+  // Someone on the event's waiting list (issue 24), so that its routes are tried with a real entry id.
+  const entryId = randomUUID();
+  await server.app.deps.db
+    .insert(waitlistEntries)
+    .values({ tenantId: tenant.id, id: entryId, eventId: event.id, ticketTypeId: event.ticketTypeIds[0]!, email: `${label.toLowerCase()}-fan@example.test`, quantity: 1 });
+  // A webhook endpoint (issue 25) with one delivery in its log, so its routes are tried with real ids.
+  const hook = await c.post(`/api/tenants/${tenant.id}/webhooks/endpoints`, { url: `https://${label.toLowerCase()}.example.com/hooks`, description: `${label} CRM`, eventTypes: ['order.paid'] });
+  const endpointId: string | undefined = hook.body?.endpoint?.id;
+  const deliveryId = randomUUID();
+  if (endpointId) {
+    const eventRowId = randomUUID();
+    await server.app.deps.db.insert(domainEvents).values({ id: eventRowId, tenantId: tenant.id, type: 'order.paid', data: { order: { uid: order.orderUid } } });
+    await server.app.deps.db.insert(webhookDeliveries).values({ id: deliveryId, tenantId: tenant.id, endpointId, eventId: eventRowId, eventType: 'order.paid', status: 'failed', attempts: 8 });
+  }
+  // Issue 24: a question of the event, answered on the order, so that the questions' routes are tried with real ids.
+  const questionId = randomUUID();
+  await server.app.deps.db.insert(eventQuestions).values({ tenantId: tenant.id, id: questionId, eventId: event.id, label: `${label} diet`, kind: 'shortText', scope: 'order' });
   // An API key of this tenant's (issue 25), so that its routes are tried with a real id.
   const apiKey = await c.post(`/api/tenants/${tenant.id}/api-keys`, { details: { name: `${label} app`, scopes: ['read'] } });
   const keyId: string | undefined = apiKey.body?.id;
-  if (!ruleId || !exportId || !scanId || !messageId || !keyId)
+  if (!ruleId || !exportId || !scanId || !messageId || !endpointId || !drawerId || !keyId)
     throw new Error(`fixture for ${label}: rules ${JSON.stringify(rules.body).slice(0, 300)}, export ${JSON.stringify(exp.body).slice(0, 300)}, scan ${JSON.stringify(scan.body).slice(0, 300)}`);
   const ids: Ids = {
     tenantId: tenant.id,
@@ -96,8 +116,13 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     scanId,
     messageId,
     keyId,
+    endpointId: endpointId!,
+    deliveryId,
+    entryId,
+    drawerId,
+    questionId,
   };
-  const secrets = [...new Set([...Object.values(ids), tenant.name, event.name, order.email, admin.email, staff.email, `hello@${tenant.url}.test`])];
+  const secrets = [...new Set([...Object.values(ids), tenant.name, event.name, order.email, admin.email, staff.email, `${label.toLowerCase()}-fan@example.test`, `hello@${tenant.url}.test`])];
   return { tenant, ids, secrets };
 }
 

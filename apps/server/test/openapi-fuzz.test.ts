@@ -1,4 +1,5 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
+import { eventQuestions, waitlistEntries } from '../src/db/schema/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn } from './actors.js';
 import {
@@ -108,8 +109,17 @@ beforeAll(async () => {
   const tenant = await givenTenantWithSettings(server);
   const event = await givenEventOnSale(server, tenant.id, { discounts: [{ code: 'FUZZ10', kind: 'percent', value: 10, usageLimit: 5 }] });
   const held = await givenHeldOrder(server, tenant.id, { eventId: event.id });
+  // Someone on the event's waiting list (issue 24): its routes are fuzzed with a real entry id too.
+  const entryId = randomUUID();
+  await server.app.deps.db.insert(waitlistEntries).values({ tenantId: tenant.id, id: entryId, eventId: event.id, ticketTypeId: event.ticketTypeIds[0]!, email: 'fuzz-fan@example.test', quantity: 1 });
+  // Issue 24: a question of the event, so that its routes are tried with a real id.
+  const questionId = randomUUID();
+  await server.app.deps.db.insert(eventQuestions).values({ tenantId: tenant.id, id: questionId, eventId: event.id, label: 'Diet', kind: 'singleChoice', options: ['None', 'Vegan'], scope: 'ticket' });
   const admin = await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } });
   const superUser = await givenPlatformAdmin(server);
+  const adminClient = await signedIn(server, admin, tenant.url);
+  // The admin's cash drawer (issue 23), so that the drawer routes are fuzzed with a real id too.
+  const drawerId: string = (await adminClient.post(`/api/tenants/${tenant.id}/cash-drawers`, { details: { openingFloat: 500 } })).body.id;
   fx = {
     tenant,
     ids: {
@@ -121,11 +131,15 @@ beforeAll(async () => {
       eventName: event.urlName,
       userId: admin.id,
       groupId: tenant.id,
+      entryId,
+
+      drawerId,
+      questionId,
     },
     callers: [
       { name: 'anonymous@platform', client: server.client() },
       { name: 'anonymous@tenant', client: server.client(tenant.url) },
-      { name: 'tenant_admin@tenant', client: await signedIn(server, admin, tenant.url) },
+      { name: 'tenant_admin@tenant', client: adminClient },
       { name: 'super_user@platform', client: await signedIn(server, superUser) },
     ],
   };

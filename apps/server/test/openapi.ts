@@ -142,6 +142,7 @@ export const WRITE_TABLES = [
   'events', 'ticket_types', 'discount_codes', 'orders', 'order_lines', 'tickets', 'refunds', 'order_actions', 'subscribers',
   'report_exports', 'memberships', 'invites', 'users', 'policies', 'charities', 'global_surcharge_rules', 'global_ticket_settings',
   'checkin_scans', 'payment_accounts', 'test_connect_accounts', 'test_account_links',
+  'event_questions', 'ticket_type_attendee_fields', 'event_answer_settings', 'order_attendees', 'order_answers',
 ] as const;
 
 export async function rowCounts(server: TestServer): Promise<Record<string, number>> {

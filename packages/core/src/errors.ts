@@ -69,11 +69,62 @@ export const DOMAIN_ERRORS = {
    * answer: a transfer's failures are listed in its 200 result (spec §3 Transfer result), each with its code.
    */
   TRANSFER_DESTINATION_MISSING: 'CONFLICT',
+  /** Ticket transfers (issue 24): the event's organiser has switched transfers off. */
+  TRANSFERS_OFF: 'CONFLICT',
+  /** The ticket was admitted at the door: a used ticket is not passed on. */
+  TRANSFER_TICKET_USED: 'CONFLICT',
+  /** The ticket was voided by the organiser. */
+  TRANSFER_TICKET_VOIDED: 'CONFLICT',
+  /** The ticket's money went back (a refund voided it). */
+  TRANSFER_TICKET_REFUNDED: 'CONFLICT',
+  /** The ticket was already given to someone else: it is theirs now. */
+  TRANSFER_ALREADY_TRANSFERRED: 'CONFLICT',
+  /** The ticket is already held by this person (the same e-mail address). */
+  TRANSFER_SAME_PERSON: 'BAD_REQUEST',
+  /** The event has ended (or started and has no end): nothing is passed on any more. */
+  TRANSFER_EVENT_OVER: 'CONFLICT',
+
+  /** Joining a waiting list this e-mail address is already on (waiting or offered) for the same ticket type (issue 24). */
+  WAITLIST_ALREADY_JOINED: 'CONFLICT',
+  /** The waiting list is off, or the tickets are not sold out (buy them instead). */
+  WAITLIST_UNAVAILABLE: 'CONFLICT',
+  /** A claim link whose offer ran out (or was withdrawn): the tickets went to the next person. */
+  WAITLIST_OFFER_EXPIRED: 'GONE',
+  /** A claim link whose tickets were already bought. */
+  WAITLIST_OFFER_USED: 'CONFLICT',
+  /** PLACE ORDER of a waiting-list offer with another e-mail address than the one it was offered to. */
+  WAITLIST_OFFER_NOT_YOURS: 'FORBIDDEN',
+  /** The organiser's offer by hand: the entry is not waiting any more, or no ticket is free for it. */
+  WAITLIST_CANNOT_OFFER: 'CONFLICT',
+
+  /** Issue 23: a cash sale or cash refund by someone with no open cash drawer: open one first. */
+  DRAWER_NOT_OPEN: 'CONFLICT',
+  /** Issue 23: opening a cash drawer while one's own is still open. */
+  DRAWER_ALREADY_OPEN: 'CONFLICT',
+  /** Issue 23: closing a cash drawer that is already closed. */
+  DRAWER_CLOSED: 'CONFLICT',
+  /** Issue 23: refunding a complimentary order: nothing was paid. */
+  REFUND_NOTHING_PAID: 'BAD_REQUEST',
+  /** Box office (issue 23): a ticket type sold online only. */
+  TICKET_TYPE_NOT_AT_BOX_OFFICE: 'BAD_REQUEST',
+  /** Box office: the cash tendered is less than the total. */
+  CASH_TENDERED_SHORT: 'BAD_REQUEST',
+  /** Box office: a card sale on the venue's terminal without the terminal's reference. */
+  TERMINAL_REFERENCE_REQUIRED: 'BAD_REQUEST',
+  /** Complimentary tickets past the event's maximum; the payload says the limit and how many are left. */
+  COMPLIMENTARY_LIMIT: 'CONFLICT',
+  /** A sale's idempotency key was already used for a different sale (another event or cart). */
+  IDEMPOTENCY_KEY_REUSED: 'CONFLICT',
+
+  /** Issue 24: the buyer's deadline for changing the attendees' names and answers has passed. */
+  ANSWERS_LOCKED: 'CONFLICT',
 } as const satisfies Record<string, ErrorCode>;
 export type DomainErrorCode = keyof typeof DOMAIN_ERRORS;
 
 /** What a domain error carries beside `error` in the answer; `undefined`: nothing. */
-export type DomainErrorPayloads = { [C in DomainErrorCode]: C extends 'CART_CONFLICT' ? TCartConflictDetails : undefined };
+export type DomainErrorPayloads = {
+  [C in DomainErrorCode]: C extends 'CART_CONFLICT' ? TCartConflictDetails : C extends 'COMPLIMENTARY_LIMIT' ? { complimentary: { limit: number; left: number } } : undefined;
+};
 
 export const DOMAIN_ERROR_CODES = Object.keys(DOMAIN_ERRORS) as DomainErrorCode[];
 export const isDomainErrorCode = (value: unknown): value is DomainErrorCode => typeof value === 'string' && Object.hasOwn(DOMAIN_ERRORS, value);
@@ -95,6 +146,7 @@ export const PLACE_ORDER_ERRORS = [
   'CART_CHANGED',
   'DONATION_NO_CHARITY',
   'DONATION_CHARITY_CHANGED',
+  'WAITLIST_OFFER_NOT_YOURS',
 ] as const satisfies readonly DomainErrorCode[];
 export type PlaceOrderErrorCode = (typeof PLACE_ORDER_ERRORS)[number];
 export const placeOrderErrorOf = (code: DomainErrorCode | null): PlaceOrderErrorCode | null => domainCodeAmong(code, PLACE_ORDER_ERRORS);
@@ -106,6 +158,39 @@ export type PriceErrorCode = (typeof PRICE_ERRORS)[number];
 /** The domain codes a message to attendees is refused with (the compose form handles each of them). */
 export const SEND_MESSAGE_ERRORS = ['NO_RECIPIENTS', 'MESSAGE_IN_PROGRESS', 'MESSAGE_LIMIT_REACHED'] as const satisfies readonly DomainErrorCode[];
 export type SendMessageErrorCode = (typeof SEND_MESSAGE_ERRORS)[number];
+
+/** The domain codes a ticket transfer is refused with (the order link's transfer form handles each of them). */
+export const TRANSFER_ERRORS = [
+  'TRANSFERS_OFF',
+  'TRANSFER_TICKET_USED',
+  'TRANSFER_TICKET_VOIDED',
+  'TRANSFER_TICKET_REFUNDED',
+  'TRANSFER_ALREADY_TRANSFERRED',
+  'TRANSFER_SAME_PERSON',
+  'TRANSFER_EVENT_OVER',
+  'EVENT_CANCELLED',
+] as const satisfies readonly DomainErrorCode[];
+export type TransferErrorCode = (typeof TRANSFER_ERRORS)[number];
+
+/** The domain codes joining a waiting list answers with (the join form handles each of them). */
+export const WAITLIST_JOIN_ERRORS = ['WAITLIST_ALREADY_JOINED', 'WAITLIST_UNAVAILABLE'] as const satisfies readonly DomainErrorCode[];
+/** The domain codes opening a claim link answers with (the claim page handles each of them). */
+export const WAITLIST_CLAIM_ERRORS = ['WAITLIST_OFFER_EXPIRED', 'WAITLIST_OFFER_USED'] as const satisfies readonly DomainErrorCode[];
+
+/** The domain codes a box-office sale (and a guest list) is refused with; the sale screen handles each of them. */
+export const BOX_OFFICE_SALE_ERRORS = [
+  'EVENT_NOT_ON_SALE',
+  'EVENT_CANCELLED',
+  'DISCOUNT_INVALID',
+  'CART_CONFLICT',
+  'CART_CHANGED',
+  'TICKET_TYPE_NOT_AT_BOX_OFFICE',
+  'CASH_TENDERED_SHORT',
+  'TERMINAL_REFERENCE_REQUIRED',
+  'COMPLIMENTARY_LIMIT',
+  'IDEMPOTENCY_KEY_REUSED',
+] as const satisfies readonly DomainErrorCode[];
+export type BoxOfficeSaleErrorCode = (typeof BOX_OFFICE_SALE_ERRORS)[number];
 
 /** For exhaustive switches: a case left out does not compile. */
 export function assertNever(value: never): never {

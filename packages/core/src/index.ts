@@ -36,12 +36,22 @@ export * from './reports/figures.js';
 export * from './reports/search.js';
 export * from './text.js';
 export * from './schemas/payouts.js';
+export * from './schemas/cash-drawers.js';
 export * from './payouts/payout-line.js';
 export * from './checkin.js';
 export * from './schemas/checkin.js';
 export * from './schemas/waiting-room.js';
 export * from './ticket-menu.js';
 export * from './schemas/buyer.js';
+export * from './schemas/transfers.js';
 export * from './schemas/mailout.js';
 export * from './schemas/api-keys.js';
 export * from './schemas/audit.js';
+export * from './schemas/webhooks.js';
+
+export * from './schemas/waitlist.js';
+
+export * from './schemas/box-office.js';
+
+export * from './schemas/questions.js';
+export * from './attendee-answers.js';

@@ -22,4 +22,13 @@ export const M_SITE = {
   donationMax: 'A donation can be at most $10,000.00.',
   donationAmount: 'Please enter an amount in dollars, such as 15 or 15.50.',
   donationTakenOff: 'Your donation was taken off. Please review your order and place it again.',
+  // The waiting list for sold-out tickets (issue 24; ours: the spec has none)
+  waitlistJoin: 'Join the waiting list',
+  waitlistJoined: "You're on the waiting list. We'll e-mail you if tickets come back.",
+  waitlistAlreadyJoined: 'You are already on the waiting list for these tickets.',
+  waitlistUnavailable: 'The waiting list is not open for these tickets.',
+  waitlistQuantity: 'Choose how many tickets you want.',
+  waitlistOfferExpired: 'This offer has expired: the tickets went to the next person on the waiting list.',
+  waitlistOfferUsed: 'This offer has already been used.',
+  waitlistOfferNotYours: 'This offer is for the e-mail address it was sent to. Please use that address.',
 } as const;

@@ -1,10 +1,12 @@
 // Every message a person reads, word for word from the spec (accounts-admin-fees §5/§8,
 // reports-payouts-checkout §5/§8). Forms and the server both import from here.
 
+import { M_DRAWER } from './messages-drawer.js';
 import { M_SITE } from './messages-site.js';
 
 export const M = {
   ...M_SITE,
+  ...M_DRAWER,
   // Profile (accounts §5)
   firstNameRequired: 'The First Name field is required.',
   lastNameRequired: 'The Last Name field is required.',
@@ -391,6 +393,27 @@ export const M = {
   checkinUndoAdmittedSince: 'This ticket was admitted again since; undo that admission instead.',
   checkinScannedBy: 'scannedBy must be the id of the person who scanned (a UUID).',
   checkinScannedByOther: 'Offline scans can only be sent by the person who made them: they are sent when that person signs in on this device again.',
+  // Ticket transfers (issue 24; ours: the spec has none; docs/transfers.md)
+  transferNameRequired: 'Enter the name of the person you are giving the ticket to.',
+  transferNameTooLong: 'The name can be at most 100 characters.',
+  transferEmailRequired: 'Enter their e-mail address.',
+  transferTicketId: 'Choose the ticket to transfer.',
+  transferSamePerson: 'This ticket is already theirs: enter the name and e-mail address of the person you are giving it to.',
+  transferTicketUsed: 'This ticket has been used at the door, so it can no longer be transferred.',
+  transferTicketVoided: 'This ticket has been voided, so it cannot be transferred.',
+  transferTicketRefunded: 'This ticket has been refunded, so it cannot be transferred.',
+  transferAlreadyTransferred: 'This ticket has already been transferred to someone else.',
+  transferEventCancelled: 'This event has been cancelled: its tickets can no longer be transferred.',
+  transferEventOver: 'This event is over: its tickets can no longer be transferred.',
+  transfersOff: 'The organiser does not allow tickets for this event to be transferred.',
+  transferOrderNotComplete: 'Only the tickets of a completed order can be transferred.',
+  transferDone: 'Done: the ticket is theirs now. We have e-mailed them their own link and code.',
+  checkinTransferred: 'This ticket was transferred to someone else and its old code no longer admits. Do not admit.',
+
+  // Waiting list (issue 24; ours: the spec has none; the attendee's messages are in M_SITE)
+  waitlistOfferMinutes: 'Give between 5 minutes and 7 days (10080 minutes) to claim an offer.',
+  waitlistRemoved: 'Removed from the waiting list.',
+  waitlistOffered: 'Offer sent.',
   // Waiting room (issue 13; ours: the spec has none)
   waitingRoomRequired: 'This sale has a waiting room: wait for your turn in line, then try again.',
   waitingRoomOpensAt: 'Enter the date and time the line opens.',
@@ -471,4 +494,20 @@ export const ATTENDEE_MESSAGES_PER_DAY = 10;
 /** The answer once the event's messages of the last 24 hours reach the limit; `nextAt` is already formatted for people. */
 export function attendeeMessageDailyLimit(nextAt: string): string {
   return `You can send at most ${ATTENDEE_MESSAGES_PER_DAY} messages to this event’s attendees in 24 hours. The next one can be sent after ${nextAt}.`;
+}
+
+// ---- the box office (issue 23, docs/box-office.md) ------------------------------------------
+export const BOX_OFFICE_MESSAGES = {
+  notAtBoxOffice: 'This ticket type is sold online only, not at the box office.',
+  cashShort: 'The cash tendered is less than the total.',
+  cashRequired: 'Enter the cash tendered.',
+  referenceRequired: "Enter the card terminal's reference for this payment.",
+  keyReused: 'This sale was already made with other tickets. Start a new sale.',
+  offline: 'No network: nothing can be sold until the connection is back.',
+  saleFailed: 'The sale did not go through',
+} as const;
+
+/** Comps past the event's limit: the limit, and how many are left. */
+export function complimentaryLimitMessage(limit: number, left: number): string {
+  return `This event allows ${limit} complimentary ticket${limit === 1 ? '' : 's'}: ${left === 0 ? 'none are' : `only ${left} ${left === 1 ? 'is' : 'are'}`} left.`;
 }

@@ -15,6 +15,11 @@ export const RESERVED_PATHS = [
   'unlock',
   // Issue 25: the consoles' API keys and audit log.
   'api-keys', 'audit-log',
+  // Issue 24: a transferred ticket's new holder's page (/tickets/{token}).
+  'tickets',
+
+  // Issue 23 part B: a seller's cash drawer and the admin's list of drawers.
+  'cash-drawer', 'cash-drawers',
 ] as const;
 
 const reserved = new Set<string>(RESERVED_PATHS);

@@ -3,10 +3,10 @@ export const PLATFORM_ROLES = ['super_user', 'platform_manager', 'platform_repor
 export type PlatformRole = (typeof PLATFORM_ROLES)[number];
 
 // Tenant-side role names are not in the spec (§6 "not shown"); see docs/decisions.md.
-export const TENANT_ROLES = ['tenant_admin', 'tenant_staff'] as const;
+export const TENANT_ROLES = ['tenant_admin', 'tenant_staff', 'tenant_box_office'] as const;
 export type TenantRole = (typeof TENANT_ROLES)[number];
 
-export const EVENT_ROLES = ['event_manager', 'event_checkin'] as const;
+export const EVENT_ROLES = ['event_manager', 'event_checkin', 'event_box_office'] as const;
 export type EventRole = (typeof EVENT_ROLES)[number];
 
 export const APP_TYPES = ['PLATFORM', 'TENANT', 'ATTENDEE'] as const;
@@ -38,6 +38,14 @@ export type EventAccessRoles = { roles: readonly TenantRole[]; eventRoles: reado
 /** Messages to an event's attendees (issue 15): the history. Check-in staff only scan, so neither this nor sending. */
 export const ATTENDEE_MESSAGES_READ: EventAccessRoles = { roles: ['tenant_admin', 'tenant_staff'], eventRoles: ['event_manager'], platformRoles: PLATFORM_ANY };
 /** Compose and send them: the same, with platform write roles only. */
+/**
+ * The box office (issue 23): sell at the door for one event. Tenant admins, and whoever holds the
+ * box office role tenant-wide or for that event; nobody else (tenant staff and check-in staff only
+ * read and scan). The server's guard and the console's navigation read the same set.
+ */
+export const BOX_OFFICE: EventAccessRoles = { roles: ['tenant_admin', 'tenant_box_office'], eventRoles: ['event_box_office'], platformRoles: [] };
+/** Comps from the console as a guest list (issue 23): the event's organisers, not the door. */
+export const GUEST_LIST: EventAccessRoles = { roles: ['tenant_admin'], eventRoles: ['event_manager'], platformRoles: [] };
 export const ATTENDEE_MESSAGES_SEND: EventAccessRoles = { roles: ['tenant_admin', 'tenant_staff'], eventRoles: ['event_manager'], platformRoles: PLATFORM_WRITE };
 
 type MembershipLike = { kind: string; tenantId: string | null; eventId: string | null; roles: readonly string[] };
@@ -78,6 +86,8 @@ export const ROLE_LABELS: Record<PlatformRole | TenantRole | EventRole, string> 
   tenant_staff: 'Tenant Staff',
   event_manager: 'Event Manager',
   event_checkin: 'Event Check-in',
+  tenant_box_office: 'Box Office',
+  event_box_office: 'Box Office',
 };
 
 export const USER_STATUS = ['PENDING', 'ACTIVE', 'DISABLED'] as const;

@@ -1,4 +1,4 @@
-import { FACILITATORS, payoutLineReady, type PayoutLineFacts } from '@marquee/core';
+import { FACILITATORS, PAYOUT_LINE_KINDS, payoutLineReady, type PayoutLineFacts } from '@marquee/core';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.js';
@@ -22,7 +22,7 @@ const PAYOUT = '00000000-0000-4000-8000-000000000001';
 describe('mq_payout_line_ready mirrors core payoutLineReady', () => {
   it('answers as the TypeScript rule for every kind, facilitator, hold, payout state and available date', async () => {
     const cases: Array<PayoutLineFacts & { payoutId: string | null; payoutCompletedAt: Date | null }> = [];
-    for (const kind of ['sale', 'refund'] as const)
+    for (const kind of PAYOUT_LINE_KINDS)
       for (const facilitator of FACILITATORS)
         for (const onHold of [false, true])
           // Open, claimed by a payout being sent, paid out (a completed line always has its payout).

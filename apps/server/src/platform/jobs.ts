@@ -23,6 +23,12 @@ export type Jobs = {
   drain(maxRounds?: number): Promise<void>;
   /** Frees the jobs an earlier run of this node (same nodeId) held when it died; start() calls it. */
   recover(): Promise<number>;
+  /**
+   * A lane: `concurrency` workers of their own that run only the jobs named `names` (from start()
+   * to stop()), so that they wait neither behind slow jobs of other kinds (PDFs, mails) nor behind
+   * each other (webhooks, docs/webhooks.md). The main loop still runs them too.
+   */
+  lane(names: readonly string[], concurrency: number): void;
   start(): void;
   stop(): Promise<void>;
 };
@@ -54,12 +60,13 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
   const owner = opts.nodeId ? `${opts.nodeId}|${randomUUID()}` : nodeId;
 
   /** `dueBy`: the round's start (database time), so that a round runs what was due when it began. */
-  async function claimOne(dueBy: string): Promise<Claimed | undefined> {
+  async function claimOne(dueBy: string, names?: readonly string[]): Promise<Claimed | undefined> {
+    const only = names ? sql`and name in (${sql.join(names.map((n) => sql`${n}`), sql`, `)})` : sql``;
     const result = await db.execute(sql`
       update jobs set locked_until = now() + make_interval(secs => ${lease}), locked_by = ${owner}, attempts = attempts + 1
       where id in (
         select id from jobs
-        where done_at is null and failed_at is null and run_at <= ${dueBy}::timestamptz
+        where done_at is null and failed_at is null and run_at <= ${dueBy}::timestamptz ${only}
           and (locked_until is null or locked_until < now())
         order by run_at, id
         limit 1
@@ -103,11 +110,11 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
     }
   }
 
-  async function runDue(limit = 20): Promise<number> {
+  async function runDue(limit = 20, names?: readonly string[]): Promise<number> {
     const [start] = (await db.execute(sql`select now()::text as t`) as unknown as { rows: Array<{ t: string }> }).rows;
     let ran = 0;
     for (; ran < limit; ran++) {
-      const job = await claimOne(start!.t);
+      const job = await claimOne(start!.t, names);
       if (!job) break;
       await runOne(job);
     }
@@ -125,13 +132,35 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
     return freed;
   }
 
+  const ROUND = 20;
   function tick() {
     if (stopped) return;
-    running = runDue()
+    let full = false;
+    running = runDue(ROUND)
+      .then((ran) => {
+        full = ran === ROUND;
+      })
       .catch((err) => log.error({ err }, 'job loop failed'))
       .finally(() => {
-        if (!stopped) timer = setTimeout(tick, pollMs);
+        // A full round means more are due: go on at once instead of waiting a poll (a backlog drains
+        // at full speed, not ROUND jobs per poll).
+        if (!stopped) timer = setTimeout(tick, full ? 0 : pollMs);
       });
+  }
+
+  const lanes: Array<{ names: readonly string[]; concurrency: number }> = [];
+  const laneRuns: Array<Promise<void>> = [];
+  async function laneWorker(names: readonly string[]) {
+    while (!stopped) {
+      const ran = await runDue(ROUND, names).catch((err) => {
+        log.error({ err, names }, 'job lane failed');
+        return 0;
+      });
+      if (ran < ROUND && !stopped) await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, 200)));
+    }
+  }
+  function startLanes() {
+    for (const l of lanes) for (let i = 0; i < l.concurrency; i++) laneRuns.push(laneWorker(l.names));
   }
 
   return {
@@ -155,19 +184,26 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
       for (let i = 0; i < maxRounds; i++) if ((await runDue()) === 0) return;
     },
     recover,
+    lane(names, concurrency) {
+      lanes.push({ names, concurrency });
+    },
     start() {
       if (!stopped || pollMs <= 0) return;
       stopped = false;
       running = recover()
         .catch((err) => log.error({ err }, 'job recovery failed'))
         .finally(() => {
-          if (!stopped) timer = setTimeout(tick, pollMs);
+          if (!stopped) {
+            timer = setTimeout(tick, pollMs);
+            startLanes();
+          }
         });
     },
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
       await running;
+      await Promise.all(laneRuns.splice(0));
     },
   };
 }

@@ -1,4 +1,4 @@
-import { hasAnyRole, PLATFORM_READ, PLATFORM_WRITE, type TMembership } from '@marquee/core';
+import { BOX_OFFICE, hasAnyRole, passesEventAccess, PLATFORM_READ, PLATFORM_WRITE, type TMembership } from '@marquee/core';
 import { platformRolesOf, useSession } from '../ui/session';
 
 // The server's platform access sets (packages/core roles.ts, used by its route guards): the server
@@ -17,9 +17,24 @@ export function usePlatformAccess() {
   };
 }
 
-/** Whether the person has a tenant-wide role here (admin or staff), not only roles on some events. */
+/**
+ * Whether the person has a tenant-wide role here (admin or staff), not only roles on some events
+ * (or the box office: issue 23, it sees the box office and nothing else).
+ */
 export const isTenantWideMember = (memberships: TMembership[], tenantId: string | undefined) =>
-  !!tenantId && memberships.some((m) => m.tenantId === tenantId && m.kind === 'tenant');
+  !!tenantId && memberships.some((m) => m.tenantId === tenantId && m.kind === 'tenant' && (m.roles.includes('tenant_admin') || m.roles.includes('tenant_staff')));
+
+/** Whether the person may sell at this event's box office (core BOX_OFFICE, as the server's guard decides it). */
+export function canSellAtBoxOffice(memberships: TMembership[], tenantId: string | undefined, eventId: string): boolean {
+  return !!tenantId && passesEventAccess(memberships, BOX_OFFICE, tenantId, eventId);
+}
+
+/** Whether the person's only work on this event is the box office: their events list opens it straight away. */
+export function isBoxOfficeOnly(memberships: TMembership[], tenantId: string | undefined, eventId: string): boolean {
+  if (!tenantId || isTenantWideMember(memberships, tenantId)) return false;
+  const roles = memberships.filter((m) => m.tenantId === tenantId && (m.kind === 'tenant' || (m.kind === 'event' && m.eventId === eventId))).flatMap((m) => m.roles);
+  return (roles.includes('event_box_office') || roles.includes('tenant_box_office')) && !roles.includes('event_manager') && !roles.includes('event_checkin');
+}
 
 export const isTenantAdmin = (memberships: TMembership[], tenantId: string | undefined) =>
   !!tenantId && memberships.some((m) => m.tenantId === tenantId && m.kind === 'tenant' && m.roles.includes('tenant_admin'));

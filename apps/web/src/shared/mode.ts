@@ -27,5 +27,7 @@ export function isConsolePath(pathname: string): boolean {
   if (first === 'orders') return false;
   // So is the unsubscribe link of messages to attendees (issue 15).
   if (first === 'unsubscribe') return false;
+  // And a transferred ticket's new holder's page (issue 24).
+  if (first === 'tickets') return false;
   return first === '' || isReservedPath(first);
 }

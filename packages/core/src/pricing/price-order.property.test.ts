@@ -79,7 +79,7 @@ const order: fc.Arbitrary<PriceOrderInput> = fc.record(
     channel: fc.constantFrom('online' as const, 'backend' as const, 'app' as const),
     discount,
     donation: cents(100_000_000),
-    paymentMethod: fc.constantFrom('card' as const, 'cash' as const),
+    paymentMethod: fc.constantFrom('card' as const, 'cash' as const, 'terminal' as const),
   },
   { requiredKeys: ['lines', 'rule', 'settings', 'channel'] },
 );
@@ -146,7 +146,7 @@ describe('priceOrder: properties', () => {
     fc.assert(
       fc.property(order, (input) => {
         const r = priceOrder(input);
-        const byCard = input.paymentMethod !== 'cash';
+        const byCard = input.paymentMethod === undefined || input.paymentMethod === 'card';
         const basisPoints = byCard ? BigInt(input.settings.processingFeeBp) : 0n;
         if (r.processingFee > 0) expect(BigInt(r.processingFee) * 10_000n >= BigInt(r.totalAmount) * basisPoints).toBe(true);
         // The estimate is processingFee% of the total, rounded up to the cent.

@@ -132,16 +132,30 @@ describe('priceOrder: worked examples of docs/pricing.md', () => {
     });
   });
 
-  it('example 6: box office, cash, option 1: POS fee, cash charge, no card processing', () => {
+  it('example 6: box office, cash, option 1: POS fee, box-office and cash charges, no card processing', () => {
     expect(price({ channel: 'backend', paymentMethod: 'cash' })).toMatchObject({
       passAlongOption: 1,
       serviceFeeTotal: 480,
       surcharge: 0,
       processingFee: 0,
       gatewayProcessingFee: 0,
-      channelCharge: 100,
-      totalAmount: 12008,
-      sellerNet: 10510,
+      channelCharge: 300,
+      totalAmount: 12208,
+      sellerNet: 10710,
+      platformTotal: 590,
+    });
+  });
+
+  it("example 6b: box office, the venue's card terminal, option 2: the box-office charge only, no card processing", () => {
+    expect(price({ channel: 'backend', paymentMethod: 'terminal', settings: { ...settings, passAlong: { ...settings.passAlong, BACKEND: 2 } } })).toMatchObject({
+      passAlongOption: 2,
+      serviceFeeTotal: 480,
+      surcharge: 480,
+      processingFee: 0,
+      gatewayProcessingFee: 0,
+      channelCharge: 200,
+      totalAmount: 12588,
+      sellerNet: 11090,
       platformTotal: 590,
     });
   });

@@ -11,7 +11,11 @@ import { validatePriceOrderInput } from './validate-price-order.js';
 export { MAX_PROCESSING_FEE_PERCENT } from './validate-price-order.js';
 
 export type PriceOrderChannel = SalesChannel;
-export type PriceOrderPaymentMethod = 'card' | 'cash';
+/**
+ * card: through Marquee's gateway (card processing applies); cash; terminal: a card on the venue's
+ * own terminal at the box office (issue 23: the venue's processor, not ours, so no processing fee).
+ */
+export type PriceOrderPaymentMethod = 'card' | 'cash' | 'terminal';
 export type PriceOrderPassAlongOption = PassAlongOption;
 
 export type PriceOrderLine = {
@@ -120,16 +124,17 @@ function serviceFeePerTicket(price: Cents, fee: Fee, roundUp: number): Cents {
   return product(mulDivCeil(exactTimesBasis, 1, BASIS_POINTS * roundUp), roundUp);
 }
 
-// One per-order charge: cash orders pay the cash charge, other box-office orders the box-office
-// charge, web and app orders the online charge (accounts-admin-fees §3 ticket settings).
+// The per-order charges (accounts-admin-fees §3 ticket settings; docs/decisions.md "Issue 23: the
+// box office's charges"): every box-office order pays the box-office charge, and a cash order the
+// cash charge on top; web and app orders pay the online charge.
 function channelChargeFor(
   settings: PriceOrderSettings,
   channel: PriceOrderChannel,
   paymentMethod: PriceOrderPaymentMethod,
 ): Cents {
-  if (paymentMethod === 'cash') return settings.chargeCash ? (settings.chargeCashValue ?? 0) : 0;
-  if (channel === 'backend') return settings.chargeBoxOffice ? (settings.chargeBoxOfficeValue ?? 0) : 0;
-  return settings.chargeOnline ? (settings.chargeOnlineValue ?? 0) : 0;
+  const cash = paymentMethod === 'cash' && settings.chargeCash ? (settings.chargeCashValue ?? 0) : 0;
+  if (channel === 'backend') return sum([settings.chargeBoxOffice ? settings.chargeBoxOfficeValue : 0, cash]);
+  return sum([settings.chargeOnline ? (settings.chargeOnlineValue ?? 0) : 0, cash]);
 }
 
 export function priceOrder(input: PriceOrderInput): PriceOrderResult {

@@ -9,7 +9,7 @@ export const MAX_PROCESSING_FEE_PERCENT = 50;
 const MAX_PROCESSING_FEE_BP = MAX_PROCESSING_FEE_PERCENT * 100;
 
 const CHANNELS: readonly string[] = ['online', 'backend', 'app'];
-const PAYMENT_METHODS: readonly string[] = ['card', 'cash'];
+const PAYMENT_METHODS: readonly string[] = ['card', 'cash', 'terminal'];
 
 function fail(field: string, expectation: string, value: unknown): never {
   throw new Error(`priceOrder: ${field} must be ${expectation} (got ${JSON.stringify(value) ?? String(value)})`);
@@ -83,7 +83,7 @@ export function validatePriceOrderInput(input: PriceOrderInput): void {
 
   if (!CHANNELS.includes(channel)) fail('channel', "'online', 'backend' or 'app'", channel);
   if (paymentMethod !== undefined && !PAYMENT_METHODS.includes(paymentMethod)) {
-    fail('paymentMethod', "'card' or 'cash'", paymentMethod);
+    fail('paymentMethod', "'card', 'cash' or 'terminal'", paymentMethod);
   }
   if (donation !== undefined) cents('donation', donation);
 

@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { M } from '../messages.js';
 import { zEmail } from './common.js';
 import { ZPublicOrder } from './orders.js';
+import { ZTransferredTo } from './transfers.js';
 
 // Buyers' self-service (issue 15): the private order page and "Find my tickets".
 
 /** The token in /orders/{token}: 256 random bits as 43 base64url characters. */
 export const ORDER_LINK_TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 
-export const ORDER_PAGE_TICKET_STATUSES = ['valid', 'used', 'voided', 'refunded'] as const;
+export const ORDER_PAGE_TICKET_STATUSES = ['valid', 'used', 'voided', 'refunded', 'transferred'] as const;
 export type OrderPageTicketStatus = (typeof ORDER_PAGE_TICKET_STATUSES)[number];
 
 export const ZOrderPage = z.object({
@@ -25,6 +26,8 @@ export const ZOrderPage = z.object({
   }),
   tickets: z.array(
     z.object({
+      /** The ticket's id: what a transfer names (issue 24). */
+      ticketId: z.string(),
       ticketTypeName: z.string(),
       fullName: z.string(),
       /** The list price, and what the ticket sold for after the order's discount (issue 21.8). */
@@ -36,8 +39,12 @@ export const ZOrderPage = z.object({
       /** A valid ticket of a completed order: its Ticket ID and its QR code (the PDF's signed code) as an SVG image. */
       ticketUID: z.string().nullable(),
       qrSvg: z.string().nullable(),
+      /** transferred (issue 24): given to this person; the buyer no longer holds its code. */
+      transferredTo: ZTransferredTo.nullable(),
     }),
   ),
+  /** Issue 24: whether the buyer may pass valid tickets on now (the organiser allows it, the event is neither cancelled nor over). */
+  canTransfer: z.boolean(),
   /** Download and Resend work for a completed order with valid tickets. */
   canDownload: z.boolean(),
   /** Issue 21.6: the money given back (or on its way back), newest first; failed refunds are not listed. */

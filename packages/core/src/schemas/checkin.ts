@@ -10,7 +10,8 @@ export const CHECKIN_TICKET_STATES = ['valid', 'used', 'voided', 'refunded'] as 
 export type CheckinTicketState = (typeof CHECKIN_TICKET_STATES)[number];
 
 /** What a scan answers: admitted, or why not. */
-export const CHECKIN_SCAN_RESULTS = ['admitted', 'already_used', 'voided', 'refunded', 'other_event', 'unknown', 'forged'] as const;
+/** transferred (issue 24): the code is a ticket's old one, from before its buyer passed it on. */
+export const CHECKIN_SCAN_RESULTS = ['admitted', 'already_used', 'voided', 'refunded', 'transferred', 'other_event', 'unknown', 'forged'] as const;
 export type CheckinScanResult = (typeof CHECKIN_SCAN_RESULTS)[number];
 
 /** Most scans a device sends in one sync. */
@@ -58,6 +59,8 @@ export const ZCheckinManifest = z.object({
   generatedAt: z.string(),
   tickets: z.array(ZCheckinTicket),
   ticketTypes: z.array(ZCheckinTicketTypeCount),
+  /** Issue 24: Ticket IDs whose codes no longer admit because the ticket was passed on (a device answers transferred offline). */
+  revoked: z.array(z.object({ ticketUid: z.string(), reason: z.literal('transferred'), at: z.string() })),
 });
 export type TCheckinManifest = z.infer<typeof ZCheckinManifest>;
 

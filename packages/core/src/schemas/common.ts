@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { M } from '../messages.js';
 import { phoneDigits } from '../phone.js';
 
-export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+import { EMAIL_RE } from '../email.js';
+export { EMAIL_RE };
 
 export const zEmail = (requiredMessage: string = M.validEmail, formatMessage: string = M.validEmail) =>
   z

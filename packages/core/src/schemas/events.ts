@@ -179,6 +179,8 @@ export const ZTicketTypeFields = z.object({
   otherTicketTypeId: zUuid(M.otherTicketTypeRequired).nullable(),
   sortOrder: z.number().int().min(0).max(10_000),
   active: z.boolean(),
+  /** Where it is sold (issue 23): BOTH, ONLINE only, or BOX_OFFICE only. */
+  soldAt: z.enum(['BOTH', 'ONLINE', 'BOX_OFFICE'], { error: M.invalidValue }),
 });
 export type TTicketTypeFields = z.output<typeof ZTicketTypeFields>;
 
@@ -216,6 +218,7 @@ export const TICKET_TYPE_DEFAULTS = {
   otherTicketTypeId: null,
   sortOrder: 0,
   active: true,
+  soldAt: 'BOTH',
 } as const satisfies Partial<TTicketTypeFields>;
 
 export const ZCreateTicketTypeRequest = z.object({
@@ -260,6 +263,8 @@ export const ZTicketType = z.object({
     /** Held by checkouts still open: shown apart as "in checkouts". */
     held: z.number().int(),
     active: z.boolean(),
+    /** Where it is sold (issue 23): BOTH, ONLINE or BOX_OFFICE. */
+    soldAt: z.string(),
     dateCreated: z.string(),
   }),
 });

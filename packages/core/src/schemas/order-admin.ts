@@ -102,11 +102,15 @@ export const ZOrderRefund = z.object({
     /** The e-mail of who asked for it; null for the system. */
     createdBy: z.string().nullable(),
     transactionDate: z.string(),
+    /** Issue 23: how a box-office order's money went back (cash from a drawer, the venue's terminal); null: through the gateway. */
+    refundMethod: z.enum(['cash', 'card_terminal']).nullable(),
+    terminalReference: z.string().nullable(),
   }),
 });
 export type TOrderRefund = z.infer<typeof ZOrderRefund>;
 
-export const ORDER_ACTIONS = ['void', 'unvoid', 'refund', 'resend', 'download', 'event_cancelled'] as const;
+/** transfer (issue 24): the buyer passed a ticket on from the order link. */
+export const ORDER_ACTIONS = ['void', 'unvoid', 'refund', 'resend', 'download', 'event_cancelled', 'transfer'] as const;
 export type OrderActionKind = (typeof ORDER_ACTIONS)[number];
 
 /** One line of the order's audit trail: who did what, when and why. */
@@ -277,8 +281,15 @@ export const ZRefundRequest = z
     amount: z.number({ error: M.refundAmountInvalid }).int(M.refundAmountInvalid).min(1, M.refundAmountInvalid).max(100_000_000, M.refundExceedsPaid).optional(),
     ticketIds: z.array(z.string({ error: M.ticketNotInOrder }).regex(UUID_RE, M.ticketNotInOrder)).max(500, M.invalidValue).optional(),
     reason: z.string({ error: M.reasonRequired }).trim().min(1, M.reasonRequired).max(500, M.invalidValue),
+    /**
+     * Issue 23, a box-office order paid in cash or on the venue's terminal only: how the money goes
+     * back (cash from the refunder's open drawer, or the terminal with its refund reference).
+     */
+    refundMethod: z.enum(['cash', 'card_terminal'], { error: M.refundMethodRequired }).optional(),
+    terminalReference: z.string().trim().max(100, M.invalidValue).optional(),
   })
   .superRefine((v, ctx) => {
+    if (v.refundMethod === 'card_terminal' && !v.terminalReference) ctx.addIssue({ code: 'custom', path: ['terminalReference'], message: M.refundTerminalReferenceRequired });
     if (v.mode === 'amount' && v.amount === undefined) ctx.addIssue({ code: 'custom', path: ['amount'], message: M.refundAmountInvalid });
     if (v.mode === 'tickets' && !v.ticketIds?.length) ctx.addIssue({ code: 'custom', path: ['ticketIds'], message: M.refundModeRequired });
   });

@@ -5,6 +5,8 @@ import { MAX_DONATION_CENTS } from '../donation.js';
 import { type CartBlockReason, type CartProblemKind } from '../availability.js';
 import { M } from '../messages.js';
 import { zEmail } from './common.js';
+import { QUESTION_LIMITS } from '../attendee-answers.js';
+import { ZAnswerMap, ZAttendeeInput } from './questions.js';
 import { DEFAULT_COUNTRY, MAX_PER_ORDER_LIMIT, zDiscountCode, zUuid } from './events.js';
 
 // spec: reports-payouts-checkout §3 (Cart line, breakdown, Contact, Order creation payload),
@@ -205,6 +207,10 @@ export const ZCreateOrderRequest = z.object({
   /** The draft this browser placed before (a declined card, a return from the gateway): it is replaced. */
   draftOrderUID: z.string().regex(ORDER_UID_RE, M.invalidValue).optional().nullable(),
   source: z.literal('online').default('online'),
+  /** Issue 24: the answers to the questions asked once per order (docs/attendee-questions.md). */
+  answers: ZAnswerMap.optional(),
+  /** Issue 24: each ticket's attendee (name, e-mail, answers), in the cart's order. */
+  attendees: z.array(ZAttendeeInput).max(QUESTION_LIMITS.attendeesPerOrder).optional(),
 });
 export type TCreateOrderRequest = z.input<typeof ZCreateOrderRequest>;
 

@@ -21,10 +21,18 @@ export type PayoutRowStatus = (typeof PAYOUT_ROW_STATUSES)[number];
  * blocker's message, the pending table shows 'Ready For Payout' and offers the checkbox only when
  * there is none, and SQL mirrors it as mq_payout_line_ready (apps/server/src/db/functions).
  */
-export const PAYOUT_LINE_BLOCKERS = ['refund', 'tenantFacilitated', 'paid', 'inPayout', 'onHold', 'notAvailable'] as const;
+export const PAYOUT_LINE_BLOCKERS = ['refund', 'netting', 'tenantFacilitated', 'paid', 'inPayout', 'onHold', 'notAvailable'] as const;
 export type PayoutLineBlocker = (typeof PAYOUT_LINE_BLOCKERS)[number];
+/**
+ * sale: an order paid through the platform; refund: a refund of one (negative); netting (issue 23):
+ * an order paid in cash or on the venue's own terminal, whose money the tenant already holds: the
+ * platform's share of it is taken from the tenant's next payout (docs/payouts.md "Netting").
+ */
+export const PAYOUT_LINE_KINDS = ['sale', 'refund', 'netting'] as const;
+export type PayoutLineKind = (typeof PAYOUT_LINE_KINDS)[number];
+
 export type PayoutLineFacts = {
-  kind: 'sale' | 'refund';
+  kind: PayoutLineKind;
   facilitator: Facilitator;
   onHold: boolean;
   payoutCompleted: boolean;
@@ -34,7 +42,8 @@ export type PayoutLineFacts = {
 };
 
 export function payoutLineBlocker(line: PayoutLineFacts, now: Date = new Date()): PayoutLineBlocker | null {
-  if (line.kind !== 'sale') return 'refund';
+  if (line.kind === 'refund') return 'refund';
+  if (line.kind === 'netting') return 'netting';
   if (line.facilitator !== 'platform') return 'tenantFacilitated';
   if (line.payoutCompleted) return 'paid';
   if (line.inPayout) return 'inPayout';
@@ -47,7 +56,7 @@ export function payoutLineBlocker(line: PayoutLineFacts, now: Date = new Date())
 export const payoutLineReady = (line: PayoutLineFacts, now: Date = new Date()): boolean => payoutLineBlocker(line, now) === null;
 
 /** The facts of a pending-table row (its details as the API sends them). */
-export const payoutRowFacts = (d: { kind: 'sale' | 'refund'; facilitator: Facilitator; onHold: boolean; payoutCompleted: boolean; payoutId: string | null; balanceAvailableOn: string }): PayoutLineFacts => ({
+export const payoutRowFacts = (d: { kind: PayoutLineKind; facilitator: Facilitator; onHold: boolean; payoutCompleted: boolean; payoutId: string | null; balanceAvailableOn: string }): PayoutLineFacts => ({
   kind: d.kind,
   facilitator: d.facilitator,
   onHold: d.onHold,
@@ -59,6 +68,7 @@ export const payoutRowFacts = (d: { kind: 'sale' | 'refund'; facilitator: Facili
 /** Why a chosen order was not transferred (the transfer answer's failedOrderPayouts message). */
 export const PAYOUT_BLOCKER_MESSAGES: Record<PayoutLineBlocker, string> = {
   refund: M.payoutRefundLine,
+  netting: M.payoutNettingLine,
   tenantFacilitated: M.payoutTenantFacilitated,
   paid: M.payoutAlreadyPaid,
   inPayout: M.payoutInProgress,
@@ -106,8 +116,16 @@ export const payoutHoldToast = (orderUid: string, held: boolean) => `Payout for 
 export const ZPayoutOrderRowDetails = z.object({
   orderUID: z.string(),
   orderId: z.string(),
-  /** sale: the order's payment; refund: a refund carried into the tenant's next payout (negative). */
-  kind: z.enum(['sale', 'refund']),
+  /**
+   * sale: the order's payment; refund: a refund carried into the tenant's next payout (negative);
+   * netting: a box-office order paid in cash or on the venue's terminal, the platform's share taken
+   * from the next payout (tenantTotal negative; positive for a refund of one).
+   */
+  kind: z.enum(PAYOUT_LINE_KINDS),
+  /** Issue 23: how the order was paid (card, cash, card_terminal, complimentary), null when unknown. */
+  paymentMethod: z.string().nullable(),
+  /** Issue 23: where it was sold (ONLINE, BACKEND, APP). */
+  channel: z.string(),
   balanceAvailableOn: z.string(),
   dateCreated: z.string(),
   tenantURL: z.string(),
@@ -165,7 +183,9 @@ export const ZPayoutBreakdownDetails = z.object({
   orderId: z.string(),
   eventId: z.string(),
   eventName: z.string(),
-  kind: z.enum(['sale', 'refund']),
+  kind: z.enum(PAYOUT_LINE_KINDS),
+  /** Issue 23: how the order was paid; a netting row is a cash or card-terminal order. */
+  paymentMethod: z.string().nullable(),
   gatewayFee: z.number().int(),
   grossAmount: z.number().int(),
   tenantTotal: z.number().int(),
@@ -294,3 +314,24 @@ export const PAYOUT_LIST_FIELDS = {
 /** spec §9: the payout order list pages by 100; completed payouts by 10. */
 export const PAYOUT_ORDER_PAGE_SIZE = 100;
 export const COMPLETED_PAYOUTS_PAGE_SIZE = 10;
+
+/**
+ * Issue 23: what a tenant is due and owes over its lines no payout has taken (docs/payouts.md
+ * "Netting"). balanceOwed > 0: the tenant owes the platform more than its open sales are due; it is
+ * carried until sales cover it, never paid out and never dropped.
+ */
+export const ZPayoutBalance = z.object({
+  tenantId: z.string(),
+  /** Its open platform-facilitated sales' tenant shares. */
+  dueToTenant: z.number().int(),
+  /** Its open refund and netting lines: what the platform takes from the next payout. */
+  owedToPlatform: z.number().int(),
+  /** dueToTenant - owedToPlatform. */
+  balance: z.number().int(),
+  /** max(0, owedToPlatform - dueToTenant). */
+  balanceOwed: z.number().int(),
+  /** Cash and card-terminal orders whose platform share is still to be netted. */
+  nettingOrders: z.number().int(),
+});
+export type TPayoutBalance = z.infer<typeof ZPayoutBalance>;
+export const payoutBalancePath = (tenantId: string) => `/api/tenants/${encodeURIComponent(tenantId)}/payouts/balance`;

@@ -165,6 +165,8 @@ export const ZReportOrderDetails = z.object({
   paymentMethod: z.string(),
   /** online | backend | app */
   paymentSource: z.string(),
+  /** Issue 23: where it was sold (ONLINE on the site, BACKEND at the box office, APP by API key). */
+  channel: z.string(),
   grossAmount: cents(),
   /** Whether any refund of the order succeeded (Refunded Yes/No). */
   refunded: z.boolean(),
@@ -221,6 +223,9 @@ export const ZReportTicketDetails = z.object({
   ticketUID: z.string(),
   eventId: z.string(),
   eventName: z.string(),
+  /** Issue 23: its order's channel (ONLINE, BACKEND, APP) and payment method (card, cash, card_terminal, complimentary). */
+  channel: z.string(),
+  paymentMethod: z.string(),
 });
 export const ZReportTicket = zResource(ZReportTicketDetails);
 export type TReportTicket = z.infer<typeof ZReportTicket>;
@@ -411,3 +416,10 @@ export function exportFailureMessage(kind: ExportKind): string {
       return M.exportDownloadFailed;
   }
 }
+
+/** Issue 23: where orders are sold (orders.channel) and how the box office takes payment, for the list filters and labels. */
+export const SALE_CHANNELS = ['ONLINE', 'BACKEND', 'APP'] as const;
+export const SALE_CHANNEL_LABELS: Record<(typeof SALE_CHANNELS)[number], string> = { ONLINE: 'Online', BACKEND: 'Box office', APP: 'App' };
+export const PAYMENT_METHOD_LABELS: Record<string, string> = { card: 'Card', cash: 'Cash', card_terminal: 'Card terminal', complimentary: 'Complimentary', free: 'Free' };
+export const paymentMethodLabelOf = (method: string | null | undefined) => (method ? (PAYMENT_METHOD_LABELS[method] ?? method) : '');
+export const saleChannelLabelOf = (channel: string) => SALE_CHANNEL_LABELS[channel as (typeof SALE_CHANNELS)[number]] ?? channel;

@@ -32,6 +32,12 @@ export const refunds = pgTable(
     /** The gateway's refund id once it answered. */
     providerRefundId: text('provider_refund_id'),
     failureReason: text('failure_reason'),
+    /**
+     * Issue 23: how the money of a box-office order went back: 'cash' (from the refunder's drawer) or
+     * 'card_terminal' (on the venue's own terminal, its reference beside). Null: through the gateway.
+     */
+    refundMethod: text('refund_method'),
+    terminalReference: text('terminal_reference'),
     /** The tickets this refund voided (and returned to sale). */
     ticketIds: uuid('ticket_ids').array().notNull().default(sql`'{}'::uuid[]`),
     /** Who asked for it; null for the system. */
@@ -48,6 +54,10 @@ export const refunds = pgTable(
     uniqueIndex('refunds_provider_refund_key').on(t.provider, t.providerRefundId),
     check('refunds_amount_pos', sql`${t.amount} > 0`),
     check('refunds_split', sql`${t.tenantAmount} + ${t.platformAmount} = ${t.amount}`),
+    check(
+      'refunds_method',
+      sql`${t.refundMethod} is null or (${t.refundMethod} = 'cash' and ${t.terminalReference} is null) or (${t.refundMethod} = 'card_terminal' and ${t.terminalReference} is not null)`,
+    ),
   ],
 );
 

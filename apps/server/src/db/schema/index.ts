@@ -15,3 +15,12 @@ export * from './buyer.js';
 export * from './mailout.js';
 export * from './connect.js';
 export * from './audit.js';
+export * from './transfers.js';
+
+export * from './webhooks.js';
+
+export * from './waitlist.js';
+
+export * from './drawers.js';
+
+export * from './questions.js';

@@ -16,9 +16,15 @@ export const payoutLines = pgTable(
     id: uuid('id').notNull(),
     orderId: uuid('order_id').notNull(),
     eventId: uuid('event_id').notNull(),
-    /** sale | refund */
+    /**
+     * sale | refund | netting. A netting line (issue 23) is an order paid in cash or on the venue's
+     * own card terminal: the tenant already holds the money, so the line moves none (gross 0) and
+     * takes what the platform is owed on it (its platform_total) from the tenant's next payout:
+     * tenant_total = -platform_total. A box-office refund of such an order gives the platform's part
+     * back the same way (a netting line with refund_id, tenant_total > 0). docs/payouts.md "Netting".
+     */
     kind: text('kind').notNull(),
-    /** The refund this line carries (kind 'refund'), else null. */
+    /** The refund this line carries (kind 'refund', or a netting line of a refund), else null. */
     refundId: uuid('refund_id'),
     grossAmount: integer('gross_amount').notNull(),
     gatewayFee: integer('gateway_fee').notNull(),
@@ -42,14 +48,19 @@ export const payoutLines = pgTable(
     // One sale line per order and one line per refund: an order's money is owed once.
     uniqueIndex('payout_lines_sale_key').on(t.orderId).where(sql`kind = 'sale'`),
     uniqueIndex('payout_lines_refund_key').on(t.refundId),
+    // One netting line per box-office order paid in cash or on the venue's terminal.
+    uniqueIndex('payout_lines_netting_key').on(t.orderId).where(sql`kind = 'netting' and refund_id is null`),
     index('payout_lines_open_idx').on(t.tenantId, t.balanceAvailableOn).where(sql`payout_completed_at is null`),
     index('payout_lines_payout_idx').on(t.tenantId, t.payoutId),
-    check('payout_lines_kind', sql`${t.kind} in ('sale', 'refund') and (${t.kind} = 'sale') = (${t.refundId} is null)`),
+    check(
+      'payout_lines_kind',
+      sql`${t.kind} in ('sale', 'refund', 'netting') and (${t.kind} <> 'sale' or ${t.refundId} is null) and (${t.kind} <> 'refund' or ${t.refundId} is not null)`,
+    ),
     check('payout_lines_facilitator', sql`${t.facilitator} in ('platform', 'tenant')`),
     check('payout_lines_adds_up', sql`${t.grossAmount} = ${t.tenantTotal} + ${t.platformTotal} + ${t.gatewayFee} and ${t.netAmount} = ${t.grossAmount} - ${t.gatewayFee}`),
     check(
       'payout_lines_signs',
-      sql`(${t.kind} = 'sale' and ${t.tenantTotal} >= 0 and ${t.platformTotal} >= 0 and ${t.gatewayFee} >= 0) or (${t.kind} = 'refund' and ${t.tenantTotal} <= 0 and ${t.platformTotal} <= 0 and ${t.gatewayFee} = 0)`,
+      sql`(${t.kind} = 'sale' and ${t.tenantTotal} >= 0 and ${t.platformTotal} >= 0 and ${t.gatewayFee} >= 0) or (${t.kind} = 'refund' and ${t.tenantTotal} <= 0 and ${t.platformTotal} <= 0 and ${t.gatewayFee} = 0) or (${t.kind} = 'netting' and ${t.grossAmount} = 0 and ${t.gatewayFee} = 0)`,
     ),
     check('payout_lines_completed_in_payout', sql`${t.payoutCompletedAt} is null or ${t.payoutId} is not null`),
   ],

@@ -87,6 +87,8 @@ export const ticketTypes = pgTable(
     salesStartAt: timestamp('sales_start_at', { withTimezone: true }),
     salesEndAt: timestamp('sales_end_at', { withTimezone: true }),
     otherTicketTypeId: uuid('other_ticket_type_id'),
+    /** Where it is sold (issue 23, core TICKET_SOLD_AT): BOTH, ONLINE (the attendee site only) or BOX_OFFICE. */
+    soldAt: text('sold_at').notNull().default('BOTH'),
     sortOrder: integer('sort_order').notNull().default(0),
     active: boolean('active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -97,6 +99,7 @@ export const ticketTypes = pgTable(
     index('ticket_types_event_idx').on(t.tenantId, t.eventId),
     check('ticket_types_remaining_nonneg', sql`${t.remaining} >= 0`),
     check('ticket_types_price_nonneg', sql`${t.price} >= 0`),
+    check('ticket_types_sold_at_known', sql`${t.soldAt} in ('BOTH', 'ONLINE', 'BOX_OFFICE')`),
   ],
 );
 
@@ -188,6 +191,11 @@ export const orders = pgTable(
      */
     waitingRoomVisitorId: uuid('waiting_room_visitor_id'),
     /**
+     * The waiting-list entry (waitlist_entries.id) whose offer this order holds or buys (issue 24):
+     * the offer's draft, and the order that takes its place at PLACE ORDER.
+     */
+    waitlistEntryId: uuid('waitlist_entry_id'),
+    /**
      * Where the order was sold (core PASS_ALONG_CHANNELS, seed's serviceFeePassAlongOption{Online,Backend,App}):
      * ONLINE on the attendee site, BACKEND at the box office, APP through an API key. Priced with that
      * channel's pass-along option.
@@ -195,7 +203,16 @@ export const orders = pgTable(
     channel: text('channel').notNull().default('ONLINE'),
     paymentProvider: text('payment_provider'),
     paymentSessionId: text('payment_session_id'),
+    /** card | free | (box office, issue 23) cash | card_terminal | complimentary */
     paymentMethod: text('payment_method'),
+    /** Box office (issue 23): the staff member (users.id) who sold it; null for every other order. */
+    soldBy: uuid('sold_by'),
+    /** Box office, card on the venue's own terminal: the terminal's reference for the payment. */
+    terminalReference: text('terminal_reference'),
+    /** Box office, cash: what the buyer handed over, in cents (the change is this less total_amount). */
+    cashTendered: integer('cash_tendered'),
+    /** Box office: the sale's idempotency key, unique per tenant, so a retry never sells twice. */
+    idempotencyKey: text('idempotency_key'),
     chargeId: text('charge_id'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     /**
@@ -221,7 +238,10 @@ export const orders = pgTable(
     index('orders_hold_idx').on(t.holdExpiresAt).where(sql`status = 'draft'`),
     index('orders_payment_session_idx').on(t.paymentSessionId),
     check('orders_channel_known', sql`${t.channel} in ('ONLINE', 'BACKEND', 'APP')`),
+    uniqueIndex('orders_idempotency_key').on(t.tenantId, t.idempotencyKey).where(sql`idempotency_key is not null`),
+    index('orders_sold_by_idx').on(t.tenantId, t.soldBy).where(sql`sold_by is not null`),
     index('orders_waiting_room_visitor_idx').on(t.tenantId, t.waitingRoomVisitorId).where(sql`waiting_room_visitor_id is not null`),
+    index('orders_waitlist_entry_idx').on(t.tenantId, t.waitlistEntryId).where(sql`waitlist_entry_id is not null`),
   ],
 );
 

@@ -112,14 +112,20 @@ export function eventStaffInviteMail(opts: {
 }): MailMessage {
   const manager = opts.roles.includes('event_manager');
   const checkin = opts.roles.includes('event_checkin');
+  const boxOffice = opts.roles.includes('event_box_office');
   const { tenantName: who, eventName: event } = opts;
-  const subject = manager ? `[${who}] Help run ${event}` : `[${who}] Help check in attendees at ${event}`;
+  const extras = [checkin && 'you check attendees in at the door', boxOffice && 'you sell tickets at the box office'].filter(Boolean).join(', and ');
+  const subject = manager ? `[${who}] Help run ${event}` : boxOffice ? `[${who}] Sell tickets at ${event}` : `[${who}] Help check in attendees at ${event}`;
   const what = manager
-    ? `${who} invited you to manage ${event} on Marquee: you edit the event, its ticket types and discount codes, and invite the people who work on it${checkin ? ', and you check attendees in at the door' : ''}.`
-    : `${who} invited you to check in attendees at ${event} on Marquee.`;
+    ? `${who} invited you to manage ${event} on Marquee: you edit the event, its ticket types and discount codes, and invite the people who work on it${extras ? `, and ${extras}` : ''}.`
+    : boxOffice
+      ? `${who} invited you to sell tickets for ${event} at the box office on Marquee${checkin ? ', and to check attendees in at the door' : ''}.`
+      : `${who} invited you to check in attendees at ${event} on Marquee.`;
   const how = manager
     ? `You see this event only, not the rest of ${who}'s events or sales.`
-    : "At the door you open the event's check-in page on your phone and scan each ticket's QR code with its camera, or find the attendee by name. There is nothing to install, and it keeps working if the network drops. You see this event only.";
+    : boxOffice
+      ? "At the door you open the event's box office on your phone or tablet, choose the tickets and take cash, a card on the venue's terminal, or give complimentary tickets. There is nothing to install. You see this event only."
+      : "At the door you open the event's check-in page on your phone and scan each ticket's QR code with its camera, or find the attendee by name. There is nothing to install, and it keeps working if the network drops. You see this event only.";
   const next = opts.newAccount ? 'Open this link to accept and create your Marquee account:' : 'Open this link to accept with your Marquee account:';
   const notice = 'Marquee never asks for your password by e-mail.';
   const label = opts.newAccount ? 'Accept and create my account' : 'Accept the invitation';

@@ -25,7 +25,17 @@ import { platformCtxOf, tenantCtxOf, userOf } from '../../platform/auth/guard.js
 import { SESSION_COOKIE } from '../../platform/auth/sessions.js';
 import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import { uploadedFile } from '../../platform/multipart.js';
-import * as accounts from './service.js';
+import { changePassword } from './change-password.js';
+import { describeInvite } from './describe-invite.js';
+import { forgotPassword } from './forgot-password.js';
+import { linkAccount } from './link-account.js';
+import { getProfile, updateProfile } from './profile.js';
+import { resetPassword } from './reset-password.js';
+import { sendInvite } from './send-invite.js';
+import { getSessionInfo, login, logout } from './sign-in.js';
+import { register, verifyEmail } from './sign-up.js';
+import { unlockCodes } from './unlock-codes.js';
+import { PICTURE_MAX_BYTES, uploadPicture } from './upload-picture.js';
 
 const ZOk = z.object({ success: z.literal(true), message: z.string().optional() });
 const ZUserParams = z.object({ userId: z.string().max(100) });
@@ -66,7 +76,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
   r.get(
     '/api/auth/session',
     { config: { access: { kind: 'user' } }, schema: { tags: ['accounts'], response: { 200: ZSession } } },
-    async (req) => accounts.getSessionInfo({ deps, user: userOf(req), csrfToken: req.ctx.csrfToken! }),
+    async (req) => getSessionInfo({ deps, user: userOf(req), csrfToken: req.ctx.csrfToken! }),
   );
 
   // The attendee site asks who is signed in (a buyer's address at checkout): nobody is an answer, not
@@ -76,7 +86,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     { config: { access: { kind: 'public' } }, schema: { tags: ['accounts'], response: { 200: ZCurrentSession } } },
     async (req, reply) => {
       reply.header('cache-control', 'no-store');
-      return { session: req.ctx.user ? await accounts.getSessionInfo({ deps, user: req.ctx.user, csrfToken: req.ctx.csrfToken! }) : null };
+      return { session: req.ctx.user ? await getSessionInfo({ deps, user: req.ctx.user, csrfToken: req.ctx.csrfToken! }) : null };
     },
   );
 
@@ -88,9 +98,9 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
       schema: { tags: ['accounts'], body: ZLoginRequest, response: { 200: ZSession } },
     },
     async (req, reply) => {
-      const s = await accounts.login({ deps, username: req.body.username, password: req.body.password, host: req.ctx.host });
+      const s = await login({ deps, username: req.body.username, password: req.body.password, host: req.ctx.host });
       setSessionCookie(reply, s.token, s.expiresAt);
-      return accounts.getSessionInfo({ deps, user: s.user, csrfToken: s.csrfToken });
+      return getSessionInfo({ deps, user: s.user, csrfToken: s.csrfToken });
     },
   );
 
@@ -101,7 +111,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
       // Public (a stale cookie may always be cleared), but a live session ends only with its CSRF
       // token: another site must not be able to sign people out.
       if (req.ctx.sessionToken && req.headers['x-csrf-token'] !== req.ctx.csrfToken) throw new DomainError('CSRF_INVALID', M.csrf);
-      await accounts.logout({ deps, token: req.ctx.sessionToken });
+      await logout({ deps, token: req.ctx.sessionToken });
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return { success: true as const };
     },
@@ -115,7 +125,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
       schema: { tags: ['accounts'], body: ZRegisterRequest, response: { 201: ZOk } },
     },
     async (req, reply) =>
-      reply.status(201).send(await accounts.register({ deps, input: req.body, hostTenantUrl: req.ctx.hostTenant?.url ?? null })),
+      reply.status(201).send(await register({ deps, input: req.body, hostTenantUrl: req.ctx.hostTenant?.url ?? null })),
   );
 
   r.post(
@@ -125,7 +135,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
       preHandler: perAccount(perMinute),
       schema: { tags: ['accounts'], body: ZVerifyRequest, response: { 200: ZOk } },
     },
-    async (req) => accounts.verifyEmail({ deps, username: req.body.username, code: req.body.code }),
+    async (req) => verifyEmail({ deps, username: req.body.username, code: req.body.code }),
   );
 
   r.post(
@@ -138,7 +148,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     async (req, reply) =>
       reply
         .status(202)
-        .send(await accounts.forgotPassword({ deps, username: req.body.username, hostTenantUrl: req.ctx.hostTenant?.url ?? null })),
+        .send(await forgotPassword({ deps, username: req.body.username, hostTenantUrl: req.ctx.hostTenant?.url ?? null })),
   );
 
   // The link mailed when wrong codes locked an account (issue 14 §1) opens the web's /unlock page,
@@ -159,7 +169,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: { kind: 'public' }, rateLimit: limited(perMinute) },
       schema: { tags: ['accounts'], summary: 'Lifts the lock on wrong codes, with the token from the mailed link (once)', body: ZUnlockRequest, response: { 200: ZOk } },
     },
-    async (req) => accounts.unlockCodes({ deps, username: req.body.username, token: req.body.token }),
+    async (req) => unlockCodes({ deps, username: req.body.username, token: req.body.token }),
   );
 
   r.post(
@@ -169,7 +179,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
       preHandler: perAccount(perMinute),
       schema: { tags: ['accounts'], body: ZResetPasswordRequest, response: { 200: ZOk } },
     },
-    async (req) => accounts.resetPassword({ deps, input: req.body }),
+    async (req) => resetPassword({ deps, input: req.body }),
   );
 
   r.post(
@@ -182,9 +192,9 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     },
     async (req, reply) => {
       const user = userOf(req);
-      const s = await accounts.changePassword({ deps, user, input: req.body, host: req.ctx.host });
+      const s = await changePassword({ deps, user, input: req.body, host: req.ctx.host });
       setSessionCookie(reply, s.token, s.expiresAt);
-      return accounts.getSessionInfo({ deps, user, csrfToken: s.csrfToken });
+      return getSessionInfo({ deps, user, csrfToken: s.csrfToken });
     },
   );
 
@@ -194,7 +204,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: { kind: 'public' }, rateLimit: limited(perMinute * 3) },
       schema: { tags: ['accounts'], querystring: z.object({ code: z.string().min(1).max(200), groupId: z.string().max(100).optional() }), response: { 200: ZInviteInfo } },
     },
-    async (req) => accounts.describeInvite({ deps, code: req.query.code, groupId: req.query.groupId }),
+    async (req) => describeInvite({ deps, code: req.query.code, groupId: req.query.groupId }),
   );
 
   r.post(
@@ -204,19 +214,19 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
       preHandler: perAccount(perMinute),
       schema: { tags: ['accounts'], body: ZLinkAccountRequest, response: { 200: z.object({ success: z.literal(true), targetUrl: z.string() }) } },
     },
-    async (req) => accounts.linkAccount({ deps, input: req.body }),
+    async (req) => linkAccount({ deps, input: req.body }),
   );
 
   r.get(
     '/api/users/:userId/profile',
     { config: { access: { kind: 'user' } }, schema: { tags: ['accounts'], params: ZUserParams, response: { 200: ZProfile } } },
-    async (req) => accounts.getProfile({ deps, user: userOf(req), userId: req.params.userId }),
+    async (req) => getProfile({ deps, user: userOf(req), userId: req.params.userId }),
   );
 
   r.patch(
     '/api/users/:userId/profile',
     { config: { access: { kind: 'user' } }, schema: { tags: ['accounts'], params: ZUserParams, body: ZProfileUpdate, response: { 200: ZProfile } } },
-    async (req) => accounts.updateProfile({ deps, user: userOf(req), userId: req.params.userId, changes: req.body }),
+    async (req) => updateProfile({ deps, user: userOf(req), userId: req.params.userId, changes: req.body }),
   );
 
   r.post(
@@ -229,8 +239,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     async (req) => {
       const user = userOf(req);
       if (user.id !== req.params.userId) throw notFound();
-      const { bytes, truncated } = await uploadedFile(req, { maxBytes: accounts.PICTURE_MAX_BYTES, typeMessage: M.pictureType, sizeMessage: M.pictureSize });
-      return accounts.uploadPicture({ deps, user, userId: req.params.userId, bytes, truncated });
+      const { bytes, truncated } = await uploadedFile(req, { maxBytes: PICTURE_MAX_BYTES, typeMessage: M.pictureType, sizeMessage: M.pictureSize });
+      return uploadPicture({ deps, user, userId: req.params.userId, bytes, truncated });
     },
   );
 
@@ -272,7 +282,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     },
     async (req, reply) => {
       const ctx = platformCtxOf(req);
-      return reply.status(201).send(await accounts.sendInvite({ deps, inviter: ctx.user, actor: ctx.actor, email: req.body.id, target: { kind: 'platform' } }));
+      return reply.status(201).send(await sendInvite({ deps, inviter: ctx.user, actor: ctx.actor, email: req.body.id, target: { kind: 'platform' } }));
     },
   );
 
@@ -292,7 +302,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
       const ctx = tenantCtxOf(req);
       return reply
         .status(201)
-        .send(await accounts.sendInvite({ deps, inviter: ctx.user, actor: ctx.actor, email: req.body.email, target: { kind: 'tenant', tenantId: ctx.tenantId, roles: req.body.roles } }));
+        .send(await sendInvite({ deps, inviter: ctx.user, actor: ctx.actor, email: req.body.email, target: { kind: 'tenant', tenantId: ctx.tenantId, roles: req.body.roles } }));
     },
   );
 
@@ -312,7 +322,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
       const ctx = tenantCtxOf(req);
       const eventId = req.params.eventId;
       return reply.status(201).send(
-        await accounts.sendInvite({
+        await sendInvite({
           deps,
           inviter: ctx.user, actor: ctx.actor,
           email: req.body.email,

@@ -1,6 +1,6 @@
 import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { checkinScans, events, orders, refunds, tickets, ticketTypes, users } from '../../db/schema/index.js';
+import { checkinScans, events, orders, refunds, tickets, ticketTransfers, ticketTypes, users } from '../../db/schema/index.js';
 
 // Door check-in's SQL (issue 11). A ticket's door state comes from three facts: voided (and whether a
 // live refund voided it), its order paid, and used.
@@ -19,6 +19,7 @@ const doorColumns = {
   id: tickets.id,
   eventId: tickets.eventId,
   ticketUid: tickets.ticketUid,
+  orderId: tickets.orderId,
   orderUid: orders.orderUid,
   fullName: tickets.fullName,
   email: tickets.email,
@@ -40,6 +41,7 @@ export type DoorTicketRow = {
   id: string;
   eventId: string;
   ticketUid: string;
+  orderId: string;
   orderUid: string;
   fullName: string;
   email: string;
@@ -174,13 +176,27 @@ export async function lockOrderOfTicketRow(tx: DbOrTx, tenantId: string, ticketI
  */
 export async function admitTicket(
   db: DbOrTx,
-  s: { tenantId: string; eventId: string; ticketId: string; scanId: string; clientScanId: string; deviceId: string; userId: string; at: Date; scannedAt: Date; details: string },
+  s: {
+    tenantId: string;
+    eventId: string;
+    ticketId: string;
+    /** A scanned code's Ticket ID: the ticket is admitted only while it still has it (issue 24, a transfer gives it a new one). */
+    ticketUid?: string;
+    scanId: string;
+    clientScanId: string;
+    deviceId: string;
+    userId: string;
+    at: Date;
+    scannedAt: Date;
+    details: string;
+  },
 ): Promise<boolean> {
   const res = (await db.execute(sql`
     with ord as (${lockOrderOfTicket(s.tenantId, s.ticketId)}),
     taken as (
       update ${tickets} set used = true, used_at = ${s.at.toISOString()}::timestamptz, used_by_device = ${s.deviceId}, used_by_user = ${s.userId}::uuid, used_by_scan = ${s.scanId}::uuid
       where tenant_id = ${s.tenantId}::uuid and id = ${s.ticketId}::uuid and not used and not voided
+        ${s.ticketUid === undefined ? sql`` : sql`and ticket_uid = ${s.ticketUid}`}
         and order_id = (select id from ord)
         and not exists (select 1 from ${checkinScans} c where c.tenant_id = ${s.tenantId}::uuid and c.client_scan_id = ${s.clientScanId}::uuid)
       returning id
@@ -238,4 +254,25 @@ export async function findScan(db: DbOrTx, tenantId: string, eventId: string, sc
     .from(checkinScans)
     .where(and(eq(checkinScans.tenantId, tenantId), eq(checkinScans.eventId, eventId), eq(checkinScans.id, scanId)));
   return row ?? null;
+}
+
+/**
+ * A Ticket ID a transfer took away (issue 24): the ticket, its event and when. The transfers module
+ * writes ticket_transfers; the door reads it here (a lower module reads the table itself).
+ */
+export async function findTransferredUid(db: DbOrTx, tenantId: string, uid: string): Promise<{ ticketId: string; eventId: string; at: Date } | null> {
+  const [row] = await db
+    .select({ ticketId: ticketTransfers.ticketId, eventId: ticketTransfers.eventId, at: ticketTransfers.createdAt })
+    .from(ticketTransfers)
+    .where(and(eq(ticketTransfers.tenantId, tenantId), eq(ticketTransfers.fromUid, uid)));
+  return row ?? null;
+}
+
+/** The event's Ticket IDs that transfers took away: the manifest's revoked codes. */
+export async function transferredUids(db: DbOrTx, tenantId: string, eventId: string): Promise<Array<{ ticketUid: string; at: Date }>> {
+  return db
+    .select({ ticketUid: ticketTransfers.fromUid, at: ticketTransfers.createdAt })
+    .from(ticketTransfers)
+    .where(and(eq(ticketTransfers.tenantId, tenantId), eq(ticketTransfers.eventId, eventId)))
+    .orderBy(asc(ticketTransfers.createdAt));
 }

@@ -15,10 +15,12 @@ import {
   type TCheckinUndoResponse,
 } from '@marquee/core';
 import type { Deps } from '../../deps.js';
+import { emitDomainEvent } from '../../platform/domain-events.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { isRetryableConflict, isUniqueViolation } from '../../platform/db-errors.js';
 import { AppError, conflict, DomainError, notFound } from '../../platform/errors.js';
+import type { DbOrTx } from '../../db/client.js';
 import * as repo from './repository.js';
 import { checkinKeys, readTicketCode } from './ticket-code.js';
 
@@ -70,8 +72,20 @@ export async function getManifest(scope: Scope): Promise<TCheckinManifest> {
   await assertEvent(scope);
   const { deps, ctx, eventId } = scope;
   const generatedAt = new Date().toISOString();
-  const [tickets, types] = await Promise.all([repo.manifestTickets(deps.db, ctx.tenantId, eventId), repo.doorCounts(deps.db, ctx.tenantId, eventId)]);
-  return { eventId, publicKey: checkinKeys(deps.config.secret).publicKeyRaw, generatedAt, tickets: tickets.map(toCheckinTicket), ticketTypes: types };
+  const [tickets, types, revoked] = await Promise.all([
+    repo.manifestTickets(deps.db, ctx.tenantId, eventId),
+    repo.doorCounts(deps.db, ctx.tenantId, eventId),
+    repo.transferredUids(deps.db, ctx.tenantId, eventId),
+  ]);
+  return {
+    eventId,
+    publicKey: checkinKeys(deps.config.secret).publicKeyRaw,
+    generatedAt,
+    tickets: tickets.map(toCheckinTicket),
+    ticketTypes: types,
+    // Issue 24: old codes of transferred tickets, so that a device answers "transferred" offline too.
+    revoked: revoked.map((r) => ({ ticketUid: r.ticketUid, reason: 'transferred' as const, at: r.at.toISOString() })),
+  };
 }
 
 export async function getCounters(scope: Scope): Promise<TCheckinCounters> {
@@ -101,7 +115,16 @@ function assertOneRef(input: { code?: string; ticketId?: string }, field = '') {
   }
 }
 
-type Resolved = { result: Exclude<CheckinScanResult, 'admitted' | 'already_used'>; ticket: null } | { ticket: repo.DoorTicketRow };
+type Resolved =
+  | { result: Exclude<CheckinScanResult, 'admitted' | 'already_used'>; ticket: null; ticketId?: string }
+  | { ticket: repo.DoorTicketRow; uid?: string };
+
+/** A Ticket ID no ticket has: one a transfer took away from this event's ticket answers transferred (issue 24). */
+async function notAnyMore(deps: Deps, tenantId: string, eventId: string, uid: string): Promise<Resolved> {
+  const moved = await repo.findTransferredUid(deps.db, tenantId, uid);
+  if (!moved) return { result: 'unknown', ticket: null };
+  return moved.eventId === eventId ? { result: 'transferred', ticket: null, ticketId: moved.ticketId } : { result: 'other_event', ticket: null };
+}
 
 /** The ticket a scan names, or why none: a code must be ours and for this event; a typed id must be this event's. */
 async function resolveTicket(deps: Deps, tenantId: string, eventId: string, input: ScanInput): Promise<Resolved> {
@@ -111,12 +134,14 @@ async function resolveTicket(deps: Deps, tenantId: string, eventId: string, inpu
     // Signed by us, but for another event (perhaps another tenant's): nothing of it is shown.
     if (read.eventId !== eventId) return { result: 'other_event', ticket: null };
     const ticket = await repo.findDoorTicket(deps.db, tenantId, { uid: read.ticketUid });
-    return ticket && ticket.eventId === eventId ? { ticket } : { result: 'unknown', ticket: null };
+    if (!ticket) return notAnyMore(deps, tenantId, eventId, read.ticketUid);
+    return ticket.eventId === eventId ? { ticket, uid: read.ticketUid } : { result: 'unknown', ticket: null };
   }
   const ref = input.ticketId!;
   const ticket = UUID_RE.test(ref)
     ? await repo.findDoorTicket(deps.db, tenantId, { id: ref.toLowerCase() })
     : await repo.findDoorTicket(deps.db, tenantId, { uid: ref.toUpperCase() });
+  if (!ticket && !UUID_RE.test(ref)) return notAnyMore(deps, tenantId, eventId, ref.toUpperCase());
   if (!ticket) return { result: 'unknown', ticket: null };
   if (ticket.eventId !== eventId) return { result: 'other_event', ticket: null };
   return { ticket };
@@ -126,7 +151,8 @@ async function replay(deps: Deps, ctx: TenantCtx, eventId: string, clientScanId:
   const scan = await repo.findScanByClientId(deps.db, ctx.tenantId, clientScanId);
   if (!scan) throw new Error(`scan ${clientScanId} reported recorded but not found`);
   if (scan.eventId !== eventId || scan.kind !== 'admit') throw conflict(M.checkinScanIdReused);
-  const ticket = scan.ticketId ? await repo.findDoorTicket(deps.db, ctx.tenantId, { id: scan.ticketId }) : null;
+  // A transferred answer names no ticket: the ticket is its new holder's now.
+  const ticket = scan.ticketId && scan.result !== 'transferred' ? await repo.findDoorTicket(deps.db, ctx.tenantId, { id: scan.ticketId }) : null;
   const details = scan.details ? (JSON.parse(scan.details) as { previous?: TCheckinPrevious }) : {};
   return {
     scanId: scan.id,
@@ -160,12 +186,24 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
   });
 
   let ticket = 'result' in resolved ? null : resolved.ticket;
+  const scannedUid = 'result' in resolved ? undefined : resolved.uid;
   if (ticket && stateOf(ticket) === 'valid') {
-    const base = { tenantId, eventId, ticketId: ticket.id, scanId, clientScanId: input.clientScanId, deviceId: input.deviceId, userId: ctx.user.id };
+    const base = { tenantId, eventId, ticketId: ticket.id, ticketUid: scannedUid, scanId, clientScanId: input.clientScanId, deviceId: input.deviceId, userId: ctx.user.id };
     let admitted = false;
     for (let tries = 1; ; tries++) {
       try {
-        admitted = await repo.admitTicket(deps.db, { ...base, at: now, scannedAt, details: JSON.stringify({ via }) });
+        // The admission and its ticket.checked_in event (issue 25) commit together.
+        admitted = await deps.db.transaction(async (tx) => {
+          const done = await repo.admitTicket(tx, { ...base, at: now, scannedAt, details: JSON.stringify({ via }) });
+          if (done) {
+            await emitDomainEvent(deps, tx, {
+              tenantId,
+              type: 'ticket.checked_in',
+              data: { ticket: { id: ticket!.id, uid: ticket!.ticketUid, eventId, orderId: ticket!.orderId }, scan: { id: scanId, at: now.toISOString(), deviceId: input.deviceId } },
+            });
+          }
+          return done;
+        });
         break;
       } catch (err) {
         if (isUniqueViolation(err)) return replay(deps, ctx, eventId, input.clientScanId);
@@ -186,7 +224,13 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
 
   let result: CheckinScanResult;
   let previous: TCheckinPrevious | null = null;
-  if (ticket) {
+  let recordTicketId = ticket?.id ?? ('result' in resolved ? (resolved.ticketId ?? null) : null);
+  if (ticket && scannedUid !== undefined && ticket.ticketUid !== scannedUid) {
+    // Transferred while this scan waited (issue 24): the code in hand is the old one.
+    result = 'transferred';
+    recordTicketId = ticket.id;
+    ticket = null;
+  } else if (ticket) {
     const state = stateOf(ticket);
     result = state === 'used' || state === 'valid' ? 'already_used' : state;
     if (result === 'already_used') previous = previousOf(ticket);
@@ -195,7 +239,7 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
     tenantId,
     id: scanId,
     eventId,
-    ticketId: ticket?.id ?? null,
+    ticketId: recordTicketId,
     clientScanId: input.clientScanId,
     deviceId: input.deviceId,
     userId: ctx.user.id,
@@ -263,4 +307,34 @@ export async function undoScan(scope: Scope & { scanId: string; deviceId: string
     const ticket = await repo.findDoorTicket(tx, ctx.tenantId, { id: ticketId });
     return { result: 'undone' as const, ticket: toCheckinTicket(ticket!) };
   });
+}
+
+/** The device a box-office admission is recorded from (issue 23): the sale, not a scanner. */
+export const BOX_OFFICE_DEVICE = 'box-office';
+
+/**
+ * Admit on sale (issue 23): the tickets a box office just sold are marked used at once, through the
+ * same admission as a scan (repository admitTicket: the order's lock, then the ticket; a scan row
+ * recorded), so the door's counts and the reports count them as any admission. Inside the sale's
+ * transaction, which holds the new order.
+ */
+export async function admitOnSale(tx: DbOrTx, p: { tenantId: string; eventId: string; ticketIds: readonly string[]; userId: string; at: Date }): Promise<number> {
+  let admitted = 0;
+  for (const ticketId of p.ticketIds) {
+    const scanId = randomUUID();
+    const ok = await repo.admitTicket(tx, {
+      tenantId: p.tenantId,
+      eventId: p.eventId,
+      ticketId,
+      scanId,
+      clientScanId: randomUUID(),
+      deviceId: BOX_OFFICE_DEVICE,
+      userId: p.userId,
+      at: p.at,
+      scannedAt: p.at,
+      details: JSON.stringify({ via: 'box_office' }),
+    });
+    if (ok) admitted++;
+  }
+  return admitted;
 }

@@ -158,7 +158,7 @@ describe('a batch of holds (mq_take_holds)', () => {
         discountCode: discountCodeId ? 'ONE' : null, discountCodeId, ticketCount: lines.reduce((s, l) => s + l.quantity, 0),
         subtotal, surcharge: 0, processingFee: 0, gatewayProcessingFee: 0, discount: 0, vat: 0, taxRate: 0, donation: 0, donationFee: 0, charityId: null, charityName: null,
         totalAmount: subtotal, tenantTotal: subtotal, platformTotal: 0, breakdown: null, holdExpiresAt, viewTokenHash: 'x'.repeat(64),
-        userId: null, waitingRoomVisitorId: null, paymentProvider: 'test',
+        userId: null, waitingRoomVisitorId: null, waitlistEntryId: null, paymentProvider: 'test',
       },
       lines,
       discountCodeId,

@@ -1,14 +1,14 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { M, WAITING_ROOM_ADMISSION_ORDERS, type THoldCartResponse, type ZHoldCartRequest } from '@marquee/core';
+import { M, type THoldCartResponse, type ZHoldCartRequest } from '@marquee/core';
 import type { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import type { SiteCtx } from '../../platform/auth/context.js';
 import { DomainError, notFound } from '../../platform/errors.js';
-import { HOLD_EXPIRY_JOB, releaseHold } from '../orders/holds.js';
-import { tokenMatches, viewTokenHash } from '../orders/public-order.js';
+import { releaseHold } from '../orders/holds.js';
+import { tokenMatches } from '../orders/public-order.js';
 import * as ordersRepo from '../orders/repository.js';
 import { cartConflict, checkCart } from './cart.js';
-import { closeCheckout, newOrderUid, refusal } from './place-order.js';
+import { holdRequestOf, newHold, NO_BUYER } from './order-row.js';
+import { closeCheckout, refusal } from './place-order.js';
 import { quoteCart } from './pricing.js';
 import * as repo from './repository.js';
 
@@ -38,7 +38,7 @@ export async function holdCart(opts: {
   // back first. Its view token proves it is theirs; another's order id alone releases nothing.
   if (input.draft) {
     const earlier = await ordersRepo.findOrderByUid(deps.db, tenantId, input.draft.orderUID);
-    if (earlier && earlier.eventId === eventId && earlier.status === 'draft' && tokenMatches(earlier.viewTokenHash, input.draft.token)) {
+    if (earlier && earlier.eventId === eventId && earlier.status === 'draft' && !earlier.waitlistEntryId && tokenMatches(earlier.viewTokenHash, input.draft.token)) {
       const released = await deps.db.transaction((tx) => releaseHold(tx, { orderId: earlier.id }, false, 'replaced'));
       if (released) {
         if (released.paymentSessionId || deps.payments.expiresByOrder) await closeCheckout(deps, { tenantId, orderId: released.id, sessionId: released.paymentSessionId });
@@ -52,62 +52,12 @@ export async function holdCart(opts: {
   const check = checkCart(event, types, input.lines, now);
   if (check.blocked) throw cartConflict(check);
   // The one quote (pricing.ts): no code and no donation yet; PLACE ORDER prices the cart again with them.
-  const { lines, config, priced, breakdown } = quoteCart(snapshot, { lines: input.lines, discountCode: null, donation: 0, donationField: 'donation', now });
-
-  const orderId = randomUUID();
-  const orderUid = newOrderUid();
-  const token = randomBytes(24).toString('base64url');
-  const holdExpiresAt = new Date(now.getTime() + deps.config.holdMinutes * 60_000);
-  const outcome = await repo.holdOrder(deps.db, {
-    order: {
-      tenantId,
-      id: orderId,
-      orderUid,
-      eventId,
-      status: 'draft',
-      source: 'online',
-      // No one's yet: PLACE ORDER writes the buyer's details on the order that replaces it.
-      email: '',
-      firstName: '',
-      lastName: '',
-      phone: null,
-      address1: null,
-      address2: null,
-      city: null,
-      state: null,
-      zipCode: null,
-      country: null,
-      optInEmail: false,
-      optInText: false,
-      discountCode: null,
-      discountCodeId: null,
-      ticketCount: priced.ticketCount,
-      subtotal: priced.subtotal,
-      surcharge: priced.surcharge,
-      processingFee: priced.processingFee,
-      gatewayProcessingFee: priced.gatewayProcessingFee,
-      discount: priced.discount,
-      vat: priced.vat,
-      taxRate: config.settings.chargeTax ? (config.settings.taxRateBp ?? 0) : 0,
-      donation: 0,
-      donationFee: 0,
-      charityId: null,
-      charityName: null,
-      totalAmount: priced.totalAmount,
-      tenantTotal: priced.sellerNet + priced.vat,
-      platformTotal: priced.platformTotal,
-      breakdown: JSON.stringify(priced),
-      holdExpiresAt,
-      viewTokenHash: viewTokenHash(token),
-      userId: site.user?.id ?? null,
-      waitingRoomVisitorId: opts.admission ?? null,
-      paymentProvider: null,
-    },
-    lines,
-    discountCodeId: null,
-    admissionOrders: opts.admission ? WAITING_ROOM_ADMISSION_ORDERS : null,
-    job: { name: HOLD_EXPIRY_JOB, payload: { tenantId, orderId }, runAt: holdExpiresAt, dedupeKey: `${HOLD_EXPIRY_JOB}:${orderId}` },
-  });
+  const quote = quoteCart(snapshot, { lines: input.lines, discountCode: null, donation: 0, donationField: 'donation', now });
+  const hold = newHold(now, deps.config.holdMinutes);
+  const outcome = await repo.holdOrder(
+    deps.db,
+    holdRequestOf({ tenantId, eventId, hold, source: 'online', buyer: NO_BUYER, quote, userId: site.user?.id ?? null, admission: opts.admission ?? null, paymentProvider: null }),
+  );
   if (!outcome.ok) throw refusal(outcome, snapshot, input.lines, now);
-  return { orderUID: orderUid, orderToken: token, holdExpiresAt: holdExpiresAt.toISOString(), breakdown };
+  return { orderUID: hold.orderUid, orderToken: hold.token, holdExpiresAt: hold.holdExpiresAt.toISOString(), breakdown: quote.breakdown };
 }

@@ -1,30 +1,21 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { isEventPublic, M, mergeCartLines, WAITING_ROOM_ADMISSION_ORDERS, waitingRoomOrderLimit, type TCreateOrderResponse, type ZCreateOrderRequest } from '@marquee/core';
+import { attendeeLines, isEventPublic, M, mergeCartLines, waitingRoomOrderLimit, type TCreateOrderResponse, type ZCreateOrderRequest } from '@marquee/core';
 import type { z } from 'zod';
 import { publicOrigin } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import type { SiteCtx } from '../../platform/auth/context.js';
 import { AppError, assertNever, badRequest, DomainError, notFound } from '../../platform/errors.js';
-import { HOLD_EXPIRY_JOB, releaseHold } from '../orders/holds.js';
+import { releaseHold } from '../orders/holds.js';
 import { markPaidInTx } from '../orders/payment.js';
-import { viewTokenHash } from '../orders/public-order.js';
 import * as ordersRepo from '../orders/repository.js';
+import { checkNewOrderAnswers, recordNewOrderAnswers } from '../questions/order-answers.js';
 import { cartConflict, checkCart } from './cart.js';
-import { charityChanged, invalidDiscount, noCharity, quoteCart } from './pricing.js';
+import { APP_SALE, charityChanged, invalidDiscount, noCharity, ONLINE_SALE, quoteCart } from './pricing.js';
+import { holdRequestOf, newHold } from './order-row.js';
 import * as repo from './repository.js';
 import { checkoutHoldFor, takeOverHold, withHeldTickets } from './take-over-hold.js';
 import type { CheckoutSnapshot, HoldOutcome } from './repository.js';
 
 type CartLines = ReadonlyArray<{ ticketTypeId: string; quantity: number }>;
-
-const UID_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-/** 12 characters of Crockford base32: 60 random bits, easy to read out on the phone. */
-export function newOrderUid(): string {
-  const bytes = randomBytes(12);
-  let out = '';
-  for (const b of bytes) out += UID_ALPHABET[b & 31];
-  return out;
-}
 
 /** A return URL must come back to this site (no open redirect through the payment page). */
 function returnUrl(given: string | undefined, fallbackPath: string, origin: string, host: string, orderUid: string | null): string {
@@ -66,7 +57,12 @@ export async function createOrder(opts: {
   const tenantId = site.tenant.id;
   const contact = input.order;
   const read = () => repo.findCheckoutSnapshot(deps.db, { tenantId, eventId, discountCode: contact.discountCode });
-  let snapshot = await read();
+  // Issue 24: the attendees' names and the answers, checked (the field's own message) before anything is held.
+  const [first, checkedAnswers] = await Promise.all([
+    read(),
+    checkNewOrderAnswers({ db: deps.db, tenantId, eventId, lines: attendeeLines(mergeCartLines(input.lines)), input: { answers: input.answers, attendees: input.attendees } }),
+  ]);
+  let snapshot = first;
   // An event the public may not see (core isEventPublic) and never saw is not found; one that was
   // published but is not on sale any more (unpublished or cancelled while the buyer was at checkout)
   // is 'no longer on sale'.
@@ -78,7 +74,9 @@ export async function createOrder(opts: {
   // its checkout is closed, and a payment that still reaches it is refunded (markOrderPaid).
   // Issue 21.8: the hold the checkout took when it opened is taken over as it is when it holds
   // this cart (take-over-hold.ts), so its tickets are never free for another buyer in between.
-  const held = input.draftOrderUID ? await checkoutHoldFor(deps, { snapshot, orderUid: input.draftOrderUID, lines: mergeCartLines(input.lines) }) : null;
+  const held = input.draftOrderUID
+    ? await checkoutHoldFor(deps, { snapshot, orderUid: input.draftOrderUID, lines: mergeCartLines(input.lines), email: contact.email })
+    : null;
   if (input.draftOrderUID && !held) {
     const where = { tenantId, eventId, orderUid: input.draftOrderUID, email: contact.email };
     // Or that hold for another cart, given back like a declined card's draft.
@@ -95,86 +93,66 @@ export async function createOrder(opts: {
   const now = new Date();
   const check = checkCart(event, types, input.lines, now);
   if (check.blocked) throw cartConflict(check);
-  const { lines, discount: discountRow, donation, config, priced, breakdown } = quoteCart(snapshot, {
+  const quote = quoteCart(snapshot, {
     lines: input.lines,
     discountCode: contact.discountCode,
     donation: contact.donation,
     donationField: 'order.donation',
     now,
-    channel: opts.channel === 'APP' ? 'app' : 'online',
+    sale: opts.channel === 'APP' ? APP_SALE : ONLINE_SALE,
   });
+  const { priced, breakdown } = quote;
 
-  const orderId = randomUUID();
-  const orderUid = newOrderUid();
-  const token = randomBytes(24).toString('base64url');
-  const holdExpiresAt = new Date(now.getTime() + deps.config.holdMinutes * 60_000);
+  const hold = newHold(now, deps.config.holdMinutes);
+  const { orderId, orderUid, token, holdExpiresAt } = hold;
   const origin = publicOrigin(deps.config, site.tenant.url);
   const successUrl = returnUrl(input.successUrl, `/${event.urlName}/success`, origin, opts.host, orderUid);
   const cancelUrl = returnUrl(input.cancelUrl, `/${event.urlName}/cart`, origin, opts.host, null);
   const free = priced.totalAmount === 0;
 
-  const request: repo.HoldRequest = {
-    order: {
-      tenantId,
-      id: orderId,
-      orderUid,
-      eventId,
-      status: 'draft',
-      source: input.source,
-      email: contact.email,
-      firstName: contact.firstName,
-      lastName: contact.lastName,
-      phone: contact.phone,
-      address1: contact.address1,
-      address2: contact.address2,
-      city: contact.city,
-      state: contact.state,
-      zipCode: contact.zipCode,
-      country: contact.country,
-      optInEmail: contact.optInEmail,
-      optInText: contact.optInText,
-      discountCode: discountRow?.code ?? null,
-      discountCodeId: discountRow?.id ?? null,
-      ticketCount: priced.ticketCount,
-      subtotal: priced.subtotal,
-      surcharge: priced.surcharge,
-      processingFee: priced.processingFee,
-      gatewayProcessingFee: priced.gatewayProcessingFee,
-      discount: priced.discount,
-      vat: priced.vat,
-      taxRate: config.settings.chargeTax ? (config.settings.taxRateBp ?? 0) : 0,
-      donation: priced.donation,
-      donationFee: priced.donationFee,
-      charityId: donation.charity?.id ?? null,
-      charityName: donation.charity?.name ?? null,
-      totalAmount: priced.totalAmount,
-      tenantTotal: priced.sellerNet + priced.vat,
-      platformTotal: priced.platformTotal,
-      breakdown: JSON.stringify(priced),
-      holdExpiresAt,
-      viewTokenHash: viewTokenHash(token),
-      userId: site.user?.id ?? null,
-      waitingRoomVisitorId: opts.admission ?? null,
-      paymentProvider: free ? null : deps.payments.name,
-      channel: opts.channel ?? 'ONLINE',
-    },
-    lines,
-    discountCodeId: discountRow?.id ?? null,
-    admissionOrders: opts.admission ? WAITING_ROOM_ADMISSION_ORDERS : null,
-    job: { name: HOLD_EXPIRY_JOB, payload: { tenantId, orderId }, runAt: holdExpiresAt, dedupeKey: `${HOLD_EXPIRY_JOB}:${orderId}` },
-  };
+  const request = holdRequestOf({
+    tenantId,
+    eventId,
+    hold,
+    source: input.source,
+    buyer: contact,
+    quote,
+    userId: site.user?.id ?? null,
+    admission: opts.admission ?? null,
+    waitlistEntryId: held?.waitlistEntryId ?? null,
+    paymentProvider: free ? null : deps.payments.name,
+    channel: opts.channel ?? 'ONLINE',
+  });
   const takenOver = held ? await takeOverHold(deps, held, request) : 'gone';
   const outcome = takenOver === 'gone' ? await repo.holdOrder(deps.db, request) : takenOver;
   if (!outcome.ok) throw refusal(outcome, snapshot, input.lines, now);
+  // Issue 24: the attendees and answers (one statement), written while the gateway opens the
+  // checkout. The tickets are not kept without them: a failed write gives the hold back at once (and
+  // closes the checkout; a payment that still reaches the draft is refunded, as a replaced one's is).
+  const recorded: Promise<unknown> = checkedAnswers
+    ? recordNewOrderAnswers(deps.db, { tenantId, eventId, orderId, checked: checkedAnswers }).then(
+        () => null,
+        (err: unknown) => err ?? new Error('answers not recorded'),
+      )
+    : Promise.resolve(null);
+  const answersFailed = async (err: unknown, sessionId: string | null): Promise<never> => {
+    deps.log.error({ err, orderId }, 'attendee answers could not be recorded');
+    await deps.db.transaction((tx) => releaseHold(tx, { orderId }, false));
+    if (sessionId !== null) await closeCheckout(deps, { tenantId, orderId, sessionId });
+    throw err;
+  };
 
   const answer = { orderUID: orderUid, draftOrderUID: orderUid, orderToken: token, holdExpiresAt: holdExpiresAt.toISOString(), breakdown };
   if (free) {
+    const failed = await recorded;
+    if (failed) await answersFailed(failed, null);
     await deps.db.transaction((tx) => markPaidInTx(deps, tx, { tenantId, orderId, provider: 'none', sessionId: null, chargeId: null, paymentMethod: 'free' }));
     return { ...answer, message: successUrl };
   }
 
+  let session: Awaited<ReturnType<typeof deps.payments.createCheckout>>;
   try {
-    const session = await deps.payments.createCheckout({
+    session = await deps.payments.createCheckout({
       orderId,
       orderUid,
       tenantId,
@@ -187,15 +165,18 @@ export async function createOrder(opts: {
       expiresAt: holdExpiresAt,
       idempotencyKey: `checkout:${orderId}`,
     });
-    // Kept so that a replaced draft's checkout can be closed, unless the gateway finds it by order.
-    if (!deps.payments.expiresByOrder) await ordersRepo.updateOrder(deps.db, tenantId, orderId, { paymentSessionId: session.sessionId });
-    return { ...answer, message: session.url };
   } catch (err) {
+    await recorded;
     // No way to pay: give the tickets back at once rather than after the hold.
     deps.log.error({ err, orderId }, 'payment checkout failed');
     await deps.db.transaction((tx) => releaseHold(tx, { orderId }, false));
     throw new AppError('UNAVAILABLE', M.paymentUnavailable);
   }
+  const failed = await recorded;
+  if (failed) await answersFailed(failed, session.sessionId);
+  // Kept so that a replaced draft's checkout can be closed, unless the gateway finds it by order.
+  if (!deps.payments.expiresByOrder) await ordersRepo.updateOrder(deps.db, tenantId, orderId, { paymentSessionId: session.sessionId });
+  return { ...answer, message: session.url };
 }
 
 /**

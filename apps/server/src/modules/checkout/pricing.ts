@@ -1,10 +1,12 @@
 import {
   M,
   isDiscountCodeUsable,
+  isSoldOn,
   mergeCartLines,
   priceOrder,
-  type PriceOrderDiscount,
   type PriceOrderChannel,
+  type PriceOrderDiscount,
+  type PriceOrderPaymentMethod,
   type PriceOrderResult,
   type PriceOrderRule,
   type PriceOrderSettings,
@@ -72,11 +74,17 @@ export function donationFor(amount: number, charity: EventCharity | null, field:
   return { amount, charity };
 }
 
-export type PricedLine = { ticketTypeId: string; ticketName: string; unitPrice: number; quantity: number };
+export type PricedLine = { ticketTypeId: string; ticketName: string; unitPrice: number; quantity: number; complimentary?: boolean };
+
+/** Where and how the order is sold: the attendee site by card unless said otherwise (the box office is 'backend'). */
+export type SaleChannel = { channel: PriceOrderChannel; paymentMethod: PriceOrderPaymentMethod };
+export const ONLINE_SALE: SaleChannel = { channel: 'online', paymentMethod: 'card' };
+/** An app's order placed with an API key (issue 25): the APP pass-along option; the buyer pays by card on the payment page. */
+export const APP_SALE: SaleChannel = { channel: 'app', paymentMethod: 'card' };
 
 /** The server's price: always recomputed from stored prices and settings, never the client's numbers. */
-export function priceLines(config: PricingConfig, lines: PricedLine[], discount: PriceOrderDiscount | undefined, donation = 0, channel: PriceOrderChannel = 'online'): PriceOrderResult {
-  return priceOrder({ lines, rule: config.rule, settings: config.settings, channel, discount, donation });
+export function priceLines(config: PricingConfig, lines: PricedLine[], discount: PriceOrderDiscount | undefined, donation = 0, sale: SaleChannel = ONLINE_SALE): PriceOrderResult {
+  return priceOrder({ lines, rule: config.rule, settings: config.settings, channel: sale.channel, paymentMethod: sale.paymentMethod, discount, donation });
 }
 
 /** spec: reports-payouts-checkout §3 Cart/checkout breakdown. */
@@ -115,21 +123,25 @@ export function quoteCart(
     donation: number;
     donationField: string;
     now: Date;
-    /** Where the order is sold (issue 25: an app's orders are 'app', priced with its pass-along option); the website's by default. */
-    channel?: PriceOrderChannel;
+    /** Where and how it is sold: the attendee site by card unless given (the box office, issue 23: 'backend'; an app with an API key, issue 25: 'app'). */
+    sale?: SaleChannel;
+    /** Every ticket complimentary (a comp from the box office or the guest list): priced 0. */
+    complimentary?: boolean;
   },
 ) {
-  const types = new Map(snapshot.types.filter((t) => t.active).map((t) => [t.id, t]));
+  const sale = input.sale ?? ONLINE_SALE;
+  // A ticket type is on sale only where it is sold (issue 23: online, at the box office, or both).
+  const types = new Map(snapshot.types.filter((t) => t.active && isSoldOn(t.soldAt, sale.channel)).map((t) => [t.id, t]));
   const merged = mergeCartLines(input.lines);
   const lines = [...merged].map(([ticketTypeId, quantity]) => {
     const t = types.get(ticketTypeId);
     if (!t) throw new AppError('BAD_REQUEST', M.invalidInput, { lines: M.invalidInputBody });
-    return { ticketTypeId, ticketName: t.name, unitPrice: t.price, quantity };
+    return { ticketTypeId, ticketName: t.name, unitPrice: t.price, quantity, complimentary: input.complimentary === true };
   });
   const discount = input.discountCode ? usableDiscount(snapshot.discount, input.now, [...merged.keys()]) : null;
   // The charity is the event's as read now; PLACE ORDER's hold checks, under the event's lock, that it still is.
   const donation = donationFor(input.donation, snapshot.charity, input.donationField);
   const config = pricingConfigOf(snapshot.event.tenantId, snapshot.pricing);
-  const priced = priceLines(config, lines, discount ? toPriceDiscount(discount) : undefined, donation.amount, input.channel);
+  const priced = priceLines(config, lines, discount ? toPriceDiscount(discount) : undefined, donation.amount, sale);
   return { lines, discount, donation, config, priced, breakdown: toBreakdown(priced, discount?.code ?? null) };
 }

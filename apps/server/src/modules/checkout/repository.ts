@@ -118,7 +118,7 @@ export type HoldOutcome =
 
 const SIMPLE_REFUSALS = new Set(['notOnSale', 'admission', 'discount', 'noCharity', 'charityChanged', 'changed']);
 
-function toOutcome(verdict: string): HoldOutcome {
+export function toOutcome(verdict: string): HoldOutcome {
   if (verdict === 'ok') return { ok: true };
   if (SIMPLE_REFUSALS.has(verdict)) return { ok: false, reason: verdict as 'changed' };
   const colon = verdict.indexOf(':');
@@ -136,7 +136,7 @@ const HOLD_ORDER_KEYS = [
   'address1', 'address2', 'city', 'state', 'zipCode', 'country', 'optInEmail', 'optInText', 'discountCode',
   'discountCodeId', 'ticketCount', 'subtotal', 'surcharge', 'processingFee', 'gatewayProcessingFee', 'discount',
   'vat', 'taxRate', 'donation', 'donationFee', 'charityId', 'charityName', 'totalAmount', 'tenantTotal', 'platformTotal', 'breakdown',
-  'holdExpiresAt', 'viewTokenHash', 'userId', 'waitingRoomVisitorId', 'paymentProvider', 'channel',
+  'holdExpiresAt', 'viewTokenHash', 'userId', 'waitingRoomVisitorId', 'waitlistEntryId', 'paymentProvider', 'channel',
 ] as const satisfies ReadonlyArray<keyof OrderInsert>;
 export type HoldOrderRow = { [K in Exclude<(typeof HOLD_ORDER_KEYS)[number], 'channel'>]-?: Exclude<OrderInsert[K], undefined> } & {
   /** Where it is sold; the website (ONLINE) unless said (issue 25: APP). */
@@ -203,6 +203,17 @@ function holdItem(h: HoldRequest) {
 async function holdBatch(db: Db, batch: readonly HoldRequest[]): Promise<HoldOutcome[]> {
   const rows = await runPrepared(db, 'mq_hold_orders', HOLD_SQL, [JSON.stringify(batch.map(holdItem))]);
   return rows.map((row) => toOutcome(String(row.outcome)));
+}
+
+/**
+ * The same hold statement inside the caller's transaction, for a batch that must be written with
+ * other rows (the waiting list's offers, modules/waitlist/offer-round.ts): a verdict per request.
+ */
+export async function holdInTx(tx: DbOrTx, batch: readonly HoldRequest[]): Promise<HoldOutcome[]> {
+  if (batch.length === 0) return [];
+  const json = JSON.stringify(batch.map(holdItem));
+  const result = (await tx.execute(sql.join(HOLD_SQL.split('$1').map((part) => sql.raw(part)), sql`${json}`))) as unknown as { rows: Array<{ outcome: unknown }> };
+  return result.rows.map((row) => toOutcome(String(row.outcome)));
 }
 
 const holdBatchers = new WeakMap<object, Batcher<HoldRequest, HoldOutcome>>();

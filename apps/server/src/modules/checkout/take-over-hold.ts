@@ -1,4 +1,6 @@
+import { M } from '@marquee/core';
 import type { Deps } from '../../deps.js';
+import { DomainError } from '../../platform/errors.js';
 import * as ordersRepo from '../orders/repository.js';
 import * as repo from './repository.js';
 import type { CheckoutSnapshot, HoldOutcome, HoldRequest } from './repository.js';
@@ -9,7 +11,8 @@ import type { CheckoutSnapshot, HoldOutcome, HoldRequest } from './repository.js
 // lose their held tickets that way). So when the cart is the one held, the order takes the hold's
 // tickets as they are, in one transaction: no ticket type row is touched.
 
-export type CheckoutHold = { id: string; lines: Map<string, number> };
+/** waitlistEntryId: the hold is a waiting-list offer (modules/waitlist), bought only as offered, by the person it was offered to. */
+export type CheckoutHold = { id: string; lines: Map<string, number>; waitlistEntryId: string | null };
 
 /**
  * The checkout's own hold of this event (a draft without a buyer yet) when it holds exactly these
@@ -18,19 +21,29 @@ export type CheckoutHold = { id: string; lines: Map<string, number> };
  */
 export async function checkoutHoldFor(
   deps: Deps,
-  p: { snapshot: CheckoutSnapshot; orderUid: string; lines: ReadonlyMap<string, number> },
+  p: { snapshot: CheckoutSnapshot; orderUid: string; lines: ReadonlyMap<string, number>; email: string },
 ): Promise<CheckoutHold | null> {
   const { snapshot } = p;
   const hold = await ordersRepo.findOrderByUid(deps.db, snapshot.event.tenantId, p.orderUid);
-  if (!hold || hold.eventId !== snapshot.event.id || hold.status !== 'draft' || hold.email !== '') return null;
+  if (!hold || hold.eventId !== snapshot.event.id || hold.status !== 'draft') return null;
+  // Issue 24: a waiting-list offer holds its tickets for the e-mail address it was offered to, and
+  // only as offered: never given back here for another cart (the offer would be lost).
+  const offer = hold.waitlistEntryId !== null;
+  if (offer && hold.email.toLowerCase() !== p.email.toLowerCase()) throw new DomainError('WAITLIST_OFFER_NOT_YOURS', M.waitlistOfferNotYours);
+  if (!offer && hold.email !== '') return null;
   const held = await ordersRepo.findLines(deps.db, hold.tenantId, hold.id);
-  if (held.length !== p.lines.size) return null;
   const types = new Map(snapshot.types.map((t) => [t.id, t]));
-  for (const l of held) {
-    const t = types.get(l.ticketTypeId);
-    if (p.lines.get(l.ticketTypeId) !== l.quantity || !t || t.price !== l.unitPrice || t.name !== l.ticketName) return null;
+  const same =
+    held.length === p.lines.size &&
+    held.every((l) => {
+      const t = types.get(l.ticketTypeId);
+      return p.lines.get(l.ticketTypeId) === l.quantity && t && t.price === l.unitPrice && t.name === l.ticketName;
+    });
+  if (!same) {
+    if (offer) throw new DomainError('CART_CHANGED', M.reviewYourCart);
+    return null;
   }
-  return { id: hold.id, lines: new Map(held.map((l) => [l.ticketTypeId, l.quantity])) };
+  return { id: hold.id, lines: new Map(held.map((l) => [l.ticketTypeId, l.quantity])), waitlistEntryId: hold.waitlistEntryId };
 }
 
 /** The event as the buyer's cart sees it: the tickets their hold has count as still there for them. */

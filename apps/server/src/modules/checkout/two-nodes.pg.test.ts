@@ -89,7 +89,7 @@ describe('two app nodes on one PostgreSQL database', () => {
           discountCode: null, discountCodeId: null, ticketCount: lines.reduce((s, l) => s + l.quantity, 0),
           subtotal, surcharge: 0, processingFee: 0, gatewayProcessingFee: 0, discount: 0, vat: 0, taxRate: 0, donation: 0, donationFee: 0, charityId: null, charityName: null,
           totalAmount: subtotal, tenantTotal: subtotal, platformTotal: 0, breakdown: null, holdExpiresAt, viewTokenHash: 'x'.repeat(64),
-          userId: null, waitingRoomVisitorId: null, paymentProvider: 'test',
+          userId: null, waitingRoomVisitorId: null, waitlistEntryId: null, paymentProvider: 'test',
         },
         lines,
         discountCodeId: null,

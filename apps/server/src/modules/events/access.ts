@@ -12,9 +12,16 @@ export const EVENTS_READ: Access = {
 };
 export const EVENTS_WRITE: Access = { kind: 'tenant', roles: ['tenant_admin'], platformRoles: ['super_user', 'platform_manager'] };
 
-/** The event list: event staff see it too, with only their events in it (service.listEvents). */
-export const EVENT_LIST_READ: Access = { ...EVENTS_READ, anyEventRoles: ['event_manager', 'event_checkin'] };
+/**
+ * The event list: event staff see it too, with only their events in it (service.listEvents); the
+ * box office (issue 23) too, to pick the event it sells for (a tenant-wide box office sees them all).
+ */
+export const EVENT_LIST_READ: Access = {
+  ...EVENTS_READ,
+  roles: [...EVENTS_READ.roles, 'tenant_box_office'],
+  anyEventRoles: ['event_manager', 'event_checkin', 'event_box_office'],
+};
 
-/** One event and what hangs off it (ticket types, discount codes). */
-export const EVENT_READ: Access = { ...EVENTS_READ, eventRoles: ['event_manager', 'event_checkin'] };
+/** One event and what hangs off it (ticket types, discount codes); the box office reads the event it sells for. */
+export const EVENT_READ: Access = { ...EVENTS_READ, roles: [...EVENTS_READ.roles, 'tenant_box_office'], eventRoles: ['event_manager', 'event_checkin', 'event_box_office'] };
 export const EVENT_WRITE: Access = { ...EVENTS_WRITE, eventRoles: ['event_manager'] };

@@ -6,7 +6,7 @@ import type { DbOrTx } from '../../db/client.js';
 // each order page (modules/order-admin). One statement over the event's orders, refunds and the
 // refund jobs that modules/order-admin queues with the keys below.
 
-/** The jobs that refund one order of a cancelled event: the first try, then one per retry (modules/order-admin/service.ts). */
+/** The jobs that refund one order of a cancelled event: the first try, then one per retry (modules/order-admin/refund-cancelled-order.ts). */
 export const cancelRefundJobKey = (orderId: string, retry = 0) => (retry > 0 ? `cancel-refund:${orderId}:retry-${retry}` : `cancel-refund:${orderId}`);
 
 export type CancellationStateRow = {

@@ -6,7 +6,14 @@ import type { Deps } from '../../deps.js';
 import { tenantCtxOf } from '../../platform/auth/guard.js';
 import { uploadedFile } from '../../platform/multipart.js';
 import { EVENT_LIST_READ, EVENT_READ, EVENT_WRITE, EVENTS_WRITE } from './access.js';
-import * as service from './service.js';
+import { changeEventStatus } from './change-event-status.js';
+import { createEvent } from './create-event.js';
+import { deleteEvent } from './delete-event.js';
+import { deleteCoverImage, uploadCoverImage } from './event-cover.js';
+import { getEvent } from './get-event.js';
+import { listEvents } from './list-events.js';
+import { deleteSeatMap, uploadSeatMap } from './seat-map.js';
+import { updateEvent } from './update-event.js';
 
 const ZTenantParams = z.object({ tenantId: z.string() });
 const ZEventParams = z.object({ tenantId: z.string(), eventId: z.uuid() });
@@ -22,25 +29,25 @@ export function registerEventRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: EVENT_LIST_READ },
       schema: { tags, summary: 'Events of the tenant (for event staff, the events they work on); filters on details.name (contains), details.status, details.urlName', params: ZTenantParams, response: { 200: ZEventList } },
     },
-    async (req) => service.listEvents({ deps, ctx: tenantCtxOf(req), query: req.query }),
+    async (req) => listEvents({ deps, ctx: tenantCtxOf(req), query: req.query }),
   );
 
   r.post(
     '/api/tenants/:tenantId/events',
     { config: { access: EVENTS_WRITE }, schema: { tags, params: ZTenantParams, body: ZCreateEventRequest, response: { 201: ZEvent } } },
-    async (req, reply) => reply.status(201).send(await service.createEvent({ deps, ctx: tenantCtxOf(req), input: req.body.details })),
+    async (req, reply) => reply.status(201).send(await createEvent({ deps, ctx: tenantCtxOf(req), input: req.body.details })),
   );
 
   r.get(
     '/api/tenants/:tenantId/events/:eventId',
     { config: { access: EVENT_READ }, schema: { tags, params: ZEventParams, response: { 200: ZEvent } } },
-    async (req) => service.getEvent({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId }),
+    async (req) => getEvent({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId }),
   );
 
   r.patch(
     '/api/tenants/:tenantId/events/:eventId',
     { config: { access: EVENT_WRITE }, schema: { tags, params: ZEventParams, body: ZUpdateEventRequest, response: { 200: ZEvent } } },
-    async (req) => service.updateEvent({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, changes: req.body.details }),
+    async (req) => updateEvent({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, changes: req.body.details }),
   );
 
   r.delete(
@@ -49,14 +56,14 @@ export function registerEventRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: EVENTS_WRITE },
       schema: { tags, summary: 'Deletes an event that has no orders (otherwise cancel it)', params: ZEventParams, response: { 200: ZSuccess } },
     },
-    async (req) => service.deleteEvent({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId }),
+    async (req) => deleteEvent({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId }),
   );
 
   for (const action of ['publish', 'unpublish'] as const) {
     r.post(
       `/api/tenants/:tenantId/events/:eventId/${action}`,
       { config: { access: EVENT_WRITE }, schema: { tags, params: ZEventParams, response: { 200: ZEvent } } },
-      async (req) => service.changeEventStatus({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, action }),
+      async (req) => changeEventStatus({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, action }),
     );
   }
 
@@ -72,7 +79,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: Deps) {
         response: { 200: ZEvent },
       },
     },
-    async (req) => service.changeEventStatus({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, action: 'cancel', message: req.body?.message }),
+    async (req) => changeEventStatus({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, action: 'cancel', message: req.body?.message }),
   );
 
   r.post(
@@ -90,14 +97,14 @@ export function registerEventRoutes(app: FastifyInstance, deps: Deps) {
     },
     async (req) => {
       const { bytes, truncated } = await uploadedFile(req, { maxBytes: SEATMAP_MAX_BYTES, typeMessage: M.seatmapType, sizeMessage: M.seatmapSize, notMultipart: 'UNSUPPORTED_MEDIA_TYPE' });
-      return service.uploadSeatMap({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, bytes, truncated });
+      return uploadSeatMap({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, bytes, truncated });
     },
   );
 
   r.delete(
     '/api/tenants/:tenantId/events/:eventId/seatmap',
     { config: { access: EVENT_WRITE }, schema: { tags, params: ZEventParams, response: { 200: ZEvent } } },
-    async (req) => service.deleteSeatMap({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId }),
+    async (req) => deleteSeatMap({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId }),
   );
 
   r.post(
@@ -114,7 +121,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: Deps) {
       },
     },
     async (req) =>
-      service.uploadCoverImage({
+      uploadCoverImage({
         deps,
         ctx: tenantCtxOf(req),
         eventId: req.params.eventId,
@@ -125,6 +132,6 @@ export function registerEventRoutes(app: FastifyInstance, deps: Deps) {
   r.delete(
     '/api/tenants/:tenantId/events/:eventId/cover',
     { config: { access: EVENT_WRITE }, schema: { tags, params: ZEventParams, response: { 200: ZEvent } } },
-    async (req) => service.deleteCoverImage({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId }),
+    async (req) => deleteCoverImage({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId }),
   );
 }

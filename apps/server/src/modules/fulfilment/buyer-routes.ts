@@ -1,11 +1,11 @@
-import { M, ZFindTicketsRequest, ZOrderPage, ZResendTicketsResponse } from '@marquee/core';
+import { M, ZFindTicketsRequest, ZOrderAnswers, ZOrderAnswersInput, ZOrderPage, ZResendTicketsResponse } from '@marquee/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { siteCtxOf } from '../../platform/auth/guard.js';
 import { AppError } from '../../platform/errors.js';
-import { downloadByLink, FIND_TICKETS_JOB, getOrderPage, requestOrderLinks, resendByLink, sendOrderLinks } from './buyer.js';
+import { downloadByLink, editAnswersByLink, FIND_TICKETS_JOB, getAnswersByLink, getOrderPage, requestOrderLinks, resendByLink, sendOrderLinks } from './buyer.js';
 
 // Limits of our own (spec silent; docs/decisions.md "Buyers' self-service limits"): a person
 // resends or asks for their links a few times; a script walking addresses or mailing someone
@@ -53,6 +53,25 @@ export function registerBuyerRoutes(app: FastifyInstance, deps: Deps) {
       reply.header('cache-control', 'private, no-store');
       return getOrderPage({ deps, site: siteCtxOf(req), token: req.params.token });
     },
+  );
+
+  r.get(
+    '/api/p/order-links/:token/answers',
+    { config: { access }, schema: { tags, summary: 'The order’s attendees and answers, and whether the buyer may still change them', params: ZTokenParams, response: { 200: ZOrderAnswers } } },
+    async (req, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return getAnswersByLink({ deps, site: siteCtxOf(req), token: req.params.token });
+    },
+  );
+
+  r.put(
+    '/api/p/order-links/:token/answers',
+    {
+      config: { access },
+      preHandler: [limitBy(RESEND_PER_ADDRESS, ipOf)],
+      schema: { tags, summary: 'Changes the attendees’ names and answers until the event’s deadline (409 ANSWERS_LOCKED after it)', params: ZTokenParams, body: ZOrderAnswersInput, response: { 200: ZOrderAnswers } },
+    },
+    async (req) => editAnswersByLink({ deps, site: siteCtxOf(req), token: req.params.token, input: req.body }),
   );
 
   r.post(

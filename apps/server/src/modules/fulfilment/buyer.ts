@@ -1,4 +1,4 @@
-import { formatEventDateTime, ORDER_LINK_TOKEN_RE, ticketPricesAfterDiscount, type TOrderPage } from '@marquee/core';
+import { eventTransferRefusal, formatEventDateTime, ORDER_LINK_TOKEN_RE, ticketPricesAfterDiscount, type TOrderPage } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { SiteCtx } from '../../platform/auth/context.js';
 import { conflict, notFound } from '../../platform/errors.js';
@@ -11,6 +11,8 @@ import { renderTicketsPdf, TICKET_QR_OPTIONS, venueLines } from './pdf.js';
 import * as repo from './repository.js';
 import { fulfilOrder, mintOrderLink, orderLinkHash, orderTicketDocument, sendTicketsMail } from './service.js';
 import { randomUUID } from 'node:crypto';
+import type { TOrderAnswersInput } from '@marquee/core';
+import { editOrderAnswers, getOrderAnswersForBuyer } from '../questions/order-answers.js';
 
 // Buyers' self-service (issue 15): the private order page behind /orders/{token}, its Download
 // and Resend, and "Find my tickets". The token is the only key; the host's tenant bounds it.
@@ -30,11 +32,13 @@ export async function getOrderPage(opts: { deps: Deps; site: SiteCtx; token: str
   const { deps } = opts;
   const order = await orderOfLink(deps, opts.site, opts.token);
   const completed = order.status === 'completed';
-  const [event, tickets, lines, refunds] = await Promise.all([
+  const [event, tickets, lines, refunds, transferred, allowed] = await Promise.all([
     repo.findEvent(deps.db, order.tenantId, order.eventId),
     completed ? repo.ticketsOf(deps.db, order.tenantId, order.id) : Promise.resolve([]),
     repo.linesOf(deps.db, order.tenantId, order.id),
     repo.buyerRefundsOf(deps.db, order.tenantId, order.id),
+    repo.transfersOfOrder(deps.db, order.tenantId, order.id),
+    repo.transfersAllowed(deps.db, order.tenantId, order.eventId),
   ]);
   const info = event
     ? {
@@ -55,7 +59,7 @@ export async function getOrderPage(opts: { deps: Deps; site: SiteCtx; token: str
   const seen = new Map<string, number>();
   const refundedTickets = new Set(refunds.flatMap((r) => r.ticketIds));
   const refundedAmount = refunds.reduce((n, r) => n + r.amount, 0);
-  const qr = tickets.some((t) => !t.voided && !t.used) ? (await import('qrcode')).default : null;
+  const qr = tickets.some((t) => !t.voided && !t.used && !transferred.has(t.id)) ? (await import('qrcode')).default : null;
   return {
     order: await toPublicOrder(deps, order),
     event: info,
@@ -63,23 +67,39 @@ export async function getOrderPage(opts: { deps: Deps; site: SiteCtx; token: str
       tickets.map(async (t) => {
         const index = seen.get(t.ticketTypeId) ?? 0;
         seen.set(t.ticketTypeId, index + 1);
-        const status = t.voided ? (refundedTickets.has(t.id) ? ('refunded' as const) : ('voided' as const)) : t.used ? ('used' as const) : ('valid' as const);
+        const moved = transferred.get(t.id);
+        // Issue 24: a ticket passed on is shown as where it went, without its code (its new holder's now).
+        const status = moved
+          ? ('transferred' as const)
+          : t.voided
+            ? refundedTickets.has(t.id)
+              ? ('refunded' as const)
+              : ('voided' as const)
+            : t.used
+              ? ('used' as const)
+              : ('valid' as const);
         // The same signed code as the PDF's, drawn as a vector image the page shows as it is.
         const qrSvg =
           status === 'valid' && qr ? await qr.toString(signTicketCode(deps.config.secret, order.eventId, t.ticketUid), { ...TICKET_QR_OPTIONS, type: 'svg', margin: 4 }) : null;
         return {
+          ticketId: t.id,
           ticketTypeName: t.ticketTypeName,
-          fullName: t.fullName,
+          fullName: moved ? moved.toName : t.fullName,
           price: t.price,
           paid: soldFor.get(t.ticketTypeId)?.[index] ?? t.price,
           status,
           voidedAt: t.voided ? (t.voidedAt?.toISOString() ?? null) : null,
           ticketUID: status === 'valid' ? t.ticketUid : null,
           qrSvg,
+          transferredTo: moved ? { fullName: moved.toName, email: moved.toEmail, at: moved.at.toISOString() } : null,
         };
       }),
     ),
-    canDownload: completed && tickets.some((t) => !t.voided),
+    canDownload: completed && tickets.some((t) => !t.voided && !transferred.has(t.id)),
+    canTransfer:
+      completed &&
+      !!event &&
+      eventTransferRefusal({ allowed, status: event.status, startDateTime: event.startDateTime, endDateTime: event.endDateTime, now: new Date() }) === null,
     refunds: refunds.map((r) => ({ amount: r.amount, date: r.createdAt.toISOString(), status: r.status === 'succeeded' ? ('succeeded' as const) : ('pending' as const) })),
     refundedAmount,
     refundState: refundedAmount <= 0 ? 'none' : refundedAmount >= order.totalAmount ? 'full' : 'partial',
@@ -145,4 +165,15 @@ export async function sendOrderLinks(opts: { deps: Deps; tenantId: string; email
     // To the address as the latest order spelled it (the look-up ignores case).
     await deps.mailer.send(tx, findMyTicketsMail({ to: found[0]!.order.email, tenantId, tenantName: tenant.name, orders }));
   });
+}
+
+/** Issue 24: the order's attendees and answers behind the order link; the buyer may change them until the event's deadline. */
+export async function getAnswersByLink(opts: { deps: Deps; site: SiteCtx; token: string }) {
+  const order = await orderOfLink(opts.deps, opts.site, opts.token);
+  return getOrderAnswersForBuyer({ deps: opts.deps, tenantId: order.tenantId, orderId: order.id, eventId: order.eventId, status: order.status });
+}
+
+export async function editAnswersByLink(opts: { deps: Deps; site: SiteCtx; token: string; input: TOrderAnswersInput }) {
+  const order = await orderOfLink(opts.deps, opts.site, opts.token);
+  return editOrderAnswers({ deps: opts.deps, tenantId: order.tenantId, by: 'buyer', order: { id: order.id, eventId: order.eventId }, input: opts.input });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { events, orderActions, orderLines, orderLinks, orders, refunds, subscribers, tenants, tickets } from '../../db/schema/index.js';
+import { events, eventTransferSettings, orderActions, orderLines, orderLinks, orders, refunds, subscribers, tenants, tickets, ticketTransfers } from '../../db/schema/index.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type TicketRow = typeof tickets.$inferSelect;
@@ -46,9 +46,9 @@ export async function ticketsOf(db: DbOrTx, tenantId: string, orderId: string): 
     .orderBy(asc(tickets.createdAt), asc(tickets.ticketTypeName), asc(tickets.ticketUid));
 }
 
-export async function insertTickets(tx: DbOrTx, rows: Array<Omit<typeof tickets.$inferInsert, 'id'>>) {
+export async function insertTickets(tx: DbOrTx, rows: Array<Omit<typeof tickets.$inferInsert, 'id'> & { id?: string }>) {
   if (rows.length === 0) return;
-  await tx.insert(tickets).values(rows.map((r) => ({ ...r, id: randomUUID() })));
+  await tx.insert(tickets).values(rows.map((r) => ({ ...r, id: r.id ?? randomUUID() })));
 }
 
 /** processing -> completed; false when another run already completed it. */
@@ -162,4 +162,27 @@ export async function findRefundOf(db: DbOrTx, tenantId: string, orderId: string
     .from(refunds)
     .where(and(eq(refunds.tenantId, tenantId), eq(refunds.orderId, orderId), eq(refunds.id, refundId)));
   return row ?? null;
+}
+
+/**
+ * Where the order's tickets went (issue 24): each transferred ticket's first transfer, the one out of
+ * the buyer's hands. The transfers module writes the table; the order's pages read it here.
+ */
+export async function transfersOfOrder(db: DbOrTx, tenantId: string, orderId: string): Promise<Map<string, { toName: string; toEmail: string; at: Date }>> {
+  const rows = await db
+    .select({ ticketId: ticketTransfers.ticketId, toName: ticketTransfers.toName, toEmail: ticketTransfers.toEmail, at: ticketTransfers.createdAt })
+    .from(ticketTransfers)
+    .where(and(eq(ticketTransfers.tenantId, tenantId), eq(ticketTransfers.orderId, orderId)))
+    .orderBy(desc(ticketTransfers.createdAt));
+  // Oldest last, so the first transfer of each ticket wins.
+  return new Map(rows.map((r) => [r.ticketId, { toName: r.toName, toEmail: r.toEmail, at: r.at }]));
+}
+
+/** The event's transfer setting (issue 24): allowed unless the organiser switched it off. */
+export async function transfersAllowed(db: DbOrTx, tenantId: string, eventId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ allowed: eventTransferSettings.allowed })
+    .from(eventTransferSettings)
+    .where(and(eq(eventTransferSettings.tenantId, tenantId), eq(eventTransferSettings.eventId, eventId)));
+  return row?.allowed ?? true;
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { publicOrigin } from '../../config.js';
-import type { DbOrTx } from '../../db/client.js';
+import type { DbOrTx, Tx } from '../../db/client.js';
 import { M, RESENDS_PER_MEMBER_PER_HOUR, RESENDS_PER_ORDER_PER_HOUR, resendMemberLimit, resendOrderLimit } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
@@ -12,8 +12,9 @@ import { coverStorageKey } from '../events/cover-image.js';
 import { renderTicketsPdf, venueLines, type TicketDocument, type TicketEventInfo } from './pdf.js';
 import { signTicketCode } from '../checkin/ticket-code.js';
 import { canMoveMoney } from '../order-admin/access.js';
-import { recordOrderAction } from '../order-admin/service.js';
+import { recordOrderAction } from '../order-admin/record-order-action.js';
 import { lockTenantOrder } from '../orders/repository.js';
+import { attendeesForIssue } from '../questions/order-answers.js';
 import * as repo from './repository.js';
 
 /** Enqueued by the orders module when an order is paid: payload { tenantId, orderId }. */
@@ -58,19 +59,31 @@ function eventInfo(e: NonNullable<Awaited<ReturnType<typeof repo.findEvent>>>): 
   };
 }
 
-/** The order's valid (not voided) tickets, ready to print. */
+/** The order's valid (not voided) tickets that the buyer still holds, ready to print. */
 export async function orderTicketDocument(deps: Deps, order: repo.OrderRow): Promise<TicketDocument> {
   const event = await repo.findEvent(deps.db, order.tenantId, order.eventId);
   if (!event) throw new Error(`event ${order.eventId} of order ${order.id} is missing`);
-  const tickets = (await repo.ticketsOf(deps.db, order.tenantId, order.id)).filter((t) => !t.voided);
+  // Issue 24: a ticket the buyer passed on is its new holder's: only their own link carries its code.
+  const [all, transferred] = await Promise.all([repo.ticketsOf(deps.db, order.tenantId, order.id), repo.transfersOfOrder(deps.db, order.tenantId, order.id)]);
+  const tickets = all.filter((t) => !t.voided && !transferred.has(t.id));
+  return ticketDocument(deps, event, order.orderUid, tickets);
+}
+
+/** Tickets of one event, ready to print (the order's, or a transferred ticket's for its new holder). */
+export async function ticketDocument(
+  deps: Deps,
+  event: NonNullable<Awaited<ReturnType<typeof repo.findEvent>>>,
+  orderUid: string,
+  tickets: Array<Pick<repo.TicketRow, 'ticketUid' | 'ticketTypeName' | 'price' | 'fullName'>>,
+): Promise<TicketDocument> {
   // Issue 15: the cover's ticket crop in the header; a ticket without it is still a ticket.
   const cover = event.coverImageId ? await deps.storage.get(coverStorageKey(event.tenantId, event.id, event.coverImageId, 'ticket.jpg')) : null;
   return {
     event: { ...eventInfo(event), coverImage: cover?.bytes ?? null },
-    orderUid: order.orderUid,
+    orderUid,
     tickets: tickets.map((t) => ({
       ticketUid: t.ticketUid,
-      code: signTicketCode(deps.config.secret, order.eventId, t.ticketUid),
+      code: signTicketCode(deps.config.secret, event.id, t.ticketUid),
       ticketTypeName: t.ticketTypeName,
       price: t.price,
       fullName: t.fullName,
@@ -145,6 +158,46 @@ export async function sendTicketsMail(
 }
 
 /**
+ * The order's tickets, one per ticket of its lines, unless it has some already; inside the caller's
+ * transaction, which holds the order (the fulfil job locks it; the box office, issue 23, issues them
+ * in the transaction that sold them, so the sale screen can show their QR codes at once).
+ */
+export async function issueTicketsInTx(tx: Tx, o: repo.OrderRow): Promise<repo.TicketRow[]> {
+  const { tenantId, id: orderId } = o;
+  const existing = await repo.ticketsOf(tx, tenantId, orderId);
+  if (existing.length > 0) return existing;
+  const fullName = `${o.firstName} ${o.lastName}`.trim();
+  const lines = await repo.linesOf(tx, tenantId, orderId);
+  // Issue 24: each ticket carries its attendee's name and e-mail where the checkout asked them; the buyer's otherwise.
+  const attendees = await attendeesForIssue(tx, tenantId, orderId);
+  const rows = lines.flatMap((line) =>
+    Array.from({ length: line.quantity }, (_, position) => {
+      const holder = attendees.holderOf(line.ticketTypeId, position);
+      return {
+        id: randomUUID(),
+        position,
+        tenantId,
+        ticketUid: newTicketUid(),
+        orderId,
+        eventId: o.eventId,
+        ticketTypeId: line.ticketTypeId,
+        ticketTypeName: line.ticketName,
+        price: line.unitPrice,
+        fullName: holder?.fullName || fullName,
+        email: holder?.email || o.email,
+        contactNumber: o.phone,
+      };
+    }),
+  );
+  await repo.insertTickets(
+    tx,
+    rows.map(({ position: _, ...t }) => t),
+  );
+  await attendees.tie(rows.map((t) => ({ ticketTypeId: t.ticketTypeId, position: t.position, ticketId: t.id })));
+  return repo.ticketsOf(tx, tenantId, orderId);
+}
+
+/**
  * Job orders.fulfil: tickets, the PDF, the mail, the newsletter subscription, then completed.
  * Safe to run twice or concurrently: tickets are created under the order's row lock only when none
  * exist, and only the run that moves processing -> completed sends the mail.
@@ -154,28 +207,7 @@ export async function fulfilOrder(opts: { deps: Deps; tenantId: string; orderId:
   const order = await deps.db.transaction(async (tx) => {
     const o = await lockTenantOrder(tx, tenantId, orderId);
     if (!o || o.status !== 'processing') return null;
-    const existing = await repo.ticketsOf(tx, tenantId, orderId);
-    if (existing.length === 0) {
-      const fullName = `${o.firstName} ${o.lastName}`.trim();
-      const lines = await repo.linesOf(tx, tenantId, orderId);
-      await repo.insertTickets(
-        tx,
-        lines.flatMap((line) =>
-          Array.from({ length: line.quantity }, () => ({
-            tenantId,
-            ticketUid: newTicketUid(),
-            orderId,
-            eventId: o.eventId,
-            ticketTypeId: line.ticketTypeId,
-            ticketTypeName: line.ticketName,
-            price: line.unitPrice,
-            fullName,
-            email: o.email,
-            contactNumber: o.phone,
-          })),
-        ),
-      );
-    }
+    await issueTicketsInTx(tx, o);
     return o;
   });
   if (!order) return 'skipped';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, orders, refunds, testCheckoutSessions, testRefunds } from '../../db/schema/index.js';
 import { givenHeldOrder, startTenantServer, type Client, type GivenTenant, type Res, type TestServer } from '../../../test/harness.js';
 import { FULFIL_JOB } from '../fulfilment/service.js';
-import { refundCancelledOrder } from './service.js';
+import { refundCancelledOrder } from './refund-cancelled-order.js';
 
 // Issue 21.13 on PostgreSQL: the retry of a failed cancellation refund racing the organiser's own
 // refund of the same order from the order page. Both take the order's row lock before they count

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tickets } from '../../db/schema/index.js';
 import { givenUser, startTenantServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { signTicketCode } from '../checkin/ticket-code.js';
-import { refundCancelledOrder } from './service.js';
+import { refundCancelledOrder } from './refund-cancelled-order.js';
 import { givenPaidOrder, type PaidOrder } from '../../../test/fixtures/paid-orders.js';
 
 // Issue 21 §2: a refund or a void racing a door scan of the same order deadlocked (the scan locked

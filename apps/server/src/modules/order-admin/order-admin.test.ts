@@ -6,7 +6,10 @@ import { events, jobs, orderActions, orders, outbox, refunds, tenants, testRefun
 import { givenHeldOrder, givenTenant, givenTenantWithAdmin, startTenantServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { eventActorStatuses, givenEventActors, type EventActors } from '../../../test/actors.js';
 import { refundPayment } from '../payments/service.js';
-import { CANCEL_ORDER_REFUND_JOB, mailCancelledOrder, refundCancelledOrder, sweepCancelledEvent } from './service.js';
+import { CANCEL_ORDER_REFUND_JOB } from './cancel-jobs.js';
+import { mailCancelledOrder } from './mail-cancelled-order.js';
+import { refundCancelledOrder } from './refund-cancelled-order.js';
+import { sweepCancelledEvent } from './sweep-cancelled-event.js';
 import { givenPaidOrder as givenPaid, type PaidOrder } from '../../../test/fixtures/paid-orders.js';
 
 let server: TestServer, tenant: GivenTenant, admin: Client;

@@ -6,18 +6,14 @@ import type { Deps } from '../../deps.js';
 import { tenantCtxOf } from '../../platform/auth/guard.js';
 import { ORDER_ATTEND, ORDER_REFUND, ORDER_VIEW } from './access.js';
 import { CANCEL_EVENT_JOB, type CancelEventJob } from '../events/cancellation.js';
-import {
-  CANCEL_ORDER_MAIL_JOB,
-  CANCEL_ORDER_REFUND_JOB,
-  mailCancelledOrder,
-  getEventCancellation,
-  getOrderDetail,
-  refundOrder,
-  runCancelRefundJob,
-  sweepCancelledEvent,
-  voidTicket,
-  type CancelOrderJob,
-} from './service.js';
+import { CANCEL_ORDER_MAIL_JOB, CANCEL_ORDER_REFUND_JOB, type CancelOrderJob } from './cancel-jobs.js';
+import { getEventCancellation } from './get-event-cancellation.js';
+import { getOrderDetail } from './get-order-detail.js';
+import { mailCancelledOrder } from './mail-cancelled-order.js';
+import { runCancelRefundJob } from './refund-cancelled-order.js';
+import { refundOrder } from './refund-order.js';
+import { sweepCancelledEvent } from './sweep-cancelled-event.js';
+import { voidTicket } from './void-ticket.js';
 
 // Ids that are not ours answer 404 in the service (like another tenant's), never a 400 that tells them apart.
 const ZEventParams = z.object({ tenantId: z.string(), eventId: z.string().max(100) });

@@ -1,5 +1,6 @@
 import type { DbOrTx, Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
+import { emitDomainEvent } from '../../platform/domain-events.js';
 import { notFound } from '../../platform/errors.js';
 import * as eventsRepo from '../events/repository.js';
 import { releaseHold } from './holds.js';
@@ -34,9 +35,10 @@ export async function markPaidInTx(
   tx: Tx,
   p: { tenantId: string; orderId: string; provider: string; sessionId: string | null; chargeId: string | null; paymentMethod: string | null },
 ) {
+  const paidAt = new Date();
   await repo.updateOrder(tx, p.tenantId, p.orderId, {
     status: 'processing',
-    paidAt: new Date(),
+    paidAt,
     paymentProvider: p.provider,
     paymentSessionId: p.sessionId,
     chargeId: p.chargeId,
@@ -45,6 +47,27 @@ export async function markPaidInTx(
   await deps.jobs.enqueue(tx, FULFIL_JOB, { tenantId: p.tenantId, orderId: p.orderId }, { dedupeKey: `${FULFIL_JOB}:${p.orderId}` });
   // A free order (no provider) has nothing to pay out.
   if (p.provider !== 'none') await queuePayoutLines(deps, tx, { tenantId: p.tenantId, orderId: p.orderId, cause: `paid:${p.orderId}` });
+  // Every caller holds the order's lock already (lock order: orders first).
+  const order = await repo.lockTenantOrder(tx, p.tenantId, p.orderId);
+  if (order) {
+    await emitDomainEvent(deps, tx, {
+      tenantId: p.tenantId,
+      type: 'order.paid',
+      data: {
+        order: {
+          id: order.id,
+          uid: order.orderUid,
+          eventId: order.eventId,
+          channel: order.channel,
+          currency: 'usd',
+          totalAmount: order.totalAmount,
+          ticketCount: order.ticketCount,
+          paidAt: paidAt.toISOString(),
+          buyer: { firstName: order.firstName, lastName: order.lastName, email: order.email },
+        },
+      },
+    });
+  }
 }
 
 /**

@@ -1,6 +1,5 @@
 import {
   CARD_PAYMENT_PROVIDER,
-  DEFAULT_PASS_ALONG_OPTION,
   M,
   ZPayoutUpdateRequest,
   passAlongOption,
@@ -17,6 +16,7 @@ import type { Deps } from '../../deps.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { notFound } from '../../platform/errors.js';
 import * as fees from '../fees/repository.js';
+import { GLOBAL_DEFAULT_SETTINGS } from '../fees/service.js';
 import { findTenant } from '../tenants/repository.js';
 import * as repo from './repository.js';
 
@@ -46,7 +46,9 @@ export async function createDefaultPaymentSettings(db: DbOrTx, tenantId: string)
 }
 
 function toResource(row: repo.PaymentSettingsRow, ticket: FeeSettings | undefined): TPaymentSettings {
-  const option = (channel: PassAlongChannel) => passAlongOption(channel, ticket?.passAlong[channel] ?? DEFAULT_PASS_ALONG_OPTION);
+  // A tenant without its own ticket settings is priced with the platform's defaults (checkout/pricing.ts), so those are shown.
+  const settings = ticket ?? GLOBAL_DEFAULT_SETTINGS;
+  const option = (channel: PassAlongChannel) => passAlongOption(channel, settings.passAlong[channel]);
   return {
     tenantId: row.tenantId,
     payout: {
@@ -66,7 +68,7 @@ function toResource(row: repo.PaymentSettingsRow, ticket: FeeSettings | undefine
     },
     // One source of truth: these are the tenant's ticket settings, shown here read-only.
     fees: {
-      serviceFeeRoundUp: ticket?.roundUpServiceFeeValue ?? 1,
+      serviceFeeRoundUp: settings.roundUpServiceFeeValue,
       serviceFeeOnlineSales: option('ONLINE'),
       serviceFeeBackendSales: option('BACKEND'),
       serviceFeeAppSales: option('APP'),

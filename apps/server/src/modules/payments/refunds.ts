@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { DbOrTx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
+import { emitDomainEvent } from '../../platform/domain-events.js';
 import { RefundRefused, type GatewayRefundStatus, type RefundEvent } from '../../platform/payments/gateway.js';
 import { stripeRefundStatus } from '../../platform/payments/stripe-driver.js';
 import { queuePayoutLines } from '../orders/payment.js';
@@ -99,7 +100,7 @@ export async function applyRefundStatus(
 ): Promise<repo.RefundRow | null> {
   const current = await repo.findRefund(tx, u.refundId);
   if (!current || current.tenantId !== u.tenantId) return null;
-  await lockTenantOrder(tx, u.tenantId, current.orderId);
+  const order = await lockTenantOrder(tx, u.tenantId, current.orderId);
   const row = await repo.lockRefund(tx, u.tenantId, u.refundId);
   if (!row) return null;
   const providerRefundId = row.providerRefundId ?? u.providerRefundId ?? null;
@@ -112,6 +113,20 @@ export async function applyRefundStatus(
   if (moves) await repo.syncOrderRefunded(tx, u.tenantId, row.orderId);
   // The money went back: the refund's payout line is written by its job (payouts), not by a read.
   if (moves && u.status === 'succeeded') await queuePayoutLines(deps, tx, { tenantId: u.tenantId, orderId: row.orderId, cause: `refund:${row.id}` });
+  // order.refunded (issue 25) for money of a paid order; a payment given back because it could not
+  // be an order's (an expired hold, a second payment) was never an order paid.
+  if (moves && u.status === 'succeeded' && order && (row.kind === 'organiser' || row.kind === 'event_cancelled')) {
+    // The order's refunded amount as syncOrderRefunded just left it (its lock is held already).
+    const after = await lockTenantOrder(tx, u.tenantId, row.orderId);
+    await emitDomainEvent(deps, tx, {
+      tenantId: u.tenantId,
+      type: 'order.refunded',
+      data: {
+        order: { id: order.id, uid: order.orderUid, eventId: order.eventId, refundedAmount: after?.refundedAmount ?? 0 },
+        refund: { id: row.id, amount: row.amount, kind: row.kind, reason: row.reason },
+      },
+    });
+  }
   return repo.findRefund(tx, u.refundId);
 }
 

@@ -79,6 +79,8 @@ describe('payout lines', () => {
         orderUID: fresh.orderUid,
         orderId: fresh.id,
         kind: 'sale',
+        paymentMethod: 'card',
+        channel: 'ONLINE',
         balanceAvailableOn: new Date(fresh.paidAt.getTime() + 2 * DAY).toISOString(),
         dateCreated: fresh.paidAt.toISOString(),
         tenantURL: acme.url,

@@ -4,6 +4,8 @@ import {
   orderPayoutState,
   payoutRowStatus,
   type Facilitator,
+  type PayoutLineKind,
+  type TPayoutBalance,
   type TCompletedPayout,
   type TPayout,
   type TPayoutBreakdownList,
@@ -28,7 +30,9 @@ function toOrderRow(r: repo.LineListRow, now: Date): TPayoutOrderRow {
     details: {
       orderUID: r.orderUid,
       orderId: l.orderId,
-      kind: l.kind as 'sale' | 'refund',
+      kind: l.kind as PayoutLineKind,
+      paymentMethod: r.paymentMethod,
+      channel: r.channel,
       balanceAvailableOn: l.balanceAvailableOn.toISOString(),
       dateCreated: r.dateCreated.toISOString(),
       tenantURL: r.tenantUrl,
@@ -148,7 +152,8 @@ export async function listPayoutOrders({ deps, payoutId, tenantId, query }: { de
       orderId: r.line.orderId,
       eventId: r.line.eventId,
       eventName: r.eventName,
-      kind: r.line.kind as 'sale' | 'refund',
+      kind: r.line.kind as PayoutLineKind,
+      paymentMethod: r.paymentMethod,
       gatewayFee: r.line.gatewayFee,
       grossAmount: r.line.grossAmount,
       tenantTotal: r.line.tenantTotal,
@@ -166,4 +171,16 @@ export async function orderPayoutFacts({ deps, tenantId, orderId }: { deps: Deps
   const line = await repo.findSaleLine(deps.db, tenantId, orderId);
   const facts = { payoutCompleted: !!line?.payoutCompletedAt, onHold: line?.onHold ?? false, balanceAvailableOn: line?.balanceAvailableOn ?? null };
   return { ...facts, state: orderPayoutState(facts), facilitator: (line?.facilitator ?? null) as Facilitator | null, payoutId: line?.payoutId ?? null };
+}
+
+// ---- balance (issue 23) -----------------------------------------------------------------------------
+
+/**
+ * What the tenant is due and owes over the lines no payout has taken yet: a tenant whose cash and
+ * card-terminal orders (and refunds) owe the platform more than its open sales are due carries the
+ * difference as its balance owed; nothing is sent until sales cover it (docs/payouts.md "Netting").
+ */
+export async function getPayoutBalance({ deps, tenantId }: { deps: Deps; tenantId: string }): Promise<TPayoutBalance> {
+  const b = await repo.tenantBalance(deps.db, tenantId);
+  return { tenantId, dueToTenant: b.due, owedToPlatform: b.owed, balance: b.due - b.owed, balanceOwed: Math.max(0, b.owed - b.due), nettingOrders: b.nettingOrders };
 }

@@ -1,4 +1,4 @@
-import type { Facilitator } from '@marquee/core';
+import type { Facilitator, PayoutLineKind } from '@marquee/core';
 import { and, asc, count, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { events, orders, paymentSettings, payoutHolds, payoutLines, payouts, payoutSettings, tenants } from '../../db/schema/index.js';
@@ -35,6 +35,8 @@ export async function ordersWithoutLine(db: DbOrTx, limit: number, scope?: LineS
       and(
         sql`${orders.paidAt} is not null`,
         sql`${orders.totalAmount} > 0`,
+        // Cash and card-terminal orders never went through the platform: they get a netting line instead.
+        sql`coalesce(${orders.paymentMethod}, '') not in ${OFFLINE_METHODS}`,
         sql`not exists (select 1 from payout_lines l where l.order_id = ${orders.id} and l.kind = 'sale')`,
         scope ? and(eq(orders.tenantId, scope.tenantId), eq(orders.id, scope.orderId)) : undefined,
       ),
@@ -46,6 +48,50 @@ export async function ordersWithoutLine(db: DbOrTx, limit: number, scope?: LineS
 /** True when the order is paid, has money to pay out and still has no sale line. */
 export async function paidOrderWithoutLine(db: DbOrTx, scope: { tenantId: string; orderId: string }): Promise<boolean> {
   return (await ordersWithoutLine(db, 1, scope)).length > 0;
+}
+
+/**
+ * How a box-office order was paid when its money never went through the platform (issue 23): the
+ * tenant holds it, so the order's payout line is a netting line (docs/payouts.md "Netting").
+ */
+export const OFFLINE_PAYMENT_METHODS = ['cash', 'card_terminal'] as const;
+const OFFLINE_METHODS = sql.raw(`(${OFFLINE_PAYMENT_METHODS.map((m) => `'${m}'`).join(', ')})`);
+
+const rowCountOf = (result: unknown): number =>
+  (result as { rowCount?: number | null }).rowCount ?? (result as { affectedRows?: number }).affectedRows ?? 0;
+
+/**
+ * Netting lines (issue 23), one statement each, safe to run twice: every paid cash or card-terminal
+ * order whose platform share is above 0 gets one line that moves no money (gross 0) and takes that
+ * share from the tenant's next payout (tenant_total = -platform_total), available when paid; every
+ * succeeded refund of such an order gives the platform's part of it back the same way (tenant_total
+ * = +platform_amount). Facilitator as the tenant's sale lines, frozen when written.
+ */
+export async function insertNettingLines(db: DbOrTx, scope?: LineScope | { tenantId: string }): Promise<number> {
+  const onlyOrders = !scope ? sql`` : 'orderId' in scope ? sql`and o.tenant_id = ${scope.tenantId} and o.id = ${scope.orderId}` : sql`and o.tenant_id = ${scope.tenantId}`;
+  const sales = await db.execute(sql`
+    insert into payout_lines (tenant_id, id, order_id, event_id, kind, refund_id, gross_amount, gateway_fee, tenant_total,
+      platform_total, net_amount, facilitator, charge_gateway_fees_to_platform, balance_available_on, on_hold)
+    select o.tenant_id, gen_random_uuid(), o.id, o.event_id, 'netting', null, 0, 0, -o.platform_total,
+      o.platform_total, 0, case when ps.payment_type = 'tenant' then 'tenant' else 'platform' end,
+      coalesce(ps.charge_surcharge_fees_to_platform, false), o.paid_at, false
+    from orders o
+    left join payment_settings ps on ps.tenant_id = o.tenant_id
+    where o.paid_at is not null and o.platform_total > 0 and o.payment_method in ${OFFLINE_METHODS} ${onlyOrders}
+      and not exists (select 1 from payout_lines l where l.order_id = o.id and l.kind = 'netting' and l.refund_id is null)
+    on conflict do nothing`);
+  const onlyRefunds = !scope ? sql`` : 'orderId' in scope ? sql`and r.tenant_id = ${scope.tenantId} and r.order_id = ${scope.orderId}` : sql`and r.tenant_id = ${scope.tenantId}`;
+  const refunds = await db.execute(sql`
+    insert into payout_lines (tenant_id, id, order_id, event_id, kind, refund_id, gross_amount, gateway_fee, tenant_total,
+      platform_total, net_amount, facilitator, charge_gateway_fees_to_platform, balance_available_on, on_hold)
+    select r.tenant_id, gen_random_uuid(), r.order_id, r.event_id, 'netting', r.id, 0, 0, r.platform_amount,
+      -r.platform_amount, 0, n.facilitator, n.charge_gateway_fees_to_platform, r.updated_at, false
+    from refunds r
+    join payout_lines n on n.tenant_id = r.tenant_id and n.order_id = r.order_id and n.kind = 'netting' and n.refund_id is null
+    where r.status = 'succeeded' and r.platform_amount > 0 ${onlyRefunds}
+      and not exists (select 1 from payout_lines l where l.refund_id = r.id)
+    on conflict do nothing`);
+  return rowCountOf(sales) + rowCountOf(refunds);
 }
 
 export async function insertLine(db: DbOrTx, line: typeof payoutLines.$inferInsert) {
@@ -91,6 +137,9 @@ export const PAYOUT_LINE_LIST: ListSpec = {
     'details.eventId': { expr: sql`${payoutLines.eventId}::text`, type: 'text' },
     'details.onHold': { expr: payoutLines.onHold, type: 'boolean' },
     'details.facilitator': { expr: payoutLines.facilitator, type: 'text' },
+    'details.kind': { expr: payoutLines.kind, type: 'text' },
+    'details.paymentMethod': { expr: sql`coalesce(${orders.paymentMethod}, '')`, type: 'text' },
+    'details.channel': { expr: orders.channel, type: 'text' },
     'details.payoutCompleted': { expr: sql`(${payoutLines.payoutCompletedAt} is not null)`, type: 'boolean' },
     // The status column's 'Ready For Payout' (core payoutLineReady), now.
     'details.ready': { expr: lineReady(sql`now()`), type: 'boolean' },
@@ -109,12 +158,14 @@ const lineColumns = {
   line: payoutLines,
   orderUid: orders.orderUid,
   chargeId: orders.chargeId,
+  paymentMethod: orders.paymentMethod,
+  channel: orders.channel,
   eventName: sql<string>`coalesce(${events.name}, '')`,
   tenantUrl: sql<string>`coalesce(${tenants.url}, '')`,
   tenantName: sql<string>`coalesce(${tenants.name}, '')`,
   dateCreated: sql<Date>`${lineDate}`.mapWith((v: string | Date) => new Date(v)),
 };
-export type LineListRow = { line: PayoutLineRow; orderUid: string; chargeId: string | null; eventName: string; tenantUrl: string; tenantName: string; dateCreated: Date };
+export type LineListRow = { line: PayoutLineRow; orderUid: string; chargeId: string | null; paymentMethod: string | null; channel: string; eventName: string; tenantUrl: string; tenantName: string; dateCreated: Date };
 
 export async function listLines(db: DbOrTx, scope: SQL | undefined, q: CompiledList): Promise<{ rows: Array<LineListRow & { _sort: unknown; _id: unknown }>; total: number }> {
   const rows = await db
@@ -255,7 +306,7 @@ export async function ordersByUid(db: DbOrTx, uids: string[]) {
 
 /**
  * Locks the lines a transfer may take, in id order (one lock order for every writer): the chosen
- * orders' open lines, and every open refund line of the tenant, which is carried into its next payout.
+ * orders' open lines, and every open refund and netting line of the tenant, which are carried into its next payout.
  */
 export async function lockTransferLines(tx: Tx, tenantId: string, orderIds: string[]): Promise<Array<PayoutLineRow & { orderUid: string }>> {
   const rows = await tx
@@ -265,7 +316,7 @@ export async function lockTransferLines(tx: Tx, tenantId: string, orderIds: stri
     .where(
       and(
         eq(payoutLines.tenantId, tenantId),
-        sql`(${inArray(payoutLines.orderId, orderIds)} or (${payoutLines.kind} = 'refund' and ${payoutLines.payoutId} is null))`,
+        sql`(${inArray(payoutLines.orderId, orderIds)} or (${payoutLines.kind} in ('refund', 'netting') and ${payoutLines.payoutId} is null))`,
       ),
     )
     .orderBy(asc(payoutLines.id))
@@ -380,10 +431,27 @@ export async function tenantContact(db: DbOrTx, tenantId: string) {
 
 /** A line as core's payout rules read it (payoutLineReady, payoutLineBlocker, payoutRowStatus). */
 export const lineFacts = (l: PayoutLineRow) => ({
-  kind: l.kind as 'sale' | 'refund',
+  kind: l.kind as PayoutLineKind,
   facilitator: l.facilitator as Facilitator,
   onHold: l.onHold,
   payoutCompleted: l.payoutCompletedAt !== null,
   inPayout: l.payoutId !== null && l.payoutCompletedAt === null,
   balanceAvailableOn: l.balanceAvailableOn,
 });
+
+/**
+ * What the tenant is due and what it owes (issue 23, docs/payouts.md "Netting"), over its lines that
+ * no payout has taken: due = its open platform-facilitated sale lines' shares (held or not, available
+ * or not: they will be paid); owed = its open refund and netting lines (what the next payout takes).
+ */
+export async function tenantBalance(db: DbOrTx, tenantId: string): Promise<{ due: number; owed: number; nettingOrders: number }> {
+  const [row] = await db
+    .select({
+      due: sql<number>`coalesce(sum(${payoutLines.tenantTotal}) filter (where ${payoutLines.kind} = 'sale' and ${payoutLines.facilitator} = 'platform'), 0)::int`,
+      owed: sql<number>`coalesce(-sum(${payoutLines.tenantTotal}) filter (where ${payoutLines.kind} in ('refund', 'netting')), 0)::int`,
+      nettingOrders: sql<number>`count(distinct ${payoutLines.orderId}) filter (where ${payoutLines.kind} = 'netting')::int`,
+    })
+    .from(payoutLines)
+    .where(and(eq(payoutLines.tenantId, tenantId), isNull(payoutLines.payoutId)));
+  return { due: row?.due ?? 0, owed: row?.owed ?? 0, nettingOrders: row?.nettingOrders ?? 0 };
+}

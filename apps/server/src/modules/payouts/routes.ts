@@ -6,6 +6,7 @@ import {
   ZExportQuery,
   ZExportStatus,
   ZPayout,
+  ZPayoutBalance,
   ZPayoutBreakdownList,
   ZPayoutHoldAnswer,
   ZPayoutHoldRequest,
@@ -23,7 +24,7 @@ import { PAYOUT_LINES_JOB } from '../orders/payment.js';
 import * as exportsSvc from './exports.js';
 import { AUTOMATIC_JOB, getPayoutSettings, PAYOUT_TICK_JOB, payoutTick, runAutomaticPayouts, scheduleTick, updatePayoutSettings } from './automatic-payouts.js';
 import { holdPayout } from './hold-payout.js';
-import { getPayout, listCompletedPayouts, listPayoutOrders, listPendingPayouts } from './read-payouts.js';
+import { getPayout, getPayoutBalance, listCompletedPayouts, listPayoutOrders, listPendingPayouts } from './read-payouts.js';
 import { runPayoutLinesJob } from './sync-payout-lines.js';
 import { transferPayoutOrders } from './transfer-payouts.js';
 
@@ -112,6 +113,20 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
   );
 
   // ---- tenant (tenant console, and platform operators per tenant) --------------------------------
+
+  r.get(
+    '/api/tenants/:tenantId/payouts/balance',
+    {
+      config: { access: TENANT_READ },
+      schema: {
+        tags,
+        summary: "What the tenant is due and owes over its lines no payout has taken: its balance owed when its cash and card-terminal orders' platform fees exceed its open sales (issue 23)",
+        params: z.object({ tenantId: z.string() }),
+        response: { 200: ZPayoutBalance },
+      },
+    },
+    async (req) => getPayoutBalance({ deps, tenantId: tenantCtxOf(req).tenantId }),
+  );
 
   r.get(
     '/api/tenants/:tenantId/payouts/completed',

@@ -15,7 +15,7 @@ const SYNC_BATCH = 200;
  * and by each succeeded refund in their own transactions (one order), so a payment shows up on
  * Pending Payouts within a job poll and the reads stay reads. Safe to run twice.
  */
-export async function syncPayoutLines({ deps, order }: { deps: Deps; order?: repo.LineScope }): Promise<{ sales: number; refunds: number }> {
+export async function syncPayoutLines({ deps, order }: { deps: Deps; order?: repo.LineScope }): Promise<{ sales: number; refunds: number; netting: number }> {
   let sales = 0;
   for (const o of await repo.ordersWithoutLine(deps.db, SYNC_BATCH, order)) {
     if (!o.paidAt) continue;
@@ -46,7 +46,9 @@ export async function syncPayoutLines({ deps, order }: { deps: Deps; order?: rep
     sales++;
   }
   const refunds = await repo.insertRefundLines(deps.db, order);
-  return { sales, refunds };
+  // Cash and card-terminal orders of the box office (issue 23): the platform's share is netted.
+  const netting = await repo.insertNettingLines(deps.db, order);
+  return { sales, refunds, netting };
 }
 
 /**

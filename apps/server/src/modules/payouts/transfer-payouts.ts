@@ -7,8 +7,10 @@ import {
   type TransferFailureCode,
   type TTransferResult,
 } from '@marquee/core';
+import type { DbOrTx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../../platform/audit.js';
+import { emitDomainEvent } from '../../platform/domain-events.js';
 import type { AuthUser } from '../../platform/auth/context.js';
 import { TransferRefused } from '../../platform/payments/gateway.js';
 import * as repo from './repository.js';
@@ -87,6 +89,8 @@ async function transferForTenant(
   const { destination, chargeGatewayFeesToPlatform } = await repo.transferDestination(deps.db, p.tenantId);
   // A refund that succeeded a moment ago, before its job ran, is still taken from this payout.
   await repo.insertRefundLines(deps.db, { tenantId: p.tenantId });
+  // Likewise a cash or card-terminal order sold a moment ago: what the platform is owed on it is netted now.
+  await repo.insertNettingLines(deps.db, { tenantId: p.tenantId });
 
   const claim = await deps.db.transaction(async (tx) => {
     const now = new Date();
@@ -95,7 +99,8 @@ async function transferForTenant(
     const reasons = new Map<string, string[]>();
     const chosen: typeof lines = [];
     for (const o of p.orders) {
-      const sale = lines.find((l) => l.orderId === o.id && l.kind === 'sale');
+      // A cash or card-terminal order has a netting line instead, which the rule refuses with its reason.
+      const sale = lines.find((l) => l.orderId === o.id && (l.kind === 'sale' || (l.kind === 'netting' && !l.refundId)));
       const why = ineligibility(sale, now);
       if (why) reasons.set(why, [...(reasons.get(why) ?? []), o.orderUid]);
       else chosen.push(sale!);
@@ -108,11 +113,15 @@ async function transferForTenant(
     const refunds = lines.filter(
       (l) => l.kind === 'refund' && !l.payoutId && l.facilitator === 'platform' && (chosenOrders.has(l.orderId) || !l.onHold),
     );
-    const all = [...chosen, ...refunds];
+    // Netting (issue 23): what the platform is owed on the tenant's cash and card-terminal orders,
+    // and what it gives back on their refunds, every open one not on hold (docs/payouts.md "Netting").
+    const netting = lines.filter((l) => l.kind === 'netting' && !l.payoutId && !l.onHold);
+    const all = [...chosen, ...refunds, ...netting];
     const amount = transferAmountOf(all);
     const chosenUids = chosen.map((l) => uidOf.get(l.orderId)!);
     if (amount <= 0) {
-      fail(chosenUids, M.payoutNothingToTransfer);
+      // The tenant owes at least what it is due: nothing is sent, every line waits (the balance owed).
+      fail(chosenUids, transferAmountOf([...chosen, ...refunds]) > 0 ? M.payoutNettingOwed : M.payoutNothingToTransfer);
       return null;
     }
     const sum = (f: (l: repo.PayoutLineRow) => number) => all.reduce((s, l) => s + f(l), 0);
@@ -134,14 +143,17 @@ async function transferForTenant(
     const claimed = await repo.claimLines(tx, p.tenantId, payoutId, all.map((l) => l.id));
     if (claimed !== all.length) throw new Error('payout lines changed under their row lock');
     await recordAudit(tx, { actor: p.actor, tenantId: p.tenantId, action: 'payouts.transferred', target: { type: 'payout', id: payoutId }, after: { amount, destination, automatic: p.automatic, orderUIDs: chosenUids } });
-    return { amount, uids: [...new Set([...chosenUids, ...refunds.map((l) => l.orderUid)])] };
+    return { amount, uids: [...new Set([...chosenUids, ...refunds.map((l) => l.orderUid), ...netting.map((l) => l.orderUid)])] };
   });
   if (!claim) return { failed };
 
   try {
     const { transferId } = await deps.payments.transfer({ payoutId, tenantId: p.tenantId, destination, amount: claim.amount, currency: 'usd' });
     await deps.db.transaction(async (tx) => {
-      if (await repo.lockSendingPayout(tx, payoutId)) await repo.completePayout(tx, { tenantId: p.tenantId, payoutId, transferId });
+      if (await repo.lockSendingPayout(tx, payoutId)) {
+        await repo.completePayout(tx, { tenantId: p.tenantId, payoutId, transferId });
+        await emitPayoutCompleted(deps, tx, { tenantId: p.tenantId, payoutId, amount: claim.amount, transferId });
+      }
     });
     return { completed: { payoutId, tenantId: p.tenantId, tenantURL: tenantURL ?? '', tenantName: tenantName ?? '', orderUIDs: claim.uids, amount: claim.amount, transferId }, failed };
   } catch (err) {
@@ -177,6 +189,7 @@ export async function reconcilePayouts({ deps, now = new Date() }: { deps: Deps;
       if (found) {
         if (found.amount !== p.amount) deps.log.error({ payoutId: p.id, expected: p.amount, found: found.amount }, 'transfer amount differs from its payout');
         await repo.completePayout(tx, { tenantId: p.tenantId, payoutId: p.id, transferId: found.transferId });
+        await emitPayoutCompleted(deps, tx, { tenantId: p.tenantId, payoutId: p.id, amount: p.amount, transferId: found.transferId });
         completed++;
       } else {
         await repo.failPayout(tx, { tenantId: p.tenantId, payoutId: p.id, failure: 'The transfer was not made. Please try again.' });
@@ -185,4 +198,13 @@ export async function reconcilePayouts({ deps, now = new Date() }: { deps: Deps;
     });
   }
   return { completed, failed };
+}
+
+/** payout.completed (issue 25), in the transaction that marks the payout completed. */
+function emitPayoutCompleted(deps: Deps, tx: DbOrTx, p: { tenantId: string; payoutId: string; amount: number; transferId: string }) {
+  return emitDomainEvent(deps, tx, {
+    tenantId: p.tenantId,
+    type: 'payout.completed',
+    data: { payout: { id: p.payoutId, amount: p.amount, currency: 'usd', transferId: p.transferId, completedAt: new Date().toISOString() } },
+  });
 }

@@ -2,7 +2,7 @@ import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { events, orders, tenants } from '../../db/schema/index.js';
 import { dashboardFigures } from '../reports/repository.js';
-import { PAID } from '../reports/sources.js';
+import { PAID } from '../reports/report-source.js';
 
 /**
  * Platform-wide sales, with the one definition of each figure (docs/reports.md). Orders of deleted

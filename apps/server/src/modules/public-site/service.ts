@@ -1,5 +1,6 @@
 import {
   isEventPublic,
+  isSoldOn,
   M,
   type TPublicEventList,
   type TPublicEventSummary,
@@ -16,7 +17,7 @@ import type { SiteCtx } from '../../platform/auth/context.js';
 import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import * as eventsRepo from '../events/repository.js';
 import { findTenant } from '../tenants/repository.js';
-import { cleanDescription, seatMapPath } from '../events/service.js';
+import { cleanDescription, seatMapPath } from '../events/event-view.js';
 import { COVER_CROPS, coverPaths, coverStorageKey, parseCoverFile } from '../events/cover-image.js';
 import { checkCart, remainingCapacityOf, toCartTicketType } from '../checkout/cart.js';
 import { priceLines, pricingConfigOf, quoteCart, type PricingConfig } from '../checkout/pricing.js';
@@ -157,7 +158,7 @@ export async function getPublicEvent({
       contactEmail: onSale ? null : ((await findTenant(deps.db, site.tenant.id))?.email ?? null),
     },
     // Ticket types switched off by the organiser are not on the menu; every other one is, with its availability.
-    ticketTypes: onSale ? types.filter((t) => t.active).map((t) => toPublicTicketType(t, types, now, config)) : [],
+    ticketTypes: onSale ? types.filter((t) => t.active && isSoldOn(t.soldAt, 'online')).map((t) => toPublicTicketType(t, types, now, config)) : [],
     settings: toSettings(event, types, charity, pricing?.settings.autoShowActiveTicketsAsSoldOut ?? false),
   };
 }

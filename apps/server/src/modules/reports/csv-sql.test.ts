@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { givenEvent, givenTenant, givenUser, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { csvHeader, csvRows, lfToCrlf } from './csv.js';
 import { copyReportCsv, reportCsvQuery, rowsOf, streamReport } from './repository.js';
-import { SOURCES, type ReportSource, type Scope, type SourceKind } from './sources.js';
+import type { ReportSource, Scope } from './report-source.js';
+import { SOURCES, type SourceKind } from './sources.js';
 import { givenSale, givenSubscriber } from '../../../test/fixtures/sales.js';
 
 // The two CSV writers must give the same bytes: csv.ts over the rows (PGlite, and what the lists

@@ -1,4 +1,4 @@
-import type { CsvColumn as SourceColumn } from './sources.js';
+import type { CsvColumn as SourceColumn } from './report-source.js';
 
 /** What the writer reads of a column (the SQL form is for the COPY export, csv-sql.ts). */
 type CsvColumn<Out> = Omit<SourceColumn<Out>, 'sql'>;

@@ -8,7 +8,9 @@ import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
 import { csvHeader, csvRows, lfToCrlf } from './csv.js';
 import * as repo from './repository.js';
-import { SOURCES, type ReportSource, type Scope } from './sources.js';
+import type { ReportSource, Scope } from './report-source.js';
+import { SOURCES } from './sources.js';
+import { withAnswerColumns } from './answer-columns.js';
 
 // Report exports (spec reports-payouts-checkout §7 `…/download`, §8): the call writes a
 // report_exports row and a job in one transaction and answers at once with a signed, short-lived
@@ -174,8 +176,8 @@ export async function openExportFile({
 export async function runExport({ deps, exportId, attempt }: { deps: Pick<Deps, 'database' | 'db' | 'storage' | 'log' | 'jobs'>; exportId: string; attempt: number }) {
   const row = await repo.findExport(deps.db, exportId);
   if (!row || row.status === 'done') return;
-  const source = SOURCES[row.kind as ExportKind] as ReportSource<unknown>;
   const params = JSON.parse(row.params) as ExportParams;
+  const source = await exportSource(deps, row.kind as ExportKind, params.scope);
   const fileKey = `report-exports/${row.tenantId ?? 'platform'}/${row.id}.csv`;
   await repo.updateExport(deps.db, row.id, { status: 'running', rowCount: 0, error: null });
   try {
@@ -221,6 +223,13 @@ export async function runExport({ deps, exportId, attempt }: { deps: Pick<Deps, 
     });
     if (!final) throw err;
   }
+}
+
+/** The report's source; an event's tickets and orders get a column per question (issue 24, answer-columns.ts). */
+async function exportSource(deps: Pick<Deps, 'db'>, kind: ExportKind, scope: Scope): Promise<ReportSource<unknown>> {
+  const source = SOURCES[kind] as ReportSource<unknown>;
+  if ((kind !== 'tickets' && kind !== 'orders') || 'platform' in scope || !scope.eventId) return source;
+  return withAnswerColumns(source, kind, await repo.exportQuestions(deps.db, scope.tenantId, scope.eventId)) as ReportSource<unknown>;
 }
 
 /**

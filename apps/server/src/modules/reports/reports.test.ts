@@ -392,7 +392,7 @@ describe('exports', () => {
     const { text, rows } = await exportCsv(organiser, REPORT_PATHS.eventOrdersDownload(tenant.id, fair.id));
     expect(text.charCodeAt(0)).toBe(0xfeff);
     expect(text.split('\r\n')[0]).toBe(
-      '\uFEFFDate,Order ID,Event Name,Name,Email,Phone number,# Tickets,Payment Method,Total,Refunded,Refunded Amount,Subtotal,Discount,Discount Code,Service Fee,Processing Fee,Tax,Donation,Donation Fee,Status',
+      '\uFEFFDate,Order ID,Event Name,Name,Email,Phone number,# Tickets,Payment Method,Channel,Total,Refunded,Refunded Amount,Subtotal,Discount,Discount Code,Service Fee,Processing Fee,Tax,Donation,Donation Fee,Status',
     );
     const evil = rows.find((r) => r.Email === 'evil@example.test')!;
     expect(evil.Name).toBe(`'=HYPERLINK("http://x")`);

@@ -6,7 +6,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import type { Database, DbOrTx } from '../../db/client.js';
 import { events, reportExports, tenants } from '../../db/schema/index.js';
 import { compileList, type CompiledList } from '../../platform/list-query.js';
-import { COUNTED, ORDER_FIGURES, PAID, type ReportSource, type Scope } from './sources.js';
+import { COUNTED, ORDER_FIGURES, PAID, type ReportSource, type Scope } from './report-source.js';
 
 type Row = Record<string, unknown>;
 
@@ -393,3 +393,17 @@ export async function deleteExport(db: DbOrTx, id: string): Promise<void> {
 }
 
 export { COUNTED };
+
+/**
+ * Issue 24: the questions an event's exports get a column for: those asked, in their order, then
+ * removed ones that have answers (modules/questions writes them; read here, reports imports no module).
+ */
+export async function exportQuestions(db: DbOrTx, tenantId: string, eventId: string): Promise<Array<{ id: string; label: string; scope: string }>> {
+  return rowsOf(
+    db,
+    sql`select q.id, q.label, q.scope from event_questions q
+      where q.tenant_id = ${tenantId} and q.event_id = ${eventId}
+        and (q.removed_at is null or exists (select 1 from order_answers a where a.tenant_id = q.tenant_id and a.event_id = q.event_id and a.question_id = q.id))
+      order by q.removed_at is not null, q.sort_order, q.created_at`,
+  ) as Promise<Array<{ id: string; label: string; scope: string }>>;
+}

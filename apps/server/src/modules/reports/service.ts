@@ -11,7 +11,8 @@ import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { badRequest, notFound } from '../../platform/errors.js';
 import * as repo from './repository.js';
-import { SOURCES, type Scope, type SourceKind } from './sources.js';
+import type { Scope } from './report-source.js';
+import { SOURCES, type SourceKind } from './sources.js';
 
 type ReadDeps = Pick<Deps, 'db'>;
 

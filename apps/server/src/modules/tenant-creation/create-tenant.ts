@@ -7,7 +7,7 @@ import { actorOf as auditActorOf, recordAudit, type AuditActor } from '../../pla
 import type { AuthUser } from '../../platform/auth/context.js';
 import { isUniqueViolation } from '../../platform/db-errors.js';
 import { DomainError } from '../../platform/errors.js';
-import { sendInvite } from '../accounts/service.js';
+import { sendInvite } from '../accounts/send-invite.js';
 import { copyGlobalFeesToTenant } from '../fees/service.js';
 import { createDefaultPaymentSettings } from '../payment-settings/service.js';
 import * as repo from '../tenants/repository.js';

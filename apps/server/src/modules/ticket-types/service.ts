@@ -50,6 +50,7 @@ export function toTicketType(row: repo.TicketTypeRow, paidTickets = 0): TTicketT
       otherTicketTypeId: row.otherTicketTypeId,
       sortOrder: row.sortOrder,
       active: row.active,
+      soldAt: row.soldAt,
       sk: row.id,
       dateCreated: row.createdAt.toISOString(),
     },
@@ -72,6 +73,7 @@ function fromRow(row: repo.TicketTypeRow): TTicketTypeFields {
     otherTicketTypeId: row.otherTicketTypeId,
     sortOrder: row.sortOrder,
     active: row.active,
+    soldAt: row.soldAt as TTicketTypeFields['soldAt'],
   };
 }
 
@@ -91,6 +93,7 @@ function toColumns(t: Partial<TTicketTypeFields>): Partial<repo.TicketTypeInsert
   if (t.otherTicketTypeId !== undefined) out.otherTicketTypeId = t.otherTicketTypeId;
   if (t.sortOrder !== undefined) out.sortOrder = t.sortOrder;
   if (t.active !== undefined) out.active = t.active;
+  if (t.soldAt !== undefined) out.soldAt = t.soldAt;
   return out;
 }
 

@@ -39,6 +39,18 @@ describe('admitLocally', () => {
     expect(admitted).toBeNull();
   });
 
+  it('refuses a transferred ticket\'s old code, or its old Ticket ID typed in, as transferred once the manifest lists it (issue 24)', () => {
+    const revoked = [{ ticketUid: 'EEEE', reason: 'transferred' as const, at: '2031-10-01T12:00:00.000Z' }];
+    for (const input of [{ code: codeFor(EVENT, 'EEEE') }, { ticketId: 'eeee' }]) {
+      const { answer, admitted } = admitLocally({ ...base, revoked, input, signatureValid: true });
+      expect(answer).toMatchObject({ result: 'transferred', ticket: null });
+      expect(admitted).toBeNull();
+    }
+    // A forged code stays forged, and other tickets are untouched.
+    expect(admitLocally({ ...base, revoked, input: { code: codeFor(EVENT, 'EEEE') }, signatureValid: false }).answer.result).toBe('forged');
+    expect(admitLocally({ ...base, revoked, input: { code: codeFor(EVENT, 'AAAA') }, signatureValid: true }).answer.result).toBe('admitted');
+  });
+
   it('checks in by the typed ticket id or uuid, whatever the case', () => {
     expect(admitLocally({ ...base, input: { ticketId: 'aaaa' }, signatureValid: false }).answer.result).toBe('admitted');
     expect(admitLocally({ ...base, input: { ticketId: 'id-AAAA' }, signatureValid: false }).answer.result).toBe('admitted');

@@ -1,4 +1,4 @@
-import { parseTicketCode, type TCheckinPrevious, type TCheckinScanAnswer, type TCheckinTicket } from '@marquee/core';
+import { parseTicketCode, type TCheckinManifest, type TCheckinPrevious, type TCheckinScanAnswer, type TCheckinTicket } from '@marquee/core';
 
 // The door's answer from the device's own ticket list while the network is down (issue 11). The
 // same reasons as the server's, decided from the last manifest plus this device's own offline
@@ -27,6 +27,7 @@ export function findTicket(tickets: readonly TCheckinTicket[], input: ScanInput)
 export function admitLocally({
   eventId,
   tickets,
+  revoked = [],
   input,
   signatureValid,
   clientScanId,
@@ -36,6 +37,8 @@ export function admitLocally({
 }: {
   eventId: string;
   tickets: readonly TCheckinTicket[];
+  /** Issue 24: Ticket IDs whose codes no longer admit (the ticket was transferred), from the manifest. */
+  revoked?: TCheckinManifest['revoked'];
   input: ScanInput;
   signatureValid: boolean;
   clientScanId: string;
@@ -53,6 +56,9 @@ export function admitLocally({
     if (!parsed || !signatureValid) return refuse('forged');
     if (parsed.eventId !== eventId) return refuse('other_event');
   }
+  // A transferred ticket's old code (or its old Ticket ID typed in) is refused as the server refuses it.
+  const uid = 'code' in input ? parseTicketCode(input.code)?.ticketUid : input.ticketId.trim().toUpperCase();
+  if (uid && revoked.some((r) => r.ticketUid.toUpperCase() === uid.toUpperCase())) return refuse('transferred');
   const ticket = findTicket(tickets, input);
   if (!ticket) return refuse('unknown');
   if (ticket.state === 'used') return refuse('already_used', ticket);

@@ -139,7 +139,12 @@ export function useCheckinDesk({ tenantId, eventId, device, scanner }: { tenantI
         });
         const found: Conflict[] = results
           .filter((r) => r.result !== 'admitted')
-          .map((r) => ({ clientScanId: r.clientScanId, key, result: r.result, ticket: r.ticket, previous: r.previous, scannedAt: chunk.find((c) => c.clientScanId === r.clientScanId)?.scannedAt ?? '' }));
+          .map((r) => {
+            const sent = chunk.find((c) => c.clientScanId === r.clientScanId);
+            // A transferred answer names no ticket (it is its new holder's now): the conflict shows the ticket this device admitted.
+            const local = sent && manifestRef.current ? findTicket(manifestRef.current.tickets, sent.code !== undefined ? { code: sent.code } : { ticketId: sent.ticketId ?? '' }) : null;
+            return { clientScanId: r.clientScanId, key, result: r.result, ticket: r.ticket ?? local, previous: r.previous, scannedAt: sent?.scannedAt ?? '' };
+          });
         if (found.length) await offlineStore.addConflicts(found);
         await offlineStore.dequeue(chunk.map((c) => c.clientScanId));
       }
@@ -199,7 +204,8 @@ export function useCheckinDesk({ tenantId, eventId, device, scanner }: { tenantI
       const signatureValid = 'code' in input ? await verifyTicketCode(input.code, current.publicKey) : true;
       // Credited to the person signed in, as the server will when the queue is sent (issue 21.13).
       const scannerName = scanner?.name ?? device.name;
-      const { answer, admitted } = admitLocally({ eventId, tickets: current.tickets, input, signatureValid, clientScanId, deviceId: device.id, scannerName, now: new Date() });
+      // A manifest kept from before issue 24 has no revoked list.
+      const { answer, admitted } = admitLocally({ eventId, tickets: current.tickets, revoked: current.revoked ?? [], input, signatureValid, clientScanId, deviceId: device.id, scannerName, now: new Date() });
       if (admitted) {
         await offlineStore.enqueue({ clientScanId, key, ...input, scannedAt: admitted.usedAt!, ...(scanner ? { scannedBy: scanner.id, scannedByName: scanner.name } : {}) });
         await store(withTicket(current, admitted));

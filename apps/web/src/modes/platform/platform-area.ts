@@ -12,6 +12,7 @@ import {
   IconReceipt2,
   IconTemplate,
   IconUsersGroup,
+  IconWebhook,
 } from '@tabler/icons-react';
 import { hasPlatformRole, isPlatformMember } from '../../ui/session';
 import type { ConsoleArea } from '../console/console-area';
@@ -53,6 +54,7 @@ export const platformArea: ConsoleArea = {
     // The server lets super users alone read the outbox: its mails hold sign-in codes.
     { label: 'Audit Log', to: '/audit-log', icon: IconHistory, visible: forRoles(PLATFORM_WRITE) },
     { label: 'API Keys', to: '/api-keys', icon: IconKey, visible: forRoles(['super_user']) },
+    { label: 'Webhooks', to: '/settings/webhooks', icon: IconWebhook, visible: forRoles(PLATFORM_WRITE) },
     { label: 'Outbox', to: '/outbox', icon: IconMail, visible: forRoles(PLATFORM_OUTBOX) },
   ],
 };

@@ -49,6 +49,7 @@ export const platformRoutes: RouteObject[] = [
           ...payoutRoutes(consolePage),
           { path: 'api-keys', handle: consolePage('API Keys', ['super_user']), lazy: lazyPage(() => import('../../features/api-keys/components/tenant-api-keys-page'), 'PlatformApiKeysPage') },
           { path: 'audit-log', handle: consolePage('Audit Log', PLATFORM_WRITE), lazy: lazyPage(() => import('../../features/audit/components/tenant-audit-log-page'), 'PlatformAuditLogPage') },
+          { path: 'settings/webhooks', handle: consolePage('Webhooks', PLATFORM_WRITE), lazy: lazyPage(() => import('../../features/webhooks/components/webhooks-page'), 'WebhooksPage') },
           { path: 'outbox', handle: consolePage('Outbox', PLATFORM_OUTBOX), lazy: lazyPage(() => import('../../features/outbox/components/outbox-page'), 'OutboxPage') },
           ...accountPageRoutes,
           { path: '*', handle: { title: 'Not found' }, Component: ConsoleNotFound },

@@ -22,6 +22,8 @@ export { publishedEventPage } from '../../features/attendee/event-site/published
 export const siteRoutes: SiteRoute[] = [
   // Issue 15: a buyer's private order page, opened from the link in their mails.
   { pattern: '/orders/:token', page: lazyPage(() => import('../../features/attendee/order-link/components/order-link-page'), 'OrderLinkPage') },
+  // Issue 24: a transferred ticket's new holder's own page, opened from their mail.
+  { pattern: '/tickets/:token', page: lazyPage(() => import('../../features/attendee/order-link/components/ticket-link-page'), 'TicketLinkPage') },
   // The organiser's public list of events (issue 13): only when the server rendered it here (main.tsx; a console path otherwise).
   // Issue 15: the unsubscribe link of messages to attendees.
   { pattern: '/unsubscribe/:token', page: lazyPage(() => import('../../features/attendee/unsubscribe/components/unsubscribe-page'), 'UnsubscribePage') },
@@ -33,6 +35,8 @@ export const siteRoutes: SiteRoute[] = [
   { pattern: '/:eventName/account', layout: EventLayout, page: eventPages.checkout },
   { pattern: '/:eventName/line', layout: EventLayout, page: lazyPage(() => import('../../features/attendee/waiting-room/components/waiting-room-page'), 'WaitingRoomPage') },
   { pattern: '/:eventName/find-tickets', layout: EventLayout, page: lazyPage(() => import('../../features/attendee/order-link/components/find-tickets-page'), 'FindTicketsPage') },
+  // Issue 24: the claim link of a waiting-list offer.
+  { pattern: '/:eventName/waitlist/claim', layout: EventLayout, page: lazyPage(() => import('../../features/attendee/waitlist/components/claim-page'), 'WaitlistClaimPage') },
   { pattern: '/:eventName/success', layout: EventLayout, page: lazyPage(() => import('../../features/attendee/checkout/components/success-page'), 'SuccessPage') },
   { pattern: '/:eventName/*', layout: EventLayout, page: NotFound },
   { pattern: '/*', page: NotFound },

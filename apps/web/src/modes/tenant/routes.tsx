@@ -29,6 +29,7 @@ export const tenantRoutes: RouteObject[] = [
           { path: 'events', handle: consolePage('Events'), lazy: lazyPage(() => import('../../features/events/components/events-page'), 'EventsPage') },
           { path: 'events/new', handle: consolePage('Create Event'), lazy: lazyPage(() => import('../../features/events/components/event-editor-page'), 'EventCreatePage') },
           { path: 'events/:eventId/check-in', handle: { title: 'Check-in', consoleOnly: true, fullScreen: true }, lazy: lazyPage(() => import('../../features/checkin/components/checkin-page'), 'CheckinPage') },
+          { path: 'events/:eventId/box-office', handle: { title: 'Box office', consoleOnly: true, fullScreen: true }, lazy: lazyPage(() => import('../../features/box-office/components/box-office-page'), 'BoxOfficePage') },
           { path: 'events/:eventId/:tab?', handle: consolePage('Event'), lazy: lazyPage(() => import('../../features/events/components/event-editor-page'), 'EventEditorPage') },
           { path: 'staff', handle: tenantPage('Staff'), lazy: lazyPage(() => import('../../features/staff/components/staff-page'), 'StaffPage') },
           { path: 'info', handle: tenantPage('Basic Information'), lazy: lazyPage(() => import('../../features/tenant-info/components/tenant-info-page'), 'TenantInfoPage') },
@@ -39,6 +40,10 @@ export const tenantRoutes: RouteObject[] = [
           ...tenantPayoutRoutes(tenantPage),
           { path: 'api-keys', handle: tenantPage('API Keys'), lazy: lazyPage(() => import('../../features/api-keys/components/tenant-api-keys-page'), 'TenantApiKeysPage') },
           { path: 'audit-log', handle: tenantPage('Audit Log'), lazy: lazyPage(() => import('../../features/audit/components/tenant-audit-log-page'), 'TenantAuditLogPage') },
+          { path: 'settings/webhooks', handle: tenantPage('Webhooks'), lazy: lazyPage(() => import('../../features/webhooks/components/webhooks-page'), 'WebhooksPage') },
+
+          { path: 'cash-drawer', handle: consolePage('Cash drawer'), lazy: lazyPage(() => import('../../features/cash-drawers/components/my-drawer-page'), 'MyDrawerPage') },
+          { path: 'cash-drawers', handle: tenantPage('Cash drawers'), lazy: lazyPage(() => import('../../features/cash-drawers/components/drawers-page'), 'DrawersPage') },
           { path: 'charities', handle: tenantPage('Charities'), lazy: lazyPage(() => import('../../features/charities/components/tenant-charities-page'), 'TenantCharitiesPage') },
           ...accountPageRoutes,
           { path: '*', handle: { title: 'Not found' }, Component: ConsoleNotFound },

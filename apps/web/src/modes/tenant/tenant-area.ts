@@ -1,8 +1,9 @@
-import type { TMembership, TSiteContext } from '@marquee/core';
+import { BOX_OFFICE, type TMembership, type TSiteContext } from '@marquee/core';
 import {
   IconBuildingStore,
   IconCalendarEvent,
   IconCash,
+  IconCashRegister,
   IconChartBar,
   IconGauge,
   IconHeartHandshake,
@@ -11,6 +12,7 @@ import {
   IconReceipt2,
   IconSearch,
   IconUsers,
+  IconWebhook,
 } from '@tabler/icons-react';
 import { isTenantAdmin, isTenantWideMember } from '../../shared/access';
 import type { ConsoleArea } from '../console/console-area';
@@ -18,8 +20,12 @@ import type { ConsoleArea } from '../console/console-area';
 // spec: accounts-admin-fees §4 tenant status: active and pending are editable; anything else is disabled.
 const EDITABLE = ['active', 'pending'];
 
+/** The tenant's admins (tenant-wide): keys, the audit log, webhooks and drawers (the server's rules too). */
 const tenantAdmin = (memberships: TMembership[], context: TSiteContext) => isTenantAdmin(memberships, context.tenant?.id);
 const tenantWide = (memberships: TMembership[], context: TSiteContext) => isTenantWideMember(memberships, context.tenant?.id);
+/** Who sells at the box office here (core BOX_OFFICE): their own cash drawer (issue 23). */
+const sellsAtBoxOffice = (memberships: TMembership[], context: TSiteContext) =>
+  memberships.some((m) => m.tenantId === context.tenant?.id && m.roles.some((r) => (BOX_OFFICE.roles as readonly string[]).includes(r) || (BOX_OFFICE.eventRoles as readonly string[]).includes(r)));
 
 export const tenantArea: ConsoleArea = {
   key: 'tenant',
@@ -39,8 +45,11 @@ export const tenantArea: ConsoleArea = {
     { label: 'Reports', to: '/reports/sales', icon: IconChartBar, visible: tenantWide },
     { label: 'Find an Order', to: '/reports/orders', icon: IconSearch, visible: tenantWide },
     { label: 'Payouts', to: '/reports/payouts/completed', icon: IconCash, visible: tenantWide },
+    { label: 'Cash drawer', to: '/cash-drawer', icon: IconCashRegister, visible: sellsAtBoxOffice },
+    { label: 'Cash drawers', to: '/cash-drawers', icon: IconCashRegister, visible: tenantAdmin },
     { label: 'Charities', to: '/charities', icon: IconHeartHandshake, visible: tenantWide },
     { label: 'API Keys', to: '/api-keys', icon: IconKey, visible: tenantAdmin },
     { label: 'Audit Log', to: '/audit-log', icon: IconHistory, visible: tenantAdmin },
+    { label: 'Webhooks', to: '/settings/webhooks', icon: IconWebhook, visible: tenantAdmin },
   ],
 };

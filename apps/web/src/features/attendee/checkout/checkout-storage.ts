@@ -13,6 +13,8 @@ export type PendingOrder = {
   holdExpiresAt: string;
   breakdown: TBreakdown;
   items: CartItem[];
+  /** A waiting-list offer (issue 24): held for `email` only, bought as offered. */
+  waitlist?: boolean;
 };
 
 const pendingKey = (eventName: string) => `marquee.pending:${eventName.toLowerCase()}`;

@@ -7,6 +7,7 @@ const WHY: Record<string, string> = {
   already_used: 'was already checked in elsewhere',
   voided: 'had been voided',
   refunded: 'had been refunded',
+  transferred: 'had been transferred to someone else: its old code no longer admits',
   other_event: 'is for another event',
   unknown: 'is not a ticket of this event',
   forged: 'was not a valid code',

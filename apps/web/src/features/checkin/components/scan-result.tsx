@@ -1,5 +1,5 @@
 import { Box, Button, Stack, Text, Title } from '@mantine/core';
-import type { CheckinScanResult } from '@marquee/core';
+import { M, type CheckinScanResult } from '@marquee/core';
 import { IconAlertTriangle, IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import type { DeskAnswer } from '../use-checkin-desk';
@@ -15,6 +15,7 @@ const REASONS: Record<Exclude<CheckinScanResult, 'admitted'>, { title: string; h
   already_used: { title: 'Already used', hint: 'This ticket has been checked in before.' },
   voided: { title: 'Voided ticket', hint: 'The organiser voided this ticket. Do not admit.' },
   refunded: { title: 'Refunded ticket', hint: 'This ticket was refunded. Do not admit.' },
+  transferred: { title: 'Transferred ticket', hint: M.checkinTransferred },
   other_event: { title: 'Another event', hint: 'This ticket is for a different event.' },
   unknown: { title: 'Unknown ticket', hint: 'No ticket of this event has this code.' },
   forged: { title: 'Not a valid ticket', hint: 'This code was not issued by us.' },

@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Menu, Tooltip } from '@mantine/core';
 import type { TEvent } from '@marquee/core';
-import { IconBan, IconDots, IconExternalLink, IconRocket, IconTrash, IconEyeOff, IconScan } from '@tabler/icons-react';
+import { IconBan, IconCash, IconDots, IconExternalLink, IconRocket, IconTrash, IconEyeOff, IconScan } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../../ui/api-client';
@@ -8,7 +8,8 @@ import { formatMoney } from '../../../ui/money';
 import { askConfirmDelete } from '../../../ui/confirm-delete';
 import { notify } from '../../../ui/notify';
 import { useCancelEvent, useDeleteEvent, useEventAction } from '../mutations';
-import { useEventAccess } from '../../../shared/access';
+import { canSellAtBoxOffice, useEventAccess } from '../../../shared/access';
+import { useSession } from '../../../ui/session';
 import { publicEventUrl } from '../../../shared/tenant';
 import { CancelEventModal } from './cancel-event-modal';
 
@@ -23,6 +24,8 @@ export function EventActions({ event, dirty }: EventActionsProps) {
   const [cancelling, setCancelling] = useState(false);
   const { status, name, urlName } = event.details;
   const { canEditEvent, canManageEvents } = useEventAccess(event.tenantId, event.id);
+  const { memberships } = useSession();
+  const tenantId = event.tenantId;
 
   const publish = () =>
     act.mutate('publish', {
@@ -85,6 +88,11 @@ export function EventActions({ event, dirty }: EventActionsProps) {
       {status === 'published' && (
         <Button component={Link} to={`/events/${event.id}/check-in`} variant="default" leftSection={<IconScan size={16} />} data-testid="open-checkin">
           Check-in
+        </Button>
+      )}
+      {status === 'published' && canSellAtBoxOffice(memberships, tenantId, event.id) && (
+        <Button component={Link} to={`/events/${event.id}/box-office`} variant="default" leftSection={<IconCash size={16} />} data-testid="open-box-office">
+          Box office
         </Button>
       )}
       {canEditEvent && status === 'draft' && (

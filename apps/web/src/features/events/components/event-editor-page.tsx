@@ -1,5 +1,5 @@
 import { Alert, Anchor, Button, Group, Skeleton, Stack, Tabs, Text } from '@mantine/core';
-import { IconAlertCircle, IconBan, IconCalendarOff, IconDiscount2, IconInfoCircle, IconLayout, IconMail, IconTicket, IconUsers } from '@tabler/icons-react';
+import { IconAlertCircle, IconBan, IconCalendarOff, IconDiscount2, IconInfoCircle, IconLayout, IconListNumbers, IconMail, IconMessageQuestion, IconTicket, IconUsers } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { errorMessage, isNotFound } from '../../../ui/api-client';
@@ -10,6 +10,7 @@ import { DiscountCodesPanel } from '../../discount-codes/components/discount-cod
 import { useMessagesAccess } from '../../mailout/access';
 import { MessagesPanel } from '../../mailout/components/messages-panel';
 import { CancellationProgress } from '../../order-admin/components/cancellation-progress';
+import { QuestionsPanel } from '../../questions/components/questions-panel';
 import { EventStaffPanel } from '../../staff/components/event-staff-panel';
 import { TicketTypesPanel } from '../../ticket-types/components/ticket-types-panel';
 import { useCreateEvent, useUpdateEvent } from '../mutations';
@@ -21,11 +22,14 @@ import { EventActions } from './event-actions';
 import { EventDetailsForm } from './event-details-form';
 import { EventStatusBadge } from './event-status-badge';
 import { WaitingRoomCard } from './waiting-room-card';
+import { TransferSettingsCard } from '../../transfers/components/transfer-settings-card';
+
+import { WaitlistPanel } from '../../waitlist/components/waitlist-panel';
 
 // issue 10: the page builder (and GrapesJS with it) loads only when its tab opens.
 const EventPagePanel = lazy(() => import('../../event-pages/components/event-page-panel').then((m) => ({ default: m.EventPagePanel })));
 
-const TABS = ['details', 'ticket-types', 'discount-codes', 'staff', 'page', 'messages'] as const;
+const TABS = ['details', 'ticket-types', 'questions', 'discount-codes', 'staff', 'waitlist', 'page', 'messages'] as const;
 type Tab = (typeof TABS)[number];
 
 /** /events/new: the details form alone; once created, the event opens on its ticket types. */
@@ -146,11 +150,17 @@ export function EventEditorPage() {
           <Tabs.Tab value="ticket-types" leftSection={<IconTicket size={16} />}>
             Ticket types
           </Tabs.Tab>
+          <Tabs.Tab value="questions" leftSection={<IconMessageQuestion size={16} />} data-testid="tab-questions">
+            Questions
+          </Tabs.Tab>
           <Tabs.Tab value="discount-codes" leftSection={<IconDiscount2 size={16} />}>
             Discount codes
           </Tabs.Tab>
           <Tabs.Tab value="staff" leftSection={<IconUsers size={16} />}>
             Staff
+          </Tabs.Tab>
+          <Tabs.Tab value="waitlist" leftSection={<IconListNumbers size={16} />} data-testid="tab-waitlist">
+            Waiting list
           </Tabs.Tab>
           <Tabs.Tab value="page" leftSection={<IconLayout size={16} />}>
             Page
@@ -173,16 +183,19 @@ export function EventEditorPage() {
             }}
           />
           <WaitingRoomCard eventId={e.id} timeZone={d.timeZone} urlName={d.urlName} disabled={d.status === 'cancelled'} />
+          <TransferSettingsCard eventId={e.id} disabled={d.status === 'cancelled'} />
         </Tabs.Panel>
         <Tabs.Panel value="ticket-types">
           <TicketTypesPanel event={e} />
         </Tabs.Panel>
+        <Tabs.Panel value="questions">{tab === 'questions' && <QuestionsPanel event={e} />}</Tabs.Panel>
         <Tabs.Panel value="discount-codes">
           <DiscountCodesPanel event={e} />
         </Tabs.Panel>
         <Tabs.Panel value="staff">
           <EventStaffPanel event={e} />
         </Tabs.Panel>
+        <Tabs.Panel value="waitlist">{tab === 'waitlist' && <WaitlistPanel event={e} />}</Tabs.Panel>
         <Tabs.Panel value="page">
           {tab === 'page' && (
             <Suspense fallback={<Skeleton h={400} />}>

@@ -11,7 +11,7 @@ import { useEvents } from '../queries';
 import { formatDateInZone, formatTimeInZone } from '../../../ui/time';
 import { EventStatusBadge } from './event-status-badge';
 import { useTenantId } from '../../../shared/tenant';
-import { isCheckinOnly, isTenantWideMember, useEventAccess } from '../../../shared/access';
+import { isBoxOfficeOnly, isCheckinOnly, isTenantWideMember, useEventAccess } from '../../../shared/access';
 import { useSession } from '../../../ui/session';
 
 type StatusFilter = 'all' | EventStatus;
@@ -98,7 +98,8 @@ export function EventsPage() {
   const viewer: Viewer = canManageEvents ? 'organiser' : isTenantWideMember(memberships, tenantId) ? 'staff' : 'event-staff';
   const words = WORDS[viewer];
   /** Door volunteers land on the check-in page of their event. */
-  const eventPath = (e: TEvent) => (isCheckinOnly(memberships, tenantId, e.id) ? `/events/${e.id}/check-in` : `/events/${e.id}`);
+  const eventPath = (e: TEvent) =>
+    isCheckinOnly(memberships, tenantId, e.id) ? `/events/${e.id}/check-in` : isBoxOfficeOnly(memberships, tenantId, e.id) ? `/events/${e.id}/box-office` : `/events/${e.id}`;
   const [name, setName] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const pager = useCursorPager({ resetKey: `${name}|${status}` });

@@ -20,11 +20,11 @@ import { useUpdateSettings } from '../mutations';
 import { MoneyInput, PercentInput } from './money-inputs';
 import viewOnlyCss from './view-only.module.css';
 
-// issue 15: Marquee sells online only so far; the other channels' options are kept, and say so.
-const NOT_YET = 'Not available yet: Marquee sells tickets online only. Saved for when this channel opens.';
+// issue 15: every channel's option; the box office (BACKEND) sells since issue 23, apps (APP, with an
+// API key) since issue 25.
 const CHANNELS: { channel: PassAlongChannel; label: string; note?: string }[] = [
   { channel: 'ONLINE', label: 'Online sales' },
-  { channel: 'BACKEND', label: 'Backend (box office) sales', note: NOT_YET },
+  { channel: 'BACKEND', label: 'Backend (box office) sales', note: 'Applies to sales at the box office (cash and the venue card terminal).' },
   // issue 25: orders placed by an app with an API key are sold on the APP channel.
   { channel: 'APP', label: 'App sales', note: 'Orders your own apps place with an API key.' },
 ];
@@ -223,8 +223,8 @@ export function TicketSettingsForm({ scope, settings, canWrite }: TicketSettings
             <Text fz="sm" fw={500}>
               Maximum Complimentary Tickets
             </Text>
-            <Text fz="xs" c="dimmed" mb={6} data-testid="complimentary-not-yet">
-              Not available yet: complimentary tickets cannot be issued so far. This limit applies once they can.
+            <Text fz="xs" c="dimmed" mb={6} data-testid="complimentary-note">
+              Per event: complimentary tickets from the box office and guest lists count against it.
             </Text>
             <Group gap="lg" align="flex-start" wrap="nowrap">
               <Switch

@@ -12,8 +12,10 @@ import { PageHeader } from '../../../ui/page-header';
 import { formatDateTime, formatLongDate, yesNo } from '../../../shared/report-list/format';
 import { useReportScope } from '../../../shared/report-list/report-scope';
 import type { OrderRef } from '../api';
+import { OrderAnswersPanel } from '../../questions/components/order-answers-panel';
 import { useDownloadTickets, useRefundOrder, useReloadOrder, useResendTickets, useVoidTicket } from '../mutations';
-import { useOrderDetail } from '../queries';
+import { orderKey, useOrderDetail } from '../queries';
+import { TicketHistory } from '../../transfers/components/ticket-history';
 import { useOrderPermissions } from '../access';
 import { breakdownLines, orderActions, orderStatusBadge, splitRows } from '../breakdown';
 import { cancellationRefundText } from '../cancellation-text';
@@ -334,6 +336,7 @@ const ACTION_LABEL: Record<string, string> = {
   resend: 'Resent tickets',
   download: 'Downloaded tickets',
   event_cancelled: 'Event cancelled',
+  transfer: 'Transferred a ticket',
 };
 
 function History({ order }: { order: TOrderDetail }) {
@@ -544,7 +547,9 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
           </Grid.Col>
         </Grid>
         <Tickets order={order.data} canVoid={can.canAttend && d.status !== 'cancelled'} onToggle={setVoiding} />
+        <OrderAnswersPanel eventId={eventId} orderUID={d.orderUID} canEdit={can.canAttend} />
         <Refunds order={order.data} highlight={params.get('refunded') === 'true'} />
+        <TicketHistory tenantId={ref.tenantId} eventId={eventId} orderUID={orderUID} queryKey={orderKey(ref)} />
         <History order={order.data} />
       </Stack>
       <VoidTicketModal ticket={voiding} busy={voidTicket.isPending} onClose={() => setVoiding(null)} onSubmit={toggleVoid} />

@@ -1,3 +1,4 @@
+import { PayoutBalancePanel } from './netting';
 import { Button } from '@mantine/core';
 import { PAYOUT_PATHS, payoutTypeLabel, type TCompletedPayout } from '@marquee/core';
 import { useNavigate, useParams } from 'react-router';
@@ -84,6 +85,7 @@ export function CompletedPayoutsPage() {
         breadcrumbs={platform && tenantParam ? [{ label: 'Sales', to: `/reports/sales/${tenantParam}` }, { label: 'Completed Payouts' }] : undefined}
         actions={exportButton}
       />
+      {tenantId && <PayoutBalancePanel tenantId={tenantId} />}
       <ReportListView
         label="Completed payouts"
         path={path}

@@ -1,4 +1,5 @@
-import { Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { PayoutLineBadge } from './netting';
+import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { encodeFilters, PAYOUT_ORDER_PAGE_SIZE, PAYOUT_PATHS, type TPayoutBreakdownList } from '@marquee/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -64,7 +65,7 @@ export function PayoutDetailPage() {
       render: (r) => (
         <Group gap={6} wrap="nowrap">
           <TextCell wrap={false}>{r.details.orderUID}</TextCell>
-          {r.details.kind === 'refund' && <Badge size="xs" color="gray" variant="light">Refund</Badge>}
+          <PayoutLineBadge kind={r.details.kind} paymentMethod={r.details.paymentMethod} tenantTotal={r.details.tenantTotal} />
         </Group>
       ),
     },

@@ -1,4 +1,5 @@
-import { Alert, Badge, Button, Checkbox, CloseButton, Group, List, Modal, Stack, Text, Textarea, Title } from '@mantine/core';
+import { PayoutBalancePanel, PayoutLineBadge } from './netting';
+import { Alert, Button, Checkbox, CloseButton, Group, List, Modal, Stack, Text, Textarea, Title } from '@mantine/core';
 import {
   encodeFilters,
   M,
@@ -70,6 +71,7 @@ function checkFilters(c: Checks): Filter[] {
 /** Why a row is not 'Ready For Payout', where the row does not already say it (the available date does). */
 const BLOCKER_NOTES: Record<PayoutLineBlocker, string | null> = {
   refund: "Taken from the tenant's next payout",
+  netting: "Netted from the tenant's next payout",
   tenantFacilitated: "Paid out by the tenant's own account",
   paid: null,
   inPayout: 'Transfer in progress',
@@ -176,7 +178,7 @@ export function PendingPayoutsPage() {
       render: (r) => (
         <Stack gap={2}>
           <IdLink to={payoutPaths.orderDetails({ tenantId: r.details.tenantId, eventId: r.details.eventId, orderId: r.details.orderUID })}>{r.details.orderUID}</IdLink>
-          {r.details.kind === 'refund' && <Badge size="xs" color="gray" variant="light">Refund</Badge>}
+          <PayoutLineBadge kind={r.details.kind} paymentMethod={r.details.paymentMethod} tenantTotal={r.details.tenantTotal} />
           {/* On a phone the date goes here, so the status is on screen without scrolling. */}
           <Text fz="xs" c="dimmed" hiddenFrom="sm">
             {new Date(r.details.dateCreated).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })}
@@ -298,6 +300,7 @@ export function PendingPayoutsPage() {
         }
       />
       {!tenantId && <WeeklyPayoutSwitch />}
+      {tenantId && <PayoutBalancePanel tenantId={tenantId} />}
       {failures && <TransferFailures failures={failures.result} at={failures.at} onClose={() => setFailures(null)} />}
       <ReportFilters list={list} searchFields={SEARCH} withDateRange dateLabel="Date range" />
       <Group mb="md" gap="lg">

@@ -1,5 +1,5 @@
 import { ActionIcon, Badge, Group, Paper, Text } from '@mantine/core';
-import { M, refundedTax, REPORT_PATHS, type TReportOrder } from '@marquee/core';
+import { M, paymentMethodLabelOf, refundedTax, REPORT_PATHS, saleChannelLabelOf, type TReportOrder } from '@marquee/core';
 import { IconEye } from '@tabler/icons-react';
 import { useNavigate, useParams } from 'react-router';
 import { formatMoney } from '../../../ui/money';
@@ -23,6 +23,8 @@ const SEARCH: readonly SearchField[] = [
   { value: 'phone', label: 'Phone Number', field: 'details.phone' },
   { value: 'ticket', label: 'Ticket ID', field: 'details.ticketId' },
   { value: 'payment', label: 'Payment Method', field: 'details.paymentMethod', transform: 'lower' },
+  // Issue 23: ONLINE, BACKEND (the box office) or APP.
+  { value: 'channel', label: 'Channel', field: 'details.channel' },
 ];
 
 type Variant = 'event' | 'tenant' | 'taxes' | 'donations';
@@ -38,7 +40,8 @@ export function orderColumns(variant: Variant, view: (o: TReportOrder) => void, 
     { key: 'email', header: 'Email', render: (o) => <TextCell>{o.details.email}</TextCell> },
     { key: 'phone', header: 'Phone number', render: (o) => <PhoneCell phone={o.details.phone} /> },
     { key: 'tickets', header: '# Tickets', align: 'right', render: (o) => <Text fz="sm">{o.details.ticketCount}</Text> },
-    { key: 'method', header: 'Payment Method', render: (o) => <TextCell>{o.details.paymentMethod ? o.details.paymentMethod.replace(/^./, (c) => c.toUpperCase()) : 'N/A'}</TextCell> },
+    { key: 'method', header: 'Payment Method', render: (o) => <TextCell>{o.details.paymentMethod ? paymentMethodLabelOf(o.details.paymentMethod) : 'N/A'}</TextCell> },
+    { key: 'channel', header: 'Channel', render: (o) => <TextCell>{saleChannelLabelOf(o.details.channel)}</TextCell> },
   );
   if (variant === 'taxes') {
     // Issue 21.11: the tax as collected (TOTAL TAX sums it) and after the order's refunds gave their part of it back.

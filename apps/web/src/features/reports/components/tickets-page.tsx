@@ -1,5 +1,5 @@
 import { Badge, Text } from '@mantine/core';
-import { M, REPORT_PATHS, type TReportTicket } from '@marquee/core';
+import { M, paymentMethodLabelOf, REPORT_PATHS, saleChannelLabelOf, type TReportTicket } from '@marquee/core';
 import { useParams } from 'react-router';
 import { PageHeader } from '../../../ui/page-header';
 import type { Column } from '../../../ui/paged-table';
@@ -20,6 +20,9 @@ const SEARCH: readonly SearchField[] = [
   { value: 'phone', label: 'Phone #', field: 'details.contactNumber' },
   { value: 'type', label: 'Ticket Type', field: 'details.ticketTypeName' },
   { value: 'used', label: 'Ticket Used', field: 'details.used', transform: 'used' },
+  // Issue 23: the order's channel (ONLINE, BACKEND, APP) and payment method.
+  { value: 'channel', label: 'Channel', field: 'details.channel' },
+  { value: 'payment', label: 'Payment Method', field: 'details.paymentMethod', transform: 'lower' },
 ];
 
 /** spec §2 …/event/{event_id}/tickets: the Ticket List. */
@@ -40,6 +43,8 @@ export function TicketsPage() {
     { key: 'phone', header: 'Phone number', render: (r) => <PhoneCell phone={r.details.contactNumber} /> },
     { key: 'type', header: 'Ticket Type', render: (r) => <TextCell>{r.details.ticketTypeName}</TextCell> },
     { key: 'price', header: 'Ticket Price', align: 'right', render: (r) => <MoneyCell cents={r.details.ticketPrice} /> },
+    { key: 'channel', header: 'Channel', render: (r) => <TextCell>{saleChannelLabelOf(r.details.channel)}</TextCell> },
+    { key: 'method', header: 'Payment Method', visibleFrom: 'md', render: (r) => <TextCell>{paymentMethodLabelOf(r.details.paymentMethod) || 'N/A'}</TextCell> },
     { key: 'used', header: 'Ticket Used', render: (r) => <Text fz="sm">{ticketUsedLabel(r.details.used)}</Text> },
     {
       key: 'status',

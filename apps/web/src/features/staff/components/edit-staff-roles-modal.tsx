@@ -23,7 +23,7 @@ export function EditStaffRolesModal({ member, onClose }: { member: TStaffMember 
     validateInputOnChange: ['details.roles'],
   });
 
-  useResetForm(form, member?.id, () => ({ details: { roles: member!.details.roles.filter((r): r is TenantRole => r === 'tenant_admin' || r === 'tenant_staff') } }));
+  useResetForm(form, member?.id, () => ({ details: { roles: member!.details.roles.filter((r): r is TenantRole => r === 'tenant_admin' || r === 'tenant_staff' || r === 'tenant_box_office') } }));
 
   const submit = form.onSubmit((values) => {
     if (!member) return;

@@ -17,6 +17,7 @@ import { StaffRoleBadges } from './staff-badges';
 const EVENT_ROLE_OPTIONS: RoleOption<EventRole>[] = [
   { value: 'event_manager', description: 'Edits this event, its ticket types and discount codes, and invites its staff.' },
   { value: 'event_checkin', description: 'Sees this event and checks attendees in at the door.' },
+  { value: 'event_box_office', description: 'Sells tickets for this event at the box office: cash, card on the venue terminal, complimentary.' },
 ];
 
 /** Where someone invited to this event stands: they joined, or their invite waits or lapsed. */

@@ -5,4 +5,5 @@ import type { RoleOption } from './invite-staff-form';
 export const TENANT_ROLE_OPTIONS: RoleOption<TenantRole>[] = [
   { value: 'tenant_admin', description: 'Everything in this console: events, staff, fees, payouts and reports.' },
   { value: 'tenant_staff', description: 'Sees every event and its reports and handles orders; cannot change events or invite.' },
+  { value: 'tenant_box_office', description: 'Sells tickets at the box office for every event, and nothing else.' },
 ];

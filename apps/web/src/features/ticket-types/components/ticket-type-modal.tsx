@@ -8,10 +8,13 @@ import {
   MAX_TICKET_QUANTITY,
   SALES_AVAILABILITY,
   SALES_AVAILABILITY_LABELS,
+  TICKET_SOLD_AT,
+  TICKET_SOLD_AT_LABELS,
   ticketTypeProblems,
   toCents,
   ZTicketTypeFields,
   type SalesAvailability,
+  type TicketSoldAt,
   type TCreateTicketTypeRequest,
   type TEvent,
   type TTicketType,
@@ -42,6 +45,7 @@ type Values = {
   endTime: string;
   otherTicketTypeId: string | null;
   active: boolean;
+  soldAt: TicketSoldAt;
 };
 
 const AVAILABILITY_HELP: Record<SalesAvailability, string> = {
@@ -66,6 +70,7 @@ function toValues(t: TTicketType | null): Values {
     endTime: d?.endTime ?? '',
     otherTicketTypeId: d?.otherTicketTypeId ?? null,
     active: d?.active ?? true,
+    soldAt: (d?.soldAt as TicketSoldAt | undefined) ?? 'BOTH',
   };
 }
 
@@ -89,6 +94,7 @@ function toDetails(v: Values): TCreateTicketTypeRequest['details'] {
     endTime: windowed ? v.endTime || null : null,
     otherTicketTypeId: v.salesAvailability === 'SALES_AVAILABILITY_OPT_3' ? v.otherTicketTypeId : null,
     active: v.active,
+    soldAt: v.soldAt,
   };
 }
 
@@ -206,6 +212,15 @@ export function TicketTypeModal({ event, ticketType: requested, siblings, onClos
               {...form.getInputProps('maxTicketPerOrder')}
             />
           </SimpleGrid>
+
+          <Select
+            label="Sold"
+            description="Where this ticket type is on sale: the event site, the box office at the door, or both."
+            data={TICKET_SOLD_AT.map((value) => ({ value, label: TICKET_SOLD_AT_LABELS[value] }))}
+            allowDeselect={false}
+            data-testid="ticket-sold-at"
+            {...form.getInputProps('soldAt')}
+          />
 
           <Radio.Group label="Sales availability" {...form.getInputProps('salesAvailability')}>
             <Stack gap="xs" mt={6}>

@@ -1,5 +1,5 @@
-import { M_SITE as M, PRICE_ERRORS, assertNever, domainCodeAmong, placeOrderErrorOf, type CartProblem } from '@marquee/core';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { M_SITE as M, PRICE_ERRORS, assertNever, domainCodeAmong, placeOrderErrorOf, type CartProblem, type TAttendeeForm } from '@marquee/core';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from '../../site/site-router';
 import { domainCodeOf, errorCode, isApiError, isBadInput, isNotFound } from '../../../../ui/api-client';
 import { useSiteSession } from '../../site/site-session';
@@ -20,7 +20,8 @@ import { IconArrowLeft, IconMail, IconShield } from '../../event-site/kit/icons'
 import { Notice } from '../../event-site/kit/notice';
 import { toast } from '../../event-site/kit/toast';
 import { useFreshEvent } from '../../event-site/queries';
-import { createOrder, holdCart } from '../api';
+import { createOrder, fetchAttendeeForm, holdCart } from '../api';
+import { attendeeLinesOf, fitAttendees, formAsks, toRequest, type AttendeeErrors, type AttendeeValues } from '../attendee-values';
 import { getContactDraft, getPendingOrder, saveContactDraft, savePendingOrder, type PendingOrder } from '../checkout-storage';
 import { emptyContact, toOrderContact, useContactForm, type ContactValues } from '../use-contact-form';
 import { useDonation } from '../use-donation';
@@ -31,6 +32,10 @@ import { DiscountBox } from './discount-box';
 import { DonationBox } from './donation-box';
 import { SeatMap } from './seat-map';
 import css from './checkout.module.css';
+
+// Issue 24: the attendees' details and the organiser's questions load with the questions, only for an event that asks.
+const loadAttendeeDetails = () => import('./attendee-details');
+const AttendeeDetails = lazy(loadAttendeeDetails);
 
 const DISCOUNT_TOAST_MS = 3000; // spec §9 3 s discount
 const PRINT_AT_HOME = 'Print At Home (Email)'; // spec §9 the only delivery option
@@ -65,7 +70,8 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
   const { user } = useSiteSession();
   const d = event.details;
 
-  const knownEmail = user?.email ?? (returning ? (pending?.email ?? null) : null);
+  // A waiting-list offer is held for the address it was sent to (issue 24): that one, whoever is signed in.
+  const knownEmail = pending?.waitlist && pending.email ? pending.email : (user?.email ?? (returning ? (pending?.email ?? null) : null));
   // Read once: what the buyer typed before (back from the payment page) and the address we know.
   const [initial] = useState(() => initialContact(eventName, knownEmail));
   const form = useContactForm(initial);
@@ -134,6 +140,29 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
     began.current = true;
     trackBeginCheckout(d.name, items, price.data.totalAmount, price.data.discountCode);
   }, [price.data, price.isPlaceholderData, d.name, items]);
+
+  // Issue 24: what the event asks each attendee and the order; the form's code loads only when it asks this cart something.
+  const [attendeeForm, setAttendeeForm] = useState<TAttendeeForm | null>(null);
+  useEffect(() => {
+    const ctrl = new AbortController();
+    fetchAttendeeForm(event.tenantId, event.id, ctrl.signal)
+      .then(setAttendeeForm)
+      .catch(() => setAttendeeForm(null));
+    return () => ctrl.abort();
+  }, [event.tenantId, event.id]);
+  const attendeeLinesKey = JSON.stringify(cartLines(items));
+  const attendeeLines = useMemo(() => attendeeLinesOf(JSON.parse(attendeeLinesKey) as Array<{ ticketTypeId: string; quantity: number }>), [attendeeLinesKey]);
+  const asks = formAsks(attendeeForm, attendeeLines.map((l) => l.ticketTypeId));
+  const [attendeeInput, setAttendeeInput] = useState<AttendeeValues>({ answers: {}, attendees: [] });
+  const attendeeValues = useMemo(() => fitAttendees(attendeeInput, attendeeLines), [attendeeInput, attendeeLines]);
+  const [attendeeErrors, setAttendeeErrors] = useState<AttendeeErrors>({});
+  const changeAttendees = (next: AttendeeValues) => {
+    setAttendeeInput(next);
+    // Once the buyer was told what is wrong, each change checks again (the messages go as they are fixed).
+    if (attendeeForm && Object.keys(attendeeErrors).length)
+      void loadAttendeeDetails().then((m) => setAttendeeErrors(m.checkAttendees(attendeeForm, attendeeLines, next)));
+  };
+  const ticketNames = useMemo(() => Object.fromEntries(items.map((i) => [i.id, i.ticketName])), [items]);
 
   const [issue, setIssue] = useState<CartProblem[] | null>(null);
   const [covidOpen, setCovidOpen] = useState(false);
@@ -221,6 +250,7 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
         cancelUrl: `${origin}/${eventName}/account?payment=cancelled`,
         draftOrderUID: hold?.orderUID ?? null,
         source: 'online',
+        ...(asks ? toRequest(attendeeValues) : {}),
       });
       savePendingOrder({
         orderUID: answer.orderUID,
@@ -268,6 +298,11 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
           void fresh.refetch();
           toast.error(e.message, M.donationTakenOff, { id: 'donation' });
           return;
+        case 'WAITLIST_OFFER_NOT_YOURS':
+          // A waiting-list offer bought with another address (issue 24): the e-mail field says which one.
+          form.setServerErrors({ email: e.message });
+          focusFirstError();
+          return;
         case 'WAITING_ROOM_ORDER_LIMIT':
           // This turn in line has placed the orders one turn allows (issue 21 §1): the server says so.
           toast.error('Your order could not be placed', e.message, { id: 'waiting-room-limit' });
@@ -276,6 +311,13 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
           break;
         default:
           return assertNever(code);
+      }
+      // Issue 24: an answer the server refused (the questions changed meanwhile): its own message at its field.
+      const answerFields = isBadInput(e) ? Object.fromEntries(Object.entries(e.fields).filter(([k]) => k.startsWith('answers') || k.startsWith('attendees'))) : {};
+      if (Object.keys(answerFields).length) {
+        setAttendeeErrors(answerFields);
+        focusFirstError();
+        return;
       }
       if (isBadInput(e) && Object.keys(form.setServerErrors(e.fields)).length) {
         focusFirstError();
@@ -295,7 +337,13 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
       const errors = await form.validateAll();
       const donationWrong = !!charity && donation.cents === null;
       if (donationWrong) donation.check();
-      if (Object.keys(errors).length || donationWrong) {
+      let answersWrong = false;
+      if (asks && attendeeForm) {
+        const found = (await loadAttendeeDetails()).checkAttendees(attendeeForm, attendeeLines, attendeeValues);
+        setAttendeeErrors(found);
+        answersWrong = Object.keys(found).length > 0;
+      }
+      if (Object.keys(errors).length || donationWrong || answersWrong) {
         focusFirstError();
         return;
       }
@@ -340,9 +388,22 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
           {timedHold && <HoldTimer key={timedHold.orderUID} expiresAt={timedHold.holdExpiresAt} onEnd={() => setHoldEnded(true)} />}
           <SeatMap eventName={eventName} eventTitle={d.name} listed={d.seatMap !== null} />
           <ContactSections values={values} errors={form.errors} setField={form.setField} blurField={form.blurField} emailLocked={!!knownEmail} />
+          {asks && attendeeForm && (
+            <Suspense fallback={null}>
+              <AttendeeDetails
+                step={3}
+                form={attendeeForm}
+                lines={attendeeLines}
+                ticketNames={ticketNames}
+                values={attendeeValues}
+                errors={attendeeErrors}
+                onChange={changeAttendees}
+              />
+            </Suspense>
+          )}
           <Card>
             <div className={css.sectionHead}>
-              <span className={css.step}>3</span>
+              <span className={css.step}>{asks ? 4 : 3}</span>
               <h2 className={css.sectionTitle}>Choose Delivery Option</h2>
             </div>
             <label className={css.delivery}>

@@ -10,6 +10,7 @@ import { IconArrowLeft, IconArrowRight, IconCalendar, IconPin } from '../kit/ico
 import { Stepper } from '../kit/stepper';
 import { toast } from '../kit/toast';
 import { eventDateLine, money, shortMoment, venueLines } from '../format';
+import { JoinWaitlist } from '../../waitlist/components/join-waitlist';
 import { useEventOutlet } from './event-layout';
 import site from './site.module.css';
 import css from './ticket-menu.module.css';
@@ -129,6 +130,7 @@ export function TicketMenuPage() {
                   testId={`qty-${t.details.name}`}
                 />
               </div>
+              {state === 'soldOut' && <JoinWaitlist tenantId={event.tenantId} eventId={event.id} ticketType={t} />}
             </article>
           );
         })}

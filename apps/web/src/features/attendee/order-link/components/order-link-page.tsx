@@ -1,6 +1,6 @@
 import type { TOrderPage } from '@marquee/core';
 import { useMutation, useQuery } from '../../site/site-query';
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useParams } from '../../site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
 import { errorMessage, isNotFound } from '../../../../ui/api-client';
@@ -9,13 +9,17 @@ import site from '../../event-site/components/site.module.css';
 import { eventDay, eventTime, money } from '../../event-site/format';
 import { Button } from '../../event-site/kit/button';
 import { Card } from '../../event-site/kit/card';
-import { IconCalendar, IconCheck, IconMail, IconPin, IconRefund } from '../../event-site/kit/icons';
+import { IconArrowRight, IconCalendar, IconCheck, IconMail, IconPin, IconRefund } from '../../event-site/kit/icons';
 import { Notice, Spinner } from '../../event-site/kit/notice';
 import { LoadFailed, OrganiserShell } from '../../event-site/kit/organiser-shell';
 import { toast } from '../../event-site/kit/toast';
 import { orderLinkApi } from '../api';
 import success from '../../checkout/components/success.module.css';
 import css from './order-link.module.css';
+import { TransferTicketModal } from './transfer-ticket-modal';
+
+// Issue 24: the attendees and answers load after the order (and only their code then).
+const OrderAnswersCard = lazy(() => import('./order-answers-card'));
 
 /**
  * /orders/{token} on the tenant's host (issue 15): the order a private link opens, in any browser,
@@ -36,7 +40,7 @@ export function OrderLinkPage() {
   }, [data, organiser]);
 
   let body;
-  if (data) body = <OrderView page={data} token={token} />;
+  if (data) body = <OrderView page={data} token={token} onChanged={() => void query.refetch()} />;
   else if (isNotFound(query.error)) body = <LinkNotFound />;
   else if (query.isPending)
     body = (
@@ -57,11 +61,12 @@ export function OrderLinkPage() {
 type PageTicket = TOrderPage['tickets'][number];
 
 const refundDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
-const STATUS_RANK: Record<PageTicket['status'], number> = { valid: 0, used: 1, voided: 2, refunded: 2 };
-const STATUS_LABEL: Record<Exclude<PageTicket['status'], 'valid'>, string> = { used: 'Used', voided: 'Void', refunded: 'Refunded' };
+const STATUS_RANK: Record<PageTicket['status'], number> = { valid: 0, used: 1, transferred: 2, voided: 3, refunded: 3 };
+const STATUS_LABEL: Record<Exclude<PageTicket['status'], 'valid'>, string> = { used: 'Used', voided: 'Void', refunded: 'Refunded', transferred: 'Transferred' };
 
-function OrderView({ page, token }: { page: TOrderPage; token: string }) {
+function OrderView({ page, token, onChanged }: { page: TOrderPage; token: string; onChanged: () => void }) {
   const { order, event, tickets } = page;
+  const [transferring, setTransferring] = useState<PageTicket | null>(null);
   const paid = order.paymentStatus === 'paid' && order.details;
   const cancelled = event.status === 'cancelled';
   const download = useMutation({
@@ -129,7 +134,13 @@ function OrderView({ page, token }: { page: TOrderPage; token: string }) {
               {[...tickets]
                 .sort((a, b) => STATUS_RANK[a.status] - STATUS_RANK[b.status])
                 .map((t, i) => (
-                  <TicketItem key={i} ticket={t} number={t.status === 'valid' ? ++number : null} of={valid} />
+                  <TicketItem
+                    key={t.ticketId || i}
+                    ticket={t}
+                    number={t.status === 'valid' ? ++number : null}
+                    of={valid}
+                    onTransfer={page.canTransfer && t.status === 'valid' ? () => setTransferring(t) : undefined}
+                  />
                 ))}
             </ul>
           ) : (
@@ -156,7 +167,13 @@ function OrderView({ page, token }: { page: TOrderPage; token: string }) {
             </>
           )}
         </Card>
+        {paid && (
+          <Suspense fallback={null}>
+            <OrderAnswersCard token={token} />
+          </Suspense>
+        )}
         {page.refunds.length > 0 && order.details && <RefundsCard page={page} total={order.details.totalAmount} />}
+        <TransferTicketModal token={token} ticket={transferring} onClose={() => setTransferring(null)} onDone={onChanged} />
         {paid && <PaidOrder order={order} home={home} cancelled={cancelled} hero={null} />}
       </div>
     </div>
@@ -213,6 +230,13 @@ function OrderHero({ page, valid }: { page: TOrderPage; valid: number }) {
         {valid === 1 ? 'it' : 'them'} to <strong>{d.email}</strong>.
       </>
     );
+  else if (tickets.some((t) => t.status === 'transferred') && tickets.every((t) => t.status === 'transferred' || t.status === 'used'))
+    line =
+      tickets.length === 1 ? (
+        <>You passed your ticket on: its new holder has their own QR code, e-mailed to them.</>
+      ) : (
+        <>You passed your tickets on: each new holder has their own QR code, e-mailed to them.</>
+      );
   else line = <>No ticket of this order is valid any more.</>;
   return (
     <div className={success.hero} data-testid="order-link-hero">
@@ -236,7 +260,7 @@ function OrderHero({ page, valid }: { page: TOrderPage; valid: number }) {
 }
 
 /** A valid ticket is its QR code, large enough to scan from a phone; the others say why they admit no one. */
-function TicketItem({ ticket: t, number, of }: { ticket: PageTicket; number: number | null; of: number }) {
+function TicketItem({ ticket: t, number, of, onTransfer }: { ticket: PageTicket; number: number | null; of: number; onTransfer?: () => void }) {
   const price = (
     <span className={css.price}>
       {t.paid !== t.price && <s className={css.listPrice}>{money(t.price)}</s>}
@@ -263,16 +287,26 @@ function TicketItem({ ticket: t, number, of }: { ticket: PageTicket; number: num
           <span className={css.ticketId} data-testid="order-link-ticket-id">
             {t.ticketUID}
           </span>
+          {onTransfer && (
+            <Button variant="light" size="sm" className={css.transferButton} onClick={onTransfer} data-testid="order-link-transfer">
+              <IconArrowRight size={16} /> Transfer to someone else
+            </Button>
+          )}
         </div>
       </li>
     );
   }
   return (
     <li className={css.ticket} data-testid="order-link-ticket" data-status={t.status}>
-      <span>
+      <span className={css.ticketMain}>
         <span className={css.ticketType}>{t.ticketTypeName}</span>
-        <span className={css.holder}>{t.fullName}</span>
-        {t.status !== 'valid' && t.status !== 'used' && t.voidedAt && (
+        {!t.transferredTo && <span className={css.holder}>{t.fullName}</span>}
+        {t.transferredTo && (
+          <span className={css.holder} data-testid="order-link-transferred-to">
+            Transferred to {t.transferredTo.fullName} ({t.transferredTo.email}) on {refundDate(t.transferredTo.at)}. Their own QR code was e-mailed to them.
+          </span>
+        )}
+        {t.status !== 'valid' && t.status !== 'used' && t.status !== 'transferred' && t.voidedAt && (
           <span className={css.holder} data-testid="order-link-voided-on">
             {t.status === 'refunded' ? 'Refunded' : 'Voided'} on {refundDate(t.voidedAt)}: this ticket admits no one.
           </span>

@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { WEBHOOK_PAYLOAD_VERSION, type WebhookEventData, type WebhookEventType } from '@marquee/core';
+import type { DbOrTx } from '../db/client.js';
+import { domainEvents } from '../db/schema/index.js';
+import type { Jobs } from './jobs.js';
+
+// Domain events (issue 25): a module says what happened by writing a row in the SAME transaction
+// as the change (an outbox), so the event exists exactly when the change committed, and nothing
+// is sent for a change that rolled back. This file is low on the map so that every module may
+// call it; the webhooks module registers the job that delivers the events and imports no module.
+
+/** Job name of an event's delivery to the endpoints that listen; modules/webhooks registers it. */
+export const DOMAIN_EVENT_JOB = 'webhooks.event';
+
+export type DomainEventInput<T extends WebhookEventType> = { tenantId: string | null; type: T; data: WebhookEventData[T] };
+
+/**
+ * Records a domain event inside `tx` and, when an enabled endpoint of the tenant (or of the
+ * platform) listens for its type, queues its delivery in the same transaction. Returns the event id.
+ */
+export async function emitDomainEvent<T extends WebhookEventType>(deps: { jobs: Jobs }, tx: DbOrTx, event: DomainEventInput<T>): Promise<string> {
+  const id = randomUUID();
+  await tx.insert(domainEvents).values({ id, tenantId: event.tenantId, type: event.type, version: WEBHOOK_PAYLOAD_VERSION, data: event.data });
+  const listening = (await tx.execute(sql`
+    select 1 from webhook_endpoints
+    where enabled and (tenant_id is null or tenant_id = ${event.tenantId}::uuid) and ${event.type} = any(event_types)
+    limit 1`)) as unknown as { rows: unknown[] };
+  if (listening.rows.length > 0) await deps.jobs.enqueue(tx, DOMAIN_EVENT_JOB, { eventId: id }, { dedupeKey: `${DOMAIN_EVENT_JOB}:${id}` });
+  return id;
+}
+
+/**
+ * ticket.transferred: the call a ticket transfer makes in its transaction (transfers are built
+ * under their own issue), so the payload is defined once here.
+ */
+export function emitTicketTransferred(
+  deps: { jobs: Jobs },
+  tx: DbOrTx,
+  t: { tenantId: string; ticket: WebhookEventData['ticket.transferred']['ticket']; from: { fullName: string; email: string }; to: { fullName: string; email: string } },
+) {
+  return emitDomainEvent(deps, tx, { tenantId: t.tenantId, type: 'ticket.transferred', data: { ticket: t.ticket, from: t.from, to: t.to } });
+}

@@ -1,0 +1,227 @@
+// Box office (issue 23): POST …/box-office/sales over HTTP on loopback against a real PostgreSQL server.
+//
+//   DATABASE_URL=postgres://postgres@127.0.0.1:54329/postgres npx tsx bench/box-office.ts
+//
+// Creates a scratch database on that server (dropped afterwards unless BENCH_KEEP_DB=1), starts the
+// server in this process, seeds an event with one ticket type, and signs in 20 box office sellers
+// (event_box_office on the event), one per device. Then, open loop, each device sells a cash sale of
+// one ticket BENCH_RATE times a second (each with its own idempotency key: the mq_take_holds take of
+// the website, the paid order, its ticket issued, all in one transaction; every sale contends for
+// the same ticket type and event rows). A reference, GET /api/health (one query), is sent on its own
+// connection at the same rate through the same run. Prints p50/p99 of the sales and of the reference,
+// and checks the counts: every sale answered 200, as many orders and tickets as sales, the ticket
+// type's remaining down by exactly that. Exit code 1 when a count is off or the sales' p99 is over
+// the budget (100 ms). Knobs: BENCH_DEVICES (20), BENCH_RATE (sales per second per device, 2),
+// BENCH_SECONDS (15), BENCH_POOL (10), BENCH_BUDGET_MS (100).
+
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { loadServer } from './server.js';
+import { percentile, requirePostgres, seedTenant, startServer } from './support.js';
+
+type Request = { i: number; due: number; key: string; raw: string };
+type Sample = { i: number; status: number; ms: number; body: string };
+
+/** Sends each request when it is due (open loop) on an idle keep-alive connection of its key; latency counts from when it was due. */
+const LOAD_GENERATOR = String.raw`
+const net = require('node:net');
+const { performance } = require('node:perf_hooks');
+
+function openConnection(port) {
+  const socket = net.connect({ host: '127.0.0.1', port, noDelay: true });
+  const conn = { socket, buffer: Buffer.alloc(0), pending: null };
+  socket.on('data', (chunk) => {
+    conn.buffer = conn.buffer.length ? Buffer.concat([conn.buffer, chunk]) : chunk;
+    const done = conn.pending && answered(conn.buffer);
+    if (!done) return;
+    const { resolve } = conn.pending;
+    conn.pending = null;
+    const body = conn.buffer.toString('utf8', done.headEnd + 4, done.length);
+    conn.buffer = conn.buffer.subarray(done.length);
+    resolve({ status: done.status, body });
+  });
+  const fail = (err) => { if (conn.pending) { const { reject } = conn.pending; conn.pending = null; reject(err || new Error('connection closed')); } };
+  socket.on('error', fail);
+  socket.on('close', () => fail());
+  return conn;
+}
+
+function answered(buf) {
+  const headEnd = buf.indexOf('\r\n\r\n');
+  if (headEnd < 0) return null;
+  const head = buf.toString('latin1', 0, headEnd).toLowerCase();
+  const status = Number(head.slice(9, 12));
+  const cl = /\r\ncontent-length: *(\d+)/.exec(head);
+  const length = headEnd + 4 + (cl ? Number(cl[1]) : 0);
+  return buf.length >= length ? { status, headEnd, length } : null;
+}
+
+function send(conn, raw) {
+  return new Promise((resolve, reject) => {
+    conn.pending = { resolve, reject };
+    conn.socket.write(raw);
+  });
+}
+
+async function runPhases(port, phases, connectionsPerKey) {
+  const idle = new Map();
+  const take = (key) => {
+    let list = idle.get(key);
+    if (!list) idle.set(key, (list = []));
+    return list.pop() || openConnection(port);
+  };
+  const give = (key, conn) => idle.get(key).push(conn);
+  // Open the connections before the clock starts.
+  for (const key of new Set(phases.flat().map((r) => r.key))) for (let i = 0; i < connectionsPerKey; i++) give(key, take(key));
+  const out = [];
+  for (const requests of phases) {
+    const samples = [];
+    const started = performance.now() + 100;
+    await Promise.all(requests.map(async (r) => {
+      const due = started + r.due;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      const conn = take(r.key);
+      const { status, body } = await send(conn, r.raw);
+      give(r.key, conn);
+      samples.push({ i: r.i, status, ms: performance.now() - due, body });
+    }));
+    out.push(samples);
+  }
+  for (const list of idle.values()) for (const conn of list) conn.socket.destroy();
+  return out;
+}
+`;
+
+function runLoad(port: number, phases: Request[][]): Promise<Sample[][]> {
+  return new Promise((resolve, reject) => {
+    const source = `${LOAD_GENERATOR}
+      const { parentPort, workerData } = require('node:worker_threads');
+      runPhases(workerData.port, workerData.phases, 2).then((out) => parentPort.postMessage(out));`;
+    const worker = new Worker(source, { eval: true, workerData: { port, phases } });
+    worker.once('message', (out: Sample[][]) => {
+      void worker.terminate();
+      resolve(out);
+    });
+    worker.once('error', reject);
+  });
+}
+
+/** One request on loopback with the tenant's Host (Node's fetch will not send a Host header). */
+function call(port: number, host: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  return new Promise<{ status: number; body: any; cookies: string[] }>((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path: url, headers: { host, ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}), ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null, cookies: res.headers['set-cookie'] ?? [] });
+        });
+      },
+    );
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}
+
+async function main() {
+  const { eq, sql } = await import('drizzle-orm');
+  const api = await loadServer({ source: true });
+  const { events, memberships, tickets, ticketTypes, users, hashPassword } = api;
+
+  const adminUrl = requirePostgres('box-office.ts');
+  const DEVICES = Number(process.env.BENCH_DEVICES ?? 20);
+  const RATE = Number(process.env.BENCH_RATE ?? 2);
+  const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+  const POOL = Number(process.env.BENCH_POOL ?? 10);
+  const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 100);
+  const WARM_SECONDS = 3;
+
+  const server = await startServer({ api, adminUrl, poolSize: POOL, env: { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', RATE_LIMIT_AUTH_PER_MINUTE: '100000' } });
+  let ok = false;
+  try {
+    const { deps, port } = server;
+    const { tenant, host } = await seedTenant(api, server, { name: 'Bench Box Office', url: 'boxoffice' });
+    const seedEvent = async (label: string) => {
+      const eventId = randomUUID();
+      const ticketTypeId = randomUUID();
+      await deps.db.insert(events).values({ tenantId: tenant.id, id: eventId, name: `Door ${label}`, urlName: label, status: 'published', publishedAt: new Date() });
+      await deps.db.insert(ticketTypes).values({ tenantId: tenant.id, id: ticketTypeId, eventId, name: 'General Admission', price: 2500, quantity: 100_000, remaining: 100_000 });
+      return { eventId, ticketTypeId };
+    };
+    const warm = await seedEvent('warmup');
+    const show = await seedEvent('show');
+
+    const passwordHash = await hashPassword('Bench-box-1!');
+    const devices: Array<{ cookie: string; csrf: string }> = [];
+    for (let d = 0; d < DEVICES; d++) {
+      const userId = randomUUID();
+      const email = `box${d}@example.test`;
+      await deps.db.insert(users).values({ id: userId, email, passwordHash, firstName: 'Box', lastName: `Office ${d + 1}`, status: 'ACTIVE' });
+      for (const eventId of [warm.eventId, show.eventId])
+        await deps.db.insert(memberships).values({ id: randomUUID(), userId, groupId: tenant.id, tenantId: tenant.id, eventId, roles: ['event_box_office'] });
+      const login = await call(port, host, 'POST', '/api/auth/login', { username: email, password: 'Bench-box-1!' });
+      if (login.status !== 200) throw new Error(`login ${email}: ${login.status} ${JSON.stringify(login.body)}`);
+      devices.push({ cookie: login.cookies.map((c) => c.split(';')[0]).join('; '), csrf: login.body.csrfToken });
+    }
+
+    const schedule = (event: { eventId: string; ticketTypeId: string }, seconds: number) => {
+      const requests: Request[] = [];
+      const path = `/api/tenants/${tenant.id}/events/${event.eventId}/box-office/sales`;
+      const spread = 1000 / RATE / DEVICES;
+      for (let d = 0; d < DEVICES; d++) {
+        for (let k = 0; k < RATE * seconds; k++) {
+          const body = JSON.stringify({ idempotencyKey: randomUUID(), lines: [{ ticketTypeId: event.ticketTypeId, quantity: 1 }], paymentMethod: 'cash', cashTendered: 5000 });
+          const raw =
+            `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+            `Cookie: ${devices[d]!.cookie}\r\nX-CSRF-Token: ${devices[d]!.csrf}\r\n\r\n${body}`;
+          requests.push({ i: requests.length, due: (k * 1000) / RATE + d * spread, key: `device-${d}`, raw });
+        }
+      }
+      const health = `GET /api/health HTTP/1.1\r\nHost: ${host}\r\n\r\n`;
+      for (let k = 0; k < RATE * seconds * 5; k++) requests.push({ i: requests.length, due: (k * 1000) / (RATE * 5) + spread / 2, key: 'health', raw: health });
+      return requests;
+    };
+    const warmRequests = schedule(warm, WARM_SECONDS);
+    const requests = schedule(show, SECONDS);
+    const isSale = (r: Request) => r.key !== 'health';
+
+    const [, samples] = await runLoad(port, [warmRequests, requests]);
+    const byIndex = new Map(samples!.map((s) => [s.i, s]));
+    const sales = requests.filter(isSale).map((r) => byIndex.get(r.i)!);
+    const reference = requests.filter((r) => !isSale(r)).map((r) => byIndex.get(r.i)!);
+    const saleMs = sales.map((s) => s.ms).sort((a, b) => a - b);
+    const refMs = reference.map((s) => s.ms).sort((a, b) => a - b);
+    const statuses = new Map<number, number>();
+    for (const s of sales) statuses.set(s.status, (statuses.get(s.status) ?? 0) + 1);
+    const [orderCount] = await deps.db.execute(sql`select count(*)::int as n from orders where event_id = ${show.eventId}::uuid and status = 'processing'`).then((r: any) => r.rows);
+    const [issued] = await deps.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(tickets).where(eq(tickets.eventId, show.eventId));
+    const [type] = await deps.db.select().from(ticketTypes).where(eq(ticketTypes.id, show.ticketTypeId));
+
+    const line = (label: string, value: string) => console.log(`  ${label.padEnd(34)} ${value}`);
+    console.log(
+      `\nBox office: ${DEVICES} devices x ${RATE} cash sales/s for ${SECONDS} s (open loop, ${sales.length} sales of one ticket type)` +
+        ` (PostgreSQL, pool ${POOL}, Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)})`,
+    );
+    line('sale p50 / p99', `${percentile(saleMs, 50).toFixed(1)} ms / ${percentile(saleMs, 99).toFixed(1)} ms (max ${saleMs.at(-1)!.toFixed(1)} ms)`);
+    line('reference GET /api/health p50 / p99', `${percentile(refMs, 50).toFixed(1)} ms / ${percentile(refMs, 99).toFixed(1)} ms`);
+    line('sale answers by status', [...statuses].map(([s, n]) => `${n} x ${s}`).join(', '));
+    line('orders / tickets / remaining', `${orderCount?.n} / ${issued?.n} / ${type?.remaining}`);
+    const countsOk = statuses.get(200) === sales.length && orderCount?.n === sales.length && issued?.n === sales.length && type?.remaining === 100_000 - sales.length;
+    const budgetOk = percentile(saleMs, 99) <= BUDGET_MS;
+    console.log(countsOk ? '  OK: every sale sold once, as many tickets taken as sold.' : '  FAILED: the sales do not add up.');
+    console.log(budgetOk ? `  OK: sale p99 within the ${BUDGET_MS} ms budget.\n` : `  OVER BUDGET: sale p99 above ${BUDGET_MS} ms.\n`);
+    ok = countsOk && budgetOk;
+  } finally {
+    await server.close();
+  }
+  process.exitCode = ok ? 0 : 1;
+}
+
+await main();

@@ -1,0 +1,134 @@
+import { expect, test } from '@playwright/test';
+import { givenEventOnSale, givenEventVolunteer, ORGANISER, signIn, tenantOrigin } from './support';
+
+// Issue 23, done when: a volunteer invited with the box office role sells, on a phone (390 px), 2
+// tickets for cash (the change shown), 1 on the venue's card terminal with its reference, and 1
+// complimentary; the organiser's order list shows each.
+
+const PASSWORD = 'Box-office-9!';
+
+test('a box office volunteer sells cash, card and a comp at 390 px; the order list shows each', async ({ browser, page, baseURL }) => {
+  test.setTimeout(180_000);
+  const acme = tenantOrigin(baseURL);
+  const organiser = await signIn(acme, ORGANISER);
+  const event = await givenEventOnSale(organiser, { prefix: 'Door Sale', tickets: [{ name: 'General Admission', description: 'Standing room.', price: 2500, quantity: 40 }] });
+  const volunteer = await givenEventVolunteer(browser, page, baseURL!, organiser, event.eventId, { password: PASSWORD, firstName: 'Bo', lastName: 'Office', roles: ['event_box_office'] });
+
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const phone = await context.newPage();
+  const sold: string[] = [];
+  const receipt = () => phone.getByTestId('sale-receipt');
+  const orderUidOf = async () => ((await receipt().textContent()) ?? '').match(/Order ([0-9A-Z]{12})/)![1]!;
+
+  await test.step('signed in on the phone, the events list opens the box office', async () => {
+    await phone.goto(`${acme}/login`);
+    await phone.getByLabel('Email').fill(volunteer);
+    await phone.locator('input[autocomplete="current-password"]').fill(PASSWORD);
+    await phone.getByRole('button', { name: 'Log in' }).click();
+    await expect(phone.getByTestId('console-nav')).toBeAttached();
+    await phone.goto(`${acme}/events`);
+    const link = phone.getByRole('link', { name: event.name });
+    await expect(link).toHaveAttribute('href', `/events/${event.eventId}/box-office`);
+    await link.click();
+    await expect(phone.getByRole('heading', { name: 'Box office' })).toBeVisible();
+    await expect(phone.getByTestId('box-office-type')).toContainText('40 left');
+  });
+
+  await test.step('the volunteer opens a cash drawer with a $100.00 float (issue 23 part B)', async () => {
+    await phone.goto(`${acme}/cash-drawer`);
+    await phone.getByTestId('drawer-float').fill('100');
+    await phone.getByRole('button', { name: 'Open drawer' }).click();
+    await expect(phone.getByTestId('drawer-expected-cash')).toHaveText('$100.00');
+    await phone.screenshot({ path: '/tmp/drawer-open-390.png', fullPage: true });
+    await phone.goto(`${acme}/events/${event.eventId}/box-office`);
+    await expect(phone.getByRole('heading', { name: 'Box office' })).toBeVisible();
+  });
+
+  await test.step('2 tickets for cash: $50.00 tendered on $50.00 exact shows no change; $60.00 shows $10.00', async () => {
+    await phone.getByRole('button', { name: 'One more General Admission' }).click();
+    await phone.getByRole('button', { name: 'One more General Admission' }).click();
+    await expect(phone.getByTestId('sale-total')).toHaveText('$50.00');
+    await phone.getByRole('button', { name: '$100.00' }).click();
+    await expect(phone.getByTestId('change-due')).toHaveText('$50.00');
+    await phone.getByTestId('cash-tendered').fill('60');
+    await expect(phone.getByTestId('change-due')).toHaveText('$10.00');
+    await phone.screenshot({ path: '/tmp/box-sale-390.png', fullPage: true });
+    await phone.getByTestId('complete-sale').click();
+    await expect(phone.getByTestId('receipt-change')).toHaveText('$10.00');
+    await expect(phone.getByTestId('sold-ticket')).toHaveCount(2);
+    await phone.screenshot({ path: '/tmp/box-receipt-390.png', fullPage: true });
+    sold.push(await orderUidOf());
+    await phone.getByTestId('next-sale').click();
+  });
+
+  await test.step('1 on the card terminal, with its reference', async () => {
+    await phone.getByRole('button', { name: 'One more General Admission' }).click();
+    await phone.getByTestId('pay-card_terminal').click();
+    await expect(phone.getByTestId('complete-sale')).toBeDisabled();
+    await phone.getByTestId('terminal-reference').fill('TERM-8812');
+    await phone.getByTestId('complete-sale').click();
+    await expect(receipt()).toContainText('ref TERM-8812');
+    sold.push(await orderUidOf());
+    await phone.getByTestId('next-sale').click();
+  });
+
+  await test.step('1 complimentary', async () => {
+    await phone.getByRole('button', { name: 'One more General Admission' }).click();
+    await phone.getByTestId('pay-complimentary').click();
+    await expect(phone.getByTestId('sale-total')).toHaveText('$0.00');
+    await phone.getByTestId('complete-sale').click();
+    await expect(receipt()).toContainText('Complimentary');
+    sold.push(await orderUidOf());
+    await phone.getByTestId('next-sale').click();
+    await expect(phone.getByTestId('box-office-type')).toContainText('36 left');
+  });
+
+  await test.step('the drawer expects the float and the cash sale, and closes with a zero difference', async () => {
+    await phone.goto(`${acme}/cash-drawer`);
+    await expect(phone.getByTestId('drawer-expected-cash')).toHaveText('$150.00');
+    await phone.getByTestId('drawer-counted').fill('150');
+    await expect(phone.getByTestId('drawer-difference-preview')).toContainText('$0.00 (exact)');
+    await phone.screenshot({ path: '/tmp/drawer-close-390.png', fullPage: true });
+    await phone.getByRole('button', { name: 'Close drawer' }).click();
+    await expect(phone.getByTestId('drawer-closed-summary')).toBeVisible();
+    await expect(phone.getByTestId('drawer-difference')).toHaveText('$0.00 (exact)');
+    await phone.screenshot({ path: '/tmp/drawer-closed-390.png', fullPage: true });
+    await phone.goto(`${acme}/events/${event.eventId}/box-office`);
+    await expect(phone.getByTestId('box-office-type')).toContainText('36 left');
+  });
+
+  await test.step('offline, the screen says so and sells nothing', async () => {
+    await context.setOffline(true);
+    await expect(phone.getByTestId('box-office-offline')).toBeVisible();
+    await phone.getByRole('button', { name: 'One more General Admission' }).click();
+    await expect(phone.getByTestId('complete-sale')).toBeDisabled();
+    await context.setOffline(false);
+  });
+
+  await test.step('at 768 and 1280 px the screen keeps its shape', async () => {
+    for (const width of [768, 1280]) {
+      await phone.setViewportSize({ width, height: 1000 });
+      await phone.screenshot({ path: `/tmp/box-sale-${width}.png`, fullPage: true });
+    }
+  });
+  await context.close();
+
+  await test.step("the organiser's order list shows each sale", async () => {
+    await page.goto(`${acme}/login`);
+    await page.getByLabel('Email').fill(ORGANISER.email);
+    await page.locator('input[autocomplete="current-password"]').fill(ORGANISER.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page.getByTestId('console-nav')).toBeAttached();
+    await page.goto(`${acme}/reports/sales/event/${event.eventId}/orders`);
+    for (const uid of sold) await expect(page.getByText(uid)).toBeVisible();
+    // Each with its channel (issue 23 part B).
+    for (const uid of sold) await expect(page.getByRole('row').filter({ hasText: uid })).toContainText('Box office');
+    await page.screenshot({ path: '/tmp/box-orders-1280.png', fullPage: true });
+    // The organiser's list of cash drawers shows the volunteer's, closed with no difference.
+    await page.goto(`${acme}/cash-drawers`);
+    await expect(page.getByTestId('drawer-row').first()).toContainText('$0.00 (exact)');
+    await page.screenshot({ path: '/tmp/drawer-list-1280.png', fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: '/tmp/drawer-list-390.png', fullPage: true });
+  });
+});
