@@ -68,6 +68,9 @@ const SERVER_MODULES = {
   health: [],
   outbox: [],
   site: [],
+  // issue 25: API keys and the audit log (written by every module through platform/audit.ts)
+  'api-keys': [],
+  audit: [],
   // outgoing webhooks (issue 25): modules emit domain events through platform/domain-events.ts, never import it
   webhooks: [],
 };
@@ -102,6 +105,8 @@ const WEB_FEATURES = {
   staff: [],
   templates: [],
   'ticket-types': [],
+  'api-keys': [],
+  audit: [],
   webhooks: [],
   'box-office': [],
 };

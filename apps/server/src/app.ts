@@ -21,6 +21,8 @@ import type { Deps } from './deps.js';
 import { registerAccountRoutes } from './modules/accounts/routes.js';
 import { registerFileRoutes } from './modules/files/routes.js';
 import { registerHealthRoutes } from './modules/health/routes.js';
+import { registerApiKeyRoutes } from './modules/api-keys/routes.js';
+import { registerAuditRoutes } from './modules/audit/routes.js';
 import { registerOutboxRoutes } from './modules/outbox/routes.js';
 import { registerPaymentRoutes } from './modules/payments/routes.js';
 import { registerBuyerRoutes } from './modules/fulfilment/buyer-routes.js';
@@ -61,6 +63,7 @@ import { installPublicFastPath } from './modules/public-site/fast-path.js';
 import { AppError, DomainError, RetryLaterError } from './platform/errors.js';
 import { findInvalidText } from './platform/validate.js';
 import { registerGuard } from './platform/auth/guard.js';
+import { scopeOf } from './platform/auth/scopes.js';
 import { createJobs } from './platform/jobs.js';
 import { createFailureLimiter } from './platform/failure-limiter.js';
 import { createMailer } from './platform/mail.js';
@@ -156,7 +159,8 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   });
 
   app.setNotFoundHandler((req, reply) => {
-    if (req.url.startsWith('/api') || req.method !== 'GET' || !existsSync(path.join(config.webDist, 'index.html'))) {
+    // /api and below only: /api-keys is the console's page (issue 25).
+    if (/^\/api(?:[/?]|$)/.test(req.url) || req.method !== 'GET' || !existsSync(path.join(config.webDist, 'index.html'))) {
       return reply.status(404).send({ error: { code: 'NOT_FOUND', message: M.notFound } });
     }
     // The web app is a single page: every non-API path serves index.html and the router decides.
@@ -196,15 +200,26 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   await app.register(swagger, {
     openapi: {
       info: { title: 'Marquee API', version: '1.0.0', description: 'Multi-tenant event ticketing.' },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'mq_session' } } },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'mq_session', description: 'The console’s session cookie; writes also need the X-CSRF-Token header.' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'mq_<prefix>_<secret>',
+            description: 'An API key (docs/api.md): `Authorization: Bearer mq_…`. Each operation a key may call names its scope in `x-scope`; no CSRF token.',
+          },
+        },
+      },
     },
-    transform: jsonSchemaTransform,
+    transform: (args) => withKeyScope(jsonSchemaTransform(args), args.route.method, args.url),
   });
 
   registerGuard(app, {
     db: database.db,
     baseDomain: config.baseDomain,
     session: { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours },
+    apiKeyPerMinute: config.rateLimitApiKeyPerMinute,
   });
 
   registerHealthRoutes(app, deps);
@@ -244,6 +259,8 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   registerWaitlistRoutes(app, deps);
   registerTemplateRoutes(app, deps);
   registerPageBuilderRoutes(app, deps);
+  registerApiKeyRoutes(app, deps);
+  registerAuditRoutes(app, deps);
 
   if (existsSync(config.webDist)) {
     // Built files are named by their content hash; .br/.gz beside them are written by the build (vite.config.ts).
@@ -268,6 +285,16 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   // Repeated public GETs of an event (issue 13) are answered before routing: modules/public-site/fast-path.ts.
   installPublicFastPath(app, deps);
   return app as unknown as App;
+}
+
+/** Issue 25: the OpenAPI document names each operation's API key scope (platform/auth/scopes.ts) and its security. */
+function withKeyScope<T extends { schema: object; url: string }>(out: T, method: string | string[], url: string): T {
+  if (!url.startsWith('/api')) return out;
+  const scope = scopeOf(Array.isArray(method) ? method[0]! : method, url);
+  const schema = out.schema as Record<string, unknown>;
+  const note = scope ? `API key scope: \`${scope}\`.` : 'Not for API keys.';
+  const security = scope ? [{ session: [] }, { apiKey: [] }] : [{ session: [] }];
+  return { ...out, schema: { ...schema, security, 'x-scope': scope, description: schema.description ? `${String(schema.description)}\n\n${note}` : note } };
 }
 
 /**

@@ -27,6 +27,8 @@ const ZEnv = z.object({
   RATE_LIMIT_WAITLIST_JOINS_PER_10_MINUTES: z.coerce.number().int().min(1).default(10),
   /** Invites one person may send in 10 minutes; a tenant may send three times as many. */
   RATE_LIMIT_INVITES_PER_10_MINUTES: z.coerce.number().int().min(1).default(20),
+  /** Requests per API key per minute (issue 25), on each app node. */
+  RATE_LIMIT_API_KEY_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Which proxies may set X-Forwarded-For: true, false, a hop count, or addresses/subnets ('loopback,10.0.0.0/8'). */
   TRUST_PROXY: z.string().default('loopback'),
   JOBS_POLL_MS: z.coerce.number().int().min(0).default(1000),
@@ -87,6 +89,7 @@ export type Config = {
   /** Waiting-list joins per client address (issue 24). */
   rateLimitWaitlistJoinsPer10Minutes: number;
   rateLimitInvitesPer10Minutes: number;
+  rateLimitApiKeyPerMinute: number;
   /** Fastify's trustProxy: all, none, a list of addresses/subnets, or the nearest n hops. */
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   jobsPollMs: number;
@@ -171,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sessionMaxHours: e.SESSION_MAX_HOURS,
     rateLimitAuthPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
     rateLimitCodesPer10Minutes: e.RATE_LIMIT_CODES_PER_10_MINUTES,
+    rateLimitApiKeyPerMinute: e.RATE_LIMIT_API_KEY_PER_MINUTE,
     rateLimitOrdersPerMinute: e.RATE_LIMIT_ORDERS_PER_MINUTE,
     rateLimitWaitlistJoinsPer10Minutes: e.RATE_LIMIT_WAITLIST_JOINS_PER_10_MINUTES,
     rateLimitInvitesPer10Minutes: e.RATE_LIMIT_INVITES_PER_10_MINUTES,

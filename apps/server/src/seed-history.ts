@@ -3,6 +3,7 @@ import { instantToWallClock, ZCreateOrderRequest, ZPayoutUpdateRequest, ZRefundR
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Deps } from './deps.js';
 import { checkinScans, discountCodes, events, orderActions, orders, outbox, payoutLines, payouts, refunds, tenants, tickets, ticketTypes, users } from './db/schema/index.js';
+import { SYSTEM_ACTOR } from './platform/audit.js';
 import type { AuthUser, TenantCtx } from './platform/auth/context.js';
 import { scanTicket } from './modules/checkin/service.js';
 import { createOrder } from './modules/checkout/place-order.js';
@@ -88,7 +89,7 @@ export async function seedDemoHistory(
     const [u] = await db.select({ id: users.id, email: users.email, status: users.status, firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, id));
     return u!;
   };
-  const organiser: TenantCtx = { user: await person(opts.organiserId), tenantId, tenantRoles: ['tenant_admin'], platformRoles: [], eventRoles: {} };
+  const organiser: TenantCtx = { user: await person(opts.organiserId), tenantId, tenantRoles: ['tenant_admin'], platformRoles: [], eventRoles: {}, actor: SYSTEM_ACTOR };
 
   // The event, on sale while it sells (in a week's time), moved to its real date afterwards.
   const timeZone = 'America/New_York';

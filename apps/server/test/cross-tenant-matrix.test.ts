@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { API_KEY_SCOPES } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainEvents, eventQuestions, memberships, payouts, tickets, waitlistEntries, webhookDeliveries } from '../src/db/schema/index.js';
@@ -10,7 +11,7 @@ import {
   givenTenantWithSettings,
   givenUser,
   startServer,
-  type Client,
+  Client,
   type GivenTenant,
   type TestServer,
 } from './harness.js';
@@ -24,7 +25,7 @@ import { exampleOf, loadOperations, pathParamsOf, rowCounts, urlOf, type Operati
 // only, no foreign data in any body, and nothing of the victim's changed.
 
 /** Path (and query) parameters naming a tenant's resource, and where the victim's value comes from. */
-const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId', 'drawerId', 'questionId'] as const;
+const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId', 'drawerId', 'questionId', 'keyId'] as const;
 type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
 /**
  * Parameters naming something global (platform policies, charities, global rules) on platform-only
@@ -92,7 +93,10 @@ async function givenTenantWithData(label: string): Promise<Victim> {
   // Issue 24: a question of the event, answered on the order, so that the questions' routes are tried with real ids.
   const questionId = randomUUID();
   await server.app.deps.db.insert(eventQuestions).values({ tenantId: tenant.id, id: questionId, eventId: event.id, label: `${label} diet`, kind: 'shortText', scope: 'order' });
-  if (!ruleId || !exportId || !scanId || !messageId || !endpointId || !drawerId)
+  // An API key of this tenant's (issue 25), so that its routes are tried with a real id.
+  const apiKey = await c.post(`/api/tenants/${tenant.id}/api-keys`, { details: { name: `${label} app`, scopes: ['read'] } });
+  const keyId: string | undefined = apiKey.body?.id;
+  if (!ruleId || !exportId || !scanId || !messageId || !endpointId || !drawerId || !keyId)
     throw new Error(`fixture for ${label}: rules ${JSON.stringify(rules.body).slice(0, 300)}, export ${JSON.stringify(exp.body).slice(0, 300)}, scan ${JSON.stringify(scan.body).slice(0, 300)}`);
   const ids: Ids = {
     tenantId: tenant.id,
@@ -111,6 +115,7 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     payoutId,
     scanId,
     messageId,
+    keyId,
     endpointId: endpointId!,
     deliveryId,
     entryId,
@@ -143,10 +148,27 @@ beforeAll(async () => {
     for (const [host, url] of hosts) callers.push({ name, host, client: await signedIn(server, user, url) });
   }
   for (const [host, url] of [['victim', victim.tenant.url], ['own', attacker.tenant.url], ['platform', undefined]] as const) callers.push({ name: 'anonymous', host, client: server.client(url) });
+  // Issue 25: the attacker tenant's API key with every scope, from every host.
+  const raiderAdmin = await signedIn(server, raiders.tenant_admin, attacker.tenant.url);
+  const key = await raiderAdmin.post(`/api/tenants/${attacker.tenant.id}/api-keys`, { details: { name: 'Raider app', scopes: [...API_KEY_SCOPES] } });
+  if (key.status !== 201) throw new Error(`raider key: ${JSON.stringify(key.body)}`);
+  for (const [host, url] of [['victim', victim.tenant.url], ['own', attacker.tenant.url], ['platform', undefined]] as const) {
+    callers.push({ name: 'api_key', host, client: new KeyClient(server.port, server.client(url).host, key.body.secret) });
+  }
 }, 180_000);
 afterAll(async () => {
   await server?.close();
 });
+
+/** A client that sends an API key on every request (issue 25). */
+class KeyClient extends Client {
+  constructor(port: number, host: string, readonly key: string) {
+    super(port, host);
+  }
+  override request<T = any>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+    return super.request<T>(method, url, body, { authorization: `Bearer ${this.key}`, ...headers });
+  }
+}
 
 type Classified = { op: Operation; scoped: string[] } | { op: Operation; unclassified: string[] } | { op: Operation; global: true };
 

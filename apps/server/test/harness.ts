@@ -64,7 +64,7 @@ export async function startServer(overrides: Partial<Config> = {}, opts: { peerO
   // Every test speaks from 127.0.0.1, and some place hundreds of orders or try many codes at
   // once: the per-address limits are out of the way unless a test sets them low.
   const config = loadConfig(
-    { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', RATE_LIMIT_AUTH_PER_MINUTE: '1000', RATE_LIMIT_ORDERS_PER_MINUTE: '100000', RATE_LIMIT_CODES_PER_10_MINUTES: '100000', RATE_LIMIT_INVITES_PER_10_MINUTES: '100000', RATE_LIMIT_WAITLIST_JOINS_PER_10_MINUTES: '100000', PUBLIC_SNAPSHOT_MS: '0' },
+    { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', RATE_LIMIT_AUTH_PER_MINUTE: '1000', RATE_LIMIT_ORDERS_PER_MINUTE: '100000', RATE_LIMIT_CODES_PER_10_MINUTES: '100000', RATE_LIMIT_INVITES_PER_10_MINUTES: '100000', RATE_LIMIT_WAITLIST_JOINS_PER_10_MINUTES: '100000', RATE_LIMIT_API_KEY_PER_MINUTE: '100000', PUBLIC_SNAPSHOT_MS: '0' },
     { dataDir, secret: 'test-secret-test-secret-test-secret-0123', port: 0, databaseUrl: pgDb?.url, webDist: path.join(dataDir, 'no-web'), ...overrides },
   );
   const template = !pgDb && process.env.MARQUEE_PGLITE_TEMPLATE;

@@ -45,6 +45,8 @@ export * from './ticket-menu.js';
 export * from './schemas/buyer.js';
 export * from './schemas/transfers.js';
 export * from './schemas/mailout.js';
+export * from './schemas/api-keys.js';
+export * from './schemas/audit.js';
 export * from './schemas/webhooks.js';
 
 export * from './schemas/waitlist.js';

@@ -429,6 +429,15 @@ export const M = {
   unsubscribeLinkInvalid: 'This unsubscribe link is not valid. Use the link from the most recent e-mail.',
   unsubscribed: 'You will no longer receive messages from this organiser.',
   resubscribed: 'You will receive messages from this organiser again.',
+  // API keys and the audit log (issue 25; ours)
+  apiKeyInvalid: 'This API key is not valid: it may have been revoked or have expired.',
+  apiKeyNoScope: 'This API key may not do this. Ask a tenant admin for a key with the right scope.',
+  apiKeyNotHere: 'API keys cannot do this. Sign in to the console instead.',
+  apiKeyRateLimited: 'Too many requests with this API key. Please wait and try again.',
+  apiKeyExpiryPast: 'The expiry must be in the future.',
+  apiKeyCreated: 'API key created. Copy it now: it will not be shown again.',
+  apiKeyRevoked: 'API key revoked.',
+  auditEntryImmutable: 'Audit log entries cannot be changed or deleted.',
 } as const;
 
 export type MessageKey = keyof typeof M;

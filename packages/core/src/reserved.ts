@@ -13,6 +13,8 @@ export const RESERVED_PATHS = [
   'unsubscribe',
   // Issue 21: the page that confirms the unlock link of an account locked by wrong codes (/unlock).
   'unlock',
+  // Issue 25: the consoles' API keys and audit log.
+  'api-keys', 'audit-log',
   // Issue 24: a transferred ticket's new holder's page (/tickets/{token}).
   'tickets',
 

@@ -36,7 +36,7 @@ export function isBoxOfficeOnly(memberships: TMembership[], tenantId: string | u
   return (roles.includes('event_box_office') || roles.includes('tenant_box_office')) && !roles.includes('event_manager') && !roles.includes('event_checkin');
 }
 
-const isTenantAdmin = (memberships: TMembership[], tenantId: string | undefined) =>
+export const isTenantAdmin = (memberships: TMembership[], tenantId: string | undefined) =>
   !!tenantId && memberships.some((m) => m.tenantId === tenantId && m.kind === 'tenant' && m.roles.includes('tenant_admin'));
 
 /**

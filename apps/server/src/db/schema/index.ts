@@ -14,6 +14,7 @@ export * from './templates.js';
 export * from './buyer.js';
 export * from './mailout.js';
 export * from './connect.js';
+export * from './audit.js';
 export * from './transfers.js';
 
 export * from './webhooks.js';

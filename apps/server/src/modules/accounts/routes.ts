@@ -282,7 +282,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
     },
     async (req, reply) => {
       const ctx = platformCtxOf(req);
-      return reply.status(201).send(await sendInvite({ deps, inviter: ctx.user, email: req.body.id, target: { kind: 'platform' } }));
+      return reply.status(201).send(await sendInvite({ deps, inviter: ctx.user, actor: ctx.actor, email: req.body.id, target: { kind: 'platform' } }));
     },
   );
 
@@ -302,7 +302,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
       const ctx = tenantCtxOf(req);
       return reply
         .status(201)
-        .send(await sendInvite({ deps, inviter: ctx.user, email: req.body.email, target: { kind: 'tenant', tenantId: ctx.tenantId, roles: req.body.roles } }));
+        .send(await sendInvite({ deps, inviter: ctx.user, actor: ctx.actor, email: req.body.email, target: { kind: 'tenant', tenantId: ctx.tenantId, roles: req.body.roles } }));
     },
   );
 
@@ -324,7 +324,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: Deps) {
       return reply.status(201).send(
         await sendInvite({
           deps,
-          inviter: ctx.user,
+          inviter: ctx.user, actor: ctx.actor,
           email: req.body.email,
           target: { kind: 'event', tenantId: ctx.tenantId, eventId, roles: req.body.roles },
         }),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EVENT_ROLES, isEventWritable, M, PLATFORM_GROUP_ID, PLATFORM_ROLES, TENANT_ROLES, type AppType, type EventRole, type EventStatus } from '@marquee/core';
 import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
+import { actorOf as auditActorOf, recordAudit, type AuditActor } from '../../platform/audit.js';
 import type { AuthUser } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { newToken, sha256 } from '../../platform/auth/tokens.js';
@@ -27,9 +28,12 @@ export async function sendInvite({
   email,
   target,
   tx: outer,
+  actor,
 }: {
   deps: Pick<Deps, 'db' | 'config' | 'mailer'>;
   inviter: Pick<AuthUser, 'id' | 'email' | 'firstName'>;
+  /** Who invites, for the audit log (issue 25); the system when not said. */
+  actor?: AuditActor;
   email: string;
   target: InviteTarget;
   /** The caller's transaction (Create New Tenant invites its admin inside its own). */
@@ -106,6 +110,7 @@ export async function sendInvite({
       expiresAt: new Date(Date.now() + INVITE_TTL_DAYS * 24 * 3600_000),
     });
     await deps.mailer.send(tx, mail);
+    await recordAudit(tx, { actor: auditActorOf({ actor }), tenantId: tenant?.id ?? null, action: target.kind === 'platform' ? 'platform_user.invited' : 'staff.invited', target: { type: 'invite', id: email }, after: { email, roles, eventId } });
   };
   if (outer) await write(outer);
   else await deps.db.transaction(write);

@@ -71,6 +71,8 @@ export function holdRequestOf(p: {
   /** The waiting-list entry (issue 24) whose offer this order buys; null for every other order. */
   waitlistEntryId?: string | null;
   paymentProvider: string | null;
+  /** Where it is sold: the website (ONLINE) unless said (issue 25: an app's order with an API key, APP). */
+  channel?: 'ONLINE' | 'APP';
 }): repo.HoldRequest {
   const { tenantId, eventId, hold, quote } = p;
   const { priced, config, discount, donation } = quote;
@@ -107,6 +109,7 @@ export function holdRequestOf(p: {
       waitingRoomVisitorId: p.admission,
       waitlistEntryId: p.waitlistEntryId ?? null,
       paymentProvider: p.paymentProvider,
+      channel: p.channel ?? 'ONLINE',
     },
     lines: quote.lines,
     discountCodeId: discount?.id ?? null,

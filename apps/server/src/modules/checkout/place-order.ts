@@ -9,7 +9,7 @@ import { markPaidInTx } from '../orders/payment.js';
 import * as ordersRepo from '../orders/repository.js';
 import { checkNewOrderAnswers, recordNewOrderAnswers } from '../questions/order-answers.js';
 import { cartConflict, checkCart } from './cart.js';
-import { charityChanged, invalidDiscount, noCharity, quoteCart } from './pricing.js';
+import { APP_SALE, charityChanged, invalidDiscount, noCharity, ONLINE_SALE, quoteCart } from './pricing.js';
 import { holdRequestOf, newHold } from './order-row.js';
 import * as repo from './repository.js';
 import { checkoutHoldFor, takeOverHold, withHeldTickets } from './take-over-hold.js';
@@ -50,6 +50,8 @@ export async function createOrder(opts: {
   input: CreateOrderInput;
   /** The waiting-room admission the order is placed with (its visitor id), when the event's room is on. */
   admission?: string | null;
+  /** Where it is sold: the website (ONLINE, the default) or an app with an API key (APP, place-app-order.ts). */
+  channel?: 'ONLINE' | 'APP';
 }): Promise<TCreateOrderResponse> {
   const { deps, site, eventId, input } = opts;
   const tenantId = site.tenant.id;
@@ -97,6 +99,7 @@ export async function createOrder(opts: {
     donation: contact.donation,
     donationField: 'order.donation',
     now,
+    sale: opts.channel === 'APP' ? APP_SALE : ONLINE_SALE,
   });
   const { priced, breakdown } = quote;
 
@@ -118,6 +121,7 @@ export async function createOrder(opts: {
     admission: opts.admission ?? null,
     waitlistEntryId: held?.waitlistEntryId ?? null,
     paymentProvider: free ? null : deps.payments.name,
+    channel: opts.channel ?? 'ONLINE',
   });
   const takenOver = held ? await takeOverHold(deps, held, request) : 'gone';
   const outcome = takenOver === 'gone' ? await repo.holdOrder(deps.db, request) : takenOver;

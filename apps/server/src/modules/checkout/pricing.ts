@@ -79,6 +79,8 @@ export type PricedLine = { ticketTypeId: string; ticketName: string; unitPrice: 
 /** Where and how the order is sold: the attendee site by card unless said otherwise (the box office is 'backend'). */
 export type SaleChannel = { channel: PriceOrderChannel; paymentMethod: PriceOrderPaymentMethod };
 export const ONLINE_SALE: SaleChannel = { channel: 'online', paymentMethod: 'card' };
+/** An app's order placed with an API key (issue 25): the APP pass-along option; the buyer pays by card on the payment page. */
+export const APP_SALE: SaleChannel = { channel: 'app', paymentMethod: 'card' };
 
 /** The server's price: always recomputed from stored prices and settings, never the client's numbers. */
 export function priceLines(config: PricingConfig, lines: PricedLine[], discount: PriceOrderDiscount | undefined, donation = 0, sale: SaleChannel = ONLINE_SALE): PriceOrderResult {
@@ -121,7 +123,7 @@ export function quoteCart(
     donation: number;
     donationField: string;
     now: Date;
-    /** The attendee site by card unless given (the box office, issue 23). */
+    /** Where and how it is sold: the attendee site by card unless given (the box office, issue 23: 'backend'; an app with an API key, issue 25: 'app'). */
     sale?: SaleChannel;
     /** Every ticket complimentary (a comp from the box office or the guest list): priced 0. */
     complimentary?: boolean;

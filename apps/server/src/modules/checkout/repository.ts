@@ -1,7 +1,7 @@
-import { and, eq, getTableColumns, getTableName, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, getTableName, isNull, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { runPrepared, type Db, type DbOrTx } from '../../db/client.js';
-import { charities, discountCodes, events, jobs, orderLines, orders, surchargeRules, ticketSettings, ticketTypes } from '../../db/schema/index.js';
+import { charities, discountCodes, events, jobs, orderLines, orders, surchargeRules, tenants, ticketSettings, ticketTypes } from '../../db/schema/index.js';
 import { createBatcher, type Batcher } from '../../platform/batcher.js';
 import type { EventRow } from '../events/repository.js';
 import type { OrderInsert } from '../orders/repository.js';
@@ -136,9 +136,12 @@ const HOLD_ORDER_KEYS = [
   'address1', 'address2', 'city', 'state', 'zipCode', 'country', 'optInEmail', 'optInText', 'discountCode',
   'discountCodeId', 'ticketCount', 'subtotal', 'surcharge', 'processingFee', 'gatewayProcessingFee', 'discount',
   'vat', 'taxRate', 'donation', 'donationFee', 'charityId', 'charityName', 'totalAmount', 'tenantTotal', 'platformTotal', 'breakdown',
-  'holdExpiresAt', 'viewTokenHash', 'userId', 'waitingRoomVisitorId', 'waitlistEntryId', 'paymentProvider',
+  'holdExpiresAt', 'viewTokenHash', 'userId', 'waitingRoomVisitorId', 'waitlistEntryId', 'paymentProvider', 'channel',
 ] as const satisfies ReadonlyArray<keyof OrderInsert>;
-export type HoldOrderRow = { [K in (typeof HOLD_ORDER_KEYS)[number]]-?: Exclude<OrderInsert[K], undefined> };
+export type HoldOrderRow = { [K in Exclude<(typeof HOLD_ORDER_KEYS)[number], 'channel'>]-?: Exclude<OrderInsert[K], undefined> } & {
+  /** Where it is sold; the website (ONLINE) unless said (issue 25: APP). */
+  channel?: 'ONLINE' | 'APP';
+};
 
 // One statement holds a whole batch of orders (see holdOrder below). $1 is the batch as JSON, one
 // item per order: {order: its columns by column name, lines: [{id, qty, price, name}], discountCodeId,
@@ -184,7 +187,7 @@ export type HoldRequest = {
 function holdItem(h: HoldRequest) {
   const order: Record<string, unknown> = {};
   for (const k of HOLD_ORDER_KEYS) {
-    const v = h.order[k];
+    const v = k === 'channel' ? (h.order.channel ?? 'ONLINE') : h.order[k];
     order[orders[k].name] = v instanceof Date ? v.toISOString() : v;
   }
   return {
@@ -279,4 +282,13 @@ export async function replaceHoldWithOrder(tx: DbOrTx, p: { holdId: string; requ
     .where(and(eq(orders.tenantId, order.tenantId), eq(orders.id, p.holdId)));
   await tx.insert(orders).values(order);
   await tx.insert(orderLines).values(lines.map((l) => ({ tenantId: order.tenantId, orderId: order.id, ...l })));
+}
+
+/** The tenant an app's order is placed for (issue 25), as the site's host would name it. */
+export async function findTenantForApp(db: DbOrTx, tenantId: string): Promise<{ id: string; name: string; url: string; status: string } | null> {
+  const [row] = await db
+    .select({ id: tenants.id, name: tenants.name, url: tenants.url, status: tenants.status })
+    .from(tenants)
+    .where(and(eq(tenants.id, tenantId), isNull(tenants.deletedAt)));
+  return row ?? null;
 }

@@ -3,9 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
-import { siteCtxOf } from '../../platform/auth/guard.js';
+import { siteCtxOf, tenantCtxOf } from '../../platform/auth/guard.js';
 import { discountCodeLimit, field } from './code-limit.js';
 import { holdCart } from './hold-cart.js';
+import { placeAppOrder } from './place-app-order.js';
 import { createOrder } from './place-order.js';
 import { assertAdmitted } from '../waiting-room/service.js';
 import { waitingRoomTokens } from '../waiting-room/visitor-token.js';
@@ -74,5 +75,23 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: Deps) {
       const admission = await assertAdmitted({ deps, tenantId: site.tenant.id, eventId: req.params.eventId, tokens: waitingRoomTokens(req, req.params.eventId) });
       return reply.status(201).send(await holdCart({ deps, site, eventId: req.params.eventId, input: req.body, admission }));
     },
+  );
+
+  // Issue 25, the APP channel: PLACE ORDER for an app, with an API key holding `orders:write` (or a
+  // tenant admin's session); the order is sold on channel APP. docs/api.md walks through it.
+  r.post(
+    '/api/tenants/:tenantId/events/:eventId/app-orders',
+    {
+      config: { access: { kind: 'tenant', roles: ['tenant_admin'], platformRoles: [] } },
+      ...codeLimit,
+      schema: {
+        tags: ['checkout'],
+        summary: 'PLACE ORDER from an app (channel APP): holds the tickets and answers the payment URL in `message`, where the buyer pays',
+        params: z.object({ tenantId: z.string(), eventId: z.uuid() }),
+        body: ZCreateOrderRequest,
+        response: { 201: ZCreateOrderResponse, 409: z.union([ZCartConflict, ZError]) },
+      },
+    },
+    async (req, reply) => reply.status(201).send(await placeAppOrder({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, input: req.body })),
   );
 }

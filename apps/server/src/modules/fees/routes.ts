@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
-import { tenantCtxOf } from '../../platform/auth/guard.js';
+import { platformCtxOf, tenantCtxOf } from '../../platform/auth/guard.js';
 import { PLATFORM_READ, PLATFORM_WRITE } from '../tenants/access.js';
 import * as fees from './service.js';
 
@@ -23,7 +23,6 @@ const ZSettingsSaved = z.object({ success: z.literal(true), message: z.string(),
 const ZSettingsBody = z.record(z.string(), z.unknown()).describe('Either {defaultSurchargeRule} or the full ticket settings (ZTicketSettingsInput)');
 
 const GLOBAL: fees.FeeScope = { kind: 'global' };
-const PLATFORM_ACTOR = fees.actorOf(null);
 const tags = ['fees'];
 
 const tenantRead = { kind: 'tenant', roles: ['tenant_admin', 'tenant_staff'], platformRoles: PLATFORM_READ } as const;
@@ -49,7 +48,7 @@ export function registerFeeRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: { kind: 'platform', roles: PLATFORM_WRITE } },
       schema: { tags, body: ZSurchargeRuleInput, response: { 201: ZSurchargeRuleResponse } },
     },
-    async (req, reply) => reply.status(201).send(await fees.createRule({ deps, scope: GLOBAL, actor: PLATFORM_ACTOR, input: req.body })),
+    async (req, reply) => reply.status(201).send(await fees.createRule({ deps, scope: GLOBAL, actor: fees.actorOf(null, platformCtxOf(req).actor), input: req.body })),
   );
 
   r.put(
@@ -58,7 +57,7 @@ export function registerFeeRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: { kind: 'platform', roles: PLATFORM_WRITE } },
       schema: { tags, params: ZRuleParams, body: ZSurchargeRuleInput, response: { 200: ZSurchargeRuleResponse } },
     },
-    async (req) => fees.updateRule({ deps, scope: GLOBAL, actor: PLATFORM_ACTOR, ruleId: req.params.id, changes: req.body }),
+    async (req) => fees.updateRule({ deps, scope: GLOBAL, actor: fees.actorOf(null, platformCtxOf(req).actor), ruleId: req.params.id, changes: req.body }),
   );
 
   r.patch(
@@ -67,13 +66,13 @@ export function registerFeeRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: { kind: 'platform', roles: PLATFORM_WRITE } },
       schema: { tags, summary: 'Partial update, e.g. {active} from the table or {default: true}', params: ZRuleParams, body: ZSurchargeRulePatch, response: { 200: ZSurchargeRuleResponse } },
     },
-    async (req) => fees.updateRule({ deps, scope: GLOBAL, actor: PLATFORM_ACTOR, ruleId: req.params.id, changes: req.body }),
+    async (req) => fees.updateRule({ deps, scope: GLOBAL, actor: fees.actorOf(null, platformCtxOf(req).actor), ruleId: req.params.id, changes: req.body }),
   );
 
   r.delete(
     '/api/global/rules/:id',
     { config: { access: { kind: 'platform', roles: PLATFORM_WRITE } }, schema: { tags, params: ZRuleParams, response: { 200: ZDeleted } } },
-    async (req) => fees.deleteRule({ deps, scope: GLOBAL, actor: PLATFORM_ACTOR, ruleId: req.params.id }),
+    async (req) => fees.deleteRule({ deps, scope: GLOBAL, actor: fees.actorOf(null, platformCtxOf(req).actor), ruleId: req.params.id }),
   );
 
   r.get(
@@ -88,7 +87,7 @@ export function registerFeeRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: { kind: 'platform', roles: PLATFORM_WRITE } },
       schema: { tags, body: ZSettingsBody, response: { 200: ZSettingsSaved } },
     },
-    async (req) => fees.updateSettings({ deps, scope: GLOBAL, actor: PLATFORM_ACTOR, body: req.body }),
+    async (req) => fees.updateSettings({ deps, scope: GLOBAL, actor: fees.actorOf(null, platformCtxOf(req).actor), body: req.body }),
   );
 
   // ---- a tenant's own (Tenant Fees) ---------------------------------------------------------
@@ -149,7 +148,7 @@ export function registerFeeRoutes(app: FastifyInstance, deps: Deps) {
         response: { 200: ZDeleted },
       },
     },
-    async (req) => fees.deleteTenantRuleAsPlatform({ deps, tenantId: req.query.tenantId, ruleId: req.params.ruleId }),
+    async (req) => fees.deleteTenantRuleAsPlatform({ deps, tenantId: req.query.tenantId, ruleId: req.params.ruleId, audit: platformCtxOf(req).actor }),
   );
 
   r.get(

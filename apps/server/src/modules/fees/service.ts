@@ -18,10 +18,12 @@ import {
   type TSurchargeRule,
   type TSurchargeRuleList,
   type TTicketSettingsResource,
+  type AuditAction,
 } from '@marquee/core';
 import type { z } from 'zod';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
+import { actorOf as auditActorOf, recordAudit, type AuditActor } from '../../platform/audit.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { AppError, DomainError, forbidden, notFound } from '../../platform/errors.js';
@@ -90,11 +92,16 @@ export async function ensureGlobalFeeDefaults(deps: Pick<Deps, 'db'>): Promise<v
 // ---- who may write ---------------------------------------------------------------------------
 
 /** Platform managers always; a tenant's admin only while the platform allows it. Reading is always allowed. */
-export type FeeActor = { platformWriter: boolean };
+export type FeeActor = { platformWriter: boolean; /** Who, for the audit log (issue 25). */ audit?: AuditActor };
 
-export const actorOf = (ctx: TenantCtx | null): FeeActor => ({
+export const actorOf = (ctx: TenantCtx | null, audit?: AuditActor): FeeActor => ({
   platformWriter: ctx === null || ctx.platformRoles.some((r) => PLATFORM_FEE_WRITERS.includes(r)),
+  audit: ctx?.actor ?? audit,
 });
+
+/** An audit entry of a fee change, for the scope's tenant (null: the global fees). */
+const auditFees = (tx: Tx, scope: FeeScope, actor: FeeActor, action: AuditAction, id: string | null, before: unknown, after: unknown) =>
+  recordAudit(tx, { actor: auditActorOf({ actor: actor.audit }), tenantId: scope.kind === 'tenant' ? scope.tenantId : null, action, target: { type: id ? 'fee_rule' : 'fee_settings', id }, before, after });
 
 /** spec: accounts §6: 'Allow Tenant to Edit Fees Settings', enforced here, not only by disabled inputs. */
 function assertMayWrite(actor: FeeActor, settings: FeeSettings) {
@@ -146,6 +153,7 @@ export async function createRule({
     if (makeDefault && !values.active) throw new AppError('CONFLICT', M.defaultRuleInactive);
     await repo.insertRule(tx, scope, id, values);
     if (makeDefault) await repo.updateSettings(tx, scope, { defaultSurchargeRule: id });
+    await auditFees(tx, scope, actor, 'fees.rule_created', id, null, input);
   });
   return { data: { rule: await ruleResource(deps.db, scope, id) } };
 }
@@ -177,6 +185,7 @@ export async function updateRule({
     if (makeDefault && !activeAfter) throw new AppError('CONFLICT', M.defaultRuleInactive);
     await repo.updateRule(tx, scope, ruleId, values);
     if (makeDefault && !isDefault) await repo.updateSettings(tx, scope, { defaultSurchargeRule: ruleId });
+    await auditFees(tx, scope, actor, 'fees.rule_changed', ruleId, { ...row, default: isDefault }, { ...row, ...values, default: makeDefault ?? isDefault });
   });
   return { data: { rule: await ruleResource(deps.db, scope, ruleId) } };
 }
@@ -190,14 +199,15 @@ export async function deleteRule({ deps, scope, actor, ruleId }: { deps: Deps; s
     // spec: accounts §8: deleting the default rule is refused with this exact message.
     if (settings.defaultSurchargeRule === ruleId) throw new AppError('CONFLICT', M.defaultRuleDelete);
     await repo.deleteRule(tx, scope, ruleId);
+    await auditFees(tx, scope, actor, 'fees.rule_deleted', ruleId, row, null);
   });
   return { success: true as const, message: M.surchargeDeleted };
 }
 
 /** The platform console's delete of a tenant's rule; the tenant id comes from the query (platform access). */
-export async function deleteTenantRuleAsPlatform({ deps, tenantId, ruleId }: { deps: Deps; tenantId: string; ruleId: string }) {
+export async function deleteTenantRuleAsPlatform({ deps, tenantId, ruleId, audit }: { deps: Deps; tenantId: string; ruleId: string; audit?: AuditActor }) {
   if (!UUID_RE.test(tenantId) || !(await findTenant(deps.db, tenantId))) throw notFound();
-  return deleteRule({ deps, scope: { kind: 'tenant', tenantId }, actor: actorOf(null), ruleId });
+  return deleteRule({ deps, scope: { kind: 'tenant', tenantId }, actor: actorOf(null, audit), ruleId });
 }
 
 // ---- settings --------------------------------------------------------------------------------
@@ -227,6 +237,7 @@ export async function updateSettings({ deps, scope, actor, body }: { deps: Deps;
       const { defaultSurchargeRule } = parseOrThrow(ZSetDefaultSurchargeRuleRequest, body);
       await assertDefaultCandidate(tx, scope, defaultSurchargeRule);
       await repo.updateSettings(tx, scope, { defaultSurchargeRule });
+      await auditFees(tx, scope, actor, 'fees.settings_changed', null, { defaultSurchargeRule: current.defaultSurchargeRule }, { defaultSurchargeRule });
       return;
     }
     const raw = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
@@ -244,6 +255,7 @@ export async function updateSettings({ deps, scope, actor, body }: { deps: Deps;
     // The global settings are a template, never tenant-controlled themselves.
     if (scope.kind === 'global') settings.isTenantSettingsControlEnabled = false;
     await repo.updateSettings(tx, scope, settings);
+    await auditFees(tx, scope, actor, 'fees.settings_changed', null, current, settings);
   });
   return { success: true as const, message: M.settingsUpdated, settings: await getSettings({ deps, scope }) };
 }

@@ -1,5 +1,6 @@
 import { CANCEL_REFUND_MAX_TRIES, CANCEL_REFUND_RETRY_MINUTES } from '@marquee/core';
 import type { Deps } from '../../deps.js';
+import { recordAudit, SYSTEM_ACTOR } from '../../platform/audit.js';
 import { lockTenantOrder } from '../orders/repository.js';
 import { processRefund, recordRefund } from '../payments/refunds.js';
 import { CANCEL_ORDER_REFUND_JOB, CANCEL_REFUND_JOB_ATTEMPTS, EVENT_CANCELLED_REASON, type CancelOrderJob } from './cancel-jobs.js';
@@ -51,6 +52,7 @@ export async function refundCancelledOrder(opts: { deps: Deps; job: CancelOrderJ
       userEmail: null,
       details: { refundId: row.id, amount: left, ticketIds: row.ticketIds, ...(latest ? { retry: failures } : {}) },
     });
+    await recordAudit(tx, { actor: SYSTEM_ACTOR, tenantId: job.tenantId, action: 'order.refunded', target: { type: 'order', id: order.orderUid }, before: { refunded: live.amount, totalAmount: order.totalAmount }, after: { refundId: row.id, amount: left, reason: EVENT_CANCELLED_REASON, ticketIds: row.ticketIds, cancelledBy: job.userId } });
     return row;
   });
   if (!written) return null;

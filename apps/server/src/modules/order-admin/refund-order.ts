@@ -1,6 +1,7 @@
 import { M, ticketsRefundAmount, type TRefundResponse, type ZRefundRequest } from '@marquee/core';
 import type { z } from 'zod';
 import type { Deps } from '../../deps.js';
+import { recordAudit } from '../../platform/audit.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { lockTenantOrder } from '../orders/repository.js';
@@ -114,6 +115,7 @@ export async function refundOrder(opts: {
       });
     }
     await enqueueRefundNotice(deps, tx, { tenantId: ctx.tenantId, orderId: order.id, refundId: row.id });
+    await recordAudit(tx, { actor: ctx.actor, tenantId: ctx.tenantId, action: 'order.refunded', target: { type: 'order', id: order.orderUid }, before: { refunded: live.amount, totalAmount: order.totalAmount }, after: { refundId: row.id, amount, mode: input.mode, reason: input.reason, ticketIds: row.ticketIds, ...(isOfflineOrder(order) ? { refundMethod: input.refundMethod } : {}) } });
     return row;
   });
 

@@ -1,6 +1,7 @@
 import { M, type TVoidTicketResponse, type ZVoidTicketRequest } from '@marquee/core';
 import type { z } from 'zod';
 import type { Deps } from '../../deps.js';
+import { recordAudit } from '../../platform/audit.js';
 import { emitDomainEvent } from '../../platform/domain-events.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { conflict, notFound } from '../../platform/errors.js';
@@ -44,6 +45,7 @@ export async function voidTicket(opts: { deps: Deps; ctx: TenantCtx; eventId: st
       details: { ticketUID: ticket.ticketUid },
     });
     await enqueueTicketNotice(deps, tx, { tenantId: ctx.tenantId, orderId: order.id, ticketId: ticket.id, voided: input.void });
+    await recordAudit(tx, { actor: ctx.actor, tenantId: ctx.tenantId, action: input.void ? 'tickets.voided' : 'tickets.unvoided', target: { type: 'ticket', id: ticket.ticketUid }, before: { orderUID: order.orderUid, voided: !input.void }, after: { orderUID: order.orderUid, voided: input.void, reason: input.reason } });
     if (input.void) {
       await emitDomainEvent(deps, tx, {
         tenantId: ctx.tenantId,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { M, payoutHoldToast, type TPayoutHoldAnswer, type TPayoutHoldRequest } from '@marquee/core';
 import type { Deps } from '../../deps.js';
+import { recordAudit } from '../../platform/audit.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { badRequest, conflict, notFound } from '../../platform/errors.js';
@@ -38,6 +39,7 @@ export async function holdPayout({ deps, ctx, input }: { deps: Deps; ctx: Tenant
       userId: ctx.user.id,
       userEmail: ctx.user.email,
     });
+    await recordAudit(tx, { actor: ctx.actor, tenantId: ctx.tenantId, action: hold ? 'payout.held' : 'payout.released', target: { type: 'order', id: order.orderUid }, before: { onHold: line.onHold }, after: { onHold: hold, message: input.message ?? '' } });
   });
   return { success: true, message: payoutHoldToast(order.orderUid, hold), onHold: hold, orderUID: order.orderUid };
 }

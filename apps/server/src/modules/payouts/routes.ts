@@ -109,7 +109,7 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: { kind: 'platform', roles: PLATFORM_WRITE } },
       schema: { tags, summary: 'Transfer the chosen orders, one transfer per tenant', body: ZTransferRequest, response: { 200: ZTransferResult } },
     },
-    async (req) => transferPayoutOrders({ deps, user: platformCtxOf(req).user, orderUIDs: req.body.orderUIDs }),
+    async (req) => transferPayoutOrders({ deps, user: platformCtxOf(req).user, orderUIDs: req.body.orderUIDs, actor: platformCtxOf(req).actor }),
   );
 
   // ---- tenant (tenant console, and platform operators per tenant) --------------------------------

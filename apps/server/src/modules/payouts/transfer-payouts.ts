@@ -9,6 +9,7 @@ import {
 } from '@marquee/core';
 import type { DbOrTx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../../platform/audit.js';
 import { emitDomainEvent } from '../../platform/domain-events.js';
 import type { AuthUser } from '../../platform/auth/context.js';
 import { TransferRefused } from '../../platform/payments/gateway.js';
@@ -33,11 +34,14 @@ export async function transferPayoutOrders({
   user,
   orderUIDs,
   automatic = false,
+  actor = SYSTEM_ACTOR,
 }: {
   deps: Deps;
   user: AuthUser | null;
   orderUIDs: string[];
   automatic?: boolean;
+  /** Who asked, for the audit log; the system for automatic payouts. */
+  actor?: AuditActor;
 }): Promise<TTransferResult> {
   const uids = [...new Set(orderUIDs.map((u) => u.trim()))];
   const found = await repo.ordersByUid(deps.db, uids);
@@ -51,7 +55,7 @@ export async function transferPayoutOrders({
 
   const completed: TTransferResult['completedOrderPayouts'] = [];
   for (const tenantId of [...byTenant.keys()].sort()) {
-    const outcome = await transferForTenant(deps, { tenantId, orders: byTenant.get(tenantId)!, user, automatic });
+    const outcome = await transferForTenant(deps, { tenantId, orders: byTenant.get(tenantId)!, user, automatic, actor });
     if (outcome.completed) completed.push(outcome.completed);
     failed.push(...outcome.failed);
   }
@@ -73,7 +77,7 @@ function ineligibility(line: repo.PayoutLineRow | undefined, now: Date): string 
 
 async function transferForTenant(
   deps: Deps,
-  p: { tenantId: string; orders: Array<{ id: string; orderUid: string }>; user: AuthUser | null; automatic: boolean },
+  p: { tenantId: string; orders: Array<{ id: string; orderUid: string }>; user: AuthUser | null; automatic: boolean; actor: AuditActor },
 ): Promise<TenantOutcome> {
   const payoutId = randomUUID();
   const names = await repo.tenantNames(deps.db, p.tenantId);
@@ -138,6 +142,7 @@ async function transferForTenant(
     });
     const claimed = await repo.claimLines(tx, p.tenantId, payoutId, all.map((l) => l.id));
     if (claimed !== all.length) throw new Error('payout lines changed under their row lock');
+    await recordAudit(tx, { actor: p.actor, tenantId: p.tenantId, action: 'payouts.transferred', target: { type: 'payout', id: payoutId }, after: { amount, destination, automatic: p.automatic, orderUIDs: chosenUids } });
     return { amount, uids: [...new Set([...chosenUids, ...refunds.map((l) => l.orderUid), ...netting.map((l) => l.orderUid)])] };
   });
   if (!claim) return { failed };

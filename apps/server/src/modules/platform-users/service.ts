@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { M, PLATFORM_GROUP_ID, type TPlatformUser, type TPlatformUserList, type ZUpdatePlatformUserRequest } from '@marquee/core';
 import type { z } from 'zod';
 import type { Deps } from '../../deps.js';
+import { recordAudit } from '../../platform/audit.js';
 import type { PlatformCtx } from '../../platform/auth/context.js';
 import { conflict, forbidden, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
@@ -99,6 +100,7 @@ export async function updatePlatformUser({
       }
       if (membership) await repo.setMembershipRoles(tx, membership.id, roles);
       else if (invite) await repo.setInviteRoles(tx, invite.id, roles);
+      await recordAudit(tx, { actor: actor.actor, tenantId: null, action: 'platform_user.changed', target: { type: 'user', id: user?.id ?? null }, before: { email, roles: current }, after: { email, roles } });
     }
     if (changes.name !== undefined) {
       if (!user) throw conflict(M.userNotSignedUp);
@@ -122,6 +124,7 @@ export async function deletePlatformUser({ deps, actor, email }: { deps: Deps; a
         if (supers.every((id) => id === user.id)) throw conflict(M.lastSuperUser);
       }
       await repo.deleteMembership(tx, membership.id);
+      await recordAudit(tx, { actor: actor.actor, tenantId: null, action: 'platform_user.changed', target: { type: 'user', id: user.id }, before: { email, roles: membership.roles }, after: { email, roles: [] } });
     }
     const withdrawn = await repo.deleteOpenPlatformInvites(tx, email);
     if (!membership && withdrawn === 0) throw notFound();

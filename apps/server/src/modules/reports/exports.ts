@@ -2,6 +2,7 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import { exportFailureMessage, M, type ExportKind, type TExportStatus } from '@marquee/core';
 import type { Deps } from '../../deps.js';
+import { actorOf as auditActorOf, recordAudit, type AuditActor } from '../../platform/audit.js';
 import type { AuthUser } from '../../platform/auth/context.js';
 import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
@@ -68,9 +69,12 @@ export async function startExport({
   scope,
   query,
   label = '',
+  actor,
 }: {
   deps: Pick<Deps, 'db' | 'jobs' | 'config'>;
   user: AuthUser;
+  /** Who asked, for the audit log (issue 25: exports downloaded). */
+  actor?: AuditActor;
   kind: ExportKind;
   scope: Scope;
   query: { sort?: string; filters?: string | string[] };
@@ -95,6 +99,7 @@ export async function startExport({
       requestedBy: user.id,
     });
     await deps.jobs.enqueue(tx, REPORT_EXPORT_JOB, { exportId: id }, { maxAttempts: EXPORT_ATTEMPTS, dedupeKey: `${REPORT_EXPORT_JOB}:${id}` });
+    await recordAudit(tx, { actor: auditActorOf({ actor }), tenantId: inserted.tenantId, action: 'export.downloaded', target: { type: 'export', id }, after: { kind, scope, query: params.query, rows: totalRows } });
     return inserted;
   });
   return statusOf(deps, row);

@@ -65,7 +65,7 @@ export function registerReportRoutes(app: FastifyInstance, deps: Deps) {
     r.get(
       path,
       { config: { access: PLATFORM_REPORTS }, schema: { tags, querystring: ZExportQuery, response: { 200: ZExportStatus } } },
-      async (req) => exportsService.startExport({ deps, user: platformCtxOf(req).user, kind, scope: { platform: true }, query: req.query }),
+      async (req) => exportsService.startExport({ deps, user: platformCtxOf(req).user, actor: platformCtxOf(req).actor, kind, scope: { platform: true }, query: req.query }),
     );
   platformDownload('/api/platform/reports/tenant-list/download', 'tenant-list');
   platformDownload('/api/platform/reports/taxes/download', 'taxes');
@@ -120,7 +120,7 @@ export function registerReportRoutes(app: FastifyInstance, deps: Deps) {
         async (req) => {
           const ctx = tenantCtxOf(req);
           const scope = await service.reportScope({ deps, ctx });
-          return exportsService.startExport({ deps, user: ctx.user, kind, scope, query: req.query });
+          return exportsService.startExport({ deps, user: ctx.user, actor: ctx.actor, kind, scope, query: req.query });
         },
       );
     }
@@ -136,7 +136,7 @@ export function registerReportRoutes(app: FastifyInstance, deps: Deps) {
         async (req) => {
           const ctx = tenantCtxOf(req);
           const scope = await service.reportScope({ deps, ctx, eventId: req.params.eventId });
-          return exportsService.startExport({ deps, user: ctx.user, kind, scope, query: req.query });
+          return exportsService.startExport({ deps, user: ctx.user, actor: ctx.actor, kind, scope, query: req.query });
         },
       );
     }

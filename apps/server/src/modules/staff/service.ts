@@ -1,5 +1,6 @@
 import { M, type TenantRole, type TStaffList, type TStaffMember } from '@marquee/core';
 import type { Deps } from '../../deps.js';
+import { recordAudit } from '../../platform/audit.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
@@ -55,11 +56,13 @@ export async function updateStaffRoles({ deps, ctx, staffId, roles }: { deps: De
     if (membership) {
       if (!wanted.includes(ADMIN)) keepsAnAdmin(admins, membership.userId);
       await repo.setMembershipRoles(tx, membership.id, wanted);
+      await recordAudit(tx, { actor: ctx.actor, tenantId: ctx.tenantId, action: 'staff.roles_changed', target: { type: 'user', id: membership.userId }, before: { email: membership.email, roles: membership.roles }, after: { email: membership.email, roles: wanted } });
       return;
     }
     const invitee = await repo.findStaff(tx, ctx.tenantId, staffId);
     if (!invitee || invitee.isMember) throw notFound();
     await repo.setOpenInviteRoles(tx, ctx.tenantId, invitee.email, wanted);
+    await recordAudit(tx, { actor: ctx.actor, tenantId: ctx.tenantId, action: 'staff.roles_changed', target: { type: 'invite', id: staffId }, before: { email: invitee.email }, after: { email: invitee.email, roles: wanted } });
   });
   const row = await repo.findStaff(deps.db, ctx.tenantId, staffId);
   if (!row) throw notFound();
@@ -89,6 +92,7 @@ export async function removeStaff({ deps, ctx, staffId }: { deps: Deps; ctx: Ten
     }
     if (userId) await repo.deleteTenantMemberships(tx, ctx.tenantId, userId);
     await repo.deleteOpenInvites(tx, ctx.tenantId, email);
+    await recordAudit(tx, { actor: ctx.actor, tenantId: ctx.tenantId, action: 'staff.removed', target: { type: 'user', id: userId ?? null }, before: { email, roles: membership?.roles ?? [] }, after: null });
   });
   return { success: true as const };
 }

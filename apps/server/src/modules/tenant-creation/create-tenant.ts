@@ -3,6 +3,7 @@ import { M, type TTenant, type ZCreateTenantRequest } from '@marquee/core';
 import type { z } from 'zod';
 import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
+import { actorOf as auditActorOf, recordAudit, type AuditActor } from '../../platform/audit.js';
 import type { AuthUser } from '../../platform/auth/context.js';
 import { isUniqueViolation } from '../../platform/db-errors.js';
 import { DomainError } from '../../platform/errors.js';
@@ -22,18 +23,16 @@ import { assertUrlFree, PROVISION_SITE_JOB, sitePrefix, toTenant } from '../tena
  * the site is then provisioned by a job enqueued in the same transaction. Any failure leaves
  * nothing behind. Pass `tx` to create it inside a caller's transaction (the demo seed does).
  */
-export async function createTenant({
-  deps,
-  input,
-  tx: outer,
-  inviter,
-}: {
+export async function createTenant(opts: {
   deps: Pick<Deps, 'db' | 'jobs' | 'config' | 'storage' | 'mailer'>;
   input: z.output<typeof ZCreateTenantRequest>;
   tx?: Tx;
   /** Who creates it: the tenant's e-mail is invited as its admin in their name. The demo seed adds its admin itself. */
   inviter?: Pick<AuthUser, 'id' | 'email' | 'firstName'>;
+  /** Who creates it, for the audit log; the system (the demo seed) otherwise. */
+  actor?: AuditActor;
 }): Promise<TTenant> {
+  const { deps, input, tx: outer, inviter } = opts;
   const id = randomUUID();
   const { details } = input;
   const work = async (tx: Tx) => {
@@ -56,7 +55,8 @@ export async function createTenant({
     await deps.jobs.enqueue(tx, PROVISION_SITE_JOB, { tenantId: id }, { dedupeKey: `${PROVISION_SITE_JOB}:${id}:1` });
     // issue 15: a new tenant gets someone who can sign in. The invite (from the tenant's template)
     // and its mail (outbox) are written in this transaction, so there is no tenant without its invite.
-    if (inviter) await sendInvite({ deps, tx, inviter, email: details.email, target: { kind: 'tenant', tenantId: id, roles: ['tenant_admin'] } });
+    if (inviter) await sendInvite({ deps, tx, inviter, actor: opts.actor, email: details.email, target: { kind: 'tenant', tenantId: id, roles: ['tenant_admin'] } });
+    await recordAudit(tx, { actor: auditActorOf({ actor: opts.actor }), tenantId: id, action: 'tenant.created', target: { type: 'tenant', id }, after: { name: details.name, url: details.url, email: details.email } });
   };
   try {
     if (outer) await work(outer);

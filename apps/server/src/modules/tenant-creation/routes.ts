@@ -18,6 +18,6 @@ export function registerTenantCreationRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: { kind: 'platform', roles: PLATFORM_WRITE } },
       schema: { tags, summary: "Create New Tenant (one transaction, with a tenant-admin invite to the tenant's e-mail from its invite template), then provision its site", body: ZCreateTenantRequest, response: { 201: ZTenant } },
     },
-    async (req, reply) => reply.status(201).send(await tenants.createTenant({ deps, input: req.body, inviter: platformCtxOf(req).user })),
+    async (req, reply) => reply.status(201).send(await tenants.createTenant({ deps, input: req.body, inviter: platformCtxOf(req).user, actor: platformCtxOf(req).actor })),
   );
 }

@@ -74,7 +74,7 @@ export function registerTenantRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: { kind: 'tenant', roles: [], platformRoles: PLATFORM_WRITE } },
       schema: { tags, summary: 'Delete (soft) an active or pending tenant', params: ZTenantParams, response: { 200: ZSuccess } },
     },
-    async (req) => tenants.deleteTenant({ deps, tenantId: tenantCtxOf(req).tenantId }),
+    async (req) => tenants.deleteTenant({ deps, tenantId: tenantCtxOf(req).tenantId, actor: tenantCtxOf(req).actor }),
   );
 
   r.get(

@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { publicOrigin } from '../../config.js';
 import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
+import { actorOf as auditActorOf, recordAudit, type AuditActor } from '../../platform/audit.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { invalidateHostTenant } from '../../platform/auth/guard.js';
 import { deleteHostSessions } from '../../platform/auth/sessions.js';
@@ -125,12 +126,13 @@ export async function uploadTenantLogo({ deps, tenantId, bytes, truncated }: { d
  * spec: accounts §4: only active or pending tenants can be deleted. Deleting is soft: orders,
  * payouts and reports keep their rows, and the guard stops serving the tenant's host and ids.
  */
-export async function deleteTenant({ deps, tenantId }: { deps: Deps; tenantId: string }) {
+export async function deleteTenant({ deps, tenantId, actor }: { deps: Deps; tenantId: string; actor?: AuditActor }) {
   await deps.db.transaction(async (tx) => {
     const tenant = await repo.findTenant(tx, tenantId, true);
     if (!tenant) throw notFound();
     if (!isTenantEditable(tenant.status)) throw conflict(M.tenantDeleteNotAllowed);
     await repo.softDeleteTenant(tx, tenantId);
+    await recordAudit(tx, { actor: auditActorOf({ actor }), tenantId, action: 'tenant.deleted', target: { type: 'tenant', id: tenantId }, before: { name: tenant.name, url: tenant.url, status: tenant.status }, after: null });
   });
   invalidateHostTenant(deps.db, tenantId);
   return { success: true as const };

@@ -1,4 +1,6 @@
 import type { EventRole, PlatformRole, TenantRole } from '@marquee/core';
+import type { AuditActor } from '../audit.js';
+import type { ApiKeyPrincipal } from './api-keys.js';
 
 export type AuthUser = { id: string; email: string; status: string; firstName: string; lastName: string };
 
@@ -22,6 +24,8 @@ export type RequestCtx = {
   /** True when the Host names a tenant label that does not exist (or was deleted). */
   unknownTenantHost: boolean;
   host: string;
+  /** The API key of an `Authorization: Bearer` request (issue 25): `user` is then the key's creator. */
+  apiKey: ApiKeyPrincipal | null;
 };
 
 /** What a service gets for a tenant-scoped use case: the caller and the tenant it acts in. */
@@ -33,9 +37,11 @@ export type TenantCtx = {
   platformRoles: PlatformRole[];
   /** Event roles by event id, for event staff. */
   eventRoles: Record<string, EventRole[]>;
+  /** Who acts, for the audit log: the user, or the API key acting as them. */
+  actor: AuditActor;
 };
 
-export type PlatformCtx = { user: AuthUser; platformRoles: PlatformRole[] };
+export type PlatformCtx = { user: AuthUser; platformRoles: PlatformRole[]; actor: AuditActor };
 
 /** What an attendee-site use case gets: the tenant whose host served the request, and who is signed in, if anyone. */
 export type SiteCtx = { tenant: HostTenant; user: AuthUser | null };

@@ -177,6 +177,8 @@ describe('tenant routes', () => {
         tenantRoles: ['tenant_admin'],
         platformRoles: [],
         eventRoles: {},
+        // Issue 25: who acts, for the audit log.
+        actor: { type: 'user', id: admin.id, label: admin.email, address: '127.0.0.1' },
       });
     }
   });

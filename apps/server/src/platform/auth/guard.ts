@@ -3,8 +3,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { memberships, tenants } from '../../db/schema/index.js';
-import { DomainError, forbidden, notFound, unauthenticated } from '../errors.js';
+import { DomainError, forbidden, notFound, RetryLaterError, unauthenticated } from '../errors.js';
+import { createFailureLimiter } from '../failure-limiter.js';
+import type { AuditActor } from '../audit.js';
+import { bearerOf, findApiKey } from './api-keys.js';
 import type { Access, HostTenant, PlatformCtx, RequestCtx, SiteCtx, TenantCtx } from './context.js';
+import { scopeOf } from './scopes.js';
 import { findSession, SESSION_COOKIE, type SessionPolicy } from './sessions.js';
 
 declare module 'fastify' {
@@ -122,8 +126,11 @@ export function invalidateHostTenant(db: Db, tenantId: string): void {
  * `config.access`; the server refuses to start otherwise. Tenant resources are checked against the
  * caller's memberships here and nowhere else; another tenant's id is a 404, never a 403.
  */
-export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: string; session: SessionPolicy }) {
+export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: string; session: SessionPolicy; apiKeyPerMinute?: number }) {
   const { db } = opts;
+  // Every request with a key counts (a sliding minute per key, on this node): a failure limiter
+  // whose every attempt is settled as counted.
+  const keyRequests = createFailureLimiter({ max: opts.apiKeyPerMinute ?? 600, windowMs: 60_000 });
 
   // A site page that leaves other hosts to the app (`offSite: 'app'`) exists on tenants' hosts only:
   // elsewhere (the platform host) the same path is the single-page app's, which the not-found
@@ -162,10 +169,11 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
       hostTenant: null,
       unknownTenantHost: false,
       host,
+      apiKey: null,
     };
     req.ctx = ctx;
     // API routes, and the few site routes outside /api that declare an access rule (the seat map).
-    if (!req.url.startsWith('/api') && !req.routeOptions.config?.access) return;
+    if (!/^\/api(?:[/?]|$)/.test(req.url) && !req.routeOptions.config?.access) return;
 
     // Only the base domain and its tenants' hosts are answered: a page on any other name that
     // resolves here (DNS rebinding) must not reach the API as if it were the platform console.
@@ -177,6 +185,26 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
       const tenant = await findHostTenant(db, label);
       if (tenant) ctx.hostTenant = tenant;
       else ctx.unknownTenantHost = true;
+    }
+
+    // Issue 25: `Authorization: Bearer mq_…` is an API key. It stands for its creator, with their
+    // memberships in the key's tenant only (a platform key: their platform roles only), so the one
+    // guard below decides what it may reach; the cookie, if any, is ignored.
+    const bearer = bearerOf(req.headers.authorization);
+    if (bearer !== null) {
+      const key = bearer ? await findApiKey(db, bearer) : null;
+      if (!key) throw unauthenticated(M.apiKeyInvalid);
+      const attempt = keyRequests.begin(key.id);
+      if (!attempt.allowed) throw new RetryLaterError(M.apiKeyRateLimited, attempt.retryAfterMs / 1000);
+      attempt.attempt.settle(true);
+      ctx.apiKey = key;
+      ctx.user = key.user;
+      const all = await db
+        .select({ groupId: memberships.groupId, tenantId: memberships.tenantId, eventId: memberships.eventId, roles: memberships.roles })
+        .from(memberships)
+        .where(eq(memberships.userId, key.user.id));
+      ctx.memberships = all.filter((m) => (key.tenantId ? m.tenantId === key.tenantId : m.groupId === PLATFORM_GROUP_ID));
+      return;
     }
 
     const token = req.cookies[SESSION_COOKIE];
@@ -204,8 +232,9 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
     if (!access) return;
     const ctx = req.ctx;
 
-    // Cross-site writes are refused outright; cookie-authenticated writes need the CSRF token.
-    if (UNSAFE.has(req.method)) {
+    // Cross-site writes are refused outright; cookie-authenticated writes need the CSRF token. A
+    // bearer request carries no ambient credential (a browser never adds the header by itself).
+    if (UNSAFE.has(req.method) && !ctx.apiKey) {
       // 'null' is what sandboxed frames and cross-site redirects send: not this site, so refused.
       const origin = req.headers.origin;
       if (origin) {
@@ -229,19 +258,35 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
       // The attendee site exists on a tenant's host only, and only that tenant's ids exist there.
       if (!ctx.hostTenant) throw notFound();
       if (params.tenantId !== undefined && params.tenantId !== ctx.hostTenant.id) throw notFound();
-      req.siteCtx = { tenant: ctx.hostTenant, user: ctx.user };
+      // A key is nobody on the attendee site: it acts as an anonymous visitor there.
+      req.siteCtx = { tenant: ctx.hostTenant, user: ctx.apiKey ? null : ctx.user };
       return;
     }
     const user = ctx.user;
     if (!user) throw unauthenticated();
-    if (access.kind === 'user') return;
+    const key = ctx.apiKey;
+    if (access.kind === 'user') {
+      if (key) throw forbidden(M.apiKeyNotHere);
+      return;
+    }
+    const actor: AuditActor = key
+      ? { type: 'key', id: key.id, label: key.name, onBehalfOf: user.id, address: req.ip }
+      : { type: 'user', id: user.id, label: user.email, address: req.ip };
+    // The scope a key needs here (platform/auth/scopes.ts), checked once the route's own rule passed.
+    const assertScope = () => {
+      if (!key) return;
+      const scope = scopeOf(req.method, req.routeOptions.url ?? '');
+      if (!scope) throw forbidden(M.apiKeyNotHere);
+      if (!key.scopes.includes(scope)) throw forbidden(M.apiKeyNoScope);
+    };
 
     const platformRoles = platformRolesOf(ctx);
     if (access.kind === 'platform') {
       // Platform routes exist only on the platform host.
       if (ctx.hostTenant) throw notFound();
       if (!platformRoles.some((r) => access.roles.includes(r))) throw forbidden();
-      req.platformCtx = { user, platformRoles };
+      assertScope();
+      req.platformCtx = { user, platformRoles, actor };
       return;
     }
 
@@ -277,7 +322,8 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
 
     const [tenant] = await db.select({ id: tenants.id }).from(tenants).where(and(eq(tenants.id, tenantId), isNull(tenants.deletedAt)));
     if (!tenant) throw notFound();
-    req.tenantCtx = { user, tenantId, tenantRoles, platformRoles: allowedByPlatform ? platformRoles : [], eventRoles };
+    assertScope();
+    req.tenantCtx = { user, tenantId, tenantRoles, platformRoles: allowedByPlatform ? platformRoles : [], eventRoles, actor };
   });
 }
 

@@ -1,5 +1,7 @@
 import { PLATFORM_OUTBOX, PLATFORM_READ, PLATFORM_WRITE, type PlatformRole, type TMembership } from '@marquee/core';
 import {
+  IconHistory,
+  IconKey,
   IconBuildingStore,
   IconCash,
   IconChartBar,
@@ -50,6 +52,8 @@ export const platformArea: ConsoleArea = {
       ],
     },
     // The server lets super users alone read the outbox: its mails hold sign-in codes.
+    { label: 'Audit Log', to: '/audit-log', icon: IconHistory, visible: forRoles(PLATFORM_WRITE) },
+    { label: 'API Keys', to: '/api-keys', icon: IconKey, visible: forRoles(['super_user']) },
     { label: 'Webhooks', to: '/settings/webhooks', icon: IconWebhook, visible: forRoles(PLATFORM_WRITE) },
     { label: 'Outbox', to: '/outbox', icon: IconMail, visible: forRoles(PLATFORM_OUTBOX) },
   ],

@@ -47,6 +47,8 @@ export const platformRoutes: RouteObject[] = [
           { path: 'reports/donations', handle: consolePage('Platform Donations'), lazy: lazyPage(() => import('../../features/reports/components/platform-sales-pages'), 'PlatformDonationsPage') },
           ...tenantReportRoutes('reports/sales/:tenantId'),
           ...payoutRoutes(consolePage),
+          { path: 'api-keys', handle: consolePage('API Keys', ['super_user']), lazy: lazyPage(() => import('../../features/api-keys/components/tenant-api-keys-page'), 'PlatformApiKeysPage') },
+          { path: 'audit-log', handle: consolePage('Audit Log', PLATFORM_WRITE), lazy: lazyPage(() => import('../../features/audit/components/tenant-audit-log-page'), 'PlatformAuditLogPage') },
           { path: 'settings/webhooks', handle: consolePage('Webhooks', PLATFORM_WRITE), lazy: lazyPage(() => import('../../features/webhooks/components/webhooks-page'), 'WebhooksPage') },
           { path: 'outbox', handle: consolePage('Outbox', PLATFORM_OUTBOX), lazy: lazyPage(() => import('../../features/outbox/components/outbox-page'), 'OutboxPage') },
           ...accountPageRoutes,

@@ -38,6 +38,8 @@ export const tenantRoutes: RouteObject[] = [
           { path: 'reports/orders', handle: tenantPage('Find an Order'), lazy: lazyPage(() => import('../../features/order-admin/components/find-order'), 'FindOrderPage') },
           { path: 'event/:eventId/order/:orderUID', handle: consolePage('Order'), lazy: lazyPage(() => import('../../features/order-admin/components/order-detail-page'), 'ConsoleOrderPage') },
           ...tenantPayoutRoutes(tenantPage),
+          { path: 'api-keys', handle: tenantPage('API Keys'), lazy: lazyPage(() => import('../../features/api-keys/components/tenant-api-keys-page'), 'TenantApiKeysPage') },
+          { path: 'audit-log', handle: tenantPage('Audit Log'), lazy: lazyPage(() => import('../../features/audit/components/tenant-audit-log-page'), 'TenantAuditLogPage') },
           { path: 'settings/webhooks', handle: tenantPage('Webhooks'), lazy: lazyPage(() => import('../../features/webhooks/components/webhooks-page'), 'WebhooksPage') },
 
           { path: 'cash-drawer', handle: consolePage('Cash drawer'), lazy: lazyPage(() => import('../../features/cash-drawers/components/my-drawer-page'), 'MyDrawerPage') },

@@ -7,20 +7,21 @@ import {
   IconChartBar,
   IconGauge,
   IconHeartHandshake,
+  IconHistory,
+  IconKey,
   IconReceipt2,
   IconSearch,
   IconUsers,
   IconWebhook,
 } from '@tabler/icons-react';
-import { isTenantWideMember } from '../../shared/access';
+import { isTenantAdmin, isTenantWideMember } from '../../shared/access';
 import type { ConsoleArea } from '../console/console-area';
 
 // spec: accounts-admin-fees §4 tenant status: active and pending are editable; anything else is disabled.
 const EDITABLE = ['active', 'pending'];
 
-/** The tenant's admins (tenant-wide): webhooks carry the orders out, drawers hold the cash (the server's rules too). */
-const tenantAdmin = (memberships: TMembership[], context: TSiteContext) =>
-  memberships.some((m) => m.tenantId === context.tenant?.id && !m.eventId && m.roles.includes('tenant_admin'));
+/** The tenant's admins (tenant-wide): keys, the audit log, webhooks and drawers (the server's rules too). */
+const tenantAdmin = (memberships: TMembership[], context: TSiteContext) => isTenantAdmin(memberships, context.tenant?.id);
 const tenantWide = (memberships: TMembership[], context: TSiteContext) => isTenantWideMember(memberships, context.tenant?.id);
 /** Who sells at the box office here (core BOX_OFFICE): their own cash drawer (issue 23). */
 const sellsAtBoxOffice = (memberships: TMembership[], context: TSiteContext) =>
@@ -47,6 +48,8 @@ export const tenantArea: ConsoleArea = {
     { label: 'Cash drawer', to: '/cash-drawer', icon: IconCashRegister, visible: sellsAtBoxOffice },
     { label: 'Cash drawers', to: '/cash-drawers', icon: IconCashRegister, visible: tenantAdmin },
     { label: 'Charities', to: '/charities', icon: IconHeartHandshake, visible: tenantWide },
+    { label: 'API Keys', to: '/api-keys', icon: IconKey, visible: tenantAdmin },
+    { label: 'Audit Log', to: '/audit-log', icon: IconHistory, visible: tenantAdmin },
     { label: 'Webhooks', to: '/settings/webhooks', icon: IconWebhook, visible: tenantAdmin },
   ],
 };

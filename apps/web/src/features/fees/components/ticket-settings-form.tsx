@@ -20,13 +20,13 @@ import { useUpdateSettings } from '../mutations';
 import { MoneyInput, PercentInput } from './money-inputs';
 import viewOnlyCss from './view-only.module.css';
 
-// issue 15: the app channel's option is kept, and says it is not in use yet; the box office (BACKEND)
-// sells since issue 23.
-const NOT_YET = 'Not available yet: Marquee has no app sales so far. Saved for when this channel opens.';
+// issue 15: every channel's option; the box office (BACKEND) sells since issue 23, apps (APP, with an
+// API key) since issue 25.
 const CHANNELS: { channel: PassAlongChannel; label: string; note?: string }[] = [
   { channel: 'ONLINE', label: 'Online sales' },
   { channel: 'BACKEND', label: 'Backend (box office) sales', note: 'Applies to sales at the box office (cash and the venue card terminal).' },
-  { channel: 'APP', label: 'App sales', note: NOT_YET },
+  // issue 25: orders placed by an app with an API key are sold on the APP channel.
+  { channel: 'APP', label: 'App sales', note: 'Orders your own apps place with an API key.' },
 ];
 
 const sameValues = (a: SettingsValues, b: SettingsValues) =>
