@@ -41,6 +41,8 @@ export const CHOICE_KINDS: readonly QuestionKind[] = ['singleChoice', 'multipleC
 
 export const QM = {
   labelRequired: 'Question is required.',
+  /** A new order of the event's questions that leaves one out, names one twice or names another event's. */
+  reorderIncomplete: 'Give every question of the event once.',
   labelTooLong: `Question may have at most ${QUESTION_LIMITS.label} characters.`,
   helpTooLong: `Help text may have at most ${QUESTION_LIMITS.helpText} characters.`,
   optionsRequired: 'A choice question needs at least two options.',

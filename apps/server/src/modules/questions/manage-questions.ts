@@ -91,7 +91,7 @@ export async function reorderQuestions(opts: { deps: Deps; ctx: TenantCtx; event
   const current = await repo.listQuestions(deps.db, ctx.tenantId, eventId);
   const known = new Set(current.map((q) => q.id));
   if (ids.length !== current.length || new Set(ids).size !== ids.length || ids.some((id) => !known.has(id))) {
-    throw new AppError('VALIDATION', 'Give every question of the event once.', { ids: 'Give every question of the event once.' });
+    throw new AppError('VALIDATION', QM.reorderIncomplete, { ids: QM.reorderIncomplete });
   }
   await repo.setSortOrders(deps.db, ctx.tenantId, eventId, ids);
   return listQuestions({ deps, ctx, eventId });
