@@ -21,7 +21,7 @@ import { takeCashIntoDrawer } from '../cash-drawers/cash-movements.js';
 import { admitOnSale } from '../checkin/service.js';
 import { signTicketCode } from '../checkin/ticket-code.js';
 import { cartConflict, checkCart } from '../checkout/cart.js';
-import { newOrderUid } from '../checkout/order-row.js';
+import { newOrderUid, priceColumnsOf } from '../checkout/order-row.js';
 import { refusal } from '../checkout/place-order.js';
 import { quoteCart, toBreakdown, type SaleChannel } from '../checkout/pricing.js';
 import { findCheckoutSnapshot, toOutcome, type CheckoutSnapshot } from '../checkout/repository.js';
@@ -228,18 +228,7 @@ export async function sellInTx(deps: Deps, tx: Tx, p: SellInTx) {
       lastName: input.lastName,
       discountCode: p.discountCode,
       discountCodeId: p.discountId,
-      ticketCount: priced.ticketCount,
-      subtotal: priced.subtotal,
-      surcharge: priced.surcharge,
-      processingFee: priced.processingFee,
-      gatewayProcessingFee: priced.gatewayProcessingFee,
-      discount: priced.discount,
-      vat: priced.vat,
-      taxRate: config.settings.chargeTax ? (config.settings.taxRateBp ?? 0) : 0,
-      totalAmount: priced.totalAmount,
-      tenantTotal: priced.sellerNet + priced.vat,
-      platformTotal: priced.platformTotal,
-      breakdown: JSON.stringify(priced),
+      ...priceColumnsOf(priced, config),
       userId: null,
       soldBy: ctx.user.id,
       terminalReference: input.paymentMethod === 'card_terminal' ? input.terminalReference!.trim() : null,

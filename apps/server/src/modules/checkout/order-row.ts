@@ -54,6 +54,31 @@ export function buyerOf(contact: OrderBuyer): OrderBuyer {
   return { email, firstName, lastName, phone, address1, address2, city, state, zipCode, country, optInEmail, optInText };
 }
 
+type Quote = ReturnType<typeof quoteCart>;
+
+/**
+ * An order's money columns as the pricing engine priced it (cents; the tax rate in basis points), for
+ * every writer of an order: the website's hold, the box office's sale, a waiting-list offer.
+ */
+export function priceColumnsOf(priced: Quote['priced'], config: Quote['config']) {
+  return {
+    ticketCount: priced.ticketCount,
+    subtotal: priced.subtotal,
+    surcharge: priced.surcharge,
+    processingFee: priced.processingFee,
+    gatewayProcessingFee: priced.gatewayProcessingFee,
+    discount: priced.discount,
+    vat: priced.vat,
+    taxRate: config.settings.chargeTax ? (config.settings.taxRateBp ?? 0) : 0,
+    donation: priced.donation,
+    donationFee: priced.donationFee,
+    totalAmount: priced.totalAmount,
+    tenantTotal: priced.sellerNet + priced.vat,
+    platformTotal: priced.platformTotal,
+    breakdown: JSON.stringify(priced),
+  };
+}
+
 /**
  * The hold request for repo.holdOrder: the draft order with the quote's price (pricing.ts
  * quoteCart), its lines, its discount code's use, its waiting-room admission and its expiry job.
@@ -87,22 +112,9 @@ export function holdRequestOf(p: {
       ...buyerOf(p.buyer),
       discountCode: discount?.code ?? null,
       discountCodeId: discount?.id ?? null,
-      ticketCount: priced.ticketCount,
-      subtotal: priced.subtotal,
-      surcharge: priced.surcharge,
-      processingFee: priced.processingFee,
-      gatewayProcessingFee: priced.gatewayProcessingFee,
-      discount: priced.discount,
-      vat: priced.vat,
-      taxRate: config.settings.chargeTax ? (config.settings.taxRateBp ?? 0) : 0,
-      donation: priced.donation,
-      donationFee: priced.donationFee,
+      ...priceColumnsOf(priced, config),
       charityId: donation.charity?.id ?? null,
       charityName: donation.charity?.name ?? null,
-      totalAmount: priced.totalAmount,
-      tenantTotal: priced.sellerNet + priced.vat,
-      platformTotal: priced.platformTotal,
-      breakdown: JSON.stringify(priced),
       holdExpiresAt: hold.holdExpiresAt,
       viewTokenHash: viewTokenHash(hold.token),
       userId: p.userId,

@@ -4,7 +4,7 @@ import { publicOrigin } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import { DomainError } from '../../platform/errors.js';
 import { escapeHtml } from '../../platform/mail.js';
-import { newOrderUid } from '../checkout/order-row.js';
+import { newOrderUid, priceColumnsOf } from '../checkout/order-row.js';
 import { quoteCart } from '../checkout/pricing.js';
 import * as checkoutRepo from '../checkout/repository.js';
 import { HOLD_EXPIRY_JOB } from '../orders/holds.js';
@@ -87,11 +87,8 @@ export async function runOfferRound({ deps, tenantId, eventId, entryId }: Round)
           email: entry.email,
           firstName: '', lastName: '', phone: null, address1: null, address2: null, city: null, state: null, zipCode: null, country: null,
           optInEmail: false, optInText: false, discountCode: null, discountCodeId: null,
-          ticketCount: priced.ticketCount, subtotal: priced.subtotal, surcharge: priced.surcharge, processingFee: priced.processingFee,
-          gatewayProcessingFee: priced.gatewayProcessingFee, discount: priced.discount, vat: priced.vat,
-          taxRate: config.settings.chargeTax ? (config.settings.taxRateBp ?? 0) : 0,
-          donation: 0, donationFee: 0, charityId: null, charityName: null, totalAmount: priced.totalAmount,
-          tenantTotal: priced.sellerNet + priced.vat, platformTotal: priced.platformTotal, breakdown: JSON.stringify(priced),
+          // No code and no donation on an offer: its price is the ticket's, as the one quote prices it.
+          ...priceColumnsOf(priced, config), charityId: null, charityName: null,
           holdExpiresAt: expiresAt, viewTokenHash: viewTokenHash(token), userId: null, waitingRoomVisitorId: null,
           waitlistEntryId: entry.id, paymentProvider: null,
         },
