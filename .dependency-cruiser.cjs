@@ -77,7 +77,7 @@ const SERVER_MODULES = {
 
 /** Web features: a feature imports another only for what it shows of it (a panel on its page). */
 const WEB_FEATURES = {
-  events: ['charities', 'discount-codes', 'event-pages', 'mailout', 'order-admin', 'policies', 'questions', 'staff', 'ticket-types', 'transfers', 'waitlist'],
+  events: ['box-office', 'charities', 'discount-codes', 'event-pages', 'mailout', 'order-admin', 'policies', 'questions', 'staff', 'ticket-types', 'transfers', 'waitlist'],
   checkin: ['events'],
   'discount-codes': ['ticket-types'],
   mailout: ['policies', 'ticket-types'],
@@ -108,7 +108,7 @@ const WEB_FEATURES = {
   'api-keys': [],
   audit: [],
   webhooks: [],
-  'box-office': [],
+  'box-office': ['ticket-types'],
 };
 
 /** Refuses a map that names a folder that does not exist, misses one that does, or has a cycle. */

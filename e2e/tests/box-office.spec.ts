@@ -102,6 +102,7 @@ test('a box office volunteer sells cash, card and a comp at 390 px; the order li
     await expect(phone.getByTestId('box-office-offline')).toBeVisible();
     await phone.getByRole('button', { name: 'One more General Admission' }).click();
     await expect(phone.getByTestId('complete-sale')).toBeDisabled();
+    await phone.screenshot({ path: '/tmp/box-offline-390.png' });
     await context.setOffline(false);
   });
 
@@ -130,5 +131,27 @@ test('a box office volunteer sells cash, card and a comp at 390 px; the order li
     await page.screenshot({ path: '/tmp/drawer-list-1280.png', fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: '/tmp/drawer-list-390.png', fullPage: true });
+  });
+
+  await test.step('the organiser sends a guest list from the event: one comp order per guest, mailed', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${acme}/events/${event.eventId}`);
+    await page.getByTestId('open-guest-list').click();
+    const modal = page.getByRole('dialog', { name: 'Guest list' });
+    await modal.getByTestId('guest-list-type').click();
+    await page.getByRole('option', { name: 'General Admission' }).click();
+    await modal.getByLabel('First name').fill('Grace');
+    await modal.getByLabel('E-mail').fill('grace.guest@example.test');
+    await modal.screenshot({ path: '/tmp/box-guest-list-1280.png' });
+    await modal.getByTestId('send-guest-list').click();
+    await expect(page.getByText('1 complimentary ticket mailed to 1 guest.')).toBeVisible();
+  });
+
+  await test.step("a ticket type's form says where it is sold", async () => {
+    await page.goto(`${acme}/events/${event.eventId}/ticket-types`);
+    await page.getByTestId('add-ticket-type').click();
+    const modal = page.getByRole('dialog', { name: 'Add ticket type' });
+    await expect(modal.getByTestId('ticket-sold-at')).toHaveValue('Online and at the box office');
+    await modal.screenshot({ path: '/tmp/box-ticket-type-1280.png' });
   });
 });

@@ -87,10 +87,15 @@ test('an organiser reads a refunded order, the ticket-type chart and cancels an 
 
   // 12: the tenant dashboard's bars are labelled with the ticket types, not the event's name.
   const ticks = desk.getByTestId('ticket-type-tick');
-  await expect(ticks.filter({ hasText: 'VIP' }).first()).toBeVisible({ timeout: 30_000 });
-  const firstLines = await ticks.evaluateAll((gs) => gs.map((g) => g.querySelector('text')?.textContent ?? ''));
-  expect(firstLines).toEqual(expect.arrayContaining(['VIP', 'General Admission']));
-  expect(firstLines.filter((l) => l.startsWith('Harbour Lights'))).toEqual([]);
+  // The chart shows the tenant's ten best sellers, and the other browser tests sell in the same demo
+  // tenant at the same time, so which ticket types make the ten is not this test's to decide: every
+  // bar's first line is a ticket type's name, its second the event's.
+  await expect(ticks.first()).toBeVisible({ timeout: 30_000 });
+  const lines = await ticks.evaluateAll((gs) => gs.map((g) => [...g.querySelectorAll('text, tspan')].map((t) => t.textContent ?? '')));
+  const firstLines = lines.map((l) => l[0] ?? '');
+  expect(firstLines.length).toBeGreaterThan(0);
+  expect(firstLines.filter((l) => l === '' || l.startsWith('Harbour Lights'))).toEqual([]);
+  expect(lines.filter((l) => l.length !== 2 || l[0] === l[1])).toEqual([]);
   await expect(desk.getByTestId('after-refunds')).toBeVisible();
   await expect(desk.getByTestId('processing-fees-note')).toContainText('PROCESSING FEES is the card processing fee buyers paid');
   await desk.getByText('Tickets by ticket type').scrollIntoViewIfNeeded();

@@ -88,6 +88,19 @@ describe('the box office menu', () => {
   });
 });
 
+describe("a ticket type's Sold field", () => {
+  it('is set and read through the ticket types API; an unknown value is a 400', async () => {
+    const e = await givenEventOnSale(server, tenant.id);
+    const path = `/api/tenants/${tenant.id}/events/${e.id}/ticket-types/${e.ticketTypeIds[0]}`;
+    expect((await admin.get(path)).body.details.soldAt).toBe('BOTH');
+    const res = await admin.patch(path, { details: { soldAt: 'BOX_OFFICE' } });
+    expect(res.status).toBe(200);
+    expect(res.body.details.soldAt).toBe('BOX_OFFICE');
+    expect((await admin.patch(path, { details: { soldAt: 'SOMEWHERE' } })).status).toBe(400);
+    expect((await admin.get(path)).body.details.soldAt).toBe('BOX_OFFICE');
+  });
+});
+
 describe('a sale', () => {
   it('cash: the box-office and cash charges, the change due, paid at once by the seller, tickets shown with signed QR codes', async () => {
     const before = await remaining(event.ticketTypeIds[0]!);

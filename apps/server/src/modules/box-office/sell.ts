@@ -186,32 +186,16 @@ type SellInTx = {
 };
 
 /**
- * The sale's transaction. Locks: the ticket types, the discount code and the event (mq_take_holds,
- * kinds 3 to 5 of docs/architecture.md's lock order); then the new order and its tickets, which no
- * other transaction can see, let alone wait for, until this one commits; the report rollup last.
+ * The sale's transaction, in the one lock order (docs/architecture.md): the new order, its lines and
+ * its tickets first (a draft: rows no other transaction can see, and no report rollup yet), admitted
+ * if asked; then the take (mq_take_holds: ticket types, discount code, event, each locked until the
+ * commit) and the comp limit under the event's lock; last the order paid, which moves the report
+ * rollup by trigger. So the shared rows are held only for the take, the payment and the commit.
  */
 export async function sellInTx(deps: Deps, tx: Tx, p: SellInTx) {
   const { ctx, snapshot, input, lines, priced, config, orderId, comp } = p;
   const { event } = snapshot;
   const tenantId = ctx.tenantId;
-  const verdict = await repo.takeTickets(tx, {
-    order: { tenant_id: tenantId, id: orderId, event_id: event.id, charity_id: null, waiting_room_visitor_id: null },
-    lines: lines.map((l) => ({ id: l.ticketTypeId, qty: l.quantity, price: l.unitPrice, name: l.ticketName })),
-    discountCodeId: p.discountId,
-    admissionOrders: null,
-  });
-  const outcome = toOutcome(verdict);
-  if (!outcome.ok) throw refusal(outcome, snapshot, lines, p.now);
-
-  if (comp) {
-    // Under the event's lock mq_take_holds holds: two comps at once are counted one after the other.
-    const limit = complimentaryLimitOf(snapshot);
-    if (limit !== null) {
-      const given = await repo.complimentaryTicketsOf(tx, tenantId, event.id);
-      const left = Math.max(0, limit - given);
-      if ((p.listTickets ?? priced.ticketCount) > left) throw complimentaryLimit(limit, left);
-    }
-  }
 
   await repo.insertSaleOrder(
     tx,
@@ -238,22 +222,39 @@ export async function sellInTx(deps: Deps, tx: Tx, p: SellInTx) {
     // A comp's tickets are priced 0, so every report counts them as complimentary.
     lines.map((l) => ({ ...l, unitPrice: comp ? 0 : l.unitPrice })),
   );
-  // Cash goes into the seller's open drawer (issue 23 part B); without one the sale is refused
-  // (DRAWER_NOT_OPEN) and this transaction takes nothing. The drawer's lock comes after the order's.
-  if (input.paymentMethod === 'cash') await takeCashIntoDrawer(tx, { tenantId, userId: ctx.user.id, orderId, amount: priced.totalAmount });
-  await markPaidInTx(deps, tx, {
-    tenantId,
-    orderId,
-    provider: comp || priced.totalAmount === 0 ? 'none' : BOX_OFFICE_PROVIDER,
-    sessionId: null,
-    chargeId: null,
-    paymentMethod: input.paymentMethod,
-  });
-  const order = (await repo.findOrder(tx, tenantId, orderId))!;
-  let tickets = await issueTicketsInTx(tx, order);
+  const draft = (await repo.findOrder(tx, tenantId, orderId))!;
+  let tickets = await issueTicketsInTx(tx, draft);
   if (input.admit) {
     await admitOnSale(tx, { tenantId, eventId: event.id, ticketIds: tickets.map((t) => t.id), userId: ctx.user.id, at: p.now });
-    tickets = await issueTicketsInTx(tx, order);
+    tickets = await issueTicketsInTx(tx, draft);
   }
+
+  const verdict = await repo.takeTickets(tx, {
+    order: { tenant_id: tenantId, id: orderId, event_id: event.id, charity_id: null, waiting_room_visitor_id: null },
+    lines: lines.map((l) => ({ id: l.ticketTypeId, qty: l.quantity, price: l.unitPrice, name: l.ticketName })),
+    discountCodeId: p.discountId,
+    admissionOrders: null,
+  });
+  const outcome = toOutcome(verdict);
+  if (!outcome.ok) throw refusal(outcome, snapshot, lines, p.now);
+
+  if (comp) {
+    // Under the event's lock mq_take_holds holds: two comps at once are counted one after the other.
+    const limit = complimentaryLimitOf(snapshot);
+    if (limit !== null) {
+      const given = await repo.complimentaryTicketsOf(tx, tenantId, event.id);
+      const left = Math.max(0, limit - given);
+      if ((p.listTickets ?? priced.ticketCount) > left) throw complimentaryLimit(limit, left);
+    }
+  }
+
+  // Cash goes into the seller's open drawer (issue 23 part B); without one the sale is refused
+  // (DRAWER_NOT_OPEN) and this transaction takes nothing. The drawer's lock comes after the tickets,
+  // ticket types and event the take locked, before the order turns paid (the rollup).
+  if (input.paymentMethod === 'cash') await takeCashIntoDrawer(tx, { tenantId, userId: ctx.user.id, orderId, amount: priced.totalAmount });
+  const paidAt = new Date();
+  const provider = comp || priced.totalAmount === 0 ? 'none' : BOX_OFFICE_PROVIDER;
+  await markPaidInTx(deps, tx, { tenantId, orderId, provider, sessionId: null, chargeId: null, paymentMethod: input.paymentMethod });
+  const order: repo.OrderRow = { ...draft, status: 'processing', paidAt, paymentMethod: input.paymentMethod, paymentProvider: provider };
   return { order, tickets };
 }

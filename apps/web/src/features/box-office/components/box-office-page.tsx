@@ -409,7 +409,7 @@ function SaleForm(p: SaleFormProps) {
         )}
         {p.method === 'complimentary' && (
           <Text mt="sm" fz="sm" c="gray.7" data-testid="comps-left">
-            Free tickets. {compsLeft === null ? 'This event has no limit on complimentary tickets.' : `${compsLeft} complimentary ${compsLeft === 1 ? 'ticket' : 'tickets'} left for this event.`}
+            Free tickets. {compsLeft === null ? 'This event has no limit on complimentary tickets.' : `${compsLeft.toLocaleString('en-US')} complimentary ${compsLeft === 1 ? 'ticket' : 'tickets'} left for this event.`}
           </Text>
         )}
       </Card>

@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Menu, Tooltip } from '@mantine/core';
 import type { TEvent } from '@marquee/core';
-import { IconBan, IconCash, IconDots, IconExternalLink, IconRocket, IconTrash, IconEyeOff, IconScan } from '@tabler/icons-react';
+import { IconBan, IconCash, IconDots, IconGift, IconExternalLink, IconRocket, IconTrash, IconEyeOff, IconScan } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../../ui/api-client';
@@ -12,6 +12,7 @@ import { canSellAtBoxOffice, useEventAccess } from '../../../shared/access';
 import { useSession } from '../../../ui/session';
 import { publicEventUrl } from '../../../shared/tenant';
 import { CancelEventModal } from './cancel-event-modal';
+import { GuestListModal } from '../../box-office/components/guest-list-modal';
 
 export type EventActionsProps = { event: TEvent; /** Unsaved edits in the details form. */ dirty: boolean };
 
@@ -25,6 +26,7 @@ export function EventActions({ event, dirty }: EventActionsProps) {
   const { status, name, urlName } = event.details;
   const { canEditEvent, canManageEvents } = useEventAccess(event.tenantId, event.id);
   const { memberships } = useSession();
+  const [guestList, setGuestList] = useState(false);
   const tenantId = event.tenantId;
 
   const publish = () =>
@@ -95,6 +97,12 @@ export function EventActions({ event, dirty }: EventActionsProps) {
           Box office
         </Button>
       )}
+      {canEditEvent && status === 'published' && (
+        <Button variant="default" leftSection={<IconGift size={16} />} onClick={() => setGuestList(true)} data-testid="open-guest-list">
+          Guest list
+        </Button>
+      )}
+      {canEditEvent && status === 'published' && <GuestListModal eventId={event.id} opened={guestList} onClose={() => setGuestList(false)} />}
       {canEditEvent && status === 'draft' && (
         <Tooltip label="Save your changes first" disabled={!dirty}>
           <Button leftSection={<IconRocket size={16} />} onClick={publish} loading={act.isPending} disabled={dirty} data-testid="publish-event">
