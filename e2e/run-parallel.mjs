@@ -1,12 +1,13 @@
-// The browser suite in two halves at once, each against its own server (own port, own empty data
-// directory), so CI's browser stage takes about half as long (most of a browser test is waiting on
-// the page). A spec sees only the demo data and what the specs before it in its own half did, never
-// the other half's. Specs that change what later specs see stay in one half, in name order as
-// Playwright runs them: payouts before reports (both pay out and refund acme's orders), and
-// templates (publishes Summer Jam's page) after the specs that read the unpublished event page.
-// A spec file not listed goes to the second half.
+// The browser suite in parts at once, each against its own server (own port, own empty data
+// directory), so CI's browser stage takes about a third as long (most of a browser test is waiting on
+// the page). A spec sees only the demo data and what the specs before it in its own part did, never
+// another part's. The first part is FIRST (specs that change what later specs see stay together, in
+// name order as Playwright runs them: payouts before reports, both pay out and refund acme's orders);
+// the other specs are dealt to the other parts by their last measured duration (WEIGHT, seconds;
+// a spec not listed counts 30 s), longest first, each to the lightest part. Templates (publishes Summer
+// Jam's page) is never in the first part, whose specs read the unpublished event page.
 //
-//   node run-parallel.mjs            (E2E_HALVES=1 runs everything in one server, name order)
+//   node run-parallel.mjs            (E2E_PARTS=1 runs everything in one server, name order; default 3)
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -25,12 +26,38 @@ const FIRST = [
   'reports.spec.ts',
   'ssr-hydration.spec.ts',
 ];
-const halves = process.env.E2E_HALVES === '1' ? [all] : [all.filter((f) => FIRST.includes(f)), all.filter((f) => !FIRST.includes(f))];
+// Seconds each spec took in CI (28 Nov 2026), to deal the specs not in FIRST evenly.
+const WEIGHT = {
+  'mail-attendees.spec.ts': 109, 'checkin.spec.ts': 95, 'operators.spec.ts': 83, 'console-lists-phone.spec.ts': 65,
+  'organiser.spec.ts': 59, 'new-tenant.spec.ts': 56, 'platform-console.spec.ts': 52, 'tenants-list-and-fees.spec.ts': 47,
+  'modal-discard.spec.ts': 43, 'domain-codes.spec.ts': 41, 'box-office.spec.ts': 36, 'templates.spec.ts': 35,
+  'staff.spec.ts': 33, 'buyer-after-sale.spec.ts': 33, 'charities.spec.ts': 32, 'invites.spec.ts': 29,
+  'attendee-questions.spec.ts': 28, 'tenant-events.spec.ts': 26, 'limits.spec.ts': 26, 'waitlist.spec.ts': 25,
+  'api-keys-audit.spec.ts': 21, 'transfers.spec.ts': 19, 'policies-and-users.spec.ts': 17, 'webhooks.spec.ts': 13,
+  'read-only-images.spec.ts': 10, 'unlock.spec.ts': 3,
+};
+const partCount = Math.max(1, Number(process.env.E2E_PARTS ?? process.env.E2E_HALVES ?? 3));
+function deal() {
+  if (partCount === 1) return [all];
+  const rest = all.filter((f) => !FIRST.includes(f));
+  const parts = [all.filter((f) => FIRST.includes(f)), ...Array.from({ length: partCount - 1 }, () => [])];
+  const load = parts.map(() => 0);
+  for (const f of [...rest].sort((a, b) => (WEIGHT[b] ?? 30) - (WEIGHT[a] ?? 30) || a.localeCompare(b))) {
+    let at = 1;
+    for (let i = 2; i < parts.length; i++) if (load[i] < load[at]) at = i;
+    parts[at].push(f);
+    load[at] += WEIGHT[f] ?? 30;
+  }
+  return parts.map((p) => p.sort());
+}
+const parts = deal();
+for (const [i, files] of parts.entries()) console.log(`[${"ABCDEFGH"[i] ?? i}] ${files.join(" ")}`);
+if (process.env.E2E_LIST === "1") process.exit(0);
 const basePort = Number(process.env.E2E_PORT ?? 3300);
-const reports = mkdtempSync(path.join(os.tmpdir(), 'marquee-e2e-halves-'));
+const reports = mkdtempSync(path.join(os.tmpdir(), 'marquee-e2e-parts-'));
 
 function run(files, i) {
-  const tag = `[${'AB'[i]}]`;
+  const tag = `[${'ABCDEFGH'[i] ?? i}]`;
   const report = path.join(reports, `${i}.json`);
   return new Promise((resolve) => {
     const child = spawn('npx', ['playwright', 'test', ...files.map((f) => `tests/${f}`), '--reporter=list,json'], {
@@ -59,12 +86,12 @@ function run(files, i) {
   });
 }
 
-// Build the web app and compile the server once, if their sources changed, before two servers start
+// Build the web app and compile the server once, if their sources changed, before the servers start
 // at once (each would otherwise rebuild the same directories under the other).
 const prepared = spawnSync(process.execPath, [path.join(here, '../scripts/start.mjs'), '--prepare'], { stdio: 'inherit' });
 if (prepared.status !== 0) process.exit(prepared.status ?? 1);
 
-const results = await Promise.all(halves.map(run));
+const results = await Promise.all(parts.map(run));
 const sum = (k) => results.reduce((n, r) => n + (r.stats[k] ?? 0), 0);
 const ran = sum('expected') + sum('flaky');
 console.log(`browser tests passed: ${ran}, skipped: ${sum('skipped')}, failed: ${sum('unexpected')}`);

@@ -131,9 +131,12 @@ export function WaitlistPanel({ event }: { event: TEvent }) {
         <Title order={4} fz="md">
           People on the list
         </Title>
-        <Button component="a" href={waitlistExportUrl(tenantId, event.id)} variant="default" leftSection={<IconDownload size={16} />} disabled={entries.length === 0} data-testid="waitlist-export">
-          Export CSV
-        </Button>
+        {/* With nobody on the list there is nothing to export: no button (a disabled link is still a link to axe). */}
+        {entries.length > 0 && (
+          <Button component="a" href={waitlistExportUrl(tenantId, event.id)} variant="default" leftSection={<IconDownload size={16} />} data-testid="waitlist-export">
+            Export CSV
+          </Button>
+        )}
       </Group>
 
       {list.isError ? (
