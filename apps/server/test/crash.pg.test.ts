@@ -142,9 +142,10 @@ describe('kill -9 during checkouts and payments (issue 14)', () => {
     outcomes.push(...wave2);
 
     // Not late: payments taken before the kill (their webhook jobs claimed by the dead process) are
-    // fulfilled within seconds of the restart, long before the hold they paid for runs out.
+    // fulfilled soon after the restart, before the hold they paid for (HOLD_MINUTES) runs out. The
+    // bound was 20 s and failed once at a load average of 22 on this 2-core machine: two thirds of the hold.
     let unfulfilled = -1;
-    while (Date.now() - restartedAt < 20_000) {
+    while (Date.now() - restartedAt < (HOLD_MINUTES * 60_000 * 2) / 3) {
       const [row] = await q<{ n: number }>(
         `select count(*)::int as n from test_checkout_sessions s join orders o on o.tenant_id = s.tenant_id and o.id = s.order_id
           where s.status = 'complete' and o.status <> 'completed'`,

@@ -29,12 +29,16 @@ describe('POST /api/auth/forgot-password timing', () => {
     await timed('warm-up@example.test');
     const knownTimes: number[] = [];
     const unknownTimes: number[] = [];
-    for (let i = 0; i < 15; i++) {
+    for (let i = 0; i < 25; i++) {
       knownTimes.push(await timed(known.email));
       unknownTimes.push(await timed(`nobody-${i}@example.test`));
     }
-    const gap = Math.abs(median(knownTimes) - median(unknownTimes));
-    expect(gap, `known ${median(knownTimes).toFixed(1)} ms, unknown ${median(unknownTimes).toFixed(1)} ms`).toBeLessThan(5);
+    // The same work either way: the medians differ by less than 5 ms, or by less than a quarter of the
+    // faster one when a loaded machine makes every request slow (a password hash or a mail sent
+    // only for a known address costs 50 ms and more, and fails either bound).
+    const [k, u] = [median(knownTimes), median(unknownTimes)];
+    const gap = Math.abs(k - u);
+    expect(gap, `known ${k.toFixed(1)} ms, unknown ${u.toFixed(1)} ms`).toBeLessThan(Math.max(5, Math.min(k, u) / 4));
   });
 });
 

@@ -139,14 +139,16 @@ describe('public event reads', () => {
 
   it('keeps answering from memory while the database is slow', async () => {
     await site().get(path());
-    // One slow statement holds the database (PGlite runs one at a time); reads already in memory do not wait for it.
-    const slow = server.app.deps.db.execute(sql`select pg_sleep(1.5)`);
+    // One slow statement holds the database (PGlite runs one at a time); reads already in memory do
+    // not wait for it: all of them are answered while it still runs (an order of events, not a time
+    // bound, so a loaded machine cannot fail it; a read that waited would come after the sleep).
+    let slowDone = false;
+    const slow = server.app.deps.db.execute(sql`select pg_sleep(4)`).then(() => (slowDone = true));
     await sleep(20);
-    const started = Date.now();
     const reads = await Promise.all(Array.from({ length: 20 }, () => site().get(path())));
-    const elapsed = Date.now() - started;
+    const answeredWhileSlow = !slowDone;
     await slow;
     expect(reads.every((r) => r.status === 200)).toBe(true);
-    expect(elapsed).toBeLessThan(1000);
+    expect(answeredWhileSlow).toBe(true);
   });
 });
