@@ -238,8 +238,8 @@ export async function buildApp(config: Config, database: Database, opts: { traci
   // After the guard: the tenant it found goes into the request's log lines (no child logger when logging is off).
   if (config.logLevel !== 'silent') installTenantLogs(app);
   installRequestMetrics(app, metrics);
-  // The metrics port (when configured) opens and closes with the app.
-  app.addHook('onListen', async () => {
+  // The metrics port (when configured) opens when the app is ready and closes with it.
+  app.addHook('onReady', async () => {
     await metrics.listen();
   });
   app.addHook('onClose', async () => {

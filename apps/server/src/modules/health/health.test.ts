@@ -68,11 +68,15 @@ describe('GET /api/health', () => {
 });
 
 describe('GET /livez and /readyz (issue 26.3)', () => {
-  /** A server on a fresh embedded database that nothing has migrated yet. */
-  async function startUnmigrated(): Promise<{ app: App; database: Database; client: (host?: string) => Client; close(): Promise<void> }> {
+  /**
+   * A server on its own embedded database: a fresh one that nothing has migrated yet, or (`migrated`)
+   * one from the tests' migrated template when there is one.
+   */
+  async function startOwn(opts: { migrated?: boolean } = {}): Promise<{ app: App; database: Database; client: (host?: string) => Client; close(): Promise<void> }> {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'marquee-readyz-'));
     const config = loadConfig({ LOG_LEVEL: 'silent', JOBS_POLL_MS: '0' }, { dataDir, secret: 'test-secret-test-secret-test-secret-0123', port: 0, databaseUrl: undefined, webDist: path.join(dataDir, 'no-web') });
-    const database = await openDatabase({ dataDir: 'memory://' });
+    const template = opts.migrated && process.env.MARQUEE_PGLITE_TEMPLATE;
+    const database = await openDatabase({ dataDir: 'memory://', loadDataDir: template ? new Blob([readFileSync(template)]) : undefined });
     const app = await buildApp(config, database);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const port = (app.server.address() as { port: number }).port;
@@ -130,8 +134,9 @@ describe('GET /livez and /readyz (issue 26.3)', () => {
     expect((await server.client().get('/readyz')).status).toBe(200);
   });
 
-  it('not ready on a fresh database before it is migrated, ready once it is', async () => {
-    const fresh = await startUnmigrated();
+  // A new PGlite database and all the migrations: slow on a busy machine.
+  it('not ready on a fresh database before it is migrated, ready once it is', { timeout: 180_000 }, async () => {
+    const fresh = await startOwn();
     try {
       const before = await fresh.client().get('/readyz');
       expect(before.status).toBe(503);
@@ -151,8 +156,8 @@ describe('GET /livez and /readyz (issue 26.3)', () => {
     }
   });
 
-  it('not ready when the database does not answer, and still live', async () => {
-    const fresh = await startUnmigrated();
+  it('not ready when the database does not answer, and still live', { timeout: 120_000 }, async () => {
+    const fresh = await startOwn({ migrated: true });
     try {
       await fresh.database.close();
       const res = await fresh.client().get('/readyz');
