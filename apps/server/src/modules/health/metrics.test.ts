@@ -161,6 +161,26 @@ describe('/metrics behind METRICS_TOKEN on the public port', () => {
   });
 });
 
+describe('/metrics and the public fast path', () => {
+  it("counts the event reads answered from memory under their route's pattern", { timeout: 120_000 }, async () => {
+    const server = await startServer({ publicSnapshotMs: 60_000, metrics: { host: '127.0.0.1', token: TOKEN, cacheMs: 0 } });
+    try {
+      const tenant = await givenTenantWithSettings(server);
+      const event = await givenEventOnSale(server, tenant.id);
+      for (let i = 0; i < 3; i++) {
+        const res = await server.client(tenant.url).get(`/api/p/events/${event.urlName}`);
+        expect(res.status).toBe(200);
+        expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      }
+      const text = (await server.client().get('/metrics', { authorization: `Bearer ${TOKEN}` })).body as string;
+      // The first went through Fastify, the two repeats were answered before routing: all three counted.
+      expect(sample(text, 'marquee_http_request_duration_seconds_count', { method: 'GET', route: '/api/p/events/:eventName', status_code: '200' })).toBe(3);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('/metrics without configuration', () => {
   let server: TestServer;
   beforeAll(async () => {

@@ -2,6 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { cachedHostTenant, tenantLabel } from '../../platform/auth/guard.js';
+import { requestIdOf } from '../../platform/request-context.js';
 import { acceptedEncoding, compressedBody, matchesEtag } from './snapshots.js';
 
 // The public reads' fast path (issue 13 "Public reads"): during an on-sale rush nearly every request
@@ -84,13 +85,13 @@ function answerFromMemory(deps: Deps, req: IncomingMessage, res: ServerResponse)
   if (!label || cachedHostTenant(deps.db, label)?.id !== hit.tenantId) return undefined;
   if (matchesEtag(req.headers['if-none-match'], hit.etag)) {
     const { 'content-type': _t, ...headers } = hit.headers;
-    res.writeHead(304, headers);
+    res.writeHead(304, { ...headers, 'x-request-id': requestIdOf(req) });
     res.end();
     return hit;
   }
   const encoding = acceptedEncoding(req.headers['accept-encoding']);
   const body = encoding ? compressedBody(hit, encoding) : Buffer.from(hit.body);
-  res.writeHead(hit.status, { ...hit.headers, ...(encoding ? { 'content-encoding': encoding } : {}), 'content-length': body.length });
+  res.writeHead(hit.status, { ...hit.headers, ...(encoding ? { 'content-encoding': encoding } : {}), 'content-length': body.length, 'x-request-id': requestIdOf(req) });
   res.end(body);
   return hit;
 }
