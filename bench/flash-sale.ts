@@ -22,6 +22,8 @@
 // BENCH_ANSWERS=1 (issue 24) sells a second event of the same size in the same run, whose orders each
 // answer three per-ticket questions (a short text, a single choice, a consent checkbox), and prints
 // its holds per second beside the plain sale's: the budget is within 10% of it.
+// BENCH_METRICS=1 (issue 26) runs the server with its Prometheus metrics on (METRICS_TOKEN) and scrapes
+// /metrics every 5 s through the sale, as a Prometheus would (more often than its usual 15 s).
 // Every run also measures the reference in the same run: 16 clients doing bare conditional
 // UPDATEs (`set n = n - 1 where n > 0`) on one row of a scratch table, for BENCH_REFERENCE_S (3) s.
 
@@ -277,6 +279,7 @@ async function main() {
   const TICKETS = Number(process.env.BENCH_TICKETS ?? scenario?.tickets ?? 1000);
   const REQUESTS = Number(process.env.BENCH_REQUESTS ?? scenario?.requests ?? 1400);
   const POOL = Number(process.env.BENCH_POOL ?? 10);
+  const METRICS_TOKEN = process.env.BENCH_METRICS === '1' ? 'bench-metrics-token-0123456789abcdef' : undefined;
   // The warm-up runs orders on another event first, so that the sale is measured on a server whose
   // checkout code the JIT has already compiled, as in a load tester's warm-up: after 400 orders V8's
   // helper threads were still optimising during the sale (bench/README.md, session 6).
@@ -309,9 +312,25 @@ async function main() {
     api,
     adminUrl,
     poolSize: POOL,
-    env: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', JOBS_POLL_MS: '0', PAYMENT_DRIVER: 'test', RATE_LIMIT_ORDERS_PER_MINUTE: '1000000' },
+    env: {
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+      JOBS_POLL_MS: '0',
+      PAYMENT_DRIVER: 'test',
+      RATE_LIMIT_ORDERS_PER_MINUTE: '1000000',
+      ...(METRICS_TOKEN ? { METRICS_TOKEN } : {}),
+    },
   });
   const scratch = server.scratch;
+  let scrapes = 0;
+  let lastScrape = '';
+  const scrape = () =>
+    fetch(`http://127.0.0.1:${server.port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+      .then((r) => r.text())
+      .then((text) => {
+        scrapes++;
+        lastScrape = text;
+      });
+  const scraper = METRICS_TOKEN ? setInterval(() => void scrape().catch(() => {}), 5_000) : undefined;
   let ok = false;
   try {
     const { deps, port } = server;
@@ -434,6 +453,15 @@ async function main() {
     if (!inline) line('  the load generator', `${perOrder(generatorMs)} ms (its worker thread)`);
     line('  the rest', `${perOrder(nodeMs - serverMs - generatorMs)} ms (V8's helper threads: optimising compiler, GC)`);
     line('answers', `${held.length} x 201, ${refused.length} x 409, ${other.length} other`);
+    if (scraper) {
+      clearInterval(scraper);
+      await scrape();
+      const holdsTotal = lastScrape
+        .split('\n')
+        .filter((l) => l.startsWith('marquee_holds_total{'))
+        .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+      line('metrics (BENCH_METRICS=1)', `on; /metrics scraped ${scrapes} times; marquee_holds_total ${holdsTotal} (warm-up included)`);
+    }
     line('tickets held', `${sold} (remaining ${stock?.remaining}, event capacity left ${stock?.capacity})`);
     if (scratch) {
       const reference = await referenceUpdates(scratch.url, REFERENCE_S);
@@ -460,6 +488,7 @@ async function main() {
     }
     console.log(ok ? '  OK: exactly the tickets on sale were held.\n' : '  FAILED: the counts do not add up.\n');
   } finally {
+    clearInterval(scraper);
     await server.close();
   }
   process.exitCode = ok ? 0 : 1;

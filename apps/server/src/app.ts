@@ -65,6 +65,9 @@ import { findInvalidText } from './platform/validate.js';
 import { registerGuard } from './platform/auth/guard.js';
 import { scopeOf } from './platform/auth/scopes.js';
 import { createJobs } from './platform/jobs.js';
+import { createMetrics, installRequestMetrics } from './platform/metrics.js';
+import { installRequestIds, installTenantLogs, requestIdOf, tenantIdOf } from './platform/request-context.js';
+import type { Tracing } from './platform/tracing.js';
 import { createFailureLimiter } from './platform/failure-limiter.js';
 import { createMailer } from './platform/mail.js';
 import { createPaymentGateway } from './platform/payments/index.js';
@@ -82,20 +85,25 @@ class OneLinePerRequest extends LogController {
   override incomingRequest() {}
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
     if (error) return super.requestCompleted(error, request, reply);
-    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime, tenantId: tenantIdOf(request) }, 'request completed');
   }
 }
 
-/** Builds the whole server around an open database. Listening and job workers are the caller's. */
-export async function buildApp(config: Config, database: Database): Promise<App> {
+/**
+ * Builds the whole server around an open database. Listening and job workers are the caller's;
+ * `tracing` (platform/tracing.ts) when the process started OpenTelemetry; `logStream` (tests) takes the log lines.
+ */
+export async function buildApp(config: Config, database: Database, opts: { tracing?: Tracing; logStream?: { write(line: string): void } } = {}): Promise<App> {
   const app = Fastify({
     // Every schema is zod: Fastify's own compilers (ajv, fast-json-stringify) would only cost their
     // loading at every start (bench/README.md "Start").
     // (The factories are typed for ajv schemas; ours take zod ones, as setValidatorCompiler below.)
     schemaController: { compilersFactory: { buildValidator: (() => validatorCompiler) as never, buildSerializer: (() => serializerCompiler) as never } },
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, ...(opts.logStream ? { stream: opts.logStream } : {}) },
     logController: new OneLinePerRequest(),
     trustProxy: config.trustProxy,
+    // Issue 26: one id per request in the logs, the trace and the answer's X-Request-Id (a proxy's own, when it sends one).
+    genReqId: requestIdOf,
     bodyLimit: 1024 * 1024,
     // Longer than any id we take (an e-mail is at most 254 characters), so the routes' own schemas decide.
     routerOptions: { maxParamLength: 300 },
@@ -108,7 +116,9 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const jobs = createJobs(database.db, app.log, config.jobsPollMs, { nodeId: config.jobsNodeId });
+  const metrics = createMetrics(config.metrics);
+  const jobs = createJobs(database.db, app.log, config.jobsPollMs, { nodeId: config.jobsNodeId, onRun: metrics.enabled ? metrics.observeJob : undefined });
+  metrics.attach({ db: database.db, database, jobKinds: jobs.kinds });
   const storage =
     config.storage.driver === 's3'
       ? createS3Storage({ ...config.storage, secret: config.secret, publicBase: '' })
@@ -116,10 +126,11 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   const mailer = createMailer({ db: database.db, jobs, storage, log: app.log, smtpUrl: config.smtpUrl, from: config.mailFrom });
   const payments = createPaymentGateway({ config, db: database.db, jobs });
   const discountCodeAttempts = createFailureLimiter({ max: config.rateLimitCodesPer10Minutes, windowMs: 10 * 60_000 });
-  const deps: Deps = { config, database, db: database.db, jobs, mailer, payments, storage, log: app.log, discountCodeAttempts };
+  const deps: Deps = { config, database, db: database.db, jobs, mailer, payments, storage, log: app.log, discountCodeAttempts, metrics };
   app.decorate('deps', deps);
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+    if (metrics.enabled) metrics.observeRefusal(req, err instanceof DomainError ? err.domainCode : err instanceof AppError ? err.code : refusalCodeOf(err));
     if (err instanceof DomainError) {
       if (err.retryAfterSeconds !== undefined) reply.header('retry-after', err.retryAfterSeconds);
       const error = { code: err.code, message: err.message, fields: err.fields, domainCode: err.domainCode };
@@ -215,11 +226,26 @@ export async function buildApp(config: Config, database: Database): Promise<App>
     transform: (args) => withKeyScope(jsonSchemaTransform(args), args.route.method, args.url),
   });
 
+  // Issue 26: before the guard, so that its refusals carry the request id and have a span too.
+  installRequestIds(app);
+  opts.tracing?.install(app);
   registerGuard(app, {
     db: database.db,
     baseDomain: config.baseDomain,
     session: { idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours },
     apiKeyPerMinute: config.rateLimitApiKeyPerMinute,
+  });
+  // After the guard: the tenant it found goes into the request's log lines (no child logger when logging is off).
+  if (config.logLevel !== 'silent') installTenantLogs(app);
+  installRequestMetrics(app, metrics);
+  // The metrics port (when configured) opens when the app is ready and closes with it.
+  app.addHook('onReady', async () => {
+    await metrics.listen();
+  });
+  app.addHook('onClose', async () => {
+    await metrics.close();
+    // The spans still buffered are sent before the process goes.
+    await opts.tracing?.shutdown();
   });
 
   registerHealthRoutes(app, deps);
@@ -285,6 +311,13 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   // Repeated public GETs of an event (issue 13) are answered before routing: modules/public-site/fast-path.ts.
   installPublicFastPath(app, deps);
   return app as unknown as App;
+}
+
+/** The generic code the error handler answers a framework error with (for the hold refusals' reason). */
+function refusalCodeOf(err: FastifyError): string {
+  if (hasZodFastifySchemaValidationErrors(err)) return 'VALIDATION';
+  const status = err.statusCode ?? 500;
+  return status === 429 ? 'RATE_LIMITED' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : status === 404 ? 'NOT_FOUND' : status < 500 ? 'BAD_REQUEST' : 'INTERNAL';
 }
 
 /** Issue 25: the OpenAPI document names each operation's API key scope (platform/auth/scopes.ts) and its security. */

@@ -64,6 +64,14 @@ const ZEnv = z.object({
   WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   /** How long (ms) a webhook receiver has to answer. */
   WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Issue 26: serve Prometheus metrics on this port (its own server on METRICS_HOST); the public port then has none. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** The metrics port's address: loopback unless set (0.0.0.0 in a container that Prometheus scrapes from outside). */
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  /** A bearer token for /metrics: on the public port when METRICS_PORT is unset, and on the metrics port too when it is set. */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  /** Issue 26: traces go to this OTLP endpoint (OpenTelemetry's own OTEL_* variables apply); unset, tracing is not even loaded. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -107,6 +115,10 @@ export type Config = {
   webDist: string;
   publicSnapshotMs: number;
   logLevel: string;
+  /** Issue 26 (docs/operations.md "Metrics"): nothing is collected or served unless a port or a token is set. */
+  metrics: { port?: number; host: string; token?: string; cacheMs?: number };
+  /** The OTLP endpoint traces go to; undefined: no tracing. */
+  otelEndpoint: string | undefined;
   webhooks: { allowPrivate: boolean; timeoutMs: number };
   storage:
     | { driver: 'local' }
@@ -192,6 +204,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     publicSnapshotMs: e.PUBLIC_SNAPSHOT_MS,
     logLevel: e.LOG_LEVEL,
+    metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN || undefined },
+    otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
     webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'true', timeoutMs: e.WEBHOOKS_TIMEOUT_MS },
     storage: storageOf(e),
     ...overrides,

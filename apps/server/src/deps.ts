@@ -4,6 +4,7 @@ import type { Database, Db } from './db/client.js';
 import type { FailureLimiter } from './platform/failure-limiter.js';
 import type { Jobs } from './platform/jobs.js';
 import type { Mailer } from './platform/mail.js';
+import type { Metrics } from './platform/metrics.js';
 import type { PaymentGateway } from './platform/payments/gateway.js';
 import type { Storage } from './platform/storage.js';
 
@@ -19,4 +20,6 @@ export type Deps = {
   log: FastifyBaseLogger;
   /** Wrong discount codes per client address, shared by every route that checks a code. */
   discountCodeAttempts: FailureLimiter;
+  /** Issue 26: Prometheus metrics (a no-op when neither METRICS_PORT nor METRICS_TOKEN is set). */
+  metrics: Metrics;
 };

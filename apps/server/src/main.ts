@@ -4,11 +4,14 @@ import { buildApp } from './app.js';
 import { DEMO_ORGANISER_EMAIL, DEMO_TENANT, seedIfEmpty } from './seed.js';
 import path from 'node:path';
 import { DEMO_EVENT } from './modules/events/demo.js';
+import { startTracing } from './platform/tracing.js';
 
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
 await database.migrate();
-const app = await buildApp(config, database);
+// Issue 26: OpenTelemetry only when OTEL_EXPORTER_OTLP_ENDPOINT is set (loaded then, not otherwise).
+const tracing = await startTracing({ endpoint: config.otelEndpoint });
+const app = await buildApp(config, database, { tracing });
 const { seeded } = await seedIfEmpty(app.deps);
 app.deps.jobs.start();
 await app.listen({ port: config.port, host: config.host });

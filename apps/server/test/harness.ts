@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
 import { charities, discountCodes, events, memberships, orderLines, orders, outbox, tenantCharities, tenants, ticketTypes, users } from '../src/db/schema/index.js';
 import { hashPassword } from '../src/platform/auth/passwords.js';
+import type { Tracing } from '../src/platform/tracing.js';
 
 // Tests run the real server over real HTTP against a real database: PGlite in memory by default,
 // or a fresh database on the PostgreSQL server named by TEST_DATABASE_URL (CI does both).
@@ -55,7 +56,7 @@ async function freshPostgresDatabase(adminUrl: string): Promise<{ url: string; d
  * `peerOf`: a second app node on the same PostgreSQL database as that server (its own pool, batchers
  * and caches, as another machine would have); it neither migrates nor drops the database.
  */
-export async function startServer(overrides: Partial<Config> = {}, opts: { peerOf?: TestServer } = {}): Promise<TestServer> {
+export async function startServer(overrides: Partial<Config> = {}, opts: { peerOf?: TestServer; tracing?: Tracing; logStream?: { write(line: string): void } } = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'marquee-test-'));
   const adminUrl = process.env.TEST_DATABASE_URL;
   const peerUrl = opts.peerOf?.config.databaseUrl;
@@ -74,7 +75,7 @@ export async function startServer(overrides: Partial<Config> = {}, opts: { peerO
     loadDataDir: template ? new Blob([readFileSync(template)]) : undefined,
   });
   if (!opts.peerOf) await database.migrate();
-  const app = await buildApp(config, database);
+  const app = await buildApp(config, database, { tracing: opts.tracing, logStream: opts.logStream });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

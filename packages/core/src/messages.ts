@@ -434,6 +434,8 @@ export const M = {
   apiKeyNoScope: 'This API key may not do this. Ask a tenant admin for a key with the right scope.',
   apiKeyNotHere: 'API keys cannot do this. Sign in to the console instead.',
   apiKeyRateLimited: 'Too many requests with this API key. Please wait and try again.',
+  // Issue 26: the operator's endpoints (ours)
+  metricsTokenRequired: 'The metrics need the metrics token: send Authorization: Bearer <METRICS_TOKEN>.',
   apiKeyExpiryPast: 'The expiry must be in the future.',
   apiKeyCreated: 'API key created. Copy it now: it will not be shown again.',
   apiKeyRevoked: 'API key revoked.',

@@ -20,6 +20,8 @@ export const RESERVED_PATHS = [
 
   // Issue 23 part B: a seller's cash drawer and the admin's list of drawers.
   'cash-drawer', 'cash-drawers',
+  // Issue 26: the probes and the Prometheus metrics (docs/operations.md).
+  'livez', 'readyz', 'metrics',
 ] as const;
 
 const reserved = new Set<string>(RESERVED_PATHS);

@@ -47,9 +47,13 @@ async function isCurrent(db: Db): Promise<boolean> {
   }
 }
 
+/** The pool's use now (issue 26 metrics): PGlite is one connection that queries queue for. */
+export type PoolStats = { max: number; inUse: number; idle: number; waiting: number };
+
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
+  poolStats(): PoolStats;
   migrate(): Promise<void>;
   close(): Promise<void>;
 };
@@ -66,11 +70,13 @@ export async function openDatabase(opts: {
     // 10, not 20: on a 2-core node the pool only needs to cover the round-trip latency; more
     // connections add PostgreSQL backends competing with Node for the same cores and more waiters
     // on the hot rows (bench/README.md: about 10% more holds a second and a lower p99 than 20).
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    const max = opts.poolSize ?? 10;
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,
       kind: 'postgres',
+      poolStats: () => ({ max, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       migrate: async () => {
         if (await isCurrent(db)) return;
         await migratePg(drizzlePg(pool, { schema }), { migrationsFolder: MIGRATIONS_DIR });
@@ -83,10 +89,12 @@ export async function openDatabase(opts: {
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
   const client = opts.loadDataDir ? new PGlite(dir, { loadDataDir: opts.loadDataDir }) : new PGlite(dir);
   await client.waitReady;
+  const use = countPgliteUse(client);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
+    poolStats: () => ({ max: 1, inUse: use.active, idle: use.active ? 0 : 1, waiting: use.queued }),
     migrate: async () => {
       if (await isCurrent(db)) return;
       await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
@@ -94,6 +102,28 @@ export async function openDatabase(opts: {
     },
     close: () => client.close(),
   };
+}
+
+/**
+ * PGlite runs one query or transaction at a time and queues the rest behind its own lock, which it
+ * does not expose: every query, exec and transaction goes through `_runExclusiveTransaction`, so
+ * counting there tells how many wait and whether one runs (two counter updates per call). A PGlite
+ * without that method (a future version) reports nothing waiting.
+ */
+function countPgliteUse(client: PGlite): { active: number; queued: number } {
+  const use = { active: 0, queued: 0 };
+  const c = client as unknown as { _runExclusiveTransaction?: <T>(fn: () => Promise<T>) => Promise<T> };
+  const run = c._runExclusiveTransaction;
+  if (typeof run !== 'function') return use;
+  c._runExclusiveTransaction = function <T>(fn: () => Promise<T>): Promise<T> {
+    use.queued++;
+    return run.call(client, () => {
+      use.queued--;
+      use.active++;
+      return fn().finally(() => use.active--);
+    }) as Promise<T>;
+  };
+  return use;
 }
 
 type RawClient = {
@@ -113,13 +143,20 @@ export async function runPrepared(db: Db, name: string, text: string, values: un
   return res.rows;
 }
 
-/** Migrations applied vs. migrations shipped, for /api/health. */
-export async function migrationStatus(db: Db): Promise<{ applied: number; shipped: number }> {
-  const { readFileSync } = await import('node:fs');
-  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as {
-    entries: unknown[];
-  };
-  const rows = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
-  const applied = Number((rows as unknown as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0);
-  return { applied, shipped: journal.entries.length };
+/** How many migrations this build ships (its journal's entries). */
+export function shippedMigrations(): number {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] };
+  return journal.entries.length;
+}
+
+/**
+ * Migrations applied vs. migrations shipped, for /api/health and /readyz (`shipped` given: the
+ * journal is not read again). A database that answers but was never migrated has 0 applied.
+ */
+export async function migrationStatus(db: Db, shipped: number = shippedMigrations()): Promise<{ applied: number; shipped: number }> {
+  const rows = (await db.execute(sql`select to_regclass('drizzle.__drizzle_migrations') is not null as migrated`)) as unknown as { rows: Array<{ migrated: boolean }> };
+  if (!rows.rows[0]?.migrated) return { applied: 0, shipped };
+  const counted = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+  const applied = Number((counted as unknown as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0);
+  return { applied, shipped };
 }

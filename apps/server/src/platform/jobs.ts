@@ -31,6 +31,8 @@ export type Jobs = {
   lane(names: readonly string[], concurrency: number): void;
   start(): void;
   stop(): Promise<void>;
+  /** The job kinds with a handler on this node (the metrics list each, waiting or not). */
+  kinds(): string[];
 };
 
 // A worker claims one job at a time, the one it runs next, for a short lease that it renews while
@@ -45,6 +47,8 @@ export type JobsOptions = {
    * gets a fresh id and its claims are freed only when their lease runs out.
    */
   nodeId?: string;
+  /** Told of every job this node runs (issue 26 metrics): its kind, how it ended, how long it took. */
+  onRun?: (kind: string, outcome: 'done' | 'retry' | 'failed', seconds: number) => void;
 };
 
 type Claimed = { id: number | string; name: string; payload: unknown; attempts: number; max_attempts: number };
@@ -90,13 +94,16 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
     const id = Number(job.id);
     const handler = handlers.get(job.name);
     const stopRenewing = renewWhileRunning(id);
+    const started = performance.now();
     try {
       if (!handler) throw new Error(`No handler for job ${job.name}`);
       await handler(job.payload, { attempt: job.attempts, jobId: id });
       await db.execute(sql`update jobs set done_at = now(), locked_until = null, locked_by = null where id = ${id}`);
+      opts.onRun?.(job.name, 'done', (performance.now() - started) / 1000);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const final = job.attempts >= job.max_attempts;
+      opts.onRun?.(job.name, final ? 'failed' : 'retry', (performance.now() - started) / 1000);
       log.warn({ job: job.name, id, attempt: job.attempts, err: message, final }, 'job failed');
       // Exponential backoff: 2s, 4s, 8s ... capped at 10 minutes.
       const delay = Math.min(600, 2 ** job.attempts);
@@ -167,6 +174,7 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
     register(name, handler) {
       handlers.set(name, handler);
     },
+    kinds: () => [...handlers.keys()],
     async enqueue(tx, name, payload, opts = {}) {
       await tx
         .insert(jobs)

@@ -48,5 +48,10 @@ export const outbox = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
-  (t) => [index('outbox_created_idx').on(t.createdAt, t.id), index('outbox_to_idx').on(t.to)],
+  (t) => [
+    index('outbox_created_idx').on(t.createdAt, t.id),
+    index('outbox_to_idx').on(t.to),
+    // Issue 26: the metrics' mail outbox depth reads the queued messages only.
+    index('outbox_queued_idx').on(t.createdAt).where(sql`status = 'queued'`),
+  ],
 );

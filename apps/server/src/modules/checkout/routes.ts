@@ -28,7 +28,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: Deps) {
   r.post(
     '/api/p/tenants/:tenantId/events/:eventId/orders',
     {
-      config: { access: { kind: 'site' }, rateLimit: ordersPerAddress },
+      config: { access: { kind: 'site' }, rateLimit: ordersPerAddress, countsHolds: true },
       ...codeLimit,
       // The answers are built here to their schemas (kept below for the API document): written as
       // they are, without checking them again with zod on the way out (bench/README.md "Flash sale").
@@ -61,7 +61,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: Deps) {
   r.post(
     '/api/p/tenants/:tenantId/events/:eventId/holds',
     {
-      config: { access: { kind: 'site' }, rateLimit: ordersPerAddress },
+      config: { access: { kind: 'site' }, rateLimit: ordersPerAddress, countsHolds: true },
       schema: {
         tags: ['checkout'],
         summary: 'Holds the cart’s tickets while the buyer fills in the checkout (PLACE ORDER then takes its place)',
@@ -82,7 +82,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: Deps) {
   r.post(
     '/api/tenants/:tenantId/events/:eventId/app-orders',
     {
-      config: { access: { kind: 'tenant', roles: ['tenant_admin'], platformRoles: [] } },
+      config: { access: { kind: 'tenant', roles: ['tenant_admin'], platformRoles: [] }, countsHolds: true },
       ...codeLimit,
       schema: {
         tags: ['checkout'],

@@ -1,9 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { migrationStatus } from '../../db/client.js';
+import { M } from '@marquee/core';
+import { migrationStatus, shippedMigrations } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
+import { notFound, unauthenticated } from '../../platform/errors.js';
 import { escapeHtml } from '../../platform/mail.js';
+
+/** How long readiness waits for the database before it answers 503 (a hung database must not hang the probe). */
+export const READY_TIMEOUT_MS = 2_000;
+
+const ZLive = z.object({ status: z.literal('ok') });
+const ZReady = z.object({
+  status: z.enum(['ready', 'not ready']),
+  /** Why not, for people: the database does not answer, or which migrations are missing. */
+  reason: z.string().optional(),
+  database: z.object({ kind: z.enum(['pglite', 'postgres']), reachable: z.boolean() }),
+  migrations: z.object({ applied: z.number(), shipped: z.number() }),
+});
 
 const ZHealth = z.object({
   status: z.enum(['ok', 'degraded']),
@@ -35,6 +49,44 @@ export function registerHealthRoutes(app: FastifyInstance, deps: Deps) {
       }
     },
   );
+
+  // Issue 26: liveness and readiness apart (docs/operations.md "Probes"). Outside /api, so the guard
+  // leaves them alone: they answer on any host, as a probe calls them by address.
+  // Live: the process answers; nothing else is asked (a database outage must not restart every node).
+  r.get('/livez', { schema: { hide: true, response: { 200: ZLive } } }, async () => ({ status: 'ok' as const }));
+
+  // Ready: the database answers and every migration this build ships is applied; 503 with the reason otherwise.
+  const shipped = shippedMigrations();
+  r.get('/readyz', { schema: { hide: true, response: { 200: ZReady, 503: ZReady } } }, async (_req, reply) => {
+    const kind = deps.database.kind;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), READY_TIMEOUT_MS);
+    });
+    const status = await Promise.race([migrationStatus(deps.db, shipped).catch(() => 'unreachable' as const), timeout]).finally(() => clearTimeout(timer));
+    if (status === 'timeout' || status === 'unreachable') {
+      const reason = status === 'timeout' ? `The database did not answer within ${READY_TIMEOUT_MS} ms.` : 'The database does not answer.';
+      return reply.status(503).send({ status: 'not ready', reason, database: { kind, reachable: false }, migrations: { applied: 0, shipped } });
+    }
+    const body = { database: { kind, reachable: true }, migrations: { applied: status.applied, shipped } };
+    if (status.applied < shipped) {
+      const reason = `Migrations are not all applied: ${status.applied} of ${shipped}. Run the server's migrations (a node migrates as it starts).`;
+      return reply.status(503).send({ status: 'not ready', reason, ...body });
+    }
+    return reply.send({ status: 'ready', ...body });
+  });
+
+  // Issue 26: Prometheus metrics on the public port, only with METRICS_TOKEN and no METRICS_PORT
+  // (docs/decisions.md "Issue 26.1"); otherwise this path does not exist here.
+  r.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+    if (deps.metrics.servedOn !== 'public') throw notFound();
+    if (!deps.metrics.authorized(req.headers.authorization)) {
+      reply.header('www-authenticate', 'Bearer');
+      throw unauthenticated(M.metricsTokenRequired);
+    }
+    const { contentType, body } = await deps.metrics.render();
+    return reply.header('cache-control', 'no-store').type(contentType).send(body);
+  });
 
   // The OpenAPI document, generated from the same zod schemas that validate each route.
   r.get('/api/docs/openapi.json', { config: { access: { kind: 'public' } }, schema: { hide: true } }, async () => app.swagger());

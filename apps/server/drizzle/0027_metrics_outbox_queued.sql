@@ -1,0 +1,1 @@
+CREATE INDEX "outbox_queued_idx" ON "outbox" USING btree ("created_at") WHERE status = 'queued';
