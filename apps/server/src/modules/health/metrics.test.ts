@@ -68,7 +68,7 @@ describe('/metrics behind METRICS_TOKEN on the public port', () => {
   });
 
   it('refuses a scrape without the token, or with a wrong one, as 401 (and bad header values too)', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: TOKEN }, { authorization: `Basic ${TOKEN}` }, { authorization: `Bearer ${'x'.repeat(8000)}` }]) {
+    for (const headers of <Array<Record<string, string>>>[{}, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: TOKEN }, { authorization: `Basic ${TOKEN}` }, { authorization: `Bearer ${'x'.repeat(8000)}` }]) {
       const res = await server.client().get('/metrics', headers);
       expect(res.status, JSON.stringify(headers).slice(0, 60)).toBe(401);
       expect(res.body).toEqual({ error: { code: 'UNAUTHENTICATED', message: M.metricsTokenRequired } });
@@ -192,7 +192,7 @@ describe('/metrics without configuration', () => {
 
   it('is not served at all: 404, with or without a token', async () => {
     expect(server.app.deps.metrics.enabled).toBe(false);
-    for (const headers of [{}, { authorization: `Bearer ${TOKEN}` }]) {
+    for (const headers of <Array<Record<string, string>>>[{}, { authorization: `Bearer ${TOKEN}` }]) {
       const res = await server.client().get('/metrics', headers);
       expect(res.status).toBe(404);
       expect(res.body).toEqual(notFoundError);
