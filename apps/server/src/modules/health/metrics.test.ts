@@ -201,7 +201,7 @@ describe('/metrics without configuration', () => {
 });
 
 describe('/metrics on METRICS_PORT', () => {
-  it('is served on its own port and not on the public port', async () => {
+  it('is served on its own port and not on the public port', { timeout: 120_000 }, async () => {
     const server = await startServer({ metrics: { port: 0, host: '127.0.0.1', cacheMs: 0 } });
     try {
       const port = server.app.deps.metrics.port();
@@ -222,7 +222,7 @@ describe('/metrics on METRICS_PORT', () => {
     }
   });
 
-  it('asks for the token there too when one is set, and closes with the app', async () => {
+  it('asks for the token there too when one is set, and closes with the app', { timeout: 120_000 }, async () => {
     const server = await startServer({ metrics: { port: 0, host: '127.0.0.1', token: TOKEN } });
     const port = server.app.deps.metrics.port()!;
     try {
