@@ -116,7 +116,7 @@ export async function buildApp(config: Config, database: Database, opts: { traci
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const metrics = createMetrics(config.metrics);
+  const metrics = await createMetrics(config.metrics);
   const jobs = createJobs(database.db, app.log, config.jobsPollMs, { nodeId: config.jobsNodeId, onRun: metrics.enabled ? metrics.observeJob : undefined });
   metrics.attach({ db: database.db, database, jobKinds: jobs.kinds });
   const storage =

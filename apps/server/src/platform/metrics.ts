@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Counter, Histogram } from 'prom-client';
 import type { Database, Db, PoolStats } from '../db/client.js';
 
 // Issue 26: what an operator watches (docs/operations.md "Metrics" lists every series). Counting is
@@ -76,8 +76,10 @@ const DISABLED: Metrics = {
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
-export function createMetrics(opts: MetricsOptions): Metrics {
+/** The metrics when configured (prom-client is loaded then, so a start without them pays nothing), else a no-op. */
+export async function createMetrics(opts: MetricsOptions): Promise<Metrics> {
   if (opts.port === undefined && !opts.token) return DISABLED;
+  const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = await import('prom-client');
   const registry = new Registry();
   // Event-loop delay (nodejs_eventloop_lag_*), heap and resident memory, CPU, handles, GC.
   collectDefaultMetrics({ register: registry });
@@ -110,8 +112,8 @@ export function createMetrics(opts: MetricsOptions): Metrics {
   });
 
   // The request counters' children, by label values: one Map lookup instead of prom-client's label hashing.
-  const requestChildren = new Map<string, ReturnType<typeof requests.labels>>();
-  const holdChildren = new Map<string, ReturnType<typeof holds.labels>>();
+  const requestChildren = new Map<string, ReturnType<Histogram<'method' | 'route' | 'status_code'>['labels']>>();
+  const holdChildren = new Map<string, ReturnType<Counter<'route'>['labels']>>();
 
   let source: { db: Db; database: Database; jobKinds: () => string[] } | undefined;
 

@@ -68,7 +68,7 @@ describe('/metrics behind METRICS_TOKEN on the public port', () => {
   });
 
   it('refuses a scrape without the token, or with a wrong one, as 401 (and bad header values too)', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: TOKEN }, { authorization: `Basic ${TOKEN}` }, { authorization: `Bearer ${'x'.repeat(8000)}` }]) {
+    for (const headers of <Array<Record<string, string>>>[{}, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: TOKEN }, { authorization: `Basic ${TOKEN}` }, { authorization: `Bearer ${'x'.repeat(8000)}` }]) {
       const res = await server.client().get('/metrics', headers);
       expect(res.status, JSON.stringify(headers).slice(0, 60)).toBe(401);
       expect(res.body).toEqual({ error: { code: 'UNAUTHENTICATED', message: M.metricsTokenRequired } });
@@ -192,7 +192,7 @@ describe('/metrics without configuration', () => {
 
   it('is not served at all: 404, with or without a token', async () => {
     expect(server.app.deps.metrics.enabled).toBe(false);
-    for (const headers of [{}, { authorization: `Bearer ${TOKEN}` }]) {
+    for (const headers of <Array<Record<string, string>>>[{}, { authorization: `Bearer ${TOKEN}` }]) {
       const res = await server.client().get('/metrics', headers);
       expect(res.status).toBe(404);
       expect(res.body).toEqual(notFoundError);
@@ -201,7 +201,7 @@ describe('/metrics without configuration', () => {
 });
 
 describe('/metrics on METRICS_PORT', () => {
-  it('is served on its own port and not on the public port', async () => {
+  it('is served on its own port and not on the public port', { timeout: 120_000 }, async () => {
     const server = await startServer({ metrics: { port: 0, host: '127.0.0.1', cacheMs: 0 } });
     try {
       const port = server.app.deps.metrics.port();
@@ -222,7 +222,7 @@ describe('/metrics on METRICS_PORT', () => {
     }
   });
 
-  it('asks for the token there too when one is set, and closes with the app', async () => {
+  it('asks for the token there too when one is set, and closes with the app', { timeout: 120_000 }, async () => {
     const server = await startServer({ metrics: { port: 0, host: '127.0.0.1', token: TOKEN } });
     const port = server.app.deps.metrics.port()!;
     try {
