@@ -65,6 +65,7 @@ import { findInvalidText } from './platform/validate.js';
 import { registerGuard } from './platform/auth/guard.js';
 import { scopeOf } from './platform/auth/scopes.js';
 import { createJobs } from './platform/jobs.js';
+import { createLifecycle } from './platform/lifecycle.js';
 import { createFailureLimiter } from './platform/failure-limiter.js';
 import { createMailer } from './platform/mail.js';
 import { createPaymentGateway } from './platform/payments/index.js';
@@ -99,6 +100,10 @@ export async function buildApp(config: Config, database: Database): Promise<App>
     bodyLimit: 1024 * 1024,
     // Longer than any id we take (an e-mail is at most 254 characters), so the routes' own schemas decide.
     routerOptions: { maxParamLength: 300 },
+    // A graceful shutdown (SIGTERM, shutdown.ts) serves every request that reaches it, also one on
+    // a kept-alive connection after close began (answered with Connection: close), instead of
+    // Fastify's default 503: the proxy's health check already stopped sending new work here.
+    return503OnClosing: false,
     // The router's own refusals (a path segment past that length, bad percent-encoding) answer in our error shape too.
     frameworkErrors: (err, _req, reply) => {
       const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
@@ -116,7 +121,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   const mailer = createMailer({ db: database.db, jobs, storage, log: app.log, smtpUrl: config.smtpUrl, from: config.mailFrom });
   const payments = createPaymentGateway({ config, db: database.db, jobs });
   const discountCodeAttempts = createFailureLimiter({ max: config.rateLimitCodesPer10Minutes, windowMs: 10 * 60_000 });
-  const deps: Deps = { config, database, db: database.db, jobs, mailer, payments, storage, log: app.log, discountCodeAttempts };
+  const deps: Deps = { config, database, db: database.db, jobs, mailer, payments, storage, log: app.log, discountCodeAttempts, lifecycle: createLifecycle() };
   app.decorate('deps', deps);
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {

@@ -64,6 +64,10 @@ const ZEnv = z.object({
   WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   /** How long (ms) a webhook receiver has to answer. */
   WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** SIGTERM: how long (ms) the node may take to finish its requests and hand back its jobs before it exits non-zero anyway. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  /** SIGTERM: how long (ms) the node keeps serving while /api/health answers 503 "draining", so that a load balancer stops sending before it stops listening. */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -107,6 +111,8 @@ export type Config = {
   webDist: string;
   publicSnapshotMs: number;
   logLevel: string;
+  /** Graceful shutdown on SIGTERM (issue 26): the bound on the whole drain, and the wait before it stops listening. */
+  shutdown: { timeoutMs: number; delayMs: number };
   webhooks: { allowPrivate: boolean; timeoutMs: number };
   storage:
     | { driver: 'local' }
@@ -192,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: path.resolve(e.WEB_DIST ?? new URL('../../web/dist', import.meta.url).pathname),
     publicSnapshotMs: e.PUBLIC_SNAPSHOT_MS,
     logLevel: e.LOG_LEVEL,
+    shutdown: { timeoutMs: e.SHUTDOWN_TIMEOUT_MS, delayMs: e.SHUTDOWN_DELAY_MS },
     webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'true', timeoutMs: e.WEBHOOKS_TIMEOUT_MS },
     storage: storageOf(e),
     ...overrides,

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import type { FailureLimiter } from './platform/failure-limiter.js';
 import type { Jobs } from './platform/jobs.js';
+import type { Lifecycle } from './platform/lifecycle.js';
 import type { Mailer } from './platform/mail.js';
 import type { PaymentGateway } from './platform/payments/gateway.js';
 import type { Storage } from './platform/storage.js';
@@ -19,4 +20,6 @@ export type Deps = {
   log: FastifyBaseLogger;
   /** Wrong discount codes per client address, shared by every route that checks a code. */
   discountCodeAttempts: FailureLimiter;
+  /** Serving or draining (SIGTERM): /api/health and readiness report it. */
+  lifecycle: Lifecycle;
 };

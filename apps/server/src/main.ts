@@ -1,6 +1,7 @@
 import { publicOrigin, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { buildApp } from './app.js';
+import { installGracefulShutdown } from './shutdown.js';
 import { DEMO_ORGANISER_EMAIL, DEMO_TENANT, seedIfEmpty } from './seed.js';
 import path from 'node:path';
 import { DEMO_EVENT } from './modules/events/demo.js';
@@ -30,11 +31,4 @@ const lines = [
 ];
 console.log(lines.join('\n'));
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
-    await app.deps.jobs.stop();
-    await app.close();
-    await database.close();
-    process.exit(0);
-  });
-}
+installGracefulShutdown(app, database);

@@ -64,6 +64,21 @@ describe('GET /api/health', () => {
   });
 });
 
+// issue 26: from the first SIGTERM on, the load balancer's health check sees the node leave.
+describe('GET /api/health while draining', () => {
+  it('answers 503 draining once the node starts draining, and the node still serves other requests', async () => {
+    server.app.deps.lifecycle.startDraining();
+    const res = await server.client().get('/api/health');
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({
+      status: 'draining',
+      database: { kind: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite', reachable: true },
+      migrations: { applied: shipped(), shipped: shipped(), atHead: true },
+    });
+    expect((await server.client().get('/api/docs/openapi.json')).status).toBe(200);
+  });
+});
+
 describe('GET /api/docs/openapi.json', () => {
   it('documents every account route from the same schemas that validate them', async () => {
     const res = await server.client().get('/api/docs/openapi.json');

@@ -6,7 +6,8 @@ import type { Deps } from '../../deps.js';
 import { escapeHtml } from '../../platform/mail.js';
 
 const ZHealth = z.object({
-  status: z.enum(['ok', 'degraded']),
+  /** draining: the node got SIGTERM and is finishing its requests (issue 26); a load balancer sends it nothing new. */
+  status: z.enum(['ok', 'degraded', 'draining']),
   database: z.object({ kind: z.enum(['pglite', 'postgres']), reachable: z.boolean() }),
   migrations: z.object({ applied: z.number(), shipped: z.number(), atHead: z.boolean() }),
 });
@@ -21,14 +22,15 @@ export function registerHealthRoutes(app: FastifyInstance, deps: Deps) {
       try {
         const m = await migrationStatus(deps.db);
         const atHead = m.applied === m.shipped;
-        return reply.status(atHead ? 200 : 503).send({
-          status: atHead ? 'ok' : 'degraded',
+        const status = deps.lifecycle.draining ? 'draining' : atHead ? 'ok' : 'degraded';
+        return reply.status(status === 'ok' ? 200 : 503).send({
+          status,
           database: { kind: deps.database.kind, reachable: true },
           migrations: { ...m, atHead },
         });
       } catch {
         return reply.status(503).send({
-          status: 'degraded',
+          status: deps.lifecycle.draining ? 'draining' : 'degraded',
           database: { kind: deps.database.kind, reachable: false },
           migrations: { applied: 0, shipped: 0, atHead: false },
         });
