@@ -8,9 +8,12 @@ import { DEMO_EVENT } from './modules/events/demo.js';
 
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
-await database.migrate();
+// Several nodes may start together (a deploy): one migrates and seeds under the startup lock, the
+// others wait for it and find both done (docs/deploy.md).
+const migrated = await database.migrate();
 const app = await buildApp(config, database);
-const { seeded } = await seedIfEmpty(app.deps);
+if (migrated) app.log.info('database migrated');
+const { seeded } = await database.exclusively(() => seedIfEmpty(app.deps));
 app.deps.jobs.start();
 await app.listen({ port: config.port, host: config.host });
 
