@@ -24,23 +24,33 @@ export function installGracefulShutdown(app: App, database: Database, exit: (cod
 
   async function shutdown(signal: string) {
     const at = Date.now();
+    let step = 'draining';
+    const done: Record<string, number> = {};
+    const reached = (next: string) => {
+      done[step] = Date.now() - at;
+      step = next;
+    };
     lifecycle.startDraining();
     log.info({ signal, timeoutMs, delayMs }, 'shutting down: draining');
     const deadline = setTimeout(() => {
-      log.error({ signal, timeoutMs }, 'shutdown did not finish in time: exiting anyway');
+      log.error({ signal, timeoutMs, step, done }, 'shutdown did not finish in time: exiting anyway');
       exit(1);
     }, timeoutMs);
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     // The jobs get at most a quarter of what is left (and 5 s), so that handing them back and
     // closing the pool still fit in the bound.
     const jobsGraceMs = Math.max(0, Math.min(JOBS_GRACE_MS, (timeoutMs - (Date.now() - at)) / 4));
+    reached('requests');
     const jobsStopped = jobs.stop({ handBackAfterMs: jobsGraceMs });
     await app.close();
+    reached('jobs');
     const handedBack = await jobsStopped;
+    reached('database');
     mailer.close();
     await database.close();
+    reached('exit');
     clearTimeout(deadline);
-    log.info({ signal, ms: Date.now() - at, handedBack }, 'shut down');
+    log.info({ signal, ms: Date.now() - at, handedBack, done }, 'shut down');
     exit(0);
   }
 

@@ -57,6 +57,19 @@ describe('GET /api/health', () => {
     expect((await server.client().get('/api/health')).status).toBe(200);
   });
 
+  // issue 26: during a rolling upgrade the first new node migrates while the old ones still serve.
+  it('answers 200 on a schema with migrations newer than this build (a rolling upgrade)', async () => {
+    const db = server.app.deps.db;
+    await db.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('from-a-newer-release', ${String(Date.now() + 86_400_000)})`);
+    try {
+      const res = await server.client().get('/api/health');
+      expect(res.status).toBe(200);
+      expect(res.body.migrations).toEqual({ applied: shipped() + 1, shipped: shipped(), atHead: true });
+    } finally {
+      await db.execute(sql`delete from drizzle.__drizzle_migrations where hash = 'from-a-newer-release'`);
+    }
+  });
+
   it('is public, on every live host, and 404 on an unknown tenant host', async () => {
     const tenant = await givenTenant(server);
     expect((await server.client(tenant.url).get('/api/health')).status).toBe(200);

@@ -21,7 +21,9 @@ export function registerHealthRoutes(app: FastifyInstance, deps: Deps) {
     async (_req, reply) => {
       try {
         const m = await migrationStatus(deps.db);
-        const atHead = m.applied === m.shipped;
+        // More applied than shipped is a newer release's migrations during a rolling upgrade: they
+        // are backward compatible (docs/deploy.md), so this older node still serves (issue 26).
+        const atHead = m.applied >= m.shipped;
         const status = deps.lifecycle.draining ? 'draining' : atHead ? 'ok' : 'degraded';
         return reply.status(status === 'ok' ? 200 : 503).send({
           status,
