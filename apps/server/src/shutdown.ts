@@ -7,7 +7,8 @@ import type { Database } from './db/client.js';
 //     its health checks;
 //  3. stops listening (new connections are refused) and stops claiming jobs, at once;
 //  4. finishes every request in flight (the checkout's batchers are flushed by the requests that
-//     wait on them); a request that arrives on an open kept-alive connection is still served;
+//     wait on them); a request that arrives on an open kept-alive connection is still served, and
+//     each connection is closed as soon as it is idle;
 //  5. gives the jobs it is running a few seconds, then hands the rest back to the queue (another
 //     node takes them at once; handlers are safe to run twice);
 //  6. closes the SMTP transport and the database pool, and exits 0.
@@ -42,7 +43,12 @@ export function installGracefulShutdown(app: App, database: Database, exit: (cod
     const jobsGraceMs = Math.max(0, Math.min(JOBS_GRACE_MS, (timeoutMs - (Date.now() - at)) / 4));
     reached('requests');
     const jobsStopped = jobs.stop({ handBackAfterMs: jobsGraceMs });
-    await app.close();
+    // server.close() closes the connections idle at that moment only: one that was busy then
+    // (a proxy's kept-alive connection) would stay open, idle, until its keep-alive timeout (72 s)
+    // and hold the close. Each is closed as soon as its last response is sent; a proxy retries a
+    // request that meets such a closing connection (no node read it).
+    const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
+    await app.close().finally(() => clearInterval(reaper));
     reached('jobs');
     const handedBack = await jobsStopped;
     reached('database');
