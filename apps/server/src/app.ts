@@ -68,6 +68,7 @@ import { createJobs } from './platform/jobs.js';
 import { createMetrics, installRequestMetrics } from './platform/metrics.js';
 import { installRequestIds, installTenantLogs, requestIdOf, tenantIdOf } from './platform/request-context.js';
 import type { Tracing } from './platform/tracing.js';
+import { createLifecycle } from './platform/lifecycle.js';
 import { createFailureLimiter } from './platform/failure-limiter.js';
 import { createMailer } from './platform/mail.js';
 import { createPaymentGateway } from './platform/payments/index.js';
@@ -107,6 +108,10 @@ export async function buildApp(config: Config, database: Database, opts: { traci
     bodyLimit: 1024 * 1024,
     // Longer than any id we take (an e-mail is at most 254 characters), so the routes' own schemas decide.
     routerOptions: { maxParamLength: 300 },
+    // A graceful shutdown (SIGTERM, shutdown.ts) serves every request that reaches it, also one on
+    // a kept-alive connection after close began (answered with Connection: close), instead of
+    // Fastify's default 503: the proxy's health check already stopped sending new work here.
+    return503OnClosing: false,
     // The router's own refusals (a path segment past that length, bad percent-encoding) answer in our error shape too.
     frameworkErrors: (err, _req, reply) => {
       const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
@@ -126,7 +131,7 @@ export async function buildApp(config: Config, database: Database, opts: { traci
   const mailer = createMailer({ db: database.db, jobs, storage, log: app.log, smtpUrl: config.smtpUrl, from: config.mailFrom });
   const payments = createPaymentGateway({ config, db: database.db, jobs });
   const discountCodeAttempts = createFailureLimiter({ max: config.rateLimitCodesPer10Minutes, windowMs: 10 * 60_000 });
-  const deps: Deps = { config, database, db: database.db, jobs, mailer, payments, storage, log: app.log, discountCodeAttempts, metrics };
+  const deps: Deps = { config, database, db: database.db, jobs, mailer, payments, storage, log: app.log, discountCodeAttempts, metrics, lifecycle: createLifecycle() };
   app.decorate('deps', deps);
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {

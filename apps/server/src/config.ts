@@ -72,6 +72,11 @@ const ZEnv = z.object({
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   /** Issue 26: traces go to this OTLP endpoint (OpenTelemetry's own OTEL_* variables apply); unset, tracing is not even loaded. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().optional(),
+
+  /** SIGTERM: how long (ms) the node may take to finish its requests and hand back its jobs before it exits non-zero anyway. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  /** SIGTERM: how long (ms) the node keeps serving while /api/health answers 503 "draining", so that a load balancer stops sending before it stops listening. */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -119,6 +124,9 @@ export type Config = {
   metrics: { port?: number; host: string; token?: string; cacheMs?: number };
   /** The OTLP endpoint traces go to; undefined: no tracing. */
   otelEndpoint: string | undefined;
+
+  /** Graceful shutdown on SIGTERM (issue 26): the bound on the whole drain, and the wait before it stops listening. */
+  shutdown: { timeoutMs: number; delayMs: number };
   webhooks: { allowPrivate: boolean; timeoutMs: number };
   storage:
     | { driver: 'local' }
@@ -206,6 +214,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: e.LOG_LEVEL,
     metrics: { port: e.METRICS_PORT, host: e.METRICS_HOST, token: e.METRICS_TOKEN || undefined },
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
+
+    shutdown: { timeoutMs: e.SHUTDOWN_TIMEOUT_MS, delayMs: e.SHUTDOWN_DELAY_MS },
     webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'true', timeoutMs: e.WEBHOOKS_TIMEOUT_MS },
     storage: storageOf(e),
     ...overrides,

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
 import type { FailureLimiter } from './platform/failure-limiter.js';
 import type { Jobs } from './platform/jobs.js';
+import type { Lifecycle } from './platform/lifecycle.js';
 import type { Mailer } from './platform/mail.js';
 import type { Metrics } from './platform/metrics.js';
 import type { PaymentGateway } from './platform/payments/gateway.js';
@@ -22,4 +23,7 @@ export type Deps = {
   discountCodeAttempts: FailureLimiter;
   /** Issue 26: Prometheus metrics (a no-op when neither METRICS_PORT nor METRICS_TOKEN is set). */
   metrics: Metrics;
+
+  /** Serving or draining (SIGTERM): /api/health and readiness report it. */
+  lifecycle: Lifecycle;
 };

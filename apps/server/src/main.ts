@@ -1,6 +1,7 @@
 import { publicOrigin, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { buildApp } from './app.js';
+import { installGracefulShutdown } from './shutdown.js';
 import { DEMO_ORGANISER_EMAIL, DEMO_TENANT, seedIfEmpty } from './seed.js';
 import path from 'node:path';
 import { DEMO_EVENT } from './modules/events/demo.js';
@@ -8,11 +9,14 @@ import { startTracing } from './platform/tracing.js';
 
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
-await database.migrate();
+// Several nodes may start together (a deploy): one migrates and seeds under the startup lock, the
+// others wait for it and find both done (docs/deploy.md).
+const migrated = await database.migrate();
 // Issue 26: OpenTelemetry only when OTEL_EXPORTER_OTLP_ENDPOINT is set (loaded then, not otherwise).
 const tracing = await startTracing({ endpoint: config.otelEndpoint });
 const app = await buildApp(config, database, { tracing });
-const { seeded } = await seedIfEmpty(app.deps);
+if (migrated) app.log.info('database migrated');
+const { seeded } = await database.exclusively(() => seedIfEmpty(app.deps));
 app.deps.jobs.start();
 await app.listen({ port: config.port, host: config.host });
 
@@ -33,11 +37,4 @@ const lines = [
 ];
 console.log(lines.join('\n'));
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
-    await app.deps.jobs.stop();
-    await app.close();
-    await database.close();
-    process.exit(0);
-  });
-}
+installGracefulShutdown(app, database);

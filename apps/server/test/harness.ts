@@ -56,7 +56,14 @@ async function freshPostgresDatabase(adminUrl: string): Promise<{ url: string; d
  * `peerOf`: a second app node on the same PostgreSQL database as that server (its own pool, batchers
  * and caches, as another machine would have); it neither migrates nor drops the database.
  */
-export async function startServer(overrides: Partial<Config> = {}, opts: { peerOf?: TestServer; tracing?: Tracing; logStream?: { write(line: string): void } } = {}): Promise<TestServer> {
+/**
+ * `pgliteDir`: an embedded database in that directory (created and migrated) instead of one in
+ * memory, kept after close(), for a test that hands it to a real server process afterwards.
+ */
+export async function startServer(
+  overrides: Partial<Config> = {},
+  opts: { peerOf?: TestServer; pgliteDir?: string; tracing?: Tracing; logStream?: { write(line: string): void } } = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'marquee-test-'));
   const adminUrl = process.env.TEST_DATABASE_URL;
   const peerUrl = opts.peerOf?.config.databaseUrl;
@@ -68,10 +75,10 @@ export async function startServer(overrides: Partial<Config> = {}, opts: { peerO
     { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', RATE_LIMIT_AUTH_PER_MINUTE: '1000', RATE_LIMIT_ORDERS_PER_MINUTE: '100000', RATE_LIMIT_CODES_PER_10_MINUTES: '100000', RATE_LIMIT_INVITES_PER_10_MINUTES: '100000', RATE_LIMIT_WAITLIST_JOINS_PER_10_MINUTES: '100000', RATE_LIMIT_API_KEY_PER_MINUTE: '100000', PUBLIC_SNAPSHOT_MS: '0' },
     { dataDir, secret: 'test-secret-test-secret-test-secret-0123', port: 0, databaseUrl: pgDb?.url, webDist: path.join(dataDir, 'no-web'), ...overrides },
   );
-  const template = !pgDb && process.env.MARQUEE_PGLITE_TEMPLATE;
+  const template = !pgDb && !opts.pgliteDir && process.env.MARQUEE_PGLITE_TEMPLATE;
   const database = await openDatabase({
     databaseUrl: pgDb?.url,
-    dataDir: 'memory://',
+    dataDir: opts.pgliteDir ?? 'memory://',
     loadDataDir: template ? new Blob([readFileSync(template)]) : undefined,
   });
   if (!opts.peerOf) await database.migrate();

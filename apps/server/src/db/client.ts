@@ -54,9 +54,22 @@ export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
   poolStats(): PoolStats;
-  migrate(): Promise<void>;
+  /** Brings the schema to this build's head; answers whether it changed anything (false: already current). */
+  migrate(): Promise<boolean>;
+  /**
+   * Runs `fn` while holding the startup lock, so that of several nodes starting together one
+   * migrates (or seeds) and the others wait, then find it done (issue 26). On PostgreSQL a
+   * session advisory lock; on PGlite, where one process owns the directory, it just runs `fn`.
+   */
+  exclusively<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
+
+/**
+ * The key of the advisory lock held around migrating and seeding ('mq' and issue 26). A session
+ * lock on a connection of its own: it is released when that connection ends, also if the node dies.
+ */
+export const STARTUP_LOCK_KEY = 0x6d71_0026;
 
 /** PGlite under dataDir by default ('memory://' for tests); a pg pool when a DATABASE_URL is given. */
 export async function openDatabase(opts: {
@@ -73,15 +86,37 @@ export async function openDatabase(opts: {
     const max = opts.poolSize ?? 10;
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const exclusively = async <T>(fn: () => Promise<T>): Promise<T> => {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
+        try {
+          return await fn();
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]).catch((err: Error) => (broken = err));
+        }
+      } finally {
+        // A connection whose unlock failed is closed, not pooled: closing it releases the lock.
+        client.release(broken);
+      }
+    };
     return {
       db,
       kind: 'postgres',
       poolStats: () => ({ max, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      // Checked before the lock (a start on a current database waits for no one) and again under it
+      // (another node may have migrated while this one waited).
       migrate: async () => {
-        if (await isCurrent(db)) return;
-        await migratePg(drizzlePg(pool, { schema }), { migrationsFolder: MIGRATIONS_DIR });
-        await applySqlFunctions(db);
+        if (await isCurrent(db)) return false;
+        return exclusively(async () => {
+          if (await isCurrent(db)) return false;
+          await migratePg(drizzlePg(pool, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+          await applySqlFunctions(db);
+          return true;
+        });
       },
+      exclusively,
       close: () => pool.end(),
     };
   }
@@ -96,10 +131,12 @@ export async function openDatabase(opts: {
     kind: 'pglite',
     poolStats: () => ({ max: 1, inUse: use.active, idle: use.active ? 0 : 1, waiting: use.queued }),
     migrate: async () => {
-      if (await isCurrent(db)) return;
+      if (await isCurrent(db)) return false;
       await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
       await applySqlFunctions(db);
+      return true;
     },
+    exclusively: (fn) => fn(),
     close: () => client.close(),
   };
 }

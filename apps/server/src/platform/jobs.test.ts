@@ -287,6 +287,55 @@ describe('claims and leases', () => {
     expect((await rowsOf(name)).every((r) => r.doneAt && r.attempts === 1)).toBe(true);
   });
 
+  // issue 26: a node shutting down (SIGTERM) claims nothing more and gives back what it still runs.
+  it('stop() with a hand-back bound claims nothing more and hands the running job back, its attempt not counted', async () => {
+    await jobs().drain();
+    const name = jobName('handback');
+    const leaving = createJobs(db(), silent, 10, { nodeId: 'node-leaving' });
+    const started: number[] = [];
+    leaving.register(name, (payload: { i: number }) => {
+      started.push(payload.i);
+      return new Promise<void>(() => {}); // still running at shutdown (a slow receiver, a long export)
+    });
+    await db().transaction(async (tx) => {
+      for (let i = 0; i < 2; i++) await leaving.enqueue(tx, name, { i });
+    });
+    leaving.start();
+    while ((await lockedOf(name)).length === 0) await new Promise((r) => setTimeout(r, 10));
+    const at = Date.now();
+    expect(await leaving.stop({ handBackAfterMs: 200 })).toBe(1);
+    expect(Date.now() - at).toBeLessThan(2_000);
+    expect(started).toEqual([0]);
+    // Back in the queue at once, unclaimed, the interrupted attempt not counted; the other never claimed.
+    const rows = await rowsOf(name);
+    expect(rows.map((r) => ({ lockedBy: r.lockedBy, lockedUntil: r.lockedUntil, attempts: r.attempts, doneAt: r.doneAt }))).toEqual([
+      { lockedBy: null, lockedUntil: null, attempts: 0, doneAt: null },
+      { lockedBy: null, lockedUntil: null, attempts: 0, doneAt: null },
+    ]);
+    // Another node (a different id, so no recover()) runs both now, not after a lease.
+    const other = createJobs(db(), silent, 0, { nodeId: 'node-other' });
+    const ran: number[] = [];
+    other.register(name, async (payload: { i: number }) => {
+      ran.push(payload.i);
+    });
+    expect(await other.runDue()).toBe(2);
+    expect(ran).toEqual([0, 1]);
+    expect((await rowsOf(name)).every((r) => r.doneAt && r.attempts === 1)).toBe(true);
+  });
+
+  it('stop() with a hand-back bound waits for a job that finishes within it', async () => {
+    await jobs().drain();
+    const name = jobName('finishes');
+    const leaving = createJobs(db(), silent, 10);
+    leaving.register(name, () => new Promise<void>((resolve) => setTimeout(resolve, 150)));
+    await db().transaction((tx) => leaving.enqueue(tx, name, {}));
+    leaving.start();
+    while ((await lockedOf(name)).length === 0) await new Promise((r) => setTimeout(r, 10));
+    expect(await leaving.stop({ handBackAfterMs: 5_000 })).toBe(0);
+    const [row] = await rowsOf(name);
+    expect(row!.doneAt).toBeInstanceOf(Date);
+  });
+
   it('a restarted node takes over the jobs its previous run held, at once', async () => {
     await jobs().drain();
     const name = jobName('restart');

@@ -30,7 +30,15 @@ export type Jobs = {
    */
   lane(names: readonly string[], concurrency: number): void;
   start(): void;
-  stop(): Promise<void>;
+  /**
+   * Stops the worker loop and the lanes: no job is claimed after this call. Without options it
+   * waits for the jobs already running. With `handBackAfterMs` (graceful shutdown, issue 26) it
+   * waits that long at most, then hands the jobs still running back to the queue (their claim
+   * released and the attempt not counted), so that another node runs them at once instead of
+   * after a lease; the handlers left running are abandoned (handlers are safe to run twice).
+   * Answers how many jobs it handed back.
+   */
+  stop(opts?: { handBackAfterMs?: number }): Promise<number>;
   /** The job kinds with a handler on this node (the metrics list each, waiting or not). */
   kinds(): string[];
 };
@@ -90,8 +98,12 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
     return () => clearInterval(renew);
   }
 
+  /** Jobs this node is running now (claimed and not yet finished), by id. */
+  const inFlight = new Set<number>();
+
   async function runOne(job: Claimed) {
     const id = Number(job.id);
+    inFlight.add(id);
     const handler = handlers.get(job.name);
     const stopRenewing = renewWhileRunning(id);
     const started = performance.now();
@@ -107,20 +119,24 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
       log.warn({ job: job.name, id, attempt: job.attempts, err: message, final }, 'job failed');
       // Exponential backoff: 2s, 4s, 8s ... capped at 10 minutes.
       const delay = Math.min(600, 2 ** job.attempts);
+      // Only while the claim is still ours: a job handed back at shutdown may already run elsewhere.
       await db.execute(sql`
         update jobs set last_error = ${message}, locked_until = null, locked_by = null,
           run_at = now() + make_interval(secs => ${delay}),
           failed_at = ${final ? sql`now()` : sql`null`}
-        where id = ${id}`);
+        where id = ${id} and locked_by = ${owner} and done_at is null`);
     } finally {
       stopRenewing();
+      inFlight.delete(id);
     }
   }
 
-  async function runDue(limit = 20, names?: readonly string[]): Promise<number> {
+  /** `loop`: called by the worker loop or a lane, which stop claiming as soon as stop() is called. */
+  async function runDue(limit = 20, names?: readonly string[], loop = false): Promise<number> {
     const [start] = (await db.execute(sql`select now()::text as t`) as unknown as { rows: Array<{ t: string }> }).rows;
     let ran = 0;
     for (; ran < limit; ran++) {
+      if (loop && stopped) break;
       const job = await claimOne(start!.t, names);
       if (!job) break;
       await runOne(job);
@@ -143,7 +159,7 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
   function tick() {
     if (stopped) return;
     let full = false;
-    running = runDue(ROUND)
+    running = runDue(ROUND, undefined, true)
       .then((ran) => {
         full = ran === ROUND;
       })
@@ -159,7 +175,7 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
   const laneRuns: Array<Promise<void>> = [];
   async function laneWorker(names: readonly string[]) {
     while (!stopped) {
-      const ran = await runDue(ROUND, names).catch((err) => {
+      const ran = await runDue(ROUND, names, true).catch((err) => {
         log.error({ err, names }, 'job lane failed');
         return 0;
       });
@@ -187,7 +203,7 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
         })
         .onConflictDoNothing({ target: jobs.dedupeKey });
     },
-    runDue,
+    runDue: (limit) => runDue(limit),
     async drain(maxRounds = 50) {
       for (let i = 0; i < maxRounds; i++) if ((await runDue()) === 0) return;
     },
@@ -207,11 +223,26 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
           }
         });
     },
-    async stop() {
+    async stop(stopOpts = {}) {
       stopped = true;
       if (timer) clearTimeout(timer);
-      await running;
-      await Promise.all(laneRuns.splice(0));
+      const finished = Promise.all([running, ...laneRuns.splice(0)]).then(() => true);
+      if (stopOpts.handBackAfterMs === undefined) {
+        await finished;
+        return 0;
+      }
+      let waited: NodeJS.Timeout | undefined;
+      const done = await Promise.race([finished, new Promise<false>((resolve) => (waited = setTimeout(() => resolve(false), stopOpts.handBackAfterMs)))]);
+      clearTimeout(waited);
+      if (done || inFlight.size === 0) return 0;
+      const ids = [...inFlight];
+      const result = await db.execute(sql`
+        update jobs set locked_until = null, locked_by = null, attempts = greatest(attempts - 1, 0)
+        where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) and locked_by = ${owner} and done_at is null
+        returning id, name`);
+      const handedBack = (result as unknown as { rows: Array<{ id: number; name: string }> }).rows;
+      if (handedBack.length) log.info({ jobs: handedBack.map((j) => ({ id: Number(j.id), name: j.name })) }, 'handed running jobs back to the queue at shutdown');
+      return handedBack.length;
     },
   };
 }

@@ -27,6 +27,8 @@ export type MailMessage = {
 
 export type Mailer = {
   send(tx: DbOrTx, message: MailMessage): Promise<string>;
+  /** Closes the SMTP connections (a pooled SMTP_URL keeps some open); at shutdown, after the jobs stopped. */
+  close(): void;
 };
 
 export const MAIL_JOB = 'mail.deliver';
@@ -74,6 +76,9 @@ export function createMailer(opts: {
   });
 
   return {
+    close() {
+      transport?.close();
+    },
     async send(tx, message) {
       const id = randomUUID();
       let replyTo = message.replyTo ?? null;

@@ -60,6 +60,19 @@ describe('GET /api/health', () => {
     expect((await server.client().get('/api/health')).status).toBe(200);
   });
 
+  // issue 26: during a rolling upgrade the first new node migrates while the old ones still serve.
+  it('answers 200 on a schema with migrations newer than this build (a rolling upgrade)', async () => {
+    const db = server.app.deps.db;
+    await db.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) values ('from-a-newer-release', ${String(Date.now() + 86_400_000)})`);
+    try {
+      const res = await server.client().get('/api/health');
+      expect(res.status).toBe(200);
+      expect(res.body.migrations).toEqual({ applied: shipped() + 1, shipped: shipped(), atHead: true });
+    } finally {
+      await db.execute(sql`delete from drizzle.__drizzle_migrations where hash = 'from-a-newer-release'`);
+    }
+  });
+
   it('is public, on every live host, and 404 on an unknown tenant host', async () => {
     const tenant = await givenTenant(server);
     expect((await server.client(tenant.url).get('/api/health')).status).toBe(200);
@@ -167,6 +180,25 @@ describe('GET /livez and /readyz (issue 26.3)', () => {
     } finally {
       await fresh.close();
     }
+  });
+});
+
+// issue 26: from the first SIGTERM on, the load balancer's health check sees the node leave.
+describe('GET /api/health while draining', () => {
+  it('answers 503 draining once the node starts draining, readiness says why, and the node still serves other requests', async () => {
+    server.app.deps.lifecycle.startDraining();
+    const res = await server.client().get('/api/health');
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({
+      status: 'draining',
+      database: { kind: process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite', reachable: true },
+      migrations: { applied: shipped(), shipped: shipped(), atHead: true },
+    });
+    const ready = await server.client().get('/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ status: 'not ready', reason: 'The node is shutting down: it finishes its requests and takes no new ones.' });
+    expect((await server.client().get('/livez')).status).toBe(200);
+    expect((await server.client().get('/api/docs/openapi.json')).status).toBe(200);
   });
 });
 

@@ -20,7 +20,8 @@ const ZReady = z.object({
 });
 
 const ZHealth = z.object({
-  status: z.enum(['ok', 'degraded']),
+  /** draining: the node got SIGTERM and is finishing its requests (issue 26); a load balancer sends it nothing new. */
+  status: z.enum(['ok', 'degraded', 'draining']),
   database: z.object({ kind: z.enum(['pglite', 'postgres']), reachable: z.boolean() }),
   migrations: z.object({ applied: z.number(), shipped: z.number(), atHead: z.boolean() }),
 });
@@ -34,15 +35,18 @@ export function registerHealthRoutes(app: FastifyInstance, deps: Deps) {
     async (_req, reply) => {
       try {
         const m = await migrationStatus(deps.db);
-        const atHead = m.applied === m.shipped;
-        return reply.status(atHead ? 200 : 503).send({
-          status: atHead ? 'ok' : 'degraded',
+        // More applied than shipped is a newer release's migrations during a rolling upgrade: they
+        // are backward compatible (docs/deploy.md), so this older node still serves (issue 26).
+        const atHead = m.applied >= m.shipped;
+        const status = deps.lifecycle.draining ? 'draining' : atHead ? 'ok' : 'degraded';
+        return reply.status(status === 'ok' ? 200 : 503).send({
+          status,
           database: { kind: deps.database.kind, reachable: true },
           migrations: { ...m, atHead },
         });
       } catch {
         return reply.status(503).send({
-          status: 'degraded',
+          status: deps.lifecycle.draining ? 'draining' : 'degraded',
           database: { kind: deps.database.kind, reachable: false },
           migrations: { applied: 0, shipped: 0, atHead: false },
         });
@@ -59,6 +63,10 @@ export function registerHealthRoutes(app: FastifyInstance, deps: Deps) {
   const shipped = shippedMigrations();
   r.get('/readyz', { schema: { hide: true, response: { 200: ZReady, 503: ZReady } } }, async (_req, reply) => {
     const kind = deps.database.kind;
+    // A node that got SIGTERM finishes what it has and takes nothing new: a balancer reading this probe stops sending.
+    if (deps.lifecycle.draining) {
+      return reply.status(503).send({ status: 'not ready', reason: 'The node is shutting down: it finishes its requests and takes no new ones.', database: { kind, reachable: true }, migrations: { applied: 0, shipped } });
+    }
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), READY_TIMEOUT_MS);
