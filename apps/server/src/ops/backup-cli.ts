@@ -21,7 +21,13 @@ function fail(message: string, code = 1): never {
 }
 
 async function main() {
-  const args = rest.filter((a) => !a.startsWith('--'));
+  const args: string[] = [];
+  let maxBytesFlag: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    if (rest[i] === '--max-bytes' && command === 'restore') maxBytesFlag = rest[++i] ?? '';
+    else if (rest[i]!.startsWith('--')) fail(USAGE, 2);
+    else args.push(rest[i]!);
+  }
   if (command === 'backup') {
     if (args.length !== 1) fail(USAGE, 2);
     if (process.env.DATABASE_URL) fail('DATABASE_URL is set: back up PostgreSQL with pg_dump and the files beside it (docs/backups.md, "PostgreSQL").');
@@ -35,8 +41,8 @@ async function main() {
   }
   if (command === 'restore') {
     if (args.length !== 2) fail(USAGE, 2);
-    const flag = rest.indexOf('--max-bytes');
-    const maxBytes = flag >= 0 ? Number(rest[flag + 1]) : Number(process.env.BACKUP_MAX_BYTES ?? DEFAULT_MAX_BYTES);
+    const given = maxBytesFlag ?? process.env.BACKUP_MAX_BYTES;
+    const maxBytes = given === undefined ? DEFAULT_MAX_BYTES : /^\d+$/.test(given) ? Number(given) : NaN;
     if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) fail('--max-bytes (or BACKUP_MAX_BYTES) must be a whole number of bytes.', 2);
     const s = await restoreDataDir({ file: here(args[0]!), dataDir: here(args[1]!), maxBytes });
     console.log(`Restored the backup of ${s.createdAt} into ${s.dataDir}: ${s.orders} orders, ${s.tickets} tickets, ${s.files} files${s.secret ? ', the secret' : ''}.`);

@@ -90,7 +90,7 @@ function addEntry(pack: tar.Pack, name: string, size: number, source: Readable |
       seen += chunk.length;
     });
     source.on('error', reject);
-    source.pipe(sink as Writable);
+    source.pipe(sink as unknown as Writable);
   });
 }
 
