@@ -2,7 +2,9 @@
 // "Container"): the committed tree (`git archive HEAD`, what the build context holds) is unpacked
 // into a temporary directory, every RUN of the build stage runs there in order with the stage's
 // ENV, and the runtime stage's CMD is started on a fresh DATA_DIR until the HEALTHCHECK command
-// passes. It does not check the base image, COPY --from, USER or file ownership: only Docker can.
+// passes; then, in that pruned tree, `npm run backup` is refused while the server runs and works
+// once it stopped, and `npm run restore` restores it (docs/backups.md, "In the container").
+// It does not check the base image, COPY --from, USER or file ownership: only Docker can.
 //
 //   node scripts/check-dockerfile.mjs            (KEEP=1 keeps the directory)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -95,5 +97,35 @@ for (;;) {
 }
 const health = await (await fetch(`http://127.0.0.1:${port}/api/health`)).json();
 console.log(`== HEALTHCHECK passed: ${JSON.stringify(health)}`);
+
+// The backup commands, as an operator runs them in the image (the pruned tree).
+const npm = (args) => {
+  const res = spawnSync('npm', args, { cwd: dir, env: { ...runEnv, INIT_CWD: data }, encoding: 'utf8' });
+  return { status: res.status, out: `${res.stdout}${res.stderr}` };
+};
+const busy = npm(['run', 'backup', '--', 'while-running.tar.gz']);
+if (busy.status !== 1 || !busy.out.includes('is in use by a Marquee server')) {
+  console.error(`npm run backup while the server runs: expected a refusal, got ${busy.status}:\n${busy.out}`);
+  process.exit(1);
+}
+console.log('== npm run backup while the server runs: refused');
+server.removeAllListeners('exit');
+const stopped = new Promise((resolve) => server.once('exit', resolve));
+server.kill('SIGTERM');
+await stopped;
+server = undefined;
+for (const [args, what] of [
+  [['run', 'backup', '--', path.join(data, '..', `${path.basename(data)}.tar.gz`)], 'backup'],
+  [['run', 'restore', '--', path.join(data, '..', `${path.basename(data)}.tar.gz`), `${data}-restored`], 'restore'],
+]) {
+  const res = npm(args);
+  if (res.status !== 0) {
+    console.error(`npm run ${what} failed (${res.status}):\n${res.out}`);
+    process.exit(1);
+  }
+  console.log(`== npm ${args.join(' ')}\n${res.out.split('\n').filter((l) => /^(Backed up|Restored)/.test(l)).join('\n')}`);
+}
+rmSync(`${data}.tar.gz`, { force: true });
+rmSync(`${data}-restored`, { recursive: true, force: true });
 console.log('Dockerfile build steps: OK (not checked here: the base image, COPY, USER, ownership: Docker only)');
 process.exit(0);
