@@ -109,7 +109,8 @@ beforeAll(async () => {
   expect(pdfs.every((b) => b.subarray(0, 5).toString() === '%PDF-')).toBe(true);
   secret = server.config.secret;
   expect(readFileSync(path.join(dataDir, 'secret'), 'utf8').trim()).toBe(secret);
-});
+  // A database on disk, two fulfilments with their PDFs and an image: minutes on a loaded machine.
+}, 180_000);
 afterAll(async () => {
   await server?.stop().catch(() => {});
   rmSync(root, { recursive: true, force: true });
