@@ -80,6 +80,9 @@ const ZEnv = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
+/** Every environment variable the server reads (the compose file's check: apps/server/src/ops/container.test.ts). */
+export const CONFIG_ENV_KEYS: readonly string[] = Object.keys(ZEnv.shape);
+
 export type Config = {
   port: number;
   host: string;

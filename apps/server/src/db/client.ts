@@ -10,6 +10,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { applySqlFunctions, sqlFunctionSources } from './functions.js';
+import { lockPgliteDir } from './pglite-lock.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -121,9 +122,19 @@ export async function openDatabase(opts: {
     };
   }
   const dir = opts.dataDir ?? 'memory://';
-  if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
+  let unlock = () => {};
+  if (!dir.startsWith('memory://')) {
+    mkdirSync(dir, { recursive: true });
+    // One process on a PGlite directory at a time (a second server or a backup would corrupt it).
+    unlock = lockPgliteDir(dir, 'a Marquee server');
+  }
   const client = opts.loadDataDir ? new PGlite(dir, { loadDataDir: opts.loadDataDir }) : new PGlite(dir);
-  await client.waitReady;
+  try {
+    await client.waitReady;
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   const use = countPgliteUse(client);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
@@ -137,7 +148,13 @@ export async function openDatabase(opts: {
       return true;
     },
     exclusively: (fn) => fn(),
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        unlock();
+      }
+    },
   };
 }
 
