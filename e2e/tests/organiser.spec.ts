@@ -91,7 +91,7 @@ test('an organiser reads a refunded order, the ticket-type chart and cancels an 
   // tenant at the same time, so which ticket types make the ten is not this test's to decide: every
   // bar's first line is a ticket type's name, its second the event's.
   await expect(ticks.first()).toBeVisible({ timeout: 30_000 });
-  const lines = await ticks.evaluateAll((gs) => gs.map((g) => [...g.querySelectorAll('text, tspan')].map((t) => t.textContent ?? '')));
+  const lines = await ticks.evaluateAll((gs) => gs.map((g) => Array.from(g.querySelectorAll('text, tspan'), (t) => t.textContent ?? '')));
   const firstLines = lines.map((l) => l[0] ?? '');
   expect(firstLines.length).toBeGreaterThan(0);
   expect(firstLines.filter((l) => l === '' || l.startsWith('Harbour Lights'))).toEqual([]);
