@@ -10,7 +10,8 @@ import { ADMIN, buy, givenEventOnSale, logInToConsole, ORGANISER, platformOrigin
 // tenant-wide figures are checked as at least this test's own.
 
 type Sale = { orderUID: string; totalAmount: number };
-const cents = (text: string | null) => Math.round(Number((text ?? '').replace(/[^0-9.]/g, '')) * 100);
+/** The first amount in a text ($1,234.56) in cents. */
+const cents = (text: string | null) => Math.round(Number((/\$([\d,]+\.\d\d)/.exec(text ?? '')?.[1] ?? 'NaN').replace(/,/g, '')) * 100);
 
 test('the dashboards show sales by channel (Online, Box office with its payment methods) and the comps at 390 px', async ({ browser, page, baseURL }) => {
   test.setTimeout(150_000);
