@@ -87,7 +87,8 @@ const WEB_FEATURES = {
   // issue 23 part B: a seller's own cash drawer and the admin's list of them
   'cash-drawers': [],
   reports: ['tenants'],
-  'platform-dashboard': ['tenants'],
+  // the platform dashboard shows the reports' sales by channel (issue 23)
+  'platform-dashboard': ['reports', 'tenants'],
   'tenant-info': ['tenants'],
   tenants: ['fees', 'payment-settings', 'staff'],
   fees: ['payment-settings'],

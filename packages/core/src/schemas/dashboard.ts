@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZChannelSales } from './reports.js';
 
 // spec: accounts-admin-fees §3 Platform dashboard report. Amounts are integer cents.
 export const ZPlatformDashboard = z.object({
@@ -17,6 +18,8 @@ export const ZPlatformDashboard = z.object({
   events: z.number().int(),
   tenants: z.number().int(),
   attendees: z.number().int(),
+  /** Issues 23 and 25: sales by channel across every tenant (the same rollup as the tenant dashboards). */
+  channels: z.array(ZChannelSales),
 });
 export type TPlatformDashboard = z.infer<typeof ZPlatformDashboard>;
 

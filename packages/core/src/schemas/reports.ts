@@ -49,6 +49,44 @@ export const ZReportAfterRefunds = z.object({
 });
 export type TReportAfterRefunds = z.infer<typeof ZReportAfterRefunds>;
 
+/** One payment method's part of a channel's sales (issue 23: the box office's cash, terminal and comps). */
+export const ZPaymentMethodSales = z.object({
+  /** card | free | cash | card_terminal | complimentary; '' for orders without one */
+  payment_method: z.string(),
+  orders: count(),
+  tickets_sold: count(),
+  complimentary_tickets: count(),
+  gross_sales: cents(),
+});
+export type TPaymentMethodSales = z.infer<typeof ZPaymentMethodSales>;
+
+/**
+ * Sales by channel (issues 23 and 25, docs/reports.md "Sales by channel"): the dashboard's figures
+ * over the paid orders sold ONLINE, at the box office (BACKEND) and through an API key (APP). Always
+ * the three channels in that order, zeros included; summed, they are the dashboard's own figures.
+ */
+export const ZChannelSales = z.object({
+  channel: z.enum(['ONLINE', 'BACKEND', 'APP']),
+  orders: count(),
+  tickets_sold: count(),
+  complimentary_tickets: count(),
+  gross_sales: cents(),
+  net_sales: cents(),
+  refunds: cents(),
+  /** The channel's split by payment method, largest gross first (empty when it sold nothing). */
+  payment_methods: z.array(ZPaymentMethodSales),
+});
+export type TChannelSales = z.infer<typeof ZChannelSales>;
+
+/** Issue 24: the waiting list on the dashboard, over the events in scope (docs/waiting-list.md). */
+export const ZWaitlistFigures = z.object({
+  /** Everyone who joined a list (removed people included: they joined). */
+  joined: count(),
+  /** Entries whose offer was bought: the list's "claimed" state. */
+  bought: count(),
+});
+export type TWaitlistFigures = z.infer<typeof ZWaitlistFigures>;
+
 export const ZReportDashboard = z.object({
   sales: ZReportSales,
   after_refunds: ZReportAfterRefunds,
@@ -56,6 +94,8 @@ export const ZReportDashboard = z.object({
   orders: count(),
   subscriptions: count(),
   ticket_used: count(),
+  channels: z.array(ZChannelSales),
+  waitlist: ZWaitlistFigures,
 });
 export type TReportDashboard = z.infer<typeof ZReportDashboard>;
 
@@ -129,6 +169,10 @@ export const ZTenantSalesDetails = z.object({
   totalTax: cents(),
   totalDonation: cents(),
   totalDonationFee: cents(),
+  /** Issue 23: tickets priced 0 (comps), never in the gross. */
+  complimentaryTickets: count(),
+  /** Issue 23: the gross sales by channel; the three sum to grossSales. */
+  grossSalesByChannel: z.object({ ONLINE: cents(), BACKEND: cents(), APP: cents() }),
 });
 export const ZTenantSalesRow = zResource(ZTenantSalesDetails);
 export type TTenantSalesRow = z.infer<typeof ZTenantSalesRow>;
@@ -144,6 +188,10 @@ export const ZEventSalesDetails = z.object({
   /** draft | published | cancelled */
   status: z.string(),
   startDateTime: z.string().nullable(),
+  /** Issue 23: tickets priced 0 (comps), never in the gross. */
+  complimentaryTickets: count(),
+  /** Issue 23: the gross sales by channel; the three sum to grossSales. */
+  grossSalesByChannel: z.object({ ONLINE: cents(), BACKEND: cents(), APP: cents() }),
 });
 export const ZEventSalesRow = zResource(ZEventSalesDetails);
 export type TEventSalesRow = z.infer<typeof ZEventSalesRow>;

@@ -28,6 +28,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'order.paid',
   'order.refunded',
   'order.voided',
+  'order.unvoided',
   'ticket.checked_in',
   'ticket.transferred',
   'event.published',
@@ -40,6 +41,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   'order.paid': 'Order paid',
   'order.refunded': 'Order refunded',
   'order.voided': 'Ticket voided',
+  'order.unvoided': 'Ticket unvoided',
   'ticket.checked_in': 'Ticket checked in',
   'ticket.transferred': 'Ticket transferred',
   'event.published': 'Event published',
@@ -65,6 +67,7 @@ export type WebhookEventData = {
   };
   'order.refunded': { order: OrderRef & { refundedAmount: number }; refund: { id: string; amount: number; kind: string; reason: string } };
   'order.voided': { order: OrderRef; ticket: { id: string; uid: string }; reason: string };
+  'order.unvoided': { order: OrderRef; ticket: { id: string; uid: string }; reason: string };
   'ticket.checked_in': { ticket: { id: string; uid: string; eventId: string; orderId: string }; scan: { id: string; at: string; deviceId: string } };
   'ticket.transferred': {
     ticket: { id: string; uid: string; eventId: string; orderId: string };

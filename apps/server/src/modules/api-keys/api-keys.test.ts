@@ -1,4 +1,7 @@
-import { M, passAlongOption } from '@marquee/core';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { M, passAlongOption, REPORT_PATHS, type TReportDashboard } from '@marquee/core';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, auditLog, orders, ticketSettings } from '../../db/schema/index.js';
@@ -32,8 +35,25 @@ const form = (fields: Record<string, string>) => Buffer.from(new URLSearchParams
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 const keysUrl = (t = tenant) => `/api/tenants/${t.id}/api-keys`;
 
+// The app's own webhook receiver (issue 25's Done-when): it keeps each request's headers and raw body.
+type Received = { headers: http.IncomingHttpHeaders; body: string };
+let receiver: http.Server;
+let receiverUrl: string;
+const received: Received[] = [];
+
 beforeAll(async () => {
-  server = await startServer();
+  receiver = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/marquee`;
+  // Tests may send webhooks to loopback (docs/webhooks.md "Where messages can go").
+  server = await startServer({ webhooks: { allowPrivate: true, timeoutMs: 2000 } });
   tenant = await givenTenantWithSettings(server, { name: 'Keyed Presents' });
   other = await givenTenantWithSettings(server, { name: 'Other Presents' });
   admin = await givenTenantAdmin(server, tenant);
@@ -45,7 +65,29 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await server?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
 });
+
+/**
+ * The Standard Webhooks check written from docs/webhooks.md "Verifying a webhook" alone, with
+ * node:crypto (not the library): HMAC-SHA256, keyed by the secret after `whsec_` base64-decoded,
+ * over `{webhook-id}.{webhook-timestamp}.{raw body}`, base64, against each `v1,` signature in
+ * constant time; a timestamp more than 5 minutes away is refused.
+ */
+function verifyFromDocs(secret: string, headers: http.IncomingHttpHeaders, rawBody: string): boolean {
+  const id = String(headers['webhook-id'] ?? '');
+  const timestamp = String(headers['webhook-timestamp'] ?? '');
+  if (!id || !/^\d+$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return false;
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const mine = createHmac('sha256', key).update(`${id}.${timestamp}.${rawBody}`).digest();
+  return String(headers['webhook-signature'] ?? '')
+    .split(' ')
+    .some((entry) => {
+      const comma = entry.indexOf(',');
+      const given = Buffer.from(entry.slice(comma + 1), 'base64');
+      return entry.slice(0, comma) === 'v1' && given.length === mine.length && timingSafeEqual(given, mine);
+    });
+}
 
 async function createKey(c: Client, details: Record<string, unknown>, t = tenant) {
   const res = await c.post(keysUrl(t), { details });
@@ -57,7 +99,13 @@ async function createKey(c: Client, details: Record<string, unknown>, t = tenant
 const app = (t?: GivenTenant) => server.client(t?.url);
 
 describe('issue 25: the integrated path', () => {
-  it('a tenant admin creates a key; an app places and pays an APP order with it; its refund is in the audit log with its actor; the revoked key gets 401', async () => {
+  it('a tenant admin creates a key; an app places and pays an APP order with it; its receiver gets order.paid, signed; its refund is in the audit log with its actor; the revoked key gets 401', async () => {
+    // The app listens for paid orders on its own receiver (the admin adds the endpoint; its secret is shown once).
+    const hook = await admin.post(`/api/tenants/${tenant.id}/webhooks/endpoints`, { url: receiverUrl, description: 'The app', eventTypes: ['order.paid'] });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+    const signingSecret = hook.body.secret as string;
+    expect(signingSecret).toMatch(/^whsec_/);
+
     const key = await createKey(admin, { name: 'Box office app', scopes: ['read', 'orders:write'] });
     expect(key.secret).toMatch(/^mq_[A-Za-z0-9]{12}_[A-Za-z0-9_-]{43}$/);
     expect(key.secret.startsWith(key.details.prefix)).toBe(true);
@@ -82,6 +130,26 @@ describe('issue 25: the integrated path', () => {
     expect(order).toMatchObject({ status: 'completed', channel: 'APP', email: 'app-buyer@example.test', userId: null });
     // Priced with the APP pass-along option through the one pricing function.
     expect(JSON.parse(order!.breakdown!).passAlongOption).toBe(3);
+
+    // The receiver got order.paid for it, and the signature verifies by the docs' algorithm; a
+    // tampered body or another secret does not.
+    const paidHooks = received.filter((r) => JSON.parse(r.body).type === 'order.paid');
+    expect(paidHooks).toHaveLength(1);
+    const message = paidHooks[0]!;
+    expect(JSON.parse(message.body)).toMatchObject({
+      id: message.headers['webhook-id'],
+      type: 'order.paid',
+      version: 1,
+      tenantId: tenant.id,
+      data: { order: { uid: order!.orderUid, channel: 'APP', totalAmount: order!.totalAmount, buyer: { email: 'app-buyer@example.test' } } },
+    });
+    expect(verifyFromDocs(signingSecret, message.headers, message.body)).toBe(true);
+    expect(verifyFromDocs(signingSecret, message.headers, message.body.replace('app-buyer', 'bad-buyer'))).toBe(false);
+    expect(verifyFromDocs(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, message.headers, message.body)).toBe(false);
+
+    // The order shows with its channel on the dashboard (issue 25: "in every list, dashboard and export").
+    const dashboard = (await admin.get(REPORT_PATHS.eventDashboard(tenant.id, event.id))).body as TReportDashboard;
+    expect(dashboard.channels.find((c) => c.channel === 'APP')).toMatchObject({ orders: 1, gross_sales: order!.totalAmount, tickets_sold: 2 });
 
     // The same key refunds it (write orders): the audit log names the key and who it acts for.
     const refund = await app().post(

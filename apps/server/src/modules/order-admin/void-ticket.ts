@@ -46,13 +46,12 @@ export async function voidTicket(opts: { deps: Deps; ctx: TenantCtx; eventId: st
     });
     await enqueueTicketNotice(deps, tx, { tenantId: ctx.tenantId, orderId: order.id, ticketId: ticket.id, voided: input.void });
     await recordAudit(tx, { actor: ctx.actor, tenantId: ctx.tenantId, action: input.void ? 'tickets.voided' : 'tickets.unvoided', target: { type: 'ticket', id: ticket.ticketUid }, before: { orderUID: order.orderUid, voided: !input.void }, after: { orderUID: order.orderUid, voided: input.void, reason: input.reason } });
-    if (input.void) {
-      await emitDomainEvent(deps, tx, {
-        tenantId: ctx.tenantId,
-        type: 'order.voided',
-        data: { order: { id: order.id, uid: order.orderUid, eventId: order.eventId }, ticket: { id: ticket.id, uid: ticket.ticketUid }, reason: input.reason },
-      });
-    }
+    // Issue 25: a void and its undoing are both told, so a receiver's count of valid tickets stays right.
+    await emitDomainEvent(deps, tx, {
+      tenantId: ctx.tenantId,
+      type: input.void ? 'order.voided' : 'order.unvoided',
+      data: { order: { id: order.id, uid: order.orderUid, eventId: order.eventId }, ticket: { id: ticket.id, uid: ticket.ticketUid }, reason: input.reason },
+    });
     return ticket.id;
   });
   const rows = await repo.ticketsOf(deps.db, ctx.tenantId, order.id);

@@ -1,6 +1,7 @@
 import { connectState, M, paymentSettingsPagePath, type TOnboardingLink, type TPaymentAccount } from '@marquee/core';
 import { publicOrigin } from '../../config.js';
 import type { Deps } from '../../deps.js';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../../platform/audit.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { AppError, conflict, notFound } from '../../platform/errors.js';
 import { AccountRefused } from '../../platform/payments/gateway.js';
@@ -58,14 +59,26 @@ export async function getPaymentAccount({ deps, tenantId }: Ctx): Promise<TPayme
  * Two operators at once get the same account: the gateway call carries one idempotency key per
  * tenant, and the row is written once. The link returns to the console's Payment/Payouts page.
  */
-export async function startOnboarding({ deps, tenantId, userId }: Ctx & { userId: string }): Promise<TOnboardingLink> {
+export async function startOnboarding({ deps, tenantId, userId, actor }: Ctx & { userId: string; actor?: AuditActor }): Promise<TOnboardingLink> {
   const tenant = await liveTenant(deps, tenantId);
   let account = await repo.findPaymentAccount(deps.db, tenantId, deps.payments.name);
   if (!account) {
     const made = await asking(deps, 'create connected account', () =>
       deps.payments.createConnectedAccount({ tenantId, email: tenant.email ?? '', businessName: tenant.name, idempotencyKey: `connect-account:${tenantId}` }),
     );
-    account = await repo.insertPaymentAccount(deps.db, { tenantId, provider: deps.payments.name, accountId: made.accountId, createdBy: userId });
+    account = await deps.db.transaction(async (tx) => {
+      const inserted = await repo.insertPaymentAccount(tx, { tenantId, provider: deps.payments.name, accountId: made.accountId, createdBy: userId });
+      // Issue 25: connecting a payout account is a change of the payment settings.
+      await recordAudit(tx, {
+        actor: actor ?? SYSTEM_ACTOR,
+        tenantId,
+        action: 'payment_settings.changed',
+        target: { type: 'payment_account', id: inserted.accountId },
+        before: null,
+        after: { provider: inserted.provider, accountId: inserted.accountId },
+      });
+      return inserted;
+    });
   }
   const page = `${publicOrigin(deps.config)}${paymentSettingsPagePath(tenantId)}`;
   const accountId = account.accountId;
@@ -79,7 +92,7 @@ export async function startOnboarding({ deps, tenantId, userId }: Ctx & { userId
  * Asks the gateway how far the tenant's account got and keeps the answer. An account the gateway
  * pays out becomes the payout destination (payment.id), replacing an id entered by hand.
  */
-export async function refreshPaymentAccount({ deps, tenantId }: Ctx): Promise<TPaymentAccount> {
+export async function refreshPaymentAccount({ deps, tenantId, actor }: Ctx & { actor?: AuditActor }): Promise<TPaymentAccount> {
   await liveTenant(deps, tenantId);
   const account = await repo.findPaymentAccount(deps.db, tenantId, deps.payments.name);
   if (account) {
@@ -87,8 +100,20 @@ export async function refreshPaymentAccount({ deps, tenantId }: Ctx): Promise<TP
     await deps.db.transaction(async (tx) => {
       await repo.updatePaymentAccountStatus(tx, { tenantId, provider: deps.payments.name, accountId: account.accountId, ...status });
       if (status.payoutsEnabled) {
-        if (!(await repo.findPaymentSettings(tx, tenantId))) await createDefaultPaymentSettings(tx, tenantId);
+        const before = await repo.findPaymentSettings(tx, tenantId);
+        if (!before) await createDefaultPaymentSettings(tx, tenantId);
         await repo.setPayoutDestination(tx, tenantId, account.accountId);
+        // Issue 25: the payout destination changed (the account the gateway now pays out).
+        if (before?.paymentRef !== account.accountId) {
+          await recordAudit(tx, {
+            actor: actor ?? SYSTEM_ACTOR,
+            tenantId,
+            action: 'payment_settings.changed',
+            target: { type: 'payment_settings', id: tenantId },
+            before: { paymentRef: before?.paymentRef ?? null },
+            after: { paymentRef: account.accountId },
+          });
+        }
       }
     });
   }

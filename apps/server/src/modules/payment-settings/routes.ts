@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
-import { tenantCtxOf } from '../../platform/auth/guard.js';
+import { platformCtxOf, tenantCtxOf } from '../../platform/auth/guard.js';
 import { findTestOnboarding, submitTestOnboarding, TEST_ONBOARDING_PATH } from '../../platform/payments/test-driver.js';
 import { PLATFORM_READ, PLATFORM_WRITE } from '../tenants/access.js';
 import { ONBOARDING_PAGE_CSP, renderOnboardingPage } from './onboarding-page.js';
@@ -39,7 +39,7 @@ export function registerPaymentSettingsRoutes(app: FastifyInstance, deps: Deps) 
         response: { 200: z.object({ success: z.literal(true), message: z.string(), settings: ZPaymentSettings }) },
       },
     },
-    async (req) => payments.updatePaymentSettings({ deps, input: req.body }),
+    async (req) => payments.updatePaymentSettings({ deps, input: req.body, actor: platformCtxOf(req).actor }),
   );
 
   // ---- the tenant's connected account (issue 21.18) ---------------------------------------------
@@ -58,14 +58,14 @@ export function registerPaymentSettingsRoutes(app: FastifyInstance, deps: Deps) 
     },
     async (req) => {
       const ctx = tenantCtxOf(req);
-      return account.startOnboarding({ deps, tenantId: ctx.tenantId, userId: ctx.user.id });
+      return account.startOnboarding({ deps, tenantId: ctx.tenantId, userId: ctx.user.id, actor: ctx.actor });
     },
   );
 
   r.post(
     '/api/tenants/:tenantId/payment-account/refresh',
     { config: { access: READ }, schema: { tags, summary: "Asks the gateway how far the tenant's account got", params: ZTenantParams, response: { 200: ZPaymentAccount } } },
-    async (req) => account.refreshPaymentAccount({ deps, tenantId: tenantCtxOf(req).tenantId }),
+    async (req) => account.refreshPaymentAccount({ deps, tenantId: tenantCtxOf(req).tenantId, actor: tenantCtxOf(req).actor }),
   );
 
   // ---- the test gateway's hosted onboarding (Stripe's is on connect.stripe.com) ------------------

@@ -13,6 +13,7 @@ import {
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../../platform/audit.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { notFound } from '../../platform/errors.js';
 import * as fees from '../fees/repository.js';
@@ -87,14 +88,31 @@ export async function getPaymentSettings({ deps, tenantId }: { deps: Pick<Deps, 
  * spec: accounts §7 POST /payment/payout-update. Choosing the tenant's account forces automatic
  * payouts on, the platform's forces them off (§4); the client's `automatic` is ignored.
  */
-export async function updatePaymentSettings({ deps, input }: { deps: Deps; input: z.output<typeof ZPayoutUpdateRequest> }) {
+/** What the audit log keeps of a tenant's payment and payout settings (issue 25: before and after). */
+export function paymentSettingsAuditView(v: Partial<repo.PaymentSettingsValues>) {
+  return {
+    paymentType: v.paymentType ?? null,
+    paymentRef: v.paymentRef ?? null,
+    paymentTag: v.paymentTag ?? null,
+    profileId: v.profileId ?? null,
+    direct: v.direct ?? false,
+    payoutAutomatic: v.payoutAutomatic ?? null,
+    payoutType: v.payoutType ?? null,
+    payoutDate: v.payoutDate ?? null,
+    payoutTag: v.payoutTag ?? null,
+    chargeSurchargeFeesToPlatform: v.chargeSurchargeFeesToPlatform ?? false,
+  };
+}
+
+export async function updatePaymentSettings({ deps, input, actor }: { deps: Deps; input: z.output<typeof ZPayoutUpdateRequest>; actor?: AuditActor }) {
   const { tenantId, payment, payout } = input;
   if (!UUID_RE.test(tenantId)) throw notFound();
   await deps.db.transaction(async (tx) => {
     if (!(await findTenant(tx, tenantId, true))) throw notFound();
-    const current = (await repo.findPaymentSettings(tx, tenantId)) ?? { ...SETTINGS_SCREEN_DEFAULTS, tenantId };
+    const stored = await repo.findPaymentSettings(tx, tenantId);
+    const current = stored ?? { ...SETTINGS_SCREEN_DEFAULTS, tenantId };
     const keep = <T>(given: T | undefined, now: T) => (given === undefined ? now : given);
-    await repo.upsertPaymentSettings(tx, tenantId, {
+    const next: repo.PaymentSettingsValues = {
       payoutAutomatic: payoutAutomaticFor(payment.type),
       payoutDate: keep(payout.date, current.payoutDate ?? null),
       payoutType: keep(payout.type, current.payoutType),
@@ -109,6 +127,15 @@ export async function updatePaymentSettings({ deps, input }: { deps: Deps; input
       gatewayProvider: current.gatewayProvider,
       gatewayCustomerId: current.gatewayCustomerId ?? null,
       gatewayTest: current.gatewayTest ?? true,
+    };
+    await repo.upsertPaymentSettings(tx, tenantId, next);
+    await recordAudit(tx, {
+      actor: actor ?? SYSTEM_ACTOR,
+      tenantId,
+      action: 'payment_settings.changed',
+      target: { type: 'payment_settings', id: tenantId },
+      before: stored ? paymentSettingsAuditView(stored) : null,
+      after: paymentSettingsAuditView(next),
     });
   });
   return { success: true as const, message: M.paymentUpdated, settings: await getPaymentSettings({ deps, tenantId }) };

@@ -4,6 +4,7 @@ import { stringify } from 'csv-stringify/sync';
 import { and, eq } from 'drizzle-orm';
 import { reportExports } from '../../db/schema/index.js';
 import type { Deps } from '../../deps.js';
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from '../../platform/audit.js';
 import { notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
 import { escapeCell } from '../reports/csv.js';
@@ -29,6 +30,7 @@ export async function startPayoutExport({
   tenantId,
   params,
   userId,
+  actor,
   statusPath,
 }: {
   deps: Deps;
@@ -36,6 +38,8 @@ export async function startPayoutExport({
   tenantId: string | null;
   params: Params;
   userId: string;
+  /** Who asked (issue 25: every export downloaded is in the audit log, as the report exports are). */
+  actor: AuditActor | undefined;
   statusPath: (exportId: string) => string;
 }): Promise<TExportStatus> {
   // Bad filters are a 400 now, not a failed job later.
@@ -46,6 +50,7 @@ export async function startPayoutExport({
   await deps.db.transaction(async (tx) => {
     await tx.insert(reportExports).values({ id, tenantId, kind, params: JSON.stringify(params), fileName, requestedBy: userId });
     await deps.jobs.enqueue(tx, PAYOUT_EXPORT_JOB, { exportId: id }, { dedupeKey: `${PAYOUT_EXPORT_JOB}:${id}` });
+    await recordAudit(tx, { actor: actor ?? SYSTEM_ACTOR, tenantId, action: 'export.downloaded', target: { type: 'export', id }, after: { kind, scope: tenantId ? { tenantId } : { platform: true }, query: params } });
   });
   return exportStatus({ deps, exportId: id, tenantId, userId, statusPath });
 }

@@ -170,6 +170,7 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
           tenantId: null,
           params: { ...req.query, payoutId: (req.params as { payoutId?: string }).payoutId },
           userId: platformCtxOf(req).user.id,
+          actor: platformCtxOf(req).actor,
           statusPath: platformStatus,
         }),
     );
@@ -194,6 +195,7 @@ export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
         tenantId: ctx.tenantId,
         params: req.query,
         userId: ctx.user.id,
+        actor: ctx.actor,
         statusPath: (id) => PAYOUT_PATHS.tenantExport(ctx.tenantId, id),
       });
     },

@@ -68,6 +68,9 @@ describe('the platform dashboard', () => {
       events: 0,
       tenants: 2,
       attendees: 0,
+      channels: (['ONLINE', 'BACKEND', 'APP'] as const).map((channel) => ({
+        channel, orders: 0, tickets_sold: 0, complimentary_tickets: 0, gross_sales: 0, net_sales: 0, refunds: 0, payment_methods: [],
+      })),
     });
   });
 
@@ -111,6 +114,15 @@ describe('the platform dashboard', () => {
       events: 1,
       tenants: 2,
       attendees: 2,
+      // Issue 23: every order here was sold online (with no payment method recorded), so its channel holds every figure.
+      channels: [
+        {
+          channel: 'ONLINE', orders: 3, tickets_sold: 3, complimentary_tickets: 1, gross_sales: 17_000, net_sales: 9_000 + 4_500 + 1_800 - 900, refunds: 1_000,
+          payment_methods: [{ payment_method: '', orders: 3, tickets_sold: 3, complimentary_tickets: 1, gross_sales: 17_000 }],
+        },
+        { channel: 'BACKEND', orders: 0, tickets_sold: 0, complimentary_tickets: 0, gross_sales: 0, net_sales: 0, refunds: 0, payment_methods: [] },
+        { channel: 'APP', orders: 0, tickets_sold: 0, complimentary_tickets: 0, gross_sales: 0, net_sales: 0, refunds: 0, payment_methods: [] },
+      ],
     });
   });
 

@@ -1,7 +1,7 @@
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { events, orders, tenants } from '../../db/schema/index.js';
-import { dashboardFigures } from '../reports/repository.js';
+import { channelFigures, dashboardFigures } from '../reports/repository.js';
 import { PAID } from '../reports/report-source.js';
 
 /**
@@ -29,4 +29,9 @@ export async function publishedEventCount(db: DbOrTx) {
     .innerJoin(tenants, eq(tenants.id, events.tenantId))
     .where(and(eq(events.status, 'published'), isNull(tenants.deletedAt)));
   return row?.n ?? 0;
+}
+
+/** Sales by channel across every tenant (deleted ones included, as the figures above). */
+export async function channelTotals(db: DbOrTx) {
+  return channelFigures(db, { platform: true });
 }

@@ -1,5 +1,6 @@
 import type { TPlatformDashboard } from '@marquee/core';
 import type { Deps } from '../../deps.js';
+import { channelSalesOf } from '../reports/channel-sales.js';
 import * as repo from './repository.js';
 
 /**
@@ -8,7 +9,12 @@ import * as repo from './repository.js';
  * dashboards; attendees are distinct buyer e-mail addresses. See docs/decisions.md.
  */
 export async function getPlatformDashboard({ deps }: { deps: Pick<Deps, 'db'> }): Promise<TPlatformDashboard> {
-  const [sales, tenants, events] = await Promise.all([repo.salesTotals(deps.db), repo.liveTenantCount(deps.db), repo.publishedEventCount(deps.db)]);
+  const [sales, tenants, events, channels] = await Promise.all([
+    repo.salesTotals(deps.db),
+    repo.liveTenantCount(deps.db),
+    repo.publishedEventCount(deps.db),
+    repo.channelTotals(deps.db),
+  ]);
   return {
     sales: {
       net_sales: sales.net,
@@ -25,5 +31,6 @@ export async function getPlatformDashboard({ deps }: { deps: Pick<Deps, 'db'> })
     events,
     tenants,
     attendees: sales.attendees,
+    channels: channelSalesOf(channels),
   };
 }

@@ -108,7 +108,13 @@ describe('one definition of each figure, equal across dashboard, lists and CSV',
       orders: f.orders,
       subscriptions: 2,
       ticket_used: f.used,
+      channels: expect.any(Array),
+      waitlist: { joined: 0, bought: 0 },
     });
+    // Issue 23: every sale here was online; the channels sum to the figures (channels.test.ts mixes them).
+    const [web, door, app] = res.body.channels;
+    expect(web).toMatchObject({ channel: 'ONLINE', orders: f.orders, gross_sales: f.grossSales, net_sales: f.netRevenue, refunds: f.refunds, tickets_sold: f.ticketsSold, complimentary_tickets: f.complimentary });
+    expect([door, app]).toMatchObject([{ channel: 'BACKEND', orders: 0, gross_sales: 0 }, { channel: 'APP', orders: 0, gross_sales: 0 }]);
     // The worked numbers, so that a change to the definitions shows here too.
     expect(f).toMatchObject({ orders: 6, refunds: 5000, ticketsSold: 6, complimentary: 1, used: 1 });
   });
@@ -168,6 +174,7 @@ describe('one definition of each figure, equal across dashboard, lists and CSV',
       details: {
         tenantURL: tenant.url, tenantName: 'Acme Events', ticketsSold: f.ticketsSold, grossSales: f.grossSales, netSales: f.netRevenue,
         totalTax: f.tax, totalDonation: f.donations, totalDonationFee: f.donationFees,
+        complimentaryTickets: f.complimentary, grossSalesByChannel: { ONLINE: f.grossSales, BACKEND: 0, APP: 0 },
       },
     });
     const taxes = (await exportCsv(admin, REPORT_PATHS.taxesDownload())).rows.find((r) => r['Tenant URL'] === tenant.url)!;

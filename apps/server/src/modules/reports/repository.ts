@@ -238,6 +238,60 @@ function figuresOf(t: Row | undefined, c: Row | undefined): DashboardFigures {
   };
 }
 
+export type ChannelFigureRow = {
+  channel: string;
+  paymentMethod: string;
+  orders: number;
+  gross: number;
+  net: number;
+  refunds: number;
+  sold: number;
+  complimentary: number;
+};
+
+/**
+ * Sales by channel and payment method over the scope, from the per-channel rollup
+ * (event_channel_totals, kept by the same trigger as event_sales_totals: docs/reports.md "Sales by
+ * channel"). Rows that net to nothing (an order paid and then moved) are left out.
+ */
+export async function channelFigures(db: DbOrTx, scope: Scope): Promise<ChannelFigureRow[]> {
+  const rows = await rowsOf(
+    db,
+    sql`select ct.channel, ct.payment_method, ${sum('orders')} as orders, ${sum('gross')} as gross, ${sum('net')} as net,
+        ${sum('refunds')} as refunds, ${sum('tickets_sold')} as sold, ${sum('complimentary')} as complimentary
+      from event_channel_totals ct where ${scopeOf(scope, 'ct.tenant_id', 'ct.event_id')}
+      group by ct.channel, ct.payment_method
+      having sum(orders) <> 0 or sum(gross) <> 0 or sum(tickets_sold) <> 0 or sum(complimentary) <> 0`,
+  );
+  return rows.map((r) => ({
+    channel: String(r.channel),
+    paymentMethod: String(r.payment_method),
+    orders: num(r, 'orders'),
+    gross: num(r, 'gross'),
+    net: num(r, 'net'),
+    refunds: num(r, 'refunds'),
+    sold: num(r, 'sold'),
+    complimentary: num(r, 'complimentary'),
+  }));
+}
+
+/**
+ * Issue 24: the waiting list over the scope's events, read here from the waiting list's tables
+ * (modules/waitlist writes them; reports imports no module). joined: every entry; bought: entries
+ * in the list's "claimed" state, as the Waiting list tab shows it (an offer whose order was placed
+ * counts before the list writes it down).
+ */
+export async function waitlistFigures(db: DbOrTx, scope: Scope): Promise<{ joined: number; bought: number }> {
+  const rows = await rowsOf(
+    db,
+    sql`select count(*)::bigint as joined,
+        count(*) filter (where w.state = 'claimed' or (w.state = 'offered' and exists (select 1 from orders o
+          where o.tenant_id = w.tenant_id and o.waitlist_entry_id = w.id and o.status not in ('draft', 'expired', 'replaced'))))::bigint as bought
+      from waitlist_entries w where ${scopeOf(scope, 'w.tenant_id', 'w.event_id')}`,
+  );
+  return { joined: num(rows[0], 'joined'), bought: num(rows[0], 'bought') };
+}
+
 /**
  * The refunds' part of the figures after refunds (issue 21.11, docs/reports.md "After refunds"):
  * the organiser's share of the succeeded refunds and the tax they gave back, core refundedTax per

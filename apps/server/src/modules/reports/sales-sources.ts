@@ -4,11 +4,22 @@ import type { ListSpec } from '../../platform/list-query.js';
 import { moneySql, numberSql, textSql } from './csv-sql.js';
 import { type Scope, type CsvColumn, type ReportSource, col, text, exact, number, stamp, scopeWhere, iso, str, int } from './report-source.js';
 
+// Issue 23: the gross sales by channel beside each row's gross, from the per-channel rollup
+// (event_channel_totals, kept by the same trigger as event_sales_totals, so the three sum to the gross).
+const channelGrossBy = (keys: SQL) =>
+  sql`select ${keys}, sum(gross) filter (where channel = 'ONLINE') as online, sum(gross) filter (where channel = 'BACKEND') as backend,
+    sum(gross) filter (where channel = 'APP') as app from event_channel_totals group by ${keys}`;
+const channelGrossColumns = (alias: string) =>
+  sql.raw(`coalesce(${alias}.online, 0)::bigint as gross_online, coalesce(${alias}.backend, 0)::bigint as gross_backend, coalesce(${alias}.app, 0)::bigint as gross_app`);
+const grossByChannelOf = (r: Record<string, unknown>) => ({ ONLINE: int(r.gross_online), BACKEND: int(r.gross_backend), APP: int(r.gross_app) });
+
 /** Per event of a tenant: every event that was ever public, with its paid orders' figures (the rollup). */
 function eventSalesTable(scope: Scope): SQL {
   return sql`(select e.id, e.name, e.status, e.start_date_time, e.created_at,
-      coalesce(st.gross, 0)::bigint as gross_sales, coalesce(st.net, 0)::bigint as net_sales, coalesce(st.tickets_sold, 0)::bigint as tickets_sold
+      coalesce(st.gross, 0)::bigint as gross_sales, coalesce(st.net, 0)::bigint as net_sales, coalesce(st.tickets_sold, 0)::bigint as tickets_sold,
+      coalesce(st.complimentary, 0)::bigint as complimentary, ${channelGrossColumns('ct')}
     from events e left join event_sales_totals st on st.tenant_id = e.tenant_id and st.event_id = e.id
+      left join (${channelGrossBy(sql`tenant_id, event_id`)}) ct on ct.tenant_id = e.tenant_id and ct.event_id = e.id
     where ${scopeWhere(scope, 'e.tenant_id', 'e.id')} and e.published_at is not null) es`;
 }
 
@@ -38,6 +49,8 @@ export const EVENT_SALES: ReportSource<TEventSalesRow> = {
       ticketsSold: int(r.tickets_sold),
       status: str(r.status),
       startDateTime: r.start_date_time ? iso(r.start_date_time) : null,
+      complimentaryTickets: int(r.complimentary),
+      grossSalesByChannel: grossByChannelOf(r),
     },
   }),
   csv: [
@@ -45,6 +58,7 @@ export const EVENT_SALES: ReportSource<TEventSalesRow> = {
     { header: 'Gross Sales', value: (e) => e.details.grossSales, money: true, sql: moneySql('es.gross_sales') },
     { header: 'Net Revenue', value: (e) => e.details.netSales, money: true, sql: moneySql('es.net_sales') },
     { header: '# Tickets Sold', value: (e) => e.details.ticketsSold, sql: numberSql('es.tickets_sold') },
+    ...channelCsvColumns<TEventSalesRow>('es'),
   ],
 };
 
@@ -53,11 +67,12 @@ function tenantSalesTable(): SQL {
   return sql`(select tn.id, tn.url, tn.name, tn.created_at,
       coalesce(st.gross, 0)::bigint as gross_sales, coalesce(st.net, 0)::bigint as net_sales, coalesce(st.tax, 0)::bigint as total_tax,
       coalesce(st.donations, 0)::bigint as total_donation, coalesce(st.donation_fees, 0)::bigint as total_donation_fee,
-      coalesce(st.tickets_sold, 0)::bigint as tickets_sold
+      coalesce(st.tickets_sold, 0)::bigint as tickets_sold, coalesce(st.complimentary, 0)::bigint as complimentary, ${channelGrossColumns('ct')}
     from tenants tn
     left join (select tenant_id, sum(gross) as gross, sum(net) as net, sum(tax) as tax, sum(donations) as donations,
-        sum(donation_fees) as donation_fees, sum(tickets_sold) as tickets_sold
+        sum(donation_fees) as donation_fees, sum(tickets_sold) as tickets_sold, sum(complimentary) as complimentary
       from event_sales_totals group by tenant_id) st on st.tenant_id = tn.id
+    left join (${channelGrossBy(sql`tenant_id`)}) ct on ct.tenant_id = tn.id
     where tn.deleted_at is null) ts`;
 }
 
@@ -72,6 +87,8 @@ const tenantSalesMap = (r: Record<string, unknown>): TTenantSalesRow => ({
     totalTax: int(r.total_tax),
     totalDonation: int(r.total_donation),
     totalDonationFee: int(r.total_donation_fee),
+    complimentaryTickets: int(r.complimentary),
+    grossSalesByChannel: grossByChannelOf(r),
   },
 });
 
@@ -107,6 +124,7 @@ export const TENANT_SALES = tenantSales('tenant-list', 'tenant-sales', [
   { header: '# Tickets Sold', value: (t) => t.details.ticketsSold, sql: numberSql('ts.tickets_sold') },
   { header: 'Gross Sales', value: (t) => t.details.grossSales, money: true, sql: moneySql('ts.gross_sales') },
   { header: 'Net Revenue', value: (t) => t.details.netSales, money: true, sql: moneySql('ts.net_sales') },
+  ...channelCsvColumns<TTenantSalesRow>('ts'),
 ]);
 export const TENANT_TAXES = tenantSales('taxes', 'taxes', [
   tenantUrlColumn,
@@ -123,3 +141,18 @@ export const TENANT_DONATIONS = tenantSales('donations', 'donations', [
   { header: 'Total Donation', value: (t) => t.details.totalDonation, money: true, sql: moneySql('ts.total_donation') },
   { header: 'Total Donation Fee', value: (t) => t.details.totalDonationFee, money: true, sql: moneySql('ts.total_donation_fee') },
 ]);
+
+/**
+ * Issue 23 "in every export": the gross by channel (the three sum to Gross Sales) and the comps,
+ * which are never in the gross, after a sales export's own columns.
+ */
+function channelCsvColumns<Row extends { details: { complimentaryTickets: number; grossSalesByChannel: Record<'ONLINE' | 'BACKEND' | 'APP', number> } }>(
+  alias: string,
+): Array<CsvColumn<Row>> {
+  return [
+    { header: 'Online Gross Sales', value: (r) => r.details.grossSalesByChannel.ONLINE, money: true, sql: moneySql(`${alias}.gross_online`) },
+    { header: 'Box Office Gross Sales', value: (r) => r.details.grossSalesByChannel.BACKEND, money: true, sql: moneySql(`${alias}.gross_backend`) },
+    { header: 'App Gross Sales', value: (r) => r.details.grossSalesByChannel.APP, money: true, sql: moneySql(`${alias}.gross_app`) },
+    { header: '# Complimentary Tickets', value: (r) => r.details.complimentaryTickets, sql: numberSql(`${alias}.complimentary`) },
+  ];
+}

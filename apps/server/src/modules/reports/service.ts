@@ -10,6 +10,7 @@ import {
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { badRequest, notFound } from '../../platform/errors.js';
+import { channelSalesOf } from './channel-sales.js';
 import * as repo from './repository.js';
 import type { Scope } from './report-source.js';
 import { SOURCES, type SourceKind } from './sources.js';
@@ -28,7 +29,12 @@ export async function reportScope({ deps, ctx, eventId }: { deps: ReadDeps; ctx:
  */
 export async function getReportDashboard({ deps, ctx, eventId }: { deps: ReadDeps; ctx: TenantCtx; eventId?: string }): Promise<TReportDashboard> {
   const scope = await reportScope({ deps, ctx, eventId });
-  const [f, r] = await Promise.all([repo.dashboardFigures(deps.db, scope), repo.refundFigures(deps.db, scope)]);
+  const [f, r, channels, waitlist] = await Promise.all([
+    repo.dashboardFigures(deps.db, scope),
+    repo.refundFigures(deps.db, scope),
+    repo.channelFigures(deps.db, scope),
+    repo.waitlistFigures(deps.db, scope),
+  ]);
   return {
     sales: {
       gross_sales: f.gross,
@@ -53,6 +59,8 @@ export async function getReportDashboard({ deps, ctx, eventId }: { deps: ReadDep
     orders: f.orders,
     subscriptions: f.subscriptions,
     ticket_used: f.used,
+    channels: channelSalesOf(channels),
+    waitlist,
   };
 }
 

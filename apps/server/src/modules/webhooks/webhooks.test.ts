@@ -5,9 +5,11 @@ import { M_WEBHOOKS, WEBHOOK_EVENT_TYPES } from '@marquee/core';
 import { eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { domainEvents, orders, outbox, tickets, webhookEndpoints } from '../../db/schema/index.js';
+import { domainEvents, events, orders, outbox, paymentSettings, tickets, webhookEndpoints } from '../../db/schema/index.js';
 import { isPublicAddress, OutboundRefused, postOutbound } from '../../platform/outbound-http.js';
-import { givenEventOnSale, givenHeldOrder, givenTenantWithAdmin, givenUser, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { givenEventOnSale, givenHeldOrder, givenTenantAdmin, givenTenantWithAdmin, givenTenantWithSettings, givenUser, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { PAYOUT_PATHS } from '@marquee/core';
+import { syncPayoutLines } from '../payouts/sync-payout-lines.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_S } from './deliver.js';
 import { assertEndpointUrl } from './endpoints.js';
 
@@ -247,6 +249,77 @@ describe('more events', () => {
   });
 });
 
+describe('issue 25: the last event types', () => {
+  it('an unvoid is order.unvoided, after the void\'s order.voided, each signed', async () => {
+    const endpoint = await addEndpoint(['order.voided', 'order.unvoided']);
+    const order = await payAnOrder();
+    const [ticket] = await server.app.deps.db.select().from(tickets).where(eq(tickets.orderId, order.orderId));
+    const path = `/api/tenants/${acme.id}/events/${order.eventId}/tickets/void`;
+    expect((await admin.post(path, { ticketId: ticket!.ticketUid, orderUID: order.orderUid, void: true, reason: 'Wrong seat' })).status).toBe(200);
+    expect((await admin.post(path, { ticketId: ticket!.ticketUid, orderUID: order.orderUid, void: false, reason: 'Seat found' })).status).toBe(200);
+    // Asking for the state it is already in changes nothing and tells nobody.
+    expect((await admin.post(path, { ticketId: ticket!.ticketUid, orderUID: order.orderUid, void: false, reason: 'Again' })).status).toBe(200);
+    await server.app.deps.jobs.drain();
+    // This order's messages (a retry of an earlier test's delivery may arrive meanwhile).
+    const mine = received.filter((r) => JSON.parse(r.body).data.order?.uid === order.orderUid);
+    expect(mine.map((r) => JSON.parse(r.body))).toMatchObject([
+      { type: 'order.voided', data: { order: { uid: order.orderUid }, ticket: { uid: ticket!.ticketUid }, reason: 'Wrong seat' } },
+      { type: 'order.unvoided', version: 1, tenantId: acme.id, data: { order: { id: order.orderId, uid: order.orderUid, eventId: order.eventId }, ticket: { id: ticket!.id, uid: ticket!.ticketUid }, reason: 'Seat found' } },
+    ]);
+    expect(mine.every((r) => verifyByHand(endpoint.secret, r))).toBe(true);
+    await admin.delete(`${base(acme.id)}/${endpoint.id}`);
+  });
+
+  it('cancelling an event is event.cancelled, sent to the tenant\'s endpoint and verified', async () => {
+    const endpoint = await addEndpoint(['event.cancelled']);
+    const event = await givenEventOnSale(server, acme.id, { name: 'Rained Out' });
+    const cancelled = await admin.post(`/api/tenants/${acme.id}/events/${event.id}/cancel`, { message: 'The field is flooded.' });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    await server.app.deps.jobs.drain();
+    const cancels = received.filter((r) => JSON.parse(r.body).type === 'event.cancelled');
+    const sent = cancels.map((r) => JSON.parse(r.body));
+    expect(sent).toMatchObject([{ type: 'event.cancelled', tenantId: acme.id, data: { event: { id: event.id, name: 'Rained Out', urlName: event.urlName } } }]);
+    expect(String(cancels[0]!.headers['webhook-id'])).toBe(sent[0].id);
+    expect(verifyByHand(endpoint.secret, cancels[0]!)).toBe(true);
+    expect(() => new Webhook(endpoint.secret).verify(cancels[0]!.body, cancels[0]!.headers as Record<string, string>)).not.toThrow();
+    // Another tenant's event cannot be cancelled from here, and tells nobody.
+    const foreign = await givenEventOnSale(server, other.tenant.id);
+    expect((await admin.post(`/api/tenants/${acme.id}/events/${foreign.id}/cancel`, {})).status).toBe(404);
+    await server.app.deps.jobs.drain();
+    expect(received.filter((r) => JSON.parse(r.body).type === 'event.cancelled')).toHaveLength(1);
+    await admin.delete(`${base(acme.id)}/${endpoint.id}`);
+  });
+
+  it('a payout transferred to the tenant is payout.completed, with its amount and transfer', async () => {
+    const payee = await givenTenantWithSettings(server);
+    const payeeAdmin = await givenTenantAdmin(server, payee);
+    const endpoint = await addEndpoint(['payout.completed'], payeeAdmin, payee.id);
+    await server.app.deps.db.update(paymentSettings).set({ paymentRef: 'acct_test_hooks' }).where(eq(paymentSettings.tenantId, payee.id));
+    // A card order paid three days ago, its funds available: what the operators transfer.
+    const eventId = crypto.randomUUID();
+    await server.app.deps.db.insert(events).values({ tenantId: payee.id, id: eventId, name: 'Paid Out Gala', urlName: `e${eventId.slice(0, 8)}`, status: 'published' });
+    const id = crypto.randomUUID();
+    const orderUid = `W${id.replace(/-/g, '').slice(0, 9).toUpperCase()}`;
+    const paidAt = new Date(Date.now() - 3 * 86_400_000);
+    await server.app.deps.db.insert(orders).values({
+      tenantId: payee.id, id, orderUid, eventId, status: 'completed', email: 'buyer@example.test', ticketCount: 1, subtotal: 10_000, totalAmount: 10_000,
+      tenantTotal: 9_000, platformTotal: 1_000, paymentProvider: 'test', chargeId: `pi_test_${id.slice(0, 8)}`, paymentMethod: 'card', paidAt, createdAt: paidAt,
+    });
+    await syncPayoutLines({ deps: server.app.deps });
+    const operator = await platformClient();
+    const res = await operator.post(PAYOUT_PATHS.transfer(), { orderUIDs: [orderUid] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [payout] = res.body.completedOrderPayouts;
+    expect(payout).toBeTruthy();
+    await server.app.deps.jobs.drain();
+    const payouts = received.filter((r) => JSON.parse(r.body).type === 'payout.completed');
+    const sent = payouts.map((r) => JSON.parse(r.body));
+    expect(sent).toMatchObject([{ type: 'payout.completed', tenantId: payee.id, data: { payout: { id: payout.payoutId, amount: payout.amount, currency: 'usd', transferId: payout.transferId } } }]);
+    expect(verifyByHand(endpoint.secret, payouts[0]!)).toBe(true);
+    await payeeAdmin.delete(`${base(payee.id)}/${endpoint.id}`);
+  });
+});
+
 describe('endpoints: input, access, tenants', () => {
   it('bad input is a 400 with the field, never a 500', async () => {
     const bad = async (body: unknown) => admin.post(base(acme.id), body);
@@ -301,7 +374,7 @@ describe('endpoints: input, access, tenants', () => {
   });
 
   it('lists every event type the console offers', () => {
-    expect(WEBHOOK_EVENT_TYPES).toEqual(['order.paid', 'order.refunded', 'order.voided', 'ticket.checked_in', 'ticket.transferred', 'event.published', 'event.cancelled', 'payout.completed']);
+    expect(WEBHOOK_EVENT_TYPES).toEqual(['order.paid', 'order.refunded', 'order.voided', 'order.unvoided', 'ticket.checked_in', 'ticket.transferred', 'event.published', 'event.cancelled', 'payout.completed']);
   });
 });
 

@@ -23,6 +23,7 @@ import { formatMoney } from '../../../ui/money';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
 import { useSession } from '../../../ui/session';
+import { ChannelSales } from '../../reports/components/channel-sales';
 import { TenantStatusBadge } from '../../tenants/components/tenant-status-badge';
 import { useNewActiveTenants, usePlatformDashboard } from '../queries';
 
@@ -167,6 +168,7 @@ export function PlatformDashboardPage() {
             <NewActiveTenants />
           </Grid.Col>
         </Grid>
+        {dashboard.data && <ChannelSales channels={dashboard.data.channels} platform />}
       </Stack>
     </>
   );

@@ -9,6 +9,7 @@ import { useEventName, useTenantNames } from '../names';
 import { useDashboard } from '../queries';
 import { useReportScope } from '../../../shared/report-list/report-scope';
 import { AfterRefunds } from './after-refunds';
+import { ChannelSales, WaitlistFigures } from './channel-sales';
 import { counterCards, salesCards, StatGrid, type DashboardLinks } from './stat-cards';
 
 const SalesCharts = lazy(() => import('./sales-charts').then((m) => ({ default: m.SalesCharts })));
@@ -46,6 +47,9 @@ function Dashboard({
       <StatGrid cards={d ? salesCards(d, links) : null} loading={!dashboard.error} count={8} large />
       {d && <AfterRefunds dashboard={d} />}
       <StatGrid cards={d ? counterCards(d, level, links) : null} loading={!dashboard.error} count={level === 'tenant' ? 6 : 5} />
+      {d && <ChannelSales channels={d.channels} />}
+      {/* The event's list always; across the tenant once anyone has joined one (issue 24). */}
+      {d && (level === 'event' || d.waitlist.joined > 0) && <WaitlistFigures waitlist={d.waitlist} />}
       {extra}
       <div>
         <Title order={2} fz="lg" mb="sm">
