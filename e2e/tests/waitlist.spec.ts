@@ -161,7 +161,7 @@ test.describe('the waiting list (issue 24)', () => {
   test('a list the organiser turned off is not offered: neither on the server-rendered page nor in the app', async ({ browser, baseURL }) => {
     test.setTimeout(120_000);
     const origin = tenantOrigin(baseURL);
-    const event = await givenEventOnSale(organiser, { prefix: 'Closed List', tickets: [{ name: 'General Admission', price: 3000, quantity: 1, maxTicketPerOrder: 2 }] });
+    const event = await givenEventOnSale(organiser, { prefix: 'Closed List', tickets: [{ name: 'General Admission', description: 'Standing room.', price: 3000, quantity: 1, maxTicketPerOrder: 2 }] });
     const buyer = await browser.newContext({ viewport: PHONE });
     await buy(await buyer.newPage(), origin, event.urlName, uniqueEmail('only'));
     await buyer.close();
