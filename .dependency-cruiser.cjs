@@ -24,7 +24,8 @@ const FEATURE = `${WEB}features/`;
 const SERVER_MODULES = {
   // the attendee's path: public-site -> checkout -> orders -> events, discounts; payments, fulfilment follow orders
   'event-pages': ['page-builder', 'public-site'],
-  'public-site': ['checkout', 'events', 'tenants', 'ticket-types'],
+  // the ticket menu offers the waiting list only when the organiser keeps one (issue 24)
+  'public-site': ['checkout', 'events', 'tenants', 'ticket-types', 'waitlist'],
   checkout: ['discounts', 'events', 'fees', 'orders', 'questions', 'ticket-types', 'waiting-room'],
   'waiting-room': ['events'],
   // issue 24's waiting list for sold-out tickets: offers are checkout holds, removals give an order's hold back

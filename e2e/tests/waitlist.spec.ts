@@ -157,4 +157,54 @@ test.describe('the waiting list (issue 24)', () => {
     await aliceCtx.close();
     await bobCtx.close();
   });
+
+  test('a list the organiser turned off is not offered: neither on the server-rendered page nor in the app', async ({ browser, baseURL }) => {
+    test.setTimeout(120_000);
+    const origin = tenantOrigin(baseURL);
+    const event = await givenEventOnSale(organiser, { prefix: 'Closed List', tickets: [{ name: 'General Admission', description: 'Standing room.', price: 3000, quantity: 1, maxTicketPerOrder: 2 }] });
+    const buyer = await browser.newContext({ viewport: PHONE });
+    await buy(await buyer.newPage(), origin, event.urlName, uniqueEmail('only'));
+    await buyer.close();
+    const settings = async (enabled: boolean) => {
+      const res = await organiser.ctx.put(`/api/tenants/${organiser.tenantId}/events/${event.eventId}/waitlist/settings`, {
+        data: { enabled, offerMinutes: 60 },
+        headers: { 'x-csrf-token': organiser.csrf },
+      });
+      expect(res.ok(), await res.text()).toBeTruthy();
+    };
+
+    // On (the default): the sold-out ticket offers the list.
+    const ctx = await browser.newContext({ viewport: PHONE });
+    const page = await ctx.newPage();
+    await page.goto(`${origin}/${event.urlName}/tickets`);
+    await expect(page.getByTestId('ticket-type-General Admission')).toContainText('Sold out');
+    await expect(page.getByTestId('waitlist-open-General Admission')).toBeVisible();
+
+    // Off: the app's ticket menu shows the ticket as sold out and nothing to join.
+    await settings(false);
+    await page.goto(`${origin}/${event.urlName}/tickets`);
+    await expect(page.getByTestId('ticket-type-General Admission')).toContainText('Sold out');
+    await expect(page.getByTestId('waitlist-open-General Admission')).toHaveCount(0);
+    await page.screenshot({ path: '/tmp/who-waitlist-off-390.png', fullPage: true });
+    await page.setViewportSize(DESKTOP);
+    await page.screenshot({ path: '/tmp/who-waitlist-off-1280.png', fullPage: true });
+
+    // The server-rendered page (no script runs) says the same.
+    const noScript = await browser.newContext({ viewport: PHONE, javaScriptEnabled: false });
+    const html = await noScript.newPage();
+    await html.goto(`${origin}/${event.urlName}/tickets`);
+    await expect(html.getByTestId('ticket-type-General Admission')).toContainText('Sold out');
+    await expect(html.getByText('Join the waiting list')).toHaveCount(0);
+
+    // On again: offered again, on both.
+    await settings(true);
+    await html.goto(`${origin}/${event.urlName}/tickets`);
+    await expect(html.getByText('Join the waiting list')).toHaveCount(1);
+    await page.setViewportSize(PHONE);
+    await page.goto(`${origin}/${event.urlName}/tickets`);
+    await expect(page.getByTestId('waitlist-open-General Admission')).toBeVisible();
+    await page.screenshot({ path: '/tmp/who-waitlist-on-390.png', fullPage: true });
+    await noScript.close();
+    await ctx.close();
+  });
 });

@@ -390,6 +390,11 @@ export const ZPublicEvent = z.object({
     ...coverFields,
     /** The organiser's contact e-mail, on a cancelled event only (issue 15). */
     contactEmail: z.string().nullable().optional(),
+    /**
+     * Issue 24: the organiser keeps a waiting list for this event (on unless they turned it off), so a
+     * sold-out ticket type offers "Join the waiting list". Absent from builds before it: not offered.
+     */
+    waitlist: z.boolean().optional(),
   }),
   ticketTypes: z.array(ZPublicTicketType),
   settings: ZPublicEventSettings,

@@ -5,8 +5,9 @@ import { viewTokenHash } from '../orders/public-order.js';
 import type { quoteCart } from './pricing.js';
 import type * as repo from './repository.js';
 
-// The draft order a hold writes (repo.holdOrder), built in one place for the two holds that write
-// one: the checkout's own hold when it opens (hold-cart.ts) and PLACE ORDER's (place-order.ts).
+// The draft order a hold writes (repo.holdOrder), built in one place for every hold that writes
+// one: the checkout's own hold when it opens (hold-cart.ts), PLACE ORDER's (place-order.ts) and a
+// waiting-list round's offers, many in one transaction (waitlist/offer-round.ts).
 
 const UID_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 /** 12 characters of Crockford base32: 60 random bits, easy to read out on the phone. */

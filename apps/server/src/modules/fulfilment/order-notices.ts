@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { holderNotices } from '../order-admin/holder-notices.js';
 import { REFUND_NOTICE_JOB, TICKET_NOTICE_JOB, type RefundNoticeJob, type TicketNoticeJob } from '../order-admin/notices.js';
 import { DEFAULT_BRAND_COLOR } from './mails.js';
 import { refundNoticeMail, ticketNoticeMail } from './order-notice-mails.js';
@@ -55,6 +56,8 @@ export async function sendRefundNotice(opts: { deps: Deps; job: RefundNoticeJob 
         voided: voided.map((t) => ({ ticketTypeName: t.ticketTypeName, fullName: t.fullName, ticketUid: t.ticketUid })),
       }),
     );
+    // Issue 24: a voided ticket the buyer passed on is its holder's news too.
+    for (const m of await holderNotices(tx, { tenantId: job.tenantId, orderId: job.orderId, eventId: c.order.eventId, kind: 'refunded', ticketIds: refund.ticketIds })) await deps.mailer.send(tx, m);
   });
   return true;
 }
@@ -79,6 +82,9 @@ export async function sendTicketNotice(opts: { deps: Deps; job: TicketNoticeJob 
         ticket: { ticketTypeName: ticket.ticketTypeName, fullName: ticket.fullName, ticketUid: ticket.ticketUid },
       }),
     );
+    // Issue 24: the ticket's holder, when the buyer passed it on.
+    const kind = job.voided ? 'voided' : 'restored';
+    for (const m of await holderNotices(tx, { tenantId: job.tenantId, orderId: job.orderId, eventId: c.order.eventId, kind, ticketIds: [ticket.id] })) await deps.mailer.send(tx, m);
   });
   return true;
 }

@@ -2,6 +2,7 @@ import { formatEventDateTime } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { CancelOrderJob } from './cancel-jobs.js';
 import { cancellationMail } from './cancellation-mail.js';
+import { holderNotices } from './holder-notices.js';
 import { isRefundable } from './order-facts.js';
 import * as repo from './repository.js';
 
@@ -20,8 +21,8 @@ export async function mailCancelledOrder(opts: { deps: Deps; job: CancelOrderJob
   const earlier = refunds.filter((r) => r.kind !== 'event_cancelled' && live(r)).reduce((s, r) => s + r.amount, 0);
   const held = Math.max(0, row.order.totalAmount - refunds.filter(live).reduce((s, r) => s + r.amount, 0));
   const paid = isRefundable(row.order);
-  await deps.db.transaction((tx) =>
-    deps.mailer.send(
+  await deps.db.transaction(async (tx) => {
+    await deps.mailer.send(
       tx,
       cancellationMail({
         tenantId: job.tenantId,
@@ -32,7 +33,11 @@ export async function mailCancelledOrder(opts: { deps: Deps; job: CancelOrderJob
         refund: paid ? { amount: byCancellation ? byCancellation.amount : held, earlier } : null,
         message: job.message ?? null,
       }),
-    ),
-  );
+    );
+    // Issue 24: whoever holds a ticket the buyer passed on hears it from us too, with the same message.
+    for (const m of await holderNotices(tx, { tenantId: job.tenantId, orderId: job.orderId, eventId: row.order.eventId, kind: 'cancelled', message: job.message ?? null })) {
+      await deps.mailer.send(tx, m);
+    }
+  });
   return true;
 }

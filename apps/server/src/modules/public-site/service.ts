@@ -25,6 +25,7 @@ import { findCheckoutSnapshot } from '../checkout/repository.js';
 import type * as ticketTypesRepo from '../ticket-types/repository.js';
 import { forget } from './fast-path.js';
 import { listUpcomingPublishedEvents } from './repository.js';
+import { isWaitlistOn } from '../waitlist/join-waitlist.js';
 import { createSnapshotCache, type Published, type SnapshotCache } from './snapshots.js';
 
 // The attendee site's reads (spec reports-payouts-checkout §2 attendee routes, §7). The tenant is
@@ -156,6 +157,8 @@ export async function getPublicEvent({
       ...coverPaths(event),
       // Issue 15: the cancelled page tells buyers whom to write to.
       contactEmail: onSale ? null : ((await findTenant(deps.db, site.tenant.id))?.email ?? null),
+      // Issue 24: a sold-out ticket type offers the waiting list only when the organiser keeps one.
+      waitlist: event.status === 'published' && (await isWaitlistOn(deps.db, event.tenantId, event.id)),
     },
     // Ticket types switched off by the organiser are not on the menu; every other one is, with its availability.
     ticketTypes: onSale ? types.filter((t) => t.active && isSoldOn(t.soldAt, 'online')).map((t) => toPublicTicketType(t, types, now, config)) : [],

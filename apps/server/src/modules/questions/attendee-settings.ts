@@ -1,7 +1,8 @@
 import { QM, type AttendeeFieldMode, type TAttendeeForm, type TAttendeeSettings, type TUpdateAttendeeSettingsRequest, type QuestionKind, type QuestionScope } from '@marquee/core';
-import type { DbOrTx } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { SiteCtx, TenantCtx } from '../../platform/auth/context.js';
+import { createBatcher, type Batcher } from '../../platform/batcher.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import * as events from '../events/repository.js';
 import { writableEvent } from '../events/writable.js';
@@ -11,6 +12,28 @@ import * as repo from './repository.js';
 // buyers may change their answers (default: the event's start). Issue 24.
 
 /** What the event asks at checkout (the questions still asked, in order; each ticket type's name and e-mail). */
+const formReaders = new WeakMap<object, Batcher<{ tenantId: string; eventId: string }, TAttendeeForm>>();
+
+/**
+ * The form PLACE ORDER checks answers against (issue 24), read like the checkout's snapshot
+ * (platform/batcher.ts): the same read asked for while one runs is answered by the next one, shared
+ * by all who waited, so a rush of orders with answers reads the form once per round trip, not once
+ * per order (bench/README.md "Flash sale", BENCH_ANSWERS). Callers must not change the answer.
+ */
+export function readAttendeeForm(db: Db, tenantId: string, eventId: string): Promise<TAttendeeForm> {
+  let reader = formReaders.get(db);
+  if (!reader) {
+    formReaders.set(
+      db,
+      (reader = createBatcher(async (_key, batch) => {
+        const form = await loadAttendeeForm(db, batch[0]!.tenantId, batch[0]!.eventId);
+        return batch.map(() => form);
+      })),
+    );
+  }
+  return reader.submit(`${tenantId}/${eventId}`, { tenantId, eventId });
+}
+
 export async function loadAttendeeForm(db: DbOrTx, tenantId: string, eventId: string): Promise<TAttendeeForm> {
   const { questions, types } = await repo.formOf(db, tenantId, eventId);
   return {

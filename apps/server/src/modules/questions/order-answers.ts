@@ -10,11 +10,12 @@ import {
   type TOrderAnswers,
   type TOrderAnswersInput,
 } from '@marquee/core';
-import type { DbOrTx, Tx } from '../../db/client.js';
+import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import { AppError, DomainError as ServerDomainError, notFound } from '../../platform/errors.js';
 import * as events from '../events/repository.js';
-import { effectiveDeadline, loadAttendeeForm } from './attendee-settings.js';
+import { createBatcher, type Batcher } from '../../platform/batcher.js';
+import { effectiveDeadline, loadAttendeeForm, readAttendeeForm } from './attendee-settings.js';
 import * as repo from './repository.js';
 
 // An order's attendees and answers (issue 24): checked and written at PLACE ORDER, carried onto the
@@ -46,13 +47,13 @@ const asksNothing = (form: TAttendeeForm) => form.questions.length === 0 && form
  * nothing was given: nothing to write.
  */
 export async function checkNewOrderAnswers(opts: {
-  db: DbOrTx;
+  db: Db;
   tenantId: string;
   eventId: string;
   lines: Lines;
   input: { answers?: Record<string, unknown>; attendees?: TOrderAnswersInput['attendees'] };
 }): Promise<CheckedOrderAnswers | null> {
-  const form = await loadAttendeeForm(opts.db, opts.tenantId, opts.eventId);
+  const form = await readAttendeeForm(opts.db, opts.tenantId, opts.eventId);
   const given = Object.keys(opts.input.answers ?? {}).length > 0 || (opts.input.attendees ?? []).length > 0;
   if (!given && asksNothing(form)) return null;
   const checked = checkOrderAnswers(form, opts.lines, { answers: opts.input.answers, attendees: opts.input.attendees ?? [] });
@@ -60,9 +61,26 @@ export async function checkNewOrderAnswers(opts: {
   return checked.value;
 }
 
-/** Writes a new draft order's attendees and answers (one statement). */
-export async function recordNewOrderAnswers(db: DbOrTx, p: { tenantId: string; eventId: string; orderId: string; checked: CheckedOrderAnswers }) {
-  await repo.insertNewOrderAnswers(db, { tenantId: p.tenantId, eventId: p.eventId, orderId: p.orderId, ...rowsOf(p.checked) });
+type NewOrderAnswers = { tenantId: string; eventId: string; orderId: string; checked: CheckedOrderAnswers };
+const answerWriters = new WeakMap<object, Batcher<NewOrderAnswers, null>>();
+
+/**
+ * Writes a new draft order's attendees and answers: one statement, shared in a rush by the orders of
+ * the same event that wait for it (platform/batcher.ts, as the holds are), so that answers cost no
+ * extra commit per order; a batch that fails is written again order by order.
+ */
+export function recordNewOrderAnswers(db: Db, p: NewOrderAnswers): Promise<null> {
+  let writer = answerWriters.get(db);
+  if (!writer) {
+    answerWriters.set(
+      db,
+      (writer = createBatcher(async (_key, batch) => {
+        await repo.insertNewOrderAnswers(db, { tenantId: batch[0]!.tenantId, eventId: batch[0]!.eventId, orders: batch.map((b) => ({ orderId: b.orderId, ...rowsOf(b.checked) })) });
+        return batch.map(() => null);
+      })),
+    );
+  }
+  return writer.submit(`${p.tenantId}/${p.eventId}`, p);
 }
 
 /**

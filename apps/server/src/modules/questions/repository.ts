@@ -141,31 +141,36 @@ export async function replaceOrderAnswers(
 }
 
 /**
- * PLACE ORDER's write, one statement: the attendees and the answers of a draft order just held.
- * Kept to one round trip so that asking questions costs the sale next to nothing (bench/flash-sale.ts).
+ * PLACE ORDER's write, one statement: the attendees and the answers of draft orders just held (one
+ * order, or a rush's batch of one event: order-answers.ts recordNewOrderAnswers). Kept to one round
+ * trip so that asking questions costs the sale next to nothing (bench/flash-sale.ts).
  */
 export async function insertNewOrderAnswers(
   db: DbOrTx,
   p: {
     tenantId: string;
     eventId: string;
-    orderId: string;
-    attendees: Array<{ ticketTypeId: string; position: number; fullName: string; email: string }>;
-    answers: Array<{ questionId: string; slot: string; label: string; kind: string; value: unknown }>;
+    orders: Array<{
+      orderId: string;
+      attendees: Array<{ ticketTypeId: string; position: number; fullName: string; email: string }>;
+      answers: Array<{ questionId: string; slot: string; label: string; kind: string; value: unknown }>;
+    }>;
   },
 ) {
-  const attendees = JSON.stringify(p.attendees);
-  const answers = JSON.stringify(p.answers.map((a) => ({ ...a, value: JSON.stringify(a.value), text: answerText(a.kind as QuestionKind, a.value as TAnswerValue) })));
+  const attendees = JSON.stringify(p.orders.flatMap((o) => o.attendees.map((a) => ({ ...a, orderId: o.orderId }))));
+  const answers = JSON.stringify(
+    p.orders.flatMap((o) => o.answers.map((a) => ({ ...a, orderId: o.orderId, value: JSON.stringify(a.value), text: answerText(a.kind as QuestionKind, a.value as TAnswerValue) }))),
+  );
   await db.execute(sql`
     with a as (
       insert into order_attendees (tenant_id, order_id, event_id, ticket_type_id, position, full_name, email)
-      select ${p.tenantId}::uuid, ${p.orderId}::uuid, ${p.eventId}::uuid, x."ticketTypeId", x.position, x."fullName", x.email
-      from jsonb_to_recordset(${attendees}::jsonb) as x("ticketTypeId" uuid, position int, "fullName" text, email text)
+      select ${p.tenantId}::uuid, x."orderId", ${p.eventId}::uuid, x."ticketTypeId", x.position, x."fullName", x.email
+      from jsonb_to_recordset(${attendees}::jsonb) as x("orderId" uuid, "ticketTypeId" uuid, position int, "fullName" text, email text)
       returning 1
     )
     insert into order_answers (tenant_id, order_id, event_id, question_id, slot, label, kind, value, text)
-    select ${p.tenantId}::uuid, ${p.orderId}::uuid, ${p.eventId}::uuid, x."questionId", x.slot, x.label, x.kind, x.value, x.text
-    from jsonb_to_recordset(${answers}::jsonb) as x("questionId" uuid, slot text, label text, kind text, value text, text text)`);
+    select ${p.tenantId}::uuid, x."orderId", ${p.eventId}::uuid, x."questionId", x.slot, x.label, x.kind, x.value, x.text
+    from jsonb_to_recordset(${answers}::jsonb) as x("orderId" uuid, "questionId" uuid, slot text, label text, kind text, value text, text text)`);
 }
 
 export async function attendeesOf(db: DbOrTx, tenantId: string, orderId: string): Promise<AttendeeRow[]> {

@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { isEventPublic, M, type TJoinWaitlistResponse } from '@marquee/core';
+import type { DbOrTx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import { findEvent } from '../events/repository.js';
 import * as repo from './repository.js';
+
+/**
+ * Whether the event keeps a waiting list: on unless the organiser turned it off (no row yet: the
+ * defaults). The ticket menu offers "Join the waiting list" only then (public-site's event).
+ */
+export async function isWaitlistOn(db: DbOrTx, tenantId: string, eventId: string): Promise<boolean> {
+  return ((await repo.findSettings(db, tenantId, eventId))?.enabled ?? repo.DEFAULT_SETTINGS.enabled) === true;
+}
 
 /**
  * Joins an event's waiting list for one ticket type (issue 24), from the ticket menu: only while
@@ -25,9 +34,8 @@ export async function joinWaitlist(opts: {
     const message = `You can join for at most ${type.maxPerOrder} ticket${type.maxPerOrder === 1 ? '' : 's'}.`;
     throw new AppError('VALIDATION', message, { quantity: message });
   }
-  const settings = await repo.findSettings(deps.db, tenantId, eventId);
   const soldOut = type.remaining === 0 || event.remainingCapacity === 0;
-  if (event.status !== 'published' || settings?.enabled === false || !soldOut) throw new DomainError('WAITLIST_UNAVAILABLE', M.waitlistUnavailable);
+  if (event.status !== 'published' || !(await isWaitlistOn(deps.db, tenantId, eventId)) || !soldOut) throw new DomainError('WAITLIST_UNAVAILABLE', M.waitlistUnavailable);
 
   const id = randomUUID();
   const joined = await deps.db.transaction(async (tx) => {

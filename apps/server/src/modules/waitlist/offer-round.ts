@@ -1,13 +1,12 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { formatMoney } from '@marquee/core';
 import { publicOrigin } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import { DomainError } from '../../platform/errors.js';
 import { escapeHtml } from '../../platform/mail.js';
-import { newOrderUid, priceColumnsOf } from '../checkout/order-row.js';
+import { holdRequestOf, newHold, NO_BUYER } from '../checkout/order-row.js';
 import { quoteCart } from '../checkout/pricing.js';
 import * as checkoutRepo from '../checkout/repository.js';
-import { HOLD_EXPIRY_JOB } from '../orders/holds.js';
 import { viewTokenHash } from '../orders/public-order.js';
 import * as repo from './repository.js';
 
@@ -58,8 +57,7 @@ export async function runOfferRound({ deps, tenantId, eventId, entryId }: Round)
     }
     const waiting = await repo.lockWaiting(tx, tenantId, eventId, Math.min(totalFree, ROUND_MAX), entryId);
     const now = new Date();
-    const expiresAt = new Date(now.getTime() + settings.offerMinutes * 60_000);
-    const planned: Array<{ entry: repo.EntryRow; quantity: number; orderId: string; orderUid: string; token: string }> = [];
+    const planned: Array<{ entry: repo.EntryRow; quantity: number; orderId: string; token: string; expiresAt: Date }> = [];
     const requests: checkoutRepo.HoldRequest[] = [];
     // One quote per ticket type and quantity: a round of a thousand offers prices a handful of carts.
     const quotes = new Map<string, ReturnType<typeof quoteCart>>();
@@ -75,28 +73,25 @@ export async function runOfferRound({ deps, tenantId, eventId, entryId }: Round)
       if (quantity <= 0) continue;
       free.set(entry.ticketTypeId, left - quantity);
       if (capacity !== null) capacity -= quantity;
-      const orderId = randomUUID();
-      const orderUid = newOrderUid();
-      const token = randomBytes(24).toString('base64url');
-      const { lines, config, priced } = quote(entry.ticketTypeId, quantity);
-      planned.push({ entry, quantity, orderId, orderUid, token });
-      requests.push({
-        order: {
-          tenantId, id: orderId, orderUid, eventId, status: 'draft', source: 'online',
-          // The person it is offered to: PLACE ORDER takes this hold only for this address (checkout/take-over-hold.ts).
-          email: entry.email,
-          firstName: '', lastName: '', phone: null, address1: null, address2: null, city: null, state: null, zipCode: null, country: null,
-          optInEmail: false, optInText: false, discountCode: null, discountCodeId: null,
-          // No code and no donation on an offer: its price is the ticket's, as the one quote prices it.
-          ...priceColumnsOf(priced, config), charityId: null, charityName: null,
-          holdExpiresAt: expiresAt, viewTokenHash: viewTokenHash(token), userId: null, waitingRoomVisitorId: null,
-          waitlistEntryId: entry.id, paymentProvider: null,
-        },
-        lines,
-        discountCodeId: null,
-        admissionOrders: null,
-        job: { name: HOLD_EXPIRY_JOB, payload: { tenantId, orderId }, runAt: expiresAt, dedupeKey: `${HOLD_EXPIRY_JOB}:${orderId}` },
-      });
+      const hold = newHold(now, settings.offerMinutes);
+      planned.push({ entry, quantity, orderId: hold.orderId, token: hold.token, expiresAt: hold.holdExpiresAt });
+      // The draft order for the person it is offered to, as every hold writes one (checkout/order-row.ts):
+      // PLACE ORDER takes this hold only for this address (checkout/take-over-hold.ts). No code and no
+      // donation on an offer: its price is the ticket's, as the one quote prices it.
+      requests.push(
+        holdRequestOf({
+          tenantId,
+          eventId,
+          hold,
+          source: 'online',
+          buyer: { ...NO_BUYER, email: entry.email },
+          quote: quote(entry.ticketTypeId, quantity),
+          userId: null,
+          admission: null,
+          waitlistEntryId: entry.id,
+          paymentProvider: null,
+        }),
+      );
     }
     if (entryId && requests.length === 0) throw cannot();
     const outcomes = await checkoutRepo.holdInTx(tx, requests);
@@ -105,7 +100,7 @@ export async function runOfferRound({ deps, tenantId, eventId, entryId }: Round)
     await repo.markOffered(
       tx,
       tenantId,
-      taken.map((p) => ({ entryId: p.entry.id, quantity: p.quantity, orderId: p.orderId, tokenHash: viewTokenHash(p.token), offeredAt: now, expiresAt })),
+      taken.map((p) => ({ entryId: p.entry.id, quantity: p.quantity, orderId: p.orderId, tokenHash: viewTokenHash(p.token), offeredAt: now, expiresAt: p.expiresAt })),
     );
     const origin = publicOrigin(deps.config, tenant.url);
     const names = new Map(snapshot.types.map((t) => [t.id, t]));
@@ -116,7 +111,7 @@ export async function runOfferRound({ deps, tenantId, eventId, entryId }: Round)
       taken.map((p) => {
         const t = names.get(p.entry.ticketTypeId);
         const link = `${origin}/${snapshot.event.urlName}/waitlist/claim?entry=${p.entry.id}&token=${p.token}`;
-        return { id: randomUUID(), to: p.entry.email, ...offerMail({ event: snapshot.event.name, ticket: t?.name ?? 'Tickets', price: t?.price ?? 0, quantity: p.quantity, link, expiresAt, tenant: tenant.name }) };
+        return { id: randomUUID(), to: p.entry.email, ...offerMail({ event: snapshot.event.name, ticket: t?.name ?? 'Tickets', price: t?.price ?? 0, quantity: p.quantity, link, expiresAt: p.expiresAt, tenant: tenant.name }) };
       }),
     );
     return taken;

@@ -131,14 +131,21 @@ export async function setState(tx: DbOrTx, tenantId: string, entryId: string, st
     .where(and(eq(waitlistEntries.tenantId, tenantId), eq(waitlistEntries.id, entryId)));
 }
 
-/** Mails for many offers at once: outbox rows and their delivery jobs (platform/mail.ts, in bulk). */
+/**
+ * Mails for many offers at once: outbox rows and their delivery jobs (what platform/mail.ts writes for
+ * one), in one statement for the whole round.
+ */
 export async function queueMails(tx: DbOrTx, tenantId: string, replyTo: string | null, mails: ReadonlyArray<{ id: string; to: string; subject: string; text: string; html: string }>) {
   if (mails.length === 0) return;
-  for (let i = 0; i < mails.length; i += 500) {
-    const chunk = mails.slice(i, i + 500);
-    await tx.insert(outbox).values(chunk.map((m) => ({ id: m.id, tenantId, to: m.to, subject: m.subject, text: m.text, html: m.html, replyTo, attachments: [], headers: null })));
-    await tx.insert(jobs).values(chunk.map((m) => ({ name: MAIL_JOB, payload: { id: m.id }, dedupeKey: `mail:${m.id}` })));
-  }
+  const json = JSON.stringify(mails);
+  await tx.execute(sql`
+    with m as (select * from jsonb_to_recordset(${json}::jsonb) as x(id uuid, "to" text, subject text, text text, html text)),
+    o as (
+      insert into ${outbox} (id, tenant_id, "to", subject, text, html, reply_to, attachments, headers)
+      select m.id, ${tenantId}, m."to", m.subject, m.text, m.html, ${replyTo}, '[]'::jsonb, null from m
+      returning id)
+    insert into ${jobs} (name, payload, dedupe_key)
+    select ${MAIL_JOB}, jsonb_build_object('id', o.id), 'mail:' || o.id from o`);
 }
 
 export async function findTenant(db: DbOrTx, tenantId: string) {

@@ -126,6 +126,20 @@ describe('joining the waiting list', () => {
     expect(await entriesOf(event.id)).toHaveLength(0);
   });
 
+  it("the ticket menu offers the list only while the organiser keeps it on (the event's public read, which the server-rendered page shows too)", async () => {
+    const { event } = await soldOut(1);
+    const site = server.client(tenant.url);
+    const menu = async () => (await site.get(`/api/p/events/${event.urlName}`)).body.details.waitlist;
+    expect(await menu()).toBe(true);
+    expect((await organiser.put(`${listPath(event)}/settings`, { enabled: false, offerMinutes: 30 })).status).toBe(200);
+    expect(await menu()).toBe(false);
+    expect((await organiser.put(`${listPath(event)}/settings`, { enabled: true, offerMinutes: 30 })).status).toBe(200);
+    expect(await menu()).toBe(true);
+    // A cancelled event offers nothing.
+    expect((await organiser.post(`/api/tenants/${tenant.id}/events/${event.id}/cancel`)).status).toBe(200);
+    expect(await menu()).toBe(false);
+  });
+
   it('is rate-limited per client address', async () => {
     const limited = await startServer({ rateLimitWaitlistJoinsPer10Minutes: 2 });
     try {

@@ -130,7 +130,7 @@ export function TicketMenuPage() {
                   testId={`qty-${t.details.name}`}
                 />
               </div>
-              {state === 'soldOut' && <JoinWaitlist tenantId={event.tenantId} eventId={event.id} ticketType={t} />}
+              {state === 'soldOut' && d.waitlist === true && <JoinWaitlist tenantId={event.tenantId} eventId={event.id} ticketType={t} />}
             </article>
           );
         })}
