@@ -26,7 +26,7 @@ import { refusal } from '../checkout/place-order.js';
 import { quoteCart, toBreakdown, type SaleChannel } from '../checkout/pricing.js';
 import { findCheckoutSnapshot, toOutcome, type CheckoutSnapshot } from '../checkout/repository.js';
 import { issueTicketsInTx, ticketRowsOf } from '../fulfilment/service.js';
-import { queuePaidFollowUps } from '../orders/payment.js';
+import { BOX_OFFICE_PROVIDER, queuePaidFollowUps } from '../orders/payment.js';
 import * as repo from './repository.js';
 
 // A sale at the box office (issue 23, docs/box-office.md): the BACKEND channel, paid at once in
@@ -38,8 +38,8 @@ import * as repo from './repository.js';
 
 type SaleInput = z.output<typeof ZBoxOfficeSaleRequest>;
 
-/** The processor the order was paid through, as orders.payment_provider: none for comps (nothing to pay out). */
-export const BOX_OFFICE_PROVIDER = 'box_office';
+/** The processor the order was paid through, as orders.payment_provider (none for comps: nothing to pay out). */
+export { BOX_OFFICE_PROVIDER };
 
 const priceMethod: Record<BoxOfficePaymentMethod, PriceOrderPaymentMethod> = { cash: 'cash', card_terminal: 'terminal', complimentary: 'terminal' };
 

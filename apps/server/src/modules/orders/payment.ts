@@ -8,6 +8,13 @@ import * as repo from './repository.js';
 
 // The payment of a draft order, as the payments webhook reports it (and a free order at once).
 
+/**
+ * The processor of a box-office order paid in cash or on the venue's own terminal (issue 23), as
+ * orders.payment_provider and as its refunds' provider: the money is with the tenant, so no gateway
+ * is ever asked to move it (a refund of it is settled by staff at the box office).
+ */
+export const BOX_OFFICE_PROVIDER = 'box_office';
+
 /** Job name of the tickets' issue; the fulfilment module registers its handler. */
 export const FULFIL_JOB = 'orders.fulfil';
 
