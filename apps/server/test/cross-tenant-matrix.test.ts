@@ -80,7 +80,7 @@ async function givenTenantWithData(label: string): Promise<Victim> {
   const refundId = randomUUID();
   await server.app.deps.db
     .insert(refunds)
-    .values({ tenantId: tenant.id, id: refundId, orderId: order.orderId, eventId: event.id, amount: 100, kind: 'event_cancelled', status: 'pending', provider: 'box_office' });
+    .values({ tenantId: tenant.id, id: refundId, orderId: order.orderId, eventId: event.id, amount: 100, tenantAmount: 100, kind: 'event_cancelled', status: 'pending', provider: 'box_office' });
   // Someone on the event's waiting list (issue 24), so that its routes are tried with a real entry id.
   const entryId = randomUUID();
   await server.app.deps.db

@@ -124,7 +124,7 @@ beforeAll(async () => {
   const refundId = randomUUID();
   await server.app.deps.db
     .insert(refunds)
-    .values({ tenantId: tenant.id, id: refundId, orderId: held.orderId, eventId: event.id, amount: 100, kind: 'event_cancelled', status: 'pending', provider: 'box_office' });
+    .values({ tenantId: tenant.id, id: refundId, orderId: held.orderId, eventId: event.id, amount: 100, tenantAmount: 100, kind: 'event_cancelled', status: 'pending', provider: 'box_office' });
   fx = {
     tenant,
     ids: {
