@@ -153,7 +153,7 @@ test('a box office volunteer sells cash, card and a comp at 390 px; the order li
     await page.screenshot({ path: '/tmp/box-orders-1280.png', fullPage: true });
     // The tenant's next payout nets the platform's fees on the cash order (issue 23, docs/payouts.md
     // "Netting"): its line on Pending Payouts, marked netted, the platform's $1.00 (2 x $0.50) taken off.
-    await page.goto(`${acme}/reports/sales/${organiser.tenantId}/payouts/pending`);
+    await page.goto(`${acme}/reports/payouts/pending`);
     const netted = page.getByRole('row').filter({ hasText: sold[0]! });
     await expect(netted).toContainText('Netted · Cash', { timeout: 30_000 });
     await expect(netted).toContainText('-$1.00');
