@@ -152,8 +152,15 @@ test('a box office volunteer sells cash, card and a comp at 390 px; the order li
     for (const uid of sold) await expect(page.getByRole('row').filter({ hasText: uid })).toContainText('Box office');
     await page.screenshot({ path: '/tmp/box-orders-1280.png', fullPage: true });
     // The tenant's next payout nets the platform's fees on the cash order (issue 23, docs/payouts.md
-    // "Netting"): its line on Pending Payouts, marked netted, the platform's $1.00 (2 x $0.50) taken off.
-    await page.goto(`${acme}/reports/payouts/pending`);
+    // "Netting"): its line on the tenant's Pending Payouts in the platform console, marked netted, the
+    // platform's $1.00 (2 x $0.50) taken off.
+    const platformUrl = platformOrigin(baseURL);
+    await page.goto(`${platformUrl}/login`);
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.locator('input[autocomplete="current-password"]').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page.getByTestId('console-nav')).toBeAttached();
+    await page.goto(`${platformUrl}/reports/sales/${organiser.tenantId}/payouts/pending`);
     const netted = page.getByRole('row').filter({ hasText: sold[0]! });
     await expect(netted).toContainText('Netted · Cash', { timeout: 30_000 });
     await expect(netted).toContainText('-$1.00');
