@@ -130,6 +130,48 @@ function call(port: number, host: string, method: string, url: string, body?: un
   });
 }
 
+/**
+ * BENCH_TRACE=1: a few sales one after the other on the idle server, then one more with every
+ * statement it sends to PostgreSQL listed (text and time), counted by the pg client.
+ */
+async function traceOneSale(p: { port: number; host: string; path: string; ticketTypeId: string; device: { cookie: string; csrf: string } }) {
+  const pg = (await import('pg')).default;
+  const sale = () =>
+    call(p.port, p.host, 'POST', p.path, { idempotencyKey: randomUUID(), lines: [{ ticketTypeId: p.ticketTypeId, quantity: 1 }], paymentMethod: 'cash', cashTendered: 5000 }, { cookie: p.device.cookie, 'x-csrf-token': p.device.csrf });
+  for (let i = 0; i < 20; i++) await sale();
+  const log: Array<{ text: string; ms: number }> = [];
+  const original = pg.Client.prototype.query;
+  (pg.Client.prototype as any).query = function (this: unknown, ...args: any[]) {
+    const started = performance.now();
+    const q = args[0];
+    const text = String(typeof q === 'string' ? q : (q?.text ?? q?.name ?? '?')).replace(/\s+/g, ' ').slice(0, 110);
+    const done = (failed: boolean) => log.push({ text: `${failed ? '(failed) ' : ''}${text}`, ms: performance.now() - started });
+    // pg's pool passes a callback (and gets no promise back).
+    const cb = args.findIndex((a) => typeof a === 'function');
+    if (cb >= 0) {
+      const inner = args[cb];
+      args[cb] = (err: unknown, res: unknown) => {
+        done(!!err);
+        inner(err, res);
+      };
+    }
+    const out = (original as any).apply(this, args);
+    if (out && typeof out.then === 'function') void out.then(() => done(false), () => done(true));
+    return out;
+  };
+  const times: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    log.length = 0;
+    const t0 = performance.now();
+    const res = await sale();
+    times.push(performance.now() - t0);
+    if (res.status !== 200) throw new Error(`trace sale: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  (pg.Client.prototype as any).query = original;
+  console.log(`\nOne sale alone (last of 10; median of the 10: ${times.sort((a, b) => a - b)[5]!.toFixed(1)} ms): ${log.length} statements, ${log.reduce((n, l) => n + l.ms, 0).toFixed(1)} ms in them`);
+  for (const l of log) console.log(`  ${l.ms.toFixed(2).padStart(7)} ms  ${l.text}`);
+}
+
 async function main() {
   const { eq, sql } = await import('drizzle-orm');
   const api = await loadServer({ source: true });
@@ -169,7 +211,11 @@ async function main() {
         await deps.db.insert(memberships).values({ id: randomUUID(), userId, groupId: tenant.id, tenantId: tenant.id, eventId, roles: ['event_box_office'] });
       const login = await call(port, host, 'POST', '/api/auth/login', { username: email, password: 'Bench-box-1!' });
       if (login.status !== 200) throw new Error(`login ${email}: ${login.status} ${JSON.stringify(login.body)}`);
-      devices.push({ cookie: login.cookies.map((c) => c.split(';')[0]).join('; '), csrf: login.body.csrfToken });
+      const device = { cookie: login.cookies.map((c) => c.split(';')[0]).join('; '), csrf: login.body.csrfToken };
+      // A cash sale goes into the seller's open drawer (DRAWER_NOT_OPEN otherwise): each device opens its shift's drawer.
+      const drawer = await call(port, host, 'POST', `/api/tenants/${tenant.id}/cash-drawers`, { details: { openingFloat: 10_000 } }, { cookie: device.cookie, 'x-csrf-token': device.csrf });
+      if (drawer.status !== 200 && drawer.status !== 201) throw new Error(`open drawer ${email}: ${drawer.status} ${JSON.stringify(drawer.body)}`);
+      devices.push(device);
     }
 
     const schedule = (event: { eventId: string; ticketTypeId: string }, seconds: number) => {
@@ -190,6 +236,11 @@ async function main() {
       for (let k = 0; k < Math.round(RATE * seconds * 10); k++) requests.push({ i: requests.length, due: (k * 1000) / (RATE * 10) + 50, key: 'health', raw: health });
       return requests;
     };
+    if (process.env.BENCH_TRACE === '1') {
+      await traceOneSale({ port, host, path: `/api/tenants/${tenant.id}/events/${warm.eventId}/box-office/sales`, ticketTypeId: warm.ticketTypeId, device: devices[0]! });
+      ok = true;
+      return;
+    }
     const warmRequests = schedule(warm, WARM_SECONDS);
     const requests = schedule(show, SECONDS);
     const isSale = (r: Request) => r.key !== 'health';
@@ -214,6 +265,8 @@ async function main() {
     line('sale p50 / p99', `${percentile(saleMs, 50).toFixed(1)} ms / ${percentile(saleMs, 99).toFixed(1)} ms (max ${saleMs.at(-1)!.toFixed(1)} ms)`);
     line('reference GET /api/health p50 / p99', `${percentile(refMs, 50).toFixed(1)} ms / ${percentile(refMs, 99).toFixed(1)} ms`);
     line('sale answers by status', [...statuses].map(([s, n]) => `${n} x ${s}`).join(', '));
+    const failed = sales.find((s) => s.status !== 200);
+    if (failed) line('first refusal', failed.body.slice(0, 200));
     line('orders / tickets / remaining', `${orderCount?.n} / ${issued?.n} / ${type?.remaining}`);
     const countsOk = statuses.get(200) === sales.length && orderCount?.n === sales.length && issued?.n === sales.length && type?.remaining === 100_000 - sales.length;
     const budgetOk = percentile(saleMs, 99) <= BUDGET_MS;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { API_KEY_SCOPES } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { domainEvents, eventQuestions, memberships, payouts, tickets, waitlistEntries, webhookDeliveries } from '../src/db/schema/index.js';
+import { domainEvents, eventQuestions, memberships, payouts, refunds, tickets, waitlistEntries, webhookDeliveries } from '../src/db/schema/index.js';
 import { fulfilOrder } from '../src/modules/fulfilment/service.js';
 import { signedIn } from './actors.js';
 import {
@@ -25,7 +25,7 @@ import { exampleOf, loadOperations, pathParamsOf, rowCounts, urlOf, type Operati
 // only, no foreign data in any body, and nothing of the victim's changed.
 
 /** Path (and query) parameters naming a tenant's resource, and where the victim's value comes from. */
-const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId', 'drawerId', 'questionId', 'keyId'] as const;
+const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId', 'drawerId', 'questionId', 'keyId', 'refundId'] as const;
 type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
 /**
  * Parameters naming something global (platform policies, charities, global rules) on platform-only
@@ -76,6 +76,11 @@ async function givenTenantWithData(label: string): Promise<Victim> {
   // A cash drawer of its admin (issue 23), so that the drawer routes are tried with a real id.
   const drawer = await c.post(`/api/tenants/${tenant.id}/cash-drawers`, { details: { openingFloat: 1_000 } });
   const drawerId: string | undefined = drawer.body?.id;
+  // A refund owed at the box office (issue 23: a cash order of a cancelled event), so that settling it is tried with a real id.
+  const refundId = randomUUID();
+  await server.app.deps.db
+    .insert(refunds)
+    .values({ tenantId: tenant.id, id: refundId, orderId: order.orderId, eventId: event.id, amount: 100, tenantAmount: 100, kind: 'event_cancelled', status: 'pending', provider: 'box_office' });
   // Someone on the event's waiting list (issue 24), so that its routes are tried with a real entry id.
   const entryId = randomUUID();
   await server.app.deps.db
@@ -121,6 +126,7 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     entryId,
     drawerId,
     questionId,
+    refundId,
   };
   const secrets = [...new Set([...Object.values(ids), tenant.name, event.name, order.email, admin.email, staff.email, `${label.toLowerCase()}-fan@example.test`, `hello@${tenant.url}.test`])];
   return { tenant, ids, secrets };

@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { eventQuestions, waitlistEntries } from '../src/db/schema/index.js';
+import { eventQuestions, refunds, waitlistEntries } from '../src/db/schema/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedIn } from './actors.js';
 import {
@@ -120,6 +120,11 @@ beforeAll(async () => {
   const adminClient = await signedIn(server, admin, tenant.url);
   // The admin's cash drawer (issue 23), so that the drawer routes are fuzzed with a real id too.
   const drawerId: string = (await adminClient.post(`/api/tenants/${tenant.id}/cash-drawers`, { details: { openingFloat: 500 } })).body.id;
+  // A refund owed at the box office on the order (issue 23), so that settling it is fuzzed with a real id.
+  const refundId = randomUUID();
+  await server.app.deps.db
+    .insert(refunds)
+    .values({ tenantId: tenant.id, id: refundId, orderId: held.orderId, eventId: event.id, amount: 100, tenantAmount: 100, kind: 'event_cancelled', status: 'pending', provider: 'box_office' });
   fx = {
     tenant,
     ids: {
@@ -135,6 +140,7 @@ beforeAll(async () => {
 
       drawerId,
       questionId,
+      refundId,
     },
     callers: [
       { name: 'anonymous@platform', client: server.client() },

@@ -103,6 +103,8 @@ export const DOMAIN_ERRORS = {
   DRAWER_ALREADY_OPEN: 'CONFLICT',
   /** Issue 23: closing a cash drawer that is already closed. */
   DRAWER_CLOSED: 'CONFLICT',
+  /** Issue 23: settling a refund that is not owed at the box office (settled already, or a gateway's). */
+  REFUND_NOT_OWED: 'CONFLICT',
   /** Issue 23: refunding a complimentary order: nothing was paid. */
   REFUND_NOTHING_PAID: 'BAD_REQUEST',
   /** Box office (issue 23): a ticket type sold online only. */

@@ -5,6 +5,7 @@ import { zListResponse, zResource } from './list.js';
 
 export const AUDIT_ACTIONS = [
   'order.refunded',
+  'order.refund_settled',
   'tickets.voided',
   'tickets.unvoided',
   'payout.held',
@@ -30,6 +31,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'order.refunded': 'Order refunded',
+  'order.refund_settled': 'Refund settled at the box office',
   'tickets.voided': 'Tickets voided',
   'tickets.unvoided': 'Tickets unvoided',
   'payout.held': 'Payouts held',

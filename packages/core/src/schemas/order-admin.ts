@@ -295,6 +295,21 @@ export const ZRefundRequest = z
   });
 export type TRefundRequest = z.input<typeof ZRefundRequest>;
 
+/**
+ * POST …/orders/:orderUID/refunds/:refundId/settle (issue 23): a refund owed at the box office (a
+ * cash or card-terminal order of a cancelled event) is paid back, in cash from the settler's open
+ * drawer or on the venue's terminal with its refund reference.
+ */
+export const ZSettleRefundRequest = z
+  .object({
+    refundMethod: z.enum(['cash', 'card_terminal'], { error: M.refundMethodRequired }),
+    terminalReference: z.string().trim().max(100, M.invalidValue).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.refundMethod === 'card_terminal' && !v.terminalReference) ctx.addIssue({ code: 'custom', path: ['terminalReference'], message: M.refundTerminalReferenceRequired });
+  });
+export type TSettleRefundRequest = z.input<typeof ZSettleRefundRequest>;
+
 export const ZRefundResponse = z.object({
   /** 'Refund submitted.' */
   message: z.string(),
@@ -339,6 +354,11 @@ export const ZCancellationProgress = z.object({
   notices: z.number().int(),
   /** The orders whose refund failed, retried first, at most 50. */
   problems: z.array(ZCancellationProblem),
+  /**
+   * Issue 23: box-office orders paid in cash or on the venue's terminal, whose refunds are owed at
+   * the box office (no gateway can give that money back) until staff settle them: how many, and how much.
+   */
+  owedAtBoxOffice: z.object({ orders: z.number().int(), amount: z.number().int() }),
 });
 export type TCancellationProgress = z.infer<typeof ZCancellationProgress>;
 

@@ -33,7 +33,7 @@ export async function sendGuestList({ deps, ctx, eventId, input }: { deps: Deps;
       const sale = { idempotencyKey: keyOf(i), lines: [{ ticketTypeId: input.ticketTypeId, quantity: guest.quantity }], firstName: guest.firstName, lastName: guest.lastName, email: guest.email, paymentMethod: 'complimentary' as const, admit: false };
       // The first guest's take locks the event: the limit is checked for the whole list at once, so
       // the answer names how many are left for all of it rather than failing part-way.
-      const { order } = await sellInTx(deps, tx, {
+      const sold = await sellInTx(deps, tx, {
         ctx,
         snapshot,
         input: sale,
@@ -47,7 +47,9 @@ export async function sendGuestList({ deps, ctx, eventId, input }: { deps: Deps;
         now,
         listTickets: i === 0 ? wanted : 0,
       });
-      out.push({ orderUID: order.orderUid, email: order.email, tickets: order.ticketCount });
+      // The list's key is locked and this guest's key was not found: nothing else can have taken it.
+      if (!sold) throw new Error(`guest list ${input.idempotencyKey}: guest ${i} sold twice`);
+      out.push({ orderUID: sold.order.orderUid, email: sold.order.email, tickets: sold.order.ticketCount });
     }
     return out;
   });

@@ -21,12 +21,12 @@ import { takeCashIntoDrawer } from '../cash-drawers/cash-movements.js';
 import { admitOnSale } from '../checkin/service.js';
 import { signTicketCode } from '../checkin/ticket-code.js';
 import { cartConflict, checkCart } from '../checkout/cart.js';
-import { newOrderUid, priceColumnsOf } from '../checkout/order-row.js';
+import { NO_BUYER, newOrderUid, orderColumnsOf } from '../checkout/order-row.js';
 import { refusal } from '../checkout/place-order.js';
 import { quoteCart, toBreakdown, type SaleChannel } from '../checkout/pricing.js';
 import { findCheckoutSnapshot, toOutcome, type CheckoutSnapshot } from '../checkout/repository.js';
-import { issueTicketsInTx } from '../fulfilment/service.js';
-import { markPaidInTx } from '../orders/payment.js';
+import { issueTicketsInTx, ticketRowsOf } from '../fulfilment/service.js';
+import { BOX_OFFICE_PROVIDER, queuePaidFollowUps } from '../orders/payment.js';
 import * as repo from './repository.js';
 
 // A sale at the box office (issue 23, docs/box-office.md): the BACKEND channel, paid at once in
@@ -38,8 +38,8 @@ import * as repo from './repository.js';
 
 type SaleInput = z.output<typeof ZBoxOfficeSaleRequest>;
 
-/** The processor the order was paid through, as orders.payment_provider: none for comps (nothing to pay out). */
-export const BOX_OFFICE_PROVIDER = 'box_office';
+/** The processor the order was paid through, as orders.payment_provider (none for comps: nothing to pay out). */
+export { BOX_OFFICE_PROVIDER };
 
 const priceMethod: Record<BoxOfficePaymentMethod, PriceOrderPaymentMethod> = { cash: 'cash', card_terminal: 'terminal', complimentary: 'terminal' };
 
@@ -96,8 +96,19 @@ function checkPayment(input: SaleInput, total: number) {
   }
 }
 
-/** The answer for a sale (a new one, or the one a retried key made). */
-export async function saleAnswer(deps: Deps, order: repo.OrderRow, tickets: Array<{ ticketUid: string; ticketTypeName: string; used: boolean; voided?: boolean }>, replayed: boolean): Promise<TBoxOfficeSaleResponse> {
+/** What a sale's answer reads of its order: the row a retried key finds, or the one a new sale wrote. */
+export type SaleOrder = Pick<
+  repo.OrderRow,
+  | 'id' | 'orderUid' | 'eventId' | 'email' | 'paymentMethod' | 'totalAmount' | 'cashTendered' | 'terminalReference' | 'breakdown' | 'discountCode'
+  | 'ticketCount' | 'subtotal' | 'surcharge' | 'processingFee' | 'gatewayProcessingFee' | 'discount' | 'vat'
+>;
+export type SaleTicket = { ticketUid: string; ticketTypeName: string; used: boolean };
+
+/**
+ * The answer for a sale (a new one, or the one a retried key made), built after the transaction:
+ * the signed codes and their QR images cost the sale's own time, never the locks' holders'.
+ */
+export async function saleAnswer(deps: Deps, order: SaleOrder, tickets: SaleTicket[], replayed: boolean): Promise<TBoxOfficeSaleResponse> {
   const breakdown = order.breakdown ? (JSON.parse(order.breakdown) as Parameters<typeof toBreakdown>[0]) : null;
   const method = (order.paymentMethod ?? 'cash') as BoxOfficePaymentMethod;
   const out = await Promise.all(
@@ -135,38 +146,50 @@ async function replay(deps: Deps, ctx: TenantCtx, eventId: string, input: SaleIn
 /** One sale at the box office; see the module comment. */
 export async function sellTickets({ deps, ctx, eventId, input }: { deps: Deps; ctx: TenantCtx; eventId: string; input: SaleInput }): Promise<TBoxOfficeSaleResponse> {
   const key = input.idempotencyKey;
-  const earlier = await repo.findOrderByKey(deps.db, ctx.tenantId, key);
-  if (earlier) {
-    if (!UUID_RE.test(eventId)) throw notFound();
-    return replay(deps, ctx, eventId, input, earlier);
-  }
-  const snapshot = await saleSnapshot(deps, ctx, eventId, input.discountCode);
-  const now = new Date();
-  const { lines, discount, config, priced } = quoteSale(snapshot, input, now);
-  checkPayment(input, priced.totalAmount);
-  const comp = input.paymentMethod === 'complimentary';
-  const { event } = snapshot;
   const tenantId = ctx.tenantId;
-  const orderId = randomUUID();
-
-  let sold: Awaited<ReturnType<typeof sellInTx>> | { replay: repo.OrderRow };
+  // The sale's key is looked up only when the sale is refused before its transaction (the event was
+  // cancelled or sold out since a first try that was answered but not heard): the retry answers the
+  // sale it made. A new sale does not pay for the read; its insert finds the key taken (below).
+  let prepared: ReturnType<typeof prepareSale> extends Promise<infer T> ? T : never;
   try {
-    sold = await deps.db.transaction(async (tx) => {
-      // The key first (lock order kind 0, docs/architecture.md): a second tap waits here for the first
-      // to commit, then finds its order and answers it, taking nothing.
-      await repo.lockSaleKey(tx, tenantId, key);
-      const first = await repo.findOrderByKey(tx, tenantId, key);
-      if (first) return { replay: first };
-      return sellInTx(deps, tx, { ctx, snapshot, input, lines, discountId: discount?.id ?? null, discountCode: discount?.code ?? null, config, priced, orderId, comp, now });
-    });
+    prepared = await prepareSale(deps, ctx, eventId, input);
   } catch (err) {
-    // Belt and braces: the key's unique index refused a second order with it. Answer the first.
+    const earlier = err instanceof AppError && UUID_RE.test(eventId) ? await repo.findOrderByKey(deps.db, tenantId, key) : null;
+    if (earlier) return replay(deps, ctx, eventId, input, earlier);
+    throw err;
+  }
+  const { snapshot, quote, now } = prepared;
+  const { event } = snapshot;
+  const { lines, discount, config, priced } = quote;
+  const comp = input.paymentMethod === 'complimentary';
+
+  let sold: Awaited<ReturnType<typeof sellInTx>>;
+  try {
+    sold = await deps.db.transaction((tx) =>
+      sellInTx(deps, tx, { ctx, snapshot, input, lines, discountId: discount?.id ?? null, discountCode: discount?.code ?? null, config, priced, orderId: randomUUID(), comp, now }),
+    );
+  } catch (err) {
+    // Belt and braces: a unique index refused a second order with the key. Answer the first.
     const first = isUniqueViolation(err) ? await repo.findOrderByKey(deps.db, tenantId, key) : null;
     if (first) return replay(deps, ctx, event.id, input, first);
     throw err;
   }
-  if ('replay' in sold) return replay(deps, ctx, event.id, input, sold.replay);
+  if (!sold) {
+    // The key's sale was made first (a retry, or a second tap that waited for the first to commit).
+    const first = await repo.findOrderByKey(deps.db, tenantId, key);
+    if (!first) throw new Error(`box-office sale key ${key}: taken, but no order`);
+    return replay(deps, ctx, event.id, input, first);
+  }
   return saleAnswer(deps, sold.order, sold.tickets, false);
+}
+
+/** The event as sold now, the sale priced and its payment checked: everything before the transaction. */
+async function prepareSale(deps: Deps, ctx: TenantCtx, eventId: string, input: SaleInput) {
+  const snapshot = await saleSnapshot(deps, ctx, eventId, input.discountCode);
+  const now = new Date();
+  const quote = quoteSale(snapshot, input, now);
+  checkPayment(input, quote.priced.totalAmount);
+  return { snapshot, quote, now };
 }
 
 type SellInTx = {
@@ -186,75 +209,80 @@ type SellInTx = {
 };
 
 /**
- * The sale's transaction, in the one lock order (docs/architecture.md): the new order, its lines and
- * its tickets first (a draft: rows no other transaction can see, and no report rollup yet), admitted
- * if asked; then the take (mq_take_holds: ticket types, discount code, event, each locked until the
- * commit) and the comp limit under the event's lock; last the order paid, which moves the report
- * rollup by trigger. So the shared rows are held only for the take, the payment and the commit.
+ * The sale's transaction, in the one lock order (docs/architecture.md). First what no other sale
+ * waits for: the order (its key: a second sale with the same key waits here, then writes nothing and
+ * answers null), its lines and tickets in one statement, the admission if asked, the cash into the
+ * seller's drawer, and what a paid order queues (its fulfil and payout-lines jobs, the order.paid
+ * event). Then, as late as possible, the take (mq_take_holds: ticket types, discount code, event,
+ * each locked until the commit) with the order turned paid in the same statement (which moves the
+ * report rollup by trigger), and the comp limit under the event's lock. So the rows every sale of the
+ * event shares are held for one statement and the commit.
  */
-export async function sellInTx(deps: Deps, tx: Tx, p: SellInTx) {
+export async function sellInTx(deps: Deps, tx: Tx, p: SellInTx): Promise<{ order: SaleOrder; tickets: SaleTicket[] } | null> {
   const { ctx, snapshot, input, lines, priced, config, orderId, comp } = p;
   const { event } = snapshot;
   const tenantId = ctx.tenantId;
-
-  await repo.insertSaleOrder(
-    tx,
-    {
+  const method = input.paymentMethod;
+  // A comp's tickets are priced 0, so every report counts them as complimentary.
+  const soldLines = lines.map((l) => ({ ...l, unitPrice: comp ? 0 : l.unitPrice }));
+  const order = {
+    ...orderColumnsOf({
       tenantId,
       id: orderId,
       orderUid: newOrderUid(),
       eventId: event.id,
-      status: 'draft',
       source: 'backend',
       channel: 'BACKEND',
-      email: input.email,
-      firstName: input.firstName,
-      lastName: input.lastName,
-      discountCode: p.discountCode,
-      discountCodeId: p.discountId,
-      ...priceColumnsOf(priced, config),
+      buyer: { ...NO_BUYER, email: input.email, firstName: input.firstName, lastName: input.lastName },
+      discount: p.discountId && p.discountCode ? { id: p.discountId, code: p.discountCode } : null,
+      priced,
+      config,
       userId: null,
-      soldBy: ctx.user.id,
-      terminalReference: input.paymentMethod === 'card_terminal' ? input.terminalReference!.trim() : null,
-      cashTendered: input.paymentMethod === 'cash' ? input.cashTendered! : null,
-      idempotencyKey: input.idempotencyKey,
-    },
-    // A comp's tickets are priced 0, so every report counts them as complimentary.
-    lines.map((l) => ({ ...l, unitPrice: comp ? 0 : l.unitPrice })),
-  );
-  const draft = (await repo.findOrder(tx, tenantId, orderId))!;
-  let tickets = await issueTicketsInTx(tx, draft);
-  if (input.admit) {
-    await admitOnSale(tx, { tenantId, eventId: event.id, ticketIds: tickets.map((t) => t.id), userId: ctx.user.id, at: p.now });
-    tickets = await issueTicketsInTx(tx, draft);
-  }
+    }),
+    soldBy: ctx.user.id,
+    terminalReference: method === 'card_terminal' ? input.terminalReference!.trim() : null,
+    cashTendered: method === 'cash' ? input.cashTendered! : null,
+    idempotencyKey: input.idempotencyKey,
+  };
+  const ticketRows = ticketRowsOf(order, soldLines).map(({ position: _, ...t }) => t);
+  if (!(await repo.insertSale(tx, order, soldLines, ticketRows))) return null;
 
-  const verdict = await repo.takeTickets(tx, {
-    order: { tenant_id: tenantId, id: orderId, event_id: event.id, charity_id: null, waiting_room_visitor_id: null },
-    lines: lines.map((l) => ({ id: l.ticketTypeId, qty: l.quantity, price: l.unitPrice, name: l.ticketName })),
-    discountCodeId: p.discountId,
-    admissionOrders: null,
-  });
+  if (input.admit) {
+    const admitted = await admitOnSale(tx, { tenantId, eventId: event.id, ticketIds: ticketRows.map((t) => t.id), userId: ctx.user.id, at: p.now });
+    if (admitted !== ticketRows.length) throw new Error(`box-office sale ${orderId}: admitted ${admitted} of ${ticketRows.length} new tickets`);
+  }
+  // Cash goes into the seller's open drawer (issue 23 part B); without one the sale is refused
+  // (DRAWER_NOT_OPEN) and this transaction takes nothing. The drawer comes after the order's rows and
+  // before the ticket types and the event (the lock order); only its owner's sales and refunds lock it.
+  if (method === 'cash') await takeCashIntoDrawer(tx, { tenantId, userId: ctx.user.id, orderId, amount: priced.totalAmount });
+  const paidAt = new Date();
+  const provider = comp || priced.totalAmount === 0 ? 'none' : BOX_OFFICE_PROVIDER;
+  await queuePaidFollowUps(deps, tx, { order, paidAt, provider });
+
+  const verdict = await repo.takeAndPay(
+    tx,
+    {
+      order: { tenant_id: tenantId, id: orderId, event_id: event.id, charity_id: null, waiting_room_visitor_id: null },
+      lines: lines.map((l) => ({ id: l.ticketTypeId, qty: l.quantity, price: l.unitPrice, name: l.ticketName })),
+      discountCodeId: p.discountId,
+      admissionOrders: null,
+    },
+    { tenantId, orderId, paidAt, provider, paymentMethod: method },
+  );
   const outcome = toOutcome(verdict);
   if (!outcome.ok) throw refusal(outcome, snapshot, lines, p.now);
 
   if (comp) {
-    // Under the event's lock mq_take_holds holds: two comps at once are counted one after the other.
+    // Under the event's lock the take holds: two comps at once are counted one after the other.
     const limit = complimentaryLimitOf(snapshot);
     if (limit !== null) {
-      const given = await repo.complimentaryTicketsOf(tx, tenantId, event.id);
+      const given = await repo.complimentaryTicketsOf(tx, tenantId, event.id, orderId);
       const left = Math.max(0, limit - given);
       if ((p.listTickets ?? priced.ticketCount) > left) throw complimentaryLimit(limit, left);
     }
   }
-
-  // Cash goes into the seller's open drawer (issue 23 part B); without one the sale is refused
-  // (DRAWER_NOT_OPEN) and this transaction takes nothing. The drawer's lock comes after the tickets,
-  // ticket types and event the take locked, before the order turns paid (the rollup).
-  if (input.paymentMethod === 'cash') await takeCashIntoDrawer(tx, { tenantId, userId: ctx.user.id, orderId, amount: priced.totalAmount });
-  const paidAt = new Date();
-  const provider = comp || priced.totalAmount === 0 ? 'none' : BOX_OFFICE_PROVIDER;
-  await markPaidInTx(deps, tx, { tenantId, orderId, provider, sessionId: null, chargeId: null, paymentMethod: input.paymentMethod });
-  const order: repo.OrderRow = { ...draft, status: 'processing', paidAt, paymentMethod: input.paymentMethod, paymentProvider: provider };
-  return { order, tickets };
+  return {
+    order: { ...order, paymentMethod: method },
+    tickets: ticketRows.map((t) => ({ ticketUid: t.ticketUid, ticketTypeName: t.ticketTypeName, used: input.admit })),
+  };
 }

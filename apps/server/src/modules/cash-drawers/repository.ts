@@ -100,6 +100,28 @@ export async function lockOpenDrawerOf(tx: Tx, tenantId: string, userId: string)
   return row;
 }
 
+/**
+ * The person's open drawer, locked, and one movement into it, in one statement: the drawer's id, or
+ * undefined (nothing written) when they have no open drawer. A movement of 0 is not written.
+ */
+export async function lockOpenDrawerAndMove(
+  tx: Tx,
+  p: { tenantId: string; userId: string; id: string; kind: 'sale' | 'refund'; orderId: string; refundId: string | null; amount: number },
+): Promise<string | undefined> {
+  const res = (await tx.execute(sql`
+    with d as (
+      select id from ${cashDrawers}
+      where tenant_id = ${p.tenantId}::uuid and user_id = ${p.userId}::uuid and closed_at is null
+      for update),
+    m as (
+      insert into ${cashDrawerMovements} (tenant_id, id, drawer_id, kind, order_id, refund_id, amount)
+      select ${p.tenantId}::uuid, ${p.id}::uuid, d.id, ${p.kind}, ${p.orderId}::uuid, ${p.refundId}::uuid, ${p.amount}::int
+      from d where ${p.amount}::int <> 0
+      returning 1)
+    select id, (select count(*) from m)::int as moved from d`)) as unknown as { rows: Array<{ id: string }> };
+  return res.rows[0]?.id;
+}
+
 /** What is in the drawer by its movements: float + sales - refunds (read under the drawer's lock). */
 export async function cashMovedIn(tx: Tx, tenantId: string, drawerId: string): Promise<number> {
   const [row] = await tx

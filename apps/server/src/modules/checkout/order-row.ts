@@ -81,6 +81,40 @@ export function priceColumnsOf(priced: Quote['priced'], config: Quote['config'])
 }
 
 /**
+ * The columns every new order shares, whoever writes it (the website's hold, PLACE ORDER, a
+ * waiting-list offer, the box office's sale): its ids and event, a draft, where and through what it
+ * was sold, the buyer, the discount code and the money as the one quote priced it.
+ */
+export function orderColumnsOf(p: {
+  tenantId: string;
+  id: string;
+  orderUid: string;
+  eventId: string;
+  source: string;
+  channel: 'ONLINE' | 'APP' | 'BACKEND';
+  buyer: OrderBuyer;
+  discount: { id: string; code: string } | null;
+  priced: Quote['priced'];
+  config: Quote['config'];
+  userId: string | null;
+}) {
+  return {
+    tenantId: p.tenantId,
+    id: p.id,
+    orderUid: p.orderUid,
+    eventId: p.eventId,
+    status: 'draft' as const,
+    source: p.source,
+    ...buyerOf(p.buyer),
+    discountCode: p.discount?.code ?? null,
+    discountCodeId: p.discount?.id ?? null,
+    ...priceColumnsOf(p.priced, p.config),
+    userId: p.userId,
+    channel: p.channel,
+  };
+}
+
+/**
  * The hold request for repo.holdOrder: the draft order with the quote's price (pricing.ts
  * quoteCart), its lines, its discount code's use, its waiting-room admission and its expiry job.
  */
@@ -104,25 +138,27 @@ export function holdRequestOf(p: {
   const { priced, config, discount, donation } = quote;
   return {
     order: {
-      tenantId,
-      id: hold.orderId,
-      orderUid: hold.orderUid,
-      eventId,
-      status: 'draft',
-      source: p.source,
-      ...buyerOf(p.buyer),
-      discountCode: discount?.code ?? null,
-      discountCodeId: discount?.id ?? null,
-      ...priceColumnsOf(priced, config),
+      ...orderColumnsOf({
+        tenantId,
+        id: hold.orderId,
+        orderUid: hold.orderUid,
+        eventId,
+        source: p.source,
+        channel: p.channel ?? 'ONLINE',
+        buyer: p.buyer,
+        discount: discount ?? null,
+        priced,
+        config,
+        userId: p.userId,
+      }),
+      channel: p.channel ?? 'ONLINE',
       charityId: donation.charity?.id ?? null,
       charityName: donation.charity?.name ?? null,
       holdExpiresAt: hold.holdExpiresAt,
       viewTokenHash: viewTokenHash(hold.token),
-      userId: p.userId,
       waitingRoomVisitorId: p.admission,
       waitlistEntryId: p.waitlistEntryId ?? null,
       paymentProvider: p.paymentProvider,
-      channel: p.channel ?? 'ONLINE',
     },
     lines: quote.lines,
     discountCodeId: discount?.id ?? null,

@@ -104,7 +104,7 @@ export async function cancellationStateOf(db: DbOrTx, tenantId: string, eventId:
  */
 export async function cancellationCounts(db: DbOrTx, tenantId: string, eventId: string, maxTries: number, problemLimit: number) {
   const base = cancellationStatesSql(tenantId, eventId, maxTries);
-  const [counts, problems, notices] = await Promise.all([
+  const [counts, problems, notices, owed] = await Promise.all([
     rowsOf(
       db,
       sql`${base} select
@@ -125,6 +125,13 @@ export async function cancellationCounts(db: DbOrTx, tenantId: string, eventId: 
       sql`select count(*)::int as n from orders o where o.tenant_id = ${tenantId} and o.event_id = ${eventId}
         and o.status in ('processing', 'completed') and o.email <> ''`,
     ),
+    // Issue 23: the cancellation's refunds of box-office orders (cash, card terminal) wait at the box
+    // office, pending with no gateway to ask, until staff settle them.
+    rowsOf(
+      db,
+      sql`select count(distinct r.order_id)::int as orders, coalesce(sum(r.amount), 0)::bigint as amount from refunds r
+        where r.tenant_id = ${tenantId} and r.event_id = ${eventId} and r.kind = 'event_cancelled' and r.status = 'pending' and r.provider = 'box_office'`,
+    ),
   ]);
   const c = counts[0] ?? {};
   const n = (k: string) => Number(c[k] ?? 0);
@@ -140,5 +147,6 @@ export async function cancellationCounts(db: DbOrTx, tenantId: string, eventId: 
     refundedElsewhere: n('refunded_elsewhere'),
     notices: Number(notices[0]?.n ?? 0),
     problems: problems.map(toStateRow),
+    owedAtBoxOffice: { orders: Number(owed[0]?.orders ?? 0), amount: Number(owed[0]?.amount ?? 0) },
   };
 }

@@ -166,19 +166,39 @@ export async function issueTicketsInTx(tx: Tx, o: repo.OrderRow): Promise<repo.T
   const { tenantId, id: orderId } = o;
   const existing = await repo.ticketsOf(tx, tenantId, orderId);
   if (existing.length > 0) return existing;
-  const fullName = `${o.firstName} ${o.lastName}`.trim();
   const lines = await repo.linesOf(tx, tenantId, orderId);
   // Issue 24: each ticket carries its attendee's name and e-mail where the checkout asked them; the buyer's otherwise.
   const attendees = await attendeesForIssue(tx, tenantId, orderId);
-  const rows = lines.flatMap((line) =>
+  const rows = ticketRowsOf(o, lines, attendees.holderOf);
+  await repo.insertTickets(
+    tx,
+    rows.map(({ position: _, ...t }) => t),
+  );
+  await attendees.tie(rows.map((t) => ({ ticketTypeId: t.ticketTypeId, position: t.position, ticketId: t.id })));
+  return repo.ticketsOf(tx, tenantId, orderId);
+}
+
+/**
+ * The new tickets of an order, one per ticket of its lines (with its position within its line): the
+ * one place a ticket row is built, for the fulfil job above and for the box office's sale (issue 23),
+ * which writes a new order's tickets in one statement before it takes them (it asks no attendee
+ * questions, so the buyer holds them all).
+ */
+export function ticketRowsOf(
+  o: Pick<repo.OrderRow, 'tenantId' | 'id' | 'eventId' | 'firstName' | 'lastName' | 'email' | 'phone'>,
+  lines: ReadonlyArray<{ ticketTypeId: string; ticketName: string; unitPrice: number; quantity: number }>,
+  holderOf: (ticketTypeId: string, position: number) => { fullName: string; email: string } | null = () => null,
+) {
+  const fullName = `${o.firstName} ${o.lastName}`.trim();
+  return lines.flatMap((line) =>
     Array.from({ length: line.quantity }, (_, position) => {
-      const holder = attendees.holderOf(line.ticketTypeId, position);
+      const holder = holderOf(line.ticketTypeId, position);
       return {
         id: randomUUID(),
         position,
-        tenantId,
+        tenantId: o.tenantId,
         ticketUid: newTicketUid(),
-        orderId,
+        orderId: o.id,
         eventId: o.eventId,
         ticketTypeId: line.ticketTypeId,
         ticketTypeName: line.ticketName,
@@ -189,12 +209,6 @@ export async function issueTicketsInTx(tx: Tx, o: repo.OrderRow): Promise<repo.T
       };
     }),
   );
-  await repo.insertTickets(
-    tx,
-    rows.map(({ position: _, ...t }) => t),
-  );
-  await attendees.tie(rows.map((t) => ({ ticketTypeId: t.ticketTypeId, position: t.position, ticketId: t.id })));
-  return repo.ticketsOf(tx, tenantId, orderId);
 }
 
 /**

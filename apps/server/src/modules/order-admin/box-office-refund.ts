@@ -35,7 +35,7 @@ export function checkBoxOfficeRefund(order: repo.OrderRow, input: z.output<typeo
 export async function settleBoxOfficeRefund(
   deps: Deps,
   tx: Tx,
-  p: { ctx: TenantCtx; order: repo.OrderRow; refund: repo.RefundRow; input: z.output<typeof ZRefundRequest> },
+  p: { ctx: TenantCtx; order: repo.OrderRow; refund: repo.RefundRow; input: Pick<z.output<typeof ZRefundRequest>, 'refundMethod' | 'terminalReference'> },
 ) {
   const method = p.input.refundMethod!;
   if (method === 'cash') await giveCashFromDrawer(tx, { tenantId: p.ctx.tenantId, userId: p.ctx.user.id, orderId: p.order.id, refundId: p.refund.id, amount: p.refund.amount });

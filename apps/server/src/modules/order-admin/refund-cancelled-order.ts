@@ -1,6 +1,7 @@
 import { CANCEL_REFUND_MAX_TRIES, CANCEL_REFUND_RETRY_MINUTES } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import { recordAudit, SYSTEM_ACTOR } from '../../platform/audit.js';
+import { BOX_OFFICE_PROVIDER } from '../orders/payment.js';
 import { lockTenantOrder } from '../orders/repository.js';
 import { processRefund, recordRefund } from '../payments/refunds.js';
 import { CANCEL_ORDER_REFUND_JOB, CANCEL_REFUND_JOB_ATTEMPTS, EVENT_CANCELLED_REASON, type CancelOrderJob } from './cancel-jobs.js';
@@ -14,6 +15,9 @@ import * as repo from './repository.js';
  * is followed by a retry job after core CANCEL_REFUND_RETRY_MINUTES (issue 21.13): the retry, and
  * only the retry queued for that failure, writes a new refund for what is still held, under the
  * order's lock, so a refund given from the order page meanwhile is never given twice.
+ * A box-office order paid in cash or on the venue's terminal (issue 23) cannot go back through the
+ * gateway: its refund is written the same way but stays pending, owed at the box office (provider
+ * box_office, no gateway asked), until staff settle it (settle-box-office-refund.ts).
  */
 export async function refundCancelledOrder(opts: { deps: Deps; job: CancelOrderJob }): Promise<repo.RefundRow | null> {
   const { deps, job } = opts;
@@ -81,5 +85,6 @@ async function scheduleCancellationRetry(deps: Deps, job: CancelOrderJob): Promi
 /** The job's run: a refund still pending at the gateway fails the run on purpose, so the queue looks again later. */
 export async function runCancelRefundJob(opts: { deps: Deps; job: CancelOrderJob }): Promise<void> {
   const refund = await refundCancelledOrder(opts);
-  if (refund?.status === 'pending') throw new Error(`cancellation refund ${refund.id} is still pending at the gateway; looking again later`);
+  // A box-office order's refund is owed at the box office until staff settle it: nothing to wait for.
+  if (refund?.status === 'pending' && refund.provider !== BOX_OFFICE_PROVIDER) throw new Error(`cancellation refund ${refund.id} is still pending at the gateway; looking again later`);
 }

@@ -9,6 +9,7 @@ import { processRefund, recordRefund } from '../payments/refunds.js';
 import { enqueueRefundNotice } from './notices.js';
 import { detailOf } from './order-detail.js';
 import { breakdownExtras, findOrder, isRefundable, moveSeats } from './order-facts.js';
+import { lockDrawerForRefund } from '../cash-drawers/cash-movements.js';
 import { checkBoxOfficeRefund, isOfflineOrder, settleBoxOfficeRefund } from './box-office-refund.js';
 import * as repo from './repository.js';
 
@@ -77,6 +78,9 @@ export async function refundOrder(opts: {
       voiding = [...voiding, ...tickets.filter((t) => !t.voided && !chosen.has(t.id))];
     }
 
+    // A cash refund's drawer is locked before any seat goes back (the one lock order: orders, their
+    // rows, the drawer, then ticket types and the event); no open drawer refuses it here.
+    if (isOfflineOrder(order) && input.refundMethod === 'cash') await lockDrawerForRefund(tx, { tenantId: ctx.tenantId, userId: ctx.user.id });
     if (voiding.length > 0) {
       await moveSeats(tx, order, voiding.map((t) => t.ticketTypeId), 'release');
       await repo.setTicketVoid(tx, { tenantId: ctx.tenantId, ticketIds: voiding.map((t) => t.id), voided: true, reason: input.reason, userId: ctx.user.id });

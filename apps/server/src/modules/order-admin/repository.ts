@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { events, orderActions, orders, refunds, tenants, tickets, users } from '../../db/schema/index.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
@@ -142,7 +142,8 @@ export async function paidOrderIds(db: DbOrTx, tenantId: string, eventId: string
         eq(orders.eventId, eventId),
         inArray(orders.status, [...PAID_STATUSES]),
         sql`${orders.totalAmount} > 0`,
-        isNotNull(orders.chargeId),
+        // Through the gateway (a charge), or at the box office in cash or on its terminal (issue 23: owed there).
+        or(isNotNull(orders.chargeId), inArray(orders.paymentMethod, ['cash', 'card_terminal'])),
         afterId ? sql`${orders.id} > ${afterId}` : undefined,
       ),
     )

@@ -1,4 +1,4 @@
-import { ZCancellationProgress, ZOrderDetail, ZRefundRequest, ZRefundResponse, ZVoidTicketRequest, ZVoidTicketResponse } from '@marquee/core';
+import { ZCancellationProgress, ZOrderDetail, ZRefundRequest, ZRefundResponse, ZSettleRefundRequest, ZVoidTicketRequest, ZVoidTicketResponse } from '@marquee/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,6 +12,7 @@ import { getOrderDetail } from './get-order-detail.js';
 import { mailCancelledOrder } from './mail-cancelled-order.js';
 import { runCancelRefundJob } from './refund-cancelled-order.js';
 import { refundOrder } from './refund-order.js';
+import { settleOwedRefund } from './settle-box-office-refund.js';
 import { sweepCancelledEvent } from './sweep-cancelled-event.js';
 import { voidTicket } from './void-ticket.js';
 
@@ -57,6 +58,22 @@ export function registerOrderAdminRoutes(app: FastifyInstance, deps: Deps) {
     },
     async (req, reply) =>
       reply.status(201).send(await refundOrder({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, orderUid: req.params.orderUID, input: req.body })),
+  );
+
+  r.post(
+    '/api/tenants/:tenantId/events/:eventId/orders/:orderUID/refunds/:refundId/settle',
+    {
+      config: { access: ORDER_REFUND },
+      schema: {
+        tags,
+        summary: "Settles a refund owed at the box office (a cash or card-terminal order of a cancelled event): cash from the settler's open drawer, or the terminal's refund reference; 409 REFUND_NOT_OWED once settled",
+        params: ZOrderParams.extend({ refundId: z.string().max(100) }),
+        body: ZSettleRefundRequest,
+        response: { 200: ZRefundResponse },
+      },
+    },
+    async (req) =>
+      settleOwedRefund({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, orderUid: req.params.orderUID, refundId: req.params.refundId, input: req.body }),
   );
 
   r.get(

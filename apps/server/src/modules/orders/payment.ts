@@ -8,6 +8,13 @@ import * as repo from './repository.js';
 
 // The payment of a draft order, as the payments webhook reports it (and a free order at once).
 
+/**
+ * The processor of a box-office order paid in cash or on the venue's own terminal (issue 23), as
+ * orders.payment_provider and as its refunds' provider: the money is with the tenant, so no gateway
+ * is ever asked to move it (a refund of it is settled by staff at the box office).
+ */
+export const BOX_OFFICE_PROVIDER = 'box_office';
+
 /** Job name of the tickets' issue; the fulfilment module registers its handler. */
 export const FULFIL_JOB = 'orders.fulfil';
 
@@ -36,7 +43,8 @@ export async function markPaidInTx(
   p: { tenantId: string; orderId: string; provider: string; sessionId: string | null; chargeId: string | null; paymentMethod: string | null },
 ) {
   const paidAt = new Date();
-  await repo.updateOrder(tx, p.tenantId, p.orderId, {
+  // Every caller holds the order's lock already (lock order: orders first); the update answers the row.
+  const order = await repo.updateOrderReturning(tx, p.tenantId, p.orderId, {
     status: 'processing',
     paidAt,
     paymentProvider: p.provider,
@@ -44,30 +52,41 @@ export async function markPaidInTx(
     chargeId: p.chargeId,
     paymentMethod: p.paymentMethod,
   });
-  await deps.jobs.enqueue(tx, FULFIL_JOB, { tenantId: p.tenantId, orderId: p.orderId }, { dedupeKey: `${FULFIL_JOB}:${p.orderId}` });
-  // A free order (no provider) has nothing to pay out.
-  if (p.provider !== 'none') await queuePayoutLines(deps, tx, { tenantId: p.tenantId, orderId: p.orderId, cause: `paid:${p.orderId}` });
-  // Every caller holds the order's lock already (lock order: orders first).
-  const order = await repo.lockTenantOrder(tx, p.tenantId, p.orderId);
-  if (order) {
-    await emitDomainEvent(deps, tx, {
-      tenantId: p.tenantId,
-      type: 'order.paid',
-      data: {
-        order: {
-          id: order.id,
-          uid: order.orderUid,
-          eventId: order.eventId,
-          channel: order.channel,
-          currency: 'usd',
-          totalAmount: order.totalAmount,
-          ticketCount: order.ticketCount,
-          paidAt: paidAt.toISOString(),
-          buyer: { firstName: order.firstName, lastName: order.lastName, email: order.email },
-        },
+  if (order) await queuePaidFollowUps(deps, tx, { order, paidAt, provider: p.provider });
+}
+
+/**
+ * What a paid order queues in the payment's transaction: its tickets' issue and mail (FULFIL_JOB),
+ * its payout lines (none for an order with no provider: nothing to pay out) and the order.paid
+ * event. markPaidInTx calls it after the order turns paid; the box office's sale (issue 23) calls it
+ * before its take, so that the take's locks are held for as few statements as possible: nothing of
+ * it is seen before the transaction commits, and it all rolls back with a refused sale.
+ */
+export async function queuePaidFollowUps(
+  deps: Deps,
+  tx: DbOrTx,
+  p: { order: Pick<repo.OrderRow, 'tenantId' | 'id' | 'orderUid' | 'eventId' | 'channel' | 'totalAmount' | 'ticketCount' | 'firstName' | 'lastName' | 'email'>; paidAt: Date; provider: string },
+) {
+  const { order } = p;
+  await deps.jobs.enqueue(tx, FULFIL_JOB, { tenantId: order.tenantId, orderId: order.id }, { dedupeKey: `${FULFIL_JOB}:${order.id}` });
+  if (p.provider !== 'none') await queuePayoutLines(deps, tx, { tenantId: order.tenantId, orderId: order.id, cause: `paid:${order.id}` });
+  await emitDomainEvent(deps, tx, {
+    tenantId: order.tenantId,
+    type: 'order.paid',
+    data: {
+      order: {
+        id: order.id,
+        uid: order.orderUid,
+        eventId: order.eventId,
+        channel: order.channel,
+        currency: 'usd',
+        totalAmount: order.totalAmount,
+        ticketCount: order.ticketCount,
+        paidAt: p.paidAt.toISOString(),
+        buyer: { firstName: order.firstName, lastName: order.lastName, email: order.email },
       },
-    });
-  }
+    },
+  });
 }
 
 /**

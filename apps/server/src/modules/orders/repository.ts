@@ -154,6 +154,16 @@ export async function updateOrder(tx: DbOrTx, tenantId: string, orderId: string,
     .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId)));
 }
 
+/** updateOrder, answering the row as it is now (null: no such order). */
+export async function updateOrderReturning(tx: DbOrTx, tenantId: string, orderId: string, set: Partial<OrderInsert>): Promise<OrderRow | null> {
+  const [row] = await tx
+    .update(orders)
+    .set({ ...set, updatedAt: new Date() })
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId)))
+    .returning();
+  return row ?? null;
+}
+
 /** Drafts whose hold ran out more than a minute ago: their expiry job was lost or is failing. */
 export async function overdueDrafts(db: DbOrTx, limit: number) {
   return db

@@ -6,7 +6,7 @@ import { UUID_RE } from '../../platform/auth/guard.js';
 import { emitDomainEvent } from '../../platform/domain-events.js';
 import { RefundRefused, type GatewayRefundStatus, type RefundEvent } from '../../platform/payments/gateway.js';
 import { stripeRefundStatus } from '../../platform/payments/stripe-driver.js';
-import { queuePayoutLines } from '../orders/payment.js';
+import { BOX_OFFICE_PROVIDER, queuePayoutLines } from '../orders/payment.js';
 import { lockTenantOrder, type OrderRow } from '../orders/repository.js';
 import * as repo from './refunds-repository.js';
 import { recordPaymentEvent } from './repository.js';
@@ -139,6 +139,9 @@ export async function processRefund(opts: { deps: Deps; tenantId: string; refund
   const { deps, tenantId, refundId } = opts;
   const row = await repo.findRefund(deps.db, refundId);
   if (!row || row.tenantId !== tenantId || row.status !== 'pending') return row;
+  // A box-office order's money is with the tenant (issue 23): its refund is owed at the box office
+  // until staff settle it (cash from a drawer, or the terminal's reference); no gateway is asked.
+  if (row.provider === BOX_OFFICE_PROVIDER) return row;
   if (row.provider !== deps.payments.name) throw new Error(`refund ${row.id} is for ${row.provider} but the gateway is ${deps.payments.name}`);
   if (!row.chargeId) {
     return deps.db.transaction((tx) => applyRefundStatus(tx, { tenantId, refundId, status: 'failed', failureReason: 'The order has no charge to refund.' }, deps));

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import { DRAWER_PATHS, M } from '@marquee/core';
+import { and, eq, isNotNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobs, orders, payoutLines, refunds, surchargeRules, tickets } from '../../db/schema/index.js';
+import { signedIn } from '../../../test/actors.js';
+import { givenPaidOrder } from '../../../test/fixtures/paid-orders.js';
+import { givenEventOnSale, givenTenantWithSettings, givenUser, startServer, type Client, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { syncPayoutLines } from '../payouts/sync-payout-lines.js';
+
+// Issue 23: cancelling an event refunds its orders through the gateway; a box-office order paid in
+// cash or on the venue's own terminal cannot go back that way. Its refund is recorded as owed at the
+// box office (pending, no gateway asked, never failed) and its tickets voided; staff settle it later
+// (cash from their drawer, or the terminal's reference), and only then does the payout netting give
+// the platform's part back. A comp has nothing to refund. docs/decisions.md "Issue 23: a cancelled
+// event's box-office orders".
+
+let server: TestServer;
+let tenant: GivenTenant;
+let other: GivenTenant;
+let admin: Client;
+let outsider: Client;
+let event: GivenEventOnSale;
+let drawerId: string;
+
+const db = () => server.app.deps.db;
+const sell = async (body: Record<string, unknown>) => {
+  const res = await admin.post(`/api/tenants/${tenant.id}/events/${event.id}/box-office/sales`, {
+    idempotencyKey: randomUUID(),
+    lines: [{ ticketTypeId: event.ticketTypeIds[0], quantity: 2 }],
+    paymentMethod: 'cash',
+    cashTendered: 100_000,
+    ...body,
+  });
+  expect(res.status).toBe(200);
+  return res.body as { orderId: string; orderUID: string; totalAmount: number };
+};
+const refundsOf = (orderId: string) => db().select().from(refunds).where(eq(refunds.orderId, orderId));
+const settleUrl = (orderUid: string, refundId: string, tenantId = tenant.id) => `/api/tenants/${tenantId}/events/${event.id}/orders/${orderUid}/refunds/${refundId}/settle`;
+const nettingOf = async (orderId: string) => {
+  await syncPayoutLines({ deps: server.app.deps });
+  return db().select().from(payoutLines).where(eq(payoutLines.orderId, orderId));
+};
+
+beforeAll(async () => {
+  server = await startServer();
+  tenant = await givenTenantWithSettings(server);
+  other = await givenTenantWithSettings(server);
+  // The platform's POS service fee (5% + $0.50 a ticket): what a box-office order nets against the payout.
+  await db().update(surchargeRules).set({ serviceFeePosPercentBp: 500, serviceFeePosFlatRate: 50 }).where(eq(surchargeRules.tenantId, tenant.id));
+  event = await givenEventOnSale(server, tenant.id, { ticketTypes: [{ name: 'General', price: 2_500, quantity: 40 }] });
+  admin = await signedIn(server, await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } }), tenant.url);
+  outsider = await signedIn(server, await givenUser(server, { tenant: { id: other.id, roles: ['tenant_admin'] } }), other.url);
+  drawerId = (await admin.post(DRAWER_PATHS.list(tenant.id), { details: { openingFloat: 10_000 } })).body.id;
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('cancelling an event with box-office orders', () => {
+  it('online refunded by the gateway, cash and terminal owed at the box office, comp untouched; nothing fails; settled later, the netting gives the platform part back', async () => {
+    const online = await givenPaidOrder(server, tenant.id, { eventId: event.id });
+    const cash = await sell({});
+    const terminal = await sell({ paymentMethod: 'card_terminal', cashTendered: null, terminalReference: 'T-100' });
+    const comp = await sell({ paymentMethod: 'complimentary', cashTendered: null });
+    const cashOrder = (await db().select().from(orders).where(eq(orders.id, cash.orderId)))[0]!;
+    expect(cashOrder.platformTotal).toBeGreaterThan(0);
+    const before = await nettingOf(cash.orderId);
+    expect(before.map((l) => [l.kind, l.tenantTotal])).toEqual([['netting', -cashOrder.platformTotal]]);
+
+    const cancel = await admin.post(`/api/tenants/${tenant.id}/events/${event.id}/cancel`);
+    expect(cancel.status).toBe(200);
+    await server.app.deps.jobs.drain();
+
+    // The online order went back through the gateway.
+    expect((await refundsOf(online.orderId)).map((r) => [r.kind, r.status])).toEqual([['event_cancelled', 'succeeded']]);
+    // Cash and terminal: owed at the box office, for the whole total, no gateway asked, the tickets void.
+    for (const o of [cash, terminal]) {
+      const rows = await refundsOf(o.orderId);
+      expect(rows.map((r) => ({ kind: r.kind, status: r.status, amount: r.amount, provider: r.provider, refundMethod: r.refundMethod }))).toEqual([
+        { kind: 'event_cancelled', status: 'pending', amount: o.totalAmount, provider: 'box_office', refundMethod: null },
+      ]);
+      const ts = await db().select().from(tickets).where(eq(tickets.orderId, o.orderId));
+      expect(ts.every((t) => t.voided)).toBe(true);
+    }
+    // The comp took no money: nothing to refund.
+    expect(await refundsOf(comp.orderId)).toEqual([]);
+    // Nothing failed: no refund failed, no job gave up.
+    expect(await db().select().from(refunds).where(and(eq(refunds.eventId, event.id), eq(refunds.status, 'failed')))).toEqual([]);
+    expect(await db().select().from(jobs).where(isNotNull(jobs.failedAt))).toEqual([]);
+
+    // The event's progress: the gateway's part is done, the box office owes two orders' money.
+    const progress = await admin.get(`/api/tenants/${tenant.id}/events/${event.id}/cancellation`);
+    expect(progress.body).toMatchObject({ status: 'done', failed: 0, retrying: 0, owedAtBoxOffice: { orders: 2, amount: cash.totalAmount + terminal.totalAmount } });
+    // The order page shows the owed refund, pending, with no method yet.
+    const page = await admin.get(`/api/tenants/${tenant.id}/events/${event.id}/orders/${cash.orderUID}`);
+    expect(page.body.refunds.map((r: { details: { status: string; kind: string; refundMethod: string | null } }) => [r.details.kind, r.details.status, r.details.refundMethod])).toEqual([['event_cancelled', 'pending', null]]);
+    // Owed is not settled: the platform's part stays netted until the money goes back.
+    expect((await nettingOf(cash.orderId)).map((l) => l.tenantTotal)).toEqual([-cashOrder.platformTotal]);
+
+    // Settled in cash from the settler's drawer.
+    const [cashRefund] = await refundsOf(cash.orderId);
+    const settled = await admin.post(settleUrl(cash.orderUID, cashRefund!.id), { refundMethod: 'cash' });
+    expect(settled.status).toBe(200);
+    expect(settled.body.message).toBe(M.refundSettled);
+    expect(settled.body.refund.details).toMatchObject({ status: 'succeeded', refundAmount: cash.totalAmount, refundMethod: 'cash', kind: 'event_cancelled' });
+    expect(settled.body.order.details).toMatchObject({ refunded: true, refundState: 'full' });
+    const drawer = (await admin.get(DRAWER_PATHS.drawer(tenant.id, drawerId))).body.details;
+    expect(drawer.movements.filter((m: { orderUID: string }) => m.orderUID === cash.orderUID).map((m: { kind: string; amount: number }) => [m.kind, m.amount])).toEqual([
+      ['sale', cash.totalAmount],
+      ['refund', -cash.totalAmount],
+    ]);
+    // The netting now gives the platform's whole part back: the tenant owes nothing on the order.
+    const after = await nettingOf(cash.orderId);
+    expect(after.every((l) => l.kind === 'netting')).toBe(true);
+    expect(after.reduce((n, l) => n + l.tenantTotal, 0)).toBe(0);
+
+    // Settled on the terminal: its reference is required.
+    const [terminalRefund] = await refundsOf(terminal.orderId);
+    const noRef = await admin.post(settleUrl(terminal.orderUID, terminalRefund!.id), { refundMethod: 'card_terminal' });
+    expect(noRef.status).toBe(400);
+    expect(noRef.body.error.fields).toMatchObject({ terminalReference: M.refundTerminalReferenceRequired });
+    const viaTerminal = await admin.post(settleUrl(terminal.orderUID, terminalRefund!.id), { refundMethod: 'card_terminal', terminalReference: ' RF-77 ' });
+    expect(viaTerminal.status).toBe(200);
+    expect(viaTerminal.body.refund.details).toMatchObject({ status: 'succeeded', refundMethod: 'card_terminal', terminalReference: 'RF-77' });
+    expect((await nettingOf(terminal.orderId)).reduce((n, l) => n + l.tenantTotal, 0)).toBe(0);
+
+    // Settled once: again is REFUND_NOT_OWED, and so is a gateway's refund; nothing more moves.
+    const again = await admin.post(settleUrl(cash.orderUID, cashRefund!.id), { refundMethod: 'cash' });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({ domainCode: 'REFUND_NOT_OWED', message: M.refundNotOwed });
+    const [onlineRefund] = await refundsOf(online.orderId);
+    expect((await admin.post(`/api/tenants/${tenant.id}/events/${event.id}/orders/${online.orderUid}/refunds/${onlineRefund!.id}/settle`, { refundMethod: 'cash' })).body.error.domainCode).toBe('REFUND_NOT_OWED');
+    const drawerAfter = (await admin.get(DRAWER_PATHS.drawer(tenant.id, drawerId))).body.details;
+    expect(drawerAfter.movements.filter((m: { kind: string }) => m.kind === 'refund')).toHaveLength(1);
+
+    const done = await admin.get(`/api/tenants/${tenant.id}/events/${event.id}/cancellation`);
+    expect(done.body.owedAtBoxOffice).toEqual({ orders: 0, amount: 0 });
+  });
+
+  it('settling: bad input, another order’s refund, another tenant, no open drawer: each a 4xx, nothing written', async () => {
+    const ev = await givenEventOnSale(server, tenant.id, { ticketTypes: [{ name: 'Door', price: 1_000, quantity: 10 }] });
+    const res = await admin.post(`/api/tenants/${tenant.id}/events/${ev.id}/box-office/sales`, {
+      idempotencyKey: randomUUID(),
+      lines: [{ ticketTypeId: ev.ticketTypeIds[0], quantity: 1 }],
+      paymentMethod: 'cash',
+      cashTendered: 5_000,
+    });
+    expect(res.status).toBe(200);
+    const o = res.body as { orderId: string; orderUID: string };
+    const second = await admin.post(`/api/tenants/${tenant.id}/events/${ev.id}/box-office/sales`, {
+      idempotencyKey: randomUUID(),
+      lines: [{ ticketTypeId: ev.ticketTypeIds[0], quantity: 1 }],
+      paymentMethod: 'card_terminal',
+      terminalReference: 'T-1',
+    });
+    expect((await admin.post(`/api/tenants/${tenant.id}/events/${ev.id}/cancel`)).status).toBe(200);
+    await server.app.deps.jobs.drain();
+    const [owed] = await refundsOf(o.orderId);
+    const [owedToSecond] = await refundsOf(second.body.orderId);
+    const url = (tenantId: string, refundId: string, orderUid = o.orderUID) => `/api/tenants/${tenantId}/events/${ev.id}/orders/${orderUid}/refunds/${refundId}/settle`;
+
+    expect((await admin.post(url(tenant.id, owed!.id), {})).body.error.fields).toMatchObject({ refundMethod: M.refundMethodRequired });
+    expect((await admin.post(url(tenant.id, owed!.id), { refundMethod: 'cheque' })).status).toBe(400);
+    expect((await admin.post(url(tenant.id, 'not-a-uuid'), { refundMethod: 'cash' })).status).toBe(404);
+    expect((await admin.post(url(tenant.id, randomUUID()), { refundMethod: 'cash' })).status).toBe(404);
+    // Another order's refund through this order's address.
+    expect((await admin.post(url(tenant.id, owedToSecond!.id), { refundMethod: 'cash' })).status).toBe(404);
+    // Another tenant's admin, on their own tenant's path or this one's.
+    expect((await outsider.post(url(other.id, owed!.id), { refundMethod: 'cash' })).status).toBe(404);
+    expect([403, 404]).toContain((await outsider.post(url(tenant.id, owed!.id), { refundMethod: 'cash' })).status);
+    // No open drawer: DRAWER_NOT_OPEN, the refund still owed.
+    expect((await admin.post(DRAWER_PATHS.close(tenant.id, drawerId), { details: { countedAmount: 0 } })).status).toBe(200);
+    const closed = await admin.post(url(tenant.id, owed!.id), { refundMethod: 'cash' });
+    expect(closed.status).toBe(409);
+    expect(closed.body.error.domainCode).toBe('DRAWER_NOT_OPEN');
+    expect((await refundsOf(o.orderId)).map((r) => [r.status, r.refundMethod])).toEqual([['pending', null]]);
+    drawerId = (await admin.post(DRAWER_PATHS.list(tenant.id), { details: { openingFloat: 0 } })).body.id;
+  });
+});
