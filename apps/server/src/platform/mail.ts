@@ -27,6 +27,8 @@ export type MailMessage = {
 
 export type Mailer = {
   send(tx: DbOrTx, message: MailMessage): Promise<string>;
+  /** Closes the pooled SMTP connections (the app's onClose). */
+  close?(): void;
 };
 
 export const MAIL_JOB = 'mail.deliver';
@@ -96,6 +98,9 @@ export function createMailer(opts: {
   });
 
   return {
+    close() {
+      transport?.close();
+    },
     async send(tx, message) {
       const id = randomUUID();
       let replyTo = message.replyTo ?? null;
