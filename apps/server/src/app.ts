@@ -129,6 +129,8 @@ export async function buildApp(config: Config, database: Database, opts: { traci
       ? createS3Storage({ ...config.storage, secret: config.secret, publicBase: '' })
       : createLocalStorage({ root: path.join(config.dataDir, 'files'), secret: config.secret, publicBase: '' });
   const mailer = createMailer({ db: database.db, jobs, storage, log: app.log, smtpUrl: config.smtpUrl, from: config.mailFrom });
+  // The pooled SMTP connections stay open between mails: closed with the app.
+  app.addHook('onClose', async () => mailer.close?.());
   const payments = createPaymentGateway({ config, db: database.db, jobs });
   const discountCodeAttempts = createFailureLimiter({ max: config.rateLimitCodesPer10Minutes, windowMs: 10 * 60_000 });
   const deps: Deps = { config, database, db: database.db, jobs, mailer, payments, storage, log: app.log, discountCodeAttempts, metrics, lifecycle: createLifecycle() };

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { givenTenant, startServer, type TestServer } from '../../test/harness.js';
 import { outbox, tenants } from '../db/schema/index.js';
 import { smtpSink } from '../../test/fixtures/smtp-sink.js';
+import { MAIL_WORKERS, pooledSmtpUrl } from './mail.js';
 
 let sink: Awaited<ReturnType<typeof smtpSink>>;
 let server: TestServer;
@@ -58,5 +59,17 @@ describe('mail through SMTP (SMTP_URL set)', () => {
     expect(of('a@example.test')).toContain(`Reply-To: ${t!.email}`);
     expect(of('b@example.test')).toContain('Reply-To: box@example.test');
     expect(of('c@example.test')).not.toContain('Reply-To:');
+  });
+});
+
+describe('the SMTP connection (issue 26)', () => {
+  it('is a pool of at most MAIL_WORKERS open connections unless SMTP_URL says otherwise', () => {
+    const pooled = new URL(pooledSmtpUrl('smtp://user:pw@mail.example.test:587'));
+    expect(pooled.searchParams.get('pool')).toBe('true');
+    expect(pooled.searchParams.get('maxConnections')).toBe(String(MAIL_WORKERS));
+    expect(`${pooled.username}:${pooled.password}@${pooled.host}`).toBe('user:pw@mail.example.test:587');
+    const own = new URL(pooledSmtpUrl('smtps://mail.example.test:465?pool=false&maxConnections=2'));
+    expect(own.searchParams.get('pool')).toBe('false');
+    expect(own.searchParams.get('maxConnections')).toBe('2');
   });
 });

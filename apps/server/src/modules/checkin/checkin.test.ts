@@ -1,6 +1,6 @@
 import { randomUUID, webcrypto } from 'node:crypto';
 import { base64UrlDecode, CHECKIN_PATHS, M, parseTicketCode, REPORT_PATHS, type TCheckinManifest, type TCheckinScanAnswer } from '@marquee/core';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkinScans, tickets } from '../../db/schema/index.js';
@@ -257,6 +257,47 @@ describe('POST …/checkin/scans', () => {
     const junk = await actors.checkin.request('POST', paths().scans, Buffer.from('{"code":'), { 'content-type': 'application/json' });
     expect(junk.status).toBe(400);
     expect((await db().select().from(tickets).where(eq(tickets.id, t.id)))[0]!.used).toBe(false);
+  });
+});
+
+describe('what a scan costs (issue 26)', () => {
+  /** The statements sent to the database while `run` runs (PGlite's query, exec and transaction calls). */
+  async function statementsDuring(run: () => Promise<unknown>): Promise<number> {
+    const client = (db() as unknown as { $client: Record<string, (...a: unknown[]) => unknown> }).$client;
+    const originals = (['query', 'exec', 'transaction'] as const).map((name) => [name, client[name]!] as const);
+    let n = 0;
+    for (const [name, fn] of originals)
+      client[name] = (...a: unknown[]) => {
+        n++;
+        return fn.apply(client, a);
+      };
+    try {
+      await run();
+    } finally {
+      for (const [name, fn] of originals) client[name] = fn;
+    }
+    return n;
+  }
+
+  it("is three statements on the tenant host: the guard's one, the ticket's read, and the admission with its record and event (or the refusal's record)", async () => {
+    const sale = await givenPaidTickets(server, tenant.id, event.id, { firstName: 'Cora', lastName: 'Cost', lines: [{ name: 'GA', price: 2500, quantity: 2 }] });
+    const [first, second] = sale.tickets;
+    // A first request warms the host's tenant entry (cached for 5 s), as a door at work has.
+    expect((await scan(actors.checkin, { code: code(event.id, first!.ticketUid) })).body.result).toBe('admitted');
+    let answer: TCheckinScanAnswer | undefined;
+    const admitting = await statementsDuring(async () => {
+      answer = (await scan(actors.checkin, { code: code(event.id, second!.ticketUid) })).body;
+    });
+    expect(answer!.result).toBe('admitted');
+    expect(admitting).toBeLessThanOrEqual(3);
+    const refusing = await statementsDuring(async () => {
+      answer = (await scan(actors.checkin, { code: code(event.id, second!.ticketUid) })).body;
+    });
+    expect(answer!.result).toBe('already_used');
+    expect(refusing).toBeLessThanOrEqual(3);
+    // The admission's ticket.checked_in event was written in the same statement.
+    const events = (await db().execute(sql`select data from domain_events where type = 'ticket.checked_in' and data->'ticket'->>'id' = ${second!.id}`)) as unknown as { rows: unknown[] };
+    expect(events.rows).toHaveLength(1);
   });
 });
 

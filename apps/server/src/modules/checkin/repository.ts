@@ -1,5 +1,5 @@
 import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
 import { checkinScans, events, orders, refunds, tickets, ticketTransfers, ticketTypes, users } from '../../db/schema/index.js';
 
 // Door check-in's SQL (issue 11). A ticket's door state comes from three facts: voided (and whether a
@@ -88,8 +88,29 @@ export async function manifestTickets(db: DbOrTx, tenantId: string, eventId: str
   return rows.map(normalise);
 }
 
-/** One ticket of the tenant by its printed uid, or by its uuid (`byId`). */
+/**
+ * The door's two ticket reads built once per database and prepared by name (a scan's hot path:
+ * Drizzle's query building cost more Node CPU than the read itself, bench/README.md "Door scans").
+ */
+function preparedDoorTicketReads(db: Db) {
+  const tenantId = sql.placeholder('tenantId');
+  return {
+    uid: doorTickets(db, and(eq(tickets.tenantId, tenantId), eq(tickets.ticketUid, sql.placeholder('ref')))!).prepare('mq_door_ticket_by_uid'),
+    id: doorTickets(db, and(eq(tickets.tenantId, tenantId), eq(tickets.id, sql.placeholder('ref')))!).prepare('mq_door_ticket_by_id'),
+  };
+}
+/** A transaction has rollback(); the database itself does not. */
+const isTransaction = (db: DbOrTx): boolean => typeof (db as { rollback?: unknown }).rollback === 'function';
+const doorTicketReads = new WeakMap<object, ReturnType<typeof preparedDoorTicketReads>>();
+
+/** One ticket of the tenant by its printed uid, or by its uuid (`byId`). Prepared outside a transaction. */
 export async function findDoorTicket(db: DbOrTx, tenantId: string, ref: { uid: string } | { id: string }): Promise<DoorTicketRow | null> {
+  if (!isTransaction(db)) {
+    let reads = doorTicketReads.get(db);
+    if (!reads) doorTicketReads.set(db, (reads = preparedDoorTicketReads(db as Db)));
+    const [row] = 'uid' in ref ? await reads.uid.execute({ tenantId, ref: ref.uid }) : await reads.id.execute({ tenantId, ref: ref.id });
+    return row ? normalise(row) : null;
+  }
   const match = 'uid' in ref ? eq(tickets.ticketUid, ref.uid) : eq(tickets.id, ref.id);
   const [row] = await doorTickets(db, and(eq(tickets.tenantId, tenantId), match)!);
   return row ? normalise(row) : null;
@@ -190,6 +211,8 @@ export async function admitTicket(
     scannedAt: Date;
     details: string;
   },
+  /** The domain event to record with the admission (platform/domain-events.ts domainEventCtes over `scan`), in the same statement. */
+  event?: (after: string) => SQL,
 ): Promise<boolean> {
   const res = (await db.execute(sql`
     with ord as (${lockOrderOfTicket(s.tenantId, s.ticketId)}),
@@ -200,11 +223,14 @@ export async function admitTicket(
         and order_id = (select id from ord)
         and not exists (select 1 from ${checkinScans} c where c.tenant_id = ${s.tenantId}::uuid and c.client_scan_id = ${s.clientScanId}::uuid)
       returning id
-    )
-    insert into ${checkinScans} (tenant_id, id, event_id, ticket_id, client_scan_id, device_id, user_id, kind, result, scanned_at, recorded_at, details)
-    select ${s.tenantId}::uuid, ${s.scanId}::uuid, ${s.eventId}::uuid, taken.id, ${s.clientScanId}::uuid, ${s.deviceId}, ${s.userId}::uuid, 'admit', 'admitted', ${s.scannedAt.toISOString()}::timestamptz, ${s.at.toISOString()}::timestamptz, ${s.details}
-    from taken
-    returning id`)) as unknown as { rows: unknown[] };
+    ),
+    scan as (
+      insert into ${checkinScans} (tenant_id, id, event_id, ticket_id, client_scan_id, device_id, user_id, kind, result, scanned_at, recorded_at, details)
+      select ${s.tenantId}::uuid, ${s.scanId}::uuid, ${s.eventId}::uuid, taken.id, ${s.clientScanId}::uuid, ${s.deviceId}, ${s.userId}::uuid, 'admit', 'admitted', ${s.scannedAt.toISOString()}::timestamptz, ${s.at.toISOString()}::timestamptz, ${s.details}
+      from taken
+      returning id
+    )${event ? sql`, ${event('scan')}` : sql``}
+    select id from scan`)) as unknown as { rows: unknown[] };
   return res.rows.length === 1;
 }
 

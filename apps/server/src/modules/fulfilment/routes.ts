@@ -18,6 +18,8 @@ import {
 } from './service.js';
 
 const RECONCILE_FIRST_DELAY_MS = 60_000;
+/** Orders fulfilled at once on a node besides the main loop: a PDF is mostly CPU, so two are enough to overlap its waits. */
+const FULFIL_WORKERS = 2;
 
 const ZEventParams = z.object({ tenantId: z.string(), eventId: z.string().max(100) });
 
@@ -26,6 +28,9 @@ export function registerFulfilmentRoutes(app: FastifyInstance, deps: Deps) {
   deps.jobs.register(FULFIL_JOB, async ({ tenantId, orderId }: { tenantId: string; orderId: string }) => {
     await fulfilOrder({ deps, tenantId, orderId });
   });
+  // Fulfilment (the PDF and .ics built, the mail queued) runs in a lane of its own as well as in the
+  // main loop, so that a sale's paid orders are not fulfilled one at a time behind every other job.
+  deps.jobs.lane([FULFIL_JOB], FULFIL_WORKERS);
   deps.jobs.register(FULFIL_RECONCILE_JOB, async () => {
     await reconcileFulfilment({ deps });
   });

@@ -34,6 +34,10 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: Deps) {
     });
     if (res.statusCode !== 200) throw new Error(`test webhook answered ${res.statusCode}: ${res.body}`);
   });
+  // A gateway sends its webhooks concurrently (Stripe's arrive as parallel HTTP requests): the test
+  // gateway's run in a lane of their own, so that a sale's confirmations do not queue one by one
+  // behind the main loop's PDFs and mails (bench/README.md "From payment to ticket mail").
+  deps.jobs.lane([TEST_WEBHOOK_JOB], 4);
   deps.jobs.register(TEST_EXPIRE_JOB, async ({ tenantId, sessionId }: { tenantId: string; sessionId: string }) =>
     expireTestCheckout({ deps, tenantId, sessionId }),
   );

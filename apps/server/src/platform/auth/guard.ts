@@ -9,7 +9,7 @@ import type { AuditActor } from '../audit.js';
 import { bearerOf, findApiKey } from './api-keys.js';
 import type { Access, HostTenant, PlatformCtx, RequestCtx, SiteCtx, TenantCtx } from './context.js';
 import { scopeOf } from './scopes.js';
-import { findSession, SESSION_COOKIE, type SessionPolicy } from './sessions.js';
+import { findGuardSession, SESSION_COOKIE, type SessionPolicy } from './sessions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -210,21 +210,13 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
     const token = req.cookies[SESSION_COOKIE];
     if (!token) return;
     if (req.routeOptions.config?.sessionless && !req.url.includes('?')) return;
-    const found = await findSession(db, token, opts.session);
-    if (!found || found.session.host !== host || found.user.status !== 'ACTIVE') return;
-    ctx.user = {
-      id: found.user.id,
-      email: found.user.email,
-      status: found.user.status,
-      firstName: found.user.firstName,
-      lastName: found.user.lastName,
-    };
+    // One statement: the session, its user and the user's memberships (sessions.ts findGuardSession).
+    const found = await findGuardSession(db, token, opts.session);
+    if (!found || found.host !== host || found.user.status !== 'ACTIVE') return;
+    ctx.user = found.user;
     ctx.sessionToken = token;
-    ctx.csrfToken = found.session.csrfToken;
-    ctx.memberships = await db
-      .select({ groupId: memberships.groupId, tenantId: memberships.tenantId, eventId: memberships.eventId, roles: memberships.roles })
-      .from(memberships)
-      .where(eq(memberships.userId, found.user.id));
+    ctx.csrfToken = found.csrfToken;
+    ctx.memberships = found.memberships;
   });
 
   app.addHook('preHandler', async (req: FastifyRequest, _reply: FastifyReply) => {
@@ -320,8 +312,11 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
       throw notFound();
     }
 
-    const [tenant] = await db.select({ id: tenants.id }).from(tenants).where(and(eq(tenants.id, tenantId), isNull(tenants.deletedAt)));
-    if (!tenant) throw notFound();
+    // On the tenant's own host, the host lookup (cached, live tenants only) already found it.
+    if (ctx.hostTenant?.id !== tenantId) {
+      const [tenant] = await db.select({ id: tenants.id }).from(tenants).where(and(eq(tenants.id, tenantId), isNull(tenants.deletedAt)));
+      if (!tenant) throw notFound();
+    }
     assertScope();
     req.tenantCtx = { user, tenantId, tenantRoles, platformRoles: allowedByPlatform ? platformRoles : [], eventRoles, actor };
   });
