@@ -86,6 +86,9 @@ export async function openDatabase(opts: {
     // on the hot rows (bench/README.md: about 10% more holds a second and a lower p99 than 20).
     const max = opts.poolSize ?? 10;
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max });
+    // An idle connection the server drops (a restart, a failover) emits 'error' on the pool; unheard, it
+    // would end the process. The pool discards that connection and the next query opens another.
+    pool.on('error', (err) => console.error(JSON.stringify({ level: 'error', msg: 'postgres: idle connection lost', err: err.message })));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     const exclusively = async <T>(fn: () => Promise<T>): Promise<T> => {
       const client = await pool.connect();
