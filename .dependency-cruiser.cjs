@@ -25,7 +25,9 @@ const SERVER_MODULES = {
   // the attendee's path: public-site -> checkout -> orders -> events, discounts; payments, fulfilment follow orders
   'event-pages': ['page-builder', 'public-site'],
   'public-site': ['checkout', 'events', 'tenants', 'ticket-types'],
-  checkout: ['discounts', 'events', 'fees', 'orders', 'questions', 'ticket-types', 'waiting-room'],
+  checkout: ['discounts', 'events', 'fees', 'orders', 'questions', 'seating', 'ticket-types', 'waiting-room'],
+  // issue 27: venue layouts, an event's seats and the buyers' seat holds (the checkout checks and attaches them)
+  seating: ['events'],
   'waiting-room': ['events'],
   // issue 24's waiting list for sold-out tickets: offers are checkout holds, removals give an order's hold back
   waitlist: ['checkout', 'events', 'orders', 'reports'],
@@ -109,6 +111,7 @@ const WEB_FEATURES = {
   audit: [],
   webhooks: [],
   'box-office': ['ticket-types'],
+  seating: ['ticket-types'],
 };
 
 /** Refuses a map that names a folder that does not exist, misses one that does, or has a cycle. */
