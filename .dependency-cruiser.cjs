@@ -94,7 +94,8 @@ const WEB_FEATURES = {
   tenants: ['fees', 'payment-settings', 'staff'],
   fees: ['payment-settings'],
   accounts: [],
-  attendee: [],
+  // issue 27: the ticket menu's seat map, the cart's and the checkout's seats
+  attendee: ['seating'],
   waitlist: [],
   charities: [],
   'event-pages': [],
