@@ -1,4 +1,4 @@
-import { generateSeats, seatLabelOf, seatScores, SM, type TEventSeating, type ZEventSeatingInput } from '@marquee/core';
+import { generateSeats, seatLabelOf, seatScores, SM, type TEventSeating, type TSectionSpec, type ZEventSeatingInput } from '@marquee/core';
 import type { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
@@ -42,29 +42,7 @@ export async function setEventSeating(opts: { deps: Deps; ctx: TenantCtx; eventI
   const unmapped = categories.find((c) => !mapping.has(c));
   if (unmapped) throw badRequest(SM.categoryUnmapped(unmapped), { categories: SM.categoryUnmapped(unmapped) });
 
-  const seats = generateSeats(specs);
-  const scores = seatScores(seats);
-  const flags = new Map(found.flags.map((f) => [f.seatKey, f]));
-  const rows = seats.map((s, n) => {
-    const f = flags.get(s.key);
-    return {
-      n,
-      section: s.section,
-      rowLabel: s.row,
-      seatLabel: s.seat,
-      label: seatLabelOf(s.section, s.row, s.seat),
-      rowKey: s.rowKey,
-      seatIndex: s.seatIndex,
-      x: s.x,
-      y: s.y,
-      category: s.category,
-      ticketTypeId: mapping.get(s.category) ?? null,
-      accessible: f?.accessible ?? false,
-      companion: f?.companion ?? false,
-      status: f?.status ?? 'open',
-      score: scores[n]!,
-    };
-  });
+  const rows = eventSeatRowsOf(specs, found.flags, mapping);
   try {
     await deps.db.transaction(async (tx) => {
       if (!(await repo.clearEventSeats(tx, ctx.tenantId, eventId))) throw new InUse();
@@ -95,4 +73,31 @@ export async function clearEventSeating({ deps, ctx, eventId }: { deps: Deps; ct
     throw err;
   }
   return getEventSeating({ deps, ctx, eventId });
+}
+
+/** The event's copy of a layout's seats: generated from its sections (core generateSeats), with the house's flags, scores and ticket types. */
+export function eventSeatRowsOf(specs: TSectionSpec[], flagRows: Array<Pick<repo.FlagRow, 'seatKey' | 'status' | 'accessible' | 'companion'>>, mapping: ReadonlyMap<string, string>) {
+  const seats = generateSeats(specs);
+  const scores = seatScores(seats);
+  const flags = new Map(flagRows.map((f) => [f.seatKey, f]));
+  return seats.map((s, n) => {
+    const f = flags.get(s.key);
+    return {
+      n,
+      section: s.section,
+      rowLabel: s.row,
+      seatLabel: s.seat,
+      label: seatLabelOf(s.section, s.row, s.seat),
+      rowKey: s.rowKey,
+      seatIndex: s.seatIndex,
+      x: s.x,
+      y: s.y,
+      category: s.category,
+      ticketTypeId: mapping.get(s.category) ?? null,
+      accessible: f?.accessible ?? false,
+      companion: f?.companion ?? false,
+      status: f?.status ?? 'open',
+      score: scores[n]!,
+    };
+  });
 }
