@@ -29,7 +29,7 @@ export type SectionSpec = {
   numbering: SeatNumbering;
   /** Seat positions (1-based, from the left) after which an aisle opens. */
   aisleAfter: number[];
-  /** How far the middle of a row sags towards the stage, in rows' height (0: straight rows). */
+  /** How far the middle of a row bows away from the stage (rows wrap around it), in rows' height (0: straight rows). */
   curve: number;
   /** The section's rotation in degrees (angled blocks at the sides). */
   angle: number;
@@ -100,7 +100,7 @@ export function generateSeats(sections: readonly SectionSpec[]): GeneratedSeat[]
         const p = positions[i]!;
         const lx = p * SEAT_PITCH;
         const sag = mid > 0 ? s.curve * ROW_PITCH * (1 - ((p - mid) / mid) ** 2) : 0;
-        const ly = r * ROW_PITCH - sag;
+        const ly = r * ROW_PITCH + sag;
         const seat = String(numbers[i]);
         seats.push({
           key: seatKeyOf(s.name, row, seat),
