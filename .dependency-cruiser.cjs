@@ -79,7 +79,7 @@ const SERVER_MODULES = {
 
 /** Web features: a feature imports another only for what it shows of it (a panel on its page). */
 const WEB_FEATURES = {
-  events: ['box-office', 'charities', 'discount-codes', 'event-pages', 'mailout', 'order-admin', 'policies', 'questions', 'staff', 'ticket-types', 'transfers', 'waitlist'],
+  events: ['box-office', 'charities', 'discount-codes', 'event-pages', 'mailout', 'order-admin', 'policies', 'questions', 'seating', 'staff', 'ticket-types', 'transfers', 'waitlist'],
   checkin: ['events'],
   'discount-codes': ['ticket-types'],
   mailout: ['policies', 'ticket-types'],

@@ -27,6 +27,8 @@ class Short extends Error {}
 const BEST_WINDOW = 400;
 /** How many runs it tries before it gives up (each skipped run was being taken by someone else). */
 const BEST_TRIES = 40;
+/** How many times it reads the best free seats again when every run it tried was taken meanwhile. */
+const BEST_ROUNDS = 5;
 
 export async function holdSeats(opts: { deps: Deps; site: SiteCtx; eventId: string; input: z.output<typeof ZSeatHoldRequest> }): Promise<TSeatHold> {
   const { deps, site, eventId, input } = opts;
@@ -62,13 +64,18 @@ export async function holdSeats(opts: { deps: Deps; site: SiteCtx; eventId: stri
         if (taken.length < picked.length) throw new Short();
       } else {
         const { ticketTypeId, quantity } = input.best!;
-        let runs = adjacentRuns(await repo.bestFreeSeats(tx, { tenantId, eventId, ticketTypeId, limit: BEST_WINDOW }), quantity);
-        if (runs.length === 0) runs = adjacentRuns(await repo.bestFreeSeats(tx, { tenantId, eventId, ticketTypeId, limit: null }), quantity);
-        for (const run of runs.slice(0, BEST_TRIES)) {
-          const numbers = run.map((s) => s.n);
-          if ((await repo.lockFreeSeats(tx, { tenantId, eventId, seats: numbers })).length !== numbers.length) continue;
-          taken = await repo.takeSeats(tx, { tenantId, eventId, holdId, seats: numbers });
-          break;
+        // Each round reads the best free seats afresh: in a rush, the runs of the last read may all
+        // have gone to others while later ones are still free. No run left at all: none together.
+        for (let round = 0; round < BEST_ROUNDS && taken.length === 0; round++) {
+          let runs = adjacentRuns(await repo.bestFreeSeats(tx, { tenantId, eventId, ticketTypeId, limit: BEST_WINDOW }), quantity);
+          if (runs.length === 0) runs = adjacentRuns(await repo.bestFreeSeats(tx, { tenantId, eventId, ticketTypeId, limit: null }), quantity);
+          if (runs.length === 0) break;
+          for (const run of runs.slice(0, BEST_TRIES)) {
+            const numbers = run.map((s) => s.n);
+            if ((await repo.lockFreeSeats(tx, { tenantId, eventId, seats: numbers })).length !== numbers.length) continue;
+            taken = await repo.takeSeats(tx, { tenantId, eventId, holdId, seats: numbers });
+            break;
+          }
         }
         if (taken.length !== quantity) throw new Refused(new DomainError('SEATS_NOT_TOGETHER', SM.noSeatsTogether(quantity)));
       }
