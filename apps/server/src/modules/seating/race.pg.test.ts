@@ -100,5 +100,5 @@ describe('seat holds racing on PostgreSQL across two app nodes', () => {
       else expect(rows).toHaveLength(0);
       if (second.status === 201) await nodeA.client(tenant.url).post(`${path}/${second.body.holdId}/release`, { token: second.body.token });
     }
-  });
+  }, 180_000);
 });
