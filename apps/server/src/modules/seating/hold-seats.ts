@@ -1,6 +1,7 @@
 import { adjacentRuns, M, SM, type TSeatHold, type ZSeatHoldRequest } from '@marquee/core';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { SiteCtx } from '../../platform/auth/context.js';
 import { DomainError, notFound } from '../../platform/errors.js';
@@ -70,11 +71,15 @@ export async function holdSeats(opts: { deps: Deps; site: SiteCtx; eventId: stri
           let runs = adjacentRuns(await repo.bestFreeSeats(tx, { tenantId, eventId, ticketTypeId, limit: BEST_WINDOW }), quantity);
           if (runs.length === 0) runs = adjacentRuns(await repo.bestFreeSeats(tx, { tenantId, eventId, ticketTypeId, limit: null }), quantity);
           if (runs.length === 0) break;
-          for (const run of runs.slice(0, BEST_TRIES)) {
-            const numbers = run.map((s) => s.n);
-            if ((await repo.lockFreeSeats(tx, { tenantId, eventId, seats: numbers })).length !== numbers.length) continue;
-            taken = await repo.takeSeats(tx, { tenantId, eventId, holdId, seats: numbers });
-            break;
+          // The last round waits for other buyers' locks instead of skipping them, and tries every
+          // run it read: a buyer is refused only when no run was left.
+          const last = round === BEST_ROUNDS - 1;
+          for (const run of last ? runs : runs.slice(0, BEST_TRIES)) {
+            const got = await tryRun(tx, { tenantId, eventId, holdId, seats: run.map((x) => x.n), wait: last });
+            if (got) {
+              taken = got;
+              break;
+            }
           }
         }
         if (taken.length !== quantity) throw new Refused(new DomainError('SEATS_NOT_TOGETHER', SM.noSeatsTogether(quantity)));
@@ -93,6 +98,27 @@ export async function holdSeats(opts: { deps: Deps; site: SiteCtx; eventId: stri
   } catch (err) {
     if (err instanceof Refused) throw err.error;
     if (err instanceof Short) throw await whyNotTaken(deps, tenantId, eventId, picked!);
+    throw err;
+  }
+}
+
+class Skip extends Error {}
+
+/**
+ * Takes one run in a savepoint: either all its seats, or nothing and no lock kept (a seat locked
+ * and then given up would otherwise stay locked, and skipped by everyone, until the hold's
+ * transaction ends). `wait`: wait for another buyer's lock on the run instead of skipping it.
+ */
+async function tryRun(tx: Tx, p: { tenantId: string; eventId: string; holdId: string; seats: number[]; wait: boolean }): Promise<repo.HeldSeatRow[] | null> {
+  try {
+    return await tx.transaction(async (sp) => {
+      if (!p.wait && (await repo.lockFreeSeats(sp, p)).length !== p.seats.length) throw new Skip();
+      const got = await repo.takeSeats(sp, p);
+      if (got.length !== p.seats.length) throw new Skip();
+      return got;
+    });
+  } catch (err) {
+    if (err instanceof Skip) return null;
     throw err;
   }
 }

@@ -64,23 +64,30 @@ describe('seat holds racing on PostgreSQL across two app nodes', () => {
     for (const r of won) for (const s of r.body.seats as Array<{ n: number }>) expect(rows.find((x) => x.n === s.n)!.holdId).toBe(r.body.holdId);
   }, 180_000);
 
-  it('120 buyers asking best available 2 together at once on a 10 x 10 hall: 50 holds, 100 seats, none twice, every pair adjacent', async () => {
+  it('120 buyers asking best available 2 together at once on a 10 x 10 hall: none twice, every pair adjacent, and nobody refused while two seats together were left', async () => {
     const e = await seatedEvent(10, 10);
     const path = `/api/p/tenants/${tenant.id}/events/${e.id}/seat-holds`;
     const results = await Promise.all(
       Array.from({ length: 120 }, (_, i) => (i % 2 ? nodeB : nodeA).client(tenant.url).post(path, { best: { ticketTypeId: e.ticketTypeIds[0], quantity: 2 } })),
     );
     const won = results.filter((r) => r.status === 201);
-    expect(won).toHaveLength(50);
-    expect(results.filter((r) => r.status === 409).every((r) => r.body.error.domainCode === 'SEATS_NOT_TOGETHER')).toBe(true);
+    const refused = results.filter((r) => r.status === 409);
+    expect(won.length + refused.length).toBe(120);
+    // Pairs taken greedily can leave single seats between them, so fewer than 50 may fit; but a
+    // buyer is refused only when no two free seats together are left.
+    expect(won.length).toBeGreaterThanOrEqual(34);
+    expect(refused.every((r) => r.body.error.domainCode === 'SEATS_NOT_TOGETHER')).toBe(true);
     const taken = won.flatMap((r) => r.body.seats.map((s: { n: number }) => s.n));
-    expect(new Set(taken).size).toBe(100);
+    expect(new Set(taken).size).toBe(won.length * 2);
+    const held = new Set(taken);
+    const freePairs = Array.from({ length: 100 }, (_, n) => n).filter((n) => n % 10 !== 9 && !held.has(n) && !held.has(n + 1));
+    expect(freePairs).toEqual([]);
     for (const r of won) {
       const [a, b] = r.body.seats as Array<{ n: number; row: string }>;
       expect(a!.row).toBe(b!.row);
       expect(Math.abs(a!.n - b!.n)).toBe(1);
     }
-    expect(await holders(e.id)).toHaveLength(100);
+    expect(await holders(e.id)).toHaveLength(won.length * 2);
   }, 180_000);
 
   it('a hold running out while a buyer takes the same seats: the seats end with one holder', async () => {
