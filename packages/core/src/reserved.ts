@@ -20,6 +20,9 @@ export const RESERVED_PATHS = [
 
   // Issue 23 part B: a seller's cash drawer and the admin's list of drawers.
   'cash-drawer', 'cash-drawers',
+
+  // Issue 27: the tenant console's venue layouts (the seating editor).
+  'venue-layouts',
 ] as const;
 
 const reserved = new Set<string>(RESERVED_PATHS);
