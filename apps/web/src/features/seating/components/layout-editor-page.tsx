@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Card, Grid, Group, NumberInput, SegmentedControl, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Button, Card, Grid, Group, NumberInput, SegmentedControl, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { generateSeats, ROW_LABEL_SCHEMES, SEAT_NUMBERING, type TSectionSpec, type TSeatMap, type TVenueLayout } from '@marquee/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -98,7 +98,7 @@ export function LayoutEditorPage() {
     <>
       <PageHeader title="Venue layouts" description="Seating plans for your venues. An event that sells seats copies one (Event → Seating)." />
       <Grid gutter="lg">
-        <Grid.Col span={{ base: 12, lg: 5 }}>
+        <Grid.Col span={{ base: 12, lg: 6 }}>
           <Stack>
             <Group align="end">
               <Select
@@ -182,7 +182,7 @@ export function LayoutEditorPage() {
             </Group>
           </Stack>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 7 }}>
+        <Grid.Col span={{ base: 12, lg: 6 }}>
           <Stack>
             <Group justify="space-between">
               <Group gap="xs">
@@ -220,9 +220,7 @@ export function LayoutEditorPage() {
                   <Table.Td>{seats.length.toLocaleString('en-US')}</Table.Td>
                   <Table.Td>Blocked / kept back</Table.Td>
                   <Table.Td>
-                    <Badge variant="light" color="gray">
-                      {draft.blocked.length} / {draft.kept.length}
-                    </Badge>
+                    {draft.blocked.length} / {draft.kept.length}
                   </Table.Td>
                   <Table.Td>Accessible / companion</Table.Td>
                   <Table.Td>

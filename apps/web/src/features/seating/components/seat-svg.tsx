@@ -1,5 +1,5 @@
 import type { TSeatMap } from '@marquee/core';
-import { memo, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent, type WheelEvent } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent, type WheelEvent } from 'react';
 import css from './seating.module.css';
 
 // Issue 27.4: the seat map as one SVG. Seats are circles coloured by category (free), dark
@@ -70,6 +70,8 @@ const Seats = memo(function Seats({ map, states, mine }: { map: TSeatMap; states
 export function SeatSvg({ map, states, mine, onToggle, label, height = 420 }: SeatSvgProps) {
   const full = useMemo(() => boundsOf(map), [map]);
   const [box, setBox] = useState<Box>(full);
+  // Another plan (the editor's sections changed): show all of it again.
+  useEffect(() => setBox(full), [full]);
   const svg = useRef<SVGSVGElement>(null);
   const pointers = useRef(new Map<number, { x: number; y: number }>());
   const moved = useRef(0);
