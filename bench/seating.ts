@@ -92,7 +92,7 @@ function runLoad(port: number, phases: Request[][]): Promise<Sample[][]> {
   return new Promise((resolve, reject) => {
     const source = `${LOAD_GENERATOR}
       const { parentPort, workerData } = require('node:worker_threads');
-      runPhases(workerData.port, workerData.phases, 2).then((out) => parentPort.postMessage(out));`;
+      runPhases(workerData.port, workerData.phases, 1).then((out) => parentPort.postMessage(out));`;
     const worker = new Worker(source, { eval: true, workerData: { port, phases } });
     worker.once('message', (out: Sample[][]) => {
       void worker.terminate();
@@ -147,7 +147,7 @@ async function main() {
       }
       return requests;
     };
-    const [, samples] = await runLoad(port, [schedule(warm, 2, Math.min(RATE, 400)), schedule(show, SECONDS, RATE)]);
+    const [, samples] = await runLoad(port, [schedule(warm, 2, RATE), schedule(show, SECONDS, RATE)]);
     const held = samples!.filter((s) => s.status === 201);
     const refused = samples!.filter((s) => s.status === 409).length;
     const other = samples!.filter((s) => s.status !== 201 && s.status !== 409);
