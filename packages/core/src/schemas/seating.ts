@@ -132,8 +132,9 @@ export const ZSeatHoldRequest = z
     best: z.object({ ticketTypeId: zUuid(), quantity: z.number().int().min(1, M.invalidValue).max(50, M.invalidValue) }).optional(),
     /** This browser's earlier seat hold, given back in the same transaction. */
     replace: z.object({ holdId: zUuid(), token: z.string().min(1).max(100) }).optional().nullable(),
-  })
-  .refine((v) => (v.seats ? 1 : 0) + (v.best ? 1 : 0) === 1, { message: M.invalidValue, path: ['seats'] });
+  });
+/** Exactly one of seats and best (checked by the server after the event is found, so another tenant's event is a 404 first). */
+export const isOneSeatChoice = (v: { seats?: unknown; best?: unknown }) => (v.seats ? 1 : 0) + (v.best ? 1 : 0) === 1;
 export type TSeatHoldRequest = z.input<typeof ZSeatHoldRequest>;
 
 export const ZHeldSeat = z.object({ n: z.number(), label: z.string(), section: z.string(), row: z.string(), seat: z.string(), ticketTypeId: z.string() });

@@ -1,10 +1,10 @@
-import { adjacentRuns, M, SM, type TSeatHold, type ZSeatHoldRequest } from '@marquee/core';
+import { adjacentRuns, isOneSeatChoice, M, SM, type TSeatHold, type ZSeatHoldRequest } from '@marquee/core';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { SiteCtx } from '../../platform/auth/context.js';
-import { DomainError, notFound } from '../../platform/errors.js';
+import { badRequest, DomainError, notFound } from '../../platform/errors.js';
 import * as eventsRepo from '../events/repository.js';
 import * as repo from './repository.js';
 import { queueSeatHoldExpiry } from './seat-hold-jobs.js';
@@ -39,6 +39,7 @@ export async function holdSeats(opts: { deps: Deps; site: SiteCtx; eventId: stri
   if (event.status !== 'published') throw new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
   const [types, seated] = await Promise.all([repo.eventTicketTypes(deps.db, tenantId, eventId), repo.seatedTicketTypes(deps.db, tenantId, eventId)]);
   if (seated.size === 0) throw notFound();
+  if (!isOneSeatChoice(input)) throw badRequest(M.invalidValue, { seats: M.invalidValue });
   const maxOf = new Map(types.map((t) => [t.id, t.maxPerOrder]));
   if (input.best) {
     if (!seated.has(input.best.ticketTypeId)) throw new DomainError('SEAT_WRONG_TICKET_TYPE', SM.seatWrongType);
