@@ -26,7 +26,9 @@ const SERVER_MODULES = {
   'event-pages': ['page-builder', 'public-site'],
   // the ticket menu offers the waiting list only when the organiser keeps one (issue 24)
   'public-site': ['checkout', 'events', 'tenants', 'ticket-types', 'waitlist'],
-  checkout: ['discounts', 'events', 'fees', 'orders', 'questions', 'ticket-types', 'waiting-room'],
+  checkout: ['discounts', 'events', 'fees', 'orders', 'questions', 'seating', 'ticket-types', 'waiting-room'],
+  // issue 27: venue layouts, an event's seats and the buyers' seat holds (the checkout checks and attaches them)
+  seating: ['events'],
   'waiting-room': ['events'],
   // issue 24's waiting list for sold-out tickets: offers are checkout holds, removals give an order's hold back
   waitlist: ['checkout', 'events', 'orders', 'reports'],
@@ -78,7 +80,7 @@ const SERVER_MODULES = {
 
 /** Web features: a feature imports another only for what it shows of it (a panel on its page). */
 const WEB_FEATURES = {
-  events: ['box-office', 'charities', 'discount-codes', 'event-pages', 'mailout', 'order-admin', 'policies', 'questions', 'staff', 'ticket-types', 'transfers', 'waitlist'],
+  events: ['box-office', 'charities', 'discount-codes', 'event-pages', 'mailout', 'order-admin', 'policies', 'questions', 'seating', 'staff', 'ticket-types', 'transfers', 'waitlist'],
   checkin: ['events'],
   'discount-codes': ['ticket-types'],
   mailout: ['policies', 'ticket-types'],
@@ -94,7 +96,8 @@ const WEB_FEATURES = {
   tenants: ['fees', 'payment-settings', 'staff'],
   fees: ['payment-settings'],
   accounts: [],
-  attendee: [],
+  // issue 27: the ticket menu's seat map, the cart's and the checkout's seats
+  attendee: ['seating'],
   waitlist: [],
   charities: [],
   'event-pages': [],
@@ -111,6 +114,7 @@ const WEB_FEATURES = {
   audit: [],
   webhooks: [],
   'box-office': ['ticket-types'],
+  seating: ['ticket-types'],
 };
 
 /** Refuses a map that names a folder that does not exist, misses one that does, or has a cycle. */

@@ -9,3 +9,6 @@ export { createTenant } from '../apps/server/src/modules/tenant-creation/create-
 export { hashPassword } from '../apps/server/src/platform/auth/passwords.js';
 export { signTicketCode } from '../apps/server/src/modules/checkin/ticket-code.js';
 export { setWaitingRoom } from '../apps/server/src/modules/waiting-room/service.js';
+// Issue 27 (bench/seating.ts): an event's seats written as the console writes them.
+export { eventSeatRowsOf } from '../apps/server/src/modules/seating/event-seating.js';
+export { insertEventSeating } from '../apps/server/src/modules/seating/repository.js';

@@ -51,6 +51,7 @@ import { registerCashDrawerRoutes } from './modules/cash-drawers/routes.js';
 import { registerReportRoutes } from './modules/reports/routes.js';
 import { registerCheckinRoutes } from './modules/checkin/routes.js';
 import { registerBoxOfficeRoutes } from './modules/box-office/routes.js';
+import { registerSeatingRoutes } from './modules/seating/routes.js';
 import { registerWaitingRoomRoutes } from './modules/waiting-room/routes.js';
 import { registerTransferRoutes } from './modules/transfers/routes.js';
 
@@ -288,6 +289,7 @@ export async function buildApp(config: Config, database: Database, opts: { traci
   registerReportRoutes(app, deps);
   registerCheckinRoutes(app, deps);
   registerBoxOfficeRoutes(app, deps);
+  registerSeatingRoutes(app, deps);
   registerWaitingRoomRoutes(app, deps);
   registerWaitlistRoutes(app, deps);
   registerTemplateRoutes(app, deps);

@@ -9,6 +9,7 @@ import { ensureDefaultPolicies } from './modules/policies/service.js';
 import { createTenant } from './modules/tenant-creation/create-tenant.js';
 import { seedDemoCharity, seedDemoCover, seedDemoEvent } from './modules/events/demo.js';
 import { seedDemoTemplate } from './modules/templates/demo.js';
+import { seedDemoSeatedEvent } from './modules/seating/demo.js';
 import { seedDemoHistory } from './seed-history.js';
 
 export const DEMO_TENANT = { url: 'acme', name: 'Acme Events', email: 'hello@acme.test', phone: '+15555550100' };
@@ -47,6 +48,8 @@ export async function seedIfEmpty(deps: Deps): Promise<{ seeded: boolean }> {
     const summerJam = await seedDemoEvent(tx, tenantId, { charityId });
     await seedDemoTemplate(tx, deps.storage, { tenantId, eventId: summerJam.eventId });
     await seedDemoCover(tx, deps.storage, { tenantId, eventId: summerJam.eventId });
+    // Issue 27: a seated event (the README names it).
+    await seedDemoSeatedEvent(tx, tenantId);
     return { tenantId, organiserId, adminId, charityId };
   });
   // A past event's sales, refunds, check-ins and payout, through the use cases (they commit on their own).

@@ -25,7 +25,7 @@ import { exampleOf, loadOperations, pathParamsOf, rowCounts, urlOf, type Operati
 // only, no foreign data in any body, and nothing of the victim's changed.
 
 /** Path (and query) parameters naming a tenant's resource, and where the victim's value comes from. */
-const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId', 'drawerId', 'questionId', 'keyId', 'refundId'] as const;
+const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId', 'drawerId', 'questionId', 'keyId', 'refundId', 'layoutId', 'holdId'] as const;
 type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
 /**
  * Parameters naming something global (platform policies, charities, global rules) on platform-only
@@ -101,7 +101,13 @@ async function givenTenantWithData(label: string): Promise<Victim> {
   // An API key of this tenant's (issue 25), so that its routes are tried with a real id.
   const apiKey = await c.post(`/api/tenants/${tenant.id}/api-keys`, { details: { name: `${label} app`, scopes: ['read'] } });
   const keyId: string | undefined = apiKey.body?.id;
-  if (!ruleId || !exportId || !scanId || !messageId || !endpointId || !drawerId || !keyId)
+  // Issue 27: a venue layout the event's seats are copied from, and a buyer's seat hold, so the seating routes are tried with real ids.
+  const layout = await c.post(`/api/tenants/${tenant.id}/venue-layouts`, { name: `${label} hall`, sections: [{ name: 'Hall', category: 'Hall', rows: 2, seatsPerRow: 4 }] });
+  const layoutId: string | undefined = layout.body?.id;
+  await c.put(`/api/tenants/${tenant.id}/events/${event.id}/seating`, { layoutId, categories: [{ category: 'Hall', ticketTypeId: event.ticketTypeIds[0] }] });
+  const seatHold = await server.client(tenant.url).post(`/api/p/tenants/${tenant.id}/events/${event.id}/seat-holds`, { seats: [0] });
+  const holdId: string | undefined = seatHold.body?.holdId;
+  if (!ruleId || !exportId || !scanId || !messageId || !endpointId || !drawerId || !keyId || !layoutId || !holdId)
     throw new Error(`fixture for ${label}: rules ${JSON.stringify(rules.body).slice(0, 300)}, export ${JSON.stringify(exp.body).slice(0, 300)}, scan ${JSON.stringify(scan.body).slice(0, 300)}`);
   const ids: Ids = {
     tenantId: tenant.id,
@@ -127,6 +133,8 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     drawerId,
     questionId,
     refundId,
+    layoutId,
+    holdId,
   };
   const secrets = [...new Set([...Object.values(ids), tenant.name, event.name, order.email, admin.email, staff.email, `${label.toLowerCase()}-fan@example.test`, `hello@${tenant.url}.test`])];
   return { tenant, ids, secrets };

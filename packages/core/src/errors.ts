@@ -120,6 +120,23 @@ export const DOMAIN_ERRORS = {
 
   /** Issue 24: the buyer's deadline for changing the attendees' names and answers has passed. */
   ANSWERS_LOCKED: 'CONFLICT',
+
+  /** Issue 27: a seat number that is not in the event's seating plan (or another event's). */
+  SEAT_NOT_FOUND: 'BAD_REQUEST',
+  /** A seat held or sold by someone else, blocked or kept back by the house: choose others. */
+  SEAT_UNAVAILABLE: 'CONFLICT',
+  /** A seat whose category does not sell as the ticket type chosen. */
+  SEAT_WRONG_TICKET_TYPE: 'BAD_REQUEST',
+  /** More seats than the ticket type allows in one order. */
+  SEAT_LIMIT: 'BAD_REQUEST',
+  /** Best available found no N adjacent free seats. */
+  SEATS_NOT_TOGETHER: 'CONFLICT',
+  /** The seat hold ran out (or was given back, or is not this browser's): choose the seats again. */
+  SEAT_HOLD_EXPIRED: 'GONE',
+  /** The cart's seated tickets and the held seats differ (or no seats were chosen for them). */
+  SEATS_DO_NOT_MATCH_CART: 'CONFLICT',
+  /** The event's seats are held or sold: its seating plan no longer changes. */
+  SEATING_IN_USE: 'CONFLICT',
 } as const satisfies Record<string, ErrorCode>;
 export type DomainErrorCode = keyof typeof DOMAIN_ERRORS;
 
@@ -149,6 +166,8 @@ export const PLACE_ORDER_ERRORS = [
   'DONATION_NO_CHARITY',
   'DONATION_CHARITY_CHANGED',
   'WAITLIST_OFFER_NOT_YOURS',
+  'SEAT_HOLD_EXPIRED',
+  'SEATS_DO_NOT_MATCH_CART',
 ] as const satisfies readonly DomainErrorCode[];
 export type PlaceOrderErrorCode = (typeof PLACE_ORDER_ERRORS)[number];
 export const placeOrderErrorOf = (code: DomainErrorCode | null): PlaceOrderErrorCode | null => domainCodeAmong(code, PLACE_ORDER_ERRORS);

@@ -55,3 +55,6 @@ export * from './schemas/box-office.js';
 
 export * from './schemas/questions.js';
 export * from './attendee-answers.js';
+
+export * from './seating.js';
+export * from './schemas/seating.js';

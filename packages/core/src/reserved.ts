@@ -22,6 +22,9 @@ export const RESERVED_PATHS = [
   'cash-drawer', 'cash-drawers',
   // Issue 26: the probes and the Prometheus metrics (docs/operations.md).
   'livez', 'readyz', 'metrics',
+
+  // Issue 27: the tenant console's venue layouts (the seating editor).
+  'venue-layouts',
 ] as const;
 
 const reserved = new Set<string>(RESERVED_PATHS);

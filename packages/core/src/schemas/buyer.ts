@@ -29,6 +29,8 @@ export const ZOrderPage = z.object({
       /** The ticket's id: what a transfer names (issue 24). */
       ticketId: z.string(),
       ticketTypeName: z.string(),
+      /** Issue 27: the reserved seat ('Section · Row · Seat'); null: general admission. */
+      seat: z.string().nullable().default(null),
       fullName: z.string(),
       /** The list price, and what the ticket sold for after the order's discount (issue 21.8). */
       price: z.number().int(),

@@ -44,6 +44,8 @@ export const ZCheckinTicket = z.object({
   email: z.string(),
   ticketTypeId: z.string(),
   ticketTypeName: z.string(),
+  /** Issue 27: the reserved seat; null (or absent, in a manifest kept offline from before): general admission. */
+  seat: z.string().nullable().optional(),
   state: z.enum(CHECKIN_TICKET_STATES),
   usedAt: z.string().nullable(),
   usedBy: ZCheckinUsedBy.nullable(),

@@ -1,3 +1,4 @@
+import { ZSeatHoldRef } from './seating.js';
 import { z } from 'zod';
 import { ORDER_UID_RE } from '../order-id.js';
 import { isUsa, usStateCode } from '../address.js';
@@ -211,6 +212,8 @@ export const ZCreateOrderRequest = z.object({
   answers: ZAnswerMap.optional(),
   /** Issue 24: each ticket's attendee (name, e-mail, answers), in the cart's order. */
   attendees: z.array(ZAttendeeInput).max(QUESTION_LIMITS.attendeesPerOrder).optional(),
+  /** Issue 27: the seats held for the cart's seated tickets (docs/seating.md). */
+  seatHold: ZSeatHoldRef.optional().nullable(),
 });
 export type TCreateOrderRequest = z.input<typeof ZCreateOrderRequest>;
 
@@ -234,6 +237,8 @@ export type TCreateOrderResponse = z.infer<typeof ZCreateOrderResponse>;
 export const ZHoldCartRequest = z.object({
   lines: z.array(ZCartLine).min(1, M.ticketsNoLongerAvailable).max(MAX_CART_LINES, M.invalidValue),
   draft: z.object({ orderUID: z.string().regex(ORDER_UID_RE, M.invalidValue), token: z.string().min(1).max(100) }).optional().nullable(),
+  /** Issue 27: the seats held for the cart's seated tickets. */
+  seatHold: ZSeatHoldRef.optional().nullable(),
 });
 export type THoldCartRequest = z.input<typeof ZHoldCartRequest>;
 

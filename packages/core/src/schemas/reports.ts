@@ -274,6 +274,8 @@ export const ZReportTicketDetails = z.object({
   /** Issue 23: its order's channel (ONLINE, BACKEND, APP) and payment method (card, cash, card_terminal, complimentary). */
   channel: z.string(),
   paymentMethod: z.string(),
+  /** Issue 27: the reserved seat ('Section · Row · Seat'); null: general admission. */
+  seat: z.string().nullable(),
 });
 export const ZReportTicket = zResource(ZReportTicketDetails);
 export type TReportTicket = z.infer<typeof ZReportTicket>;

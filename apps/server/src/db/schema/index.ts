@@ -24,3 +24,5 @@ export * from './waitlist.js';
 export * from './drawers.js';
 
 export * from './questions.js';
+
+export * from './seating.js';

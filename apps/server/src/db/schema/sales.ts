@@ -284,6 +284,8 @@ export const tickets = pgTable(
     usedByDevice: text('used_by_device'),
     usedByUser: uuid('used_by_user'),
     usedByScan: uuid('used_by_scan'),
+    /** Issue 27: the reserved seat, 'Section · Row · Seat' (set from event_seats when the ticket is issued); null: general admission. */
+    seatLabel: text('seat_label'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -25,6 +25,7 @@ const doorColumns = {
   email: tickets.email,
   ticketTypeId: tickets.ticketTypeId,
   ticketTypeName: tickets.ticketTypeName,
+  seatLabel: tickets.seatLabel,
   used: tickets.used,
   voided: tickets.voided,
   usedAt: tickets.usedAt,
@@ -47,6 +48,7 @@ export type DoorTicketRow = {
   email: string;
   ticketTypeId: string;
   ticketTypeName: string;
+  seatLabel: string | null;
   used: boolean;
   voided: boolean;
   usedAt: Date | null;

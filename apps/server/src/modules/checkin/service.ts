@@ -52,6 +52,7 @@ export function toCheckinTicket(t: repo.DoorTicketRow): TCheckinTicket {
     email: t.email,
     ticketTypeId: t.ticketTypeId,
     ticketTypeName: t.ticketTypeName,
+    seat: t.seatLabel,
     state: stateOf(t),
     usedAt: t.used && t.usedAt ? t.usedAt.toISOString() : null,
     usedBy: t.used && t.usedByDevice ? { deviceId: t.usedByDevice, name: personName(t.usedByFirstName, t.usedByLastName, t.usedByEmail) } : null,

@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.js';
 import type { SiteCtx } from '../../platform/auth/context.js';
 import { DomainError, notFound } from '../../platform/errors.js';
 import { releaseHold } from '../orders/holds.js';
+import { attachCartSeats, checkCartSeats, seatHoldExpired } from '../seating/cart-seats.js';
 import { tokenMatches } from '../orders/public-order.js';
 import * as ordersRepo from '../orders/repository.js';
 import { cartConflict, checkCart } from './cart.js';
@@ -51,6 +52,8 @@ export async function holdCart(opts: {
   const now = new Date();
   const check = checkCart(event, types, input.lines, now);
   if (check.blocked) throw cartConflict(check);
+  // Issue 27: the cart's seated tickets are the seats this browser holds (seating/cart-seats.ts).
+  const seats = await checkCartSeats({ deps, tenantId, eventId, lines: input.lines, seatHold: input.seatHold });
   // The one quote (pricing.ts): no code and no donation yet; PLACE ORDER prices the cart again with them.
   const quote = quoteCart(snapshot, { lines: input.lines, discountCode: null, donation: 0, donationField: 'donation', now });
   const hold = newHold(now, deps.config.holdMinutes);
@@ -59,5 +62,9 @@ export async function holdCart(opts: {
     holdRequestOf({ tenantId, eventId, hold, source: 'online', buyer: NO_BUYER, quote, userId: site.user?.id ?? null, admission: opts.admission ?? null, paymentProvider: null }),
   );
   if (!outcome.ok) throw refusal(outcome, snapshot, input.lines, now);
+  if (seats && !(await attachCartSeats(deps, { tenantId, eventId, seats, orderId: hold.orderId, until: hold.holdExpiresAt }))) {
+    await deps.db.transaction((tx) => releaseHold(tx, { orderId: hold.orderId }, false));
+    throw seatHoldExpired();
+  }
   return { orderUID: hold.orderUid, orderToken: hold.token, holdExpiresAt: hold.holdExpiresAt.toISOString(), breakdown: quote.breakdown };
 }

@@ -8,6 +8,7 @@ import { releaseHold } from '../orders/holds.js';
 import { markPaidInTx } from '../orders/payment.js';
 import * as ordersRepo from '../orders/repository.js';
 import { checkNewOrderAnswers, recordNewOrderAnswers } from '../questions/order-answers.js';
+import { attachCartSeats, checkCartSeats, seatHoldExpired } from '../seating/cart-seats.js';
 import { cartConflict, checkCart } from './cart.js';
 import { APP_SALE, charityChanged, invalidDiscount, noCharity, ONLINE_SALE, quoteCart } from './pricing.js';
 import { holdRequestOf, newHold } from './order-row.js';
@@ -93,6 +94,8 @@ export async function createOrder(opts: {
   const now = new Date();
   const check = checkCart(event, types, input.lines, now);
   if (check.blocked) throw cartConflict(check);
+  // Issue 27: the cart's seated tickets are the seats this browser holds (seating/cart-seats.ts).
+  const seats = await checkCartSeats({ deps, tenantId, eventId, lines: input.lines, seatHold: input.seatHold });
   const quote = quoteCart(snapshot, {
     lines: input.lines,
     discountCode: contact.discountCode,
@@ -126,6 +129,11 @@ export async function createOrder(opts: {
   const takenOver = held ? await takeOverHold(deps, held, request) : 'gone';
   const outcome = takenOver === 'gone' ? await repo.holdOrder(deps.db, request) : takenOver;
   if (!outcome.ok) throw refusal(outcome, snapshot, input.lines, now);
+  // Issue 27: the seats go with the order (before a free order is paid: payment makes them its own).
+  if (seats && !(await attachCartSeats(deps, { tenantId, eventId, seats, orderId, until: holdExpiresAt }))) {
+    await deps.db.transaction((tx) => releaseHold(tx, { orderId }, false));
+    throw seatHoldExpired();
+  }
   // Issue 24: the attendees and answers (one statement), written while the gateway opens the
   // checkout. The tickets are not kept without them: a failed write gives the hold back at once (and
   // closes the checkout; a payment that still reaches the draft is refunded, as a replaced one's is).

@@ -84,6 +84,7 @@ export async function getOrderPage(opts: { deps: Deps; site: SiteCtx; token: str
         return {
           ticketId: t.id,
           ticketTypeName: t.ticketTypeName,
+          seat: t.seatLabel,
           fullName: moved ? moved.toName : t.fullName,
           price: t.price,
           paid: soldFor.get(t.ticketTypeId)?.[index] ?? t.price,

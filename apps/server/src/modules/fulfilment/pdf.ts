@@ -25,7 +25,8 @@ export type TicketEventInfo = {
 };
 
 /** `code`: the text of the QR code, the ticket's signed code. */
-export type TicketInfo = { ticketUid: string; code: string; ticketTypeName: string; price: number; fullName: string };
+/** `seat`: issue 27's reserved seat ('Section · Row · Seat'); null: general admission. */
+export type TicketInfo = { ticketUid: string; code: string; ticketTypeName: string; seat?: string | null; price: number; fullName: string };
 
 export type TicketDocument = { event: TicketEventInfo; orderUid: string; tickets: TicketInfo[] };
 
@@ -125,6 +126,7 @@ function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, i
   const colWidth = qrX - margin - 18;
   const rows: Array<[string, string]> = [
     ['Ticket type', t.ticketTypeName],
+    ...(t.seat ? ([['Seat', t.seat]] as Array<[string, string]>) : []),
     ['Price', formatMoney(t.price)],
     ['Attendee', t.fullName || '-'],
     ['Order ID', d.orderUid],

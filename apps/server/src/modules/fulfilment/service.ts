@@ -74,7 +74,7 @@ export async function ticketDocument(
   deps: Deps,
   event: NonNullable<Awaited<ReturnType<typeof repo.findEvent>>>,
   orderUid: string,
-  tickets: Array<Pick<repo.TicketRow, 'ticketUid' | 'ticketTypeName' | 'price' | 'fullName'>>,
+  tickets: Array<Pick<repo.TicketRow, 'ticketUid' | 'ticketTypeName' | 'price' | 'fullName'> & { seatLabel?: string | null }>,
 ): Promise<TicketDocument> {
   // Issue 15: the cover's ticket crop in the header; a ticket without it is still a ticket.
   const cover = event.coverImageId ? await deps.storage.get(coverStorageKey(event.tenantId, event.id, event.coverImageId, 'ticket.jpg')) : null;
@@ -85,6 +85,7 @@ export async function ticketDocument(
       ticketUid: t.ticketUid,
       code: signTicketCode(deps.config.secret, event.id, t.ticketUid),
       ticketTypeName: t.ticketTypeName,
+      seat: t.seatLabel ?? null,
       price: t.price,
       fullName: t.fullName,
     })),

@@ -32,7 +32,7 @@ export const TICKETS: ReportSource<TReportTicket> = {
   },
   base: (scope) => ({
     select: sql`t.id, t.ticket_uid, t.full_name, t.email, t.contact_number, t.ticket_type_name, t.price, t.used, t.voided,
-      t.created_at, t.event_id, o.order_uid, o.channel, o.payment_method, e.name as event_name`,
+      t.created_at, t.event_id, t.seat_label, o.order_uid, o.channel, o.payment_method, e.name as event_name`,
     from: sql`tickets t join orders o on o.tenant_id = t.tenant_id and o.id = t.order_id join events e on e.tenant_id = t.tenant_id and e.id = t.event_id`,
     // The order's scope repeated, so that the planner reads the event's orders, not the tenant's.
     where: sql`${scopeWhere(scope, 't.tenant_id', 't.event_id')} and ${scopeWhere(scope, 'o.tenant_id', 'o.event_id')} and o.status in ${PAID}`,
@@ -55,6 +55,7 @@ export const TICKETS: ReportSource<TReportTicket> = {
       eventName: str(r.event_name),
       channel: str(r.channel),
       paymentMethod: str(r.payment_method).toLowerCase(),
+      seat: strOrNull(r.seat_label),
     },
   }),
   csv: [
@@ -70,5 +71,7 @@ export const TICKETS: ReportSource<TReportTicket> = {
     { header: 'Status', value: (t) => ticketStatusLabel(t.details.vioded), sql: labelSql('t.voided', ticketStatusLabel(true), ticketStatusLabel(false)) },
     { header: 'Channel', value: (t) => t.details.channel, sql: textSql('o.channel') },
     { header: 'Payment Method', value: (t) => t.details.paymentMethod, sql: textSql('lower(o.payment_method)') },
+    // Issue 27: last, so that the spec's columns keep their places.
+    { header: 'Seat', value: (t) => t.details.seat ?? '', sql: textSql('t.seat_label') },
   ],
 };

@@ -38,6 +38,7 @@ export const tenantRoutes: RouteObject[] = [
           { path: 'reports/orders', handle: tenantPage('Find an Order'), lazy: lazyPage(() => import('../../features/order-admin/components/find-order'), 'FindOrderPage') },
           { path: 'event/:eventId/order/:orderUID', handle: consolePage('Order'), lazy: lazyPage(() => import('../../features/order-admin/components/order-detail-page'), 'ConsoleOrderPage') },
           ...tenantPayoutRoutes(tenantPage),
+          { path: 'venue-layouts', handle: tenantPage('Venue layouts'), lazy: lazyPage(() => import('../../features/seating/components/layout-editor-page'), 'LayoutEditorPage') },
           { path: 'api-keys', handle: tenantPage('API Keys'), lazy: lazyPage(() => import('../../features/api-keys/components/tenant-api-keys-page'), 'TenantApiKeysPage') },
           { path: 'audit-log', handle: tenantPage('Audit Log'), lazy: lazyPage(() => import('../../features/audit/components/tenant-audit-log-page'), 'TenantAuditLogPage') },
           { path: 'settings/webhooks', handle: tenantPage('Webhooks'), lazy: lazyPage(() => import('../../features/webhooks/components/webhooks-page'), 'WebhooksPage') },

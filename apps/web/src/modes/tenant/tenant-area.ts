@@ -1,5 +1,6 @@
 import { BOX_OFFICE, type TMembership, type TSiteContext } from '@marquee/core';
 import {
+  IconArmchair,
   IconBuildingStore,
   IconCalendarEvent,
   IconCash,
@@ -48,6 +49,7 @@ export const tenantArea: ConsoleArea = {
     { label: 'Cash drawer', to: '/cash-drawer', icon: IconCashRegister, visible: sellsAtBoxOffice },
     { label: 'Cash drawers', to: '/cash-drawers', icon: IconCashRegister, visible: tenantAdmin },
     { label: 'Charities', to: '/charities', icon: IconHeartHandshake, visible: tenantWide },
+    { label: 'Venue layouts', to: '/venue-layouts', icon: IconArmchair, visible: tenantAdmin },
     { label: 'API Keys', to: '/api-keys', icon: IconKey, visible: tenantAdmin },
     { label: 'Audit Log', to: '/audit-log', icon: IconHistory, visible: tenantAdmin },
     { label: 'Webhooks', to: '/settings/webhooks', icon: IconWebhook, visible: tenantAdmin },

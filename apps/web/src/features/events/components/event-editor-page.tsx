@@ -21,6 +21,7 @@ import { formatInZone } from '../../../ui/time';
 import { EventActions } from './event-actions';
 import { EventDetailsForm } from './event-details-form';
 import { EventStatusBadge } from './event-status-badge';
+import { EventSeatingCard } from '../../seating/components/event-seating-card';
 import { WaitingRoomCard } from './waiting-room-card';
 import { TransferSettingsCard } from '../../transfers/components/transfer-settings-card';
 
@@ -187,6 +188,7 @@ export function EventEditorPage() {
         </Tabs.Panel>
         <Tabs.Panel value="ticket-types">
           <TicketTypesPanel event={e} />
+          {tab === 'ticket-types' && <EventSeatingCard tenantId={e.tenantId} eventId={e.id} disabled={d.status === 'cancelled'} />}
         </Tabs.Panel>
         <Tabs.Panel value="questions">{tab === 'questions' && <QuestionsPanel event={e} />}</Tabs.Panel>
         <Tabs.Panel value="discount-codes">

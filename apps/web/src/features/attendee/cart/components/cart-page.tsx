@@ -17,6 +17,7 @@ import { canAdd, itemOf, nextDown, nextUp, stepperMax } from '../cart-rules';
 import { cartSubtotal, cartTicketCount, setQuantity, type CartItem } from '../cart-store';
 import { usePrice } from '../queries';
 import { useCartChecks, useCurrentCart } from '../use-cart-checks';
+import { useSeatHold } from '../../../seating/seat-store';
 import { Breakdown } from './breakdown';
 import css from './cart.module.css';
 
@@ -44,6 +45,7 @@ export function CartPage() {
   const { event, fresh: isFresh } = useFreshEvent(outlet.event, eventName);
   // Names and prices as the event has them now, not as they were when the tickets were chosen.
   const items = useCurrentCart(eventName, event, isFresh);
+  const seatHold = useSeatHold(event.id);
   const navigate = useNavigate();
   const [covidOpen, setCovidOpen] = useState(false);
   const validation = useCartChecks({ event, eventName, items, fresh: isFresh });
@@ -117,6 +119,8 @@ export function CartPage() {
               <ul className={css.lines}>
                 {items.map((item) => {
                   const t = typeOf(item.id);
+                  // Issue 27: a seated line's quantity is its seats; they change on the map.
+                  const seats = (seatHold?.seats ?? []).filter((s) => s.ticketTypeId === item.id);
                   const problem = problemOf(item.id);
                   return (
                     <li key={item.id} className={css.line} data-testid={`cart-line-${item.ticketName}`}>
@@ -124,8 +128,20 @@ export function CartPage() {
                         <div className={css.lineInfo}>
                           <div className={css.lineName}>{item.ticketName}</div>
                           <div className={css.lineEach}>{money(item.price)} each</div>
+                          {seats.length > 0 && (
+                            <ul className={css.seats} data-testid={`cart-seats-${item.ticketName}`}>
+                              {seats.map((s) => (
+                                <li key={s.n}>{s.label}</li>
+                              ))}
+                            </ul>
+                          )}
                         </div>
                         <div className={css.lineStepper}>
+                          {seats.length > 0 ? (
+                            <ButtonLink to={`/${eventName}/tickets`} variant="secondary" size="sm">
+                              Change seats
+                            </ButtonLink>
+                          ) : (
                           <Stepper
                             label={item.ticketName}
                             value={item.quantity}
@@ -135,6 +151,7 @@ export function CartPage() {
                             canDecrement={item.quantity > 0}
                             testId={`cart-qty-${item.ticketName}`}
                           />
+                          )}
                         </div>
                         <div className={css.lineTotal}>{money(item.price * item.quantity)}</div>
                         <button type="button" className={css.remove} onClick={() => remove(item)} aria-label={`Remove ${item.ticketName}`}>

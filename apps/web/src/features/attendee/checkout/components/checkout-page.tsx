@@ -31,6 +31,7 @@ import { ContactSections } from './contact-sections';
 import { DiscountBox } from './discount-box';
 import { DonationBox } from './donation-box';
 import { SeatMap } from './seat-map';
+import { seatHoldRef, setSeatHold } from '../../../seating/seat-store';
 import css from './checkout.module.css';
 
 // Issue 24: the attendees' details and the organiser's questions load with the questions, only for an event that asks.
@@ -213,7 +214,7 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
     const live = hold && Date.parse(hold.holdExpiresAt) > Date.now() ? hold : null;
     if (live && JSON.stringify(cartLines(live.items)) === cartKey) return;
     holding.current = cartKey;
-    holdCart(event.tenantId, event.id, { lines: cartLines(items), draft: live ? { orderUID: live.orderUID, token: live.token } : null })
+    holdCart(event.tenantId, event.id, { lines: cartLines(items), draft: live ? { orderUID: live.orderUID, token: live.token } : null, seatHold: seatHoldRef(event.id) })
       .then((answer) => {
         const next: PendingOrder = { orderUID: answer.orderUID, token: answer.orderToken, eventName, email: '', holdExpiresAt: answer.holdExpiresAt, breakdown: answer.breakdown, items };
         savePendingOrder(next);
@@ -227,10 +228,17 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
         if (e.domainCode === 'WAITING_ROOM_REQUIRED' || e.domainCode === 'WAITING_ROOM_ORDER_LIMIT') return;
         const code = isNotFound(e) ? 'EVENT_NOT_ON_SALE' : placeOrderErrorOf(e.domainCode);
         if (code === 'CART_CONFLICT' || code === 'CART_CHANGED') void showAvailabilityIssue();
+        else if (code === 'SEAT_HOLD_EXPIRED' || code === 'SEATS_DO_NOT_MATCH_CART') seatsGone(e.message);
         else if (code === 'EVENT_NOT_ON_SALE') void outlet.refetch();
       });
     // Held once per cart: the hold, the event and the items are read as they are when the cart changes.
   }, [cartKey, isFresh, returning, validation.blocked]);
+
+  const seatsGone = (message: string) => {
+    setSeatHold(event.id, null);
+    toast.error('Please choose your seats again', message, { id: 'seats' });
+    void navigate(`/${eventName}/tickets`);
+  };
 
   const showAvailabilityIssue = async () => {
     const ev = await fresh.refetch();
@@ -250,6 +258,7 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
         cancelUrl: `${origin}/${eventName}/account?payment=cancelled`,
         draftOrderUID: hold?.orderUID ?? null,
         source: 'online',
+        seatHold: seatHoldRef(event.id),
         ...(asks ? toRequest(attendeeValues) : {}),
       });
       savePendingOrder({
@@ -302,6 +311,11 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
           // A waiting-list offer bought with another address (issue 24): the e-mail field says which one.
           form.setServerErrors({ email: e.message });
           focusFirstError();
+          return;
+        case 'SEAT_HOLD_EXPIRED':
+        case 'SEATS_DO_NOT_MATCH_CART':
+          // Issue 27: the seats ran out (or differ from the cart): back to the map to choose them again.
+          seatsGone(e.message);
           return;
         case 'WAITING_ROOM_ORDER_LIMIT':
           // This turn in line has placed the orders one turn allows (issue 21 §1): the server says so.

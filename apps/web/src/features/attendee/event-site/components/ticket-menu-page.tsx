@@ -1,5 +1,7 @@
 import { M_SITE as M, type TPublicTicketType } from '@marquee/core';
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
+import { fetchSeatMap, fetchSeatStates } from '../../../seating/api';
+import { useQuery } from '../../site/site-query';
 import { Link } from '../../site/site-router';
 import { canAdd, currentItems, itemOf, menuTicketTypes, nextDown, nextUp, offSaleLabel, stepperMax, ticketState, withCapacityCap, type TicketState } from '../../cart/cart-rules';
 import { cartTicketCount, setQuantity, useCart } from '../../cart/cart-store';
@@ -16,6 +18,10 @@ import site from './site.module.css';
 import css from './ticket-menu.module.css';
 
 const LOW_STOCK = 10;
+// Issue 27: the seat map loads only for an event that sells seats (the first load stays as it was).
+const SeatPicker = lazy(() => import('./seat-picker'));
+/** Seat states are polled this often while the map is open (an unchanged poll is a 304). */
+const SEAT_POLL_MS = 2_000;
 
 function statusPill(state: TicketState, t: TPublicTicketType, timeZone: string) {
   const off = offSaleLabel(state, t, (iso) => shortMoment(iso, timeZone));
@@ -51,6 +57,22 @@ export function TicketMenuPage() {
   const price = usePrice(eventName, items, null, count > 0);
   const total = count === 0 ? 0 : (price.data?.totalAmount ?? null);
   const pricing = count > 0 && (price.isFetching || price.isPlaceholderData);
+
+  // Issue 27: an event with a seating plan answers its seats' states (an empty string: none).
+  const seatStates = useQuery({
+    queryKey: ['site', 'seat-states', event.id],
+    queryFn: ({ signal }) => fetchSeatStates(event.tenantId, event.id, signal),
+    staleTime: 0,
+    refetchInterval: (q) => (q.state.data?.states ? SEAT_POLL_MS : false),
+  });
+  const seated = !!seatStates.data?.states;
+  const seatMap = useQuery({
+    queryKey: ['site', 'seat-map', event.id],
+    queryFn: ({ signal }) => fetchSeatMap(event.tenantId, event.id, signal),
+    enabled: seated,
+    staleTime: 60_000,
+  });
+  const seatedIds = new Set((seatMap.data?.categories ?? []).map((c) => c.ticketTypeId));
 
   const quantityOf = (id: string) => items.find((i) => i.id === id)?.quantity ?? 0;
 
@@ -95,6 +117,12 @@ export function TicketMenuPage() {
         </div>
       </div>
 
+      {seated && seatMap.data && (
+        <Suspense fallback={<p className={css.empty}>Loading the seat map…</p>}>
+          <SeatPicker event={event} eventName={eventName} map={seatMap.data} states={seatStates.data?.states ?? ''} refresh={() => void seatStates.refetch()} />
+        </Suspense>
+      )}
+
       <div className={css.list}>
         {types.length === 0 && <p className={css.empty}>Tickets for this event are not on sale yet.</p>}
         {types.map((t) => {
@@ -120,6 +148,11 @@ export function TicketMenuPage() {
                 </div>
               </div>
               <div className={css.control}>
+                {seatedIds.has(t.id) ? (
+                  <span className={css.limits} data-testid={`seated-${t.details.name}`}>
+                    {quantity > 0 ? `${quantity} seat${quantity === 1 ? '' : 's'} chosen` : 'Choose seats on the map'}
+                  </span>
+                ) : (
                 <Stepper
                   label={t.details.name}
                   value={quantity}
@@ -129,6 +162,7 @@ export function TicketMenuPage() {
                   canDecrement={quantity > 0}
                   testId={`qty-${t.details.name}`}
                 />
+                )}
               </div>
               {state === 'soldOut' && d.waitlist === true && <JoinWaitlist tenantId={event.tenantId} eventId={event.id} ticketType={t} />}
             </article>

@@ -281,6 +281,11 @@ function TicketItem({ ticket: t, number, of, onTransfer }: { ticket: PageTicket;
             Ticket {number} of {of}
           </span>
           <span className={css.ticketType}>{t.ticketTypeName}</span>
+          {t.seat && (
+            <span className={css.seat} data-testid="order-link-seat">
+              {t.seat}
+            </span>
+          )}
           {t.fullName && <span className={css.holder}>{t.fullName}</span>}
           {price}
           <span className={css.ticketIdLabel}>Ticket ID</span>
@@ -300,6 +305,11 @@ function TicketItem({ ticket: t, number, of, onTransfer }: { ticket: PageTicket;
     <li className={css.ticket} data-testid="order-link-ticket" data-status={t.status}>
       <span className={css.ticketMain}>
         <span className={css.ticketType}>{t.ticketTypeName}</span>
+        {t.seat && (
+          <span className={css.seat} data-testid="order-link-seat">
+            {t.seat}
+          </span>
+        )}
         {!t.transferredTo && <span className={css.holder}>{t.fullName}</span>}
         {t.transferredTo && (
           <span className={css.holder} data-testid="order-link-transferred-to">

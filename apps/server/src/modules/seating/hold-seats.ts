@@ -1,0 +1,147 @@
+import { adjacentRuns, isOneSeatChoice, M, SM, type TSeatHold, type ZSeatHoldRequest } from '@marquee/core';
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { Tx } from '../../db/client.js';
+import type { Deps } from '../../deps.js';
+import type { SiteCtx } from '../../platform/auth/context.js';
+import { badRequest, DomainError, notFound } from '../../platform/errors.js';
+import * as eventsRepo from '../events/repository.js';
+import * as repo from './repository.js';
+import { queueSeatHoldExpiry } from './seat-hold-jobs.js';
+import { newSeatToken, seatTokenMatches } from './seat-token.js';
+
+// Issue 27.2: a buyer's seats, held for the checkout. Picked seats are taken by one conditional
+// UPDATE (each seat open, for sale and free) in seat-number order; "best available: N together"
+// reads the best free seats from the free-seat index, finds runs of N adjacent seats in one row
+// (core adjacentRuns) and takes the first run whose seats it can lock without waiting (SKIP
+// LOCKED: a run another buyer is taking is skipped). Either way the whole hold is taken or nothing
+// is written. The database keeps a seat in one hold or one order at most (db/schema/seating.ts).
+
+class Refused extends Error {
+  constructor(readonly error: DomainError) {
+    super(error.message);
+  }
+}
+class Short extends Error {}
+
+/** How many of the best free seats best-available looks at before it reads them all. */
+const BEST_WINDOW = 400;
+/** How many runs it tries before it gives up (each skipped run was being taken by someone else). */
+const BEST_TRIES = 40;
+/** How many times it reads the best free seats again when every run it tried was taken meanwhile. */
+const BEST_ROUNDS = 5;
+
+export async function holdSeats(opts: { deps: Deps; site: SiteCtx; eventId: string; input: z.output<typeof ZSeatHoldRequest> }): Promise<TSeatHold> {
+  const { deps, site, eventId, input } = opts;
+  const tenantId = site.tenant.id;
+  const event = await eventsRepo.findEvent(deps.db, tenantId, eventId);
+  if (!event || (event.status !== 'published' && event.publishedAt === null)) throw notFound();
+  if (event.status !== 'published') throw new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
+  const [types, seated] = await Promise.all([repo.eventTicketTypes(deps.db, tenantId, eventId), repo.seatedTicketTypes(deps.db, tenantId, eventId)]);
+  if (seated.size === 0) throw notFound();
+  if (!isOneSeatChoice(input)) throw badRequest(M.invalidValue, { seats: M.invalidValue });
+  const maxOf = new Map(types.map((t) => [t.id, t.maxPerOrder]));
+  if (input.best) {
+    if (!seated.has(input.best.ticketTypeId)) throw new DomainError('SEAT_WRONG_TICKET_TYPE', SM.seatWrongType);
+    const max = maxOf.get(input.best.ticketTypeId) ?? 0;
+    if (input.best.quantity > max) throw new DomainError('SEAT_LIMIT', SM.seatLimit(max));
+  }
+  const picked = input.seats ? [...new Set(input.seats)].sort((a, b) => a - b) : null;
+
+  const holdId = randomUUID();
+  const { token, hash } = newSeatToken();
+  const expiresAt = new Date(Date.now() + deps.config.holdMinutes * 60_000);
+  try {
+    const seats = await deps.db.transaction(async (tx) => {
+      if (input.replace) {
+        const old = await repo.findSeatHold(tx, tenantId, input.replace.holdId, true);
+        if (old && old.eventId === eventId && old.status === 'live' && seatTokenMatches(old.tokenHash, input.replace.token)) {
+          await repo.releaseSeatHold(tx, { tenantId, holdId: old.id });
+        }
+      }
+      await repo.insertSeatHold(tx, { tenantId, id: holdId, eventId, tokenHash: hash, expiresAt });
+      let taken: repo.HeldSeatRow[] = [];
+      if (picked) {
+        taken = await repo.takeSeats(tx, { tenantId, eventId, holdId, seats: picked });
+        if (taken.length < picked.length) throw new Short();
+      } else {
+        const { ticketTypeId, quantity } = input.best!;
+        // Each round reads the best free seats afresh: in a rush, the runs of the last read may all
+        // have gone to others while later ones are still free. No run left at all: none together.
+        for (let round = 0; round < BEST_ROUNDS && taken.length === 0; round++) {
+          let runs = adjacentRuns(await repo.bestFreeSeats(tx, { tenantId, eventId, ticketTypeId, limit: BEST_WINDOW }), quantity);
+          if (runs.length === 0) runs = adjacentRuns(await repo.bestFreeSeats(tx, { tenantId, eventId, ticketTypeId, limit: null }), quantity);
+          if (runs.length === 0) break;
+          // The last round waits for other buyers' locks instead of skipping them, and tries every
+          // run it read: a buyer is refused only when no run was left.
+          const last = round === BEST_ROUNDS - 1;
+          for (const run of last ? runs : runs.slice(0, BEST_TRIES)) {
+            const got = await tryRun(tx, { tenantId, eventId, holdId, seats: run.map((x) => x.n), wait: last });
+            if (got) {
+              taken = got;
+              break;
+            }
+          }
+        }
+        if (taken.length !== quantity) throw new Refused(new DomainError('SEATS_NOT_TOGETHER', SM.noSeatsTogether(quantity)));
+      }
+      const perType = new Map<string, number>();
+      for (const s of taken) perType.set(s.ticketTypeId, (perType.get(s.ticketTypeId) ?? 0) + 1);
+      for (const [typeId, count] of perType) {
+        const max = maxOf.get(typeId) ?? 0;
+        if (count > max) throw new Refused(new DomainError('SEAT_LIMIT', SM.seatLimit(max)));
+      }
+      await queueSeatHoldExpiry(deps, tx, { tenantId, holdId, at: expiresAt });
+      return taken;
+    });
+    seats.sort((a, b) => a.n - b.n);
+    return { holdId, token, expiresAt: expiresAt.toISOString(), seats };
+  } catch (err) {
+    if (err instanceof Refused) throw err.error;
+    if (err instanceof Short) throw await whyNotTaken(deps, tenantId, eventId, picked!);
+    throw err;
+  }
+}
+
+class Skip extends Error {}
+
+/**
+ * Takes one run in a savepoint: either all its seats, or nothing and no lock kept (a seat locked
+ * and then given up would otherwise stay locked, and skipped by everyone, until the hold's
+ * transaction ends). `wait`: wait for another buyer's lock on the run instead of skipping it.
+ */
+async function tryRun(tx: Tx, p: { tenantId: string; eventId: string; holdId: string; seats: number[]; wait: boolean }): Promise<repo.HeldSeatRow[] | null> {
+  try {
+    return await tx.transaction(async (sp) => {
+      if (!p.wait && (await repo.lockFreeSeats(sp, p)).length !== p.seats.length) throw new Skip();
+      const got = await repo.takeSeats(sp, p);
+      if (got.length !== p.seats.length) throw new Skip();
+      return got;
+    });
+  } catch (err) {
+    if (err instanceof Skip) return null;
+    throw err;
+  }
+}
+
+/** Why picked seats could not all be taken (read after the rollback): not in the plan, or not free. */
+async function whyNotTaken(deps: Deps, tenantId: string, eventId: string, picked: number[]): Promise<DomainError> {
+  const rows = await repo.seatsByNumber(deps.db, tenantId, eventId, picked);
+  if (rows.length < picked.length) return new DomainError('SEAT_NOT_FOUND', SM.seatNotFound);
+  const unavailable = rows.filter((s) => s.status !== 'open' || s.holdId !== null || s.orderId !== null || s.ticketTypeId === null);
+  const labels = (unavailable.length ? unavailable : rows).map((s) => s.label).join(', ');
+  return new DomainError('SEAT_UNAVAILABLE', SM.seatUnavailable(labels));
+}
+
+/** The buyer gives their seats back (they changed their mind); a hold already bought or gone is not found. */
+export async function releaseSeats(opts: { deps: Deps; site: SiteCtx; eventId: string; holdId: string; token: string }): Promise<{ success: true }> {
+  const { deps, site, eventId, holdId, token } = opts;
+  const tenantId = site.tenant.id;
+  const released = await deps.db.transaction(async (tx) => {
+    const hold = await repo.findSeatHold(tx, tenantId, holdId, true);
+    if (!hold || hold.eventId !== eventId || hold.status !== 'live' || !seatTokenMatches(hold.tokenHash, token)) return false;
+    return repo.releaseSeatHold(tx, { tenantId, holdId });
+  });
+  if (!released) throw notFound();
+  return { success: true };
+}

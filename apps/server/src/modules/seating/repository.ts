@@ -1,0 +1,324 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.js';
+import { eventSeatCategories, eventSeating, eventSeats, orders, seatHolds, ticketTypes, venueLayouts, venueSeatFlags, venueSections } from '../../db/schema/index.js';
+
+// Issue 27's SQL. Lock order (docs/architecture.md "Lock order" 2a): an order, then its seat holds
+// by id, then their seats by number; a seat hold on its own takes the hold row, then the seats.
+
+export type LayoutRow = typeof venueLayouts.$inferSelect;
+export type SectionRow = typeof venueSections.$inferSelect;
+export type FlagRow = typeof venueSeatFlags.$inferSelect;
+
+// ---- layouts -----------------------------------------------------------------------------------
+
+export async function listLayouts(db: DbOrTx, tenantId: string) {
+  return db.select().from(venueLayouts).where(eq(venueLayouts.tenantId, tenantId)).orderBy(asc(venueLayouts.name), asc(venueLayouts.id));
+}
+
+export async function findLayout(db: DbOrTx, tenantId: string, id: string, lock = false): Promise<LayoutRow | undefined> {
+  const q = db.select().from(venueLayouts).where(and(eq(venueLayouts.tenantId, tenantId), eq(venueLayouts.id, id)));
+  const [row] = lock ? await q.for('update') : await q;
+  return row;
+}
+
+export async function sectionsOf(db: DbOrTx, tenantId: string, layoutIds: string[]): Promise<SectionRow[]> {
+  if (layoutIds.length === 0) return [];
+  return db
+    .select()
+    .from(venueSections)
+    .where(and(eq(venueSections.tenantId, tenantId), inArray(venueSections.layoutId, layoutIds)))
+    .orderBy(asc(venueSections.layoutId), asc(venueSections.position));
+}
+
+export async function flagsOf(db: DbOrTx, tenantId: string, layoutIds: string[]): Promise<FlagRow[]> {
+  if (layoutIds.length === 0) return [];
+  return db
+    .select()
+    .from(venueSeatFlags)
+    .where(and(eq(venueSeatFlags.tenantId, tenantId), inArray(venueSeatFlags.layoutId, layoutIds)))
+    .orderBy(asc(venueSeatFlags.seatKey));
+}
+
+export async function insertLayout(tx: DbOrTx, row: typeof venueLayouts.$inferInsert) {
+  await tx.insert(venueLayouts).values(row);
+}
+
+export async function renameLayout(tx: DbOrTx, tenantId: string, id: string, name: string) {
+  await tx
+    .update(venueLayouts)
+    .set({ name, updatedAt: new Date() })
+    .where(and(eq(venueLayouts.tenantId, tenantId), eq(venueLayouts.id, id)));
+}
+
+/** The layout's sections and flags, replaced as a whole (the editor saves the whole plan). */
+export async function replaceLayoutContent(
+  tx: DbOrTx,
+  tenantId: string,
+  layoutId: string,
+  sections: Array<Omit<typeof venueSections.$inferInsert, 'tenantId' | 'layoutId'>>,
+  flags: Array<Omit<typeof venueSeatFlags.$inferInsert, 'tenantId' | 'layoutId'>>,
+) {
+  await tx.delete(venueSections).where(and(eq(venueSections.tenantId, tenantId), eq(venueSections.layoutId, layoutId)));
+  await tx.delete(venueSeatFlags).where(and(eq(venueSeatFlags.tenantId, tenantId), eq(venueSeatFlags.layoutId, layoutId)));
+  if (sections.length) await tx.insert(venueSections).values(sections.map((s) => ({ ...s, tenantId, layoutId })));
+  for (let i = 0; i < flags.length; i += 2000) {
+    await tx.insert(venueSeatFlags).values(flags.slice(i, i + 2000).map((f) => ({ ...f, tenantId, layoutId })));
+  }
+}
+
+export async function deleteLayout(tx: DbOrTx, tenantId: string, id: string): Promise<boolean> {
+  await tx.delete(venueSections).where(and(eq(venueSections.tenantId, tenantId), eq(venueSections.layoutId, id)));
+  await tx.delete(venueSeatFlags).where(and(eq(venueSeatFlags.tenantId, tenantId), eq(venueSeatFlags.layoutId, id)));
+  const rows = await tx
+    .delete(venueLayouts)
+    .where(and(eq(venueLayouts.tenantId, tenantId), eq(venueLayouts.id, id)))
+    .returning({ id: venueLayouts.id });
+  return rows.length === 1;
+}
+
+// ---- an event's seating ------------------------------------------------------------------------
+
+export async function findEventSeating(db: DbOrTx, tenantId: string, eventId: string) {
+  const [seating] = await db
+    .select()
+    .from(eventSeating)
+    .where(and(eq(eventSeating.tenantId, tenantId), eq(eventSeating.eventId, eventId)));
+  if (!seating) return null;
+  const categories = await db
+    .select({ category: eventSeatCategories.category, ticketTypeId: eventSeatCategories.ticketTypeId })
+    .from(eventSeatCategories)
+    .where(and(eq(eventSeatCategories.tenantId, tenantId), eq(eventSeatCategories.eventId, eventId)))
+    .orderBy(asc(eventSeatCategories.category));
+  const [counts] = await db
+    .select({
+      seats: sql<number>`count(*)::int`,
+      held: sql<number>`count(*) filter (where ${eventSeats.holdId} is not null)::int`,
+      sold: sql<number>`count(*) filter (where ${eventSeats.orderId} is not null)::int`,
+    })
+    .from(eventSeats)
+    .where(and(eq(eventSeats.tenantId, tenantId), eq(eventSeats.eventId, eventId)));
+  return { seating, categories, seats: counts?.seats ?? 0, held: counts?.held ?? 0, sold: counts?.sold ?? 0 };
+}
+
+/** The ticket types the event's seats sell as (empty: the event has no seating, or nothing mapped). */
+export async function seatedTicketTypes(db: DbOrTx, tenantId: string, eventId: string): Promise<Set<string>> {
+  const rows = await db
+    .select({ id: eventSeatCategories.ticketTypeId })
+    .from(eventSeatCategories)
+    .where(and(eq(eventSeatCategories.tenantId, tenantId), eq(eventSeatCategories.eventId, eventId)));
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function eventTicketTypes(db: DbOrTx, tenantId: string, eventId: string) {
+  return db
+    .select({ id: ticketTypes.id, name: ticketTypes.name, price: ticketTypes.price, maxPerOrder: ticketTypes.maxPerOrder })
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.tenantId, tenantId), eq(ticketTypes.eventId, eventId)));
+}
+
+/**
+ * Removes the event's seats and seating, all or nothing: answers false (and the caller rolls back)
+ * when any seat is held or sold. The DELETE takes every seat's lock, so a hold racing it either
+ * committed first (and is seen here) or finds its seat gone.
+ */
+export async function clearEventSeats(tx: Tx, tenantId: string, eventId: string): Promise<boolean> {
+  const gone = await tx
+    .delete(eventSeats)
+    .where(and(eq(eventSeats.tenantId, tenantId), eq(eventSeats.eventId, eventId)))
+    .returning({ holdId: eventSeats.holdId, orderId: eventSeats.orderId });
+  if (gone.some((s) => s.holdId !== null || s.orderId !== null)) return false;
+  await tx.delete(eventSeatCategories).where(and(eq(eventSeatCategories.tenantId, tenantId), eq(eventSeatCategories.eventId, eventId)));
+  await tx.delete(eventSeating).where(and(eq(eventSeating.tenantId, tenantId), eq(eventSeating.eventId, eventId)));
+  return true;
+}
+
+export async function insertEventSeating(
+  tx: Tx,
+  p: {
+    tenantId: string;
+    eventId: string;
+    layoutId: string;
+    layoutName: string;
+    categories: Array<{ category: string; ticketTypeId: string }>;
+    seats: Array<Omit<typeof eventSeats.$inferInsert, 'tenantId' | 'eventId'>>;
+  },
+) {
+  await tx.insert(eventSeating).values({ tenantId: p.tenantId, eventId: p.eventId, layoutId: p.layoutId, layoutName: p.layoutName });
+  if (p.categories.length) await tx.insert(eventSeatCategories).values(p.categories.map((c) => ({ ...c, tenantId: p.tenantId, eventId: p.eventId })));
+  for (let i = 0; i < p.seats.length; i += 1000) {
+    await tx.insert(eventSeats).values(p.seats.slice(i, i + 1000).map((s) => ({ ...s, tenantId: p.tenantId, eventId: p.eventId })));
+  }
+}
+
+// ---- the map -----------------------------------------------------------------------------------
+
+export async function mapSeats(db: DbOrTx, tenantId: string, eventId: string) {
+  return db
+    .select({
+      n: eventSeats.n,
+      section: eventSeats.section,
+      row: eventSeats.rowLabel,
+      seat: eventSeats.seatLabel,
+      x: eventSeats.x,
+      y: eventSeats.y,
+      category: eventSeats.category,
+      accessible: eventSeats.accessible,
+      companion: eventSeats.companion,
+    })
+    .from(eventSeats)
+    .where(and(eq(eventSeats.tenantId, tenantId), eq(eventSeats.eventId, eventId)))
+    .orderBy(asc(eventSeats.n));
+}
+
+/** A letter per seat, by number: f free, h held, s sold, x not for sale (blocked, kept back, or its category sells as nothing). */
+export async function seatStates(db: DbOrTx, tenantId: string, eventId: string): Promise<string> {
+  const [row] = await db
+    .select({
+      states: sql<string | null>`string_agg(case
+        when ${eventSeats.orderId} is not null then 's'
+        when ${eventSeats.holdId} is not null then 'h'
+        when ${eventSeats.status} <> 'open' or ${eventSeats.ticketTypeId} is null then 'x'
+        else 'f' end, '' order by ${eventSeats.n})`,
+    })
+    .from(eventSeats)
+    .where(and(eq(eventSeats.tenantId, tenantId), eq(eventSeats.eventId, eventId)));
+  return row?.states ?? '';
+}
+
+// ---- seat holds ---------------------------------------------------------------------------------
+
+export type HeldSeatRow = { n: number; label: string; section: string; row: string; seat: string; ticketTypeId: string };
+const heldColumns = {
+  n: eventSeats.n,
+  label: eventSeats.label,
+  section: eventSeats.section,
+  row: eventSeats.rowLabel,
+  seat: eventSeats.seatLabel,
+  ticketTypeId: sql<string>`${eventSeats.ticketTypeId}`,
+};
+
+export async function insertSeatHold(tx: DbOrTx, row: typeof seatHolds.$inferInsert) {
+  await tx.insert(seatHolds).values(row);
+}
+
+/** Takes these seats for the hold where each is open, for sale and free; answers those taken. */
+export async function takeSeats(tx: DbOrTx, p: { tenantId: string; eventId: string; holdId: string; seats: number[] }): Promise<HeldSeatRow[]> {
+  return tx
+    .update(eventSeats)
+    .set({ holdId: p.holdId })
+    .where(
+      and(
+        eq(eventSeats.tenantId, p.tenantId),
+        eq(eventSeats.eventId, p.eventId),
+        inArray(eventSeats.n, p.seats),
+        eq(eventSeats.status, 'open'),
+        sql`${eventSeats.holdId} is null and ${eventSeats.orderId} is null and ${eventSeats.ticketTypeId} is not null`,
+      ),
+    )
+    .returning(heldColumns);
+}
+
+/** The seats asked for, as they are now (why a take fell short). */
+export async function seatsByNumber(db: DbOrTx, tenantId: string, eventId: string, seats: number[]) {
+  return db
+    .select({ ...heldColumns, ticketTypeId: eventSeats.ticketTypeId, status: eventSeats.status, holdId: eventSeats.holdId, orderId: eventSeats.orderId })
+    .from(eventSeats)
+    .where(and(eq(eventSeats.tenantId, tenantId), eq(eventSeats.eventId, eventId), inArray(eventSeats.n, seats)));
+}
+
+/** The best free seats of a ticket type (the free-seat index, front and centre first), accessible and companion seats left for those who ask. */
+export async function bestFreeSeats(db: DbOrTx, p: { tenantId: string; eventId: string; ticketTypeId: string; limit: number | null }) {
+  const q = db
+    .select({ n: eventSeats.n, rowKey: eventSeats.rowKey, seatIndex: eventSeats.seatIndex, score: eventSeats.score })
+    .from(eventSeats)
+    .where(
+      and(
+        eq(eventSeats.tenantId, p.tenantId),
+        eq(eventSeats.eventId, p.eventId),
+        eq(eventSeats.ticketTypeId, p.ticketTypeId),
+        eq(eventSeats.status, 'open'),
+        sql`${eventSeats.holdId} is null and ${eventSeats.orderId} is null and not ${eventSeats.accessible} and not ${eventSeats.companion}`,
+      ),
+    )
+    .orderBy(asc(eventSeats.score), asc(eventSeats.n));
+  return p.limit === null ? q : q.limit(p.limit);
+}
+
+/** Locks those of these seats that are free and nobody else is taking (SKIP LOCKED): a run another buyer is taking is skipped, not waited for. */
+export async function lockFreeSeats(tx: DbOrTx, p: { tenantId: string; eventId: string; seats: number[] }): Promise<number[]> {
+  const rows = await tx.execute(sql`
+    select n from ${eventSeats}
+    where tenant_id = ${p.tenantId} and event_id = ${p.eventId} and n = any(${sql.raw(`'{${p.seats.map((n) => Math.trunc(n)).join(',')}}'::int[]`)})
+      and status = 'open' and hold_id is null and order_id is null
+    order by n for update skip locked`);
+  return (rows as unknown as { rows: Array<{ n: number }> }).rows.map((r) => Number(r.n));
+}
+
+export type SeatHoldRow = typeof seatHolds.$inferSelect;
+
+export async function findSeatHold(db: DbOrTx, tenantId: string, holdId: string, lock = false): Promise<SeatHoldRow | undefined> {
+  const q = db.select().from(seatHolds).where(and(eq(seatHolds.tenantId, tenantId), eq(seatHolds.id, holdId)));
+  const [row] = lock ? await q.for('update') : await q;
+  return row;
+}
+
+export async function seatsOfHold(db: DbOrTx, tenantId: string, eventId: string, holdId: string): Promise<HeldSeatRow[]> {
+  return db
+    .select(heldColumns)
+    .from(eventSeats)
+    .where(and(eq(eventSeats.tenantId, tenantId), eq(eventSeats.eventId, eventId), eq(eventSeats.holdId, holdId)))
+    .orderBy(asc(eventSeats.rowKey), asc(eventSeats.seatIndex));
+}
+
+/** The hold is given back: 'released', and its seats free. Answers whether it was live. */
+export async function releaseSeatHold(tx: DbOrTx, p: { tenantId: string; holdId: string }): Promise<boolean> {
+  const [hold] = await tx
+    .update(seatHolds)
+    .set({ status: 'released' })
+    .where(and(eq(seatHolds.tenantId, p.tenantId), eq(seatHolds.id, p.holdId), eq(seatHolds.status, 'live')))
+    .returning({ eventId: seatHolds.eventId });
+  if (!hold) return false;
+  await tx
+    .update(eventSeats)
+    .set({ holdId: null })
+    .where(and(eq(eventSeats.tenantId, p.tenantId), eq(eventSeats.eventId, hold.eventId), eq(eventSeats.holdId, p.holdId)));
+  return true;
+}
+
+/** The order the hold was attached to, locked (lock order: orders before seat holds); its status. */
+export async function lockOrderOf(tx: DbOrTx, tenantId: string, orderId: string): Promise<string | null> {
+  const [row] = await tx
+    .select({ status: orders.status })
+    .from(orders)
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId)))
+    .for('update');
+  return row?.status ?? null;
+}
+
+/** The seat hold now keeps its seats for this order until `until` (or its own expiry, if later); false when it is not live any more. */
+export async function attachSeatHold(tx: DbOrTx, p: { tenantId: string; eventId: string; holdId: string; orderId: string; until: Date }): Promise<boolean> {
+  const rows = await tx
+    .update(seatHolds)
+    .set({ orderId: p.orderId, expiresAt: sql`greatest(${seatHolds.expiresAt}, ${p.until.toISOString()}::timestamptz)` })
+    .where(
+      and(
+        eq(seatHolds.tenantId, p.tenantId),
+        eq(seatHolds.id, p.holdId),
+        eq(seatHolds.eventId, p.eventId),
+        eq(seatHolds.status, 'live'),
+        sql`${seatHolds.expiresAt} > now()`,
+      ),
+    )
+    .returning({ id: seatHolds.id });
+  return rows.length === 1;
+}
+
+/** Live holds past their expiry (their job was lost, or keeps failing). */
+export async function overdueSeatHolds(db: DbOrTx, limit: number) {
+  return db
+    .select({ tenantId: seatHolds.tenantId, id: seatHolds.id })
+    .from(seatHolds)
+    .where(and(eq(seatHolds.status, 'live'), sql`${seatHolds.expiresAt} < now() - interval '30 seconds'`))
+    .orderBy(asc(seatHolds.expiresAt))
+    .limit(limit);
+}

@@ -1,0 +1,316 @@
+import { SM, type TVenueLayoutInput } from '@marquee/core';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventSeats, orders, seatHolds, tickets } from '../../db/schema/index.js';
+import {
+  checkoutPayload,
+  givenEventOnSale,
+  givenTenantAdmin,
+  givenTenantWithSettings,
+  inspectPdf,
+  lastMailTo,
+  startServer,
+  type Client,
+  type GivenEventOnSale,
+  type GivenTenant,
+  type TestServer,
+} from '../../../test/harness.js';
+import { expireSeatHold, reconcileSeatHolds } from './seat-hold-jobs.js';
+
+// Issue 27: venue layouts, an event's seats, seat holds (picked and best available), the checkout
+// with seats, and the seat on the tickets.
+
+let server: TestServer, tenant: GivenTenant, other: GivenTenant, admin: Client, otherAdmin: Client;
+beforeAll(async () => {
+  server = await startServer();
+  tenant = await givenTenantWithSettings(server);
+  other = await givenTenantWithSettings(server);
+  admin = await givenTenantAdmin(server, tenant);
+  otherAdmin = await givenTenantAdmin(server, other);
+});
+afterAll(() => server.close());
+
+const db = () => server.app.deps.db;
+const site = (t = tenant): Client => server.client(t.url);
+const layouts = (t = tenant) => `/api/tenants/${t.id}/venue-layouts`;
+const seatingPath = (e: { id: string }, t = tenant) => `/api/tenants/${t.id}/events/${e.id}/seating`;
+const pub = (e: { id: string }, t = tenant) => `/api/p/tenants/${t.id}/events/${e.id}`;
+const form = (fields: Record<string, string>) => Buffer.from(new URLSearchParams(fields).toString());
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** Stalls: rows A-C of 6 seats with an aisle after seat 3; Balcony: one row of 4. */
+const plan = (over: Partial<TVenueLayoutInput> = {}): TVenueLayoutInput => ({
+  name: 'Town Hall',
+  sections: [
+    { name: 'Stalls', category: 'Stalls', rows: 3, seatsPerRow: 6, aisleAfter: [3] },
+    { name: 'Balcony', category: 'Balcony', rows: 1, seatsPerRow: 4, y: 60 },
+  ],
+  blocked: ['Stalls|A|1'],
+  accessible: ['Stalls|C|6'],
+  ...over,
+});
+
+async function seatedEvent(): Promise<{ e: GivenEventOnSale; layoutId: string }> {
+  const e = await givenEventOnSale(server, tenant.id, {
+    ticketTypes: [
+      { name: 'Stalls', price: 5000, quantity: 18, maxPerOrder: 4 },
+      { name: 'Balcony', price: 3000, quantity: 4 },
+      { name: 'Programme', price: 500, quantity: 100 },
+    ],
+  });
+  const layout = await admin.post(layouts(), plan());
+  expect(layout.status).toBe(201);
+  const set = await admin.put(seatingPath(e), {
+    layoutId: layout.body.id,
+    categories: [
+      { category: 'Stalls', ticketTypeId: e.ticketTypeIds[0] },
+      { category: 'Balcony', ticketTypeId: e.ticketTypeIds[1] },
+    ],
+  });
+  expect(set.status).toBe(200);
+  return { e, layoutId: layout.body.id };
+}
+
+const seatRow = async (e: { id: string }, n: number) =>
+  (await db().select().from(eventSeats).where(and(eq(eventSeats.eventId, e.id), eq(eventSeats.n, n))))[0]!;
+const freeCount = async (e: { id: string }) =>
+  (await db().select({ c: sql<number>`count(*)::int` }).from(eventSeats).where(and(eq(eventSeats.eventId, e.id), sql`hold_id is null and order_id is null`)))[0]!.c;
+
+describe('venue layouts (console)', () => {
+  it('creates a layout from its grids, reads it back, lists, updates and deletes it', async () => {
+    const res = await admin.post(layouts(), plan());
+    expect(res.status).toBe(201);
+    expect(res.body.details).toMatchObject({ name: 'Town Hall', seatCount: 22, blocked: ['Stalls|A|1'], accessible: ['Stalls|C|6'], kept: [], companion: [] });
+    expect(res.body.details.sections[0]).toMatchObject({ name: 'Stalls', rows: 3, seatsPerRow: 6, aisleAfter: [3], rowLabels: 'letters', numbering: 'ltr' });
+    expect((await admin.get(`${layouts()}/${res.body.id}`)).body).toEqual(res.body);
+    expect((await admin.get(layouts())).body.result.map((l: { id: string }) => l.id)).toContain(res.body.id);
+    const updated = await admin.put(`${layouts()}/${res.body.id}`, plan({ name: 'Town Hall (new)', blocked: [] }));
+    expect(updated.status).toBe(200);
+    expect(updated.body.details).toMatchObject({ name: 'Town Hall (new)', blocked: [] });
+    expect((await admin.delete(`${layouts()}/${res.body.id}`)).status).toBe(200);
+    expect((await admin.get(`${layouts()}/${res.body.id}`)).status).toBe(404);
+  });
+
+  it('refuses bad input with the field and message, writing nothing', async () => {
+    const before = (await admin.get(layouts())).body.count;
+    const cases: Array<[Partial<TVenueLayoutInput>, string]> = [
+      [{ name: ' ' }, SM.layoutNameRequired],
+      [{ blocked: ['Stalls|Z|99'] }, SM.unknownSeatKey],
+      [{ sections: [{ name: 'A', category: 'A', rows: 100, seatsPerRow: 120 }, { name: 'B', category: 'B', rows: 100, seatsPerRow: 120 }, { name: 'C', category: 'C', rows: 100, seatsPerRow: 120 }], blocked: [], accessible: [] }, SM.tooManySeats],
+      [{ sections: [{ name: 'A', category: 'A', rows: 1, seatsPerRow: 2 }, { name: 'a', category: 'B', rows: 1, seatsPerRow: 2 }], blocked: [], accessible: [] }, SM.sectionNamesUnique],
+    ];
+    for (const [over, message] of cases) {
+      const res = await admin.post(layouts(), plan(over));
+      expect(res.status, message).toBe(400);
+      expect(JSON.stringify(res.body)).toContain(message);
+    }
+    expect((await admin.post(layouts(), { ...plan(), sections: [{ name: 'S', category: 'S', rows: 0, seatsPerRow: 3 }] })).status).toBe(400);
+    expect((await admin.get(layouts())).body.count).toBe(before);
+  });
+
+  it("another tenant's layout is not found (read, save, delete, or taken by an event)", async () => {
+    const theirs = await otherAdmin.post(layouts(other), plan());
+    expect((await admin.get(`${layouts()}/${theirs.body.id}`)).status).toBe(404);
+    expect((await admin.put(`${layouts()}/${theirs.body.id}`, plan())).status).toBe(404);
+    expect((await admin.delete(`${layouts()}/${theirs.body.id}`)).status).toBe(404);
+    expect((await admin.get(layouts(other))).status).toBe(404);
+    const e = await givenEventOnSale(server, tenant.id);
+    expect((await admin.put(seatingPath(e), { layoutId: theirs.body.id, categories: [] })).status).toBe(404);
+    expect((await otherAdmin.get(`${layouts(other)}/${theirs.body.id}`)).status).toBe(200);
+  });
+});
+
+describe("an event's seating (console)", () => {
+  it('copies the layout with each category selling as a ticket type; bad mappings are 400; another tenant\'s event is 404', async () => {
+    const { e, layoutId } = await seatedEvent();
+    const got = await admin.get(seatingPath(e));
+    expect(got.body).toMatchObject({ layoutId, layoutName: 'Town Hall', seatCount: 22, held: 0, sold: 0 });
+    const unmapped = await admin.put(seatingPath(e), { layoutId, categories: [{ category: 'Stalls', ticketTypeId: e.ticketTypeIds[0] }] });
+    expect(unmapped.status).toBe(400);
+    expect(unmapped.body.error.message).toBe(SM.categoryUnmapped('Balcony'));
+    const elsewhere = await givenEventOnSale(server, tenant.id);
+    const foreignType = await admin.put(seatingPath(e), {
+      layoutId,
+      categories: [
+        { category: 'Stalls', ticketTypeId: elsewhere.ticketTypeIds[0] },
+        { category: 'Balcony', ticketTypeId: e.ticketTypeIds[1] },
+      ],
+    });
+    expect(foreignType.status).toBe(400);
+    expect(foreignType.body.error.message).toBe(SM.ticketTypeNotFound);
+    expect((await otherAdmin.get(seatingPath(e, other))).status).toBe(404);
+    expect((await otherAdmin.put(seatingPath(e, other), { layoutId, categories: [] })).status).toBe(404);
+    expect((await admin.get(seatingPath(e))).body.seatCount).toBe(22);
+  });
+});
+
+describe('the seat map and seat holds (attendee site)', () => {
+  it('answers the plan, and the states with an ETag that a poll answers 304 until a seat changes', async () => {
+    const { e } = await seatedEvent();
+    const map = await site().get(`${pub(e)}/seat-map`);
+    expect(map.status).toBe(200);
+    expect(map.body.sections).toEqual(['Stalls', 'Balcony']);
+    expect(map.body.seats).toHaveLength(22);
+    expect(map.body.seats[0]).toEqual([0, 'A', '1', 0, 0, expect.any(Number), 0]);
+    expect(map.body.categories.map((c: { ticketTypeName: string }) => c.ticketTypeName).sort()).toEqual(['Balcony', 'Stalls']);
+    const states = await site().get(`${pub(e)}/seat-states`);
+    expect(states.body.states).toBe('x' + 'f'.repeat(21));
+    const etag = String(states.headers.etag);
+    expect((await site().request('GET', `${pub(e)}/seat-states`, undefined, { 'if-none-match': etag })).status).toBe(304);
+    expect((await site().post(`${pub(e)}/seat-holds`, { seats: [1, 2] })).status).toBe(201);
+    const after = await site().request('GET', `${pub(e)}/seat-states`, undefined, { 'if-none-match': etag });
+    expect(after.status).toBe(200);
+    expect(after.body.states.slice(0, 4)).toBe('xhhf');
+    // Another tenant's host does not see this event's seats.
+    expect((await site(other).get(`${pub(e, other)}/seat-map`)).status).toBe(404);
+    const plain = await givenEventOnSale(server, tenant.id);
+    expect((await site().get(`${pub(plain)}/seat-map`)).status).toBe(404);
+  });
+
+  it('holds picked seats with their labels; a taken, blocked or unknown seat is refused and nothing is written', async () => {
+    const { e } = await seatedEvent();
+    const res = await site().post(`${pub(e)}/seat-holds`, { seats: [2, 1] });
+    expect(res.status).toBe(201);
+    expect(res.body.seats).toEqual([
+      { n: 1, label: 'Stalls · Row A · Seat 2', section: 'Stalls', row: 'A', seat: '2', ticketTypeId: e.ticketTypeIds[0] },
+      { n: 2, label: 'Stalls · Row A · Seat 3', section: 'Stalls', row: 'A', seat: '3', ticketTypeId: e.ticketTypeIds[0] },
+    ]);
+    const free = await freeCount(e);
+    const taken = await site().post(`${pub(e)}/seat-holds`, { seats: [3, 2] });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error).toMatchObject({ domainCode: 'SEAT_UNAVAILABLE', message: SM.seatUnavailable('Stalls · Row A · Seat 3') });
+    const blocked = await site().post(`${pub(e)}/seat-holds`, { seats: [0] });
+    expect(blocked.body.error.domainCode).toBe('SEAT_UNAVAILABLE');
+    const unknown = await site().post(`${pub(e)}/seat-holds`, { seats: [3, 500] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ domainCode: 'SEAT_NOT_FOUND', message: SM.seatNotFound });
+    expect((await site().post(`${pub(e)}/seat-holds`, { seats: [-1] })).status).toBe(400);
+    expect((await site().post(`${pub(e)}/seat-holds`, {})).status).toBe(400);
+    expect((await site().post(`${pub(e)}/seat-holds`, { seats: [3], best: { ticketTypeId: e.ticketTypeIds[0], quantity: 1 } })).status).toBe(400);
+    expect((await seatRow(e, 3)).holdId).toBeNull();
+    expect(await freeCount(e)).toBe(free);
+    // Five Stalls seats: more than the ticket type's 4 per order.
+    const limit = await site().post(`${pub(e)}/seat-holds`, { seats: [3, 4, 5, 6, 7] });
+    expect(limit.status).toBe(400);
+    expect(limit.body.error).toMatchObject({ domainCode: 'SEAT_LIMIT', message: SM.seatLimit(4) });
+    expect(await freeCount(e)).toBe(free);
+    // Another event's seat hold cannot be given back here, nor with a wrong token.
+    expect((await site().post(`${pub(e)}/seat-holds/${res.body.holdId}/release`, { token: 'nope' })).status).toBe(404);
+    expect((await site().post(`${pub(e)}/seat-holds/${res.body.holdId}/release`, { token: res.body.token })).status).toBe(200);
+    expect((await seatRow(e, 1)).holdId).toBeNull();
+  });
+
+  it('best available: N together takes adjacent seats in one row, front and centre first, skipping blocked, held and accessible seats', async () => {
+    const { e } = await seatedEvent();
+    const [stalls, balcony, programme] = e.ticketTypeIds as [string, string, string];
+    const first = await site().post(`${pub(e)}/seat-holds`, { best: { ticketTypeId: stalls, quantity: 2 } });
+    expect(first.status).toBe(201);
+    // Row A: seat 1 blocked; the aisle after 3 splits 2-3 from 4-5-6; the centre pair is 3|4 but not adjacent, so A 2-3 or A 4-5.
+    const labels = first.body.seats.map((s: { label: string }) => s.label);
+    expect([['Stalls · Row A · Seat 2', 'Stalls · Row A · Seat 3'], ['Stalls · Row A · Seat 4', 'Stalls · Row A · Seat 5']]).toContainEqual(labels);
+    const second = await site().post(`${pub(e)}/seat-holds`, { best: { ticketTypeId: stalls, quantity: 2 } });
+    expect(second.body.seats.map((s: { row: string }) => s.row)).toEqual(['A', 'A']);
+    expect(second.body.seats.map((s: { label: string }) => s.label)).not.toEqual(labels);
+    const three = await site().post(`${pub(e)}/seat-holds`, { best: { ticketTypeId: stalls, quantity: 3 } });
+    expect(three.body.seats.map((s: { row: string; seat: string }) => `${s.row}${s.seat}`)).toEqual(['B1', 'B2', 'B3']);
+    // The balcony has 4 seats: never 5 together.
+    const none = await site().post(`${pub(e)}/seat-holds`, { best: { ticketTypeId: balcony, quantity: 5 } });
+    expect(none.status).toBe(409);
+    const tooMany = await site().post(`${pub(e)}/seat-holds`, { best: { ticketTypeId: stalls, quantity: 4 } });
+    // Rows left: B 4-6, C 1-3, C 4-5 (C6 is accessible): no 4 together.
+    expect(tooMany.status).toBe(409);
+    expect(tooMany.body.error).toMatchObject({ domainCode: 'SEATS_NOT_TOGETHER', message: SM.noSeatsTogether(4) });
+    const wrongType = await site().post(`${pub(e)}/seat-holds`, { best: { ticketTypeId: programme, quantity: 1 } });
+    expect(wrongType.body.error.domainCode).toBe('SEAT_WRONG_TICKET_TYPE');
+  });
+
+  it('a seat is in one hold or one order at most: the database refuses both, whatever the code does', async () => {
+    const { e } = await seatedEvent();
+    const held = await site().post(`${pub(e)}/seat-holds`, { seats: [5] });
+    expect(held.status).toBe(201);
+    const attempt = db().execute(sql`update event_seats set order_id = gen_random_uuid() where event_id = ${e.id} and n = 5`);
+    await expect(attempt).rejects.toThrow();
+    const blocked = db().execute(sql`update event_seats set hold_id = gen_random_uuid() where event_id = ${e.id} and n = 0`);
+    await expect(blocked).rejects.toThrow();
+  });
+});
+
+describe('the checkout with seats', () => {
+  const holdsPath = (e: { id: string }) => `/api/p/tenants/${tenant.id}/events/${e.id}/holds`;
+  const ordersPath = (e: { id: string }) => `/api/p/tenants/${tenant.id}/events/${e.id}/orders`;
+
+  it('holds the cart with its seats, pays, and the tickets carry the seats (PDF, order page, states sold)', async () => {
+    const { e } = await seatedEvent();
+    const [stalls, , programme] = e.ticketTypeIds as [string, string, string];
+    const c = site();
+    const seats = await c.post(`${pub(e)}/seat-holds`, { seats: [7, 8] });
+    const seatHold = { holdId: seats.body.holdId, token: seats.body.token };
+    const lines = [
+      { ticketTypeId: stalls, quantity: 2 },
+      { ticketTypeId: programme, quantity: 1 },
+    ];
+    // Without the seats, or with seats for another cart: refused, nothing held.
+    const none = await c.post(holdsPath(e), { lines });
+    expect(none.status).toBe(409);
+    expect(none.body.error).toMatchObject({ domainCode: 'SEATS_DO_NOT_MATCH_CART', message: SM.seatsRequired });
+    const more = await c.post(holdsPath(e), { lines: [{ ticketTypeId: stalls, quantity: 3 }], seatHold });
+    expect(more.body.error).toMatchObject({ domainCode: 'SEATS_DO_NOT_MATCH_CART', message: SM.seatsDoNotMatchCart });
+    const forged = await c.post(holdsPath(e), { lines, seatHold: { ...seatHold, token: 'x' } });
+    expect(forged.body.error.domainCode).toBe('SEAT_HOLD_EXPIRED');
+    expect(await db().select().from(orders).where(eq(orders.eventId, e.id))).toHaveLength(0);
+
+    const held = await c.post(holdsPath(e), { lines, seatHold });
+    expect(held.status).toBe(201);
+    const placed = await c.post(ordersPath(e), { ...checkoutPayload(lines, { email: 'seated@example.test' }), draftOrderUID: held.body.orderUID, seatHold });
+    expect(placed.status).toBe(201);
+    const [order] = await db().select().from(orders).where(eq(orders.orderUid, placed.body.orderUID));
+    const [hold] = await db().select().from(seatHolds).where(eq(seatHolds.id, seatHold.holdId));
+    expect(hold).toMatchObject({ orderId: order!.id, status: 'live' });
+
+    const payUrl = new URL(placed.body.message);
+    expect((await c.request('POST', payUrl.pathname, form({ cardNumber: '4242424242424242', expiry: '11/39', cvc: '999' }), FORM)).status).toBe(303);
+    await server.app.deps.jobs.drain();
+    const sold = await db().select().from(tickets).where(eq(tickets.orderId, order!.id));
+    expect(sold.map((t) => t.seatLabel).sort()).toEqual(['Stalls · Row B · Seat 2', 'Stalls · Row B · Seat 3', null]);
+    expect((await seatRow(e, 7)).orderId).toBe(order!.id);
+    expect((await seatRow(e, 7)).holdId).toBeNull();
+    expect((await db().select().from(seatHolds).where(eq(seatHolds.id, seatHold.holdId)))[0]!.status).toBe('sold');
+    expect((await site().get(`${pub(e)}/seat-states`)).body.states.slice(6, 10)).toBe('fssf');
+    expect((await admin.get(seatingPath(e))).body).toMatchObject({ sold: 2, held: 0 });
+
+    const mail = await lastMailTo(server, 'seated@example.test');
+    const pdf = inspectPdf((await server.app.deps.storage.get(mail!.attachments[0]!.key))!.bytes);
+    expect(pdf.pages.some((p) => p.text.includes('Stalls · Row B · Seat 2'))).toBe(true);
+
+    // The sold seats are nobody else's, and the seating no longer changes.
+    expect((await site().post(`${pub(e)}/seat-holds`, { seats: [7] })).body.error.domainCode).toBe('SEAT_UNAVAILABLE');
+    const change = await admin.delete(seatingPath(e));
+    expect(change.status).toBe(409);
+    expect(change.body.error).toMatchObject({ domainCode: 'SEATING_IN_USE', message: SM.seatingInUse });
+    // The tickets export has the seat.
+    const csv = await admin.get(`/api/tenants/${tenant.id}/reports/tickets/export?filters=${encodeURIComponent(JSON.stringify({ 'details.eventId': e.id }))}`);
+    if (csv.status === 200) expect(csv.raw.toString()).toContain('Stalls · Row B · Seat 2');
+  });
+
+  it('a seat hold runs out like a ticket hold: its job (or the sweep) frees the seats, and the checkout then refuses it', async () => {
+    const { e } = await seatedEvent();
+    const c = site();
+    const seats = await c.post(`${pub(e)}/seat-holds`, { seats: [9, 10] });
+    const holdId = seats.body.holdId as string;
+    // Not due yet: the job leaves it alone.
+    expect(await expireSeatHold({ deps: server.app.deps, tenantId: tenant.id, holdId })).toBe(false);
+    await db().update(seatHolds).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(seatHolds.id, holdId));
+    expect(await reconcileSeatHolds({ deps: server.app.deps })).toBeGreaterThanOrEqual(1);
+    expect((await seatRow(e, 9)).holdId).toBeNull();
+    expect(await expireSeatHold({ deps: server.app.deps, tenantId: tenant.id, holdId })).toBe(false);
+    const late = await c.post(holdsPath(e), { lines: [{ ticketTypeId: e.ticketTypeIds[0], quantity: 2 }], seatHold: { holdId, token: seats.body.token } });
+    expect(late.status).toBe(410);
+    expect(late.body.error).toMatchObject({ domainCode: 'SEAT_HOLD_EXPIRED', message: SM.seatHoldExpired });
+  });
+
+  it('events without seats keep the general-admission checkout', async () => {
+    const e = await givenEventOnSale(server, tenant.id);
+    const res = await site().post(holdsPath(e), { lines: [{ ticketTypeId: e.ticketTypeIds[0], quantity: 2 }] });
+    expect(res.status).toBe(201);
+  });
+});

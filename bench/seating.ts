@@ -1,0 +1,193 @@
+// Reserved seating (issue 27): seat holds over HTTP on loopback against a real PostgreSQL server.
+//
+//   DATABASE_URL=postgres://postgres@127.0.0.1:54329/postgres npx tsx bench/seating.ts
+//
+// Seeds a 20,000-seat arena (8 blocks of 25 rows x 100 seats, one ticket type), then sends seat holds
+// of 2 adjacent seats at BENCH_RATE per second (open loop) over BENCH_CONNECTIONS keep-alive
+// connections: half "best available: 2 together", half picking 2 adjacent seats at random (a pick
+// that lost its race is a 409, as it is for a buyer). Prints holds per second, p50/p99 latency, and
+// checks that no seat is held twice and that the database holds exactly the seats answered.
+// Same-run reference: 16 clients doing the bare conditional UPDATE of 2 free seats on a copy of the
+// arena, for 3 s. Knobs: BENCH_CONNECTIONS (500), BENCH_RATE (1200), BENCH_SECONDS (8), BENCH_POOL (10).
+
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { loadServer } from './server.js';
+import { percentile, requirePostgres, seedTenant, startServer } from './support.js';
+type Request = { i: number; due: number; key: string; raw: string };
+type Sample = { i: number; status: number; ms: number; body: string };
+
+const LOAD_GENERATOR = String.raw`
+const net = require('node:net');
+const { performance } = require('node:perf_hooks');
+
+function openConnection(port) {
+  const socket = net.connect({ host: '127.0.0.1', port, noDelay: true });
+  const conn = { socket, buffer: Buffer.alloc(0), pending: null };
+  socket.on('data', (chunk) => {
+    conn.buffer = conn.buffer.length ? Buffer.concat([conn.buffer, chunk]) : chunk;
+    const done = conn.pending && answered(conn.buffer);
+    if (!done) return;
+    const { resolve } = conn.pending;
+    conn.pending = null;
+    const body = conn.buffer.toString('utf8', done.headEnd + 4, done.length);
+    conn.buffer = conn.buffer.subarray(done.length);
+    resolve({ status: done.status, body });
+  });
+  const fail = (err) => { if (conn.pending) { const { reject } = conn.pending; conn.pending = null; reject(err || new Error('connection closed')); } };
+  socket.on('error', fail);
+  socket.on('close', () => fail());
+  return conn;
+}
+
+function answered(buf) {
+  const headEnd = buf.indexOf('\r\n\r\n');
+  if (headEnd < 0) return null;
+  const head = buf.toString('latin1', 0, headEnd).toLowerCase();
+  const status = Number(head.slice(9, 12));
+  const cl = /\r\ncontent-length: *(\d+)/.exec(head);
+  const length = headEnd + 4 + (cl ? Number(cl[1]) : 0);
+  return buf.length >= length ? { status, headEnd, length } : null;
+}
+
+function send(conn, raw) {
+  return new Promise((resolve, reject) => {
+    conn.pending = { resolve, reject };
+    conn.socket.write(raw);
+  });
+}
+
+async function runPhases(port, phases, connectionsPerKey) {
+  const idle = new Map();
+  const take = (key) => {
+    let list = idle.get(key);
+    if (!list) idle.set(key, (list = []));
+    return list.pop() || openConnection(port);
+  };
+  const give = (key, conn) => idle.get(key).push(conn);
+  // Open the connections before the clock starts.
+  for (const key of new Set(phases.flat().map((r) => r.key))) for (let i = 0; i < connectionsPerKey; i++) give(key, take(key));
+  const out = [];
+  for (const requests of phases) {
+    const samples = [];
+    const started = performance.now() + 100;
+    await Promise.all(requests.map(async (r) => {
+      const due = started + r.due;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      const conn = take(r.key);
+      const { status, body } = await send(conn, r.raw);
+      give(r.key, conn);
+      samples.push({ i: r.i, status, ms: performance.now() - due, body });
+    }));
+    out.push(samples);
+  }
+  for (const list of idle.values()) for (const conn of list) conn.socket.destroy();
+  return out;
+}
+`;
+
+function runLoad(port: number, phases: Request[][]): Promise<Sample[][]> {
+  return new Promise((resolve, reject) => {
+    const source = `${LOAD_GENERATOR}
+      const { parentPort, workerData } = require('node:worker_threads');
+      runPhases(workerData.port, workerData.phases, 1).then((out) => parentPort.postMessage(out));`;
+    const worker = new Worker(source, { eval: true, workerData: { port, phases } });
+    worker.once('message', (out: Sample[][]) => {
+      void worker.terminate();
+      resolve(out);
+    });
+    worker.once('error', reject);
+  });
+}
+
+
+async function main() {
+  const pg = (await import('pg')).default;
+  const api = await loadServer({ source: true });
+  const { events, ticketTypes } = api;
+  const adminUrl = requirePostgres('seating.ts');
+  const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 500);
+  const RATE = Number(process.env.BENCH_RATE ?? 1200);
+  const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+  const POOL = Number(process.env.BENCH_POOL ?? 10);
+  const server = await startServer({ api, adminUrl, poolSize: POOL, env: { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', RATE_LIMIT_ORDERS_PER_MINUTE: '100000000' } });
+  try {
+    const { deps, port } = server;
+    const { tenant, host } = await seedTenant(api, server, { name: 'Bench Arena', url: 'arena' });
+    const sections = Array.from({ length: 8 }, (_, i) => ({
+      name: `Block ${i + 1}`, category: 'Arena', rows: 25, seatsPerRow: 100, rowLabels: 'numbers' as const, firstRow: 1, numbering: 'ltr' as const,
+      aisleAfter: [], curve: 0, angle: 0, x: (i % 4) * 1100, y: Math.floor(i / 4) * 400,
+    }));
+    const seedArena = async (label: string) => {
+      const eventId = randomUUID();
+      const ticketTypeId = randomUUID();
+      await deps.db.insert(events).values({ tenantId: tenant.id, id: eventId, name: `Arena ${label}`, urlName: label, status: 'published', publishedAt: new Date() });
+      await deps.db.insert(ticketTypes).values({ tenantId: tenant.id, id: ticketTypeId, eventId, name: 'Arena', price: 5000, quantity: 20_000, remaining: 20_000, maxPerOrder: 10 });
+      await deps.db.transaction((tx) =>
+        api.insertEventSeating(tx, { tenantId: tenant.id, eventId, layoutId: randomUUID(), layoutName: 'Arena', categories: [{ category: 'Arena', ticketTypeId }], seats: api.eventSeatRowsOf(sections, [], new Map([['Arena', ticketTypeId]])) }),
+      );
+      return { eventId, ticketTypeId };
+    };
+    const warm = await seedArena('warmup');
+    const show = await seedArena('show');
+    const reference = await seedArena('reference');
+
+    const schedule = (event: { eventId: string; ticketTypeId: string }, seconds: number, rate: number) => {
+      const requests: Request[] = [];
+      const path = `/api/p/tenants/${tenant.id}/events/${event.eventId}/seat-holds`;
+      const total = Math.round(rate * seconds);
+      for (let k = 0; k < total; k++) {
+        const row = Math.floor(Math.random() * 200);
+        const at = Math.floor(Math.random() * 99);
+        const body = JSON.stringify(k % 2 ? { best: { ticketTypeId: event.ticketTypeId, quantity: 2 } } : { seats: [row * 100 + at, row * 100 + at + 1] });
+        const raw = `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+        requests.push({ i: k, due: (k * 1000) / rate, key: `c${k % CONNECTIONS}`, raw });
+      }
+      return requests;
+    };
+    const [, samples] = await runLoad(port, [schedule(warm, 2, RATE), schedule(show, SECONDS, RATE)]);
+    const held = samples!.filter((s) => s.status === 201);
+    const refused = samples!.filter((s) => s.status === 409).length;
+    const other = samples!.filter((s) => s.status !== 201 && s.status !== 409);
+    const lastAt = Math.max(...samples!.map((s) => s.ms)) / 1000;
+    const ms = held.map((s) => s.ms).sort((a, b) => a - b);
+    const seatsAnswered: number[] = held.flatMap((s) => (JSON.parse(s.body) as { seats: Array<{ n: number }> }).seats.map((x) => x.n));
+    const inDb = await deps.db.execute(
+      (await import('drizzle-orm')).sql`select count(*)::int as n from event_seats where event_id = ${show.eventId} and hold_id is not null`,
+    );
+    const dbHeld = Number((inDb as unknown as { rows: Array<{ n: number }> }).rows[0]!.n);
+
+    // The reference: the bare conditional UPDATE of 2 free adjacent seats, 16 clients, 3 s.
+    const url = server.scratch!.url;
+    const clients = await Promise.all(Array.from({ length: 16 }, async () => { const c = new pg.Client({ connectionString: url }); await c.connect(); return c; }));
+    let refDone = 0;
+    const until = Date.now() + 3000;
+    await Promise.all(clients.map(async (c) => {
+      while (Date.now() < until) {
+        const row = Math.floor(Math.random() * 200);
+        const at = Math.floor(Math.random() * 99);
+        await c.query("update event_seats set hold_id = gen_random_uuid() where tenant_id = $1 and event_id = $2 and n = any($3::int[]) and status = 'open' and hold_id is null and order_id is null", [tenant.id, reference.eventId, [row * 100 + at, row * 100 + at + 1]]);
+        refDone++;
+      }
+    }));
+    await Promise.all(clients.map((c) => c.end()));
+
+    console.log(JSON.stringify({
+      seats: 20_000, connections: CONNECTIONS, rate: RATE, sent: samples!.length, held: held.length, refused, errors: other.length,
+      holdsPerSecond: Math.round(held.length / SECONDS), answeredWithinS: Math.round(lastAt * 10) / 10,
+      p50: Math.round(percentile(ms, 50)), p99: Math.round(percentile(ms, 99)),
+      seatsAnswered: seatsAnswered.length, seatsDistinct: new Set(seatsAnswered).size, seatsHeldInDb: dbHeld,
+      referenceUpdatesPerSecond: Math.round(refDone / 3), cpus: os.cpus().length,
+    }, null, 2));
+    if (new Set(seatsAnswered).size !== seatsAnswered.length || dbHeld !== seatsAnswered.length) throw new Error('a seat held twice, or the database disagrees with the answers');
+  } finally {
+    await server.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
