@@ -101,4 +101,56 @@ CREATE INDEX "event_seats_hold_idx" ON "event_seats" USING btree ("tenant_id","h
 CREATE INDEX "event_seats_order_idx" ON "event_seats" USING btree ("tenant_id","order_id");--> statement-breakpoint
 CREATE INDEX "event_seats_free_idx" ON "event_seats" USING btree ("tenant_id","event_id","ticket_type_id","score") WHERE "event_seats"."status" = 'open' and "event_seats"."hold_id" is null and "event_seats"."order_id" is null;--> statement-breakpoint
 CREATE INDEX "seat_holds_order_idx" ON "seat_holds" USING btree ("tenant_id","order_id");--> statement-breakpoint
-CREATE INDEX "seat_holds_live_idx" ON "seat_holds" USING btree ("expires_at") WHERE "seat_holds"."status" = 'live';
+CREATE INDEX "seat_holds_live_idx" ON "seat_holds" USING btree ("expires_at") WHERE "seat_holds"."status" = 'live';--> statement-breakpoint
+-- Issue 27: the seats follow their order without the checkout's code knowing (docs/decisions.md
+-- "Issue 27.1"). When an order is paid (draft or expired -> processing/completed), the seats its
+-- live seat hold keeps become the order's (hold_id -> order_id) and the hold is 'sold'. Lock order:
+-- the order (its UPDATE) first, then its seat holds, then their seats.
+CREATE OR REPLACE FUNCTION "mq_seats_order_paid"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM 1 FROM seat_holds h WHERE h.tenant_id = NEW.tenant_id AND h.order_id = NEW.id AND h.status = 'live' ORDER BY h.id FOR UPDATE;
+  IF FOUND THEN
+    UPDATE event_seats s SET hold_id = NULL, order_id = NEW.id
+      FROM seat_holds h
+      WHERE h.tenant_id = NEW.tenant_id AND h.order_id = NEW.id AND h.status = 'live'
+        AND s.tenant_id = h.tenant_id AND s.event_id = h.event_id AND s.hold_id = h.id;
+    UPDATE seat_holds h SET status = 'sold' WHERE h.tenant_id = NEW.tenant_id AND h.order_id = NEW.id AND h.status = 'live';
+  END IF;
+  RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+CREATE TRIGGER "orders_paid_seats" AFTER UPDATE OF "status" ON "orders"
+  FOR EACH ROW WHEN (NEW.status IN ('processing', 'completed') AND OLD.status NOT IN ('processing', 'completed'))
+  EXECUTE FUNCTION "mq_seats_order_paid"();
+--> statement-breakpoint
+-- A ticket issued for an order with seats takes the next of its ticket type's seats (by row and
+-- position) and carries its label; the seat row names the ticket (event_seats_ticket_key: one seat per ticket).
+CREATE OR REPLACE FUNCTION "mq_seats_ticket_issued"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  v_n int;
+  v_label text;
+BEGIN
+  IF NEW.seat_label IS NOT NULL THEN RETURN NEW; END IF;
+  SELECT s.n, s.label INTO v_n, v_label
+    FROM event_seats s
+    WHERE s.tenant_id = NEW.tenant_id AND s.order_id = NEW.order_id AND s.event_id = NEW.event_id
+      AND s.ticket_type_id = NEW.ticket_type_id AND s.ticket_id IS NULL
+    ORDER BY s.row_key, s.seat_index LIMIT 1 FOR UPDATE;
+  IF FOUND THEN
+    UPDATE event_seats SET ticket_id = NEW.id WHERE tenant_id = NEW.tenant_id AND event_id = NEW.event_id AND n = v_n;
+    NEW.seat_label := v_label;
+  END IF;
+  RETURN NEW;
+END
+$$;
+--> statement-breakpoint
+CREATE TRIGGER "tickets_take_seat" BEFORE INSERT ON "tickets" FOR EACH ROW EXECUTE FUNCTION "mq_seats_ticket_issued"();
+--> statement-breakpoint
+ALTER TABLE "event_seating" ADD CONSTRAINT "event_seating_event_fk" FOREIGN KEY ("tenant_id", "event_id") REFERENCES "events"("tenant_id", "id") ON DELETE CASCADE;
+--> statement-breakpoint
+ALTER TABLE "event_seat_categories" ADD CONSTRAINT "event_seat_categories_event_fk" FOREIGN KEY ("tenant_id", "event_id") REFERENCES "events"("tenant_id", "id") ON DELETE CASCADE;
+--> statement-breakpoint
+ALTER TABLE "event_seats" ADD CONSTRAINT "event_seats_event_fk" FOREIGN KEY ("tenant_id", "event_id") REFERENCES "events"("tenant_id", "id") ON DELETE CASCADE;
+--> statement-breakpoint
+ALTER TABLE "seat_holds" ADD CONSTRAINT "seat_holds_event_fk" FOREIGN KEY ("tenant_id", "event_id") REFERENCES "events"("tenant_id", "id") ON DELETE CASCADE;

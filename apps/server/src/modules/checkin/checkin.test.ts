@@ -111,7 +111,7 @@ describe('GET …/checkin/manifest', () => {
     for (const t of sale.tickets)
       expect(byId.get(t.id)).toEqual({
         id: t.id, ticketUid: t.ticketUid, orderId: sale.orderUid, fullName: 'Mona Manifest', email: sale.email,
-        ticketTypeId: t.ticketTypeId, ticketTypeName: t.ticketTypeName, state: 'valid', usedAt: null, usedBy: null,
+        ticketTypeId: t.ticketTypeId, ticketTypeName: t.ticketTypeName, state: 'valid', usedAt: null, usedBy: null, seat: null,
       });
     // Ticket types: the event's own in their order (givenHeldOrder made VIP x1 and General Admission x2,
     // both sort order 0, so by name), then the one only the seeded tickets name.
