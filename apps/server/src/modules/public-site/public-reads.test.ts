@@ -142,12 +142,21 @@ describe('public event reads', () => {
 
   it('keeps answering from memory while the database is slow', async () => {
     await site().get(path());
-    // One slow statement holds the database (PGlite runs one at a time); reads already in memory do
-    // not wait for it: all of them are answered while it still runs (an order of events, not a time
-    // bound, so a loaded machine cannot fail it; a read that waited would come after the sleep).
+    // One slow transaction holds the database for 4 s (PGlite runs one at a time, and a transaction
+    // keeps it while Node waits; pg_sleep would stop Node itself, PGlite being in-process): reads
+    // already in memory do not wait for it, all of them are answered while it still runs (an order of
+    // events, not a time bound, so a loaded machine cannot fail it; a read that waited comes after).
     let slowDone = false;
-    const slow = server.app.deps.db.execute(sql`select pg_sleep(4)`).then(() => (slowDone = true));
-    await sleep(20);
+    let holding!: () => void;
+    const held = new Promise<void>((r) => (holding = r));
+    const slow = server.app.deps.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        holding();
+        await sleep(4000);
+      })
+      .then(() => (slowDone = true));
+    await held;
     const reads = await Promise.all(Array.from({ length: 20 }, () => site().get(path())));
     const answeredWhileSlow = !slowDone;
     await slow;
