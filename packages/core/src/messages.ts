@@ -436,6 +436,11 @@ export const M = {
   apiKeyRateLimited: 'Too many requests with this API key. Please wait and try again.',
   // Issue 26: the operator's endpoints (ours)
   metricsTokenRequired: 'The metrics need the metrics token: send Authorization: Bearer <METRICS_TOKEN>.',
+  readyDraining: 'The node is shutting down: it finishes its requests and takes no new ones.',
+  readyDatabaseDown: 'The database does not answer.',
+  readyDatabaseSlow: (ms: number) => `The database did not answer within ${ms} ms.`,
+  readyMigrationsPending: (applied: number, shipped: number) =>
+    `Migrations are not all applied: ${applied} of ${shipped}. Run the server's migrations (a node migrates as it starts).`,
   apiKeyExpiryPast: 'The expiry must be in the future.',
   apiKeyCreated: 'API key created. Copy it now: it will not be shown again.',
   apiKeyRevoked: 'API key revoked.',

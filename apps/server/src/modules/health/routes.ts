@@ -65,7 +65,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: Deps) {
     const kind = deps.database.kind;
     // A node that got SIGTERM finishes what it has and takes nothing new: a balancer reading this probe stops sending.
     if (deps.lifecycle.draining) {
-      return reply.status(503).send({ status: 'not ready', reason: 'The node is shutting down: it finishes its requests and takes no new ones.', database: { kind, reachable: true }, migrations: { applied: 0, shipped } });
+      return reply.status(503).send({ status: 'not ready', reason: M.readyDraining, database: { kind, reachable: true }, migrations: { applied: 0, shipped } });
     }
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((resolve) => {
@@ -73,12 +73,12 @@ export function registerHealthRoutes(app: FastifyInstance, deps: Deps) {
     });
     const status = await Promise.race([migrationStatus(deps.db, shipped).catch(() => 'unreachable' as const), timeout]).finally(() => clearTimeout(timer));
     if (status === 'timeout' || status === 'unreachable') {
-      const reason = status === 'timeout' ? `The database did not answer within ${READY_TIMEOUT_MS} ms.` : 'The database does not answer.';
+      const reason = status === 'timeout' ? M.readyDatabaseSlow(READY_TIMEOUT_MS) : M.readyDatabaseDown;
       return reply.status(503).send({ status: 'not ready', reason, database: { kind, reachable: false }, migrations: { applied: 0, shipped } });
     }
     const body = { database: { kind, reachable: true }, migrations: { applied: status.applied, shipped } };
     if (status.applied < shipped) {
-      const reason = `Migrations are not all applied: ${status.applied} of ${shipped}. Run the server's migrations (a node migrates as it starts).`;
+      const reason = M.readyMigrationsPending(status.applied, shipped);
       return reply.status(503).send({ status: 'not ready', reason, ...body });
     }
     return reply.send({ status: 'ready', ...body });
