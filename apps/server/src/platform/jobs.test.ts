@@ -233,7 +233,7 @@ describe('scheduling and dedupe', () => {
 
   it('the worker loop picks up due jobs by itself and stops cleanly', async () => {
     const name = jobName('loop');
-    const worker = createJobs(db(), server.app.log, 20);
+    const worker = createJobs(db(), server.app.log, 20, { kinds: [name] });
     let resolveWorker!: () => void;
     const ranInWorker = new Promise<void>((r) => (resolveWorker = r));
     worker.register(name, async () => resolveWorker());
@@ -256,7 +256,7 @@ describe('claims and leases', () => {
     const name = jobName('lease');
     let release!: () => void;
     const started: number[] = [];
-    const worker = createJobs(db(), silent, 0, { leaseSeconds: 1 });
+    const worker = createJobs(db(), silent, 0, { leaseSeconds: 1, kinds: [name] });
     worker.register(name, async (payload: { i: number }) => {
       started.push(payload.i);
       if (payload.i === 0) await new Promise<void>((resolve) => (release = resolve));
@@ -272,14 +272,13 @@ describe('claims and leases', () => {
     expect(held!.lockedUntil!.getTime() - Date.now()).toBeLessThanOrEqual(1_000);
     // Past the first lease, the running job still holds its row: the lease was renewed.
     await new Promise((r) => setTimeout(r, 1_500));
-    const other = createJobs(db(), silent, 0, { leaseSeconds: 1 });
+    const other = createJobs(db(), silent, 0, { leaseSeconds: 1, kinds: [name] });
     const otherRan: number[] = [];
     other.register(name, async (payload: { i: number }) => {
       otherRan.push(payload.i);
     });
-    // The other worker runs the two free rows of this test (its count may include another test's
-    // job that fell due meanwhile, on a shared database: only this test's rows are asserted).
-    expect(await other.runDue()).toBeGreaterThanOrEqual(2);
+    // The other worker runs the two free rows of this test (its kinds keep other tests' jobs out).
+    expect(await other.runDue()).toBe(2);
     expect(otherRan.sort()).toEqual([1, 2]);
     release();
     await run;
@@ -291,7 +290,7 @@ describe('claims and leases', () => {
   it('stop() with a hand-back bound claims nothing more and hands the running job back, its attempt not counted', async () => {
     await jobs().drain();
     const name = jobName('handback');
-    const leaving = createJobs(db(), silent, 10, { nodeId: 'node-leaving' });
+    const leaving = createJobs(db(), silent, 10, { nodeId: 'node-leaving', kinds: [name] });
     const started: number[] = [];
     leaving.register(name, (payload: { i: number }) => {
       started.push(payload.i);
@@ -313,7 +312,7 @@ describe('claims and leases', () => {
       { lockedBy: null, lockedUntil: null, attempts: 0, doneAt: null },
     ]);
     // Another node (a different id, so no recover()) runs both now, not after a lease.
-    const other = createJobs(db(), silent, 0, { nodeId: 'node-other' });
+    const other = createJobs(db(), silent, 0, { nodeId: 'node-other', kinds: [name] });
     const ran: number[] = [];
     other.register(name, async (payload: { i: number }) => {
       ran.push(payload.i);
@@ -326,7 +325,7 @@ describe('claims and leases', () => {
   it('stop() with a hand-back bound waits for a job that finishes within it', async () => {
     await jobs().drain();
     const name = jobName('finishes');
-    const leaving = createJobs(db(), silent, 10);
+    const leaving = createJobs(db(), silent, 10, { kinds: [name] });
     leaving.register(name, () => new Promise<void>((resolve) => setTimeout(resolve, 150)));
     await db().transaction((tx) => leaving.enqueue(tx, name, {}));
     leaving.start();
@@ -336,22 +335,40 @@ describe('claims and leases', () => {
     expect(row!.doneAt).toBeInstanceOf(Date);
   });
 
+  it('a worker given kinds claims only jobs of those kinds', async () => {
+    await jobs().drain();
+    const mine = jobName('mine');
+    const theirs = jobName('theirs');
+    const worker = createJobs(db(), silent, 0, { kinds: [mine] });
+    const ran: string[] = [];
+    worker.register(mine, async () => void ran.push(mine));
+    worker.register(theirs, async () => void ran.push(theirs));
+    await db().transaction(async (tx) => {
+      await worker.enqueue(tx, theirs, {});
+      await worker.enqueue(tx, mine, {});
+    });
+    expect(await worker.runDue()).toBe(1);
+    expect(ran).toEqual([mine]);
+    const [left] = await rowsOf(theirs);
+    expect(left).toMatchObject({ attempts: 0, doneAt: null, lockedBy: null });
+  });
+
   it('a restarted node takes over the jobs its previous run held, at once', async () => {
     await jobs().drain();
     const name = jobName('restart');
-    const dead = createJobs(db(), silent, 0, { nodeId: 'node-a' });
+    const dead = createJobs(db(), silent, 0, { nodeId: 'node-a', kinds: [name] });
     dead.register(name, () => new Promise<void>(() => {})); // killed mid-job: never finishes
     await db().transaction((tx) => dead.enqueue(tx, name, { x: 1 }));
     void dead.runDue();
     while ((await lockedOf(name)).length === 0) await new Promise((r) => setTimeout(r, 10));
 
     // Another node leaves it alone while the lease lasts...
-    const stranger = createJobs(db(), silent, 0, { nodeId: 'node-b' });
+    const stranger = createJobs(db(), silent, 0, { nodeId: 'node-b', kinds: [name] });
     stranger.register(name, async () => {});
     await stranger.recover();
     expect(await stranger.runDue()).toBe(0);
     // ...but the same node, restarted, knows its old claims died with it.
-    const restarted = createJobs(db(), silent, 0, { nodeId: 'node-a' });
+    const restarted = createJobs(db(), silent, 0, { nodeId: 'node-a', kinds: [name] });
     const ran: unknown[] = [];
     restarted.register(name, async (payload) => {
       ran.push(payload);

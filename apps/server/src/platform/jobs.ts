@@ -57,6 +57,11 @@ export type JobsOptions = {
   nodeId?: string;
   /** Told of every job this node runs (issue 26 metrics): its kind, how it ended, how long it took. */
   onRun?: (kind: string, outcome: 'done' | 'retry' | 'failed', seconds: number) => void;
+  /**
+   * Claim only these kinds (a node kept for some kinds; a test's worker on a database other tests
+   * share, which must not take and fail their jobs). Without it, every due job is claimed.
+   */
+  kinds?: readonly string[];
 };
 
 type Claimed = { id: number | string; name: string; payload: unknown; attempts: number; max_attempts: number };
@@ -72,7 +77,8 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
   const owner = opts.nodeId ? `${opts.nodeId}|${randomUUID()}` : nodeId;
 
   /** `dueBy`: the round's start (database time), so that a round runs what was due when it began. */
-  async function claimOne(dueBy: string, names?: readonly string[]): Promise<Claimed | undefined> {
+  async function claimOne(dueBy: string, lane?: readonly string[]): Promise<Claimed | undefined> {
+    const names = lane && opts.kinds ? lane.filter((n) => opts.kinds!.includes(n)) : lane ?? opts.kinds;
     const only = names ? sql`and name in (${sql.join(names.map((n) => sql`${n}`), sql`, `)})` : sql``;
     const result = await db.execute(sql`
       update jobs set locked_until = now() + make_interval(secs => ${lease}), locked_by = ${owner}, attempts = attempts + 1
