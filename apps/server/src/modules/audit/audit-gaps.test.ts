@@ -115,3 +115,32 @@ describe('payment and payout settings changes are audited', () => {
     expect((await entries('payment_settings.changed')).length).toBe(n);
   });
 });
+
+// An endpoint decides where the tenant's orders and buyers go: adding, changing, rotating and deleting
+// one is in the audit log with its actor, never with its secret; another tenant's id writes nothing.
+describe('webhook endpoint changes are audited', () => {
+  it('add, change, rotate and delete each write one entry with the actor; a refused change writes none', async () => {
+    const base = `/api/tenants/${tenant.id}/webhooks/endpoints`;
+    const added = await tenantAdmin.post(base, { url: 'https://hooks.example.com/marquee', description: 'CRM', eventTypes: ['order.paid'] });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    const id = added.body.endpoint.id as string;
+    expect((await tenantAdmin.patch(`${base}/${id}`, { eventTypes: ['order.paid', 'order.refunded'] })).status).toBe(200);
+    expect((await tenantAdmin.post(`${base}/${id}/rotate-secret`)).status).toBe(200);
+    // Refused: another tenant's endpoint id, and a private address.
+    expect((await tenantAdmin.patch(`/api/tenants/${other.id}/webhooks/endpoints/${id}`, { description: 'x' })).status).toBe(404);
+    expect((await tenantAdmin.patch(`${base}/${id}`, { url: 'https://127.0.0.1/x' })).status).toBe(400);
+    expect((await tenantAdmin.delete(`${base}/${id}`)).status).toBe(200);
+
+    const mine = (await server.app.deps.db.select().from(auditLog).where(and(eq(auditLog.targetType, 'webhook_endpoint'), eq(auditLog.targetId, id))).orderBy(auditLog.createdAt)).map(
+      (e) => ({ action: e.action, tenantId: e.tenantId, actor: e.actor, before: e.before, after: e.after }),
+    );
+    const view = (eventTypes: string[]) => ({ url: 'https://hooks.example.com/marquee', description: 'CRM', eventTypes, enabled: true });
+    expect(mine).toEqual([
+      { action: 'webhook.endpoint_added', tenantId: tenant.id, actor: actors.tenant_admin.email, before: null, after: view(['order.paid']) },
+      { action: 'webhook.endpoint_changed', tenantId: tenant.id, actor: actors.tenant_admin.email, before: view(['order.paid']), after: view(['order.paid', 'order.refunded']) },
+      { action: 'webhook.secret_rotated', tenantId: tenant.id, actor: actors.tenant_admin.email, before: null, after: null },
+      { action: 'webhook.endpoint_deleted', tenantId: tenant.id, actor: actors.tenant_admin.email, before: view(['order.paid', 'order.refunded']), after: null },
+    ]);
+    expect(JSON.stringify(mine)).not.toContain('whsec_');
+  });
+});

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { M_WEBHOOKS, type TWebhookEndpoint, type TWebhookSecretAnswer, type ZWebhookEndpointRequest, type ZWebhookEndpointUpdate } from '@marquee/core';
 import type { z } from 'zod';
 import type { Deps } from '../../deps.js';
+import { type AuditActor, recordAudit } from '../../platform/audit.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { isPublicAddress } from '../../platform/outbound-http.js';
 import { PREVIOUS_SECRET_HOURS } from './deliver.js';
@@ -46,6 +47,12 @@ export function toEndpoint(deps: Deps, row: repo.EndpointRow): TWebhookEndpoint 
   };
 }
 
+/** What the audit log keeps of an endpoint (never its secret). */
+const auditView = (row: repo.EndpointRow) => ({ url: row.url, description: row.description, eventTypes: row.eventTypes, enabled: row.enabled });
+/** An endpoint decides where the owner's data goes: each change is in the audit log, with the change's transaction. */
+const audit = (tx: Parameters<typeof recordAudit>[0], actor: AuditActor, owner: repo.Owner, action: 'webhook.endpoint_added' | 'webhook.endpoint_changed' | 'webhook.endpoint_deleted' | 'webhook.secret_rotated', id: string, before?: repo.EndpointRow, after?: repo.EndpointRow) =>
+  recordAudit(tx, { actor, tenantId: owner.tenantId, action, target: { type: 'webhook_endpoint', id }, before: before && auditView(before), after: after && auditView(after) });
+
 /** An owner has at most this many endpoints. */
 export const MAX_ENDPOINTS = 20;
 
@@ -60,53 +67,71 @@ export async function getEndpoint({ deps, owner, endpointId }: { deps: Deps; own
   return toEndpoint(deps, row);
 }
 
-export async function createEndpoint(opts: { deps: Deps; owner: repo.Owner; userId: string; input: z.output<typeof ZWebhookEndpointRequest> }): Promise<TWebhookSecretAnswer> {
+export async function createEndpoint(opts: { deps: Deps; owner: repo.Owner; userId: string; actor: AuditActor; input: z.output<typeof ZWebhookEndpointRequest> }): Promise<TWebhookSecretAnswer> {
   const { deps, owner, input } = opts;
   assertEndpointUrl(deps, input.url);
   if ((await repo.countEndpoints(deps.db, owner)) >= MAX_ENDPOINTS) throw new AppError('CONFLICT', `At most ${MAX_ENDPOINTS} endpoints can be added.`);
   const secret = newSigningSecret();
-  const row = await repo.insertEndpoint(deps.db, {
-    id: randomUUID(),
-    tenantId: owner.tenantId,
-    url: input.url,
-    description: input.description,
-    eventTypes: input.eventTypes,
-    secret: sealSecret(deps.config.secret, secret),
-    createdBy: opts.userId,
+  const row = await deps.db.transaction(async (tx) => {
+    const added = await repo.insertEndpoint(tx, {
+      id: randomUUID(),
+      tenantId: owner.tenantId,
+      url: input.url,
+      description: input.description,
+      eventTypes: input.eventTypes,
+      secret: sealSecret(deps.config.secret, secret),
+      createdBy: opts.userId,
+    });
+    await audit(tx, opts.actor, owner, 'webhook.endpoint_added', added.id, undefined, added);
+    return added;
   });
   return { success: true, message: M_WEBHOOKS.created, endpoint: toEndpoint(deps, row), secret };
 }
 
-export async function updateEndpoint(opts: { deps: Deps; owner: repo.Owner; endpointId: string; input: z.output<typeof ZWebhookEndpointUpdate> }) {
+export async function updateEndpoint(opts: { deps: Deps; owner: repo.Owner; endpointId: string; actor: AuditActor; input: z.output<typeof ZWebhookEndpointUpdate> }) {
   const { deps, owner, endpointId, input } = opts;
   const current = await repo.findEndpoint(deps.db, owner, endpointId);
   if (!current) throw notFound();
   if (input.url !== undefined) assertEndpointUrl(deps, input.url);
-  const row = await repo.updateEndpoint(deps.db, owner, endpointId, {
-    ...(input.url !== undefined && { url: input.url }),
-    ...(input.description !== undefined && { description: input.description }),
-    ...(input.eventTypes !== undefined && { eventTypes: input.eventTypes }),
-    ...(input.enabled !== undefined && input.enabled !== current.enabled && { enabled: input.enabled, disabledReason: input.enabled ? null : 'manual' }),
+  const row = await deps.db.transaction(async (tx) => {
+    const changed = await repo.updateEndpoint(tx, owner, endpointId, {
+      ...(input.url !== undefined && { url: input.url }),
+      ...(input.description !== undefined && { description: input.description }),
+      ...(input.eventTypes !== undefined && { eventTypes: input.eventTypes }),
+      ...(input.enabled !== undefined && input.enabled !== current.enabled && { enabled: input.enabled, disabledReason: input.enabled ? null : 'manual' }),
+    });
+    if (changed) await audit(tx, opts.actor, owner, 'webhook.endpoint_changed', endpointId, current, changed);
+    return changed;
   });
   if (!row) throw notFound();
   return { success: true as const, message: M_WEBHOOKS.updated, endpoint: toEndpoint(deps, row) };
 }
 
-export async function deleteEndpoint({ deps, owner, endpointId }: { deps: Deps; owner: repo.Owner; endpointId: string }) {
-  const deleted = await deps.db.transaction((tx) => repo.deleteEndpoint(tx, owner, endpointId));
+export async function deleteEndpoint({ deps, owner, endpointId, actor }: { deps: Deps; owner: repo.Owner; endpointId: string; actor: AuditActor }) {
+  const current = await repo.findEndpoint(deps.db, owner, endpointId);
+  if (!current) throw notFound();
+  const deleted = await deps.db.transaction(async (tx) => {
+    const gone = await repo.deleteEndpoint(tx, owner, endpointId);
+    if (gone) await audit(tx, actor, owner, 'webhook.endpoint_deleted', endpointId, current);
+    return gone;
+  });
   if (!deleted) throw notFound();
   return { success: true as const, message: M_WEBHOOKS.deleted };
 }
 
 /** A new secret signs from now on; the one before it signs too (a second signature) for 24 hours. */
-export async function rotateSecret({ deps, owner, endpointId }: { deps: Deps; owner: repo.Owner; endpointId: string }): Promise<TWebhookSecretAnswer> {
+export async function rotateSecret({ deps, owner, endpointId, actor }: { deps: Deps; owner: repo.Owner; endpointId: string; actor: AuditActor }): Promise<TWebhookSecretAnswer> {
   const current = await repo.findEndpoint(deps.db, owner, endpointId);
   if (!current) throw notFound();
   const secret = newSigningSecret();
-  const row = await repo.updateEndpoint(deps.db, owner, endpointId, {
-    secret: sealSecret(deps.config.secret, secret),
-    previousSecret: current.secret,
-    previousSecretUntil: new Date(Date.now() + PREVIOUS_SECRET_HOURS * 3600_000),
+  const row = await deps.db.transaction(async (tx) => {
+    const rotated = await repo.updateEndpoint(tx, owner, endpointId, {
+      secret: sealSecret(deps.config.secret, secret),
+      previousSecret: current.secret,
+      previousSecretUntil: new Date(Date.now() + PREVIOUS_SECRET_HOURS * 3600_000),
+    });
+    if (rotated) await audit(tx, actor, owner, 'webhook.secret_rotated', endpointId);
+    return rotated;
   });
   if (!row) throw notFound();
   return { success: true, message: M_WEBHOOKS.rotated, endpoint: toEndpoint(deps, row), secret };

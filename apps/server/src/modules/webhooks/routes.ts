@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
+import type { AuditActor } from '../../platform/audit.js';
 import type { Access } from '../../platform/auth/context.js';
 import { platformCtxOf, tenantCtxOf } from '../../platform/auth/guard.js';
 import { notFound } from '../../platform/errors.js';
@@ -32,7 +33,7 @@ const idOf = (raw: string) => {
 const P = (req: FastifyRequest) => req.params as { endpointId: string; deliveryId: string };
 const ok = z.object({ success: z.literal(true), message: z.string() });
 
-type Side = { base: string; access: Access; params: z.ZodObject; owner: (req: FastifyRequest) => Owner; user: (req: FastifyRequest) => string };
+type Side = { base: string; access: Access; params: z.ZodObject; owner: (req: FastifyRequest) => Owner; user: (req: FastifyRequest) => string; actor: (req: FastifyRequest) => AuditActor };
 
 /** Outgoing webhooks (issue 25): a tenant's endpoints, and the platform's (which get every tenant's events). */
 export function registerWebhookRoutes(app: FastifyInstance, deps: Deps) {
@@ -44,6 +45,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: Deps) {
       params: z.object({ tenantId: z.string() }),
       owner: (req) => ({ tenantId: tenantCtxOf(req).tenantId }),
       user: (req) => tenantCtxOf(req).user.id,
+      actor: (req) => tenantCtxOf(req).actor,
     },
     {
       base: '/api/platform/webhooks/endpoints',
@@ -51,6 +53,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: Deps) {
       params: z.object({}),
       owner: () => ({ tenantId: null }),
       user: (req) => platformCtxOf(req).user.id,
+      actor: (req) => platformCtxOf(req).actor,
     },
   ];
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -64,7 +67,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: Deps) {
     r.post(
       side.base,
       { config, schema: { tags, summary: 'Adds an endpoint; its signing secret is answered this once', params: side.params, body: ZWebhookEndpointRequest, response: { 201: ZWebhookSecretAnswer } } },
-      async (req, reply) => reply.status(201).send(await createEndpoint({ deps, owner: side.owner(req), userId: side.user(req), input: req.body })),
+      async (req, reply) => reply.status(201).send(await createEndpoint({ deps, owner: side.owner(req), userId: side.user(req), actor: side.actor(req), input: req.body })),
     );
     r.get(`${side.base}/:endpointId`, { config, schema: { tags, summary: 'One webhook endpoint', params: one, response: { 200: ZWebhookEndpoint } } }, async (req) =>
       getEndpoint({ deps, owner: side.owner(req), endpointId: idOf(P(req).endpointId) }),
@@ -72,15 +75,15 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: Deps) {
     r.patch(
       `${side.base}/:endpointId`,
       { config, schema: { tags, summary: 'Changes an endpoint: address, description, events, on or off', params: one, body: ZWebhookEndpointUpdate, response: { 200: ZWebhookEndpointAnswer } } },
-      async (req) => updateEndpoint({ deps, owner: side.owner(req), endpointId: idOf(P(req).endpointId), input: req.body }),
+      async (req) => updateEndpoint({ deps, owner: side.owner(req), endpointId: idOf(P(req).endpointId), actor: side.actor(req), input: req.body }),
     );
     r.delete(`${side.base}/:endpointId`, { config, schema: { tags, summary: 'Deletes an endpoint and its delivery log', params: one, response: { 200: ok } } }, async (req) =>
-      deleteEndpoint({ deps, owner: side.owner(req), endpointId: idOf(P(req).endpointId) }),
+      deleteEndpoint({ deps, owner: side.owner(req), endpointId: idOf(P(req).endpointId), actor: side.actor(req) }),
     );
     r.post(
       `${side.base}/:endpointId/rotate-secret`,
       { config, schema: { tags, summary: 'A new signing secret (answered this once); the old one also signs for 24 hours', params: one, response: { 200: ZWebhookSecretAnswer } } },
-      async (req) => rotateSecret({ deps, owner: side.owner(req), endpointId: idOf(P(req).endpointId) }),
+      async (req) => rotateSecret({ deps, owner: side.owner(req), endpointId: idOf(P(req).endpointId), actor: side.actor(req) }),
     );
     r.get(`${side.base}/:endpointId/deliveries`, { config, schema: { tags, summary: "The endpoint's delivery log", params: one, response: { 200: ZWebhookDeliveryList } } }, async (req) =>
       listDeliveries({ deps, owner: side.owner(req), endpointId: idOf(P(req).endpointId), query: req.query }),
