@@ -13,13 +13,13 @@ export function walletTestEnv(dir: string): Record<string, string> {
     const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
     writeFileSync(at('ca.ext'), 'basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign,cRLSign\n');
     writeFileSync(at('leaf.ext'), 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\n');
-    openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-subj', '/CN=Marquee E2E Root CA', '-days', '2');
+    openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-subj', '/CN=Marquee E2E Root CA', '-days', '3650');
     openssl('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'wwdr.key');
     openssl('req', '-new', '-key', 'wwdr.key', '-subj', '/CN=Marquee E2E WWDR', '-out', 'wwdr.csr');
-    openssl('x509', '-req', '-in', 'wwdr.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-extfile', 'ca.ext', '-out', 'wwdr.pem');
+    openssl('x509', '-req', '-in', 'wwdr.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '3650', '-extfile', 'ca.ext', '-out', 'wwdr.pem');
     openssl('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'signer.key');
     openssl('req', '-new', '-key', 'signer.key', '-subj', '/UID=pass.test.marquee/CN=Pass Type ID: pass.test.marquee/OU=TEAM123456', '-out', 'signer.csr');
-    openssl('x509', '-req', '-in', 'signer.csr', '-CA', 'wwdr.pem', '-CAkey', 'wwdr.key', '-CAcreateserial', '-days', '2', '-extfile', 'leaf.ext', '-out', 'signer.pem');
+    openssl('x509', '-req', '-in', 'signer.csr', '-CA', 'wwdr.pem', '-CAkey', 'wwdr.key', '-CAcreateserial', '-days', '3650', '-extfile', 'leaf.ext', '-out', 'signer.pem');
     openssl('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', 'google.key');
     writeFileSync(at('service-account.json'), JSON.stringify({ type: 'service_account', client_email: 'wallet-e2e@marquee-test.iam.gserviceaccount.com', private_key: readFileSync(at('google.key'), 'utf8') }));
   }
