@@ -34,7 +34,7 @@ const SERVER_MODULES = {
   waitlist: ['checkout', 'events', 'orders', 'reports'],
   // the box office (issue 23): the checkout's one price and one inventory, paid at once, tickets issued and admitted
   'box-office': ['cash-drawers', 'checkin', 'checkout', 'fulfilment', 'orders'],
-  fulfilment: ['checkin', 'events', 'order-admin', 'orders', 'questions'],
+  fulfilment: ['checkin', 'events', 'order-admin', 'orders', 'questions', 'wallet'],
   // issue 24: a buyer passes a ticket on; the door and the order pages read its table themselves
   transfers: ['checkin', 'events', 'fulfilment', 'order-admin', 'orders'],
   // issue 24: the attendees' names and the organiser's questions (an order's answers use order-admin's access rules)
@@ -67,6 +67,8 @@ const SERVER_MODULES = {
   tenants: [],
   accounts: [],
   // on their own
+  // issue 28: wallet passes (Apple's .pkpass, Google's signed save link) built from one ticket's facts; fulfilment fills them
+  wallet: [],
   files: [],
   health: [],
   outbox: [],

@@ -1,11 +1,15 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { walletTestEnv } from './wallet-credentials';
 
 // Browser tests run Debian's Chromium (never a downloaded browser) against the real product,
 // started fresh on its own port and an empty data directory, exactly as `npm start` runs it.
 const port = Number(process.env.E2E_PORT ?? 3300);
 const dataDir = path.join(os.tmpdir(), `marquee-e2e-${process.pid}`);
+// Issue 28: the server under test has both wallets set up with throwaway certificates (tests/wallet.spec.ts
+// starts a second server without them to see that no button shows there).
+const wallet = process.env.E2E_BASE_URL ? {} : walletTestEnv(path.join(os.tmpdir(), `marquee-e2e-wallet-${port}`));
 
 export default defineConfig({
   testDir: './tests',
@@ -34,6 +38,6 @@ export default defineConfig({
         url: `http://localhost:${port}/api/health`,
         reuseExistingServer: false,
         timeout: 180_000,
-        env: { PORT: String(port), DATA_DIR: dataDir, JOBS_POLL_MS: '200', PAYOUT_DELAY_DAYS: '0.0005', LOG_LEVEL: 'warn', RATE_LIMIT_AUTH_PER_MINUTE: '100', RATE_LIMIT_ORDERS_PER_MINUTE: '1000', RATE_LIMIT_CODES_PER_10_MINUTES: '100', WEBHOOKS_ALLOW_PRIVATE: 'true' },
+        env: { PORT: String(port), DATA_DIR: dataDir, JOBS_POLL_MS: '200', PAYOUT_DELAY_DAYS: '0.0005', LOG_LEVEL: 'warn', RATE_LIMIT_AUTH_PER_MINUTE: '100', RATE_LIMIT_ORDERS_PER_MINUTE: '1000', RATE_LIMIT_CODES_PER_10_MINUTES: '100', WEBHOOKS_ALLOW_PRIVATE: 'true', ...wallet },
       },
 });

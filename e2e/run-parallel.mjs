@@ -35,6 +35,8 @@ const WEIGHT = {
   'attendee-questions.spec.ts': 28, 'tenant-events.spec.ts': 26, 'limits.spec.ts': 26, 'waitlist.spec.ts': 25,
   'api-keys-audit.spec.ts': 21, 'transfers.spec.ts': 19, 'policies-and-users.spec.ts': 17, 'webhooks.spec.ts': 13,
   'read-only-images.spec.ts': 10, 'unlock.spec.ts': 3,
+  // issue 28 (measured locally, not yet in CI): it starts a second server of its own
+  'wallet.spec.ts': 120,
 };
 const partCount = Math.max(1, Number(process.env.E2E_PARTS ?? process.env.E2E_HALVES ?? 3));
 function deal() {

@@ -78,6 +78,17 @@ const ZEnv = z.object({
   /** SIGTERM: how long (ms) the node keeps serving while /api/health answers 503 "draining", so that a load balancer stops sending before it stops listening. */
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Issue 28, wallet passes (docs/wallet.md). Apple Wallet: all of the pass type id, the team id, the
+  // signer certificate and key and Apple's WWDR certificate, or none; each PEM is a file path or the PEM text.
+  APPLE_WALLET_PASS_TYPE_ID: z.string().optional(),
+  APPLE_WALLET_TEAM_ID: z.string().optional(),
+  APPLE_WALLET_SIGNER_CERT: z.string().optional(),
+  APPLE_WALLET_SIGNER_KEY: z.string().optional(),
+  APPLE_WALLET_SIGNER_KEY_PASSPHRASE: z.string().optional(),
+  APPLE_WALLET_WWDR_CERT: z.string().optional(),
+  /** Google Wallet: the issuer id and the service account's JSON key (a file path or the JSON text), both or neither. */
+  GOOGLE_WALLET_ISSUER_ID: z.string().optional(),
+  GOOGLE_WALLET_SERVICE_ACCOUNT_KEY: z.string().optional(),
 });
 
 /** Every environment variable the server reads (the compose file's check: apps/server/src/ops/container.test.ts). */
@@ -131,10 +142,67 @@ export type Config = {
   /** Graceful shutdown on SIGTERM (issue 26): the bound on the whole drain, and the wait before it stops listening. */
   shutdown: { timeoutMs: number; delayMs: number };
   webhooks: { allowPrivate: boolean; timeoutMs: number };
+  /** Issue 28: wallet passes; null where the operator configured none (no button shows). */
+  wallet: { apple: AppleWalletConfig | null; google: GoogleWalletConfig | null };
   storage:
     | { driver: 'local' }
     | { driver: 's3'; bucket: string; region: string; endpoint?: string; forcePathStyle: boolean; prefix: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
 };
+
+export type AppleWalletConfig = { passTypeId: string; teamId: string; signerCert: string; signerKey: string; signerKeyPassphrase?: string; wwdr: string };
+export type GoogleWalletConfig = { issuerId: string; clientEmail: string; privateKey: string };
+
+/** A PEM (or JSON) given inline, or the path of the file holding it. */
+function textOrFile(name: string, value: string): string {
+  const v = value.trim();
+  if (v.startsWith('-----BEGIN') || v.startsWith('{')) return v;
+  try {
+    return readFileSync(path.resolve(v), 'utf8');
+  } catch {
+    throw new Error(`${name}: cannot read the file ${v}`);
+  }
+}
+
+function walletOf(e: z.output<typeof ZEnv>): Config['wallet'] {
+  const appleVars = {
+    APPLE_WALLET_PASS_TYPE_ID: e.APPLE_WALLET_PASS_TYPE_ID,
+    APPLE_WALLET_TEAM_ID: e.APPLE_WALLET_TEAM_ID,
+    APPLE_WALLET_SIGNER_CERT: e.APPLE_WALLET_SIGNER_CERT,
+    APPLE_WALLET_SIGNER_KEY: e.APPLE_WALLET_SIGNER_KEY,
+    APPLE_WALLET_WWDR_CERT: e.APPLE_WALLET_WWDR_CERT,
+  };
+  const googleVars = { GOOGLE_WALLET_ISSUER_ID: e.GOOGLE_WALLET_ISSUER_ID, GOOGLE_WALLET_SERVICE_ACCOUNT_KEY: e.GOOGLE_WALLET_SERVICE_ACCOUNT_KEY };
+  // Half a configuration is a mistake to tell at start, not a button that fails when pressed.
+  const allOrNone = (vars: Record<string, string | undefined>) => {
+    const missing = Object.entries(vars).filter(([, v]) => !v).map(([k]) => k);
+    if (missing.length > 0 && missing.length < Object.keys(vars).length) throw new Error(`Wallet passes: also set ${missing.join(', ')} (or none of them)`);
+    return missing.length === 0;
+  };
+  const apple = allOrNone(appleVars)
+    ? {
+        passTypeId: e.APPLE_WALLET_PASS_TYPE_ID!,
+        teamId: e.APPLE_WALLET_TEAM_ID!,
+        signerCert: textOrFile('APPLE_WALLET_SIGNER_CERT', e.APPLE_WALLET_SIGNER_CERT!),
+        signerKey: textOrFile('APPLE_WALLET_SIGNER_KEY', e.APPLE_WALLET_SIGNER_KEY!),
+        signerKeyPassphrase: e.APPLE_WALLET_SIGNER_KEY_PASSPHRASE || undefined,
+        wwdr: textOrFile('APPLE_WALLET_WWDR_CERT', e.APPLE_WALLET_WWDR_CERT!),
+      }
+    : null;
+  let google: GoogleWalletConfig | null = null;
+  if (allOrNone(googleVars)) {
+    let key: { client_email?: unknown; private_key?: unknown };
+    try {
+      key = JSON.parse(textOrFile('GOOGLE_WALLET_SERVICE_ACCOUNT_KEY', e.GOOGLE_WALLET_SERVICE_ACCOUNT_KEY!));
+    } catch (err) {
+      throw new Error(`GOOGLE_WALLET_SERVICE_ACCOUNT_KEY: not a service account's JSON key (${(err as Error).message})`);
+    }
+    if (typeof key.client_email !== 'string' || typeof key.private_key !== 'string') {
+      throw new Error('GOOGLE_WALLET_SERVICE_ACCOUNT_KEY: the JSON key has no client_email or private_key');
+    }
+    google = { issuerId: e.GOOGLE_WALLET_ISSUER_ID!, clientEmail: key.client_email, privateKey: key.private_key };
+  }
+  return { apple, google };
+}
 
 /** The secret signs file URLs and webhooks; it is generated once per data directory when not given. */
 function loadSecret(dataDir: string, given: string | undefined): string {
@@ -221,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdown: { timeoutMs: e.SHUTDOWN_TIMEOUT_MS, delayMs: e.SHUTDOWN_DELAY_MS },
     webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE === 'true', timeoutMs: e.WEBHOOKS_TIMEOUT_MS },
     storage: storageOf(e),
+    wallet: walletOf(e),
     ...overrides,
   };
 }

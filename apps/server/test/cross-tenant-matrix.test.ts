@@ -3,7 +3,9 @@ import { API_KEY_SCOPES } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainEvents, eventQuestions, memberships, payouts, refunds, tickets, waitlistEntries, webhookDeliveries } from '../src/db/schema/index.js';
-import { fulfilOrder } from '../src/modules/fulfilment/service.js';
+import { fulfilOrder, mintOrderLink } from '../src/modules/fulfilment/service.js';
+import { givenWalletCredentials } from './fixtures/wallet-certs.js';
+import { loadConfig } from '../src/config.js';
 import { signedIn } from './actors.js';
 import {
   givenEventOnSale,
@@ -25,7 +27,7 @@ import { exampleOf, loadOperations, pathParamsOf, rowCounts, urlOf, type Operati
 // only, no foreign data in any body, and nothing of the victim's changed.
 
 /** Path (and query) parameters naming a tenant's resource, and where the victim's value comes from. */
-const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId', 'drawerId', 'questionId', 'keyId', 'refundId', 'layoutId', 'holdId'] as const;
+const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId', 'drawerId', 'questionId', 'keyId', 'refundId', 'layoutId', 'holdId', 'ticketId'] as const;
 type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
 /**
  * Parameters naming something global (platform policies, charities, global rules) on platform-only
@@ -35,7 +37,7 @@ const GLOBAL_PARAMS = new Set(['id', 'charityId', 'templateId', 'version', 'uplo
 /** Query parameters that are not ids (list queries, signed-link parts, codes). */
 const PLAIN_QUERY_PARAMS = new Set(['cursor', 'limit', 'sort', 'filters', 'from', 'to', 'exp', 'sig', 'token', 'code', 'username', 'q', 'preview']);
 
-type Ids = Record<ScopedParam, string> & { id: string; charityId: string };
+type Ids = Record<ScopedParam, string> & { id: string; charityId: string; token: string };
 type Victim = { tenant: GivenTenant; ids: Ids; secrets: string[] };
 
 let server: TestServer;
@@ -70,6 +72,9 @@ async function givenTenantWithData(label: string): Promise<Victim> {
   const [doorTicket] = await server.app.deps.db.select().from(tickets).where(eq(tickets.orderId, doorOrder.orderId));
   const scan = await c.post(`/api/tenants/${tenant.id}/events/${event.id}/checkin/scans`, { clientScanId: randomUUID(), deviceId: 'door', ticketId: doorTicket!.ticketUid });
   const scanId: string | undefined = scan.body?.result === 'admitted' ? scan.body.scanId : undefined;
+  // Issue 28: a private link to the door order, so that its tickets' wallet passes are tried with a real token and ticket id.
+  const orderLink = await mintOrderLink(server.app.deps.db, { deps: server.app.deps, tenantId: tenant.id, tenantUrl: tenant.url, orderId: doorOrder.orderId });
+  const token = orderLink.slice(orderLink.lastIndexOf('/') + 1);
   // A message to the event's attendees (issue 15), so that its routes are tried with a real id.
   const message = await c.post(`/api/tenants/${tenant.id}/events/${event.id}/messages`, { details: { subject: `${label} news`, body: '<p>Doors at 7.</p>', recipients: 'all' } });
   const messageId: string | undefined = message.body?.id;
@@ -135,13 +140,17 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     refundId,
     layoutId,
     holdId,
+    ticketId: doorTicket!.id,
+    token,
   };
   const secrets = [...new Set([...Object.values(ids), tenant.name, event.name, order.email, admin.email, staff.email, `${label.toLowerCase()}-fan@example.test`, `hello@${tenant.url}.test`])];
   return { tenant, ids, secrets };
 }
 
 beforeAll(async () => {
-  server = await startServer();
+  // Issue 28: with both wallets set up, so that their routes answer past "not configured".
+  const wallet = givenWalletCredentials();
+  server = await startServer({ wallet: loadConfig(wallet.env, { dataDir: wallet.dir, secret: 'x'.repeat(40) }).wallet });
   ops = await loadOperations(server);
   victim = await givenTenantWithData('Victim');
   attacker = await givenTenantWithData('Raider');

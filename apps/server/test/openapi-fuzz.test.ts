@@ -14,6 +14,8 @@ import {
   type Res,
   type TestServer,
 } from './harness.js';
+import { loadConfig } from '../src/config.js';
+import { givenWalletCredentials } from './fixtures/wallet-certs.js';
 import { exampleOf, loadOperations, pathParamsOf, rowCounts, urlOf, type Operation } from './openapi.js';
 
 // issue 14, "Suites that keep this true": a fuzz suite generated from the OpenAPI document. Every
@@ -104,7 +106,9 @@ let fx: Fixture;
 
 beforeAll(async () => {
   console.log(`openapi fuzz: FUZZ_SEED=${SEED} FUZZ_REQUESTS=${REQUESTS}`);
-  server = await startServer();
+  // Issue 28: with both wallets set up, so that their routes are fuzzed past "not configured".
+  const wallet = givenWalletCredentials();
+  server = await startServer({ wallet: loadConfig(wallet.env, { dataDir: wallet.dir, secret: 'x'.repeat(40) }).wallet });
   ops = await loadOperations(server);
   const tenant = await givenTenantWithSettings(server);
   const event = await givenEventOnSale(server, tenant.id, { discounts: [{ code: 'FUZZ10', kind: 'percent', value: 10, usageLimit: 5 }] });

@@ -248,6 +248,11 @@ export const M = {
   findTicketsSent: 'If there are orders for this e-mail address, we have sent their links to it. Check your inbox (and spam folder) in a few minutes.',
   orderLinkResent: 'We have sent the tickets again to the address this order was placed with.',
   noValidTickets: 'This order has no valid tickets.',
+  // Issue 28, wallet passes: our own words (spec silent; see docs/decisions.md)
+  walletTicketNotValid: 'This ticket is no longer valid (voided, refunded, passed on or already used), so it cannot be added to a wallet.',
+  walletNotConfigured: 'Wallet passes are not set up on this site.',
+  addToAppleWallet: 'Add to Apple Wallet',
+  addToGoogleWallet: 'Add to Google Wallet',
   testPayNotice: 'Test mode: no real card is charged.',
   testPayCards: 'Use 4242 4242 4242 4242 to pay, or 4000 0000 0000 0002 to see a declined card.',
   cardNumberRequired: 'Enter a card number.',

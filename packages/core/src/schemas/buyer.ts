@@ -43,6 +43,11 @@ export const ZOrderPage = z.object({
       qrSvg: z.string().nullable(),
       /** transferred (issue 24): given to this person; the buyer no longer holds its code. */
       transferredTo: ZTransferredTo.nullable(),
+      /**
+       * Issue 28: where a valid ticket's wallet pass is (this site's paths): Apple's .pkpass, and a
+       * redirect to Google's signed save link; null when the operator has not set that wallet up, or the ticket is not valid.
+       */
+      wallet: z.object({ apple: z.string().nullable(), google: z.string().nullable() }).default({ apple: null, google: null }),
     }),
   ),
   /** Issue 24: whether the buyer may pass valid tickets on now (the organiser allows it, the event is neither cancelled nor over). */

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { siteCtxOf } from '../../platform/auth/guard.js';
 import { AppError } from '../../platform/errors.js';
+import { applePassByLink, googleWalletByLink } from './wallet-passes.js';
 import { downloadByLink, editAnswersByLink, FIND_TICKETS_JOB, getAnswersByLink, getOrderPage, requestOrderLinks, resendByLink, sendOrderLinks } from './buyer.js';
 
 // Limits of our own (spec silent; docs/decisions.md "Buyers' self-service limits"): a person
@@ -16,6 +17,7 @@ const FIND_PER_EMAIL = { max: 3, timeWindow: 60 * 60_000 };
 const FIND_PER_ADDRESS = { max: 10, timeWindow: 10 * 60_000 };
 
 const ZTokenParams = z.object({ token: z.string().max(100) });
+const ZTicketParams = z.object({ token: z.string().max(100), ticketId: z.string().max(100) });
 
 /** The private order page's API and "Find my tickets", on a tenant's host (issue 15, buyers). */
 export function registerBuyerRoutes(app: FastifyInstance, deps: Deps) {
@@ -87,6 +89,45 @@ export function registerBuyerRoutes(app: FastifyInstance, deps: Deps) {
         .header('content-disposition', `attachment; filename="${filename}"`)
         .header('cache-control', 'private, no-store')
         .send(bytes);
+    },
+  );
+
+  // Issue 28: GETs, so that a plain link (the order page's button, the mail's) opens the pass in Wallet.
+  r.get(
+    '/api/p/order-links/:token/tickets/:ticketId/apple-wallet',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'One valid ticket of the order as an Apple Wallet pass (404 when the operator has not set Apple Wallet up; 409 for a ticket no longer valid)',
+        params: ZTicketParams,
+        response: { 200: z.any().describe('application/vnd.apple.pkpass: ticket_{ticketUID}.pkpass') },
+      },
+    },
+    async (req, reply) => {
+      const { filename, bytes } = await applePassByLink({ deps, site: siteCtxOf(req), token: req.params.token, ticketId: req.params.ticketId });
+      return reply
+        .type('application/vnd.apple.pkpass')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .header('cache-control', 'private, no-store')
+        .send(bytes);
+    },
+  );
+
+  r.get(
+    '/api/p/order-links/:token/tickets/:ticketId/google-wallet',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Redirects to the signed "Save to Google Wallet" link of one valid ticket of the order (404 when the operator has not set Google Wallet up; 409 for a ticket no longer valid)',
+        params: ZTicketParams,
+        response: { 302: z.any().describe('Location: the signed save link') },
+      },
+    },
+    async (req, reply) => {
+      const { url } = await googleWalletByLink({ deps, site: siteCtxOf(req), token: req.params.token, ticketId: req.params.ticketId });
+      return reply.header('cache-control', 'private, no-store').redirect(url, 302);
     },
   );
 

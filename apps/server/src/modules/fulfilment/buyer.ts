@@ -1,7 +1,7 @@
-import { eventTransferRefusal, formatEventDateTime, ORDER_LINK_TOKEN_RE, ticketPricesAfterDiscount, type TOrderPage } from '@marquee/core';
+import { eventTransferRefusal, formatEventDateTime, ticketPricesAfterDiscount, type TOrderPage } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { SiteCtx } from '../../platform/auth/context.js';
-import { conflict, notFound } from '../../platform/errors.js';
+import { conflict } from '../../platform/errors.js';
 import { M } from '@marquee/core';
 import { insertAction } from '../order-admin/repository.js';
 import { signTicketCode } from '../checkin/ticket-code.js';
@@ -9,7 +9,9 @@ import { lineDiscounts, toPublicOrder } from '../orders/public-order.js';
 import { findMyTicketsMail, ticketsFilename } from './mails.js';
 import { renderTicketsPdf, TICKET_QR_OPTIONS, venueLines } from './pdf.js';
 import * as repo from './repository.js';
-import { fulfilOrder, mintOrderLink, orderLinkHash, orderTicketDocument, sendTicketsMail } from './service.js';
+import { fulfilOrder, mintOrderLink, orderTicketDocument, sendTicketsMail } from './service.js';
+import { orderOfLink } from './order-link.js';
+import { walletPaths } from './wallet-paths.js';
 import { randomUUID } from 'node:crypto';
 import type { TOrderAnswersInput } from '@marquee/core';
 import { editOrderAnswers, getOrderAnswersForBuyer } from '../questions/order-answers.js';
@@ -21,12 +23,6 @@ export const FIND_TICKETS_JOB = 'buyer.find-tickets';
 /** The newest orders a "Find my tickets" mail lists. */
 const FIND_TICKETS_MAX_ORDERS = 20;
 
-async function orderOfLink(deps: Deps, site: SiteCtx, token: string) {
-  if (!ORDER_LINK_TOKEN_RE.test(token)) throw notFound();
-  const order = await repo.findOrderByLink(deps.db, site.tenant.id, orderLinkHash(token));
-  if (!order) throw notFound();
-  return order;
-}
 
 export async function getOrderPage(opts: { deps: Deps; site: SiteCtx; token: string }): Promise<TOrderPage> {
   const { deps } = opts;
@@ -93,6 +89,7 @@ export async function getOrderPage(opts: { deps: Deps; site: SiteCtx; token: str
           ticketUID: status === 'valid' ? t.ticketUid : null,
           qrSvg,
           transferredTo: moved ? { fullName: moved.toName, email: moved.toEmail, at: moved.at.toISOString() } : null,
+          wallet: status === 'valid' ? walletPaths(deps, opts.token, t.id) : { apple: null, google: null },
         };
       }),
     ),

@@ -77,6 +77,8 @@ export function ticketsMail(o: {
   claim?: boolean;
   receipt?: ReceiptLine[];
   orderLink?: string;
+  /** Issue 28: each ticket's "Add to … Wallet" links; empty or absent when no wallet is set up. */
+  wallet?: Array<{ label: string; apple: string | null; google: string | null }>;
   icsKey?: string;
   brand?: MailBrand;
 }): MailMessage {
@@ -106,6 +108,13 @@ export function ticketsMail(o: {
   const linkText = o.orderLink
     ? `View your order, download your tickets or have them sent again at any time (keep this link private, it opens your order without signing in):\n${o.orderLink}`
     : null;
+  const wallet = o.wallet ?? [];
+  const walletText = wallet.length
+    ? [
+        'Add your tickets to your phone’s wallet:',
+        ...wallet.map((w) => [w.label, ...(w.apple ? [`${M.addToAppleWallet}: ${w.apple}`] : []), ...(w.google ? [`${M.addToGoogleWallet}: ${w.google}`] : [])].join('\n')),
+      ].join('\n\n')
+    : null;
   const receiptText = o.receipt?.length ? ['Receipt', ...o.receipt.map((l) => `${l.label}: ${moneyOf(l.amount)}`)].join('\n') : null;
   const calendarText = o.icsKey ? 'Add the event to your calendar with the attached invite.ics.' : null;
   const paragraphs = [
@@ -114,6 +123,7 @@ export function ticketsMail(o: {
     ...(thanks ? [thanks] : []),
     facts.map(([k, v]) => `${k}: ${v}`).join('\n'),
     ...(linkText ? [linkText] : []),
+    ...(walletText ? [walletText] : []),
     ...(receiptText ? [receiptText] : []),
     howTo,
     ...(calendarText ? [calendarText] : []),
@@ -131,6 +141,18 @@ export function ticketsMail(o: {
     ? `<p><a href="${escapeHtml(o.orderLink)}" style="display:inline-block;background:${escapeHtml(color)};color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font-weight:bold">View your order</a></p>
 <p style="font-size:13px;color:#495057">Download your tickets or have them sent again at any time. Keep this link private: it opens your order without signing in.<br>${escapeHtml(o.orderLink)}</p>`
     : '';
+  // Black buttons, as Apple's and Google's own badges are; their artwork is theirs to ship, not ours.
+  const walletButton = (href: string, label: string) =>
+    `<a href="${escapeHtml(href)}" style="display:inline-block;background:#000000;color:#ffffff;text-decoration:none;padding:10px 16px;border-radius:8px;font-weight:bold;font-size:14px;margin:4px 8px 4px 0">${escapeHtml(label)}</a>`;
+  const walletHtml = wallet.length
+    ? `<h2 style="font-size:16px;margin:20px 0 8px">Add to your phone’s wallet</h2>
+${wallet
+  .map(
+    (w) =>
+      `<p style="margin:0 0 12px"><span style="display:block;font-size:13px;color:#495057;margin-bottom:2px">${escapeHtml(w.label)}</span>${w.apple ? walletButton(w.apple, M.addToAppleWallet) : ''}${w.google ? walletButton(w.google, M.addToGoogleWallet) : ''}</p>`,
+  )
+  .join('\n')}`
+    : '';
   const receiptHtml = o.receipt?.length
     ? `<h2 style="font-size:16px;margin:20px 0 8px">Receipt</h2>
 <table cellpadding="6" cellspacing="0" style="border-collapse:collapse;min-width:320px">${o.receipt
@@ -147,6 +169,7 @@ ${header}<div style="padding:16px 20px;border:1px solid #dee2e6;border-top:0;bor
 ${thanks ? `<p>${escapeHtml(thanks)}</p>` : ''}
 <table cellpadding="4" cellspacing="0">${facts.map(([k, v]) => `<tr><th align="left">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
 ${button}
+${walletHtml}
 ${receiptHtml}
 <p>${escapeHtml(howTo)}</p>
 ${calendarText ? `<p>${escapeHtml(calendarText)}</p>` : ''}

@@ -26,7 +26,7 @@ export type TicketEventInfo = {
 
 /** `code`: the text of the QR code, the ticket's signed code. */
 /** `seat`: issue 27's reserved seat ('Section · Row · Seat'); null: general admission. */
-export type TicketInfo = { ticketUid: string; code: string; ticketTypeName: string; seat?: string | null; price: number; fullName: string };
+export type TicketInfo = { ticketId?: string; ticketUid: string; code: string; ticketTypeName: string; seat?: string | null; price: number; fullName: string };
 
 export type TicketDocument = { event: TicketEventInfo; orderUid: string; tickets: TicketInfo[] };
 

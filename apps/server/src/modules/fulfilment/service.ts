@@ -16,6 +16,7 @@ import { recordOrderAction } from '../order-admin/record-order-action.js';
 import { lockTenantOrder } from '../orders/repository.js';
 import { attendeesForIssue } from '../questions/order-answers.js';
 import * as repo from './repository.js';
+import { walletPaths } from './wallet-paths.js';
 
 /** Enqueued by the orders module when an order is paid: payload { tenantId, orderId }. */
 export { FULFIL_JOB } from '../orders/payment.js';
@@ -74,7 +75,7 @@ export async function ticketDocument(
   deps: Deps,
   event: NonNullable<Awaited<ReturnType<typeof repo.findEvent>>>,
   orderUid: string,
-  tickets: Array<Pick<repo.TicketRow, 'ticketUid' | 'ticketTypeName' | 'price' | 'fullName'> & { seatLabel?: string | null }>,
+  tickets: Array<Pick<repo.TicketRow, 'ticketUid' | 'ticketTypeName' | 'price' | 'fullName'> & { id?: string; seatLabel?: string | null }>,
 ): Promise<TicketDocument> {
   // Issue 15: the cover's ticket crop in the header; a ticket without it is still a ticket.
   const cover = event.coverImageId ? await deps.storage.get(coverStorageKey(event.tenantId, event.id, event.coverImageId, 'ticket.jpg')) : null;
@@ -82,6 +83,7 @@ export async function ticketDocument(
     event: { ...eventInfo(event), coverImage: cover?.bytes ?? null },
     orderUid,
     tickets: tickets.map((t) => ({
+      ticketId: t.id,
       ticketUid: t.ticketUid,
       code: signTicketCode(deps.config.secret, event.id, t.ticketUid),
       ticketTypeName: t.ticketTypeName,
@@ -118,6 +120,11 @@ export async function sendTicketsMail(
   const event = await repo.findEvent(tx, order.tenantId, order.eventId);
   if (!tenant || !event) throw new Error(`tenant or event of order ${order.id} is missing`);
   const link = await mintOrderLink(tx, { deps, tenantId: order.tenantId, tenantUrl: tenant.url, orderId: order.id });
+  // Issue 28: each ticket's wallet buttons, through this mail's own order link (none unless the operator set a wallet up).
+  const token = new URL(link).pathname.split('/').pop()!;
+  const wallet = o.doc.tickets
+    .map((t, i) => ({ label: `Ticket ${i + 1} of ${o.doc.tickets.length} · ${t.ticketTypeName}${t.seat ? ` · ${t.seat}` : ''}`, ...walletPaths(deps, token, t.ticketId ?? '', publicOrigin(deps.config, tenant.url)) }))
+    .filter((w) => w.apple || w.google);
   const lines = await repo.linesOf(tx, order.tenantId, order.id);
   let icsKey: string | undefined;
   if (event.startDateTime) {
@@ -147,6 +154,7 @@ export async function sendTicketsMail(
       claim: o.claim,
       receipt: receiptLines(order, lines.map((l) => ({ ticketName: l.ticketName, unitPrice: l.unitPrice, quantity: l.quantity }))),
       orderLink: link,
+      wallet,
       icsKey,
       brand: {
         name: tenant.name,

@@ -1,4 +1,4 @@
-import type { TOrderPage } from '@marquee/core';
+import { M, type TOrderPage } from '@marquee/core';
 import { useMutation, useQuery } from '../../site/site-query';
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useParams } from '../../site/site-router';
@@ -9,7 +9,7 @@ import site from '../../event-site/components/site.module.css';
 import { eventDay, eventTime, money } from '../../event-site/format';
 import { Button } from '../../event-site/kit/button';
 import { Card } from '../../event-site/kit/card';
-import { IconArrowRight, IconCalendar, IconCheck, IconMail, IconPin, IconRefund } from '../../event-site/kit/icons';
+import { IconArrowRight, IconCalendar, IconCheck, IconMail, IconPin, IconRefund, IconWallet } from '../../event-site/kit/icons';
 import { Notice, Spinner } from '../../event-site/kit/notice';
 import { LoadFailed, OrganiserShell } from '../../event-site/kit/organiser-shell';
 import { toast } from '../../event-site/kit/toast';
@@ -292,6 +292,21 @@ function TicketItem({ ticket: t, number, of, onTransfer }: { ticket: PageTicket;
           <span className={css.ticketId} data-testid="order-link-ticket-id">
             {t.ticketUID}
           </span>
+          {(t.wallet.apple || t.wallet.google) && (
+            // Issue 28: plain links, so that the phone hands the pass to its wallet; shown only where the operator set one up.
+            <span className={css.walletButtons} data-testid="order-link-wallet">
+              {t.wallet.apple && (
+                <a className={css.walletButton} href={t.wallet.apple} data-testid="order-link-apple-wallet">
+                  <IconWallet size={18} /> {M.addToAppleWallet}
+                </a>
+              )}
+              {t.wallet.google && (
+                <a className={css.walletButton} href={t.wallet.google} data-testid="order-link-google-wallet">
+                  <IconWallet size={18} /> {M.addToGoogleWallet}
+                </a>
+              )}
+            </span>
+          )}
           {onTransfer && (
             <Button variant="light" size="sm" className={css.transferButton} onClick={onTransfer} data-testid="order-link-transfer">
               <IconArrowRight size={16} /> Transfer to someone else
