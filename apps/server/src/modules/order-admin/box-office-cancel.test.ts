@@ -92,9 +92,27 @@ describe('cancelling an event with box-office orders', () => {
     // The event's progress: the gateway's part is done, the box office owes two orders' money.
     const progress = await admin.get(`/api/tenants/${tenant.id}/events/${event.id}/cancellation`);
     expect(progress.body).toMatchObject({ status: 'done', failed: 0, retrying: 0, owedAtBoxOffice: { orders: 2, amount: cash.totalAmount + terminal.totalAmount } });
-    // The order page shows the owed refund, pending, with no method yet.
+    // Each owed refund listed for the event page's Settle buttons (the comp and the online order are not).
+    const [cashOwed] = await refundsOf(cash.orderId);
+    const [terminalOwed] = await refundsOf(terminal.orderId);
+    expect([...progress.body.owedRefunds].sort((a: { orderUID: string }, b: { orderUID: string }) => a.orderUID.localeCompare(b.orderUID))).toEqual(
+      [
+        { orderUID: cash.orderUID, refundId: cashOwed!.id, amount: cash.totalAmount, paymentMethod: 'cash', fullName: expect.any(String) },
+        { orderUID: terminal.orderUID, refundId: terminalOwed!.id, amount: terminal.totalAmount, paymentMethod: 'card_terminal', fullName: expect.any(String) },
+      ].sort((a, b) => a.orderUID.localeCompare(b.orderUID)),
+    );
+    // The order page shows the owed refund, pending, with no method yet, flagged owed at the box office.
     const page = await admin.get(`/api/tenants/${tenant.id}/events/${event.id}/orders/${cash.orderUID}`);
-    expect(page.body.refunds.map((r: { details: { status: string; kind: string; refundMethod: string | null } }) => [r.details.kind, r.details.status, r.details.refundMethod])).toEqual([['event_cancelled', 'pending', null]]);
+    expect(
+      page.body.refunds.map((r: { details: { status: string; kind: string; refundMethod: string | null; owedAtBoxOffice: boolean } }) => [
+        r.details.kind,
+        r.details.status,
+        r.details.refundMethod,
+        r.details.owedAtBoxOffice,
+      ]),
+    ).toEqual([['event_cancelled', 'pending', null, true]]);
+    const onlinePage = await admin.get(`/api/tenants/${tenant.id}/events/${event.id}/orders/${online.orderUid}`);
+    expect(onlinePage.body.refunds.map((r: { details: { owedAtBoxOffice: boolean } }) => r.details.owedAtBoxOffice)).toEqual([false]);
     // Owed is not settled: the platform's part stays netted until the money goes back.
     expect((await nettingOf(cash.orderId)).map((l) => l.tenantTotal)).toEqual([-cashOrder.platformTotal]);
 
@@ -103,7 +121,7 @@ describe('cancelling an event with box-office orders', () => {
     const settled = await admin.post(settleUrl(cash.orderUID, cashRefund!.id), { refundMethod: 'cash' });
     expect(settled.status).toBe(200);
     expect(settled.body.message).toBe(M.refundSettled);
-    expect(settled.body.refund.details).toMatchObject({ status: 'succeeded', refundAmount: cash.totalAmount, refundMethod: 'cash', kind: 'event_cancelled' });
+    expect(settled.body.refund.details).toMatchObject({ status: 'succeeded', refundAmount: cash.totalAmount, refundMethod: 'cash', kind: 'event_cancelled', owedAtBoxOffice: false });
     expect(settled.body.order.details).toMatchObject({ refunded: true, refundState: 'full' });
     const drawer = (await admin.get(DRAWER_PATHS.drawer(tenant.id, drawerId))).body.details;
     expect(drawer.movements.filter((m: { orderUID: string }) => m.orderUID === cash.orderUID).map((m: { kind: string; amount: number }) => [m.kind, m.amount])).toEqual([
@@ -136,6 +154,7 @@ describe('cancelling an event with box-office orders', () => {
 
     const done = await admin.get(`/api/tenants/${tenant.id}/events/${event.id}/cancellation`);
     expect(done.body.owedAtBoxOffice).toEqual({ orders: 0, amount: 0 });
+    expect(done.body.owedRefunds).toEqual([]);
   });
 
   it('settling: bad input, another order’s refund, another tenant, no open drawer: each a 4xx, nothing written', async () => {
