@@ -1,6 +1,7 @@
 import { Alert, Button, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { M, type TSettleRefundRequest } from '@marquee/core';
 import { IconCash, IconCreditCard } from '@tabler/icons-react';
+import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { domainCodeOf, errorMessage } from '../../../ui/api-client';
 import { FormModal } from '../../../ui/form-modal';
@@ -30,6 +31,8 @@ export function SettleRefundModal({ owed, busy, onClose, onSubmit }: SettleRefun
   const [method, setMethod] = useState<Method>('cash');
   const [reference, setReference] = useState('');
   const [error, setError] = useState<string | undefined>();
+  // Phones: the two ways stacked, so that neither is cut off.
+  const narrow = useMediaQuery('(max-width: 30em)');
 
   useEffect(() => {
     setMethod(owed?.paymentMethod === 'card_terminal' ? 'card_terminal' : 'cash');
@@ -60,6 +63,7 @@ export function SettleRefundModal({ owed, busy, onClose, onSubmit }: SettleRefun
             value={method}
             onChange={(v) => setMethod(v as Method)}
             fullWidth
+            orientation={narrow ? 'vertical' : 'horizontal'}
             data={[
               {
                 value: 'cash',
@@ -87,7 +91,10 @@ export function SettleRefundModal({ owed, busy, onClose, onSubmit }: SettleRefun
               withAsterisk
               maxLength={100}
               value={reference}
-              onChange={(e) => setReference(e.currentTarget.value)}
+              onChange={(e) => {
+                setReference(e.currentTarget.value);
+                setError(undefined);
+              }}
               error={error}
               data-autofocus
             />
