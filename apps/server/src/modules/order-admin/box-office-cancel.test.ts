@@ -3,9 +3,9 @@ import { DRAWER_PATHS, M } from '@marquee/core';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, orders, payoutLines, refunds, surchargeRules, tickets } from '../../db/schema/index.js';
-import { signedIn } from '../../../test/actors.js';
 import { givenPaidOrder } from '../../../test/fixtures/paid-orders.js';
-import { givenEventOnSale, givenTenantWithSettings, givenUser, startServer, type Client, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { givenBoxOffice, type BoxOfficeScene } from '../../../test/fixtures/box-office.js';
+import { givenEventOnSale, startServer, type Client, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { syncPayoutLines } from '../payouts/sync-payout-lines.js';
 
 // Issue 23: cancelling an event refunds its orders through the gateway; a box-office order paid in
@@ -24,17 +24,7 @@ let event: GivenEventOnSale;
 let drawerId: string;
 
 const db = () => server.app.deps.db;
-const sell = async (body: Record<string, unknown>) => {
-  const res = await admin.post(`/api/tenants/${tenant.id}/events/${event.id}/box-office/sales`, {
-    idempotencyKey: randomUUID(),
-    lines: [{ ticketTypeId: event.ticketTypeIds[0], quantity: 2 }],
-    paymentMethod: 'cash',
-    cashTendered: 100_000,
-    ...body,
-  });
-  expect(res.status).toBe(200);
-  return res.body as { orderId: string; orderUID: string; totalAmount: number };
-};
+let sell: BoxOfficeScene['sell'];
 const refundsOf = (orderId: string) => db().select().from(refunds).where(eq(refunds.orderId, orderId));
 const settleUrl = (orderUid: string, refundId: string, tenantId = tenant.id) => `/api/tenants/${tenantId}/events/${event.id}/orders/${orderUid}/refunds/${refundId}/settle`;
 const nettingOf = async (orderId: string) => {
@@ -44,13 +34,9 @@ const nettingOf = async (orderId: string) => {
 
 beforeAll(async () => {
   server = await startServer();
-  tenant = await givenTenantWithSettings(server);
-  other = await givenTenantWithSettings(server);
+  ({ tenant, other, admin, outsider, event, sell } = await givenBoxOffice(server));
   // The platform's POS service fee (5% + $0.50 a ticket): what a box-office order nets against the payout.
   await db().update(surchargeRules).set({ serviceFeePosPercentBp: 500, serviceFeePosFlatRate: 50 }).where(eq(surchargeRules.tenantId, tenant.id));
-  event = await givenEventOnSale(server, tenant.id, { ticketTypes: [{ name: 'General', price: 2_500, quantity: 40 }] });
-  admin = await signedIn(server, await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } }), tenant.url);
-  outsider = await signedIn(server, await givenUser(server, { tenant: { id: other.id, roles: ['tenant_admin'] } }), other.url);
   drawerId = (await admin.post(DRAWER_PATHS.list(tenant.id), { details: { openingFloat: 10_000 } })).body.id;
 });
 afterAll(async () => {
@@ -159,24 +145,13 @@ describe('cancelling an event with box-office orders', () => {
 
   it('settling: bad input, another order’s refund, another tenant, no open drawer: each a 4xx, nothing written', async () => {
     const ev = await givenEventOnSale(server, tenant.id, { ticketTypes: [{ name: 'Door', price: 1_000, quantity: 10 }] });
-    const res = await admin.post(`/api/tenants/${tenant.id}/events/${ev.id}/box-office/sales`, {
-      idempotencyKey: randomUUID(),
-      lines: [{ ticketTypeId: ev.ticketTypeIds[0], quantity: 1 }],
-      paymentMethod: 'cash',
-      cashTendered: 5_000,
-    });
-    expect(res.status).toBe(200);
-    const o = res.body as { orderId: string; orderUID: string };
-    const second = await admin.post(`/api/tenants/${tenant.id}/events/${ev.id}/box-office/sales`, {
-      idempotencyKey: randomUUID(),
-      lines: [{ ticketTypeId: ev.ticketTypeIds[0], quantity: 1 }],
-      paymentMethod: 'card_terminal',
-      terminalReference: 'T-1',
-    });
+    const one = [{ ticketTypeId: ev.ticketTypeIds[0], quantity: 1 }];
+    const o = await sell({ lines: one, cashTendered: 5_000 }, ev);
+    const second = await sell({ lines: one, paymentMethod: 'card_terminal', cashTendered: undefined, terminalReference: 'T-1' }, ev);
     expect((await admin.post(`/api/tenants/${tenant.id}/events/${ev.id}/cancel`)).status).toBe(200);
     await server.app.deps.jobs.drain();
     const [owed] = await refundsOf(o.orderId);
-    const [owedToSecond] = await refundsOf(second.body.orderId);
+    const [owedToSecond] = await refundsOf(second.orderId);
     const url = (tenantId: string, refundId: string, orderUid = o.orderUID) => `/api/tenants/${tenantId}/events/${ev.id}/orders/${orderUid}/refunds/${refundId}/settle`;
 
     expect((await admin.post(url(tenant.id, owed!.id), {})).body.error.fields).toMatchObject({ refundMethod: M.refundMethodRequired });
