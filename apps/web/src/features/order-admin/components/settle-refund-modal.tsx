@@ -11,6 +11,11 @@ import { useSettleRefund } from '../mutations';
 
 type Method = TSettleRefundRequest['refundMethod'];
 
+const WAYS = [
+  { value: 'cash', label: M.refundSettleCash, Icon: IconCash },
+  { value: 'card_terminal', label: M.refundSettleTerminal, Icon: IconCreditCard },
+] as const;
+
 /** A refund owed at the box office (issue 23), as both the order page and the event page offer it. */
 export type OwedRefund = { orderUID: string; refundId: string; amount: number; fullName: string; paymentMethod: string | null };
 
@@ -64,26 +69,15 @@ export function SettleRefundModal({ owed, busy, onClose, onSubmit }: SettleRefun
             onChange={(v) => setMethod(v as Method)}
             fullWidth
             orientation={narrow ? 'vertical' : 'horizontal'}
-            data={[
-              {
-                value: 'cash',
-                label: (
-                  <Group gap={6} justify="center" wrap="nowrap">
-                    <IconCash size={16} />
-                    <span>{M.refundSettleCash}</span>
-                  </Group>
-                ),
-              },
-              {
-                value: 'card_terminal',
-                label: (
-                  <Group gap={6} justify="center" wrap="nowrap">
-                    <IconCreditCard size={16} />
-                    <span>{M.refundSettleTerminal}</span>
-                  </Group>
-                ),
-              },
-            ]}
+            data={WAYS.map(({ value, label, Icon }) => ({
+              value,
+              label: (
+                <Group gap={6} justify="center" wrap="nowrap">
+                  <Icon size={16} />
+                  <span>{label}</span>
+                </Group>
+              ),
+            }))}
           />
           {method === 'card_terminal' ? (
             <TextInput
