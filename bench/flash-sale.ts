@@ -28,10 +28,10 @@
 // UPDATEs (`set n = n - 1 where n > 0`) on one row of a scratch table, for BENCH_REFERENCE_S (3) s.
 
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { CONNECTIONS, cpuMsOf, serverThreadCpuMs, startProfile } from './load-generator.js';
 import { loadServer } from './server.js';
 import { percentile, requirePostgres, seedTenant, startServer } from './support.js';
 
@@ -49,63 +49,7 @@ type Load = { samples: Sample[]; seconds: number };
  * much CPU per request as the server's own work. Plain JavaScript, so that it can run in a worker
  * thread without a TS loader.
  */
-const LOAD_GENERATOR = String.raw`
-const net = require('node:net');
-const { performance } = require('node:perf_hooks');
-
-function openConnection(port) {
-  const socket = net.connect({ host: '127.0.0.1', port, noDelay: true });
-  const conn = { socket, buffer: Buffer.alloc(0), pending: null };
-  socket.on('data', (chunk) => {
-    conn.buffer = conn.buffer.length ? Buffer.concat([conn.buffer, chunk]) : chunk;
-    const done = conn.pending && answered(conn.buffer);
-    if (!done) return;
-    const { resolve } = conn.pending;
-    conn.pending = null;
-    conn.buffer = conn.buffer.subarray(done.length);
-    resolve(done.status);
-  });
-  const fail = (err) => { if (conn.pending) { const { reject } = conn.pending; conn.pending = null; reject(err || new Error('connection closed')); } };
-  socket.on('error', fail);
-  socket.on('close', () => fail());
-  return conn;
-}
-
-/** A whole answer at the start of buf: {status, length}; null while incomplete. */
-const CONTENT_LENGTH = Buffer.from('\r\ncontent-length: ', 'latin1');
-function answered(buf) {
-  const headEnd = buf.indexOf('\r\n\r\n');
-  if (headEnd < 0) return null;
-  const status = (buf[9] - 48) * 100 + (buf[10] - 48) * 10 + (buf[11] - 48);
-  // The server writes its header names in lower case; anything else takes the slow path.
-  let at = buf.indexOf(CONTENT_LENGTH);
-  if (at >= 0 && at < headEnd) {
-    at += CONTENT_LENGTH.length;
-    let n = 0;
-    while (buf[at] >= 48 && buf[at] <= 57) n = n * 10 + (buf[at++] - 48);
-    const length = headEnd + 4 + n;
-    return buf.length >= length ? { status, length } : null;
-  }
-  const head = buf.toString('latin1', 0, headEnd).toLowerCase();
-  const cl = /\r\ncontent-length: *(\d+)/.exec(head);
-  if (cl) {
-    const length = headEnd + 4 + Number(cl[1]);
-    return buf.length >= length ? { status, length } : null;
-  }
-  if (/\r\ntransfer-encoding: *chunked/.test(head)) {
-    const end = buf.indexOf('\r\n0\r\n\r\n', headEnd);
-    return end < 0 ? null : { status, length: end + 7 };
-  }
-  return { status, length: headEnd + 4 };
-}
-
-function send(conn, request) {
-  return new Promise((resolve, reject) => {
-    conn.pending = { resolve, reject };
-    conn.socket.write(request);
-  });
-}
-
+const LOAD_GENERATOR = String.raw`${CONNECTIONS}
 async function generateLoad(phases, connections, onPhase) {
   const pool = Array.from({ length: connections }, () => openConnection(phases[0].target.port));
   const loads = [];
@@ -189,42 +133,6 @@ function generateLoad(phases: Phase[], connections: number, onPhase: OnPhase): P
     o: OnPhase,
   ) => Promise<Load[]>;
   return run(phases, connections, onPhase);
-}
-
-/**
- * CPU time (user + system) of a process or thread so far, in ms, from its Linux /proc stat file
- * (clock ticks of 10 ms); NaN when it cannot be read. (The worker's load generator reads its own
- * thread the same way, in its plain-JavaScript source.)
- */
-function cpuMsOf(statFile: string): number {
-  try {
-    const stat = readFileSync(statFile, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** CPU time of this process's main thread (the server's event loop), in ms. */
-const serverThreadCpuMs = () => cpuMsOf(`/proc/self/task/${process.pid}/stat`);
-
-/** A CPU profile of this thread (the server's) over the sale only: BENCH_PROFILE=file.cpuprofile. */
-async function startProfile() {
-  const { Session } = await import('node:inspector/promises');
-  const { writeFileSync } = await import('node:fs');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-  return {
-    async stop(file: string) {
-      const { profile } = await session.post('Profiler.stop');
-      writeFileSync(file, JSON.stringify(profile));
-      session.disconnect();
-    },
-  };
 }
 
 /**

@@ -30,72 +30,20 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { CONNECTIONS } from './load-generator.js';
 import { loadServer } from './server.js';
 import { percentile, requirePostgres, seedTenant, startServer } from './support.js';
 
 type Sample = { status: number; ms: number; at: number };
 
 /** Shared by both workers: keep-alive connections on plain sockets, one request in flight each. */
-const CONNECTIONS = String.raw`
-const net = require('node:net');
-const { performance } = require('node:perf_hooks');
+const WORKER = String.raw`${CONNECTIONS}
 const { parentPort, workerData } = require('node:worker_threads');
 const clock = () => performance.timeOrigin + performance.now();
-
-function openConnection(port) {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: '127.0.0.1', port, noDelay: true });
-    const conn = { socket, buffer: Buffer.alloc(0), pending: null };
-    socket.on('data', (chunk) => {
-      conn.buffer = conn.buffer.length ? Buffer.concat([conn.buffer, chunk]) : chunk;
-      const done = conn.pending && answered(conn.buffer);
-      if (!done) return;
-      const { resolve } = conn.pending;
-      conn.pending = null;
-      conn.buffer = conn.buffer.subarray(done.length);
-      resolve(done.status);
-    });
-    const fail = (err) => { if (conn.pending) { const { reject } = conn.pending; conn.pending = null; reject(err || new Error('connection closed')); } };
-    socket.on('error', (err) => { fail(err); reject(err); });
-    socket.on('close', () => fail());
-    socket.on('connect', () => resolve(conn));
-  });
-}
-
-function answered(buf) {
-  const headEnd = buf.indexOf('\r\n\r\n');
-  if (headEnd < 0) return null;
-  const status = (buf[9] - 48) * 100 + (buf[10] - 48) * 10 + (buf[11] - 48);
-  const head = buf.toString('latin1', 0, headEnd).toLowerCase();
-  const cl = /\r\ncontent-length: *(\d+)/.exec(head);
-  if (cl) {
-    const length = headEnd + 4 + Number(cl[1]);
-    return buf.length >= length ? { status, length } : null;
-  }
-  if (/\r\ntransfer-encoding: *chunked/.test(head)) {
-    const end = buf.indexOf('\r\n0\r\n\r\n', headEnd);
-    return end < 0 ? null : { status, length: end + 7 };
-  }
-  return { status, length: headEnd + 4 };
-}
-
-function send(conn, request) {
-  return new Promise((resolve, reject) => {
-    conn.pending = { resolve, reject };
-    conn.socket.write(request);
-  });
-}
-
-async function openAll(port, n) {
-  const out = [];
-  // In steps of 100, so that the listen backlog is never the limit.
-  for (let i = 0; i < n; i += 100) out.push(...(await Promise.all(Array.from({ length: Math.min(100, n - i) }, () => openConnection(port)))));
-  return out;
-}
 `;
 
 /** The sale: `connections` connections each sending its next PLACE ORDER when answered, phase after phase (told by the main thread). */
-const SALE = String.raw`${CONNECTIONS}
+const SALE = String.raw`${WORKER}
 function order(target, i) {
   const body = Buffer.from(JSON.stringify({
     order: { email: 'buyer' + i + '@example.test', firstName: 'Flash', lastName: 'Buyer', phone: '+15551234567',
@@ -134,7 +82,7 @@ function order(target, i) {
 `;
 
 /** The readers: every connection reads at its own rate on a clock (open loop) from 'start' to 'stop'. */
-const READERS = String.raw`${CONNECTIONS}
+const READERS = String.raw`${WORKER}
 (async () => {
   const { port, host, paths, connections, rate } = workerData;
   const pool = await openAll(port, connections);

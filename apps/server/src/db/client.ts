@@ -138,12 +138,16 @@ export async function openDatabase(opts: {
     unlock();
     throw err;
   }
-  const use = countPgliteUse(client);
+  // Counted only once someone asks (the first metrics scrape): until then every query runs unwrapped.
+  let use: { active: number; queued: number } | null = null;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
-    poolStats: () => ({ max: 1, inUse: use.active, idle: use.active ? 0 : 1, waiting: use.queued }),
+    poolStats: () => {
+      use ??= countPgliteUse(client);
+      return { max: 1, inUse: use.active, idle: use.active ? 0 : 1, waiting: use.queued };
+    },
     migrate: async () => {
       if (await isCurrent(db)) return false;
       await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
@@ -164,8 +168,11 @@ export async function openDatabase(opts: {
 /**
  * PGlite runs one query or transaction at a time and queues the rest behind its own lock, which it
  * does not expose: every query, exec and transaction goes through `_runExclusiveTransaction`, so
- * counting there tells how many wait and whether one runs (two counter updates per call). A PGlite
- * without that method (a future version) reports nothing waiting.
+ * counting there tells how many wait and whether one runs (two counter updates and a closure per
+ * call). It is installed by the first `poolStats()` (a metrics scrape), so that a server nobody
+ * scrapes pays nothing for it: the calls already running then are not counted (the gauges start
+ * from what runs after), and none is counted twice or goes negative. A PGlite without that method
+ * (a future version) reports nothing waiting.
  */
 function countPgliteUse(client: PGlite): { active: number; queued: number } {
   const use = { active: 0, queued: 0 };

@@ -105,6 +105,11 @@ export const ZOrderRefund = z.object({
     /** Issue 23: how a box-office order's money went back (cash from a drawer, the venue's terminal); null: through the gateway. */
     refundMethod: z.enum(['cash', 'card_terminal']).nullable(),
     terminalReference: z.string().nullable(),
+    /**
+     * Issue 23: owed at the box office (a cancelled event's refund of a cash or card-terminal order:
+     * no gateway can give it back); staff settle it (POST …/refunds/:refundId/settle).
+     */
+    owedAtBoxOffice: z.boolean(),
   }),
 });
 export type TOrderRefund = z.infer<typeof ZOrderRefund>;
@@ -328,6 +333,17 @@ export const ZCancellationProblem = ZCancellationRefund.extend({
 });
 export type TCancellationProblem = z.infer<typeof ZCancellationProblem>;
 
+/** One refund owed at the box office (issue 23), as the cancellation's progress lists it. */
+export const ZOwedRefund = z.object({
+  orderUID: z.string(),
+  refundId: z.string(),
+  amount: z.number().int(),
+  /** How the order was paid: cash or card_terminal. */
+  paymentMethod: z.string(),
+  fullName: z.string(),
+});
+export type TOwedRefund = z.infer<typeof ZOwedRefund>;
+
 /**
  * The refunds an event's cancellation started: one per paid order that still held money.
  * `status` is 'running' while any is queued, pending or being retried, 'done' after, and 'none'
@@ -359,6 +375,8 @@ export const ZCancellationProgress = z.object({
    * the box office (no gateway can give that money back) until staff settle them: how many, and how much.
    */
   owedAtBoxOffice: z.object({ orders: z.number().int(), amount: z.number().int() }),
+  /** Those owed refunds, oldest first, at most 50: each to settle from the event page or the order's. */
+  owedRefunds: z.array(ZOwedRefund),
 });
 export type TCancellationProgress = z.infer<typeof ZCancellationProgress>;
 

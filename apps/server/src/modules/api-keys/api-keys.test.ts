@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, auditLog, orders, ticketSettings } from '../../db/schema/index.js';
 import {
   checkoutPayload,
-  givenEventOnSale,
   givenTenantAdmin,
   givenTenantWithSettings,
   givenUser,
@@ -19,6 +18,7 @@ import {
   type TestServer,
 } from '../../../test/harness.js';
 import { signedIn } from '../../../test/actors.js';
+import { givenTwoTenants } from '../../../test/fixtures/two-tenants.js';
 
 // Issue 25: API keys through the one guard, the APP channel, and the audit log.
 
@@ -54,12 +54,11 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/marquee`;
   // Tests may send webhooks to loopback (docs/webhooks.md "Where messages can go").
   server = await startServer({ webhooks: { allowPrivate: true, timeoutMs: 2000 } });
-  tenant = await givenTenantWithSettings(server, { name: 'Keyed Presents' });
-  other = await givenTenantWithSettings(server, { name: 'Other Presents' });
-  admin = await givenTenantAdmin(server, tenant);
-  otherAdmin = await givenTenantAdmin(server, other);
-  event = await givenEventOnSale(server, tenant.id, { ticketTypes: [{ name: 'General Admission', price: 4500, quantity: 100 }] });
-  otherEvent = await givenEventOnSale(server, other.id);
+  ({ tenant, other, admin, otherAdmin, event, otherEvent } = await givenTwoTenants(server, {
+    names: ['Keyed Presents', 'Other Presents'],
+    event: { ticketTypes: [{ name: 'General Admission', price: 4500, quantity: 100 }] },
+    otherEvent: {},
+  }));
   // The tenant passes fees along differently on each channel: the APP option is 3, ONLINE stays 1.
   await server.app.deps.db.update(ticketSettings).set({ serviceFeePassAlongOptionApp: passAlongOption('APP', 3) }).where(eq(ticketSettings.tenantId, tenant.id));
 }, 60_000);

@@ -4,7 +4,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cashDrawerMovements, tickets, ticketTypes } from '../../db/schema/index.js';
 import { signedIn } from '../../../test/actors.js';
-import { givenEventOnSale, givenTenantWithSettings, givenUser, startServer, type Client, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { givenBoxOffice, type BoxOfficeSale, type BoxOfficeScene } from '../../../test/fixtures/box-office.js';
+import { givenUser, startServer, type Client, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
 
 // Issue 23 on PostgreSQL, the one lock order (docs/architecture.md "Lock order"): a box-office
 // order's refund (cash from the refunder's drawer, or the terminal's reference) racing a door scan
@@ -20,13 +21,12 @@ let tenant: GivenTenant;
 let admin: Client;
 let door: Client;
 let event: GivenEventOnSale;
+let sell: BoxOfficeScene['sell'];
 
 beforeAll(async () => {
   if (!process.env.TEST_DATABASE_URL) throw new Error('refund-race.pg.test.ts needs TEST_DATABASE_URL');
   server = await startServer();
-  tenant = await givenTenantWithSettings(server);
-  event = await givenEventOnSale(server, tenant.id, { ticketTypes: [{ name: 'General', price: 2_500, quantity: QUANTITY }] });
-  admin = await signedIn(server, await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } }), tenant.url);
+  ({ tenant, admin, event, sell } = await givenBoxOffice(server, { quantity: QUANTITY }));
   door = await signedIn(server, await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_staff'] } }), tenant.url);
 });
 afterAll(() => server?.close());
@@ -37,18 +37,7 @@ const after = async <T>(p: () => Promise<T>) => {
   await jitter();
   return p();
 };
-type Sale = { orderId: string; orderUID: string; totalAmount: number; tickets: Array<{ ticketUid: string; code: string }> };
-async function sell(body: Record<string, unknown>): Promise<Sale> {
-  const res = await admin.post(`/api/tenants/${tenant.id}/events/${event.id}/box-office/sales`, {
-    idempotencyKey: randomUUID(),
-    lines: [{ ticketTypeId: event.ticketTypeIds[0], quantity: 2 }],
-    paymentMethod: 'cash',
-    cashTendered: 100_000,
-    ...body,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as Sale;
-}
+type Sale = BoxOfficeSale;
 const refund = (s: Sale, body: Record<string, unknown>) => admin.post(`/api/tenants/${tenant.id}/events/${event.id}/orders/${s.orderUID}/refunds`, { reason: 'race', ...body });
 const scan = (s: Sale, i: number) => door.post<TCheckinScanAnswer>(CHECKIN_PATHS.scans(tenant.id, event.id), { clientScanId: randomUUID(), deviceId: 'door-1', code: s.tickets[i]!.code });
 const ticketsOf = (orderId: string) => db().select().from(tickets).where(eq(tickets.orderId, orderId));

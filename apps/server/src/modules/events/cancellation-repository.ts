@@ -104,7 +104,7 @@ export async function cancellationStateOf(db: DbOrTx, tenantId: string, eventId:
  */
 export async function cancellationCounts(db: DbOrTx, tenantId: string, eventId: string, maxTries: number, problemLimit: number) {
   const base = cancellationStatesSql(tenantId, eventId, maxTries);
-  const [counts, problems, notices, owed] = await Promise.all([
+  const [counts, problems, notices, owed, owedRows] = await Promise.all([
     rowsOf(
       db,
       sql`${base} select
@@ -132,6 +132,14 @@ export async function cancellationCounts(db: DbOrTx, tenantId: string, eventId: 
       sql`select count(distinct r.order_id)::int as orders, coalesce(sum(r.amount), 0)::bigint as amount from refunds r
         where r.tenant_id = ${tenantId} and r.event_id = ${eventId} and r.kind = 'event_cancelled' and r.status = 'pending' and r.provider = 'box_office'`,
     ),
+    // The same refunds one by one (oldest first), for the event page's Settle buttons.
+    rowsOf(
+      db,
+      sql`select o.order_uid, r.id, r.amount, o.payment_method, trim(o.first_name || ' ' || o.last_name) as full_name from refunds r
+        join orders o on o.tenant_id = r.tenant_id and o.id = r.order_id
+        where r.tenant_id = ${tenantId} and r.event_id = ${eventId} and r.kind = 'event_cancelled' and r.status = 'pending' and r.provider = 'box_office'
+        order by r.created_at, r.id limit ${problemLimit}`,
+    ),
   ]);
   const c = counts[0] ?? {};
   const n = (k: string) => Number(c[k] ?? 0);
@@ -148,5 +156,12 @@ export async function cancellationCounts(db: DbOrTx, tenantId: string, eventId: 
     notices: Number(notices[0]?.n ?? 0),
     problems: problems.map(toStateRow),
     owedAtBoxOffice: { orders: Number(owed[0]?.orders ?? 0), amount: Number(owed[0]?.amount ?? 0) },
+    owedRefunds: owedRows.map((r) => ({
+      orderUID: String(r.order_uid),
+      refundId: String(r.id),
+      amount: Number(r.amount),
+      paymentMethod: String(r.payment_method ?? ''),
+      fullName: String(r.full_name ?? ''),
+    })),
   };
 }

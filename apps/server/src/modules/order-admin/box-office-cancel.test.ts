@@ -3,9 +3,9 @@ import { DRAWER_PATHS, M } from '@marquee/core';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, orders, payoutLines, refunds, surchargeRules, tickets } from '../../db/schema/index.js';
-import { signedIn } from '../../../test/actors.js';
 import { givenPaidOrder } from '../../../test/fixtures/paid-orders.js';
-import { givenEventOnSale, givenTenantWithSettings, givenUser, startServer, type Client, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { givenBoxOffice, type BoxOfficeScene } from '../../../test/fixtures/box-office.js';
+import { givenEventOnSale, startServer, type Client, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { syncPayoutLines } from '../payouts/sync-payout-lines.js';
 
 // Issue 23: cancelling an event refunds its orders through the gateway; a box-office order paid in
@@ -24,17 +24,7 @@ let event: GivenEventOnSale;
 let drawerId: string;
 
 const db = () => server.app.deps.db;
-const sell = async (body: Record<string, unknown>) => {
-  const res = await admin.post(`/api/tenants/${tenant.id}/events/${event.id}/box-office/sales`, {
-    idempotencyKey: randomUUID(),
-    lines: [{ ticketTypeId: event.ticketTypeIds[0], quantity: 2 }],
-    paymentMethod: 'cash',
-    cashTendered: 100_000,
-    ...body,
-  });
-  expect(res.status).toBe(200);
-  return res.body as { orderId: string; orderUID: string; totalAmount: number };
-};
+let sell: BoxOfficeScene['sell'];
 const refundsOf = (orderId: string) => db().select().from(refunds).where(eq(refunds.orderId, orderId));
 const settleUrl = (orderUid: string, refundId: string, tenantId = tenant.id) => `/api/tenants/${tenantId}/events/${event.id}/orders/${orderUid}/refunds/${refundId}/settle`;
 const nettingOf = async (orderId: string) => {
@@ -44,13 +34,9 @@ const nettingOf = async (orderId: string) => {
 
 beforeAll(async () => {
   server = await startServer();
-  tenant = await givenTenantWithSettings(server);
-  other = await givenTenantWithSettings(server);
+  ({ tenant, other, admin, outsider, event, sell } = await givenBoxOffice(server));
   // The platform's POS service fee (5% + $0.50 a ticket): what a box-office order nets against the payout.
   await db().update(surchargeRules).set({ serviceFeePosPercentBp: 500, serviceFeePosFlatRate: 50 }).where(eq(surchargeRules.tenantId, tenant.id));
-  event = await givenEventOnSale(server, tenant.id, { ticketTypes: [{ name: 'General', price: 2_500, quantity: 40 }] });
-  admin = await signedIn(server, await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } }), tenant.url);
-  outsider = await signedIn(server, await givenUser(server, { tenant: { id: other.id, roles: ['tenant_admin'] } }), other.url);
   drawerId = (await admin.post(DRAWER_PATHS.list(tenant.id), { details: { openingFloat: 10_000 } })).body.id;
 });
 afterAll(async () => {
@@ -92,9 +78,27 @@ describe('cancelling an event with box-office orders', () => {
     // The event's progress: the gateway's part is done, the box office owes two orders' money.
     const progress = await admin.get(`/api/tenants/${tenant.id}/events/${event.id}/cancellation`);
     expect(progress.body).toMatchObject({ status: 'done', failed: 0, retrying: 0, owedAtBoxOffice: { orders: 2, amount: cash.totalAmount + terminal.totalAmount } });
-    // The order page shows the owed refund, pending, with no method yet.
+    // Each owed refund listed for the event page's Settle buttons (the comp and the online order are not).
+    const [cashOwed] = await refundsOf(cash.orderId);
+    const [terminalOwed] = await refundsOf(terminal.orderId);
+    expect([...progress.body.owedRefunds].sort((a: { orderUID: string }, b: { orderUID: string }) => a.orderUID.localeCompare(b.orderUID))).toEqual(
+      [
+        { orderUID: cash.orderUID, refundId: cashOwed!.id, amount: cash.totalAmount, paymentMethod: 'cash', fullName: expect.any(String) },
+        { orderUID: terminal.orderUID, refundId: terminalOwed!.id, amount: terminal.totalAmount, paymentMethod: 'card_terminal', fullName: expect.any(String) },
+      ].sort((a, b) => a.orderUID.localeCompare(b.orderUID)),
+    );
+    // The order page shows the owed refund, pending, with no method yet, flagged owed at the box office.
     const page = await admin.get(`/api/tenants/${tenant.id}/events/${event.id}/orders/${cash.orderUID}`);
-    expect(page.body.refunds.map((r: { details: { status: string; kind: string; refundMethod: string | null } }) => [r.details.kind, r.details.status, r.details.refundMethod])).toEqual([['event_cancelled', 'pending', null]]);
+    expect(
+      page.body.refunds.map((r: { details: { status: string; kind: string; refundMethod: string | null; owedAtBoxOffice: boolean } }) => [
+        r.details.kind,
+        r.details.status,
+        r.details.refundMethod,
+        r.details.owedAtBoxOffice,
+      ]),
+    ).toEqual([['event_cancelled', 'pending', null, true]]);
+    const onlinePage = await admin.get(`/api/tenants/${tenant.id}/events/${event.id}/orders/${online.orderUid}`);
+    expect(onlinePage.body.refunds.map((r: { details: { owedAtBoxOffice: boolean } }) => r.details.owedAtBoxOffice)).toEqual([false]);
     // Owed is not settled: the platform's part stays netted until the money goes back.
     expect((await nettingOf(cash.orderId)).map((l) => l.tenantTotal)).toEqual([-cashOrder.platformTotal]);
 
@@ -103,7 +107,7 @@ describe('cancelling an event with box-office orders', () => {
     const settled = await admin.post(settleUrl(cash.orderUID, cashRefund!.id), { refundMethod: 'cash' });
     expect(settled.status).toBe(200);
     expect(settled.body.message).toBe(M.refundSettled);
-    expect(settled.body.refund.details).toMatchObject({ status: 'succeeded', refundAmount: cash.totalAmount, refundMethod: 'cash', kind: 'event_cancelled' });
+    expect(settled.body.refund.details).toMatchObject({ status: 'succeeded', refundAmount: cash.totalAmount, refundMethod: 'cash', kind: 'event_cancelled', owedAtBoxOffice: false });
     expect(settled.body.order.details).toMatchObject({ refunded: true, refundState: 'full' });
     const drawer = (await admin.get(DRAWER_PATHS.drawer(tenant.id, drawerId))).body.details;
     expect(drawer.movements.filter((m: { orderUID: string }) => m.orderUID === cash.orderUID).map((m: { kind: string; amount: number }) => [m.kind, m.amount])).toEqual([
@@ -136,28 +140,18 @@ describe('cancelling an event with box-office orders', () => {
 
     const done = await admin.get(`/api/tenants/${tenant.id}/events/${event.id}/cancellation`);
     expect(done.body.owedAtBoxOffice).toEqual({ orders: 0, amount: 0 });
+    expect(done.body.owedRefunds).toEqual([]);
   });
 
   it('settling: bad input, another order’s refund, another tenant, no open drawer: each a 4xx, nothing written', async () => {
     const ev = await givenEventOnSale(server, tenant.id, { ticketTypes: [{ name: 'Door', price: 1_000, quantity: 10 }] });
-    const res = await admin.post(`/api/tenants/${tenant.id}/events/${ev.id}/box-office/sales`, {
-      idempotencyKey: randomUUID(),
-      lines: [{ ticketTypeId: ev.ticketTypeIds[0], quantity: 1 }],
-      paymentMethod: 'cash',
-      cashTendered: 5_000,
-    });
-    expect(res.status).toBe(200);
-    const o = res.body as { orderId: string; orderUID: string };
-    const second = await admin.post(`/api/tenants/${tenant.id}/events/${ev.id}/box-office/sales`, {
-      idempotencyKey: randomUUID(),
-      lines: [{ ticketTypeId: ev.ticketTypeIds[0], quantity: 1 }],
-      paymentMethod: 'card_terminal',
-      terminalReference: 'T-1',
-    });
+    const one = [{ ticketTypeId: ev.ticketTypeIds[0], quantity: 1 }];
+    const o = await sell({ lines: one, cashTendered: 5_000 }, ev);
+    const second = await sell({ lines: one, paymentMethod: 'card_terminal', cashTendered: undefined, terminalReference: 'T-1' }, ev);
     expect((await admin.post(`/api/tenants/${tenant.id}/events/${ev.id}/cancel`)).status).toBe(200);
     await server.app.deps.jobs.drain();
     const [owed] = await refundsOf(o.orderId);
-    const [owedToSecond] = await refundsOf(second.body.orderId);
+    const [owedToSecond] = await refundsOf(second.orderId);
     const url = (tenantId: string, refundId: string, orderUid = o.orderUID) => `/api/tenants/${tenantId}/events/${ev.id}/orders/${orderUid}/refunds/${refundId}/settle`;
 
     expect((await admin.post(url(tenant.id, owed!.id), {})).body.error.fields).toMatchObject({ refundMethod: M.refundMethodRequired });

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { DRAWER_PATHS, M } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payoutLines, refunds } from '../../db/schema/index.js';
-import { signedIn } from '../../../test/actors.js';
-import { givenEventOnSale, givenTenantWithSettings, givenUser, startServer, type Client, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { givenBoxOffice, type BoxOfficeScene } from '../../../test/fixtures/box-office.js';
+import { startServer, type Client, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { syncPayoutLines } from '../payouts/sync-payout-lines.js';
 
 // Issue 23 part B: refunds of box-office orders record how the money went back (cash from the
@@ -18,28 +17,14 @@ let admin: Client;
 let outsider: Client;
 let event: GivenEventOnSale;
 let drawerId: string;
+let sell: BoxOfficeScene['sell'];
 
-const sell = async (body: Record<string, unknown>) => {
-  const res = await admin.post(`/api/tenants/${tenant.id}/events/${event.id}/box-office/sales`, {
-    idempotencyKey: randomUUID(),
-    lines: [{ ticketTypeId: event.ticketTypeIds[0], quantity: 2 }],
-    paymentMethod: 'cash',
-    cashTendered: 100_000,
-    ...body,
-  });
-  expect(res.status).toBe(200);
-  return res.body as { orderId: string; orderUID: string; totalAmount: number };
-};
 const refundUrl = (orderUid: string, tenantId = tenant.id) => `/api/tenants/${tenantId}/events/${event.id}/orders/${orderUid}/refunds`;
 const refundsOf = (orderId: string) => server.app.deps.db.select().from(refunds).where(eq(refunds.orderId, orderId));
 
 beforeAll(async () => {
   server = await startServer();
-  tenant = await givenTenantWithSettings(server);
-  other = await givenTenantWithSettings(server);
-  event = await givenEventOnSale(server, tenant.id, { ticketTypes: [{ name: 'General', price: 2_500, quantity: 40 }] });
-  admin = await signedIn(server, await givenUser(server, { tenant: { id: tenant.id, roles: ['tenant_admin'] } }), tenant.url);
-  outsider = await signedIn(server, await givenUser(server, { tenant: { id: other.id, roles: ['tenant_admin'] } }), other.url);
+  ({ tenant, other, admin, outsider, event, sell } = await givenBoxOffice(server));
   drawerId = (await admin.post(DRAWER_PATHS.list(tenant.id), { details: { openingFloat: 10_000 } })).body.id;
 });
 afterAll(async () => {

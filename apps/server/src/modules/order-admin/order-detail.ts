@@ -13,6 +13,7 @@ import {
   type TOrderTicket,
 } from '@marquee/core';
 import type { DbOrTx } from '../../db/client.js';
+import { BOX_OFFICE_PROVIDER } from '../orders/payment.js';
 import { findSaleLine } from '../payouts/repository.js';
 import { toCancellationRefund } from '../events/cancellation.js';
 import { breakdownExtras, isRefundable } from './order-facts.js';
@@ -93,6 +94,7 @@ function toOrderRefund(r: repo.RefundRow, order: repo.OrderRow, eventName: strin
       transactionDate: r.createdAt.toISOString(),
       refundMethod: (r.refundMethod ?? null) as TOrderRefund['details']['refundMethod'],
       terminalReference: r.terminalReference ?? null,
+      owedAtBoxOffice: r.status === 'pending' && r.provider === BOX_OFFICE_PROVIDER,
     },
   };
 }

@@ -6,8 +6,6 @@ import { eventAnswerSettings, orderAnswers, orderAttendees, orders, outbox, tick
 import {
   checkoutPayload,
   givenEventOnSale,
-  givenTenantAdmin,
-  givenTenantWithSettings,
   inspectPdf,
   notFoundError,
   startServer,
@@ -16,6 +14,7 @@ import {
   type GivenTenant,
   type TestServer,
 } from '../../../test/harness.js';
+import { givenTwoTenants } from '../../../test/fixtures/two-tenants.js';
 
 let server: TestServer;
 let tenant: GivenTenant;
@@ -27,17 +26,12 @@ let otherEvent: GivenEventOnSale;
 
 beforeAll(async () => {
   server = await startServer();
-  tenant = await givenTenantWithSettings(server);
-  other = await givenTenantWithSettings(server);
-  admin = await givenTenantAdmin(server, tenant);
-  otherAdmin = await givenTenantAdmin(server, other);
   const types = [
     { name: 'Conference', price: 4500, quantity: 50 },
     { name: 'Dinner', price: 3000, quantity: 50 },
   ];
   const discounts = [{ code: 'ALLFREE', kind: 'percent' as const, value: 100 }];
-  event = await givenEventOnSale(server, tenant.id, { ticketTypes: types, discounts });
-  otherEvent = await givenEventOnSale(server, other.id, { ticketTypes: types, discounts });
+  ({ tenant, other, admin, otherAdmin, event, otherEvent } = await givenTwoTenants(server, { event: { ticketTypes: types, discounts } }));
 });
 afterAll(async () => {
   await server.close();

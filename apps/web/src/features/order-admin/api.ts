@@ -3,6 +3,7 @@ import type {
   TRefundRequest,
   TRefundResponse,
   TResendTicketsResponse,
+  TSettleRefundRequest,
   TVoidTicketRequest,
   TVoidTicketResponse,
 } from '@marquee/core';
@@ -22,4 +23,7 @@ export const orderAdminApi = {
   download: ({ tenantId, eventId, orderUID }: OrderRef) => api.postForBlob(`${eventPath(tenantId, eventId)}/download`, { orderUID }),
   refund: ({ tenantId, eventId, orderUID }: OrderRef, body: TRefundRequest) =>
     api.post<TRefundResponse>(`${eventPath(tenantId, eventId)}/orders/${e(orderUID)}/refunds`, body),
+  /** Issue 23: a refund owed at the box office, paid back in cash from the settler's drawer or on the terminal. */
+  settle: ({ tenantId, eventId, orderUID }: OrderRef, refundId: string, body: TSettleRefundRequest) =>
+    api.post<TRefundResponse>(`${eventPath(tenantId, eventId)}/orders/${e(orderUID)}/refunds/${e(refundId)}/settle`, body),
 };

@@ -1,4 +1,4 @@
-import type { TRefundRequest, TVoidTicketRequest } from '@marquee/core';
+import type { TRefundRequest, TSettleRefundRequest, TVoidTicketRequest } from '@marquee/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { orderAdminApi, type OrderRef } from './api';
 import { orderKey } from './queries';
@@ -24,6 +24,22 @@ export function useRefundOrder(ref: OrderRef) {
     mutationFn: (body: TRefundRequest) => orderAdminApi.refund(ref, body),
     onSuccess: (answer) => {
       client.setQueryData(orderKey(ref), answer.order);
+      void client.invalidateQueries({ queryKey: REPORT_KEY });
+    },
+  });
+}
+
+/**
+ * Settles a refund owed at the box office (issue 23), from the order page or the cancelled event's
+ * page: the order's cached answer is replaced, the report lists and the event (its cancellation
+ * progress) read again.
+ */
+export function useSettleRefund(tenantId: string, eventId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { orderUID: string; refundId: string; body: TSettleRefundRequest }) => orderAdminApi.settle({ tenantId, eventId, orderUID: v.orderUID }, v.refundId, v.body),
+    onSuccess: (answer, v) => {
+      client.setQueryData(orderKey({ tenantId, eventId, orderUID: v.orderUID }), answer.order);
       void client.invalidateQueries({ queryKey: REPORT_KEY });
     },
   });

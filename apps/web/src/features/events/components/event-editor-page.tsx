@@ -133,7 +133,7 @@ export function EventEditorPage() {
           Tickets no longer sell and nothing here can be changed. Orders, tickets and reports are kept for your records.
         </Alert>
       )}
-      <CancellationProgress progress={e.cancellation} onRefresh={() => void event.refetch()} eventId={e.id} />
+      <CancellationProgress progress={e.cancellation} onRefresh={() => void event.refetch()} eventId={e.id} tenantId={e.tenantId} />
       {d.status === 'draft' && (
         <Alert color="brand" variant="light" icon={<IconInfoCircle size={18} />} mb="lg">
           <Text fz="sm">

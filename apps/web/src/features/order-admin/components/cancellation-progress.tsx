@@ -1,10 +1,12 @@
-import { Alert, Anchor, Badge, Group, Progress, Stack, Text } from '@mantine/core';
-import type { TCancellationProblem, TCancellationProgress } from '@marquee/core';
+import { Alert, Anchor, Badge, Button, Group, Progress, Stack, Text } from '@mantine/core';
+import { M, type TCancellationProblem, type TCancellationProgress } from '@marquee/core';
 import { IconReceiptRefund } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { formatMoney } from '../../../ui/money';
+import { useOrderPermissions } from '../access';
 import { cancellationRefundText } from '../cancellation-text';
+import { useSettleRefundFlow } from './settle-refund-modal';
 
 /** While refunds wait for the card processor, the page looks every 2 s; while only retries wait (minutes to a day apart), every minute. */
 const POLL_MS = 2000;
@@ -17,6 +19,8 @@ export type CancellationProgressProps = {
   onRefresh: () => void;
   /** The event, for the links to its orders. */
   eventId: string;
+  /** The event's tenant: settling an owed refund (issue 23) is the tenant's action. */
+  tenantId: string;
 };
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
@@ -42,9 +46,11 @@ function Problem({ p, eventId }: { p: TCancellationProblem; eventId: string }) {
  * run: what it gives back (what the orders still held, never what was paid), how much went back,
  * and each order whose refund failed: retried automatically, or given up on with the reason.
  */
-export function CancellationProgress({ progress: p, onRefresh, eventId }: CancellationProgressProps) {
+export function CancellationProgress({ progress: p, onRefresh, eventId, tenantId }: CancellationProgressProps) {
   const refresh = useRef(onRefresh);
   refresh.current = onRefresh;
+  const can = useOrderPermissions(tenantId, eventId);
+  const settle = useSettleRefundFlow(tenantId, eventId, () => refresh.current());
   const every = p?.status !== 'running' ? 0 : p.pending > 0 ? POLL_MS : RETRY_POLL_MS;
   useEffect(() => {
     if (!every) return;
@@ -52,7 +58,8 @@ export function CancellationProgress({ progress: p, onRefresh, eventId }: Cancel
     return () => clearInterval(timer);
   }, [every]);
 
-  if (!p || p.status === 'none' || (p.total === 0 && p.alreadyRefunded === 0)) return null;
+  const owed = p?.owedAtBoxOffice ?? { orders: 0, amount: 0 };
+  if (!p || p.status === 'none' || (p.total === 0 && p.alreadyRefunded === 0 && owed.orders === 0)) return null;
   const running = p.status === 'running';
   const settled = p.refunded + p.failed;
   const pct = p.total ? Math.round((settled / p.total) * 100) : 100;
@@ -61,16 +68,57 @@ export function CancellationProgress({ progress: p, onRefresh, eventId }: Cancel
     <Alert
       mb="lg"
       variant="light"
-      color={p.failed > 0 ? 'red' : p.retrying > 0 ? 'orange' : running ? 'brand' : 'teal'}
+      color={p.failed > 0 ? 'red' : p.retrying > 0 || owed.orders > 0 ? 'orange' : running ? 'brand' : 'teal'}
       icon={<IconReceiptRefund size={18} />}
-      title={p.failed > 0 ? 'Some cancellation refunds failed' : running ? 'Refunding the orders of this cancelled event' : 'Cancellation refunds finished'}
+      title={
+        p.failed > 0
+          ? 'Some cancellation refunds failed'
+          : running
+            ? 'Refunding the orders of this cancelled event'
+            : owed.orders > 0
+              ? 'Refunds owed at the box office'
+              : 'Cancellation refunds finished'
+      }
       data-testid="cancellation-progress"
     >
       <Stack gap={8}>
         {p.total > 0 && <Progress value={pct} animated={running && p.pending > 0} color={p.failed > 0 ? 'red' : running ? undefined : 'teal'} aria-label="Refund progress" />}
-        <Text fz="sm" data-testid="cancellation-summary">
-          {p.refunded} of {plural(p.total, 'order')} refunded: {formatMoney(p.refundedAmount)} of {formatMoney(p.toRefund)} given back.
-        </Text>
+        {p.total > 0 && (
+          <Text fz="sm" data-testid="cancellation-summary">
+            {p.refunded} of {plural(p.total, 'order')} refunded: {formatMoney(p.refundedAmount)} of {formatMoney(p.toRefund)} given back.
+          </Text>
+        )}
+        {owed.orders > 0 && (
+          <Stack gap={6} data-testid="cancellation-owed">
+            <Text fz="sm">
+              <b>
+                {plural(owed.orders, 'order')} ({formatMoney(owed.amount)})
+              </b>{' '}
+              paid in cash or on the card terminal {owed.orders === 1 ? 'is' : 'are'} {M.refundOwedAtBoxOffice.toLowerCase()}: pay each buyer back there, then settle it.
+            </Text>
+            {p.owedRefunds.map((o) => (
+              <Group key={o.refundId} gap="xs" wrap="nowrap" justify="space-between" data-testid="owed-refund">
+                <Text fz="sm" style={{ minWidth: 0 }}>
+                  <Anchor component={Link} to={`/event/${encodeURIComponent(eventId)}/order/${encodeURIComponent(o.orderUID)}`} fw={600} ff="monospace" fz="sm">
+                    {o.orderUID}
+                  </Anchor>{' '}
+                  · {formatMoney(o.amount)} · {o.paymentMethod === 'card_terminal' ? 'card terminal' : 'cash'}
+                  {o.fullName ? ` · ${o.fullName}` : ''}
+                </Text>
+                {can.canRefund && (
+                  <Button size="compact-sm" variant="white" color="red" style={{ flexShrink: 0 }} onClick={() => settle.open(o)} aria-label={`${M.refundSettleAction} of order ${o.orderUID}`}>
+                    Settle
+                  </Button>
+                )}
+              </Group>
+            ))}
+            {owed.orders > p.owedRefunds.length && (
+              <Text fz="xs" c="dimmed">
+                And {owed.orders - p.owedRefunds.length} more: see the event’s orders in Reports.
+              </Text>
+            )}
+          </Stack>
+        )}
         <Group gap="lg" style={{ rowGap: 4 }}>
           {p.pending > 0 && <Text fz="sm">{p.pending} waiting for the card processor</Text>}
           {p.retrying > 0 && <Text fz="sm" c="orange.9">{p.retrying} refused for now: retried automatically</Text>}
@@ -99,6 +147,7 @@ export function CancellationProgress({ progress: p, onRefresh, eventId }: Cancel
           </Stack>
         )}
       </Stack>
+      {settle.modal}
     </Alert>
   );
 }

@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Divider, Grid, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { OrderPayoutHold } from '../../payouts/components/order-payout-hold';
-import { formatPhone, M, refundStatusText, type TOrderDetail, type TOrderTicket, type OrderPayoutState } from '@marquee/core';
+import { formatPhone, M, refundStatusText, type TOrderDetail, type TOrderRefund, type TOrderTicket, type OrderPayoutState } from '@marquee/core';
 import { IconAlertCircle, IconDownload, IconMailForward, IconReceiptOff, IconReceiptRefund } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
@@ -20,6 +20,7 @@ import { useOrderPermissions } from '../access';
 import { breakdownLines, orderActions, orderStatusBadge, splitRows } from '../breakdown';
 import { cancellationRefundText } from '../cancellation-text';
 import { RefundModal } from './refund-modal';
+import { useSettleRefundFlow } from './settle-refund-modal';
 import { VoidTicketModal } from './void-ticket-modal';
 
 // spec: reports-payouts-checkout §4: tickets reload about 1.5 seconds after voiding or unvoiding.
@@ -279,12 +280,13 @@ function Tickets({ order, onToggle, canVoid }: { order: TOrderDetail; onToggle: 
   );
 }
 
-function Refunds({ order, highlight }: { order: TOrderDetail; highlight: boolean }) {
+function Refunds({ order, highlight, onSettle }: { order: TOrderDetail; highlight: boolean; onSettle: ((r: TOrderRefund) => void) | null }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (highlight) ref.current?.scrollIntoView({ block: 'start' });
   }, [highlight]);
   if (order.refunds.length === 0) return null;
+  const owedHere = !!onSettle && order.refunds.some((r) => r.details.owedAtBoxOffice);
   return (
     <Paper withBorder radius="lg" style={{ overflow: 'hidden', outline: highlight ? '2px solid var(--mantine-color-red-4)' : undefined }} ref={ref} id="refunds">
       <Title order={3} fz="md" p="lg" pb="sm">
@@ -294,32 +296,48 @@ function Refunds({ order, highlight }: { order: TOrderDetail; highlight: boolean
         <Table verticalSpacing="sm" horizontalSpacing="md" aria-label="Refunds">
           <Table.Thead bg="var(--mantine-color-gray-0)">
             <Table.Tr>
-              {['Refund Date', 'Status', 'Refund Amount', 'Reason', 'By'].map((h) => (
+              {['Refund Date', 'Status', 'Refund Amount', 'Reason', 'By', ...(owedHere ? [''] : [])].map((h) => (
                 <Table.Th key={h} fz="xs" tt="uppercase" c="dimmed" fw={600}>
-                  {h}
+                  {h || <span style={{ position: 'absolute', left: -10000 }}>Action</span>}
                 </Table.Th>
               ))}
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {order.refunds.map((r) => (
-              <Table.Tr key={r.id}>
+              <Table.Tr key={r.id} data-testid={`refund-${r.id}`}>
                 <Table.Td fz="sm" style={{ whiteSpace: 'nowrap' }}>{formatLongDate(r.details.transactionDate)}</Table.Td>
                 <Table.Td miw={110}>
                   <Badge
                     variant="light"
-                    color={r.details.status === 'succeeded' ? 'teal' : r.details.status === 'failed' ? 'red' : 'yellow'}
+                    color={r.details.owedAtBoxOffice ? 'orange' : r.details.status === 'succeeded' ? 'teal' : r.details.status === 'failed' ? 'red' : 'yellow'}
                     title={r.details.failureReason ?? undefined}
                     style={{ minWidth: 'max-content' }}
                   >
-                    {refundStatusText(r.details.status)}
+                    {r.details.owedAtBoxOffice ? M.refundOwedAtBoxOffice : refundStatusText(r.details.status)}
                   </Badge>
                 </Table.Td>
                 <Table.Td fz="sm">{formatMoney(r.details.refundAmount)}</Table.Td>
-                <Table.Td fz="sm">{r.details.refundReason}</Table.Td>
+                <Table.Td fz="sm">
+                  {r.details.refundReason}
+                  {r.details.refundMethod && (
+                    <Text span fz="xs" c="dimmed" display="block">
+                      {r.details.refundMethod === 'cash' ? 'Cash from a drawer' : `Card terminal · ${r.details.terminalReference ?? ''}`}
+                    </Text>
+                  )}
+                </Table.Td>
                 <Table.Td fz="sm" c="dimmed">
                   {r.details.createdBy ?? 'Marquee'}
                 </Table.Td>
+                {owedHere && (
+                  <Table.Td ta="right">
+                    {r.details.owedAtBoxOffice && (
+                      <Button size="xs" variant="light" color="red" onClick={() => onSettle!(r)}>
+                        {M.refundSettleAction}
+                      </Button>
+                    )}
+                  </Table.Td>
+                )}
               </Table.Tr>
             ))}
           </Table.Tbody>
@@ -376,6 +394,7 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
   const refund = useRefundOrder(ref);
   const reload = useReloadOrder(ref);
   const can = useOrderPermissions(scope.tenantId, eventId);
+  const settle = useSettleRefundFlow(scope.tenantId, eventId);
   const [voiding, setVoiding] = useState<TOrderTicket | null>(null);
   const [refunding, setRefunding] = useState(false);
 
@@ -432,6 +451,10 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
   const actions = orderActions(order.data, can);
   const status = orderStatusBadge(d);
   const cancelled = order.data.cancellationRefund;
+  // Issue 23: a cash or card-terminal order's cancellation refund, owed at the box office until settled.
+  const owed = order.data.refunds.find((r) => r.details.owedAtBoxOffice) ?? null;
+  const openSettle = (r: TOrderRefund) =>
+    settle.open({ orderUID: d.orderUID, refundId: r.id, amount: r.details.refundAmount, fullName: d.fullName, paymentMethod: d.paymentMethod });
 
   const toggleVoid = (reason: string) => {
     if (!voiding) return;
@@ -522,16 +545,33 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
         <Alert
           variant="light"
           mb="md"
-          color={cancelled?.state === 'failed' ? 'red' : cancelled?.state === 'retrying' ? 'orange' : 'gray'}
+          color={owed || cancelled?.state === 'retrying' ? 'orange' : cancelled?.state === 'failed' ? 'red' : 'gray'}
           title="The event was cancelled"
           data-testid="order-cancellation"
-          data-state={cancelled?.state ?? 'none'}
+          data-state={owed ? 'owed' : (cancelled?.state ?? 'none')}
         >
-          <Text fz="sm">
-            {cancelled
-              ? `Its refund of ${formatMoney(cancelled.amount)}: ${cancellationRefundText(cancelled)}`
-              : 'Its tickets are no longer valid. This order took no money, so nothing is refunded.'}
-          </Text>
+          {owed ? (
+            <Stack gap="xs" align="flex-start">
+              <Text fz="sm">
+                Its refund of {formatMoney(owed.details.refundAmount)} is {M.refundOwedAtBoxOffice.toLowerCase()}: this order was paid{' '}
+                {d.paymentMethod === 'card_terminal' ? "on the venue's card terminal" : 'in cash'}, so no card processor can give it back. Pay the buyer back there, then
+                settle it here.
+              </Text>
+              {can.canRefund && (
+                <Button size="sm" color="red" variant="light" leftSection={<IconReceiptRefund size={16} />} onClick={() => openSettle(owed)}>
+                  {M.refundSettleAction}
+                </Button>
+              )}
+            </Stack>
+          ) : (
+            <Text fz="sm">
+              {cancelled
+                ? `Its refund of ${formatMoney(cancelled.amount)}: ${cancellationRefundText(cancelled)}`
+                : d.refundState === 'full'
+                  ? 'Its tickets are no longer valid. Its money went back in full.'
+                  : 'Its tickets are no longer valid. This order took no money, so nothing is refunded.'}
+            </Text>
+          )}
         </Alert>
       )}
       <Stack gap="md">
@@ -548,10 +588,11 @@ function OrderDetail({ variant }: { variant: OrderPageVariant }) {
         </Grid>
         <Tickets order={order.data} canVoid={can.canAttend && d.status !== 'cancelled'} onToggle={setVoiding} />
         <OrderAnswersPanel eventId={eventId} orderUID={d.orderUID} canEdit={can.canAttend} />
-        <Refunds order={order.data} highlight={params.get('refunded') === 'true'} />
+        <Refunds order={order.data} highlight={params.get('refunded') === 'true'} onSettle={can.canRefund ? openSettle : null} />
         <TicketHistory tenantId={ref.tenantId} eventId={eventId} orderUID={orderUID} queryKey={orderKey(ref)} />
         <History order={order.data} />
       </Stack>
+      {settle.modal}
       <VoidTicketModal ticket={voiding} busy={voidTicket.isPending} onClose={() => setVoiding(null)} onSubmit={toggleVoid} />
       <RefundModal
         order={refunding ? order.data : null}
