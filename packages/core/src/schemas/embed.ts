@@ -1,40 +1,8 @@
 import { z } from 'zod';
+import { EMBED_ORIGINS_MAX, M_EMBED } from '../embed.js';
 import { zResource } from './list.js';
 
-// Issue 28, "Selling on the organiser's website": the websites a tenant lets embed its ticket
-// widget, and the messages the widget and the organiser's page exchange. docs/embed.md.
-
-/** Messages of the embed settings (not in the spec; docs/decisions.md "Issue 28: the embeddable widget"). */
-export const M_EMBED = {
-  originInvalid: 'Enter a website address such as https://www.example.com (the scheme and host only, no path).',
-  originHttps: 'The website must use https:// (http:// is allowed for localhost only, on a development server).',
-  originsTooMany: 'At most 20 websites can embed your events.',
-  saved: 'Websites saved.',
-} as const;
-
-export const EMBED_ORIGINS_MAX = 20;
-
-const LOOPBACK = /^(localhost|[a-z0-9-]+(\.[a-z0-9-]+)*\.localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/;
-
-/**
- * A website allowed to embed, as the browser names an origin: `https://host[:port]`, lower case,
- * without the default port or a trailing slash. Paths, queries, fragments and credentials are
- * refused (an origin has none). `http:` only for a loopback host, and only when `allowHttpLoopback`
- * (a development or test server, PUBLIC_SCHEME=http).
- */
-export function normaliseEmbedOrigin(raw: string, opts: { allowHttpLoopback: boolean }): { ok: true; origin: string } | { ok: false; message: string } {
-  const text = raw.trim();
-  if (!/^https?:\/\/[^/?#\s]+\/?$/i.test(text)) return { ok: false, message: M_EMBED.originInvalid };
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return { ok: false, message: M_EMBED.originInvalid };
-  }
-  if (url.username || url.password || !url.hostname || url.pathname !== '/' || url.search || url.hash) return { ok: false, message: M_EMBED.originInvalid };
-  if (url.protocol === 'http:' && !(opts.allowHttpLoopback && LOOPBACK.test(url.hostname))) return { ok: false, message: M_EMBED.originHttps };
-  return { ok: true, origin: url.origin };
-}
+// Issue 28: the wire shapes of the embed settings (the websites allowed to embed, docs/embed.md).
 
 export const ZEmbedSettingsRequest = z.object({
   details: z.object({
@@ -48,17 +16,3 @@ export type TEmbedSettings = z.infer<typeof ZEmbedSettings>;
 
 export const ZEmbedSettingsAnswer = z.object({ success: z.literal(true), message: z.string(), settings: ZEmbedSettings });
 
-/** The path prefix of the embeddable pages: /embed/{eventName}/tickets and the rest of the sale. */
-export const EMBED_PREFIX = '/embed';
-
-/**
- * What the widget (in the iframe) posts to the organiser's page. The snippet accepts a message only
- * from the iframe it made, from Marquee's origin, and only in one of these shapes.
- */
-export type EmbedMessage =
-  | { type: 'marquee:resize'; height: number }
-  | { type: 'marquee:pay'; url: string }
-  | { type: 'marquee:analytics'; event: string; ecommerce: Record<string, unknown> };
-
-/** The query parameters the organiser's page carries back from the payment (the snippet reads them). */
-export const EMBED_RETURN_PARAMS = { event: 'mq_event', step: 'mq_step', order: 'orderID' } as const;

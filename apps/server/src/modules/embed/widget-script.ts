@@ -4,7 +4,8 @@
 // It puts the event's ticket widget (/embed/{eventName}/tickets) in an iframe in that <div> (or
 // right after the script when there is none), sizes the iframe to its content, takes the buyer to
 // the payment page in the top window, pushes the widget's analytics events to the page's own
-// dataLayer, and, back from the payment (?mq_event=…&orderID=…), opens the widget on the order.
+// dataLayer, and, back from the payment (?mq_event=…&orderID=…), opens the widget on the order
+// (with the order's view token it kept for the tab, for a browser that refuses the widget storage).
 // It accepts a message only from the iframe it made, from the origin it was loaded from, and only
 // in one of the shapes of core's EmbedMessage. Plain ES2017, no framework: about 2 KB.
 export const WIDGET_JS = `(function () {
@@ -36,13 +37,17 @@ export const WIDGET_JS = `(function () {
       query.set('payment', 'cancelled');
     }
   }
+  var token = '';
+  if (step === 'success') {
+    try { token = sessionStorage.getItem('marquee.order:' + query.get('orderID')) || ''; } catch (x) { token = ''; }
+  }
   var page = new URL(location.href);
   ['mq_event', 'mq_step', 'orderID'].forEach(function (k) { page.searchParams.delete(k); });
   page.hash = '';
   query.set('mq_widget', '1');
   query.set('mq_page', page.href);
   var frame = document.createElement('iframe');
-  frame.src = origin + '/embed/' + event + '/' + step + '?' + query.toString();
+  frame.src = origin + '/embed/' + event + '/' + step + '?' + query.toString() + (token ? '#mq_token=' + encodeURIComponent(token) : '');
   frame.title = script.getAttribute('data-title') || 'Tickets';
   frame.setAttribute('data-marquee-widget', event);
   frame.style.cssText = 'display:block;width:100%;max-width:100%;height:560px;border:0;overflow:hidden;background:transparent';
@@ -57,7 +62,12 @@ export const WIDGET_JS = `(function () {
       if (typeof m.url !== 'string') return;
       var url;
       try { url = new URL(m.url); } catch (x) { return; }
-      if (url.protocol === 'https:' || url.origin === origin) location.assign(url.href);
+      if (url.protocol !== 'https:' && url.origin !== origin) return;
+      var o = m.order;
+      if (o && typeof o.uid === 'string' && typeof o.token === 'string' && /^[A-Za-z0-9-]{1,64}$/.test(o.uid) && /^[A-Za-z0-9_-]{1,200}$/.test(o.token)) {
+        try { sessionStorage.setItem('marquee.order:' + o.uid, o.token); } catch (x) { /* the widget's own storage may still have it */ }
+      }
+      location.assign(url.href);
     } else if (m.type === 'marquee:analytics') {
       if (typeof m.event !== 'string' || !m.ecommerce || typeof m.ecommerce !== 'object') return;
       var layer = (window.dataLayer = window.dataLayer || []);

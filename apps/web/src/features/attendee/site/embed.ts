@@ -1,4 +1,4 @@
-import { EMBED_PREFIX, EMBED_RETURN_PARAMS, type EmbedMessage } from '@marquee/core';
+import { EMBED_PREFIX, EMBED_RETURN_PARAMS, EMBED_TOKEN_PARAM, type EmbedMessage } from '@marquee/core';
 
 // Issue 28: the attendee site inside an organiser's page (/embed/{eventName}/..., docs/embed.md).
 // The server lets only the tenant's allowed websites frame these pages (CSP frame-ancestors) and
@@ -47,7 +47,7 @@ let session: EmbedSession | null = null;
  * What the snippet told the widget on its first page (?mq_widget=1&mq_page=…), kept for the tab:
  * the pages after it are reached in place, without those parameters.
  */
-function embedSession(): EmbedSession {
+export function embedSession(): EmbedSession {
   if (session) return session;
   const search = new URLSearchParams(window.location.search);
   if (search.has('mq_page') || search.has('mq_widget')) {
@@ -107,13 +107,13 @@ export function embedReturnUrls(eventName: string): { successUrl: string; cancel
  * the top window: the snippet does it (marquee:pay), or, in a plain <iframe>, the frame itself
  * (allowed right after the buyer's click). False when neither could: the page offers a link.
  */
-export function goToPayment(url: string): boolean {
+export function goToPayment(url: string, order?: { uid: string; token: string }): boolean {
   if (!isEmbedded() || window.parent === window) {
     window.location.assign(url);
     return true;
   }
   if (embedSession().widget && allowedParent()) {
-    postToParent({ type: 'marquee:pay', url });
+    postToParent({ type: 'marquee:pay', url, ...(order ? { order } : {}) });
     return true;
   }
   try {
@@ -137,4 +137,10 @@ export function startEmbedResize(root: HTMLElement): void {
   };
   new ResizeObserver(report).observe(root);
   report();
+}
+
+/** The order's view token the snippet gave back in this page's address (#mq_token=…), or ''. */
+export function embedOrderToken(): string {
+  if (!isEmbedded()) return '';
+  return new URLSearchParams(window.location.hash.replace(/^#/, '')).get(EMBED_TOKEN_PARAM) ?? '';
 }

@@ -275,7 +275,7 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
       });
       // spec §4 Checkout: the Processing Payment modal stays while the browser goes to the payment URL
       // (from the widget, in the top window: the gateway's page may not be framed).
-      if (!goToPayment(answer.message)) {
+      if (!goToPayment(answer.message, { uid: answer.orderUID, token: answer.orderToken })) {
         setProcessing(false);
         setPayLink(answer.message);
       }
