@@ -144,8 +144,13 @@ test('the console shows the allowed websites and both snippets with copy buttons
   const origin = tenantOrigin(baseURL);
   await page.setViewportSize({ width: 390, height: 844 });
   await logInToConsole(page, origin, ORGANISER.email, ORGANISER.password);
-  await page.goto(`${origin}/settings/website?event=${encodeURIComponent(event.urlName)}`);
+  // From the event's page: More actions, Sell on your website, with the event chosen.
+  await page.goto(`${origin}/events/${event.eventId}`);
+  await page.getByRole('button', { name: 'More actions' }).click();
+  await page.getByTestId('sell-on-website').click();
+  await expect(page).toHaveURL(new RegExp(`/settings/website\\?event=${event.urlName}$`));
   await expect(page.getByRole('heading', { name: 'Sell on your website' })).toBeVisible();
+  await expect(page.getByTestId('embed-event')).toHaveValue(event.name);
   await expect(page.getByTestId('embed-origin-0')).toHaveValue(allowedSite);
   // A wrong address is named where it was typed, and nothing is saved.
   await page.getByRole('button', { name: 'Add website' }).click();
