@@ -26,7 +26,8 @@ const SERVER_MODULES = {
   'event-pages': ['page-builder', 'public-site'],
   // the ticket menu offers the waiting list only when the organiser keeps one (issue 24)
   'public-site': ['checkout', 'events', 'tenants', 'ticket-types', 'waitlist'],
-  checkout: ['discounts', 'events', 'fees', 'orders', 'questions', 'seating', 'ticket-types', 'waiting-room'],
+  // issue 28: a widget checkout may return to the tenant's websites allowed to embed (embed/allowed-origins.ts)
+  checkout: ['discounts', 'embed', 'events', 'fees', 'orders', 'questions', 'seating', 'ticket-types', 'waiting-room'],
   // issue 27: venue layouts, an event's seats and the buyers' seat holds (the checkout checks and attaches them)
   seating: ['events'],
   'waiting-room': ['events'],
@@ -76,6 +77,8 @@ const SERVER_MODULES = {
   // issue 25: API keys and the audit log (written by every module through platform/audit.ts)
   'api-keys': [],
   audit: [],
+  // issue 28: the websites allowed to embed the ticket widget, its pages and its script
+  embed: [],
   // outgoing webhooks (issue 25): modules emit domain events through platform/domain-events.ts, never import it
   webhooks: [],
 };
@@ -117,6 +120,8 @@ const WEB_FEATURES = {
   webhooks: [],
   'box-office': ['ticket-types'],
   seating: ['ticket-types'],
+  // issue 28: the console's "Sell on your website" page (allowed websites, the snippets)
+  embed: [],
 };
 
 /** Refuses a map that names a folder that does not exist, misses one that does, or has a cycle. */

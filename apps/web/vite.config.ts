@@ -58,6 +58,10 @@ const SITE_CHUNKS = [
   // itself rolldown put them in the checkout page's chunk and exported a namespace it never defined
   // (the checkout failed to load; issue 21.8). A chunk of its own, as before core's order ids moved.
   { name: 'donation', test: (id: string) => /\/packages\/core\/src\/donation\.ts$/.test(posix(id)), priority: 30 },
+  // Issue 28: core's embed protocol (the widget's path prefix and return parameters), shared by the
+  // site's entry and its checkout: left to itself rolldown put it in the site entry's chunk and
+  // exported a namespace it never defined (every site page failed to load), as with donation above.
+  { name: 'embed', test: (id: string) => /\/packages\/core\/src\/embed\.ts$/.test(posix(id)), priority: 30 },
   { name: 'site-checkout', test: (id: string) => CHECKOUT.test(posix(id)) && !SITE.test(posix(id)) && !NOT_CHECKOUT.test(posix(id)), priority: 20 },
   { name: 'site', test: (id: string) => SITE.test(posix(id)) && !PAGE.test(posix(id)), priority: 10 },
 ];

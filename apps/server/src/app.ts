@@ -23,6 +23,7 @@ import { registerFileRoutes } from './modules/files/routes.js';
 import { registerHealthRoutes } from './modules/health/routes.js';
 import { registerApiKeyRoutes } from './modules/api-keys/routes.js';
 import { registerAuditRoutes } from './modules/audit/routes.js';
+import { registerEmbedRoutes } from './modules/embed/routes.js';
 import { registerOutboxRoutes } from './modules/outbox/routes.js';
 import { registerPaymentRoutes } from './modules/payments/routes.js';
 import { registerBuyerRoutes } from './modules/fulfilment/buyer-routes.js';
@@ -296,6 +297,7 @@ export async function buildApp(config: Config, database: Database, opts: { traci
   registerPageBuilderRoutes(app, deps);
   registerApiKeyRoutes(app, deps);
   registerAuditRoutes(app, deps);
+  registerEmbedRoutes(app, deps);
 
   if (existsSync(config.webDist)) {
     // Built files are named by their content hash; .br/.gz beside them are written by the build (vite.config.ts).

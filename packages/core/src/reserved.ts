@@ -25,6 +25,8 @@ export const RESERVED_PATHS = [
 
   // Issue 27: the tenant console's venue layouts (the seating editor).
   'venue-layouts',
+  // Issue 28: the embeddable ticket widget (/embed/{eventName}/...) and its script (/widget.js).
+  'embed', 'widget.js',
 ] as const;
 
 const reserved = new Set<string>(RESERVED_PATHS);

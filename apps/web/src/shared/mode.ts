@@ -29,5 +29,7 @@ export function isConsolePath(pathname: string): boolean {
   if (first === 'unsubscribe') return false;
   // And a transferred ticket's new holder's page (issue 24).
   if (first === 'tickets') return false;
+  // And the ticket widget inside an organiser's page (issue 28).
+  if (first === 'embed') return false;
   return first === '' || isReservedPath(first);
 }

@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = [
   'export.downloaded',
   'tenant.created',
   'tenant.deleted',
+  'embed.origins_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -60,6 +61,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   'export.downloaded': 'Export downloaded',
   'tenant.created': 'Tenant created',
   'tenant.deleted': 'Tenant deleted',
+  'embed.origins_changed': 'Websites allowed to embed changed',
 };
 
 export const AUDIT_ACTOR_TYPES = ['user', 'key', 'system'] as const;

@@ -4,6 +4,7 @@ import { publicOrigin } from '../../config.js';
 import type { Deps } from '../../deps.js';
 import type { SiteCtx } from '../../platform/auth/context.js';
 import { AppError, assertNever, badRequest, DomainError, notFound } from '../../platform/errors.js';
+import { embedOriginsOf, isOnAllowedOrigin } from '../embed/allowed-origins.js';
 import { releaseHold } from '../orders/holds.js';
 import { markPaidInTx } from '../orders/payment.js';
 import * as ordersRepo from '../orders/repository.js';
@@ -18,8 +19,12 @@ import type { CheckoutSnapshot, HoldOutcome } from './repository.js';
 
 type CartLines = ReadonlyArray<{ ticketTypeId: string; quantity: number }>;
 
-/** A return URL must come back to this site (no open redirect through the payment page). */
-function returnUrl(given: string | undefined, fallbackPath: string, origin: string, host: string, orderUid: string | null): string {
+/**
+ * A return URL must come back to this site, or (issue 28) to one of the tenant's websites allowed
+ * to embed its widget (`embedOrigins`, compared by exact origin): no open redirect through the
+ * payment page.
+ */
+function returnUrl(given: string | undefined, fallbackPath: string, origin: string, host: string, orderUid: string | null, embedOrigins: readonly string[]): string {
   const allowed = new Set([host.toLowerCase(), new URL(origin).host.toLowerCase()]);
   let url: URL;
   if (given) {
@@ -28,11 +33,24 @@ function returnUrl(given: string | undefined, fallbackPath: string, origin: stri
     } catch {
       throw badRequest(M.redirectUrlInvalid);
     }
-    if (!['http:', 'https:'].includes(url.protocol) || !allowed.has(url.host.toLowerCase())) throw badRequest(M.redirectUrlInvalid);
+    if (!['http:', 'https:'].includes(url.protocol)) throw badRequest(M.redirectUrlInvalid);
+    if (!allowed.has(url.host.toLowerCase()) && !isOnAllowedOrigin(url, embedOrigins)) throw badRequest(M.redirectUrlInvalid);
   } else url = new URL(fallbackPath, origin);
   // spec §2: /{eventName}/success?orderID={draft order id}
   if (orderUid) url.searchParams.set('orderID', orderUid);
   return url.toString();
+}
+
+/** The tenant's embedding websites, read only when a return address is not on this site. */
+async function embedOriginsFor(deps: Deps, tenantId: string, host: string, urls: ReadonlyArray<string | undefined>): Promise<string[]> {
+  const offSite = urls.some((u) => {
+    try {
+      return !!u && new URL(u).host.toLowerCase() !== host.toLowerCase();
+    } catch {
+      return false;
+    }
+  });
+  return offSite ? embedOriginsOf(deps.db, tenantId) : [];
 }
 
 type CreateOrderInput = z.output<typeof ZCreateOrderRequest>;
@@ -109,8 +127,9 @@ export async function createOrder(opts: {
   const hold = newHold(now, deps.config.holdMinutes);
   const { orderId, orderUid, token, holdExpiresAt } = hold;
   const origin = publicOrigin(deps.config, site.tenant.url);
-  const successUrl = returnUrl(input.successUrl, `/${event.urlName}/success`, origin, opts.host, orderUid);
-  const cancelUrl = returnUrl(input.cancelUrl, `/${event.urlName}/cart`, origin, opts.host, null);
+  const embedOrigins = await embedOriginsFor(deps, tenantId, opts.host, [input.successUrl, input.cancelUrl]);
+  const successUrl = returnUrl(input.successUrl, `/${event.urlName}/success`, origin, opts.host, orderUid, embedOrigins);
+  const cancelUrl = returnUrl(input.cancelUrl, `/${event.urlName}/cart`, origin, opts.host, null, embedOrigins);
   const free = priced.totalAmount === 0;
 
   const request = holdRequestOf({

@@ -11,6 +11,7 @@ import { publishedEventPage, siteRoutes } from './routes';
 import { SiteFallback } from './site-fallback';
 import { QueryClient, QueryClientProvider } from '../../features/attendee/site/site-query';
 import { preloadRoute, SiteRouter, type SiteLocation } from '../../features/attendee/site/site-router';
+import { embedBasename, embedSession, isForeignParent, startEmbedResize } from '../../features/attendee/site/embed';
 
 class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
   state = { failed: false };
@@ -45,13 +46,13 @@ export function createSiteClient(): QueryClient {
  * a fixed `location`). No Mantine, no react-router and no console code: its first load is
  * budgeted at 100 KB gzipped (bench/first-load.ts).
  */
-export function SiteApp({ client, context, location }: { client: QueryClient; context: TSiteContext; location?: SiteLocation }) {
+export function SiteApp({ client, context, location, basename }: { client: QueryClient; context: TSiteContext; location?: SiteLocation; basename?: string }) {
   return (
     <StrictMode>
       <QueryClientProvider client={client}>
         <SiteContextProvider value={context}>
           <ErrorBoundary>
-            <SiteRouter routes={siteRoutes} location={location} fallback={<SiteFallback kind="loading" />} />
+            <SiteRouter routes={siteRoutes} location={location} basename={basename} fallback={<SiteFallback kind="loading" />} />
             <Toaster />
             <LiveMarker />
           </ErrorBoundary>
@@ -68,7 +69,19 @@ export function SiteApp({ client, context, location }: { client: QueryClient; co
 export async function startSite(opts: { container: HTMLElement; seed: SeedCache; context: TSiteContext }) {
   const client = createSiteClient();
   opts.seed(client);
-  const app = <SiteApp client={client} context={opts.context} />;
+  // Issue 28: /embed/{eventName}/... is the ticket widget inside an organiser's page.
+  const basename = embedBasename(window.location.pathname);
+  if (basename) {
+    document.documentElement.dataset.embed = 'true';
+    if (isForeignParent()) {
+      createRoot(opts.container).render(<SiteFallback kind="embed-refused" />);
+      return;
+    }
+    // What the snippet put in the first address (its page, for the return), read before any navigation.
+    embedSession();
+    startEmbedResize(opts.container);
+  }
+  const app = <SiteApp client={client} context={opts.context} basename={basename} />;
   if (opts.container.hasAttribute('data-ssr')) {
     await preloadRoute(siteRoutes, window.location.pathname);
     if (opts.container.querySelector('[data-testid="published-event-page"]')) await publishedEventPage.load();

@@ -41,6 +41,7 @@ export const tenantRoutes: RouteObject[] = [
           { path: 'venue-layouts', handle: tenantPage('Venue layouts'), lazy: lazyPage(() => import('../../features/seating/components/layout-editor-page'), 'LayoutEditorPage') },
           { path: 'api-keys', handle: tenantPage('API Keys'), lazy: lazyPage(() => import('../../features/api-keys/components/tenant-api-keys-page'), 'TenantApiKeysPage') },
           { path: 'audit-log', handle: tenantPage('Audit Log'), lazy: lazyPage(() => import('../../features/audit/components/tenant-audit-log-page'), 'TenantAuditLogPage') },
+          { path: 'settings/website', handle: tenantPage('Sell on your website'), lazy: lazyPage(() => import('../../features/embed/components/sell-on-website-page'), 'SellOnWebsitePage') },
           { path: 'settings/webhooks', handle: tenantPage('Webhooks'), lazy: lazyPage(() => import('../../features/webhooks/components/webhooks-page'), 'WebhooksPage') },
 
           { path: 'cash-drawer', handle: consolePage('Cash drawer'), lazy: lazyPage(() => import('../../features/cash-drawers/components/my-drawer-page'), 'MyDrawerPage') },

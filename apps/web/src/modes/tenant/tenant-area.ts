@@ -14,6 +14,7 @@ import {
   IconSearch,
   IconUsers,
   IconWebhook,
+  IconWorldWww,
 } from '@tabler/icons-react';
 import { isTenantAdmin, isTenantWideMember } from '../../shared/access';
 import type { ConsoleArea } from '../console/console-area';
@@ -52,6 +53,7 @@ export const tenantArea: ConsoleArea = {
     { label: 'Venue layouts', to: '/venue-layouts', icon: IconArmchair, visible: tenantAdmin },
     { label: 'API Keys', to: '/api-keys', icon: IconKey, visible: tenantAdmin },
     { label: 'Audit Log', to: '/audit-log', icon: IconHistory, visible: tenantAdmin },
+    { label: 'Sell on your website', to: '/settings/website', icon: IconWorldWww, visible: tenantAdmin },
     { label: 'Webhooks', to: '/settings/webhooks', icon: IconWebhook, visible: tenantAdmin },
   ],
 };

@@ -1,3 +1,4 @@
+import { isEmbedded, postToParent } from '../site/embed';
 import type { CartItem } from './cart-store';
 
 // spec: reports-payouts-checkout §7 Analytics events view_cart, begin_checkout, remove_from_cart,
@@ -18,6 +19,8 @@ function push(event: string, ecommerce: Record<string, unknown>) {
   // GA4's recommendation: clear the previous ecommerce object so its fields do not leak into this one.
   w.dataLayer.push({ ecommerce: null });
   w.dataLayer.push({ event, ecommerce: { currency: CURRENCY, ...ecommerce } });
+  // Issue 28: from the widget, the organiser's page gets them too (the snippet pushes them to its own dataLayer).
+  if (isEmbedded()) postToParent({ type: 'marquee:analytics', event, ecommerce: { currency: CURRENCY, ...ecommerce } });
 }
 
 export function trackViewCart(eventTitle: string, items: readonly CartItem[]) {

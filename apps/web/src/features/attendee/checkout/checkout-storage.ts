@@ -22,6 +22,40 @@ const orderKey = (orderUID: string) => `marquee.order:${orderUID}`;
 const contactKey = (eventName: string) => `marquee.contact:${eventName.toLowerCase()}`;
 const purchaseKey = (orderUID: string) => `marquee.purchase-tracked:${orderUID}`;
 
+/**
+ * A browser may refuse storage altogether (the widget in an organiser's page when third-party
+ * cookies are blocked, issue 28: reading `localStorage` itself throws): then this page keeps what
+ * it would have stored, in memory.
+ */
+function inMemory(): Storage {
+  const map = new Map<string, string>();
+  return {
+    get length() {
+      return map.size;
+    },
+    clear: () => map.clear(),
+    key: (i: number) => [...map.keys()][i] ?? null,
+    getItem: (k: string) => map.get(k) ?? null,
+    setItem: (k: string, v: string) => void map.set(k, String(v)),
+    removeItem: (k: string) => void map.delete(k),
+  };
+}
+const fallback = { local: inMemory(), session: inMemory() };
+function local(): Storage {
+  try {
+    return window.localStorage;
+  } catch {
+    return fallback.local;
+  }
+}
+function session(): Storage {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return fallback.session;
+  }
+}
+
 function readJson<T>(storage: Storage, key: string): T | null {
   try {
     const raw = storage.getItem(key);
@@ -48,29 +82,29 @@ function remove(storage: Storage, key: string) {
 }
 
 /** The draft this browser holds for the event (a declined card, or back from the payment page). */
-export const getPendingOrder = (eventName: string) => readJson<PendingOrder>(localStorage, pendingKey(eventName));
-export const getOrderByUid = (orderUID: string) => readJson<PendingOrder>(localStorage, orderKey(orderUID));
+export const getPendingOrder = (eventName: string) => readJson<PendingOrder>(local(), pendingKey(eventName));
+export const getOrderByUid = (orderUID: string) => readJson<PendingOrder>(local(), orderKey(orderUID));
 
 export function savePendingOrder(order: PendingOrder) {
-  writeJson(localStorage, pendingKey(order.eventName), order);
-  writeJson(localStorage, orderKey(order.orderUID), order);
+  writeJson(local(), pendingKey(order.eventName), order);
+  writeJson(local(), orderKey(order.orderUID), order);
 }
 
 /** The order was paid: the event has no draft any more (the order's own record stays for its page). */
 export function clearPendingOrder(eventName: string, orderUID?: string) {
   const pending = getPendingOrder(eventName);
-  if (!orderUID || pending?.orderUID === orderUID) remove(localStorage, pendingKey(eventName));
+  if (!orderUID || pending?.orderUID === orderUID) remove(local(), pendingKey(eventName));
 }
 
 export type ContactDraft = Record<string, string | boolean>;
-export const getContactDraft = (eventName: string) => readJson<ContactDraft>(sessionStorage, contactKey(eventName));
-export const saveContactDraft = (eventName: string, draft: ContactDraft) => writeJson(sessionStorage, contactKey(eventName), draft);
+export const getContactDraft = (eventName: string) => readJson<ContactDraft>(session(), contactKey(eventName));
+export const saveContactDraft = (eventName: string, draft: ContactDraft) => writeJson(session(), contactKey(eventName), draft);
 
 /** GA4 counts a purchase once: a reload of the success page must not send it again. */
 export function markPurchaseTracked(orderUID: string): boolean {
-  if (localStorage.getItem(purchaseKey(orderUID))) return false;
+  if (local().getItem(purchaseKey(orderUID))) return false;
   try {
-    localStorage.setItem(purchaseKey(orderUID), '1');
+    local().setItem(purchaseKey(orderUID), '1');
   } catch {
     // ignore
   }

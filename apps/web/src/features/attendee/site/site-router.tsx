@@ -24,7 +24,8 @@ export type SiteLocation = { pathname: string; search: string; hash: string; sta
 type NavigateOptions = { replace?: boolean; state?: unknown };
 type Navigate = (to: string | number, opts?: NavigateOptions) => void;
 
-type RouterValue = { location: SiteLocation; navigate: Navigate };
+/** `basename`: a prefix every path of this router lives under ('' or '/embed', issue 28's embeddable pages). */
+type RouterValue = { location: SiteLocation; navigate: Navigate; basename: string };
 const RouterContext = createContext<RouterValue | null>(null);
 type RouteValue = { params: Record<string, string>; outlet: ReactNode; outletContext: unknown };
 const RouteContext = createContext<RouteValue>({ params: {}, outlet: null, outletContext: undefined });
@@ -104,35 +105,50 @@ function Page({ page }: { page: LazyPage | ComponentType }) {
   return <C />;
 }
 
-function locationOf(url: URL, state: unknown): SiteLocation {
+/** The pathname without the router's basename ('/embed/gala/tickets' -> '/gala/tickets'). */
+const withoutBase = (pathname: string, basename: string) => (basename && (pathname === basename || pathname.startsWith(`${basename}/`)) ? pathname.slice(basename.length) || '/' : pathname);
+/** An app path under the router's basename ('/gala/cart' -> '/embed/gala/cart'); other addresses as they are. */
+export const withBase = (to: string, basename: string) => (basename && to.startsWith('/') && !to.startsWith('//') ? `${basename}${to}` : to);
+
+function locationOf(url: URL, state: unknown, basename = ''): SiteLocation {
   const s = state as { usr?: unknown; key?: string } | null;
-  return { pathname: url.pathname, search: url.search, hash: url.hash, state: s?.usr ?? null, key: s?.key ?? 'default' };
+  return { pathname: withoutBase(url.pathname, basename), search: url.search, hash: url.hash, state: s?.usr ?? null, key: s?.key ?? 'default' };
 }
 
 /** The routes, on the browser's history (client) or at a fixed location (server). */
-export function SiteRouter({ routes, location: fixed, fallback }: { routes: readonly SiteRoute[]; location?: SiteLocation; fallback: ReactNode }) {
-  const [location, setLocation] = useState<SiteLocation>(() => fixed ?? locationOf(new URL(window.location.href), window.history.state));
+export function SiteRouter({
+  routes,
+  location: fixed,
+  fallback,
+  basename = '',
+}: {
+  routes: readonly SiteRoute[];
+  location?: SiteLocation;
+  fallback: ReactNode;
+  basename?: string;
+}) {
+  const [location, setLocation] = useState<SiteLocation>(() => fixed ?? locationOf(new URL(window.location.href), window.history.state, basename));
 
   useEffect(() => {
     if (fixed) return;
-    const onPop = () => setLocation(locationOf(new URL(window.location.href), window.history.state));
+    const onPop = () => setLocation(locationOf(new URL(window.location.href), window.history.state, basename));
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
-  }, [fixed]);
+  }, [fixed, basename]);
 
   const navigate = useCallback<Navigate>((to, opts = {}) => {
     if (typeof to === 'number') return window.history.go(to);
-    const url = new URL(to, window.location.href);
+    const url = new URL(withBase(to, basename), window.location.href);
     if (url.origin !== window.location.origin) return window.location.assign(url.href);
     const idx = ((window.history.state as { idx?: number } | null)?.idx ?? 0) + (opts.replace ? 0 : 1);
     const state = { usr: opts.state ?? null, key: Math.random().toString(36).slice(2, 10), idx };
     if (opts.replace) window.history.replaceState(state, '', url.href);
     else window.history.pushState(state, '', url.href);
-    setLocation(locationOf(url, state));
+    setLocation(locationOf(url, state, basename));
     if (!opts.replace) window.scrollTo(0, 0);
-  }, []);
+  }, [basename]);
 
-  const value = useMemo(() => ({ location, navigate }), [location, navigate]);
+  const value = useMemo(() => ({ location, navigate, basename }), [location, navigate, basename]);
   const found = findRoute(routes, location.pathname);
   let content: ReactNode = null;
   if (found) {
@@ -157,6 +173,8 @@ function useRouter(): RouterValue {
 
 export const useLocation = () => useRouter().location;
 export const useNavigate = () => useRouter().navigate;
+/** The router's basename: '/embed' on the embeddable pages (issue 28), '' elsewhere. */
+export const useBasename = () => useRouter().basename;
 export const useParams = <T extends Record<string, string> = Record<string, string>>() => useContext(RouteContext).params as Partial<T>;
 export const useOutletContext = <T,>() => useContext(RouteContext).outletContext as T;
 
@@ -187,12 +205,12 @@ export type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & 
 
 /** An <a href> that navigates in place on a plain left click (a new tab, a download and the like stay the browser's). */
 export function Link({ to, replace, state, onClick, target, ...rest }: LinkProps) {
-  const navigate = useNavigate();
+  const { navigate, basename } = useRouter();
   const handle = (e: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(e);
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.altKey || e.ctrlKey || e.shiftKey || (target && target !== '_self')) return;
     e.preventDefault();
     navigate(to, { replace, state });
   };
-  return <a href={to} target={target} onClick={handle} {...rest} />;
+  return <a href={withBase(to, basename)} target={target} onClick={handle} {...rest} />;
 }

@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Menu, Tooltip } from '@mantine/core';
 import type { TEvent } from '@marquee/core';
-import { IconBan, IconCash, IconDots, IconGift, IconExternalLink, IconRocket, IconTrash, IconEyeOff, IconScan } from '@tabler/icons-react';
+import { IconBan, IconCash, IconDots, IconGift, IconExternalLink, IconRocket, IconTrash, IconEyeOff, IconScan, IconWorldWww } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../../ui/api-client';
@@ -8,7 +8,7 @@ import { formatMoney } from '../../../ui/money';
 import { askConfirmDelete } from '../../../ui/confirm-delete';
 import { notify } from '../../../ui/notify';
 import { useCancelEvent, useDeleteEvent, useEventAction } from '../mutations';
-import { canSellAtBoxOffice, useEventAccess } from '../../../shared/access';
+import { canSellAtBoxOffice, isTenantAdmin, useEventAccess } from '../../../shared/access';
 import { useSession } from '../../../ui/session';
 import { publicEventUrl } from '../../../shared/tenant';
 import { CancelEventModal } from './cancel-event-modal';
@@ -123,6 +123,12 @@ export function EventActions({ event, dirty }: EventActionsProps) {
           </ActionIcon>
         </Menu.Target>
         <Menu.Dropdown>
+          {/* Issue 28: the event's snippets for the organiser's own website. */}
+          {status === 'published' && isTenantAdmin(memberships, tenantId) && (
+            <Menu.Item component={Link} to={`/settings/website?event=${encodeURIComponent(urlName)}`} leftSection={<IconWorldWww size={16} />} data-testid="sell-on-website">
+              Sell on your website
+            </Menu.Item>
+          )}
           {status !== 'cancelled' && (
             <Menu.Item color="red" leftSection={<IconBan size={16} />} onClick={() => setCancelling(true)} data-testid="cancel-event">
               Cancel event

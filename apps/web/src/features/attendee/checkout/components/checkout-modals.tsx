@@ -55,3 +55,22 @@ export function ProcessingPaymentModal({ opened }: { opened: boolean }) {
     </Modal>
   );
 }
+
+/**
+ * Issue 28: the widget in a plain <iframe> could not send the top window to the payment page (the
+ * browser wants a click for that): the buyer follows this link to it, in the whole window.
+ */
+export function ContinueToPaymentModal({ url }: { url: string | null }) {
+  return (
+    <Modal opened={url !== null} title="Continue to payment" dismissable={false} data-testid="continue-to-payment">
+      <div className={css.processing}>
+        <p>Your tickets are reserved. The payment page opens in the whole window.</p>
+        {url && (
+          <a href={url} target="_top" rel="noopener" className={css.payLink} data-testid="pay-link">
+            Continue to payment
+          </a>
+        )}
+      </div>
+    </Modal>
+  );
+}

@@ -25,7 +25,8 @@ import { attendeeLinesOf, fitAttendees, formAsks, toRequest, type AttendeeErrors
 import { getContactDraft, getPendingOrder, saveContactDraft, savePendingOrder, type PendingOrder } from '../checkout-storage';
 import { emptyContact, toOrderContact, useContactForm, type ContactValues } from '../use-contact-form';
 import { useDonation } from '../use-donation';
-import { AvailabilityIssueModal, ProcessingPaymentModal } from './checkout-modals';
+import { embedReturnUrls, goToPayment } from '../../site/embed';
+import { AvailabilityIssueModal, ContinueToPaymentModal, ProcessingPaymentModal } from './checkout-modals';
 import { HoldTimer } from './hold-timer';
 import { ContactSections } from './contact-sections';
 import { DiscountBox } from './discount-box';
@@ -169,6 +170,8 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
   const [covidOpen, setCovidOpen] = useState(false);
   const [covidAgreed, setCovidAgreed] = useState(false);
   const [processing, setProcessing] = useState(false);
+  // Issue 28: a plain <iframe> that may not send the top window to the payment page offers a link instead.
+  const [payLink, setPayLink] = useState<string | null>(null);
 
   // Back from the payment page with the browser's Back button: the page comes out of the
   // back/forward cache as it was left, with Processing Payment still open.
@@ -254,8 +257,8 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
       const answer = await createOrder(event.tenantId, event.id, {
         order: { ...toOrderContact(values), discountCode: applied, donation: charity ? (donation.cents ?? 0) : 0 },
         lines: cartLines(items),
-        successUrl: `${origin}/${eventName}/success`,
-        cancelUrl: `${origin}/${eventName}/account?payment=cancelled`,
+        // Issue 28: from the widget, back to the organiser's page (an allowed website; the server checks it).
+        ...(embedReturnUrls(eventName) ?? { successUrl: `${origin}/${eventName}/success`, cancelUrl: `${origin}/${eventName}/account?payment=cancelled` }),
         draftOrderUID: hold?.orderUID ?? null,
         source: 'online',
         seatHold: seatHoldRef(event.id),
@@ -270,8 +273,12 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
         breakdown: answer.breakdown,
         items,
       });
-      // spec §4 Checkout: the Processing Payment modal stays while the browser goes to the payment URL.
-      window.location.assign(answer.message);
+      // spec §4 Checkout: the Processing Payment modal stays while the browser goes to the payment URL
+      // (from the widget, in the top window: the gateway's page may not be framed).
+      if (!goToPayment(answer.message, { uid: answer.orderUID, token: answer.orderToken })) {
+        setProcessing(false);
+        setPayLink(answer.message);
+      }
     } catch (e) {
       setProcessing(false);
       // spec §8: order creation failures are logged; the buyer is also told what to do next.
@@ -490,6 +497,7 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
 
       <AvailabilityIssueModal opened={issue !== null} problems={issue ?? []} cartPath={`/${eventName}/cart`} onClose={() => setIssue(null)} />
       <ProcessingPaymentModal opened={processing} />
+      <ContinueToPaymentModal url={payLink} />
       <CovidModal
         opened={covidOpen}
         text={d.covidSafetyText}

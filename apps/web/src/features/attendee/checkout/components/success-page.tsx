@@ -17,6 +17,7 @@ import { fetchPublicOrder } from '../api';
 import { clearPendingOrder, getOrderByUid, markPurchaseTracked } from '../checkout-storage';
 import { parseOrderId } from '../order-id';
 import { PaidOrder } from './paid-order';
+import { embedOrderToken } from '../../site/embed';
 import css from './success.module.css';
 
 const POLL_MS = 2000;
@@ -35,7 +36,8 @@ export function SuccessPage() {
   const [search] = useSearchParams();
   const orderUID = parseOrderId(search.get('orderID')) ?? '';
   const record = orderUID ? getOrderByUid(orderUID) : null;
-  const token = record?.token ?? '';
+  // Issue 28: from the widget in a browser that refuses it storage, the token the snippet kept.
+  const token = record?.token ?? embedOrderToken();
   const home = event ? `/${eventName}/` : null;
   const eventCancelled = !!event && isCancelled(event);
 

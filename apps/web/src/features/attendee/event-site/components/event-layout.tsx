@@ -1,6 +1,6 @@
 import type { TPublicEvent } from '@marquee/core';
 import { useEffect, useMemo } from 'react';
-import { Link, Outlet, useMatch, useOutletContext, useParams } from '../../site/site-router';
+import { Link, Outlet, useBasename, useMatch, useOutletContext, useParams } from '../../site/site-router';
 import { useSiteContext } from '../../../../shared/site-context';
 import { isNotFound } from '../../../../ui/api-client';
 import { cartTicketCount, useCart } from '../../cart/cart-store';
@@ -60,6 +60,25 @@ export function EventLayout() {
   else if (query.isPending) body = <PageLoading />;
   else body = <LoadProblem retry={() => void query.refetch()} />;
   const shown = notFound ? undefined : event;
+  const embedded = useBasename() !== '';
+
+  if (embedded) {
+    // Issue 28: the ticket widget in an organiser's page: the pages without the site's header and
+    // footer (the organiser's page is around them), as tall as their content.
+    return (
+      <div className={css.embedShell} data-testid="embed-shell">
+        <main>{body}</main>
+        <p className={css.embedFooter}>
+          {shown && !isCancelled(shown) && (
+            <Link to={`/${eventName}/cart`} className={css.footerLink} data-testid="header-cart" aria-label={`Cart, ${count} tickets`}>
+              Cart{count > 0 ? ` (${count})` : ''}
+            </Link>
+          )}
+          <span>Tickets by Marquee · Secure checkout</span>
+        </p>
+      </div>
+    );
+  }
 
   return (
     <div className={css.shell}>

@@ -1,0 +1,175 @@
+import http from 'node:http';
+import { expect, test, type FrameLocator, type Page } from '@playwright/test';
+import { fillContact, givenEventOnSale, logInToConsole, ORGANISER, payOnGatewayPage, signIn, tenantOrigin, type Api, type OnSale } from './support';
+
+// Issue 28, "Selling on the organiser's website": a plain HTML page on ANOTHER origin (a tiny
+// server in this test, on E2E_PORT + 1, reached as 127.0.0.1 while Marquee is acme.localhost)
+// pastes the snippet; a buyer on a phone buys a ticket in the widget, pays on the gateway's page in
+// the whole window and comes back to that page, which shows the paid order. The same page on an
+// origin the organiser did not allow (localhost:E2E_PORT+1) cannot embed the widget.
+
+const shot = (name: string) => `/tmp/widget-${name}.png`;
+const hostPort = Number(process.env.E2E_PORT ?? 3300) + 1;
+const allowedSite = `http://127.0.0.1:${hostPort}`;
+const otherSite = `http://localhost:${hostPort}`;
+
+/** The organiser's own page: their heading and text, the snippet in the middle. */
+function organiserPage(widgetOrigin: string, urlName: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Riverside Music Club</title>
+<style>
+  body { margin: 0; font-family: Georgia, serif; background: #fbf7f0; color: #2d2a26; }
+  header { background: #203a43; color: #fff; padding: 20px 24px; }
+  header h1 { margin: 0; font-size: 24px; }
+  main { max-width: 820px; margin: 0 auto; padding: 16px; }
+  footer { padding: 24px; text-align: center; color: #7a7268; border-top: 1px solid #e6dfd3; }
+</style></head>
+<body>
+<header><h1>Riverside Music Club</h1></header>
+<main>
+  <h2 id="intro">Our next concert</h2>
+  <p>An evening by the water with the club's orchestra. Get your tickets right here.</p>
+  <div data-marquee-event="${urlName}"></div>
+  <script src="${widgetOrigin}/widget.js" data-event="${urlName}" async></script>
+</main>
+<footer id="site-footer">Riverside Music Club · 12 Pier Road, Boston</footer>
+</body></html>`;
+}
+
+let hostServer: http.Server;
+let organiser: Api;
+let event: OnSale;
+
+test.beforeAll(async ({ baseURL }) => {
+  const origin = tenantOrigin(baseURL);
+  organiser = await signIn(origin, ORGANISER);
+  event = await givenEventOnSale(organiser, { prefix: 'River Concert', tickets: [{ name: 'General Admission', description: 'Standing room.', price: 3000, quantity: 50 }] });
+  // The organiser allows their site (127.0.0.1:port) only, through the console's API.
+  const res = await organiser.ctx.put(`/api/tenants/${organiser.tenantId}/embed-settings`, { data: { details: { origins: [allowedSite] } }, headers: { 'x-csrf-token': organiser.csrf } });
+  expect(res.ok(), await res.text()).toBeTruthy();
+  hostServer = http.createServer((req, res) => {
+    if (!req.url?.startsWith('/shop.html')) return void res.writeHead(404).end('not found');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(organiserPage(origin, event.urlName));
+  });
+  await new Promise<void>((resolve) => hostServer.listen(hostPort, '127.0.0.1', resolve));
+});
+
+test.afterAll(async () => {
+  await organiser?.ctx.dispose();
+  if (hostServer) await new Promise((resolve) => hostServer.close(resolve));
+});
+
+const widgetOf = (page: Page): FrameLocator => page.frameLocator('iframe[data-marquee-widget]');
+type DataLayerEntry = { event?: string; ecommerce?: { transaction_id?: string } | null };
+const dataLayer = (page: Page) => page.evaluate(() => ((window as unknown as { dataLayer?: unknown[] }).dataLayer ?? []) as DataLayerEntry[]);
+
+/** The iframe's height on the page, and the height of the widget's content inside it. */
+async function heights(page: Page) {
+  const frame = await page.locator('iframe[data-marquee-widget]').elementHandle();
+  const inner = await (await frame!.contentFrame())!.evaluate(() => Math.ceil(document.getElementById('root')!.getBoundingClientRect().height));
+  const outer = await page.locator('iframe[data-marquee-widget]').evaluate((el) => Math.round(el.getBoundingClientRect().height));
+  return { inner, outer };
+}
+
+test('a page on another origin sells a ticket through the widget at 390 px, and the buyer comes back to it after paying', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${allowedSite}/shop.html`);
+  const widget = widgetOf(page);
+  // The ticket menu, in the tenant's look, without the site's header and footer.
+  await expect(widget.getByTestId('embed-shell')).toBeVisible();
+  await expect(widget.getByRole('button', { name: 'Add one General Admission' })).toBeVisible();
+  await expect(widget.getByTestId('find-my-tickets')).toHaveCount(0);
+  // Sized to its content (not the snippet's first 560 px, and no scroll bar inside).
+  await expect.poll(async () => {
+    const h = await heights(page);
+    return Math.abs(h.outer - h.inner);
+  }).toBeLessThanOrEqual(2);
+  expect((await heights(page)).outer).not.toBe(560);
+  await page.screenshot({ path: shot('menu-390'), fullPage: true });
+
+  await widget.getByRole('button', { name: 'Add one General Admission' }).click();
+  await widget.getByTestId('view-cart').click();
+  await expect(widget.getByTestId('item-summary')).toBeVisible();
+  // The widget follows its content: the cart's height, again.
+  await expect.poll(async () => {
+    const h = await heights(page);
+    return Math.abs(h.outer - h.inner);
+  }).toBeLessThanOrEqual(2);
+  await widget.getByTestId('continue').click();
+  const email = `widget.${Date.now().toString(36)}@example.com`;
+  // fillContact only uses getByTestId and expect, which a FrameLocator answers as a Page does.
+  await fillContact(widget as unknown as Page, email);
+  // The screen as the buyer sees it at PLACE ORDER (a full-page shot leaves a cross-origin frame's unseen parts blank).
+  await widget.getByTestId('place-order').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: shot('checkout-390') });
+  // The analytics events reach the organiser's page (its dataLayer) too.
+  await expect.poll(async () => (await dataLayer(page)).map((e) => e.event)).toEqual(expect.arrayContaining(['view_cart', 'begin_checkout']));
+
+  // PLACE ORDER: the payment page opens in the whole window (it may not be framed).
+  await widget.getByTestId('place-order').click();
+  await payOnGatewayPage(page);
+  // Back on the organiser's page, which opens the widget on the paid order.
+  await expect(page).toHaveURL(new RegExp(`^${allowedSite}/shop\\.html\\?mq_event=${event.urlName}&orderID=`));
+  const orderUID = new URL(page.url()).searchParams.get('orderID')!;
+  await expect(page.locator('#intro')).toHaveText('Our next concert');
+  await expect(widget.getByTestId('success-page')).toHaveAttribute('data-status', 'paid', { timeout: 20_000 });
+  await expect(widget.getByRole('dialog', { name: 'Payment Success' })).toContainText(orderUID);
+  await expect.poll(async () => (await dataLayer(page)).find((e) => e.event === 'purchase')?.ecommerce?.transaction_id).toBe(orderUID);
+  await page.screenshot({ path: shot('success-390'), fullPage: true });
+
+  // The same page at 1280 px, for the record.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${allowedSite}/shop.html`);
+  await expect(widget.getByRole('button', { name: 'Add one General Admission' })).toBeVisible();
+  await expect.poll(async () => {
+    const h = await heights(page);
+    return Math.abs(h.outer - h.inner);
+  }).toBeLessThanOrEqual(2);
+  await page.screenshot({ path: shot('menu-1280'), fullPage: true });
+});
+
+test('a page on a website the organiser did not allow cannot embed the widget', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${otherSite}/shop.html`);
+  // The snippet made its iframe, but the browser refuses to show Marquee's page in it (CSP
+  // frame-ancestors names the allowed site only): the frame holds the browser's error page.
+  await expect(page.locator('iframe[data-marquee-widget]')).toHaveCount(1);
+  await expect.poll(() => page.frames().find((f) => f !== page.mainFrame())?.url()).toBe('chrome-error://chromewebdata/');
+  await expect(widgetOf(page).getByTestId('embed-shell')).toHaveCount(0);
+  await expect(widgetOf(page).getByRole('button', { name: 'Add one General Admission' })).toHaveCount(0);
+});
+
+test('the console shows the allowed websites and both snippets with copy buttons', async ({ page, baseURL }) => {
+  const origin = tenantOrigin(baseURL);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await logInToConsole(page, origin, ORGANISER.email, ORGANISER.password);
+  // From the event's page: More actions, Sell on your website, with the event chosen.
+  await page.goto(`${origin}/events/${event.eventId}`);
+  await page.getByRole('button', { name: 'More actions' }).click();
+  await page.getByTestId('sell-on-website').click();
+  await expect(page).toHaveURL(new RegExp(`/settings/website\\?event=${event.urlName}$`));
+  await expect(page.getByRole('heading', { name: 'Sell on your website' })).toBeVisible();
+  await expect(page.getByTestId('embed-event')).toHaveValue(event.name);
+  await expect(page.getByTestId('embed-origin-0')).toHaveValue(allowedSite);
+  // A wrong address is named where it was typed, and nothing is saved.
+  await page.getByRole('button', { name: 'Add website' }).click();
+  await page.getByTestId('embed-origin-1').fill('https://example.com/tickets');
+  await page.getByTestId('embed-save').click();
+  await expect(page.getByText('Enter a website address such as https://www.example.com (the scheme and host only, no path).')).toBeVisible();
+  await page.getByTestId('embed-origin-1').fill('https://www.riverside-music.example');
+  await page.getByTestId('embed-save').click();
+  await expect(page.getByText('Websites saved.')).toBeVisible();
+  const saved = await organiser.ctx.get(`/api/tenants/${organiser.tenantId}/embed-settings`);
+  expect(((await saved.json()) as { details: { origins: string[] } }).details.origins).toEqual([allowedSite, 'https://www.riverside-music.example']);
+
+  await expect(page.getByTestId('snippet-script')).toHaveText(
+    `<div data-marquee-event="${event.urlName}"></div>\n<script src="${origin}/widget.js" data-event="${event.urlName}" async></script>`,
+  );
+  await expect(page.getByTestId('snippet-iframe')).toContainText(`src="${origin}/embed/${event.urlName}/tickets"`);
+  await expect(page.getByRole('button', { name: 'Copy the script (recommended) snippet' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Copy the plain iframe snippet' })).toBeVisible();
+  await page.screenshot({ path: shot('console-390'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: shot('console-1280'), fullPage: true });
+});
