@@ -1,6 +1,8 @@
-import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client.js';
+import { and, asc, eq, fillPlaceholders, or, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { runPrepared, type Db, type DbOrTx } from '../../db/client.js';
 import { checkinScans, events, orders, refunds, tickets, ticketTransfers, ticketTypes, users } from '../../db/schema/index.js';
+import { domainEventCtesOf } from '../../platform/domain-events.js';
 
 // Door check-in's SQL (issue 11). A ticket's door state comes from three facts: voided (and whether a
 // live refund voided it), its order paid, and used.
@@ -234,6 +236,121 @@ export async function admitTicket(
     )${event ? sql`, ${event('scan')}` : sql``}
     select id from scan`)) as unknown as { rows: unknown[] };
   return res.rows.length === 1;
+}
+
+// ---- the door scan in one statement (issue 26) ---------------------------------------------------
+//
+// A scan's hot path: the ticket as the door sees it AND, when it is this event's and valid at this
+// instant, its admission (the order's lock, then the conditional UPDATE, the scan's record and the
+// ticket.checked_in event with its delivery job): one prepared statement, one round trip, instead of a
+// read and then the admission (bench/README.md "Door scans"). The same SQL as doorTickets and
+// admitTicket above; what the read returns is the ticket as of the statement's start, so a ticket that
+// was valid then but not admitted lost a race (another door, a refund): the caller reads it again.
+
+const P = (name: string) => sql.placeholder(name);
+const DOOR_SCAN_PARAMS = ['tenantId', 'eventId', 'ref', 'uid', 'scanId', 'clientScanId', 'deviceId', 'userId', 'at', 'scannedAt', 'details', 'eventRowId'] as const;
+export type DoorScanParams = Record<(typeof DOOR_SCAN_PARAMS)[number], string | null>;
+
+function doorScanSql(by: 'uid' | 'id'): SQL {
+  const tenantId = sql`${P('tenantId')}::uuid`;
+  const match = by === 'uid' ? sql`t.ticket_uid = ${P('ref')}::text` : sql`t.id = ${P('ref')}::uuid`;
+  return sql`
+    with door as (
+      select t.id, t.event_id, t.ticket_uid, t.order_id, o.order_uid, t.full_name, t.email, t.ticket_type_id, t.ticket_type_name, t.seat_label,
+        t.used, t.voided, t.used_at, t.used_by_device, t.used_by_scan, u.first_name as used_by_first_name, u.last_name as used_by_last_name,
+        u.email as used_by_email, (o.status in ('processing', 'completed')) as paid,
+        exists (select 1 from ${refunds} r where r.tenant_id = t.tenant_id and r.order_id = t.order_id
+          and r.status in ('pending', 'succeeded') and t.id = any(r.ticket_ids)) as refunded
+      from ${tickets} t
+      join ${orders} o on o.tenant_id = t.tenant_id and o.id = t.order_id
+      left join ${users} u on u.id = t.used_by_user
+      where t.tenant_id = ${tenantId} and ${match}
+    ),
+    ord as (
+      select o.id from ${orders} o
+      where o.tenant_id = ${tenantId}
+        and o.id = (select d.order_id from door d where d.event_id = ${P('eventId')}::uuid and d.paid and not d.voided and not d.used)
+      for no key update
+    ),
+    taken as (
+      update ${tickets} set used = true, used_at = ${P('at')}::timestamptz, used_by_device = ${P('deviceId')}::text, used_by_user = ${P('userId')}::uuid,
+        used_by_scan = ${P('scanId')}::uuid
+      where tenant_id = ${tenantId} and id = (select d.id from door d) and not used and not voided
+        and (${P('uid')}::text is null or ticket_uid = ${P('uid')}::text)
+        and order_id = (select id from ord)
+        and not exists (select 1 from ${checkinScans} c where c.tenant_id = ${tenantId} and c.client_scan_id = ${P('clientScanId')}::uuid)
+      returning id
+    ),
+    scan as (
+      insert into ${checkinScans} (tenant_id, id, event_id, ticket_id, client_scan_id, device_id, user_id, kind, result, scanned_at, recorded_at, details)
+      select ${tenantId}, ${P('scanId')}::uuid, ${P('eventId')}::uuid, taken.id, ${P('clientScanId')}::uuid, ${P('deviceId')}::text, ${P('userId')}::uuid,
+        'admit', 'admitted', ${P('scannedAt')}::timestamptz, ${P('at')}::timestamptz, ${P('details')}::text
+      from taken
+      returning id
+    ),
+    ${domainEventCtesOf(
+      {
+        id: P('eventRowId'),
+        tenantId: P('tenantId'),
+        type: 'ticket.checked_in',
+        // The event's data as the admission's answer names it (WebhookEventData['ticket.checked_in']).
+        data: sql`(select jsonb_build_object(
+          'ticket', jsonb_build_object('id', d.id, 'uid', d.ticket_uid, 'eventId', d.event_id, 'orderId', d.order_id),
+          'scan', jsonb_build_object('id', ${P('scanId')}::uuid, 'at', ${P('at')}::text, 'deviceId', ${P('deviceId')}::text)) from door d)`,
+      },
+      'scan',
+    )}
+    select door.*, exists (select 1 from scan) as admitted from door`;
+}
+
+/** Both statements' text and parameters, compiled once (the text is constant: prepared by name on PostgreSQL). */
+const doorScanStatements = (() => {
+  const dialect = new PgDialect();
+  const compile = (by: 'uid' | 'id') => {
+    const { sql: text, params } = dialect.sqlToQuery(doorScanSql(by));
+    return { name: `mq_door_scan_by_${by}`, text, params };
+  };
+  return { uid: compile('uid'), id: compile('id') };
+})();
+
+const asDate = (v: unknown): Date | null => (v == null ? null : v instanceof Date ? v : new Date(String(v)));
+const asBool = (v: unknown): boolean => v === true || v === 't';
+
+/**
+ * The scan's ticket by its printed uid (`by: 'uid'`) or its uuid, admitted by this scan when it is
+ * `eventId`'s and valid (paid, not voided, not used) and, when `uid` is given, still has that Ticket ID.
+ * Null when the tenant has no such ticket. `admitted` false with a ticket that reads valid: the
+ * admission lost a race (read the ticket again). Outside a transaction (the box office's admission
+ * in its sale's transaction is admitTicket). A clientScanId recorded by a concurrent retry fails the
+ * statement with a unique violation, as admitTicket does.
+ */
+export async function scanDoorTicket(db: Db, by: 'uid' | 'id', values: DoorScanParams): Promise<{ ticket: DoorTicketRow; admitted: boolean } | null> {
+  const statement = doorScanStatements[by];
+  const [r] = await runPrepared(db, statement.name, statement.text, fillPlaceholders(statement.params, values));
+  if (!r) return null;
+  const ticket: DoorTicketRow = {
+    id: r.id as string,
+    eventId: r.event_id as string,
+    ticketUid: r.ticket_uid as string,
+    orderId: r.order_id as string,
+    orderUid: r.order_uid as string,
+    fullName: r.full_name as string,
+    email: r.email as string,
+    ticketTypeId: r.ticket_type_id as string,
+    ticketTypeName: r.ticket_type_name as string,
+    seatLabel: (r.seat_label as string | null) ?? null,
+    used: asBool(r.used),
+    voided: asBool(r.voided),
+    usedAt: asDate(r.used_at),
+    usedByDevice: (r.used_by_device as string | null) ?? null,
+    usedByScan: (r.used_by_scan as string | null) ?? null,
+    usedByFirstName: (r.used_by_first_name as string | null) ?? null,
+    usedByLastName: (r.used_by_last_name as string | null) ?? null,
+    usedByEmail: (r.used_by_email as string | null) ?? null,
+    paid: asBool(r.paid),
+    refunded: asBool(r.refunded),
+  };
+  return { ticket, admitted: asBool(r.admitted) };
 }
 
 /** Takes back the admission made by `scanId`, if it is still the ticket's admission. */

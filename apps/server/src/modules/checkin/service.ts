@@ -15,7 +15,6 @@ import {
   type TCheckinUndoResponse,
 } from '@marquee/core';
 import type { Deps } from '../../deps.js';
-import { domainEventCtes } from '../../platform/domain-events.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { isRetryableConflict, isUniqueViolation } from '../../platform/db-errors.js';
@@ -127,25 +126,23 @@ async function notAnyMore(deps: Deps, tenantId: string, eventId: string, uid: st
   return moved.eventId === eventId ? { result: 'transferred', ticket: null, ticketId: moved.ticketId } : { result: 'other_event', ticket: null };
 }
 
-/** The ticket a scan names, or why none: a code must be ours and for this event; a typed id must be this event's. */
-async function resolveTicket(deps: Deps, tenantId: string, eventId: string, input: ScanInput): Promise<Resolved> {
+/**
+ * How a scan names its ticket: a code must be ours and for this event (its Ticket ID, to be admitted
+ * only while the ticket still has it: issue 24); a typed id is a uuid or a Ticket ID. Or, before any
+ * read, why it names none.
+ */
+type Ref = { by: 'uid' | 'id'; ref: string; uid?: string } | { result: 'forged' | 'other_event'; ticket: null };
+
+function refOf(deps: Deps, eventId: string, input: ScanInput): Ref {
   if (input.code !== undefined) {
     const read = readTicketCode(deps.config.secret, input.code);
     if (!read.ok) return { result: 'forged', ticket: null };
     // Signed by us, but for another event (perhaps another tenant's): nothing of it is shown.
     if (read.eventId !== eventId) return { result: 'other_event', ticket: null };
-    const ticket = await repo.findDoorTicket(deps.db, tenantId, { uid: read.ticketUid });
-    if (!ticket) return notAnyMore(deps, tenantId, eventId, read.ticketUid);
-    return ticket.eventId === eventId ? { ticket, uid: read.ticketUid } : { result: 'unknown', ticket: null };
+    return { by: 'uid', ref: read.ticketUid, uid: read.ticketUid };
   }
   const ref = input.ticketId!;
-  const ticket = UUID_RE.test(ref)
-    ? await repo.findDoorTicket(deps.db, tenantId, { id: ref.toLowerCase() })
-    : await repo.findDoorTicket(deps.db, tenantId, { uid: ref.toUpperCase() });
-  if (!ticket && !UUID_RE.test(ref)) return notAnyMore(deps, tenantId, eventId, ref.toUpperCase());
-  if (!ticket) return { result: 'unknown', ticket: null };
-  if (ticket.eventId !== eventId) return { result: 'other_event', ticket: null };
-  return { ticket };
+  return UUID_RE.test(ref) ? { by: 'id', ref: ref.toLowerCase() } : { by: 'uid', ref: ref.toUpperCase() };
 }
 
 async function replay(deps: Deps, ctx: TenantCtx, eventId: string, clientScanId: string): Promise<TCheckinScanAnswer> {
@@ -166,14 +163,11 @@ async function replay(deps: Deps, ctx: TenantCtx, eventId: string, clientScanId:
 
 /**
  * One scan or manual check-in, answered and recorded; the same clientScanId again answers the same.
- * The admission is one statement (repository admitTicket); a refusal reads the ticket as it is now
- * and records the answer. Either write finding the clientScanId recorded answers the recorded scan.
+ * The ticket's read and its admission are one statement (repository scanDoorTicket); a refusal
+ * records the answer. Either write finding the clientScanId recorded answers the recorded scan.
  */
 async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInput): Promise<TCheckinScanAnswer> {
   const { tenantId } = ctx;
-  const resolved = await resolveTicket(deps, tenantId, eventId, input);
-  // Only a ticket of this event proves the event is there; any other answer checks it first (404 otherwise).
-  if ('result' in resolved) await assertEvent({ deps, ctx, eventId });
   const scanId = randomUUID();
   const now = new Date();
   const scannedAt = input.scannedAt ? new Date(input.scannedAt) : now;
@@ -186,27 +180,38 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
     previous,
   });
 
-  let ticket = 'result' in resolved ? null : resolved.ticket;
-  const scannedUid = 'result' in resolved ? undefined : resolved.uid;
-  if (ticket && stateOf(ticket) === 'valid') {
-    const base = { tenantId, eventId, ticketId: ticket.id, ticketUid: scannedUid, scanId, clientScanId: input.clientScanId, deviceId: input.deviceId, userId: ctx.user.id };
-    let admitted = false;
-    const eventRowId = randomUUID();
+  const ref = refOf(deps, eventId, input);
+  let resolved: Resolved = { result: 'unknown', ticket: null };
+  let admitted = false;
+  if ('result' in ref) resolved = ref;
+  else {
+    const values: repo.DoorScanParams = {
+      tenantId,
+      eventId,
+      ref: ref.ref,
+      uid: ref.uid ?? null,
+      scanId,
+      clientScanId: input.clientScanId,
+      deviceId: input.deviceId,
+      userId: ctx.user.id,
+      at: now.toISOString(),
+      scannedAt: scannedAt.toISOString(),
+      details: JSON.stringify({ via }),
+      // The ticket.checked_in event (issue 25) the admission records in the same statement.
+      eventRowId: randomUUID(),
+    };
     for (let tries = 1; ; tries++) {
       try {
-        // The admission, its record and its ticket.checked_in event (issue 25) commit together, in one
-        // statement (one round trip: bench/README.md "Door scans").
-        admitted = await repo.admitTicket(deps.db, { ...base, at: now, scannedAt, details: JSON.stringify({ via }) }, (after) =>
-          domainEventCtes(
-            {
-              id: eventRowId,
-              tenantId,
-              type: 'ticket.checked_in',
-              data: { ticket: { id: ticket!.id, uid: ticket!.ticketUid, eventId, orderId: ticket!.orderId }, scan: { id: scanId, at: now.toISOString(), deviceId: input.deviceId } },
-            },
-            after,
-          ),
-        );
+        // The read and, when the ticket is this event's and valid, its admission with its record and
+        // event: one statement, one round trip (bench/README.md "Door scans").
+        const found = await repo.scanDoorTicket(deps.db, ref.by, values);
+        if (!found) resolved = ref.by === 'uid' ? await notAnyMore(deps, tenantId, eventId, ref.ref) : { result: 'unknown', ticket: null };
+        // A code signed for this event naming another event's ticket is unknown; a typed id of another event is that.
+        else if (found.ticket.eventId !== eventId) resolved = { result: input.code !== undefined ? 'unknown' : 'other_event', ticket: null };
+        else {
+          resolved = { ticket: found.ticket, uid: ref.uid };
+          admitted = found.admitted;
+        }
         break;
       } catch (err) {
         if (isUniqueViolation(err)) return replay(deps, ctx, eventId, input.clientScanId);
@@ -217,11 +222,19 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
         throw err;
       }
     }
-    if (admitted) {
-      const mine = { ...ticket, used: true, usedAt: now, usedByDevice: input.deviceId, usedByScan: scanId, usedByFirstName: ctx.user.firstName, usedByLastName: ctx.user.lastName, usedByEmail: ctx.user.email };
-      return answer('admitted', mine, null);
-    }
-    // Another door admitted (or an organiser voided) it in the meantime, or this scan is a retry: read it as it is now.
+  }
+  // Only a ticket of this event proves the event is there; any other answer checks it first (404 otherwise).
+  if ('result' in resolved) await assertEvent({ deps, ctx, eventId });
+
+  let ticket = 'result' in resolved ? null : resolved.ticket;
+  const scannedUid = 'result' in resolved ? undefined : resolved.uid;
+  if (ticket && admitted) {
+    const mine = { ...ticket, used: true, usedAt: now, usedByDevice: input.deviceId, usedByScan: scanId, usedByFirstName: ctx.user.firstName, usedByLastName: ctx.user.lastName, usedByEmail: ctx.user.email };
+    return answer('admitted', mine, null);
+  }
+  if (ticket && stateOf(ticket) === 'valid') {
+    // Valid when the statement began but not admitted: another door admitted (or an organiser voided)
+    // it in the meantime, or this scan is a retry: read it as it is now.
     ticket = (await repo.findDoorTicket(deps.db, tenantId, { id: ticket.id })) ?? ticket;
   }
 
