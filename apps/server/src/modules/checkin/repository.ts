@@ -248,7 +248,7 @@ export async function admitTicket(
 // was valid then but not admitted lost a race (another door, a refund): the caller reads it again.
 
 const P = (name: string) => sql.placeholder(name);
-const DOOR_SCAN_PARAMS = ['tenantId', 'eventId', 'ref', 'uid', 'scanId', 'clientScanId', 'deviceId', 'userId', 'at', 'scannedAt', 'details', 'eventRowId'] as const;
+const DOOR_SCAN_PARAMS = ['tenantId', 'eventId', 'ref', 'uid', 'scanId', 'clientScanId', 'deviceId', 'userId', 'at', 'scannedAt', 'via', 'eventRowId'] as const;
 export type DoorScanParams = Record<(typeof DOOR_SCAN_PARAMS)[number], string | null>;
 
 function doorScanSql(by: 'uid' | 'id'): SQL {
@@ -266,6 +266,7 @@ function doorScanSql(by: 'uid' | 'id'): SQL {
       left join ${users} u on u.id = t.used_by_user
       where t.tenant_id = ${tenantId} and ${match}
     ),
+    known as (select 1 from ${checkinScans} c where c.tenant_id = ${tenantId} and c.client_scan_id = ${P('clientScanId')}::uuid),
     ord as (
       select o.id from ${orders} o
       where o.tenant_id = ${tenantId}
@@ -278,15 +279,37 @@ function doorScanSql(by: 'uid' | 'id'): SQL {
       where tenant_id = ${tenantId} and id = (select d.id from door d) and not used and not voided
         and (${P('uid')}::text is null or ticket_uid = ${P('uid')}::text)
         and order_id = (select id from ord)
-        and not exists (select 1 from ${checkinScans} c where c.tenant_id = ${tenantId} and c.client_scan_id = ${P('clientScanId')}::uuid)
+        and not exists (select 1 from known)
       returning id
     ),
     scan as (
       insert into ${checkinScans} (tenant_id, id, event_id, ticket_id, client_scan_id, device_id, user_id, kind, result, scanned_at, recorded_at, details)
       select ${tenantId}, ${P('scanId')}::uuid, ${P('eventId')}::uuid, taken.id, ${P('clientScanId')}::uuid, ${P('deviceId')}::text, ${P('userId')}::uuid,
-        'admit', 'admitted', ${P('scannedAt')}::timestamptz, ${P('at')}::timestamptz, ${P('details')}::text
+        'admit', 'admitted', ${P('scannedAt')}::timestamptz, ${P('at')}::timestamptz, json_build_object('via', ${P('via')}::text)::text
       from taken
       returning id
+    ),
+    -- The refusal of a ticket of this event that is not valid as the statement begins, recorded with
+    -- why: the door state of service.ts stateOf (voided: refunded or voided; an unpaid order: voided;
+    -- used: already_used, with who admitted it and when, as the answer shows them). A clientScanId
+    -- recorded already (a retry) records nothing: the caller answers the recorded scan.
+    refusal as (
+      insert into ${checkinScans} (tenant_id, id, event_id, ticket_id, client_scan_id, device_id, user_id, kind, result, scanned_at, recorded_at, details)
+      select ${tenantId}, ${P('scanId')}::uuid, ${P('eventId')}::uuid, d.id, ${P('clientScanId')}::uuid, ${P('deviceId')}::text, ${P('userId')}::uuid, 'admit',
+        case when d.voided and d.refunded then 'refunded' when d.voided or not d.paid then 'voided' else 'already_used' end,
+        ${P('scannedAt')}::timestamptz, ${P('at')}::timestamptz,
+        case when d.voided or not d.paid then json_build_object('via', ${P('via')}::text)::text
+          else json_build_object('via', ${P('via')}::text, 'previous', json_build_object(
+            'usedAt', to_char(d.used_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+            'deviceId', d.used_by_device,
+            -- service.ts personName: first and last name, else the e-mail; only when someone is known.
+            'name', case when coalesce(d.used_by_device, '') <> '' or coalesce(d.used_by_email, '') <> ''
+              then coalesce(nullif(btrim(coalesce(d.used_by_first_name, '') || ' ' || coalesce(d.used_by_last_name, '')), ''), nullif(d.used_by_email, ''), '') end))::text
+        end
+      from door d
+      where d.event_id = ${P('eventId')}::uuid and (d.voided or not d.paid or d.used)
+      on conflict (tenant_id, client_scan_id) do nothing
+      returning result, details
     ),
     ${domainEventCtesOf(
       {
@@ -300,7 +323,7 @@ function doorScanSql(by: 'uid' | 'id'): SQL {
       },
       'scan',
     )}
-    select door.*, exists (select 1 from scan) as admitted from door`;
+    select door.*, exists (select 1 from scan) as admitted, exists (select 1 from known) as known, (select result from refusal) as refused, (select details from refusal) as refused_details from door`;
 }
 
 /** Both statements' text and parameters, compiled once (the text is constant: prepared by name on PostgreSQL). */
@@ -316,15 +339,26 @@ const doorScanStatements = (() => {
 const asDate = (v: unknown): Date | null => (v == null ? null : v instanceof Date ? v : new Date(String(v)));
 const asBool = (v: unknown): boolean => v === true || v === 't';
 
+export type DoorScan = {
+  ticket: DoorTicketRow;
+  /** This scan admitted the ticket (and recorded it). */
+  admitted: boolean;
+  /** This scan's refusal as recorded (the ticket was this event's and not valid), with its details (JSON). */
+  refused: { result: 'already_used' | 'voided' | 'refunded'; details: string } | null;
+  /** The clientScanId was recorded already as the statement began (a retry). */
+  known: boolean;
+};
+
 /**
  * The scan's ticket by its printed uid (`by: 'uid'`) or its uuid, admitted by this scan when it is
- * `eventId`'s and valid (paid, not voided, not used) and, when `uid` is given, still has that Ticket ID.
- * Null when the tenant has no such ticket. `admitted` false with a ticket that reads valid: the
- * admission lost a race (read the ticket again). Outside a transaction (the box office's admission
- * in its sale's transaction is admitTicket). A clientScanId recorded by a concurrent retry fails the
- * statement with a unique violation, as admitTicket does.
+ * `eventId`'s and valid (paid, not voided, not used) and, when `uid` is given, still has that Ticket ID;
+ * refused and recorded when it is `eventId`'s and not valid. Null when the tenant has no such ticket.
+ * Neither admitted nor refused with a ticket of the event that reads valid: the admission lost a race
+ * (run it again); that reads not valid: the clientScanId was recorded already (a retry). Outside a
+ * transaction (the box office's admission in its sale's transaction is admitTicket). A clientScanId
+ * recorded by a concurrent retry may also fail the statement with a unique violation, as admitTicket.
  */
-export async function scanDoorTicket(db: Db, by: 'uid' | 'id', values: DoorScanParams): Promise<{ ticket: DoorTicketRow; admitted: boolean } | null> {
+export async function scanDoorTicket(db: Db, by: 'uid' | 'id', values: DoorScanParams): Promise<DoorScan | null> {
   const statement = doorScanStatements[by];
   const [r] = await runPrepared(db, statement.name, statement.text, fillPlaceholders(statement.params, values));
   if (!r) return null;
@@ -350,7 +384,8 @@ export async function scanDoorTicket(db: Db, by: 'uid' | 'id', values: DoorScanP
     paid: asBool(r.paid),
     refunded: asBool(r.refunded),
   };
-  return { ticket, admitted: asBool(r.admitted) };
+  const refused = r.refused ? { result: r.refused as 'already_used' | 'voided' | 'refunded', details: r.refused_details as string } : null;
+  return { ticket, admitted: asBool(r.admitted), refused, known: asBool(r.known) };
 }
 
 /** Takes back the admission made by `scanId`, if it is still the ticket's admission. */

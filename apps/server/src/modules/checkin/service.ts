@@ -58,14 +58,6 @@ export function toCheckinTicket(t: repo.DoorTicketRow): TCheckinTicket {
   };
 }
 
-function previousOf(t: repo.DoorTicketRow): TCheckinPrevious {
-  return {
-    usedAt: t.usedAt ? t.usedAt.toISOString() : null,
-    deviceId: t.usedByDevice,
-    name: t.usedByDevice || t.usedByEmail ? personName(t.usedByFirstName, t.usedByLastName, t.usedByEmail) : null,
-  };
-}
-
 // ---- reading ------------------------------------------------------------------------------------
 
 export async function getManifest(scope: Scope): Promise<TCheckinManifest> {
@@ -181,10 +173,8 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
   });
 
   const ref = refOf(deps, eventId, input);
-  let resolved: Resolved = { result: 'unknown', ticket: null };
-  let admitted = false;
-  if ('result' in ref) resolved = ref;
-  else {
+  let resolved: Resolved = 'result' in ref ? ref : { result: 'unknown', ticket: null };
+  if (!('result' in ref)) {
     const values: repo.DoorScanParams = {
       tenantId,
       eventId,
@@ -196,23 +186,16 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
       userId: ctx.user.id,
       at: now.toISOString(),
       scannedAt: scannedAt.toISOString(),
-      details: JSON.stringify({ via }),
+      via,
       // The ticket.checked_in event (issue 25) the admission records in the same statement.
       eventRowId: randomUUID(),
     };
+    let found: repo.DoorScan | null = null;
     for (let tries = 1; ; tries++) {
       try {
-        // The read and, when the ticket is this event's and valid, its admission with its record and
-        // event: one statement, one round trip (bench/README.md "Door scans").
-        const found = await repo.scanDoorTicket(deps.db, ref.by, values);
-        if (!found) resolved = ref.by === 'uid' ? await notAnyMore(deps, tenantId, eventId, ref.ref) : { result: 'unknown', ticket: null };
-        // A code signed for this event naming another event's ticket is unknown; a typed id of another event is that.
-        else if (found.ticket.eventId !== eventId) resolved = { result: input.code !== undefined ? 'unknown' : 'other_event', ticket: null };
-        else {
-          resolved = { ticket: found.ticket, uid: ref.uid };
-          admitted = found.admitted;
-        }
-        break;
+        // The read and, for a ticket of this event, its admission (with its record and event) or its
+        // refusal's record: one statement, one round trip (bench/README.md "Door scans").
+        found = await repo.scanDoorTicket(deps.db, ref.by, values);
       } catch (err) {
         if (isUniqueViolation(err)) return replay(deps, ctx, eventId, input.clientScanId);
         // The admission takes the one lock order (its order, then the ticket), so it does not deadlock
@@ -221,36 +204,29 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
         if (isRetryableConflict(err) && tries < 3) continue;
         throw err;
       }
+      // Valid as the statement began, yet not admitted: another door admitted (or an organiser voided)
+      // it in the meantime: run it again on the ticket as it is now (a few times at most).
+      if (found && found.ticket.eventId === eventId && !found.admitted && !found.refused && !found.known && stateOf(found.ticket) === 'valid' && tries < 5) continue;
+      break;
     }
+    if (!found) resolved = ref.by === 'uid' ? await notAnyMore(deps, tenantId, eventId, ref.ref) : { result: 'unknown', ticket: null };
+    // A code signed for this event naming another event's ticket is unknown; a typed id of another event is that.
+    else if (found.ticket.eventId !== eventId) resolved = { result: input.code !== undefined ? 'unknown' : 'other_event', ticket: null };
+    else if (found.admitted) {
+      const mine = { ...found.ticket, used: true, usedAt: now, usedByDevice: input.deviceId, usedByScan: scanId, usedByFirstName: ctx.user.firstName, usedByLastName: ctx.user.lastName, usedByEmail: ctx.user.email };
+      return answer('admitted', mine, null);
+    } else if (found.refused) {
+      const { previous } = JSON.parse(found.refused.details) as { previous?: TCheckinPrevious };
+      return answer(found.refused.result, found.ticket, previous ?? null);
+    }
+    // Neither: this clientScanId is recorded already (a retry; or the ticket kept changing under the scan).
+    else return replay(deps, ctx, eventId, input.clientScanId);
   }
-  // Only a ticket of this event proves the event is there; any other answer checks it first (404 otherwise).
-  if ('result' in resolved) await assertEvent({ deps, ctx, eventId });
+  // A scan that names no ticket of this event: the event must be there (404 otherwise), and the refusal is recorded.
+  await assertEvent({ deps, ctx, eventId });
 
-  let ticket = 'result' in resolved ? null : resolved.ticket;
-  const scannedUid = 'result' in resolved ? undefined : resolved.uid;
-  if (ticket && admitted) {
-    const mine = { ...ticket, used: true, usedAt: now, usedByDevice: input.deviceId, usedByScan: scanId, usedByFirstName: ctx.user.firstName, usedByLastName: ctx.user.lastName, usedByEmail: ctx.user.email };
-    return answer('admitted', mine, null);
-  }
-  if (ticket && stateOf(ticket) === 'valid') {
-    // Valid when the statement began but not admitted: another door admitted (or an organiser voided)
-    // it in the meantime, or this scan is a retry: read it as it is now.
-    ticket = (await repo.findDoorTicket(deps.db, tenantId, { id: ticket.id })) ?? ticket;
-  }
-
-  let result: CheckinScanResult;
-  let previous: TCheckinPrevious | null = null;
-  let recordTicketId = ticket?.id ?? ('result' in resolved ? (resolved.ticketId ?? null) : null);
-  if (ticket && scannedUid !== undefined && ticket.ticketUid !== scannedUid) {
-    // Transferred while this scan waited (issue 24): the code in hand is the old one.
-    result = 'transferred';
-    recordTicketId = ticket.id;
-    ticket = null;
-  } else if (ticket) {
-    const state = stateOf(ticket);
-    result = state === 'used' || state === 'valid' ? 'already_used' : state;
-    if (result === 'already_used') previous = previousOf(ticket);
-  } else result = (resolved as { result: CheckinScanResult }).result;
+  const result = (resolved as { result: CheckinScanResult }).result;
+  const recordTicketId = 'result' in resolved ? (resolved.ticketId ?? null) : null;
   const recorded = await repo.insertScan(deps.db, {
     tenantId,
     id: scanId,
@@ -263,10 +239,10 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
     result,
     scannedAt,
     recordedAt: now,
-    details: JSON.stringify(previous ? { via, previous } : { via }),
+    details: JSON.stringify({ via }),
   });
   if (!recorded) return replay(deps, ctx, eventId, input.clientScanId);
-  return answer(result, ticket, previous);
+  return answer(result, null, null);
 }
 
 export async function scanTicket(scope: Scope & { input: TCheckinScanRequest }): Promise<TCheckinScanAnswer> {
