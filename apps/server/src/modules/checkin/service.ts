@@ -33,8 +33,10 @@ async function assertEvent({ deps, ctx, eventId }: Scope) {
   if (!UUID_RE.test(eventId) || !(await repo.eventExists(deps.db, ctx.tenantId, eventId))) throw notFound();
 }
 
+/** Who admitted a ticket, as the door shows it (SQL twin: the refusal's `previous` in repository.ts doorScanSql). */
 const personName = (first: string | null, last: string | null, email: string | null) => `${first ?? ''} ${last ?? ''}`.trim() || email || '';
 
+/** The door state of a ticket. Its SQL twin is the refusal in repository.ts doorScanSql (a scan's refusal is recorded there): change both. */
 function stateOf(t: repo.DoorTicketRow): CheckinTicketState {
   if (t.voided) return t.refunded ? 'refunded' : 'voided';
   // Tickets exist only once an order is paid; one whose order is not (any more) paid does not admit.
@@ -107,9 +109,8 @@ function assertOneRef(input: { code?: string; ticketId?: string }, field = '') {
   }
 }
 
-type Resolved =
-  | { result: Exclude<CheckinScanResult, 'admitted' | 'already_used'>; ticket: null; ticketId?: string }
-  | { ticket: repo.DoorTicketRow; uid?: string };
+/** Why a scan names no ticket of the event it is made at (and, when a transfer took it, which ticket it was). */
+type Resolved = { result: Exclude<CheckinScanResult, 'admitted' | 'already_used'>; ticket: null; ticketId?: string };
 
 /** A Ticket ID no ticket has: one a transfer took away from this event's ticket answers transferred (issue 24). */
 async function notAnyMore(deps: Deps, tenantId: string, eventId: string, uid: string): Promise<Resolved> {
@@ -225,8 +226,8 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
   // A scan that names no ticket of this event: the event must be there (404 otherwise), and the refusal is recorded.
   await assertEvent({ deps, ctx, eventId });
 
-  const result = (resolved as { result: CheckinScanResult }).result;
-  const recordTicketId = 'result' in resolved ? (resolved.ticketId ?? null) : null;
+  const { result } = resolved;
+  const recordTicketId = resolved.ticketId ?? null;
   const recorded = await repo.insertScan(deps.db, {
     tenantId,
     id: scanId,
