@@ -17,7 +17,8 @@
 // does not share the server's event loop. Knobs: BENCH_DEVICES (20), BENCH_RATE (scans per second
 // per device, 10), BENCH_SECONDS (measured seconds, 15), BENCH_POOL (pg pool, 10), BENCH_BUDGET_MS (100),
 // BENCH_CPU_BUDGET_MS (0.5: the server thread's CPU per scan), BENCH_PROFILE=file.cpuprofile (the server
-// thread's CPU profile over the measured seconds), BENCH_CPU_SCANS (4000: scans in the closed loop that
+// thread's CPU profile over the measured seconds), BENCH_PROFILE_CLOSED=prefix (profiles of the closed loop's
+// health checks and scans: prefix-health.cpuprofile, prefix-scan.cpuprofile), BENCH_CPU_SCANS (4000: scans in the closed loop that
 // measures a scan's CPU; 0 skips it), BENCH_CPU_CONNECTIONS (4).
 
 import { randomUUID } from 'node:crypto';
@@ -28,7 +29,7 @@ import { percentile, requirePostgres, seedTenant, startServer } from './support.
 
 async function main() {
   const { eq, sql } = await import('drizzle-orm');
-  const api = await loadServer({ source: true });
+  const api = await loadServer();
   const { checkinScans, events, memberships, tickets, ticketTypes, users, hashPassword, signTicketCode } = api;
 
   const adminUrl = requirePostgres('checkin.ts');
@@ -137,14 +138,19 @@ async function main() {
       );
       // The reference, the same way: GET /api/health (one query, no session) as many times.
       const healthRaw = `GET /api/health HTTP/1.1\r\nHost: ${host}\r\n\r\n`;
+      const closedProfile = process.env.BENCH_PROFILE_CLOSED;
+      const healthProfiler = closedProfile ? await startProfile() : null;
       const healthBefore = serverThreadCpuMs();
       await runLoad(port, [closedRequests.map((r) => ({ ...r, raw: healthRaw }))], CPU_CONNECTIONS);
       const healthCpu = (serverThreadCpuMs() - healthBefore) / closedRequests.length;
+      await healthProfiler?.stop(`${closedProfile}-health.cpuprofile`);
+      const scanProfiler = closedProfile ? await startProfile() : null;
       const before = serverThreadCpuMs();
       const startedAt = performance.now();
       const [closedSamples] = await runLoad(port, [closedRequests], CPU_CONNECTIONS);
       const seconds = (performance.now() - startedAt) / 1000;
       const spent = serverThreadCpuMs() - before;
+      await scanProfiler?.stop(`${closedProfile}-scan.cpuprofile`);
       const good = closedSamples!.filter((x) => x.status === 200).length;
       const ms = closedSamples!.map((x) => x.ms).sort((a, b) => a - b);
       cpuPerScan = spent / closedSamples!.length;

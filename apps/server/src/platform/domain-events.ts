@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { WEBHOOK_PAYLOAD_VERSION, type WebhookEventData, type WebhookEventType } from '@marquee/core';
 import type { DbOrTx } from '../db/client.js';
 import { domainEvents } from '../db/schema/index.js';
@@ -38,15 +38,23 @@ export async function emitDomainEvent<T extends WebhookEventType>(deps: { jobs: 
  * dedupe key). Put it in a WITH list after `after`; the event id is the caller's (randomUUID()).
  */
 export function domainEventCtes<T extends WebhookEventType>(event: DomainEventInput<T> & { id: string }, after: string, prefix = 'domain'): SQL {
+  return domainEventCtesOf({ id: sql`${event.id}`, tenantId: sql`${event.tenantId}`, type: event.type, data: sql`${JSON.stringify(event.data)}::jsonb` }, after, prefix);
+}
+
+/**
+ * domainEventCtes with its values as SQL: the id and tenant (uuid text), and the data (jsonb) built
+ * by the statement itself, so that a statement prepared once (with placeholders) can carry it.
+ */
+export function domainEventCtesOf(event: { id: SQLWrapper; tenantId: SQLWrapper; type: WebhookEventType; data: SQLWrapper }, after: string, prefix = 'domain'): SQL {
   const ev = sql.raw(`${prefix}_event`);
   return sql`${ev} as (
       insert into domain_events (id, tenant_id, type, version, data)
-      select ${event.id}::uuid, ${event.tenantId}::uuid, ${event.type}, ${WEBHOOK_PAYLOAD_VERSION}::int, ${JSON.stringify(event.data)}::jsonb from ${sql.raw(after)}
+      select ${event.id}::uuid, ${event.tenantId}::uuid, ${event.type}, ${WEBHOOK_PAYLOAD_VERSION}::int, ${event.data} from ${sql.raw(after)}
       returning id
     ),
     ${sql.raw(`${prefix}_job`)} as (
       insert into jobs (name, payload, run_at, dedupe_key, max_attempts)
-      select ${DOMAIN_EVENT_JOB}, jsonb_build_object('eventId', ${ev}.id), now(), ${`${DOMAIN_EVENT_JOB}:${event.id}`}, 8 from ${ev}
+      select ${DOMAIN_EVENT_JOB}, jsonb_build_object('eventId', ${ev}.id), now(), ${`${DOMAIN_EVENT_JOB}:`} || ${ev}.id::text, 8 from ${ev}
       where exists (select 1 from webhook_endpoints
         where enabled and (tenant_id is null or tenant_id = ${event.tenantId}::uuid) and ${event.type} = any(event_types))
       on conflict (dedupe_key) do nothing

@@ -1,6 +1,8 @@
-import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client.js';
+import { and, asc, eq, fillPlaceholders, or, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { runPrepared, type Db, type DbOrTx } from '../../db/client.js';
 import { checkinScans, events, orders, refunds, tickets, ticketTransfers, ticketTypes, users } from '../../db/schema/index.js';
+import { domainEventCtesOf } from '../../platform/domain-events.js';
 
 // Door check-in's SQL (issue 11). A ticket's door state comes from three facts: voided (and whether a
 // live refund voided it), its order paid, and used.
@@ -234,6 +236,156 @@ export async function admitTicket(
     )${event ? sql`, ${event('scan')}` : sql``}
     select id from scan`)) as unknown as { rows: unknown[] };
   return res.rows.length === 1;
+}
+
+// ---- the door scan in one statement (issue 26) ---------------------------------------------------
+//
+// A scan's hot path: the ticket as the door sees it AND, when it is this event's and valid at this
+// instant, its admission (the order's lock, then the conditional UPDATE, the scan's record and the
+// ticket.checked_in event with its delivery job): one prepared statement, one round trip, instead of a
+// read and then the admission (bench/README.md "Door scans"). The same SQL as doorTickets and
+// admitTicket above; what the read returns is the ticket as of the statement's start, so a ticket that
+// was valid then but not admitted lost a race (another door, a refund): the caller reads it again.
+
+const P = (name: string) => sql.placeholder(name);
+const DOOR_SCAN_PARAMS = ['tenantId', 'eventId', 'ref', 'uid', 'scanId', 'clientScanId', 'deviceId', 'userId', 'at', 'scannedAt', 'via', 'eventRowId'] as const;
+export type DoorScanParams = Record<(typeof DOOR_SCAN_PARAMS)[number], string | null>;
+
+function doorScanSql(by: 'uid' | 'id'): SQL {
+  const tenantId = sql`${P('tenantId')}::uuid`;
+  const match = by === 'uid' ? sql`t.ticket_uid = ${P('ref')}::text` : sql`t.id = ${P('ref')}::uuid`;
+  return sql`
+    with door as (
+      select t.id, t.event_id, t.ticket_uid, t.order_id, o.order_uid, t.full_name, t.email, t.ticket_type_id, t.ticket_type_name, t.seat_label,
+        t.used, t.voided, t.used_at, t.used_by_device, t.used_by_scan, u.first_name as used_by_first_name, u.last_name as used_by_last_name,
+        u.email as used_by_email, (o.status in ('processing', 'completed')) as paid,
+        exists (select 1 from ${refunds} r where r.tenant_id = t.tenant_id and r.order_id = t.order_id
+          and r.status in ('pending', 'succeeded') and t.id = any(r.ticket_ids)) as refunded
+      from ${tickets} t
+      join ${orders} o on o.tenant_id = t.tenant_id and o.id = t.order_id
+      left join ${users} u on u.id = t.used_by_user
+      where t.tenant_id = ${tenantId} and ${match}
+    ),
+    known as (select 1 from ${checkinScans} c where c.tenant_id = ${tenantId} and c.client_scan_id = ${P('clientScanId')}::uuid),
+    ord as (
+      select o.id from ${orders} o
+      where o.tenant_id = ${tenantId}
+        and o.id = (select d.order_id from door d where d.event_id = ${P('eventId')}::uuid and d.paid and not d.voided and not d.used)
+      for no key update
+    ),
+    taken as (
+      update ${tickets} set used = true, used_at = ${P('at')}::timestamptz, used_by_device = ${P('deviceId')}::text, used_by_user = ${P('userId')}::uuid,
+        used_by_scan = ${P('scanId')}::uuid
+      where tenant_id = ${tenantId} and id = (select d.id from door d) and not used and not voided
+        and (${P('uid')}::text is null or ticket_uid = ${P('uid')}::text)
+        and order_id = (select id from ord)
+        and not exists (select 1 from known)
+      returning id
+    ),
+    scan as (
+      insert into ${checkinScans} (tenant_id, id, event_id, ticket_id, client_scan_id, device_id, user_id, kind, result, scanned_at, recorded_at, details)
+      select ${tenantId}, ${P('scanId')}::uuid, ${P('eventId')}::uuid, taken.id, ${P('clientScanId')}::uuid, ${P('deviceId')}::text, ${P('userId')}::uuid,
+        'admit', 'admitted', ${P('scannedAt')}::timestamptz, ${P('at')}::timestamptz, json_build_object('via', ${P('via')}::text)::text
+      from taken
+      returning id
+    ),
+    -- The refusal of a ticket of this event that is not valid as the statement begins, recorded with
+    -- why: the door state of service.ts stateOf (voided: refunded or voided; an unpaid order: voided;
+    -- used: already_used, with who admitted it and when, as the answer shows them). A clientScanId
+    -- recorded already (a retry) records nothing: the caller answers the recorded scan.
+    refusal as (
+      insert into ${checkinScans} (tenant_id, id, event_id, ticket_id, client_scan_id, device_id, user_id, kind, result, scanned_at, recorded_at, details)
+      select ${tenantId}, ${P('scanId')}::uuid, ${P('eventId')}::uuid, d.id, ${P('clientScanId')}::uuid, ${P('deviceId')}::text, ${P('userId')}::uuid, 'admit',
+        case when d.voided and d.refunded then 'refunded' when d.voided or not d.paid then 'voided' else 'already_used' end,
+        ${P('scannedAt')}::timestamptz, ${P('at')}::timestamptz,
+        case when d.voided or not d.paid then json_build_object('via', ${P('via')}::text)::text
+          else json_build_object('via', ${P('via')}::text, 'previous', json_build_object(
+            'usedAt', to_char(d.used_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+            'deviceId', d.used_by_device,
+            -- service.ts personName: first and last name, else the e-mail; only when someone is known.
+            'name', case when coalesce(d.used_by_device, '') <> '' or coalesce(d.used_by_email, '') <> ''
+              then coalesce(nullif(btrim(coalesce(d.used_by_first_name, '') || ' ' || coalesce(d.used_by_last_name, '')), ''), nullif(d.used_by_email, ''), '') end))::text
+        end
+      from door d
+      where d.event_id = ${P('eventId')}::uuid and (d.voided or not d.paid or d.used)
+      on conflict (tenant_id, client_scan_id) do nothing
+      returning result, details
+    ),
+    ${domainEventCtesOf(
+      {
+        id: P('eventRowId'),
+        tenantId: P('tenantId'),
+        type: 'ticket.checked_in',
+        // The event's data as the admission's answer names it (WebhookEventData['ticket.checked_in']).
+        data: sql`(select jsonb_build_object(
+          'ticket', jsonb_build_object('id', d.id, 'uid', d.ticket_uid, 'eventId', d.event_id, 'orderId', d.order_id),
+          'scan', jsonb_build_object('id', ${P('scanId')}::uuid, 'at', ${P('at')}::text, 'deviceId', ${P('deviceId')}::text)) from door d)`,
+      },
+      'scan',
+    )}
+    select door.*, exists (select 1 from scan) as admitted, exists (select 1 from known) as known, (select result from refusal) as refused, (select details from refusal) as refused_details from door`;
+}
+
+/** Both statements' text and parameters, compiled once (the text is constant: prepared by name on PostgreSQL). */
+const doorScanStatements = (() => {
+  const dialect = new PgDialect();
+  const compile = (by: 'uid' | 'id') => {
+    const { sql: text, params } = dialect.sqlToQuery(doorScanSql(by));
+    return { name: `mq_door_scan_by_${by}`, text, params };
+  };
+  return { uid: compile('uid'), id: compile('id') };
+})();
+
+const asDate = (v: unknown): Date | null => (v == null ? null : v instanceof Date ? v : new Date(String(v)));
+const asBool = (v: unknown): boolean => v === true || v === 't';
+
+export type DoorScan = {
+  ticket: DoorTicketRow;
+  /** This scan admitted the ticket (and recorded it). */
+  admitted: boolean;
+  /** This scan's refusal as recorded (the ticket was this event's and not valid), with its details (JSON). */
+  refused: { result: 'already_used' | 'voided' | 'refunded'; details: string } | null;
+  /** The clientScanId was recorded already as the statement began (a retry). */
+  known: boolean;
+};
+
+/**
+ * The scan's ticket by its printed uid (`by: 'uid'`) or its uuid, admitted by this scan when it is
+ * `eventId`'s and valid (paid, not voided, not used) and, when `uid` is given, still has that Ticket ID;
+ * refused and recorded when it is `eventId`'s and not valid. Null when the tenant has no such ticket.
+ * Neither admitted nor refused with a ticket of the event that reads valid: the admission lost a race
+ * (run it again); that reads not valid: the clientScanId was recorded already (a retry). Outside a
+ * transaction (the box office's admission in its sale's transaction is admitTicket). A clientScanId
+ * recorded by a concurrent retry may also fail the statement with a unique violation, as admitTicket.
+ */
+export async function scanDoorTicket(db: Db, by: 'uid' | 'id', values: DoorScanParams): Promise<DoorScan | null> {
+  const statement = doorScanStatements[by];
+  const [r] = await runPrepared(db, statement.name, statement.text, fillPlaceholders(statement.params, values));
+  if (!r) return null;
+  const ticket: DoorTicketRow = {
+    id: r.id as string,
+    eventId: r.event_id as string,
+    ticketUid: r.ticket_uid as string,
+    orderId: r.order_id as string,
+    orderUid: r.order_uid as string,
+    fullName: r.full_name as string,
+    email: r.email as string,
+    ticketTypeId: r.ticket_type_id as string,
+    ticketTypeName: r.ticket_type_name as string,
+    seatLabel: (r.seat_label as string | null) ?? null,
+    used: asBool(r.used),
+    voided: asBool(r.voided),
+    usedAt: asDate(r.used_at),
+    usedByDevice: (r.used_by_device as string | null) ?? null,
+    usedByScan: (r.used_by_scan as string | null) ?? null,
+    usedByFirstName: (r.used_by_first_name as string | null) ?? null,
+    usedByLastName: (r.used_by_last_name as string | null) ?? null,
+    usedByEmail: (r.used_by_email as string | null) ?? null,
+    paid: asBool(r.paid),
+    refunded: asBool(r.refunded),
+  };
+  const refused = r.refused ? { result: r.refused as 'already_used' | 'voided' | 'refunded', details: r.refused_details as string } : null;
+  return { ticket, admitted: asBool(r.admitted), refused, known: asBool(r.known) };
 }
 
 /** Takes back the admission made by `scanId`, if it is still the ticket's admission. */

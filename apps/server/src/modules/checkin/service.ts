@@ -15,7 +15,6 @@ import {
   type TCheckinUndoResponse,
 } from '@marquee/core';
 import type { Deps } from '../../deps.js';
-import { domainEventCtes } from '../../platform/domain-events.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { isRetryableConflict, isUniqueViolation } from '../../platform/db-errors.js';
@@ -34,8 +33,10 @@ async function assertEvent({ deps, ctx, eventId }: Scope) {
   if (!UUID_RE.test(eventId) || !(await repo.eventExists(deps.db, ctx.tenantId, eventId))) throw notFound();
 }
 
+/** Who admitted a ticket, as the door shows it (SQL twin: the refusal's `previous` in repository.ts doorScanSql). */
 const personName = (first: string | null, last: string | null, email: string | null) => `${first ?? ''} ${last ?? ''}`.trim() || email || '';
 
+/** The door state of a ticket. Its SQL twin is the refusal in repository.ts doorScanSql (a scan's refusal is recorded there): change both. */
 function stateOf(t: repo.DoorTicketRow): CheckinTicketState {
   if (t.voided) return t.refunded ? 'refunded' : 'voided';
   // Tickets exist only once an order is paid; one whose order is not (any more) paid does not admit.
@@ -56,14 +57,6 @@ export function toCheckinTicket(t: repo.DoorTicketRow): TCheckinTicket {
     state: stateOf(t),
     usedAt: t.used && t.usedAt ? t.usedAt.toISOString() : null,
     usedBy: t.used && t.usedByDevice ? { deviceId: t.usedByDevice, name: personName(t.usedByFirstName, t.usedByLastName, t.usedByEmail) } : null,
-  };
-}
-
-function previousOf(t: repo.DoorTicketRow): TCheckinPrevious {
-  return {
-    usedAt: t.usedAt ? t.usedAt.toISOString() : null,
-    deviceId: t.usedByDevice,
-    name: t.usedByDevice || t.usedByEmail ? personName(t.usedByFirstName, t.usedByLastName, t.usedByEmail) : null,
   };
 }
 
@@ -116,9 +109,8 @@ function assertOneRef(input: { code?: string; ticketId?: string }, field = '') {
   }
 }
 
-type Resolved =
-  | { result: Exclude<CheckinScanResult, 'admitted' | 'already_used'>; ticket: null; ticketId?: string }
-  | { ticket: repo.DoorTicketRow; uid?: string };
+/** Why a scan names no ticket of the event it is made at (and, when a transfer took it, which ticket it was). */
+type Resolved = { result: Exclude<CheckinScanResult, 'admitted' | 'already_used'>; ticket: null; ticketId?: string };
 
 /** A Ticket ID no ticket has: one a transfer took away from this event's ticket answers transferred (issue 24). */
 async function notAnyMore(deps: Deps, tenantId: string, eventId: string, uid: string): Promise<Resolved> {
@@ -127,25 +119,23 @@ async function notAnyMore(deps: Deps, tenantId: string, eventId: string, uid: st
   return moved.eventId === eventId ? { result: 'transferred', ticket: null, ticketId: moved.ticketId } : { result: 'other_event', ticket: null };
 }
 
-/** The ticket a scan names, or why none: a code must be ours and for this event; a typed id must be this event's. */
-async function resolveTicket(deps: Deps, tenantId: string, eventId: string, input: ScanInput): Promise<Resolved> {
+/**
+ * How a scan names its ticket: a code must be ours and for this event (its Ticket ID, to be admitted
+ * only while the ticket still has it: issue 24); a typed id is a uuid or a Ticket ID. Or, before any
+ * read, why it names none.
+ */
+type Ref = { by: 'uid' | 'id'; ref: string; uid?: string } | { result: 'forged' | 'other_event'; ticket: null };
+
+function refOf(deps: Deps, eventId: string, input: ScanInput): Ref {
   if (input.code !== undefined) {
     const read = readTicketCode(deps.config.secret, input.code);
     if (!read.ok) return { result: 'forged', ticket: null };
     // Signed by us, but for another event (perhaps another tenant's): nothing of it is shown.
     if (read.eventId !== eventId) return { result: 'other_event', ticket: null };
-    const ticket = await repo.findDoorTicket(deps.db, tenantId, { uid: read.ticketUid });
-    if (!ticket) return notAnyMore(deps, tenantId, eventId, read.ticketUid);
-    return ticket.eventId === eventId ? { ticket, uid: read.ticketUid } : { result: 'unknown', ticket: null };
+    return { by: 'uid', ref: read.ticketUid, uid: read.ticketUid };
   }
   const ref = input.ticketId!;
-  const ticket = UUID_RE.test(ref)
-    ? await repo.findDoorTicket(deps.db, tenantId, { id: ref.toLowerCase() })
-    : await repo.findDoorTicket(deps.db, tenantId, { uid: ref.toUpperCase() });
-  if (!ticket && !UUID_RE.test(ref)) return notAnyMore(deps, tenantId, eventId, ref.toUpperCase());
-  if (!ticket) return { result: 'unknown', ticket: null };
-  if (ticket.eventId !== eventId) return { result: 'other_event', ticket: null };
-  return { ticket };
+  return UUID_RE.test(ref) ? { by: 'id', ref: ref.toLowerCase() } : { by: 'uid', ref: ref.toUpperCase() };
 }
 
 async function replay(deps: Deps, ctx: TenantCtx, eventId: string, clientScanId: string): Promise<TCheckinScanAnswer> {
@@ -166,14 +156,11 @@ async function replay(deps: Deps, ctx: TenantCtx, eventId: string, clientScanId:
 
 /**
  * One scan or manual check-in, answered and recorded; the same clientScanId again answers the same.
- * The admission is one statement (repository admitTicket); a refusal reads the ticket as it is now
- * and records the answer. Either write finding the clientScanId recorded answers the recorded scan.
+ * The ticket's read and its admission are one statement (repository scanDoorTicket); a refusal
+ * records the answer. Either write finding the clientScanId recorded answers the recorded scan.
  */
 async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInput): Promise<TCheckinScanAnswer> {
   const { tenantId } = ctx;
-  const resolved = await resolveTicket(deps, tenantId, eventId, input);
-  // Only a ticket of this event proves the event is there; any other answer checks it first (404 otherwise).
-  if ('result' in resolved) await assertEvent({ deps, ctx, eventId });
   const scanId = randomUUID();
   const now = new Date();
   const scannedAt = input.scannedAt ? new Date(input.scannedAt) : now;
@@ -186,28 +173,30 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
     previous,
   });
 
-  let ticket = 'result' in resolved ? null : resolved.ticket;
-  const scannedUid = 'result' in resolved ? undefined : resolved.uid;
-  if (ticket && stateOf(ticket) === 'valid') {
-    const base = { tenantId, eventId, ticketId: ticket.id, ticketUid: scannedUid, scanId, clientScanId: input.clientScanId, deviceId: input.deviceId, userId: ctx.user.id };
-    let admitted = false;
-    const eventRowId = randomUUID();
+  const ref = refOf(deps, eventId, input);
+  let resolved: Resolved = 'result' in ref ? ref : { result: 'unknown', ticket: null };
+  if (!('result' in ref)) {
+    const values: repo.DoorScanParams = {
+      tenantId,
+      eventId,
+      ref: ref.ref,
+      uid: ref.uid ?? null,
+      scanId,
+      clientScanId: input.clientScanId,
+      deviceId: input.deviceId,
+      userId: ctx.user.id,
+      at: now.toISOString(),
+      scannedAt: scannedAt.toISOString(),
+      via,
+      // The ticket.checked_in event (issue 25) the admission records in the same statement.
+      eventRowId: randomUUID(),
+    };
+    let found: repo.DoorScan | null = null;
     for (let tries = 1; ; tries++) {
       try {
-        // The admission, its record and its ticket.checked_in event (issue 25) commit together, in one
-        // statement (one round trip: bench/README.md "Door scans").
-        admitted = await repo.admitTicket(deps.db, { ...base, at: now, scannedAt, details: JSON.stringify({ via }) }, (after) =>
-          domainEventCtes(
-            {
-              id: eventRowId,
-              tenantId,
-              type: 'ticket.checked_in',
-              data: { ticket: { id: ticket!.id, uid: ticket!.ticketUid, eventId, orderId: ticket!.orderId }, scan: { id: scanId, at: now.toISOString(), deviceId: input.deviceId } },
-            },
-            after,
-          ),
-        );
-        break;
+        // The read and, for a ticket of this event, its admission (with its record and event) or its
+        // refusal's record: one statement, one round trip (bench/README.md "Door scans").
+        found = await repo.scanDoorTicket(deps.db, ref.by, values);
       } catch (err) {
         if (isUniqueViolation(err)) return replay(deps, ctx, eventId, input.clientScanId);
         // The admission takes the one lock order (its order, then the ticket), so it does not deadlock
@@ -216,28 +205,29 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
         if (isRetryableConflict(err) && tries < 3) continue;
         throw err;
       }
+      // Valid as the statement began, yet not admitted: another door admitted (or an organiser voided)
+      // it in the meantime: run it again on the ticket as it is now (a few times at most).
+      if (found && found.ticket.eventId === eventId && !found.admitted && !found.refused && !found.known && stateOf(found.ticket) === 'valid' && tries < 5) continue;
+      break;
     }
-    if (admitted) {
-      const mine = { ...ticket, used: true, usedAt: now, usedByDevice: input.deviceId, usedByScan: scanId, usedByFirstName: ctx.user.firstName, usedByLastName: ctx.user.lastName, usedByEmail: ctx.user.email };
+    if (!found) resolved = ref.by === 'uid' ? await notAnyMore(deps, tenantId, eventId, ref.ref) : { result: 'unknown', ticket: null };
+    // A code signed for this event naming another event's ticket is unknown; a typed id of another event is that.
+    else if (found.ticket.eventId !== eventId) resolved = { result: input.code !== undefined ? 'unknown' : 'other_event', ticket: null };
+    else if (found.admitted) {
+      const mine = { ...found.ticket, used: true, usedAt: now, usedByDevice: input.deviceId, usedByScan: scanId, usedByFirstName: ctx.user.firstName, usedByLastName: ctx.user.lastName, usedByEmail: ctx.user.email };
       return answer('admitted', mine, null);
+    } else if (found.refused) {
+      const { previous } = JSON.parse(found.refused.details) as { previous?: TCheckinPrevious };
+      return answer(found.refused.result, found.ticket, previous ?? null);
     }
-    // Another door admitted (or an organiser voided) it in the meantime, or this scan is a retry: read it as it is now.
-    ticket = (await repo.findDoorTicket(deps.db, tenantId, { id: ticket.id })) ?? ticket;
+    // Neither: this clientScanId is recorded already (a retry; or the ticket kept changing under the scan).
+    else return replay(deps, ctx, eventId, input.clientScanId);
   }
+  // A scan that names no ticket of this event: the event must be there (404 otherwise), and the refusal is recorded.
+  await assertEvent({ deps, ctx, eventId });
 
-  let result: CheckinScanResult;
-  let previous: TCheckinPrevious | null = null;
-  let recordTicketId = ticket?.id ?? ('result' in resolved ? (resolved.ticketId ?? null) : null);
-  if (ticket && scannedUid !== undefined && ticket.ticketUid !== scannedUid) {
-    // Transferred while this scan waited (issue 24): the code in hand is the old one.
-    result = 'transferred';
-    recordTicketId = ticket.id;
-    ticket = null;
-  } else if (ticket) {
-    const state = stateOf(ticket);
-    result = state === 'used' || state === 'valid' ? 'already_used' : state;
-    if (result === 'already_used') previous = previousOf(ticket);
-  } else result = (resolved as { result: CheckinScanResult }).result;
+  const { result } = resolved;
+  const recordTicketId = resolved.ticketId ?? null;
   const recorded = await repo.insertScan(deps.db, {
     tenantId,
     id: scanId,
@@ -250,10 +240,10 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
     result,
     scannedAt,
     recordedAt: now,
-    details: JSON.stringify(previous ? { via, previous } : { via }),
+    details: JSON.stringify({ via }),
   });
   if (!recorded) return replay(deps, ctx, eventId, input.clientScanId);
-  return answer(result, ticket, previous);
+  return answer(result, null, null);
 }
 
 export async function scanTicket(scope: Scope & { input: TCheckinScanRequest }): Promise<TCheckinScanAnswer> {
