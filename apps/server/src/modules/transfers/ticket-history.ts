@@ -11,7 +11,8 @@ import * as repo from './repository.js';
 type Entry = { kind: TicketHistoryKind; at: Date; by: string | null; detail: string | null };
 
 const person = (first: string | null, last: string | null, email: string | null) => `${first ?? ''} ${last ?? ''}`.trim() || email || null;
-const named = (name: string, email: string) => (name ? `${name} (${email})` : email);
+/** A name with its e-mail; a box-office buyer may have given neither, or a name alone. */
+export const named = (name: string, email: string | null) => (name && email ? `${name} (${email})` : name || email || 'a buyer who gave no name');
 
 function parseDetails(text: string | null): Record<string, unknown> {
   try {
