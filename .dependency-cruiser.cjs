@@ -39,9 +39,9 @@ const SERVER_MODULES = {
   transfers: ['checkin', 'events', 'fulfilment', 'order-admin', 'orders'],
   // issue 24: the attendees' names and the organiser's questions (an order's answers use order-admin's access rules)
   questions: ['events', 'order-admin'],
-  'order-admin': ['cash-drawers', 'events', 'orders', 'payments', 'payouts'],
+  'order-admin': ['cash-drawers', 'events', 'orders', 'payments', 'payouts', 'seating'],
   payments: ['orders'],
-  orders: ['discounts', 'events'],
+  orders: ['discounts', 'events', 'seating'],
   checkin: [],
   // the console: an event and what hangs off it
   discounts: ['events', 'ticket-types'],

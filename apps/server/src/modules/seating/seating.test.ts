@@ -1,7 +1,7 @@
 import { SM, type TVenueLayoutInput } from '@marquee/core';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventSeats, orders, seatHolds, tickets } from '../../db/schema/index.js';
+import { eventSeats, orders, seatHolds, ticketTypes, tickets } from '../../db/schema/index.js';
 import {
   checkoutPayload,
   givenEventOnSale,
@@ -15,6 +15,7 @@ import {
   type GivenTenant,
   type TestServer,
 } from '../../../test/harness.js';
+import { expireHold } from '../orders/holds.js';
 import { expireSeatHold, reconcileSeatHolds } from './seat-hold-jobs.js';
 
 // Issue 27: venue layouts, an event's seats, seat holds (picked and best available), the checkout
@@ -312,5 +313,126 @@ describe('the checkout with seats', () => {
     const e = await givenEventOnSale(server, tenant.id);
     const res = await site().post(holdsPath(e), { lines: [{ ticketTypeId: e.ticketTypeIds[0], quantity: 2 }] });
     expect(res.status).toBe(201);
+  });
+});
+
+describe('seats back on sale, and a payment after the seats ran out (issue 27, second slice)', () => {
+  const holdsPath = (e: { id: string }) => `/api/p/tenants/${tenant.id}/events/${e.id}/holds`;
+  const ordersPath = (e: { id: string }) => `/api/p/tenants/${tenant.id}/events/${e.id}/orders`;
+  const orderUrl = (e: { id: string }, uid: string) => `/api/tenants/${tenant.id}/events/${e.id}/orders/${uid}`;
+  const remaining = async (id: string) => (await db().select({ r: ticketTypes.remaining }).from(ticketTypes).where(eq(ticketTypes.id, id)))[0]!.r;
+
+  /** Holds these Stalls seats, places the order and sends the card; `pay: false` leaves the gateway's webhook queued. */
+  async function buySeats(e: GivenEventOnSale, seats: number[], email: string, pay = true) {
+    const c = site();
+    const held = await c.post(`${pub(e)}/seat-holds`, { seats });
+    expect(held.status).toBe(201);
+    const seatHold = { holdId: held.body.holdId, token: held.body.token };
+    const lines = [{ ticketTypeId: e.ticketTypeIds[0]!, quantity: seats.length }];
+    const draft = await c.post(holdsPath(e), { lines, seatHold });
+    expect(draft.status).toBe(201);
+    const placed = await c.post(ordersPath(e), { ...checkoutPayload(lines, { email }), draftOrderUID: draft.body.orderUID, seatHold });
+    expect(placed.status).toBe(201);
+    const [order] = await db().select().from(orders).where(eq(orders.orderUid, placed.body.orderUID));
+    const payUrl = new URL(placed.body.message);
+    expect((await c.request('POST', payUrl.pathname, form({ cardNumber: '4242424242424242', expiry: '11/39', cvc: '999' }), FORM)).status).toBe(303);
+    if (pay) await server.app.deps.jobs.drain();
+    return { order: order!, seatHold };
+  }
+  const ticketsOf = async (orderId: string) => db().select().from(tickets).where(eq(tickets.orderId, orderId)).orderBy(tickets.seatLabel);
+
+  it('a refunded ticket’s seat is free to sell again, as its count is; a full refund frees the rest', async () => {
+    const { e } = await seatedEvent();
+    const stalls = e.ticketTypeIds[0]!;
+    const { order } = await buySeats(e, [7, 8], 'refund-seat@example.test');
+    const [t7, t8] = await ticketsOf(order.id);
+    expect([t7!.seatLabel, t8!.seatLabel]).toEqual(['Stalls · Row B · Seat 2', 'Stalls · Row B · Seat 3']);
+    const before = await remaining(stalls);
+    const refund = await admin.post(`${orderUrl(e, order.orderUid)}/refunds`, { mode: 'tickets', ticketIds: [t7!.id], reason: 'Cannot come' });
+    expect(refund.status).toBe(201);
+    expect(await remaining(stalls)).toBe(before + 1);
+    expect(await seatRow(e, 7)).toMatchObject({ orderId: null, ticketId: null, holdId: null });
+    expect((await seatRow(e, 8)).orderId).toBe(order.id);
+    expect((await site().get(`${pub(e)}/seat-states`)).body.states.slice(7, 9)).toBe('fs');
+    // Someone else buys the seat: one ticket per seat.
+    const again = await site().post(`${pub(e)}/seat-holds`, { seats: [7] });
+    expect(again.status).toBe(201);
+    const full = await admin.post(`${orderUrl(e, order.orderUid)}/refunds`, { mode: 'full', reason: 'All of it' });
+    expect(full.status).toBe(201);
+    expect(await seatRow(e, 8)).toMatchObject({ orderId: null, ticketId: null });
+    expect(await remaining(stalls)).toBe(before + 2);
+    expect((await admin.get(seatingPath(e))).body).toMatchObject({ sold: 0, held: 1 });
+  });
+
+  it('a voided ticket frees its seat; unvoided, it takes its own seat back, or is refused when that seat was sold again', async () => {
+    const { e } = await seatedEvent();
+    const { order } = await buySeats(e, [13], 'void-seat@example.test');
+    const [t] = await ticketsOf(order.id);
+    const voidUrl = `/api/tenants/${tenant.id}/events/${e.id}/tickets/void`;
+    const voided = await admin.post(voidUrl, { orderUID: order.orderUid, ticketId: t!.id, void: true, reason: 'Duplicate' });
+    expect(voided.status).toBe(200);
+    expect(await seatRow(e, 13)).toMatchObject({ orderId: null, ticketId: null });
+    const unvoided = await admin.post(voidUrl, { orderUID: order.orderUid, ticketId: t!.id, void: false, reason: 'Mistake' });
+    expect(unvoided.status).toBe(200);
+    expect(await seatRow(e, 13)).toMatchObject({ orderId: order.id, ticketId: t!.id });
+    // Voided again, and the seat goes to another buyer: the unvoid is refused, nothing changes.
+    expect((await admin.post(voidUrl, { orderUID: order.orderUid, ticketId: t!.id, void: true, reason: 'Duplicate' })).status).toBe(200);
+    const other = await site().post(`${pub(e)}/seat-holds`, { seats: [13] });
+    expect(other.status).toBe(201);
+    const left = await remaining(e.ticketTypeIds[0]!);
+    const refused = await admin.post(voidUrl, { orderUID: order.orderUid, ticketId: t!.id, void: false, reason: 'Mistake' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toBe(SM.unvoidSeatTaken('Stalls · Row C · Seat 2'));
+    expect(await seatRow(e, 13)).toMatchObject({ holdId: other.body.holdId, orderId: null });
+    expect(await remaining(e.ticketTypeIds[0]!)).toBe(left);
+    expect((await ticketsOf(order.id))[0]!.voided).toBe(true);
+  });
+
+  async function runOut(order: { id: string }, seatHoldId: string) {
+    await db().update(orders).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(orders.id, order.id));
+    await db().update(seatHolds).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(seatHolds.id, seatHoldId));
+    expect(await expireSeatHold({ deps: server.app.deps, tenantId: tenant.id, holdId: seatHoldId })).toBe(true);
+    expect(await expireHold({ deps: server.app.deps, orderId: order.id })).toBe(true);
+  }
+
+  it('a payment after the seats ran out takes the same seats again when they are still free', async () => {
+    const { e } = await seatedEvent();
+    const { order, seatHold } = await buySeats(e, [15, 16], 'late-free@example.test', false);
+    await runOut(order, seatHold.holdId);
+    expect((await seatRow(e, 15)).holdId).toBeNull();
+    await server.app.deps.jobs.drain();
+    expect((await db().select().from(orders).where(eq(orders.id, order.id)))[0]!.status).toBe('completed');
+    expect((await ticketsOf(order.id)).map((t) => t.seatLabel)).toEqual(['Stalls · Row C · Seat 4', 'Stalls · Row C · Seat 5']);
+    expect(await seatRow(e, 15)).toMatchObject({ orderId: order.id, holdId: null });
+  });
+
+  it('a payment after the seats ran out and one was taken by another buyer is given back: no ticket without its seat, no seat twice', async () => {
+    const { e } = await seatedEvent();
+    const { order, seatHold } = await buySeats(e, [15, 16], 'late-taken@example.test', false);
+    await runOut(order, seatHold.holdId);
+    const other = await site().post(`${pub(e)}/seat-holds`, { seats: [16] });
+    expect(other.status).toBe(201);
+    const left = await remaining(e.ticketTypeIds[0]!);
+    await server.app.deps.jobs.drain();
+    expect((await db().select().from(orders).where(eq(orders.id, order.id)))[0]).toMatchObject({ status: 'cancelled', refunded: true });
+    expect(await ticketsOf(order.id)).toHaveLength(0);
+    expect(await seatRow(e, 15)).toMatchObject({ orderId: null, holdId: null });
+    expect(await seatRow(e, 16)).toMatchObject({ orderId: null, holdId: other.body.holdId });
+    expect(await remaining(e.ticketTypeIds[0]!)).toBe(left);
+  });
+
+  it('a payment landing while the order is still a draft but its seat hold already ran out: the seats are taken again, or the payment is given back', async () => {
+    const { e } = await seatedEvent();
+    const a = await buySeats(e, [9], 'draft-free@example.test', false);
+    await db().update(seatHolds).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(seatHolds.id, a.seatHold.holdId));
+    expect(await expireSeatHold({ deps: server.app.deps, tenantId: tenant.id, holdId: a.seatHold.holdId })).toBe(true);
+    const b = await buySeats(e, [10], 'draft-taken@example.test', false);
+    await db().update(seatHolds).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(seatHolds.id, b.seatHold.holdId));
+    expect(await expireSeatHold({ deps: server.app.deps, tenantId: tenant.id, holdId: b.seatHold.holdId })).toBe(true);
+    expect((await site().post(`${pub(e)}/seat-holds`, { seats: [10] })).status).toBe(201);
+    await server.app.deps.jobs.drain();
+    expect((await ticketsOf(a.order.id)).map((t) => t.seatLabel)).toEqual(['Stalls · Row B · Seat 4']);
+    expect((await db().select().from(orders).where(eq(orders.id, b.order.id)))[0]).toMatchObject({ status: 'cancelled', refunded: true });
+    expect(await ticketsOf(b.order.id)).toHaveLength(0);
   });
 });
