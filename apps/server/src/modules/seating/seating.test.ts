@@ -77,6 +77,22 @@ const seatRow = async (e: { id: string }, n: number) =>
 const freeCount = async (e: { id: string }) =>
   (await db().select({ c: sql<number>`count(*)::int` }).from(eventSeats).where(and(eq(eventSeats.eventId, e.id), sql`hold_id is null and order_id is null`)))[0]!.c;
 
+/** Runs `run`, noting the text of every statement sent to the database meanwhile (PGlite's query and exec). */
+async function withStatements<T>(seen: string[], run: () => Promise<T>): Promise<T> {
+  const client = (db() as unknown as { $client: Record<string, (...a: unknown[]) => unknown> }).$client;
+  const originals = (['query', 'exec'] as const).map((name) => [name, client[name]!] as const);
+  for (const [name, fn] of originals)
+    client[name] = (...a: unknown[]) => {
+      seen.push(String(a[0]));
+      return fn.apply(client, a);
+    };
+  try {
+    return await run();
+  } finally {
+    for (const [name, fn] of originals) client[name] = fn;
+  }
+}
+
 describe('venue layouts (console)', () => {
   it('creates a layout from its grids, reads it back, lists, updates and deletes it', async () => {
     const res = await admin.post(layouts(), plan());
@@ -309,10 +325,17 @@ describe('the checkout with seats', () => {
     expect(late.body.error).toMatchObject({ domainCode: 'SEAT_HOLD_EXPIRED', message: SM.seatHoldExpired });
   });
 
-  it('events without seats keep the general-admission checkout', async () => {
+  it('events without seats keep the general-admission checkout, and pay no query of the seating for it (read with the checkout snapshot)', async () => {
     const e = await givenEventOnSale(server, tenant.id);
-    const res = await site().post(holdsPath(e), { lines: [{ ticketTypeId: e.ticketTypeIds[0], quantity: 2 }] });
+    const seen: string[] = [];
+    const res = await withStatements(seen, () => site().post(holdsPath(e), { lines: [{ ticketTypeId: e.ticketTypeIds[0], quantity: 2 }] }));
     expect(res.status).toBe(201);
+    const lines = [{ ticketTypeId: e.ticketTypeIds[0]!, quantity: 1 }];
+    const placed = await withStatements(seen, () => site().post(ordersPath(e), checkoutPayload(lines, { email: 'ga-snapshot@example.test' })));
+    expect(placed.status).toBe(201);
+    // The seated ticket types come with the snapshot's one read; no statement of their own.
+    expect(seen.filter((q) => q.includes('event_seat_categories') && !q.includes('to_jsonb(e)'))).toEqual([]);
+    expect(seen.some((q) => q.includes('event_seat_categories') && q.includes('to_jsonb(e)'))).toBe(true);
   });
 });
 
