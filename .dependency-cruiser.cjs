@@ -33,7 +33,7 @@ const SERVER_MODULES = {
   // issue 24's waiting list for sold-out tickets: offers are checkout holds, removals give an order's hold back
   waitlist: ['checkout', 'events', 'orders', 'reports'],
   // the box office (issue 23): the checkout's one price and one inventory, paid at once, tickets issued and admitted
-  'box-office': ['cash-drawers', 'checkin', 'checkout', 'fulfilment', 'orders'],
+  'box-office': ['cash-drawers', 'checkin', 'checkout', 'fulfilment', 'orders', 'seating'],
   fulfilment: ['checkin', 'events', 'order-admin', 'orders', 'questions'],
   // issue 24: a buyer passes a ticket on; the door and the order pages read its table themselves
   transfers: ['checkin', 'events', 'fulfilment', 'order-admin', 'orders'],

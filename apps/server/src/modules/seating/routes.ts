@@ -93,7 +93,7 @@ export function registerSeatingRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: { kind: 'site' }, rateLimit: perAddress },
       schema: { tags, summary: 'Holds seats picked on the map, or the best N together of a ticket type, for the checkout', params: ZSiteParams, body: ZSeatHoldRequest, response: { 201: ZSeatHold } },
     },
-    async (req, reply) => reply.status(201).send(await holdSeats({ deps, site: siteCtxOf(req), eventId: req.params.eventId, input: req.body })),
+    async (req, reply) => reply.status(201).send(await holdSeats({ deps, tenantId: siteCtxOf(req).tenant.id, eventId: req.params.eventId, input: req.body })),
   );
   r.post(
     `${site}/seat-holds/:holdId/release`,

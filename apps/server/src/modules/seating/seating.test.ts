@@ -459,3 +459,59 @@ describe('seats back on sale, and a payment after the seats ran out (issue 27, s
     expect(await ticketsOf(b.order.id)).toHaveLength(0);
   });
 });
+
+describe('the box office sells seats (issue 27, second slice)', () => {
+  const bo = (e: { id: string }, t = tenant) => `/api/tenants/${t.id}/events/${e.id}/box-office`;
+  const sale = (lines: Array<{ ticketTypeId: string; quantity: number }>, extra: Record<string, unknown> = {}) => ({
+    idempotencyKey: `seat-sale-${Math.random().toString(36).slice(2)}`,
+    lines,
+    paymentMethod: 'card_terminal',
+    terminalReference: 'T-1',
+    ...extra,
+  });
+
+  it('holds best available N together or picked seats through the seat holds, and the sale answers each ticket with its seat', async () => {
+    const { e } = await seatedEvent();
+    const [stalls, , programme] = e.ticketTypeIds as [string, string, string];
+    const menu = await admin.get(bo(e));
+    expect(menu.body.ticketTypes.map((t: { name: string; seated: boolean }) => [t.name, t.seated])).toEqual([['Stalls', true], ['Balcony', true], ['Programme', false]]);
+    const best = await admin.post(`${bo(e)}/seat-holds`, { best: { ticketTypeId: stalls, quantity: 2 } });
+    expect(best.status).toBe(201);
+    const lines = [{ ticketTypeId: stalls, quantity: 2 }, { ticketTypeId: programme, quantity: 1 }];
+    // Without its seats, a seated sale is refused and nothing is written.
+    const none = await admin.post(`${bo(e)}/sales`, sale(lines));
+    expect(none.status).toBe(409);
+    expect(none.body.error).toMatchObject({ domainCode: 'SEATS_DO_NOT_MATCH_CART', message: SM.seatsRequired });
+    const sold = await admin.post(`${bo(e)}/sales`, sale(lines, { seatHold: { holdId: best.body.holdId, token: best.body.token } }));
+    expect(sold.status).toBe(200);
+    const seatsSold = best.body.seats.map((s: { label: string }) => s.label);
+    expect(sold.body.tickets.map((t: { seat: string | null }) => t.seat).sort()).toEqual([...seatsSold, null].sort());
+    const order = (await db().select().from(orders).where(eq(orders.orderUid, sold.body.orderUID)))[0]!;
+    for (const s of best.body.seats as Array<{ n: number }>) expect(await seatRow(e, s.n)).toMatchObject({ orderId: order.id, holdId: null, ticketId: expect.any(String) });
+    expect((await db().select().from(seatHolds).where(eq(seatHolds.id, best.body.holdId)))[0]!.status).toBe('sold');
+    // The tickets carry the seats, and the online buyer sees them sold.
+    expect((await db().select().from(tickets).where(eq(tickets.orderId, order.id))).map((t) => t.seatLabel).filter(Boolean).sort()).toEqual([...seatsSold].sort());
+    const states = (await site().get(`${pub(e)}/seat-states`)).body.states as string;
+    for (const s of best.body.seats as Array<{ n: number }>) expect(states[s.n]).toBe('s');
+    // Picked seats; the same hold cannot sell twice; a sold seat cannot be held again.
+    const picked = await admin.post(`${bo(e)}/seat-holds`, { seats: [19] });
+    expect(picked.status).toBe(201);
+    const balcony = await admin.post(`${bo(e)}/sales`, sale([{ ticketTypeId: e.ticketTypeIds[1]!, quantity: 1 }], { seatHold: { holdId: picked.body.holdId, token: picked.body.token } }));
+    expect(balcony.body.tickets.map((t: { seat: string }) => t.seat)).toEqual(['Balcony · Row A · Seat 2']);
+    const twice = await admin.post(`${bo(e)}/sales`, sale([{ ticketTypeId: e.ticketTypeIds[1]!, quantity: 1 }], { seatHold: { holdId: picked.body.holdId, token: picked.body.token } }));
+    expect(twice.body.error.domainCode).toBe('SEAT_HOLD_EXPIRED');
+    expect((await admin.post(`${bo(e)}/seat-holds`, { seats: [19] })).body.error.domainCode).toBe('SEAT_UNAVAILABLE');
+  });
+
+  it('bad input and another tenant: 400 / 404, nothing held', async () => {
+    const { e } = await seatedEvent();
+    expect((await admin.post(`${bo(e)}/seat-holds`, {})).status).toBe(400);
+    expect((await admin.post(`${bo(e)}/seat-holds`, { seats: [500] })).body.error.domainCode).toBe('SEAT_NOT_FOUND');
+    expect((await admin.post(`${bo({ id: 'nope' })}/seat-holds`, { seats: [1] })).status).toBe(404);
+    expect((await otherAdmin.post(`${bo(e, other)}/seat-holds`, { seats: [1] })).status).toBe(404);
+    const plain = await givenEventOnSale(server, tenant.id);
+    expect((await admin.post(`${bo(plain)}/seat-holds`, { seats: [1] })).status).toBe(404);
+    expect((await site().post(`/api/tenants/${tenant.id}/events/${e.id}/box-office/seat-holds`, { seats: [1] })).status).not.toBe(201);
+    expect(await freeCount(e)).toBe(22);
+  });
+});
