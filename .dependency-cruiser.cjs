@@ -31,7 +31,7 @@ const SERVER_MODULES = {
   seating: ['events'],
   'waiting-room': ['events'],
   // issue 24's waiting list for sold-out tickets: offers are checkout holds, removals give an order's hold back
-  waitlist: ['checkout', 'events', 'orders', 'reports'],
+  waitlist: ['checkout', 'events', 'orders', 'reports', 'seating'],
   // the box office (issue 23): the checkout's one price and one inventory, paid at once, tickets issued and admitted
   'box-office': ['cash-drawers', 'checkin', 'checkout', 'fulfilment', 'orders', 'seating'],
   fulfilment: ['checkin', 'events', 'order-admin', 'orders', 'questions'],
