@@ -170,6 +170,10 @@ describe('the seat map and seat holds (attendee site)', () => {
     expect(map.body.seats).toHaveLength(22);
     expect(map.body.seats[0]).toEqual([0, 'A', '1', 0, 0, expect.any(Number), 0]);
     expect(map.body.categories.map((c: { ticketTypeName: string }) => c.ticketTypeName).sort()).toEqual(['Balcony', 'Stalls']);
+    // Compressed for a browser that accepts gzip (a 20,000-seat plan is ~540 KB of JSON), the same JSON inside.
+    const packed = await site().request('GET', `${pub(e)}/seat-map`, undefined, { 'accept-encoding': 'gzip, br' });
+    expect(packed.headers['content-encoding']).toBe('gzip');
+    expect(packed.body).toEqual(map.body);
     const states = await site().get(`${pub(e)}/seat-states`);
     expect(states.body.states).toBe('x' + 'f'.repeat(21));
     const etag = String(states.headers.etag);
