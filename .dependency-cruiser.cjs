@@ -32,17 +32,17 @@ const SERVER_MODULES = {
   seating: ['events'],
   'waiting-room': ['events'],
   // issue 24's waiting list for sold-out tickets: offers are checkout holds, removals give an order's hold back
-  waitlist: ['checkout', 'events', 'orders', 'reports'],
+  waitlist: ['checkout', 'events', 'orders', 'reports', 'seating'],
   // the box office (issue 23): the checkout's one price and one inventory, paid at once, tickets issued and admitted
-  'box-office': ['cash-drawers', 'checkin', 'checkout', 'fulfilment', 'orders'],
+  'box-office': ['cash-drawers', 'checkin', 'checkout', 'fulfilment', 'orders', 'seating'],
   fulfilment: ['checkin', 'events', 'order-admin', 'orders', 'questions', 'wallet'],
   // issue 24: a buyer passes a ticket on; the door and the order pages read its table themselves
   transfers: ['checkin', 'events', 'fulfilment', 'order-admin', 'orders'],
   // issue 24: the attendees' names and the organiser's questions (an order's answers use order-admin's access rules)
   questions: ['events', 'order-admin'],
-  'order-admin': ['cash-drawers', 'events', 'orders', 'payments', 'payouts'],
+  'order-admin': ['cash-drawers', 'events', 'orders', 'payments', 'payouts', 'seating'],
   payments: ['orders'],
-  orders: ['discounts', 'events'],
+  orders: ['discounts', 'events', 'seating'],
   checkin: [],
   // the console: an event and what hangs off it
   discounts: ['events', 'ticket-types'],

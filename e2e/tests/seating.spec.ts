@@ -110,4 +110,45 @@ test.describe('reserved seating on a phone', () => {
     await first.close();
     await second.close();
   });
+
+  test('the box office sells seats: best available together, shown before the card is taken and on the receipt (390 px)', async ({ browser, baseURL }) => {
+    const origin = tenantOrigin(baseURL);
+    const event = await seatedEvent(organiser);
+    const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const phone = await context.newPage();
+    await phone.goto(`${origin}/login`);
+    await phone.getByLabel('Email').fill(ORGANISER.email);
+    await phone.locator('input[autocomplete="current-password"]').fill(ORGANISER.password);
+    await phone.getByRole('button', { name: 'Log in' }).click();
+    await expect(phone.getByTestId('console-nav')).toBeAttached();
+    await phone.goto(`${origin}/events/${event.eventId}/box-office`);
+    await expect(phone.getByRole('heading', { name: 'Box office' })).toBeVisible();
+    await phone.getByRole('button', { name: 'One more Stalls' }).click();
+    await phone.getByRole('button', { name: 'One more Stalls' }).click();
+    // The two best seats together: the front row's centre (row A, right of the aisle or left of it).
+    await expect(phone.getByTestId('sale-seat')).toHaveCount(2);
+    await expect(phone.getByTestId('sale-seats')).toContainText('Row A');
+    const held = await phone.getByTestId('sale-seat').allTextContents();
+    await phone.getByTestId('pay-card_terminal').click();
+    await phone.getByTestId('terminal-reference').fill('TERM-SEAT-1');
+    await phone.screenshot({ path: '/tmp/seats2-box-office-seats-390.png', fullPage: true });
+    await phone.getByTestId('complete-sale').click();
+    await expect(phone.getByTestId('sale-receipt')).toBeVisible();
+    await expect(phone.getByTestId('sold-ticket-seat')).toHaveText(held);
+    await phone.screenshot({ path: '/tmp/seats2-box-office-receipt-390.png', fullPage: true });
+    // Online, those seats are sold.
+    const buyer = await browser.newContext({ viewport: PHONE });
+    const online = await buyer.newPage();
+    await online.goto(`${origin}/${event.urlName}/tickets`);
+    await online.getByText('Choose from a list of seats instead').click();
+    for (const label of held) await expect(online.getByRole('button', { name: `${label}, not available` })).toBeDisabled();
+    const wide = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await wide.addCookies(await context.cookies());
+    const desk = await wide.newPage();
+    await desk.goto(`${origin}/events/${event.eventId}/box-office`);
+    await desk.getByRole('button', { name: 'One more Stalls' }).click();
+    await expect(desk.getByTestId('sale-seat')).toHaveCount(1);
+    await desk.screenshot({ path: '/tmp/seats2-box-office-seats-1280.png', fullPage: true });
+    await Promise.all([context.close(), buyer.close(), wide.close()]);
+  });
 });

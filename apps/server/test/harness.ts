@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -136,7 +137,8 @@ export class Client {
             if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(k!.trim());
             else this.cookies.set(k!.trim(), value);
           }
-          const raw = Buffer.concat(chunks);
+          // A gzipped answer (the seat map's, issue 27) is read as the browser reads it.
+          const raw = res.headers['content-encoding'] === 'gzip' ? gunzipSync(Buffer.concat(chunks)) : Buffer.concat(chunks);
           let parsed: unknown = raw;
           if ((res.headers['content-type'] ?? '').includes('json')) parsed = JSON.parse(raw.toString('utf8') || 'null');
           else if ((res.headers['content-type'] ?? '').startsWith('text/')) parsed = raw.toString('utf8');

@@ -3,6 +3,7 @@ import { M } from '../messages.js';
 import { EMAIL_RE } from './common.js';
 import { MAX_PER_ORDER_LIMIT, zDiscountCode, zUuid } from './events.js';
 import { ZBreakdown } from './orders.js';
+import { ZSeatHoldRef } from './seating.js';
 
 // The box office (issue 23, docs/box-office.md): a sale at the door for one event, on the BACKEND
 // channel, paid at once in cash, on the venue's own card terminal, or complimentary.
@@ -63,6 +64,8 @@ export const ZBoxOfficeSaleRequest = z.object({
   terminalReference: z.string().trim().max(100, M.invalidValue).optional().nullable(),
   /** Mark the tickets used at once (the buyer walks in). */
   admit: z.boolean().default(false),
+  /** Issue 27: a seated event's seats, held first through the box office's seat holds (best available or picked). */
+  seatHold: ZSeatHoldRef.optional().nullable(),
 });
 export type TBoxOfficeSaleRequest = z.input<typeof ZBoxOfficeSaleRequest>;
 
@@ -74,6 +77,8 @@ export const ZBoxOfficeTicket = z.object({
   /** The QR code as an SVG image, to show and print. */
   qrSvg: z.string(),
   used: z.boolean(),
+  /** Issue 27: the ticket's seat ("Stalls · Row B · Seat 3"), or null for general admission. */
+  seat: z.string().nullable(),
 });
 
 export const ZBoxOfficeSaleResponse = z.object({
@@ -111,6 +116,8 @@ export const ZBoxOfficeMenu = z.object({
       remaining: z.number().int(),
       maxPerOrder: z.number().int(),
       soldAt: z.enum(TICKET_SOLD_AT),
+      /** Issue 27: sold as seats of the event's seating plan (the screen holds seats for it first). */
+      seated: z.boolean(),
     }),
   ),
   /** The event's capacity left, or null when it has none. */

@@ -26,6 +26,8 @@ export const SM = {
   categoryUnmapped: (category: string) => `Choose the ticket type seats of “${category}” sell as`,
   ticketTypeNotFound: 'That ticket type is not one of this event’s',
   layoutNotFound: 'That venue layout does not exist',
+  unvoidSeatTaken: (label: string) => `This ticket cannot be restored: its seat (${label}) has been sold again.`,
+  latePaymentSeatsTaken: 'The seats of this order were taken by another buyer after its time ran out: the payment is given back.',
 } as const;
 
 const zName = (required: string) => z.string().trim().min(1, required).max(60, M.invalidValue);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { M } from '../messages.js';
 import { zEmail } from './common.js';
+import { ZSeatHold } from './seating.js';
 import { ZBreakdown } from './orders.js';
 
 // The waiting list for sold-out tickets (issue 24; ours: the spec has none). docs/waiting-list.md.
@@ -29,6 +30,8 @@ export const ZClaimWaitlistResponse = z.object({
   email: z.string(),
   lines: z.array(z.object({ ticketTypeId: z.string(), quantity: z.number().int() })),
   breakdown: ZBreakdown,
+  /** Issue 27: an offer of a seated ticket type comes with the best seats free, held for its checkout (null: general admission). */
+  seatHold: ZSeatHold.nullable(),
 });
 export type TClaimWaitlistResponse = z.infer<typeof ZClaimWaitlistResponse>;
 

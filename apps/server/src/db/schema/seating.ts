@@ -142,6 +142,8 @@ export const seatHolds = pgTable(
     status: text('status').notNull().default('live'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     orderId: uuid('order_id'),
+    /** The seats a hold attached to an order had when it was released: a payment that arrives late takes them again if they are still free. */
+    releasedSeats: integer('released_seats').array(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -23,7 +23,7 @@ export async function readBoxOfficeMenu({ deps, ctx, eventId }: { deps: Deps; ct
     event: { id: event.id, name: event.name, status: event.status, timeZone: event.timeZone, startsAt: event.startDateTime?.toISOString() ?? null },
     ticketTypes: snapshot.types
       .filter((t) => t.active && isSoldOn(t.soldAt, 'backend'))
-      .map((t) => ({ id: t.id, name: t.name, price: t.price, remaining: t.remaining, maxPerOrder: t.maxPerOrder, soldAt: t.soldAt as TicketSoldAt })),
+      .map((t) => ({ id: t.id, name: t.name, price: t.price, remaining: t.remaining, maxPerOrder: t.maxPerOrder, soldAt: t.soldAt as TicketSoldAt, seated: snapshot.seatedTypeIds.has(t.id) })),
     remainingCapacity: event.remainingCapacity,
     complimentary: { limit, left: limit === null ? null : Math.max(0, limit - given) },
   };

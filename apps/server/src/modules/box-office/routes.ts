@@ -8,6 +8,8 @@ import {
   ZBreakdown,
   ZGuestListRequest,
   ZGuestListResponse,
+  ZSeatHold,
+  ZSeatHoldRequest,
   type EventAccessRoles,
 } from '@marquee/core';
 import type { FastifyInstance } from 'fastify';
@@ -15,7 +17,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import type { Access } from '../../platform/auth/context.js';
-import { tenantCtxOf } from '../../platform/auth/guard.js';
+import { tenantCtxOf, UUID_RE } from '../../platform/auth/guard.js';
+import { notFound } from '../../platform/errors.js';
+import { holdSeats } from '../seating/hold-seats.js';
 import { sendGuestList } from './guest-list.js';
 import { quoteBoxOfficeSale, readBoxOfficeMenu } from './read-menu.js';
 import { sellTickets } from './sell.js';
@@ -51,6 +55,24 @@ export function registerBoxOfficeRoutes(app: FastifyInstance, deps: Deps) {
       schema: { tags, summary: 'Price a box-office sale (BACKEND channel) without selling it', params: ZEventParams, body: ZBoxOfficeQuoteRequest, response: { 200: ZBreakdown } },
     },
     async (req) => quoteBoxOfficeSale({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, input: req.body }),
+  );
+
+  r.post(
+    `${BASE}/seat-holds`,
+    {
+      config: { access: BOX_OFFICE_ACCESS },
+      schema: {
+        tags,
+        summary: "Issue 27: hold seats for a box-office sale of a seated event (best available N together, or picked; the same seat holds as online, sent with the sale as seatHold)",
+        params: ZEventParams,
+        body: ZSeatHoldRequest,
+        response: { 201: ZSeatHold },
+      },
+    },
+    async (req, reply) => {
+      if (!UUID_RE.test(req.params.eventId)) throw notFound();
+      return reply.status(201).send(await holdSeats({ deps, tenantId: tenantCtxOf(req).tenantId, eventId: req.params.eventId.toLowerCase(), input: req.body }));
+    },
   );
 
   r.post(

@@ -26,6 +26,8 @@ import { refusal } from '../checkout/place-order.js';
 import { quoteCart, toBreakdown, type SaleChannel } from '../checkout/pricing.js';
 import { findCheckoutSnapshot, toOutcome, type CheckoutSnapshot } from '../checkout/repository.js';
 import { issueTicketsInTx, ticketRowsOf } from '../fulfilment/service.js';
+import { checkCartSeats, type CartSeats } from '../seating/cart-seats.js';
+import { sellHeldSeats } from '../seating/sell-seats.js';
 import { BOX_OFFICE_PROVIDER, queuePaidFollowUps } from '../orders/payment.js';
 import * as repo from './repository.js';
 
@@ -102,7 +104,7 @@ export type SaleOrder = Pick<
   | 'id' | 'orderUid' | 'eventId' | 'email' | 'paymentMethod' | 'totalAmount' | 'cashTendered' | 'terminalReference' | 'breakdown' | 'discountCode'
   | 'ticketCount' | 'subtotal' | 'surcharge' | 'processingFee' | 'gatewayProcessingFee' | 'discount' | 'vat'
 >;
-export type SaleTicket = { ticketUid: string; ticketTypeName: string; used: boolean };
+export type SaleTicket = { ticketUid: string; ticketTypeName: string; used: boolean; seatLabel: string | null };
 
 /**
  * The answer for a sale (a new one, or the one a retried key made), built after the transaction:
@@ -114,7 +116,7 @@ export async function saleAnswer(deps: Deps, order: SaleOrder, tickets: SaleTick
   const out = await Promise.all(
     tickets.map(async (t) => {
       const code = signTicketCode(deps.config.secret, order.eventId, t.ticketUid);
-      return { ticketUid: t.ticketUid, ticketTypeName: t.ticketTypeName, code, qrSvg: await QRCode.toString(code, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }), used: t.used };
+      return { ticketUid: t.ticketUid, ticketTypeName: t.ticketTypeName, code, qrSvg: await QRCode.toString(code, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }), used: t.used, seat: t.seatLabel };
     }),
   );
   return {
@@ -158,7 +160,7 @@ export async function sellTickets({ deps, ctx, eventId, input }: { deps: Deps; c
     if (earlier) return replay(deps, ctx, eventId, input, earlier);
     throw err;
   }
-  const { snapshot, quote, now } = prepared;
+  const { snapshot, quote, now, seats } = prepared;
   const { event } = snapshot;
   const { lines, discount, config, priced } = quote;
   const comp = input.paymentMethod === 'complimentary';
@@ -166,7 +168,7 @@ export async function sellTickets({ deps, ctx, eventId, input }: { deps: Deps; c
   let sold: Awaited<ReturnType<typeof sellInTx>>;
   try {
     sold = await deps.db.transaction((tx) =>
-      sellInTx(deps, tx, { ctx, snapshot, input, lines, discountId: discount?.id ?? null, discountCode: discount?.code ?? null, config, priced, orderId: randomUUID(), comp, now }),
+      sellInTx(deps, tx, { ctx, snapshot, input, lines, discountId: discount?.id ?? null, discountCode: discount?.code ?? null, config, priced, orderId: randomUUID(), comp, now, seats }),
     );
   } catch (err) {
     // Belt and braces: a unique index refused a second order with the key. Answer the first.
@@ -189,7 +191,9 @@ async function prepareSale(deps: Deps, ctx: TenantCtx, eventId: string, input: S
   const now = new Date();
   const quote = quoteSale(snapshot, input, now);
   checkPayment(input, quote.priced.totalAmount);
-  return { snapshot, quote, now };
+  // Issue 27: a seated ticket type's tickets are the seats the seller holds (the checkout's one check).
+  const seats = await checkCartSeats({ deps, tenantId: ctx.tenantId, eventId: snapshot.event.id, lines: quote.lines, seatHold: input.seatHold, seated: snapshot.seatedTypeIds });
+  return { snapshot, quote, now, seats };
 }
 
 type SellInTx = {
@@ -206,6 +210,8 @@ type SellInTx = {
   now: Date;
   /** A guest list: the tickets of the whole list, checked against the comp limit with its first order (0 for the others). */
   listTickets?: number;
+  /** Issue 27: the seat hold whose seats the sale's seated tickets get (checked against the lines before the transaction). */
+  seats?: CartSeats;
 };
 
 /**
@@ -258,6 +264,8 @@ export async function sellInTx(deps: Deps, tx: Tx, p: SellInTx): Promise<{ order
   const paidAt = new Date();
   const provider = comp || priced.totalAmount === 0 ? 'none' : BOX_OFFICE_PROVIDER;
   await queuePaidFollowUps(deps, tx, { order, paidAt, provider });
+  // The seats (lock order 2b: after the drawer, before the take's ticket types and event).
+  const seatOf = p.seats ? await sellHeldSeats(tx, { tenantId, eventId: event.id, orderId, holdId: p.seats.holdId }) : null;
 
   const verdict = await repo.takeAndPay(
     tx,
@@ -283,6 +291,6 @@ export async function sellInTx(deps: Deps, tx: Tx, p: SellInTx): Promise<{ order
   }
   return {
     order: { ...order, paymentMethod: method },
-    tickets: ticketRows.map((t) => ({ ticketUid: t.ticketUid, ticketTypeName: t.ticketTypeName, used: input.admit })),
+    tickets: ticketRows.map((t) => ({ ticketUid: t.ticketUid, ticketTypeName: t.ticketTypeName, used: input.admit, seatLabel: seatOf?.get(t.id) ?? null })),
   };
 }

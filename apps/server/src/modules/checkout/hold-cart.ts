@@ -53,7 +53,7 @@ export async function holdCart(opts: {
   const check = checkCart(event, types, input.lines, now);
   if (check.blocked) throw cartConflict(check);
   // Issue 27: the cart's seated tickets are the seats this browser holds (seating/cart-seats.ts).
-  const seats = await checkCartSeats({ deps, tenantId, eventId, lines: input.lines, seatHold: input.seatHold });
+  const seats = await checkCartSeats({ deps, tenantId, eventId, lines: input.lines, seatHold: input.seatHold, seated: snapshot.seatedTypeIds });
   // The one quote (pricing.ts): no code and no donation yet; PLACE ORDER prices the cart again with them.
   const quote = quoteCart(snapshot, { lines: input.lines, discountCode: null, donation: 0, donationField: 'donation', now });
   const hold = newHold(now, deps.config.holdMinutes);

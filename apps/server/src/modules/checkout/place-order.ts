@@ -113,7 +113,7 @@ export async function createOrder(opts: {
   const check = checkCart(event, types, input.lines, now);
   if (check.blocked) throw cartConflict(check);
   // Issue 27: the cart's seated tickets are the seats this browser holds (seating/cart-seats.ts).
-  const seats = await checkCartSeats({ deps, tenantId, eventId, lines: input.lines, seatHold: input.seatHold });
+  const seats = await checkCartSeats({ deps, tenantId, eventId, lines: input.lines, seatHold: input.seatHold, seated: snapshot.seatedTypeIds });
   const quote = quoteCart(snapshot, {
     lines: input.lines,
     discountCode: contact.discountCode,

@@ -1,7 +1,7 @@
 import { and, eq, getTableColumns, getTableName, isNull, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { runPrepared, type Db, type DbOrTx } from '../../db/client.js';
-import { charities, discountCodes, events, jobs, orderLines, orders, surchargeRules, tenants, ticketSettings, ticketTypes } from '../../db/schema/index.js';
+import { charities, discountCodes, eventSeatCategories, events, jobs, orderLines, orders, surchargeRules, tenants, ticketSettings, ticketTypes } from '../../db/schema/index.js';
 import { createBatcher, type Batcher } from '../../platform/batcher.js';
 import type { EventRow } from '../events/repository.js';
 import type { OrderInsert } from '../orders/repository.js';
@@ -38,6 +38,8 @@ export type CheckoutSnapshot = {
   discount: DiscountRow | null;
   /** The event's charity while it is active (events_charity_fk keeps it one the tenant enabled). */
   charity: { id: string; name: string } | null;
+  /** Issue 27: the ticket types the event's seats sell as (empty for general admission): read with the rest, so a GA checkout pays no extra query. */
+  seatedTypeIds: ReadonlySet<string>;
 };
 
 const snapshotSql = (match: string) => `
@@ -51,7 +53,9 @@ const snapshotSql = (match: string) => `
          on s.tenant_id = r.tenant_id and s.default_surcharge_rule = r.id
        where r.tenant_id = e.tenant_id)) as rule,
     (select to_jsonb(d) from ${getTableName(discountCodes)} d where d.tenant_id = e.tenant_id and d.event_id = e.id and d.code = $3::text) as discount,
-    (select jsonb_build_object('id', c.id, 'name', c.name) from ${getTableName(charities)} c where c.id = e.charity_id and c.status = 'active') as charity
+    (select jsonb_build_object('id', c.id, 'name', c.name) from ${getTableName(charities)} c where c.id = e.charity_id and c.status = 'active') as charity,
+    coalesce((select jsonb_agg(distinct sc.ticket_type_id) from ${getTableName(eventSeatCategories)} sc
+              where sc.tenant_id = e.tenant_id and sc.event_id = e.id), '[]'::jsonb) as seated
   from ${getTableName(events)} e
   where e.tenant_id = $1::uuid and ${match}`;
 const SNAPSHOT_BY_ID = snapshotSql('e.id = $2::uuid');
@@ -101,6 +105,7 @@ async function readCheckoutSnapshot(db: Db, where: SnapshotWhere): Promise<Check
     pricing: settings ? { settings: rowFromJson<SettingsRow>(ticketSettings, settings), rule: rule ? rowFromJson<RuleRow>(surchargeRules, rule) : null } : null,
     discount: discount ? rowFromJson<DiscountRow>(discountCodes, discount) : null,
     charity: parse(row.charity) as { id: string; name: string } | null,
+    seatedTypeIds: new Set((typeof row.seated === 'string' ? JSON.parse(row.seated) : (row.seated ?? [])) as string[]),
   };
 }
 

@@ -3,6 +3,7 @@ import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { notFound } from '../../platform/errors.js';
 import { applyInventory } from '../orders/repository.js';
+import { freeTicketSeats, retakeTicketSeat } from '../seating/ticket-seats.js';
 import { isOfflineOrder } from './box-office-refund.js';
 import * as repo from './repository.js';
 
@@ -32,10 +33,28 @@ export async function findOrder(db: DbOrTx, ctx: TenantCtx, eventId: string, ord
   return order;
 }
 
-/** Gives seats back to sale (delta < 0) or takes them again (delta > 0, refused when sold out). */
-export async function moveSeats(tx: Tx, order: repo.OrderRow, ticketTypeIds: string[], direction: 'release' | 'take'): Promise<boolean> {
+/**
+ * Gives tickets' places back to sale (release) or takes them again (take, refused when sold out).
+ * A seated ticket's seat goes with it (issue 27): freed, or its own seat taken back (refused when
+ * it was sold again). Lock order: the seats (2b) before the ticket types' counts (3).
+ */
+export async function moveSeats(
+  tx: Tx,
+  order: repo.OrderRow,
+  tickets: ReadonlyArray<Pick<repo.TicketRow, 'id' | 'ticketTypeId' | 'seatLabel'>>,
+  direction: 'release' | 'take',
+): Promise<{ ok: true } | { ok: false; seatTaken: string | null }> {
+  const seated = tickets.filter((t) => t.seatLabel !== null);
+  if (direction === 'release') {
+    await freeTicketSeats(tx, { tenantId: order.tenantId, eventId: order.eventId, ticketIds: seated.map((t) => t.id) });
+  } else {
+    for (const t of seated) {
+      const ok = await retakeTicketSeat(tx, { tenantId: order.tenantId, eventId: order.eventId, orderId: order.id, ticketId: t.id, seatLabel: t.seatLabel });
+      if (!ok) return { ok: false, seatTaken: t.seatLabel };
+    }
+  }
   const deltas = new Map<string, number>();
-  for (const id of ticketTypeIds) deltas.set(id, (deltas.get(id) ?? 0) + (direction === 'take' ? 1 : -1));
+  for (const t of tickets) deltas.set(t.ticketTypeId, (deltas.get(t.ticketTypeId) ?? 0) + (direction === 'take' ? 1 : -1));
   const result = await applyInventory(tx, { tenantId: order.tenantId, eventId: order.eventId, deltas });
-  return result.ok;
+  return result.ok ? { ok: true } : { ok: false, seatTaken: null };
 }

@@ -82,7 +82,7 @@ export async function refundOrder(opts: {
     // rows, the drawer, then ticket types and the event); no open drawer refuses it here.
     if (isOfflineOrder(order) && input.refundMethod === 'cash') await lockDrawerForRefund(tx, { tenantId: ctx.tenantId, userId: ctx.user.id });
     if (voiding.length > 0) {
-      await moveSeats(tx, order, voiding.map((t) => t.ticketTypeId), 'release');
+      await moveSeats(tx, order, voiding, 'release');
       await repo.setTicketVoid(tx, { tenantId: ctx.tenantId, ticketIds: voiding.map((t) => t.id), voided: true, reason: input.reason, userId: ctx.user.id });
     }
     const row = await recordRefund(deps, tx, {

@@ -1,4 +1,4 @@
-import { M, type TVoidTicketResponse, type ZVoidTicketRequest } from '@marquee/core';
+import { M, SM, type TVoidTicketResponse, type ZVoidTicketRequest } from '@marquee/core';
 import type { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { recordAudit } from '../../platform/audit.js';
@@ -29,9 +29,10 @@ export async function voidTicket(opts: { deps: Deps; ctx: TenantCtx; eventId: st
       if ((await repo.refundedTicketIds(tx, ctx.tenantId, order.id)).has(ticket.id)) throw conflict(M.ticketAlreadyRefunded);
       // All the order's money went (or is going) back: none of its tickets may admit again (issue 21 §4).
       if (locked.totalAmount > 0 && (await repo.liveRefundTotals(tx, ctx.tenantId, order.id)).amount >= locked.totalAmount) throw conflict(M.unvoidOrderRefunded);
-      if (!(await moveSeats(tx, locked, [ticket.ticketTypeId], 'take'))) throw conflict(M.unvoidSoldOut);
+      const taken = await moveSeats(tx, locked, [ticket], 'take');
+      if (!taken.ok) throw conflict(taken.seatTaken ? SM.unvoidSeatTaken(taken.seatTaken) : M.unvoidSoldOut);
     } else {
-      await moveSeats(tx, locked, [ticket.ticketTypeId], 'release');
+      await moveSeats(tx, locked, [ticket], 'release');
     }
     await repo.setTicketVoid(tx, { tenantId: ctx.tenantId, ticketIds: [ticket.id], voided: input.void, reason: input.reason, userId: ctx.user.id });
     await repo.insertAction(tx, {

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { emitDomainEvent } from '../../platform/domain-events.js';
 import { notFound } from '../../platform/errors.js';
 import * as eventsRepo from '../events/repository.js';
+import { seatsForLatePayment } from '../seating/late-payment.js';
 import { releaseHold } from './holds.js';
 import * as repo from './repository.js';
 
@@ -32,7 +33,7 @@ export async function queuePayoutLines(deps: Pick<Deps, 'jobs'>, tx: DbOrTx, p: 
 
 /** Thrown inside a (sub)transaction to roll it back when a conditional take found too little left. */
 class Shortage extends Error {
-  constructor(readonly reason: 'ticketType' | 'capacity') {
+  constructor(readonly reason: 'ticketType' | 'capacity' | 'seats') {
     super(`inventory shortage: ${reason}`);
   }
 }
@@ -116,6 +117,12 @@ export async function markOrderPaid(opts: {
       await releaseHold(tx, { orderId }, false);
       return { outcome: 'refund' };
     }
+    // Issue 27: the seat hold may have run out just before the order's own hold did; its seats are
+    // taken again if still free, else the payment goes back (never a seated ticket without its seat).
+    if ((await seatsForLatePayment(tx, { tenantId: order.tenantId, eventId: order.eventId, orderId })) === 'lost') {
+      await releaseHold(tx, { orderId }, false);
+      return { outcome: 'refund' };
+    }
     await markPaidInTx(deps, tx, paid);
     return { outcome: 'paid' };
   }
@@ -127,6 +134,8 @@ export async function markOrderPaid(opts: {
   const lines = await repo.findLines(tx, order.tenantId, orderId);
   const reheld = await tx
     .transaction(async (sp) => {
+      // The seats first (lock order 2b before the ticket types, 3): the same seats, or none.
+      if ((await seatsForLatePayment(sp, { tenantId: order.tenantId, eventId: order.eventId, orderId })) === 'lost') throw new Shortage('seats');
       const result = await repo.applyInventory(sp, {
         tenantId: order.tenantId,
         eventId: order.eventId,

@@ -19,9 +19,10 @@ export async function checkCartSeats(opts: {
   eventId: string;
   lines: ReadonlyArray<{ ticketTypeId: string; quantity: number }>;
   seatHold: TSeatHoldRef | null | undefined;
+  /** The ticket types the event's seats sell as, as the checkout's snapshot read them (no query of its own). */
+  seated: ReadonlySet<string>;
 }): Promise<CartSeats> {
-  const { deps, tenantId, eventId, seatHold } = opts;
-  const seated = await repo.seatedTicketTypes(deps.db, tenantId, eventId);
+  const { deps, tenantId, eventId, seatHold, seated } = opts;
   if (seated.size === 0) return null;
   const wanted = new Map<string, number>();
   for (const l of opts.lines) if (seated.has(l.ticketTypeId)) wanted.set(l.ticketTypeId, (wanted.get(l.ticketTypeId) ?? 0) + l.quantity);

@@ -31,9 +31,9 @@ const BEST_TRIES = 40;
 /** How many times it reads the best free seats again when every run it tried was taken meanwhile. */
 const BEST_ROUNDS = 5;
 
-export async function holdSeats(opts: { deps: Deps; site: SiteCtx; eventId: string; input: z.output<typeof ZSeatHoldRequest> }): Promise<TSeatHold> {
-  const { deps, site, eventId, input } = opts;
-  const tenantId = site.tenant.id;
+/** `tenantId`: the attendee site's tenant, or the box office's (issue 27: a seller holds seats through the same path). */
+export async function holdSeats(opts: { deps: Deps; tenantId: string; eventId: string; input: z.output<typeof ZSeatHoldRequest> }): Promise<TSeatHold> {
+  const { deps, tenantId, eventId, input } = opts;
   const event = await eventsRepo.findEvent(deps.db, tenantId, eventId);
   if (!event || (event.status !== 'published' && event.publishedAt === null)) throw notFound();
   if (event.status !== 'published') throw new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);

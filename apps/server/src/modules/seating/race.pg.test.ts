@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventSeats, seatHolds } from '../../db/schema/index.js';
-import { givenEventOnSale, givenTenantAdmin, givenTenantWithSettings, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { eventSeats, orders, seatHolds, tickets } from '../../db/schema/index.js';
+import { checkoutPayload, givenEventOnSale, givenTenantAdmin, givenTenantWithSettings, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { expireSeatHold } from './seat-hold-jobs.js';
 
 // Issue 27: no seat is held or sold twice, on PostgreSQL, with two app nodes sharing one database:
@@ -108,4 +108,40 @@ describe('seat holds racing on PostgreSQL across two app nodes', () => {
       if (second.status === 201) await nodeA.client(tenant.url).post(`${path}/${second.body.holdId}/release`, { token: second.body.token });
     }
   }, 180_000);
+
+  it('a refund racing a new hold on the same seats: no deadlock, no 500, the seats end free or with the new buyer, never with both', async () => {
+    const e = await seatedEvent(1, 6);
+    const pub = `/api/p/tenants/${tenant.id}/events/${e.id}`;
+    const form = (fields: Record<string, string>) => Buffer.from(new URLSearchParams(fields).toString());
+    const outcomes: number[] = [];
+    for (let round = 0; round < 6; round++) {
+      const buyer = nodeA.client(tenant.url);
+      const seats = [round % 2 ? 3 : 1, round % 2 ? 2 : 2];
+      const held = await buyer.post(`${pub}/seat-holds`, { seats });
+      expect(held.status).toBe(201);
+      const seatHold = { holdId: held.body.holdId, token: held.body.token };
+      const lines = [{ ticketTypeId: e.ticketTypeIds[0]!, quantity: 2 }];
+      const draft = await buyer.post(`${pub}/holds`, { lines, seatHold });
+      const placed = await buyer.post(`${pub}/orders`, { ...checkoutPayload(lines, { email: `race${round}@example.test` }), draftOrderUID: draft.body.orderUID, seatHold });
+      expect(placed.status).toBe(201);
+      const pay = await buyer.request('POST', new URL(placed.body.message).pathname, form({ cardNumber: '4242424242424242', expiry: '11/39', cvc: '999' }), { 'content-type': 'application/x-www-form-urlencoded' });
+      expect(pay.status).toBe(303);
+      await nodeA.app.deps.jobs.drain();
+      const [order] = await db().select().from(orders).where(eq(orders.orderUid, placed.body.orderUID));
+      expect((await db().select().from(tickets).where(eq(tickets.orderId, order!.id))).every((t) => t.seatLabel !== null)).toBe(true);
+      // The organiser refunds the order on node A while another buyer on node B asks for the same seats, reversed.
+      const [refund, hold] = await Promise.all([
+        admin.post(`/api/tenants/${tenant.id}/events/${e.id}/orders/${order!.orderUid}/refunds`, { mode: 'full', reason: 'Race' }),
+        nodeB.client(tenant.url).post(`${pub}/seat-holds`, { seats: [...seats].reverse() }),
+      ]);
+      expect(refund.status).toBe(201);
+      expect([201, 409]).toContain(hold.status);
+      outcomes.push(hold.status);
+      const rows = await holders(e.id);
+      if (hold.status === 201) expect(rows.map((r) => [r.n, r.holdId, r.orderId])).toEqual(seats.sort().map((n) => [n, hold.body.holdId, null]));
+      else expect(rows).toEqual([]);
+      if (hold.status === 201) await nodeB.client(tenant.url).post(`${pub}/seat-holds/${hold.body.holdId}/release`, { token: hold.body.token });
+    }
+    expect(outcomes).toHaveLength(6);
+  }, 240_000);
 });

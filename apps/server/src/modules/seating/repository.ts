@@ -276,13 +276,41 @@ export async function releaseSeatHold(tx: DbOrTx, p: { tenantId: string; holdId:
     .update(seatHolds)
     .set({ status: 'released' })
     .where(and(eq(seatHolds.tenantId, p.tenantId), eq(seatHolds.id, p.holdId), eq(seatHolds.status, 'live')))
-    .returning({ eventId: seatHolds.eventId });
+    .returning({ eventId: seatHolds.eventId, orderId: seatHolds.orderId });
   if (!hold) return false;
-  await tx
+  const freed = await tx
     .update(eventSeats)
     .set({ holdId: null })
-    .where(and(eq(eventSeats.tenantId, p.tenantId), eq(eventSeats.eventId, hold.eventId), eq(eventSeats.holdId, p.holdId)));
+    .where(and(eq(eventSeats.tenantId, p.tenantId), eq(eventSeats.eventId, hold.eventId), eq(eventSeats.holdId, p.holdId)))
+    .returning({ n: eventSeats.n });
+  // A hold attached to an order remembers its seats: a payment arriving late takes them again if it can.
+  if (hold.orderId !== null && freed.length > 0) {
+    await tx
+      .update(seatHolds)
+      .set({ releasedSeats: freed.map((s) => s.n).sort((a, b) => a - b) })
+      .where(and(eq(seatHolds.tenantId, p.tenantId), eq(seatHolds.id, p.holdId)));
+  }
   return true;
+}
+
+/** The order's seat holds, locked by id (lock order 2b, under the order's lock). */
+export async function lockSeatHoldsOfOrder(tx: DbOrTx, tenantId: string, orderId: string): Promise<SeatHoldRow[]> {
+  return tx
+    .select()
+    .from(seatHolds)
+    .where(and(eq(seatHolds.tenantId, tenantId), eq(seatHolds.orderId, orderId)))
+    .orderBy(asc(seatHolds.id))
+    .for('update');
+}
+
+/** A released hold lives again with these seats where every one is still free (all or nothing: the caller rolls back when fewer came). */
+export async function reviveSeatHold(tx: DbOrTx, p: { tenantId: string; eventId: string; holdId: string; seats: number[]; until: Date }): Promise<number> {
+  const got = await takeSeats(tx, { tenantId: p.tenantId, eventId: p.eventId, holdId: p.holdId, seats: p.seats });
+  await tx
+    .update(seatHolds)
+    .set({ status: 'live', releasedSeats: null, expiresAt: p.until })
+    .where(and(eq(seatHolds.tenantId, p.tenantId), eq(seatHolds.id, p.holdId)));
+  return got.length;
 }
 
 /** The order the hold was attached to, locked (lock order: orders before seat holds); its status. */

@@ -12,6 +12,7 @@ import {
   ZVenueLayoutList,
 } from '@marquee/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { gzipSync } from 'node:zlib';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
@@ -93,7 +94,7 @@ export function registerSeatingRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: { kind: 'site' }, rateLimit: perAddress },
       schema: { tags, summary: 'Holds seats picked on the map, or the best N together of a ticket type, for the checkout', params: ZSiteParams, body: ZSeatHoldRequest, response: { 201: ZSeatHold } },
     },
-    async (req, reply) => reply.status(201).send(await holdSeats({ deps, site: siteCtxOf(req), eventId: req.params.eventId, input: req.body })),
+    async (req, reply) => reply.status(201).send(await holdSeats({ deps, tenantId: siteCtxOf(req).tenant.id, eventId: req.params.eventId, input: req.body })),
   );
   r.post(
     `${site}/seat-holds/:holdId/release`,
@@ -102,8 +103,22 @@ export function registerSeatingRoutes(app: FastifyInstance, deps: Deps) {
   );
 }
 
+/** gzip forms of the plans and states answered lately, by path and ETag (a 20,000-seat plan is ~540 KB of JSON, ~60 KB gzipped). */
+const gzipped = new Map<string, Buffer>();
+const GZIPPED_KEPT = 64;
+
 function etagged<T>(req: FastifyRequest, reply: import('fastify').FastifyReply, etag: string, body: T) {
-  reply.header('ETag', etag).header('Cache-Control', 'no-cache');
+  reply.header('ETag', etag).header('Cache-Control', 'no-cache').header('Vary', 'Accept-Encoding');
   if (req.headers['if-none-match'] === etag) return reply.status(304).send();
-  return body;
+  // Issue 27 (Lighthouse): the plan and the states go compressed to a browser that accepts gzip,
+  // compressed once per version (each answer's shape is the schema's: plain JSON of the same object).
+  if (!/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return body;
+  const key = `${req.url.split('?')[0]}|${etag}`;
+  let packed = gzipped.get(key);
+  if (!packed) {
+    packed = gzipSync(JSON.stringify(body), { level: 6 });
+    if (gzipped.size >= GZIPPED_KEPT) gzipped.delete(gzipped.keys().next().value!);
+    gzipped.set(key, packed);
+  }
+  return reply.header('Content-Encoding', 'gzip').type('application/json; charset=utf-8').send(packed);
 }

@@ -1,7 +1,7 @@
 import { SM, type TVenueLayoutInput } from '@marquee/core';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventSeats, orders, seatHolds, tickets } from '../../db/schema/index.js';
+import { eventSeats, orders, seatHolds, ticketTypes, tickets } from '../../db/schema/index.js';
 import {
   checkoutPayload,
   givenEventOnSale,
@@ -15,6 +15,7 @@ import {
   type GivenTenant,
   type TestServer,
 } from '../../../test/harness.js';
+import { expireHold } from '../orders/holds.js';
 import { expireSeatHold, reconcileSeatHolds } from './seat-hold-jobs.js';
 
 // Issue 27: venue layouts, an event's seats, seat holds (picked and best available), the checkout
@@ -75,6 +76,22 @@ const seatRow = async (e: { id: string }, n: number) =>
   (await db().select().from(eventSeats).where(and(eq(eventSeats.eventId, e.id), eq(eventSeats.n, n))))[0]!;
 const freeCount = async (e: { id: string }) =>
   (await db().select({ c: sql<number>`count(*)::int` }).from(eventSeats).where(and(eq(eventSeats.eventId, e.id), sql`hold_id is null and order_id is null`)))[0]!.c;
+
+/** Runs `run`, noting the text of every statement sent to the database meanwhile (PGlite's query and exec). */
+async function withStatements<T>(seen: string[], run: () => Promise<T>): Promise<T> {
+  const client = (db() as unknown as { $client: Record<string, (...a: unknown[]) => unknown> }).$client;
+  const originals = (['query', 'exec'] as const).map((name) => [name, client[name]!] as const);
+  for (const [name, fn] of originals)
+    client[name] = (...a: unknown[]) => {
+      seen.push(String(a[0]));
+      return fn.apply(client, a);
+    };
+  try {
+    return await run();
+  } finally {
+    for (const [name, fn] of originals) client[name] = fn;
+  }
+}
 
 describe('venue layouts (console)', () => {
   it('creates a layout from its grids, reads it back, lists, updates and deletes it', async () => {
@@ -153,6 +170,10 @@ describe('the seat map and seat holds (attendee site)', () => {
     expect(map.body.seats).toHaveLength(22);
     expect(map.body.seats[0]).toEqual([0, 'A', '1', 0, 0, expect.any(Number), 0]);
     expect(map.body.categories.map((c: { ticketTypeName: string }) => c.ticketTypeName).sort()).toEqual(['Balcony', 'Stalls']);
+    // Compressed for a browser that accepts gzip (a 20,000-seat plan is ~540 KB of JSON), the same JSON inside.
+    const packed = await site().request('GET', `${pub(e)}/seat-map`, undefined, { 'accept-encoding': 'gzip, br' });
+    expect(packed.headers['content-encoding']).toBe('gzip');
+    expect(packed.body).toEqual(map.body);
     const states = await site().get(`${pub(e)}/seat-states`);
     expect(states.body.states).toBe('x' + 'f'.repeat(21));
     const etag = String(states.headers.etag);
@@ -308,9 +329,193 @@ describe('the checkout with seats', () => {
     expect(late.body.error).toMatchObject({ domainCode: 'SEAT_HOLD_EXPIRED', message: SM.seatHoldExpired });
   });
 
-  it('events without seats keep the general-admission checkout', async () => {
+  it('events without seats keep the general-admission checkout, and pay no query of the seating for it (read with the checkout snapshot)', async () => {
     const e = await givenEventOnSale(server, tenant.id);
-    const res = await site().post(holdsPath(e), { lines: [{ ticketTypeId: e.ticketTypeIds[0], quantity: 2 }] });
+    const seen: string[] = [];
+    const res = await withStatements(seen, () => site().post(holdsPath(e), { lines: [{ ticketTypeId: e.ticketTypeIds[0], quantity: 2 }] }));
     expect(res.status).toBe(201);
+    const lines = [{ ticketTypeId: e.ticketTypeIds[0]!, quantity: 1 }];
+    const placed = await withStatements(seen, () => site().post(ordersPath(e), checkoutPayload(lines, { email: 'ga-snapshot@example.test' })));
+    expect(placed.status).toBe(201);
+    // The seated ticket types come with the snapshot's one read; no statement of their own.
+    expect(seen.filter((q) => q.includes('event_seat_categories') && !q.includes('to_jsonb(e)'))).toEqual([]);
+    expect(seen.some((q) => q.includes('event_seat_categories') && q.includes('to_jsonb(e)'))).toBe(true);
+  });
+});
+
+describe('seats back on sale, and a payment after the seats ran out (issue 27, second slice)', () => {
+  const holdsPath = (e: { id: string }) => `/api/p/tenants/${tenant.id}/events/${e.id}/holds`;
+  const ordersPath = (e: { id: string }) => `/api/p/tenants/${tenant.id}/events/${e.id}/orders`;
+  const orderUrl = (e: { id: string }, uid: string) => `/api/tenants/${tenant.id}/events/${e.id}/orders/${uid}`;
+  const remaining = async (id: string) => (await db().select({ r: ticketTypes.remaining }).from(ticketTypes).where(eq(ticketTypes.id, id)))[0]!.r;
+
+  /** Holds these Stalls seats, places the order and sends the card; `pay: false` leaves the gateway's webhook queued. */
+  async function buySeats(e: GivenEventOnSale, seats: number[], email: string, pay = true) {
+    const c = site();
+    const held = await c.post(`${pub(e)}/seat-holds`, { seats });
+    expect(held.status).toBe(201);
+    const seatHold = { holdId: held.body.holdId, token: held.body.token };
+    const lines = [{ ticketTypeId: e.ticketTypeIds[0]!, quantity: seats.length }];
+    const draft = await c.post(holdsPath(e), { lines, seatHold });
+    expect(draft.status).toBe(201);
+    const placed = await c.post(ordersPath(e), { ...checkoutPayload(lines, { email }), draftOrderUID: draft.body.orderUID, seatHold });
+    expect(placed.status).toBe(201);
+    const [order] = await db().select().from(orders).where(eq(orders.orderUid, placed.body.orderUID));
+    const payUrl = new URL(placed.body.message);
+    expect((await c.request('POST', payUrl.pathname, form({ cardNumber: '4242424242424242', expiry: '11/39', cvc: '999' }), FORM)).status).toBe(303);
+    if (pay) await server.app.deps.jobs.drain();
+    return { order: order!, seatHold };
+  }
+  const ticketsOf = async (orderId: string) => db().select().from(tickets).where(eq(tickets.orderId, orderId)).orderBy(tickets.seatLabel);
+
+  it('a refunded ticket’s seat is free to sell again, as its count is; a full refund frees the rest', async () => {
+    const { e } = await seatedEvent();
+    const stalls = e.ticketTypeIds[0]!;
+    const { order } = await buySeats(e, [7, 8], 'refund-seat@example.test');
+    const [t7, t8] = await ticketsOf(order.id);
+    expect([t7!.seatLabel, t8!.seatLabel]).toEqual(['Stalls · Row B · Seat 2', 'Stalls · Row B · Seat 3']);
+    const before = await remaining(stalls);
+    const refund = await admin.post(`${orderUrl(e, order.orderUid)}/refunds`, { mode: 'tickets', ticketIds: [t7!.id], reason: 'Cannot come' });
+    expect(refund.status).toBe(201);
+    expect(await remaining(stalls)).toBe(before + 1);
+    expect(await seatRow(e, 7)).toMatchObject({ orderId: null, ticketId: null, holdId: null });
+    expect((await seatRow(e, 8)).orderId).toBe(order.id);
+    expect((await site().get(`${pub(e)}/seat-states`)).body.states.slice(7, 9)).toBe('fs');
+    // Someone else buys the seat: one ticket per seat.
+    const again = await site().post(`${pub(e)}/seat-holds`, { seats: [7] });
+    expect(again.status).toBe(201);
+    const full = await admin.post(`${orderUrl(e, order.orderUid)}/refunds`, { mode: 'full', reason: 'All of it' });
+    expect(full.status).toBe(201);
+    expect(await seatRow(e, 8)).toMatchObject({ orderId: null, ticketId: null });
+    expect(await remaining(stalls)).toBe(before + 2);
+    expect((await admin.get(seatingPath(e))).body).toMatchObject({ sold: 0, held: 1 });
+  });
+
+  it('a voided ticket frees its seat; unvoided, it takes its own seat back, or is refused when that seat was sold again', async () => {
+    const { e } = await seatedEvent();
+    const { order } = await buySeats(e, [13], 'void-seat@example.test');
+    const [t] = await ticketsOf(order.id);
+    const voidUrl = `/api/tenants/${tenant.id}/events/${e.id}/tickets/void`;
+    const voided = await admin.post(voidUrl, { orderUID: order.orderUid, ticketId: t!.id, void: true, reason: 'Duplicate' });
+    expect(voided.status).toBe(200);
+    expect(await seatRow(e, 13)).toMatchObject({ orderId: null, ticketId: null });
+    const unvoided = await admin.post(voidUrl, { orderUID: order.orderUid, ticketId: t!.id, void: false, reason: 'Mistake' });
+    expect(unvoided.status).toBe(200);
+    expect(await seatRow(e, 13)).toMatchObject({ orderId: order.id, ticketId: t!.id });
+    // Voided again, and the seat goes to another buyer: the unvoid is refused, nothing changes.
+    expect((await admin.post(voidUrl, { orderUID: order.orderUid, ticketId: t!.id, void: true, reason: 'Duplicate' })).status).toBe(200);
+    const other = await site().post(`${pub(e)}/seat-holds`, { seats: [13] });
+    expect(other.status).toBe(201);
+    const left = await remaining(e.ticketTypeIds[0]!);
+    const refused = await admin.post(voidUrl, { orderUID: order.orderUid, ticketId: t!.id, void: false, reason: 'Mistake' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toBe(SM.unvoidSeatTaken('Stalls · Row C · Seat 2'));
+    expect(await seatRow(e, 13)).toMatchObject({ holdId: other.body.holdId, orderId: null });
+    expect(await remaining(e.ticketTypeIds[0]!)).toBe(left);
+    expect((await ticketsOf(order.id))[0]!.voided).toBe(true);
+  });
+
+  async function runOut(order: { id: string }, seatHoldId: string) {
+    await db().update(orders).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(orders.id, order.id));
+    await db().update(seatHolds).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(seatHolds.id, seatHoldId));
+    expect(await expireSeatHold({ deps: server.app.deps, tenantId: tenant.id, holdId: seatHoldId })).toBe(true);
+    expect(await expireHold({ deps: server.app.deps, orderId: order.id })).toBe(true);
+  }
+
+  it('a payment after the seats ran out takes the same seats again when they are still free', async () => {
+    const { e } = await seatedEvent();
+    const { order, seatHold } = await buySeats(e, [15, 16], 'late-free@example.test', false);
+    await runOut(order, seatHold.holdId);
+    expect((await seatRow(e, 15)).holdId).toBeNull();
+    await server.app.deps.jobs.drain();
+    expect((await db().select().from(orders).where(eq(orders.id, order.id)))[0]!.status).toBe('completed');
+    expect((await ticketsOf(order.id)).map((t) => t.seatLabel)).toEqual(['Stalls · Row C · Seat 4', 'Stalls · Row C · Seat 5']);
+    expect(await seatRow(e, 15)).toMatchObject({ orderId: order.id, holdId: null });
+  });
+
+  it('a payment after the seats ran out and one was taken by another buyer is given back: no ticket without its seat, no seat twice', async () => {
+    const { e } = await seatedEvent();
+    const { order, seatHold } = await buySeats(e, [15, 16], 'late-taken@example.test', false);
+    await runOut(order, seatHold.holdId);
+    const other = await site().post(`${pub(e)}/seat-holds`, { seats: [16] });
+    expect(other.status).toBe(201);
+    const left = await remaining(e.ticketTypeIds[0]!);
+    await server.app.deps.jobs.drain();
+    expect((await db().select().from(orders).where(eq(orders.id, order.id)))[0]).toMatchObject({ status: 'cancelled', refunded: true });
+    expect(await ticketsOf(order.id)).toHaveLength(0);
+    expect(await seatRow(e, 15)).toMatchObject({ orderId: null, holdId: null });
+    expect(await seatRow(e, 16)).toMatchObject({ orderId: null, holdId: other.body.holdId });
+    expect(await remaining(e.ticketTypeIds[0]!)).toBe(left);
+  });
+
+  it('a payment landing while the order is still a draft but its seat hold already ran out: the seats are taken again, or the payment is given back', async () => {
+    const { e } = await seatedEvent();
+    const a = await buySeats(e, [9], 'draft-free@example.test', false);
+    await db().update(seatHolds).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(seatHolds.id, a.seatHold.holdId));
+    expect(await expireSeatHold({ deps: server.app.deps, tenantId: tenant.id, holdId: a.seatHold.holdId })).toBe(true);
+    const b = await buySeats(e, [10], 'draft-taken@example.test', false);
+    await db().update(seatHolds).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(seatHolds.id, b.seatHold.holdId));
+    expect(await expireSeatHold({ deps: server.app.deps, tenantId: tenant.id, holdId: b.seatHold.holdId })).toBe(true);
+    expect((await site().post(`${pub(e)}/seat-holds`, { seats: [10] })).status).toBe(201);
+    await server.app.deps.jobs.drain();
+    expect((await ticketsOf(a.order.id)).map((t) => t.seatLabel)).toEqual(['Stalls · Row B · Seat 4']);
+    expect((await db().select().from(orders).where(eq(orders.id, b.order.id)))[0]).toMatchObject({ status: 'cancelled', refunded: true });
+    expect(await ticketsOf(b.order.id)).toHaveLength(0);
+  });
+});
+
+describe('the box office sells seats (issue 27, second slice)', () => {
+  const bo = (e: { id: string }, t = tenant) => `/api/tenants/${t.id}/events/${e.id}/box-office`;
+  const sale = (lines: Array<{ ticketTypeId: string; quantity: number }>, extra: Record<string, unknown> = {}) => ({
+    idempotencyKey: `seat-sale-${Math.random().toString(36).slice(2)}`,
+    lines,
+    paymentMethod: 'card_terminal',
+    terminalReference: 'T-1',
+    ...extra,
+  });
+
+  it('holds best available N together or picked seats through the seat holds, and the sale answers each ticket with its seat', async () => {
+    const { e } = await seatedEvent();
+    const [stalls, , programme] = e.ticketTypeIds as [string, string, string];
+    const menu = await admin.get(bo(e));
+    expect(menu.body.ticketTypes.map((t: { name: string; seated: boolean }) => [t.name, t.seated])).toEqual([['Stalls', true], ['Balcony', true], ['Programme', false]]);
+    const best = await admin.post(`${bo(e)}/seat-holds`, { best: { ticketTypeId: stalls, quantity: 2 } });
+    expect(best.status).toBe(201);
+    const lines = [{ ticketTypeId: stalls, quantity: 2 }, { ticketTypeId: programme, quantity: 1 }];
+    // Without its seats, a seated sale is refused and nothing is written.
+    const none = await admin.post(`${bo(e)}/sales`, sale(lines));
+    expect(none.status).toBe(409);
+    expect(none.body.error).toMatchObject({ domainCode: 'SEATS_DO_NOT_MATCH_CART', message: SM.seatsRequired });
+    const sold = await admin.post(`${bo(e)}/sales`, sale(lines, { seatHold: { holdId: best.body.holdId, token: best.body.token } }));
+    expect(sold.status).toBe(200);
+    const seatsSold = best.body.seats.map((s: { label: string }) => s.label);
+    expect(sold.body.tickets.map((t: { seat: string | null }) => t.seat).sort()).toEqual([...seatsSold, null].sort());
+    const order = (await db().select().from(orders).where(eq(orders.orderUid, sold.body.orderUID)))[0]!;
+    for (const s of best.body.seats as Array<{ n: number }>) expect(await seatRow(e, s.n)).toMatchObject({ orderId: order.id, holdId: null, ticketId: expect.any(String) });
+    expect((await db().select().from(seatHolds).where(eq(seatHolds.id, best.body.holdId)))[0]!.status).toBe('sold');
+    // The tickets carry the seats, and the online buyer sees them sold.
+    expect((await db().select().from(tickets).where(eq(tickets.orderId, order.id))).map((t) => t.seatLabel).filter(Boolean).sort()).toEqual([...seatsSold].sort());
+    const states = (await site().get(`${pub(e)}/seat-states`)).body.states as string;
+    for (const s of best.body.seats as Array<{ n: number }>) expect(states[s.n]).toBe('s');
+    // Picked seats; the same hold cannot sell twice; a sold seat cannot be held again.
+    const picked = await admin.post(`${bo(e)}/seat-holds`, { seats: [19] });
+    expect(picked.status).toBe(201);
+    const balcony = await admin.post(`${bo(e)}/sales`, sale([{ ticketTypeId: e.ticketTypeIds[1]!, quantity: 1 }], { seatHold: { holdId: picked.body.holdId, token: picked.body.token } }));
+    expect(balcony.body.tickets.map((t: { seat: string }) => t.seat)).toEqual(['Balcony · Row A · Seat 2']);
+    const twice = await admin.post(`${bo(e)}/sales`, sale([{ ticketTypeId: e.ticketTypeIds[1]!, quantity: 1 }], { seatHold: { holdId: picked.body.holdId, token: picked.body.token } }));
+    expect(twice.body.error.domainCode).toBe('SEAT_HOLD_EXPIRED');
+    expect((await admin.post(`${bo(e)}/seat-holds`, { seats: [19] })).body.error.domainCode).toBe('SEAT_UNAVAILABLE');
+  });
+
+  it('bad input and another tenant: 400 / 404, nothing held', async () => {
+    const { e } = await seatedEvent();
+    expect((await admin.post(`${bo(e)}/seat-holds`, {})).status).toBe(400);
+    expect((await admin.post(`${bo(e)}/seat-holds`, { seats: [500] })).body.error.domainCode).toBe('SEAT_NOT_FOUND');
+    expect((await admin.post(`${bo({ id: 'nope' })}/seat-holds`, { seats: [1] })).status).toBe(404);
+    expect((await otherAdmin.post(`${bo(e, other)}/seat-holds`, { seats: [1] })).status).toBe(404);
+    const plain = await givenEventOnSale(server, tenant.id);
+    expect((await admin.post(`${bo(plain)}/seat-holds`, { seats: [1] })).status).toBe(404);
+    expect((await site().post(`/api/tenants/${tenant.id}/events/${e.id}/box-office/seat-holds`, { seats: [1] })).status).not.toBe(201);
+    expect(await freeCount(e)).toBe(22);
   });
 });

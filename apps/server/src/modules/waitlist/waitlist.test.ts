@@ -15,7 +15,8 @@ import {
 } from '../../../test/harness.js';
 import { parseCsv } from '../../../test/fixtures/sales.js';
 import { givenPaidOrder } from '../../../test/fixtures/paid-orders.js';
-import { jobs, orders, outbox, ticketTypes, waitlistEntries } from '../../db/schema/index.js';
+import { eventSeats, jobs, orders, outbox, seatHolds, ticketTypes, waitlistEntries } from '../../db/schema/index.js';
+import { expireSeatHold } from '../seating/seat-hold-jobs.js';
 import { HOLD_EXPIRY_JOB } from '../orders/holds.js';
 
 let server: TestServer;
@@ -319,5 +320,45 @@ describe("the organiser's list", () => {
     const elsewhere = await soldOut(1);
     expect((await organiser.delete(`${listPath(elsewhere.event)}/entries/${entry!.id}`)).status).toBe(404);
     expect((await entriesOf(event.id))[0]!.state).toBe('waiting');
+  });
+});
+
+describe('an offer of a seated ticket type (issue 27)', () => {
+  it('holds the best free seats for the claim, which the checkout sends; opened again, the same seats', async () => {
+    const event = await givenEventOnSale(server, tenant.id, { ticketTypes: [{ name: 'Stalls', price: 4500, quantity: 2, maxPerOrder: 2 }] });
+    const typeId = event.ticketTypeIds[0]!;
+    const layout = await organiser.post(`/api/tenants/${tenant.id}/venue-layouts`, { name: 'Two seats', sections: [{ name: 'Stalls', category: 'Stalls', rows: 1, seatsPerRow: 2 }] });
+    expect(layout.status).toBe(201);
+    expect((await organiser.put(`/api/tenants/${tenant.id}/events/${event.id}/seating`, { layoutId: layout.body.id, categories: [{ category: 'Stalls', ticketTypeId: typeId }] })).status).toBe(200);
+    const pub = `/api/p/tenants/${tenant.id}/events/${event.id}`;
+    const buyer = server.client(tenant.url);
+    const seats = await buyer.post(`${pub}/seat-holds`, { seats: [0, 1] });
+    const lines = [{ ticketTypeId: typeId, quantity: 2 }];
+    const first = await buyer.post(ordersPath(event), { ...checkoutPayload(lines, { email: 'first@example.test' }), seatHold: { holdId: seats.body.holdId, token: seats.body.token } });
+    expect(first.status).toBe(201);
+    expect(await remaining(typeId)).toBe(0);
+    expect((await join(event, 'seated-fan@example.test', 2)).status).toBe(201);
+    // The first buyer's hold and its seats run out; the list's first gets the offer.
+    await db().update(seatHolds).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(seatHolds.id, seats.body.holdId));
+    expect(await expireSeatHold({ deps: server.app.deps, tenantId: tenant.id, holdId: seats.body.holdId })).toBe(true);
+    await expire(first.body.orderUID);
+    const [mail] = await offerMails('seated-fan@example.test');
+    const link = claimLink(mail!.text);
+    const c = server.client(tenant.url);
+    const claim = await c.post(claimPath(event), { entryId: link.entryId, token: link.token });
+    expect(claim.status).toBe(200);
+    expect(claim.body.seatHold.seats.map((s: { label: string }) => s.label)).toEqual(['Stalls · Row A · Seat 1', 'Stalls · Row A · Seat 2']);
+    const again = await c.post(claimPath(event), { entryId: link.entryId, token: link.token });
+    expect(again.body.seatHold.seats.map((s: { n: number }) => s.n)).toEqual([0, 1]);
+    expect((await db().select().from(seatHolds).where(and(eq(seatHolds.eventId, event.id), eq(seatHolds.status, 'live')))).length).toBe(1);
+    const seatHold = { holdId: again.body.seatHold.holdId, token: again.body.seatHold.token };
+    const placed = await c.post(ordersPath(event), { ...checkoutPayload(lines, { email: 'seated-fan@example.test' }), draftOrderUID: claim.body.orderUID, seatHold });
+    expect(placed.status).toBe(201);
+    const pay = new URL(placed.body.message);
+    const body = new URLSearchParams({ cardNumber: '4242424242424242', expiry: '11/39', cvc: '999' }).toString();
+    expect((await c.request('POST', pay.pathname, Buffer.from(body), { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(303);
+    await server.app.deps.jobs.drain();
+    const [order] = await db().select().from(orders).where(eq(orders.orderUid, placed.body.orderUID));
+    expect((await db().select().from(eventSeats).where(eq(eventSeats.eventId, event.id))).map((s) => s.orderId)).toEqual([order!.id, order!.id]);
   });
 });

@@ -8,6 +8,7 @@ import {
   type BoxOfficePaymentMethod,
   type TBoxOfficeMenu,
   type TBoxOfficeSaleResponse,
+  type TSeatHold,
 } from '@marquee/core';
 import { IconArrowLeft, IconCash, IconChevronDown, IconCloudOff, IconCreditCard, IconGift, IconMinus, IconPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -18,6 +19,7 @@ import { domainCodeOf, errorMessage, isApiError, isNetworkError } from '../../..
 import { formatMoney, toCents } from '../../../ui/money';
 import { boxOfficeApi, boxOfficeMenuKey } from '../api';
 import { SaleReceipt } from './sale-receipt';
+import { SaleSeats } from './sale-seats';
 
 const newKey = () => crypto.randomUUID();
 
@@ -91,6 +93,44 @@ export function BoxOfficePage() {
   const [sold, setSold] = useState<TBoxOfficeSaleResponse | null>(null);
 
   const lines = useMemo(() => Object.entries(qty).filter(([, n]) => n > 0).map(([ticketTypeId, quantity]) => ({ ticketTypeId, quantity })), [qty]);
+  // Issue 27: a seated ticket type's seats are held as soon as its count changes (best available N
+  // together, the earlier hold given back in the same request), and sold with the sale.
+  const seatedIds = useMemo(() => new Set((menu.data?.ticketTypes ?? []).filter((t) => t.seated).map((t) => t.id)), [menu.data]);
+  const seatedLines = lines.filter((l) => seatedIds.has(l.ticketTypeId));
+  const [seatArgs] = useDebouncedValue(JSON.stringify(seatedLines), 200);
+  const [seatHold, setSeatHold] = useState<TSeatHold | null>(null);
+  const [seatState, setSeatState] = useState<{ busy: boolean; problem: string | null; for: string }>({ busy: false, problem: null, for: '[]' });
+  useEffect(() => {
+    const wanted = JSON.parse(seatArgs) as typeof seatedLines;
+    if (wanted.length === 0) {
+      setSeatState({ busy: false, problem: null, for: seatArgs });
+      return;
+    }
+    if (wanted.length > 1) {
+      setSeatState({ busy: false, problem: 'Sell one seated ticket type per sale: the seats of each are chosen together.', for: seatArgs });
+      return;
+    }
+    let live = true;
+    setSeatState((s) => ({ ...s, busy: true, problem: null }));
+    const previous = seatHold;
+    boxOfficeApi
+      .holdSeats(tenantId, eventId, { best: { ticketTypeId: wanted[0]!.ticketTypeId, quantity: wanted[0]!.quantity }, replace: previous ? { holdId: previous.holdId, token: previous.token } : null })
+      .then((hold) => {
+        if (!live) return;
+        setSeatHold(hold);
+        setSeatState({ busy: false, problem: null, for: seatArgs });
+      })
+      .catch((e: unknown) => {
+        if (!live) return;
+        setSeatHold(null);
+        setSeatState({ busy: false, problem: errorMessage(e), for: seatArgs });
+      });
+    return () => {
+      live = false;
+    };
+    // The hold follows the seated counts only; the previous hold is read when they change.
+  }, [seatArgs, tenantId, eventId]);
+  const seatsReady = seatedLines.length === 0 || (!seatState.busy && seatState.for === JSON.stringify(seatedLines) && seatHold !== null && seatState.problem === null);
   const code = method === 'complimentary' ? '' : discountCode.trim();
   const [quoteArgs] = useDebouncedValue(JSON.stringify({ lines, method, code }), 250);
   const quote = useQuery({
@@ -117,6 +157,7 @@ export function BoxOfficePage() {
     setAdmit(false);
     setProblem(null);
     setSold(null);
+    setSeatHold(null);
     setKey(newKey());
   };
 
@@ -136,6 +177,7 @@ export function BoxOfficePage() {
         lastName: buyer.lastName,
         email: buyer.email,
         admit,
+        seatHold: seatedLines.length > 0 && seatHold ? { holdId: seatHold.holdId, token: seatHold.token } : null,
       });
       setSold(answer);
       void queryClient.invalidateQueries({ queryKey: boxOfficeMenuKey(tenantId, eventId) });
@@ -154,7 +196,7 @@ export function BoxOfficePage() {
   };
 
   const data = menu.data;
-  const canSell = online && lines.length > 0 && total !== null && !quote.isFetching && !quoteProblem &&
+  const canSell = online && lines.length > 0 && total !== null && !quote.isFetching && !quoteProblem && seatsReady &&
     (method !== 'cash' || (tenderedCents !== null && change !== null && change >= 0)) &&
     (method !== 'card_terminal' || reference.trim() !== '');
   const ticketCount = lines.reduce((n, l) => n + l.quantity, 0);
@@ -230,6 +272,7 @@ export function BoxOfficePage() {
               admit={admit}
               setAdmit={setAdmit}
               problem={problem ?? quoteProblem}
+              seats={seatedLines.length > 0 ? <SaleSeats hold={seatState.problem ? null : seatHold} busy={seatState.busy} problem={seatState.problem} /> : null}
             />
           )
         )}
@@ -280,6 +323,8 @@ type SaleFormProps = {
   admit: boolean;
   setAdmit: (v: boolean) => void;
   problem: ReturnType<typeof refusalOf> | null;
+  /** Issue 27: the seats held for the sale's seated tickets. */
+  seats: React.ReactNode;
 };
 
 function SaleForm(p: SaleFormProps) {
@@ -325,6 +370,7 @@ function SaleForm(p: SaleFormProps) {
           );
         })}
       </Stack>
+      {p.seats}
 
       <Card withBorder radius="md" padding="sm">
         <Text fw={700} mb="xs">

@@ -57,6 +57,11 @@ export function SaleReceipt({ sale, onNext }: { sale: TBoxOfficeSaleResponse; on
                 </Badge>
               )}
             </Group>
+            {t.seat && (
+              <Text fz="sm" fw={600} c="indigo.8" data-testid="sold-ticket-seat">
+                {t.seat}
+              </Text>
+            )}
             <Box mx="auto" w={200} h={200} dangerouslySetInnerHTML={{ __html: t.qrSvg }} aria-label={`QR code of ticket ${t.ticketUid}`} role="img" />
             <Text ta="center" ff="monospace" fz="sm" c="gray.7">
               {t.ticketUid}

@@ -72,6 +72,14 @@ export function SeatSvg({ map, states, mine, onToggle, label, height = 420 }: Se
   const [box, setBox] = useState<Box>(full);
   // Another plan (the editor's sections changed): show all of it again.
   useEffect(() => setBox(full), [full]);
+  // The first frame with the seats drawn, as a user timing (bench/seat-page-lighthouse.ts reads it).
+  useEffect(() => {
+    if (map.seats.length === 0 || typeof performance.mark !== 'function') return;
+    const frame = requestAnimationFrame(() => {
+      if (performance.getEntriesByName('mq-seat-map-painted').length === 0) performance.mark('mq-seat-map-painted');
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [map]);
   const svg = useRef<SVGSVGElement>(null);
   const pointers = useRef(new Map<number, { x: number; y: number }>());
   const moved = useRef(0);

@@ -2,6 +2,7 @@ import { WAITLIST_CLAIM_ERRORS, assertNever, domainCodeAmong } from '@marquee/co
 import { useEffect, useRef, useState } from 'react';
 import { isApiError, isNotFound } from '../../../../ui/api-client';
 import { setCart, type CartItem } from '../../cart/cart-store';
+import { setSeatHold } from '../../../seating/seat-store';
 import { savePendingOrder } from '../../checkout/checkout-storage';
 import { useEventOutlet } from '../../event-site/components/event-layout';
 import site from '../../event-site/components/site.module.css';
@@ -37,6 +38,8 @@ export function WaitlistClaimPage() {
           const t = types.get(l.ticketTypeId);
           return { id: l.ticketTypeId, ticketName: t?.details.name ?? 'Tickets', price: t?.details.price ?? 0, quantity: l.quantity, details: t?.details.details ?? '' };
         });
+        // Issue 27: a seated ticket type's offer comes with its best seats held; the checkout sends them.
+        setSeatHold(event.id, offer.seatHold);
         savePendingOrder({ orderUID: offer.orderUID, token: offer.orderToken, eventName, email: offer.email, holdExpiresAt: offer.holdExpiresAt, breakdown: offer.breakdown, items, waitlist: true });
         setCart(eventName, items);
         navigate(`/${eventName}/account`, { replace: true, state: { fromCart: true } });
