@@ -58,3 +58,5 @@ export * from './attendee-answers.js';
 
 export * from './seating.js';
 export * from './schemas/seating.js';
+
+export * from './schemas/series.js';

@@ -26,3 +26,5 @@ export * from './drawers.js';
 export * from './questions.js';
 
 export * from './seating.js';
+
+export * from './series.js';
