@@ -25,6 +25,9 @@ export const RESERVED_PATHS = [
 
   // Issue 27: the tenant console's venue layouts (the seating editor).
   'venue-layouts',
+
+  // Issue 28: the tenant console's event series, and each series' public page (/series/{urlName}).
+  'event-series', 'series',
 ] as const;
 
 const reserved = new Set<string>(RESERVED_PATHS);

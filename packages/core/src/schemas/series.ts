@@ -14,16 +14,9 @@ export const SERIES_MAX_DATES = 366;
 /** A series' URL name leaves room for the date's suffix (-2026-12-01-1900) within an event's 60. */
 export const SERIES_URL_NAME_MAX = 40;
 
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
-const zDate = z
-  .string({ error: M.seriesDateInvalid })
-  .regex(DATE_RE, M.seriesDateInvalid)
-  .refine((v) => {
-    const d = new Date(`${v}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-  }, M.seriesDateInvalid);
-const zTime = z.string({ error: M.seriesTimeInvalid }).regex(TIME_RE, M.seriesTimeInvalid);
+// Formats 'date' and 'time' in the OpenAPI document: a real calendar date, and HH:MM on a 24-hour clock.
+const zDate = z.iso.date({ error: M.seriesDateInvalid });
+const zTime = z.iso.time({ precision: -1, error: M.seriesTimeInvalid });
 
 /** ISO weekdays: 1 Monday … 7 Sunday. */
 export const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;

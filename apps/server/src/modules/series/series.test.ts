@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, eventSeries, outbox, ticketTypes } from '../../db/schema/index.js';
 import { givenTenantWithAdmin, startTenantServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { givenSale } from '../../../test/fixtures/sales.js';
+import { DEMO_SERIES, seedDemoSeries } from './demo.js';
 
 let server: TestServer;
 let tenant: GivenTenant;
@@ -272,3 +273,14 @@ describe('series: the public page', () => {
 });
 
 it('SERIES_MAX_DATES is a year of daily dates', () => expect(SERIES_MAX_DATES).toBe(366));
+
+describe('series: the demo', () => {
+  it('seeds a weekly series with six public dates on sale', async () => {
+    const demo = await givenTenantWithAdmin(server);
+    await db().transaction((tx) => seedDemoSeries(tx, demo.tenant.id));
+    const page = await server.client(demo.tenant.url).get(`/series/${DEMO_SERIES.urlName}`);
+    expect(page.status).toBe(200);
+    expect(page.raw.toString().match(/Choose tickets/g)).toHaveLength(6);
+    expect(page.raw.toString()).toContain('20 left');
+  });
+});
