@@ -25,7 +25,7 @@ import { exampleOf, loadOperations, pathParamsOf, rowCounts, urlOf, type Operati
 // only, no foreign data in any body, and nothing of the victim's changed.
 
 /** Path (and query) parameters naming a tenant's resource, and where the victim's value comes from. */
-const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId', 'drawerId', 'questionId', 'keyId', 'refundId', 'layoutId', 'holdId', 'seriesId'] as const;
+const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId', 'drawerId', 'questionId', 'keyId', 'refundId', 'layoutId', 'holdId', 'seriesId', 'seriesTicketTypeId'] as const;
 type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
 /**
  * Parameters naming something global (platform policies, charities, global rules) on platform-only
@@ -112,7 +112,8 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     details: { name: `${label} walk`, timeZone: 'UTC', ticketTypes: [{ name: 'Walk', price: 1000, quantity: 5 }], schedule: { dates: ['2031-05-01', '2031-05-02'], startTime: '10:00', endTime: '11:00' }, publish: true },
   });
   const seriesId: string | undefined = series.body?.id;
-  if (!ruleId || !exportId || !scanId || !messageId || !endpointId || !drawerId || !keyId || !layoutId || !holdId || !seriesId)
+  const seriesTicketTypeId: string | undefined = series.body?.details?.ticketTypes?.[0]?.id;
+  if (!ruleId || !exportId || !scanId || !messageId || !endpointId || !drawerId || !keyId || !layoutId || !holdId || !seriesId || !seriesTicketTypeId)
     throw new Error(`fixture for ${label}: rules ${JSON.stringify(rules.body).slice(0, 300)}, export ${JSON.stringify(exp.body).slice(0, 300)}, scan ${JSON.stringify(scan.body).slice(0, 300)}`);
   const ids: Ids = {
     tenantId: tenant.id,
@@ -141,6 +142,7 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     layoutId,
     holdId,
     seriesId,
+    seriesTicketTypeId,
   };
   const secrets = [...new Set([...Object.values(ids), tenant.name, event.name, `${label} walk`, order.email, admin.email, staff.email, `${label.toLowerCase()}-fan@example.test`, `hello@${tenant.url}.test`])];
   return { tenant, ids, secrets };

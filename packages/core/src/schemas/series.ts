@@ -86,6 +86,10 @@ export const ZCreateSeriesRequest = z.object({
 });
 export type TCreateSeriesRequest = z.input<typeof ZCreateSeriesRequest>;
 
+/** A series-level edit of one of its ticket types; it flows to the dates whose copy still has the old value. */
+export const ZUpdateSeriesTicketTypeRequest = z.object({ details: ZSeriesTicketType.partial() });
+export type TUpdateSeriesTicketTypeRequest = z.input<typeof ZUpdateSeriesTicketTypeRequest>;
+
 export const ZAddSeriesDateRequest = z.object({
   details: z.object({ date: zDate, startTime: zTime, endTime: zTime }),
 });

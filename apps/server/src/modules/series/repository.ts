@@ -144,3 +144,27 @@ export async function eventNameOf(db: DbOrTx, tenantId: string, eventId: string)
   const [row] = await db.select({ name: events.name, status: events.status }).from(events).where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)));
   return row;
 }
+
+export async function lockSeriesTicketType(db: DbOrTx, tenantId: string, seriesId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(seriesTicketTypes)
+    .where(and(eq(seriesTicketTypes.tenantId, tenantId), eq(seriesTicketTypes.seriesId, seriesId), eq(seriesTicketTypes.id, id)))
+    .for('update');
+  return row;
+}
+
+export async function updateSeriesTicketType(db: DbOrTx, tenantId: string, id: string, set: Partial<Pick<SeriesTicketTypeRow, 'name' | 'price' | 'quantity'>>) {
+  if (Object.keys(set).length === 0) return;
+  await db.update(seriesTicketTypes).set(set).where(and(eq(seriesTicketTypes.tenantId, tenantId), eq(seriesTicketTypes.id, id)));
+}
+
+/** The dates' copies of a series ticket type, on dates that are not cancelled, in id order (lock order). */
+export async function copiesOf(db: DbOrTx, tenantId: string, seriesTicketTypeId: string) {
+  return db
+    .select({ id: ticketTypes.id, eventId: ticketTypes.eventId, name: ticketTypes.name, price: ticketTypes.price, quantity: ticketTypes.quantity })
+    .from(ticketTypes)
+    .innerJoin(events, and(eq(events.tenantId, ticketTypes.tenantId), eq(events.id, ticketTypes.eventId)))
+    .where(and(eq(ticketTypes.tenantId, tenantId), eq(ticketTypes.seriesTicketTypeId, seriesTicketTypeId), sql`${events.status} <> 'cancelled'`))
+    .orderBy(asc(ticketTypes.id));
+}

@@ -1,4 +1,4 @@
-import { ZAddSeriesDateRequest, ZCancelSeriesDateRequest, ZCreateSeriesRequest, ZMoveSeriesDateRequest, ZSeries, ZSeriesList } from '@marquee/core';
+import { ZAddSeriesDateRequest, ZCancelSeriesDateRequest, ZCreateSeriesRequest, ZMoveSeriesDateRequest, ZSeries, ZSeriesList, ZUpdateSeriesTicketTypeRequest } from '@marquee/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,9 +12,11 @@ import { registerDateMovedJob } from './date-moved-mail.js';
 import { getSeries, listSeries } from './get-series.js';
 import { moveSeriesDate } from './move-date.js';
 import { renderSeriesPage } from './public-page.js';
+import { updateSeriesTicketType } from './update-ticket-type.js';
 
 const ZTenantParams = z.object({ tenantId: z.string() });
 const ZSeriesParams = z.object({ tenantId: z.string(), seriesId: z.uuid() });
+const ZTypeParams = z.object({ tenantId: z.string(), seriesId: z.uuid(), seriesTicketTypeId: z.uuid() });
 const ZDateParams = z.object({ tenantId: z.string(), seriesId: z.uuid(), eventId: z.uuid() });
 const SERIES_NAME_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -49,6 +51,21 @@ export function registerSeriesRoutes(app: FastifyInstance, deps: Deps) {
     '/api/tenants/:tenantId/series/:seriesId',
     { config: { access: EVENTS_READ }, schema: { tags, summary: 'The series with each date’s sold and left, and the whole series’ sums', params: ZSeriesParams, response: { 200: ZSeries } } },
     async (req) => getSeries({ deps, ctx: tenantCtxOf(req), seriesId: req.params.seriesId }),
+  );
+
+  r.patch(
+    '/api/tenants/:tenantId/series/:seriesId/ticket-types/:seriesTicketTypeId',
+    {
+      config: { access: EVENTS_WRITE },
+      schema: {
+        tags,
+        summary: 'Changes a series ticket type; each date whose copy still has the old value follows (a per-date change is kept)',
+        params: ZTypeParams,
+        body: ZUpdateSeriesTicketTypeRequest,
+        response: { 200: ZSeries },
+      },
+    },
+    async (req) => updateSeriesTicketType({ deps, ctx: tenantCtxOf(req), seriesId: req.params.seriesId, ticketTypeId: req.params.seriesTicketTypeId, changes: req.body.details }),
   );
 
   r.post(

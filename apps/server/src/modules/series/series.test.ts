@@ -274,6 +274,59 @@ describe('series: the public page', () => {
 
 it('SERIES_MAX_DATES is a year of daily dates', () => expect(SERIES_MAX_DATES).toBe(366));
 
+describe('series: a series-level ticket type edit', () => {
+  it('flows to the dates that kept the series’ value; a per-date price, a sold-out quantity and a cancelled date keep theirs', async () => {
+    const res = await admin.post(base(), weekly({ name: 'Lantern walk', schedule: { dates: ['2032-01-04', '2032-01-05', '2032-01-06', '2032-01-07'], startTime: '18:00', endTime: '19:00' } }));
+    const s = res.body;
+    const adult = s.details.ticketTypes.find((t: { name: string }) => t.name === 'Adult');
+    const copies = async () =>
+      Object.fromEntries(
+        (await db().select().from(ticketTypes).where(eq(ticketTypes.seriesTicketTypeId, adult.id))).map((t) => [t.eventId, [t.name, t.price, t.quantity, t.remaining]]),
+      );
+    const [d0, d1, d2, d3] = s.details.dates.map((d: { eventId: string }) => d.eventId);
+    const before = await copies();
+    // Date 1's price set on its own; date 2 sold 12 of its 15 adults; date 3 cancelled.
+    const d1Type = (await db().select().from(ticketTypes).where(and(eq(ticketTypes.seriesTicketTypeId, adult.id), eq(ticketTypes.eventId, d1))))[0]!;
+    expect((await admin.patch(`/api/tenants/${tenant.id}/events/${d1}/ticket-types/${d1Type.id}`, { details: { price: 1800 } })).status).toBe(200);
+    await db().update(ticketTypes).set({ remaining: 3 }).where(and(eq(ticketTypes.seriesTicketTypeId, adult.id), eq(ticketTypes.eventId, d2)));
+    expect((await admin.post(`${base()}/${s.id}/dates/${d3}/cancel`, {})).status).toBe(200);
+
+    const edit = await admin.patch(`${base()}/${s.id}/ticket-types/${adult.id}`, { details: { name: 'Grown-up', price: 3000, quantity: 10 } });
+    expect(edit.status).toBe(200);
+    expect(edit.body.details.ticketTypes.find((t: { id: string }) => t.id === adult.id)).toMatchObject({ name: 'Grown-up', price: 3000, quantity: 10 });
+    const after = await copies();
+    expect(after[d0]).toEqual(['Grown-up', 3000, 10, 10]);
+    expect(after[d1]).toEqual(['Grown-up', 1800, 10, 10]);
+    expect(after[d2]).toEqual(['Grown-up', 3000, 15, 3]);
+    expect(after[d3]).toEqual(before[d3]);
+  });
+
+  it('refuses bad input and another series’ or tenant’s ticket type, changing nothing', async () => {
+    const mine = (await admin.get(base())).body.result[0].id;
+    const theirs = await other.admin.post(`/api/tenants/${other.tenant.id}/series`, weekly({ name: 'Their lantern walk' }));
+    const theirType = theirs.body.details.ticketTypes[0].id;
+    expect((await admin.patch(`${base()}/${mine}/ticket-types/${theirType}`, { details: { price: 1 } })).status).toBe(404);
+    expect((await admin.patch(`${base()}/${theirs.body.id}/ticket-types/${theirType}`, { details: { price: 1 } })).status).toBe(404);
+    const bad = await other.admin.patch(`/api/tenants/${other.tenant.id}/series/${theirs.body.id}/ticket-types/${theirType}`, { details: { price: -5, quantity: 0 } });
+    expect(bad.status).toBe(400);
+    const [row] = await db().select().from(ticketTypes).where(eq(ticketTypes.seriesTicketTypeId, theirType));
+    expect(row!.price).toBe(2500);
+  });
+});
+
+describe('series: API keys', () => {
+  it('a read key lists series; an events:manage key creates one; a read key may not', async () => {
+    const key = async (scopes: string[]) => (await admin.post(`/api/tenants/${tenant.id}/api-keys`, { details: { name: `Series ${scopes.join()}`, scopes } })).body.secret as string;
+    const [read, manage] = [await key(['read']), await key(['events:manage'])];
+    const app = server.client();
+    const bearer = (k: string) => ({ authorization: `Bearer ${k}` });
+    expect((await app.request('GET', base(), undefined, bearer(read))).status).toBe(200);
+    const body = weekly({ name: 'Keyed walk', schedule: { dates: ['2031-12-01'], startTime: '10:00', endTime: '11:00' } });
+    expect((await app.request('POST', base(), body, bearer(read))).status).toBe(403);
+    expect((await app.request('POST', base(), body, bearer(manage))).status).toBe(201);
+  });
+});
+
 describe('series: the demo', () => {
   it('seeds a weekly series with six public dates on sale', async () => {
     const demo = await givenTenantWithAdmin(server);

@@ -181,7 +181,7 @@ export function SeriesDetailPage() {
                     <Menu.Item component={Link} to={`/events/${d.eventId}`}>
                       Event page
                     </Menu.Item>
-                    <Menu.Item component={Link} to={`/reports/sales?eventId=${d.eventId}`}>
+                    <Menu.Item component={Link} to={`/reports/sales/event/${d.eventId}`}>
                       Sales report
                     </Menu.Item>
                     <Menu.Item component={Link} to={`/events/${d.eventId}/check-in`}>
