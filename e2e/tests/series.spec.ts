@@ -54,7 +54,11 @@ test.describe('event series', () => {
     });
 
     await test.step('the cart shows the date; the buyer pays', async () => {
-      await page.getByRole('button', { name: 'Add one Adult' }).click();
+      // The page is server-rendered: a tap before it is interactive does nothing, so tap until the cart counts it.
+      await expect(async () => {
+        await page.getByRole('button', { name: 'Add one Adult' }).click();
+        await expect(page.getByTestId('view-cart')).toBeEnabled({ timeout: 2_000 });
+      }).toPass({ timeout: 30_000 });
       await page.getByTestId('view-cart').click();
       await expect(page.getByText(second.name).first()).toBeVisible();
       await expect(page.getByText(secondShortDay).first()).toBeVisible();
