@@ -17,8 +17,10 @@ for (const width of [1280, 390]) {
   await page.getByTestId('series-date').first().waitFor();
   await page.screenshot({ path: `/tmp/series-shots/series-detail-${width}.png`, fullPage: true });
   await page.goto(`${origin}/event-series/new`);
-  await page.getByLabel('Name').fill('Museum timed entry');
-  await page.getByRole('switch', { name: /Timed entry/ }).check({ force: true });
+  await page.waitForTimeout(3000);
+  await page.screenshot({ path: `/tmp/series-shots/series-editor-raw-${width}.png`, fullPage: true });
+  await page.getByRole('textbox', { name: /^Name/ }).first().fill('Museum timed entry');
+  await page.getByText('Timed entry: split each day into slots').click();
   await page.waitForTimeout(500);
   await page.screenshot({ path: `/tmp/series-shots/series-editor-${width}.png`, fullPage: true });
   await page.goto(`${origin}/series/harbour-walk`);
