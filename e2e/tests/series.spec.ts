@@ -99,10 +99,12 @@ test.describe('event series', () => {
       await context.grantPermissions(['camera'], { origin: acme });
       const scanner = await context.newPage();
       await scanner.goto(`${acme}/login`);
-      await scanner.getByLabel('Email').fill(ORGANISER.email);
-      await scanner.locator('input[autocomplete="current-password"]').fill(ORGANISER.password);
-      await scanner.getByRole('button', { name: 'Log in' }).click();
-      await expect(scanner.getByTestId('console-nav')).toBeAttached();
+      // Signed in by the page itself (the form is the accounts' own tests'), so the session cookie is this phone's.
+      const status = await scanner.evaluate(
+        async (body) => (await fetch('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status,
+        { username: ORGANISER.email, password: ORGANISER.password },
+      );
+      expect(status).toBe(200);
 
       await test.step('at the third date’s door the ticket is refused as another event’s', async () => {
         await scanner.goto(`${acme}/events/${dates[2]!.eventId}/check-in`);
