@@ -122,7 +122,7 @@ function stringExample(schema: JsonSchema, name: string, ids: Record<string, str
   if (f === 'uri' || /url$/i.test(name) && !/^url$/i.test(name)) return 'http://example.test/x';
   // Issue 28: a calendar date or a wall-clock time (the series' schedule) by their formats first.
   if (f === 'date') return '2030-01-01';
-  if (f === 'time') return '10:00';
+  if (f === 'time' || (schema.pattern ?? '').startsWith('^(?:[01]\\d|2[0-3]):')) return '10:00';
   if (f === 'date-time' || /date|At$/i.test(name)) return '2030-01-01T00:00:00.000Z';
   if (f === 'date' || /^(from|to)$/.test(name) || /\\d\{4\}-/.test(schema.pattern ?? '')) return '2030-01-01';
   if (/phone/i.test(name)) return '+15551234567';
