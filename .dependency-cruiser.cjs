@@ -47,6 +47,8 @@ const SERVER_MODULES = {
   // the console: an event and what hangs off it
   discounts: ['events', 'ticket-types'],
   'ticket-types': ['events'],
+  // issue 28: a series is a parent of ordinary events; its dates are made, moved and cancelled through events
+  series: ['events', 'ticket-types'],
   mailout: ['events', 'policies'],
   'page-builder': ['events', 'templates'],
   events: ['charities', 'policies'],
@@ -104,6 +106,8 @@ const WEB_FEATURES = {
   // issue 27: the ticket menu's seat map, the cart's and the checkout's seats
   attendee: ['seating'],
   waitlist: [],
+  // issue 28: the series editor links to each date's ordinary event pages by URL only
+  series: [],
   charities: [],
   'event-pages': [],
   legal: [],

@@ -53,6 +53,7 @@ import { registerReportRoutes } from './modules/reports/routes.js';
 import { registerCheckinRoutes } from './modules/checkin/routes.js';
 import { registerBoxOfficeRoutes } from './modules/box-office/routes.js';
 import { registerSeatingRoutes } from './modules/seating/routes.js';
+import { registerSeriesRoutes } from './modules/series/routes.js';
 import { registerWaitingRoomRoutes } from './modules/waiting-room/routes.js';
 import { registerTransferRoutes } from './modules/transfers/routes.js';
 
@@ -291,6 +292,7 @@ export async function buildApp(config: Config, database: Database, opts: { traci
   registerCheckinRoutes(app, deps);
   registerBoxOfficeRoutes(app, deps);
   registerSeatingRoutes(app, deps);
+  registerSeriesRoutes(app, deps);
   registerWaitingRoomRoutes(app, deps);
   registerWaitlistRoutes(app, deps);
   registerTemplateRoutes(app, deps);

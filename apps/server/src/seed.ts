@@ -10,6 +10,7 @@ import { createTenant } from './modules/tenant-creation/create-tenant.js';
 import { seedDemoCharity, seedDemoCover, seedDemoEvent } from './modules/events/demo.js';
 import { seedDemoTemplate } from './modules/templates/demo.js';
 import { seedDemoSeatedEvent } from './modules/seating/demo.js';
+import { seedDemoSeries } from './modules/series/demo.js';
 import { seedDemoHistory } from './seed-history.js';
 
 export const DEMO_TENANT = { url: 'acme', name: 'Acme Events', email: 'hello@acme.test', phone: '+15555550100' };
@@ -50,6 +51,8 @@ export async function seedIfEmpty(deps: Deps): Promise<{ seeded: boolean }> {
     await seedDemoCover(tx, deps.storage, { tenantId, eventId: summerJam.eventId });
     // Issue 27: a seated event (the README names it).
     await seedDemoSeatedEvent(tx, tenantId);
+    // Issue 28: a weekly event series (the README names it).
+    await seedDemoSeries(tx, tenantId);
     return { tenantId, organiserId, adminId, charityId };
   });
   // A past event's sales, refunds, check-ins and payout, through the use cases (they commit on their own).

@@ -27,7 +27,7 @@ import { exampleOf, loadOperations, pathParamsOf, rowCounts, urlOf, type Operati
 // only, no foreign data in any body, and nothing of the victim's changed.
 
 /** Path (and query) parameters naming a tenant's resource, and where the victim's value comes from. */
-const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId', 'drawerId', 'questionId', 'keyId', 'refundId', 'layoutId', 'holdId', 'ticketId'] as const;
+const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId', 'drawerId', 'questionId', 'keyId', 'refundId', 'layoutId', 'holdId', 'ticketId', 'seriesId', 'seriesTicketTypeId'] as const;
 type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
 /**
  * Parameters naming something global (platform policies, charities, global rules) on platform-only
@@ -112,7 +112,13 @@ async function givenTenantWithData(label: string): Promise<Victim> {
   await c.put(`/api/tenants/${tenant.id}/events/${event.id}/seating`, { layoutId, categories: [{ category: 'Hall', ticketTypeId: event.ticketTypeIds[0] }] });
   const seatHold = await server.client(tenant.url).post(`/api/p/tenants/${tenant.id}/events/${event.id}/seat-holds`, { seats: [0] });
   const holdId: string | undefined = seatHold.body?.holdId;
-  if (!ruleId || !exportId || !scanId || !messageId || !endpointId || !drawerId || !keyId || !layoutId || !holdId)
+  // Issue 28: an event series with two dates, so that the series' routes are tried with a real id.
+  const series = await c.post(`/api/tenants/${tenant.id}/series`, {
+    details: { name: `${label} walk`, timeZone: 'UTC', ticketTypes: [{ name: 'Walk', price: 1000, quantity: 5 }], schedule: { dates: ['2031-05-01', '2031-05-02'], startTime: '10:00', endTime: '11:00' }, publish: true },
+  });
+  const seriesId: string | undefined = series.body?.id;
+  const seriesTicketTypeId: string | undefined = series.body?.details?.ticketTypes?.[0]?.id;
+  if (!ruleId || !exportId || !scanId || !messageId || !endpointId || !drawerId || !keyId || !layoutId || !holdId || !seriesId || !seriesTicketTypeId)
     throw new Error(`fixture for ${label}: rules ${JSON.stringify(rules.body).slice(0, 300)}, export ${JSON.stringify(exp.body).slice(0, 300)}, scan ${JSON.stringify(scan.body).slice(0, 300)}`);
   const ids: Ids = {
     tenantId: tenant.id,
@@ -142,8 +148,10 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     holdId,
     ticketId: doorTicket!.id,
     token,
+    seriesId,
+    seriesTicketTypeId,
   };
-  const secrets = [...new Set([...Object.values(ids), tenant.name, event.name, order.email, admin.email, staff.email, `${label.toLowerCase()}-fan@example.test`, `hello@${tenant.url}.test`])];
+  const secrets = [...new Set([...Object.values(ids), tenant.name, event.name, `${label} walk`, order.email, admin.email, staff.email, `${label.toLowerCase()}-fan@example.test`, `hello@${tenant.url}.test`])];
   return { tenant, ids, secrets };
 }
 

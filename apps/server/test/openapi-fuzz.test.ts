@@ -129,6 +129,14 @@ beforeAll(async () => {
   await server.app.deps.db
     .insert(refunds)
     .values({ tenantId: tenant.id, id: refundId, orderId: held.orderId, eventId: event.id, amount: 100, tenantAmount: 100, kind: 'event_cancelled', status: 'pending', provider: 'box_office' });
+  // Issue 28: an event series, so that its routes are fuzzed with a real id too.
+  const series = (
+    await adminClient.post(`/api/tenants/${tenant.id}/series`, {
+      details: { name: 'Fuzz walk', timeZone: 'UTC', ticketTypes: [{ name: 'Walk', price: 1000, quantity: 5 }], schedule: { dates: ['2031-05-01', '2031-05-02'], startTime: '10:00', endTime: '11:00' } },
+    })
+  ).body;
+  const seriesId: string = series.id;
+  const seriesTicketTypeId: string = series.details.ticketTypes[0].id;
   fx = {
     tenant,
     ids: {
@@ -145,6 +153,8 @@ beforeAll(async () => {
       drawerId,
       questionId,
       refundId,
+      seriesId,
+      seriesTicketTypeId,
     },
     callers: [
       { name: 'anonymous@platform', client: server.client() },

@@ -120,6 +120,9 @@ function stringExample(schema: JsonSchema, name: string, ids: Record<string, str
   if (f === 'uuid' || UUID_SHAPE.test(schema.pattern ?? '')) return '00000000-0000-4000-8000-000000000001';
   if (f === 'email' || /email/i.test(name) || /@/.test(schema.pattern ?? '')) return 'fuzz@example.test';
   if (f === 'uri' || /url$/i.test(name) && !/^url$/i.test(name)) return 'http://example.test/x';
+  // Issue 28: a calendar date or a wall-clock time (the series' schedule) by their formats first.
+  if (f === 'date') return '2030-01-01';
+  if (f === 'time' || (schema.pattern ?? '').startsWith('^(?:[01]\\d|2[0-3]):')) return '10:00';
   if (f === 'date-time' || /date|At$/i.test(name)) return '2030-01-01T00:00:00.000Z';
   if (f === 'date' || /^(from|to)$/.test(name) || /\\d\{4\}-/.test(schema.pattern ?? '')) return '2030-01-01';
   if (/phone/i.test(name)) return '+15551234567';

@@ -137,6 +137,15 @@ export const DOMAIN_ERRORS = {
   SEATS_DO_NOT_MATCH_CART: 'CONFLICT',
   /** The event's seats are held or sold: its seating plan no longer changes. */
   SEATING_IN_USE: 'CONFLICT',
+
+  /** Issue 28: a series' schedule makes no date (no dates, a rule with no end, a rule that matches nothing). */
+  SERIES_NO_DATES: 'VALIDATION',
+  /** The schedule makes more than SERIES_MAX_DATES dates (slots included). */
+  SERIES_TOO_MANY_DATES: 'VALIDATION',
+  /** A date's (or slot's) end is not after its start, or the slot length does not fit. */
+  SERIES_BAD_TIMES: 'VALIDATION',
+  /** The series already has a date starting at that time. */
+  SERIES_DATE_TAKEN: 'CONFLICT',
 } as const satisfies Record<string, ErrorCode>;
 export type DomainErrorCode = keyof typeof DOMAIN_ERRORS;
 

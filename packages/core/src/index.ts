@@ -60,3 +60,6 @@ export * from './seating.js';
 export * from './schemas/seating.js';
 export * from './schemas/embed.js';
 export * from './embed.js';
+
+
+export * from './schemas/series.js';

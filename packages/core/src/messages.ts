@@ -450,6 +450,22 @@ export const M = {
   apiKeyCreated: 'API key created. Copy it now: it will not be shown again.',
   apiKeyRevoked: 'API key revoked.',
   auditEntryImmutable: 'Audit log entries cannot be changed or deleted.',
+  // Issue 28: event series.
+  seriesDateInvalid: 'Enter a date as YYYY-MM-DD.',
+  seriesTimeInvalid: 'Enter a time as HH:MM (24-hour).',
+  seriesWeekdaysRequired: 'Choose at least one day of the week.',
+  seriesRuleEnd: 'A weekly rule needs either an end date or a number of dates (one of them).',
+  seriesEndBeforeStart: 'The end must be after the start.',
+  seriesSlotLength: 'The slot length must be at least 1 minute and fit between the start and end times.',
+  seriesNoDates: 'The series has no dates: add dates or a weekly rule.',
+  seriesTooManyDates: 'A series can have at most 366 dates (slots included). Shorten the rule or use longer slots.',
+  seriesTicketTypesRequired: 'Add at least one ticket type.',
+  seriesDateTaken: 'The series already has a date at that time.',
+  seriesNotADate: 'This event is not a date of this series.',
+  seriesCreated: 'Series created.',
+  seriesDateMoved: 'Date moved. Its buyers are being told the new time.',
+  seriesDateCancelled: 'Date cancelled. Its buyers are being refunded and told.',
+  seriesDateAdded: 'Date added.',
 } as const;
 
 export type MessageKey = keyof typeof M;

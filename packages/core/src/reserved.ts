@@ -27,6 +27,9 @@ export const RESERVED_PATHS = [
   'venue-layouts',
   // Issue 28: the embeddable ticket widget (/embed/{eventName}/...) and its script (/widget.js).
   'embed', 'widget.js',
+
+  // Issue 28: the tenant console's event series, and each series' public page (/series/{urlName}).
+  'event-series', 'series',
 ] as const;
 
 const reserved = new Set<string>(RESERVED_PATHS);

@@ -28,3 +28,5 @@ export * from './questions.js';
 export * from './seating.js';
 
 export * from './embed.js';
+
+export * from './series.js';

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { tenantCharities } from './charities.js';
+import { eventSeries, seriesTicketTypes } from './series.js';
 import { tenants } from './tenancy.js';
 
 // What is on sale and what was sold. Every table is tenant-owned: tenant_id is NOT NULL and leads
@@ -50,6 +51,8 @@ export const events = pgTable(
     charityId: uuid('charity_id'),
     /** The tenant's surcharge rule this event is priced with; null: the tenant's default rule. */
     surchargeRuleId: text('surcharge_rule_id'),
+    /** Issue 28: the series this event is one date (or slot) of; null: a single event. */
+    seriesId: uuid('series_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -60,6 +63,8 @@ export const events = pgTable(
     check('events_remaining_capacity_nonneg', sql`${t.remainingCapacity} is null or ${t.remainingCapacity} >= 0`),
     // Disabling a charity for the tenant clears its events first (modules/charities), so this never blocks it.
     foreignKey({ name: 'events_charity_fk', columns: [t.tenantId, t.charityId], foreignColumns: [tenantCharities.tenantId, tenantCharities.charityId] }),
+    foreignKey({ name: 'events_series_fk', columns: [t.tenantId, t.seriesId], foreignColumns: [eventSeries.tenantId, eventSeries.id] }),
+    index('events_series_idx').on(t.tenantId, t.seriesId, t.startDateTime),
   ],
 );
 
@@ -91,11 +96,14 @@ export const ticketTypes = pgTable(
     soldAt: text('sold_at').notNull().default('BOTH'),
     sortOrder: integer('sort_order').notNull().default(0),
     active: boolean('active').notNull().default(true),
+    /** Issue 28: the series ticket type this date's copy was made from; null: the event's own. */
+    seriesTicketTypeId: uuid('series_ticket_type_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
+    foreignKey({ name: 'ticket_types_series_tt_fk', columns: [t.tenantId, t.seriesTicketTypeId], foreignColumns: [seriesTicketTypes.tenantId, seriesTicketTypes.id] }),
     index('ticket_types_event_idx').on(t.tenantId, t.eventId),
     check('ticket_types_remaining_nonneg', sql`${t.remaining} >= 0`),
     check('ticket_types_price_nonneg', sql`${t.price} >= 0`),

@@ -23,6 +23,9 @@ const RULES: Rule[] = [
     methods: WRITE,
     path: new RegExp(`^${esc(T)}/events(/:eventId(/(cancel|cover|seatmap|waiting-room|ticket-types(/:ticketTypeId)?|discount-codes(/:discountCodeId)?))?)?$`),
   },
+  // Issue 28: event series and their dates (each date is an event; its own routes are the events' above).
+  { scope: 'events:manage', methods: WRITE, path: new RegExp(`^${esc(T)}/series(/:seriesId/(dates(/:eventId/(move|cancel))?|ticket-types/:seriesTicketTypeId))?$`) },
+  { scope: 'read', methods: READ, path: new RegExp(`^${esc(T)}/series(/:seriesId)?$`) },
   // Reads: events and everything under them but staff and messages, reports, payouts, the tenant.
   { scope: 'read', methods: READ, path: new RegExp(`^${esc(T)}(/events(/:eventId(/(?!staff|messages)[^/]+.*)?)?|/reports(/.*)?|/payouts(/.*)?)?$`) },
   { scope: 'read', methods: READ, path: /^\/api\/platform\/reports(\/.*)?$/ },

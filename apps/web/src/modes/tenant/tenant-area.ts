@@ -3,6 +3,7 @@ import {
   IconArmchair,
   IconBuildingStore,
   IconCalendarEvent,
+  IconCalendarRepeat,
   IconCash,
   IconCashRegister,
   IconChartBar,
@@ -41,6 +42,7 @@ export const tenantArea: ConsoleArea = {
   nav: [
     { label: 'Dashboard', to: '/', icon: IconGauge, end: true, visible: tenantWide },
     { label: 'Events', to: '/events', icon: IconCalendarEvent },
+    { label: 'Event series', to: '/event-series', icon: IconCalendarRepeat, visible: tenantAdmin },
     { label: 'Staff', to: '/staff', icon: IconUsers, visible: tenantWide },
     { label: 'Basic Information', to: '/info', icon: IconBuildingStore, visible: tenantWide },
     { label: 'Fees', to: '/fees', icon: IconReceipt2, visible: tenantWide },
