@@ -3,15 +3,15 @@ import { expect, test, type FrameLocator, type Page } from '@playwright/test';
 import { fillContact, givenEventOnSale, logInToConsole, ORGANISER, payOnGatewayPage, signIn, tenantOrigin, type Api, type OnSale } from './support';
 
 // Issue 28, "Selling on the organiser's website": a plain HTML page on ANOTHER origin (a tiny
-// server in this test, on E2E_PORT + 1, reached as 127.0.0.1 while Marquee is acme.localhost)
+// server in this test, on a port the system hands out (the parallel parts' servers hold E2E_PORT and
+// the next ones), reached as 127.0.0.1 while Marquee is acme.localhost)
 // pastes the snippet; a buyer on a phone buys a ticket in the widget, pays on the gateway's page in
 // the whole window and comes back to that page, which shows the paid order. The same page on an
-// origin the organiser did not allow (localhost:E2E_PORT+1) cannot embed the widget.
+// origin the organiser did not allow (localhost on the same port) cannot embed the widget.
 
 const shot = (name: string) => `/tmp/widget-${name}.png`;
-const hostPort = Number(process.env.E2E_PORT ?? 3300) + 1;
-const allowedSite = `http://127.0.0.1:${hostPort}`;
-const otherSite = `http://localhost:${hostPort}`;
+let allowedSite = '';
+let otherSite = '';
 
 /** The organiser's own page: their heading and text, the snippet in the middle. */
 function organiserPage(widgetOrigin: string, urlName: string): string {
@@ -45,14 +45,17 @@ test.beforeAll(async ({ baseURL }) => {
   const origin = tenantOrigin(baseURL);
   organiser = await signIn(origin, ORGANISER);
   event = await givenEventOnSale(organiser, { prefix: 'River Concert', tickets: [{ name: 'General Admission', description: 'Standing room.', price: 3000, quantity: 50 }] });
-  // The organiser allows their site (127.0.0.1:port) only, through the console's API.
-  const res = await organiser.ctx.put(`/api/tenants/${organiser.tenantId}/embed-settings`, { data: { details: { origins: [allowedSite] } }, headers: { 'x-csrf-token': organiser.csrf } });
-  expect(res.ok(), await res.text()).toBeTruthy();
   hostServer = http.createServer((req, res) => {
     if (!req.url?.startsWith('/shop.html')) return void res.writeHead(404).end('not found');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(organiserPage(origin, event.urlName));
   });
-  await new Promise<void>((resolve) => hostServer.listen(hostPort, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => hostServer.listen(0, '127.0.0.1', resolve));
+  const hostPort = (hostServer.address() as { port: number }).port;
+  allowedSite = `http://127.0.0.1:${hostPort}`;
+  otherSite = `http://localhost:${hostPort}`;
+  // The organiser allows their site (127.0.0.1:port) only, through the console's API.
+  const res = await organiser.ctx.put(`/api/tenants/${organiser.tenantId}/embed-settings`, { data: { details: { origins: [allowedSite] } }, headers: { 'x-csrf-token': organiser.csrf } });
+  expect(res.ok(), await res.text()).toBeTruthy();
 });
 
 test.afterAll(async () => {
