@@ -137,11 +137,13 @@ export class Client {
             if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(k!.trim());
             else this.cookies.set(k!.trim(), value);
           }
-          // A gzipped answer (the seat map's, issue 27) is read as the browser reads it.
-          const raw = res.headers['content-encoding'] === 'gzip' ? gunzipSync(Buffer.concat(chunks)) : Buffer.concat(chunks);
-          let parsed: unknown = raw;
-          if ((res.headers['content-type'] ?? '').includes('json')) parsed = JSON.parse(raw.toString('utf8') || 'null');
-          else if ((res.headers['content-type'] ?? '').startsWith('text/')) parsed = raw.toString('utf8');
+          // `raw` is the bytes as they came; a gzipped answer's body (the seat map's, issue 27) is read
+          // as the browser reads it.
+          const raw = Buffer.concat(chunks);
+          const decoded = res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw;
+          let parsed: unknown = decoded;
+          if ((res.headers['content-type'] ?? '').includes('json')) parsed = JSON.parse(decoded.toString('utf8') || 'null');
+          else if ((res.headers['content-type'] ?? '').startsWith('text/')) parsed = decoded.toString('utf8');
           const out = { status: res.statusCode ?? 0, body: parsed as T, headers: res.headers, raw };
           const csrf = (parsed as { csrfToken?: unknown } | null)?.csrfToken;
           if (typeof csrf === 'string') this.csrf = csrf;
