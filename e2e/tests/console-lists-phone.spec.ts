@@ -131,6 +131,7 @@ test("an event's ticket types and the platform's tenants fit a 390 px phone, wit
   const site = tenantOrigin(baseURL);
   await logInToConsole(organiser, site, ORGANISER.email);
   await organiser.goto(`${site}/events`);
+  await organiser.getByPlaceholder('Search by event name').fill('Summer Jam');
   await organiser.getByRole('table', { name: 'Events', exact: true }).getByRole('link', { name: 'Summer Jam' }).click();
   await organiser.getByRole('tab', { name: 'Ticket types' }).click();
   const types = organiser.getByRole('table', { name: 'Ticket types', exact: true });
@@ -165,6 +166,7 @@ test("an event's discount codes fit a 390 px phone: discount, use and status und
   const site = tenantOrigin(baseURL);
   await logInToConsole(organiser, site, ORGANISER.email);
   await organiser.goto(`${site}/events`);
+  await organiser.getByPlaceholder('Search by event name').fill('Summer Jam');
   await organiser.getByRole('table', { name: 'Events', exact: true }).getByRole('link', { name: 'Summer Jam' }).click();
   await organiser.getByRole('tab', { name: 'Discount codes' }).click();
   const codes = organiser.getByRole('table', { name: 'Discount codes', exact: true });
