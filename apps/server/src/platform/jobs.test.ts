@@ -353,6 +353,24 @@ describe('claims and leases', () => {
     expect(left).toMatchObject({ attempts: 0, doneAt: null, lockedBy: null });
   });
 
+  it('a lane of kinds the worker does not take claims nothing, and fails no query', async () => {
+    await jobs().drain();
+    const mine = jobName('lane-mine');
+    const theirs = jobName('lane-theirs');
+    const errors: unknown[] = [];
+    const log = { ...silent, error: (e: unknown) => void errors.push(e) } as unknown as Parameters<typeof createJobs>[1];
+    const worker = createJobs(db(), log, 20, { kinds: [mine] });
+    worker.register(theirs, async () => {});
+    worker.lane([theirs], 1);
+    await db().transaction((tx) => worker.enqueue(tx, theirs, {}));
+    worker.start();
+    await new Promise((r) => setTimeout(r, 300));
+    await worker.stop();
+    expect(errors).toEqual([]);
+    const [left] = await rowsOf(theirs);
+    expect(left).toMatchObject({ attempts: 0, doneAt: null });
+  });
+
   it('a restarted node takes over the jobs its previous run held, at once', async () => {
     await jobs().drain();
     const name = jobName('restart');

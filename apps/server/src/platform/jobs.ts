@@ -79,6 +79,7 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
   /** `dueBy`: the round's start (database time), so that a round runs what was due when it began. */
   async function claimOne(dueBy: string, lane?: readonly string[]): Promise<Claimed | undefined> {
     const names = lane && opts.kinds ? lane.filter((n) => opts.kinds!.includes(n)) : lane ?? opts.kinds;
+    if (names && names.length === 0) return undefined; // a lane of kinds this node does not take: nothing to claim
     const only = names ? sql`and name in (${sql.join(names.map((n) => sql`${n}`), sql`, `)})` : sql``;
     const result = await db.execute(sql`
       update jobs set locked_until = now() + make_interval(secs => ${lease}), locked_by = ${owner}, attempts = attempts + 1
