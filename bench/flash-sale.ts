@@ -33,7 +33,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { CONNECTIONS, cpuMsOf, serverThreadCpuMs, startProfile } from './load-generator.js';
 import { loadServer } from './server.js';
-import { percentile, requirePostgres, seedTenant, startServer } from './support.js';
+import { percentile, requirePostgres, seedGaEvent, seedTenant, startServer } from './support.js';
 
 type Target = { port: number; host: string; tenantId: string; eventId: string; ticketTypeId: string; extra?: Record<string, unknown> };
 type Sample = { status: number; ms: number; at: number };
@@ -261,22 +261,7 @@ async function main() {
 
     // A tenant through the real use case (fee settings and rules); one event to warm up on, one to sell.
     const { tenant, host } = await seedTenant(api, server, { name: 'Bench Events', url: 'bench' });
-    const seedEvent = async (urlName: string, tickets: number) => {
-      const eventId = randomUUID();
-      const ticketTypeId = randomUUID();
-      await deps.db.insert(events).values({
-        tenantId: tenant.id,
-        id: eventId,
-        name: `Flash ${urlName}`,
-        urlName,
-        status: 'published',
-        startDateTime: new Date(Date.now() + 30 * 86400_000),
-        capacity: tickets,
-        remainingCapacity: tickets,
-      });
-      await deps.db.insert(ticketTypes).values({ tenantId: tenant.id, id: ticketTypeId, eventId, name: 'General Admission', price: 4500, quantity: tickets, remaining: tickets });
-      return { eventId, ticketTypeId };
-    };
+    const seedEvent = (urlName: string, tickets: number) => seedGaEvent(api, server, tenant.id, { name: `Flash ${urlName}`, urlName, tickets });
     const warm = await seedEvent('warm-up', 1_000_000);
     const sale = await seedEvent('flash-sale', TICKETS);
     // Issue 24: the same sale with three per-ticket questions, each order answering them.

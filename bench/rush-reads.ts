@@ -25,14 +25,13 @@
 // BENCH_POOL (10), BENCH_READ_P99_MS (50), BENCH_HOLDS_WITHIN (0.15). Exit code 1 when a count is
 // off (exactly the tickets on sale held, every read answered 200) or a budget is missed.
 
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { CONNECTIONS } from './load-generator.js';
 import { loadServer } from './server.js';
-import { percentile, requirePostgres, seedTenant, startServer } from './support.js';
+import { percentile, requirePostgres, seedGaEvent, seedTenant, startServer } from './support.js';
 
 type Sample = { status: number; ms: number; at: number };
 
@@ -136,7 +135,7 @@ function nextMessage<T>(worker: Worker): Promise<T> {
 async function main() {
   const { eq, sql } = await import('drizzle-orm');
   const api = await loadServer();
-  const { events, ticketTypes } = api;
+  const { ticketTypes } = api;
   const pglite = process.env.BENCH_DB === 'pglite';
   const adminUrl = pglite ? undefined : requirePostgres('rush-reads.ts');
   const CONNS = Number(process.env.BENCH_CONNECTIONS ?? 500);
@@ -162,27 +161,9 @@ async function main() {
   try {
     const { deps, port } = server;
     const { tenant, host } = await seedTenant(api, server, { name: 'Bench Rush', url: 'rush' });
-    const seedEvent = async (urlName: string, tickets: number) => {
-      const eventId = randomUUID();
-      const ticketTypeId = randomUUID();
-      await deps.db.insert(events).values({
-        tenantId: tenant.id,
-        id: eventId,
-        name: `Rush ${urlName}`,
-        urlName,
-        status: 'published',
-        publishedAt: new Date(),
-        description: '<p>A long evening of music, food and friends under the open sky.</p>'.repeat(4),
-        startDateTime: new Date(Date.now() + 30 * 86400_000),
-        venueName: 'The Hall',
-        address1: '10 Main St',
-        city: 'Springfield',
-        capacity: tickets,
-        remainingCapacity: tickets,
-      });
-      await deps.db.insert(ticketTypes).values({ tenantId: tenant.id, id: ticketTypeId, eventId, name: 'General Admission', price: 4500, quantity: tickets, remaining: tickets });
-      return { eventId, ticketTypeId, urlName };
-    };
+    // The page is read too: a description and a venue, as a real event page has.
+    const page = { publishedAt: new Date(), description: '<p>A long evening of music, food and friends under the open sky.</p>'.repeat(4), venueName: 'The Hall', address1: '10 Main St', city: 'Springfield' };
+    const seedEvent = (urlName: string, tickets: number) => seedGaEvent(api, server, tenant.id, { name: `Rush ${urlName}`, urlName, tickets, extra: page });
     const warm = await seedEvent('warm-up', 1_000_000);
     const alone = await seedEvent('sale-alone', TICKETS);
     const read = await seedEvent('sale-read', TICKETS);

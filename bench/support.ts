@@ -138,3 +138,31 @@ export async function seedTenant(api: ServerApi, server: BenchServer, { name, ur
   });
   return { tenant, host: `${url}.${server.config.baseDomain}:${server.port}` };
 }
+
+/**
+ * A published general-admission event a month ahead with one ticket type (General Admission, $45.00)
+ * of `tickets`, written straight to the tables (the benches measure selling, not setting up). `extra`
+ * adds event columns (a description, a venue) where a bench reads the page.
+ */
+export async function seedGaEvent(
+  api: ServerApi,
+  server: BenchServer,
+  tenantId: string,
+  { name, urlName, tickets, extra = {} }: { name: string; urlName: string; tickets: number; extra?: Record<string, unknown> },
+) {
+  const eventId = randomUUID();
+  const ticketTypeId = randomUUID();
+  await server.deps.db.insert(api.events).values({
+    tenantId,
+    id: eventId,
+    name,
+    urlName,
+    status: 'published',
+    startDateTime: new Date(Date.now() + 30 * 86400_000),
+    capacity: tickets,
+    remainingCapacity: tickets,
+    ...extra,
+  });
+  await server.deps.db.insert(api.ticketTypes).values({ tenantId, id: ticketTypeId, eventId, name: 'General Admission', price: 4500, quantity: tickets, remaining: tickets });
+  return { eventId, ticketTypeId, urlName };
+}
