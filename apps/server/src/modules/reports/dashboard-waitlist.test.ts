@@ -1,9 +1,9 @@
 import { REPORT_PATHS, type TReportDashboard } from '@marquee/core';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutPayload, givenEventOnSale, givenTenantWithSettings, givenUser, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
-import { jobs, orders, outbox } from '../../db/schema/index.js';
-import { HOLD_EXPIRY_JOB } from '../orders/holds.js';
+import { outbox } from '../../db/schema/index.js';
+import { runOutHold } from '../../../test/fixtures/run-out-hold.js';
 
 // Issue 24 "the dashboard shows how many joined and bought": the event and tenant dashboards carry
 // the waiting list's counts, the same as the event's Waiting list tab.
@@ -29,13 +29,8 @@ afterAll(async () => {
 
 const db = () => server.app.deps.db;
 
-/** The hold runs out now: its expiry job is due and the jobs run (and the offer rounds they queue). */
-async function expire(orderUid: string) {
-  const [o] = await db().select().from(orders).where(eq(orders.orderUid, orderUid));
-  await db().update(orders).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(orders.id, o!.id));
-  await db().update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(and(eq(jobs.name, HOLD_EXPIRY_JOB), sql`${jobs.payload}->>'orderId' = ${o!.id}`));
-  await server.app.deps.jobs.drain();
-}
+/** The hold runs out now (test/fixtures/run-out-hold.ts). */
+const expire = (orderUid: string) => runOutHold(server, orderUid);
 
 describe('the waiting list on the dashboards', () => {
   it('shows how many joined and how many bought, as the Waiting list tab counts them', async () => {

@@ -15,9 +15,9 @@ import {
 } from '../../../test/harness.js';
 import { parseCsv } from '../../../test/fixtures/sales.js';
 import { givenPaidOrder } from '../../../test/fixtures/paid-orders.js';
-import { eventSeats, jobs, orders, outbox, seatHolds, ticketTypes, waitlistEntries } from '../../db/schema/index.js';
+import { runOutHold } from '../../../test/fixtures/run-out-hold.js';
+import { eventSeats, orders, outbox, seatHolds, ticketTypes, waitlistEntries } from '../../db/schema/index.js';
 import { expireSeatHold } from '../seating/seat-hold-jobs.js';
-import { HOLD_EXPIRY_JOB } from '../orders/holds.js';
 
 let server: TestServer;
 let tenant: GivenTenant;
@@ -67,13 +67,8 @@ async function join(event: GivenEventOnSale, email: string, quantity = 1, c = se
   return c.post(joinPath(event), { ticketTypeId: event.ticketTypeIds[0], email, quantity });
 }
 
-/** The hold runs out now: its expiry job is due and the jobs run (which run the offer rounds it queues). */
-async function expire(orderUid: string) {
-  const [o] = await db().select().from(orders).where(eq(orders.orderUid, orderUid));
-  await db().update(orders).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(orders.id, o!.id));
-  await db().update(jobs).set({ runAt: new Date(Date.now() - 1000) }).where(and(eq(jobs.name, HOLD_EXPIRY_JOB), sql`${jobs.payload}->>'orderId' = ${o!.id}`));
-  await server.app.deps.jobs.drain();
-}
+/** The hold runs out now (test/fixtures/run-out-hold.ts). */
+const expire = (orderUid: string) => runOutHold(server, orderUid);
 
 function claimLink(text: string) {
   const url = new URL(/(https?:\/\/\S+)/.exec(text)![1]!);
