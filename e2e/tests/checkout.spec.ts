@@ -484,6 +484,33 @@ test.describe('attendee checkout', () => {
     expect(orders).toHaveLength(1);
   });
 
+  test("a quick buyer whose hold is still on its way gets the last ticket, not 'no longer available'", async ({ page, baseURL }) => {
+    const origin = tenantOrigin(baseURL);
+    const event = await onSale(organiser, { tickets: [{ name: 'Last One', description: 'The only ticket.', price: 2000, quantity: 1 }] });
+    // A slow network: the server holds the ticket at once, the answer reaches the page 3 s later.
+    let holdAnswered = false;
+    await page.route('**/api/p/tenants/*/events/*/holds', async (route) => {
+      // Playwright's own fetch resolves names itself: the tenant's host goes to 127.0.0.1 as the browser's does.
+      const url = new URL(route.request().url());
+      const host = url.host;
+      url.hostname = '127.0.0.1';
+      const answer = await route.fetch({ url: url.toString(), headers: { ...route.request().headers(), host } });
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      holdAnswered = true;
+      await route.fulfill({ response: answer });
+    });
+    await page.goto(`${origin}/${event.urlName}/tickets`);
+    await addTickets(page, 'Last One', 1);
+    await page.getByTestId('view-cart').click();
+    await page.getByTestId('continue').click();
+    await fillContact(page, `quick.${Date.now().toString(36)}@example.com`);
+    expect(holdAnswered, 'the hold answered before PLACE ORDER: the test would not show the race').toBe(false);
+    await page.getByTestId('place-order').click();
+    await expect(page.getByTestId('availability-modal')).toHaveCount(0);
+    await payOnGatewayPage(page);
+    await expect(page.getByTestId('success-page')).toHaveAttribute('data-status', 'paid', { timeout: 20_000 });
+  });
+
   test('a cancelled event says so on its pages, sells nothing, and still shows the buyer their order', async ({ page, baseURL }) => {
     const origin = tenantOrigin(baseURL);
     const event = await onSale(organiser, { tickets: [{ name: 'Seat', description: 'A seat.', price: 3000, quantity: 20 }] });

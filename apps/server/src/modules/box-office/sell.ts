@@ -291,6 +291,13 @@ export async function sellInTx(deps: Deps, tx: Tx, p: SellInTx): Promise<{ order
   }
   return {
     order: { ...order, paymentMethod: method },
-    tickets: ticketRows.map((t) => ({ ticketUid: t.ticketUid, ticketTypeName: t.ticketTypeName, used: input.admit, seatLabel: seatOf?.get(t.id) ?? null })),
+    tickets: inSeatOrder(ticketRows, seatOf).map((t) => ({ ticketUid: t.ticketUid, ticketTypeName: t.ticketTypeName, used: input.admit, seatLabel: seatOf?.get(t.id) ?? null })),
   };
+}
+
+/** Seated tickets in seat order (the receipt lists seats as the row runs), then the others as they were. */
+function inSeatOrder<T extends { id: string }>(rows: T[], seatOf: Map<string, string> | null): T[] {
+  if (!seatOf) return rows;
+  const rank = new Map([...seatOf.keys()].map((id, i) => [id, i]));
+  return [...rows].sort((a, b) => (rank.get(a.id) ?? rank.size) - (rank.get(b.id) ?? rank.size));
 }

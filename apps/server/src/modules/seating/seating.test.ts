@@ -490,6 +490,8 @@ describe('the box office sells seats (issue 27, second slice)', () => {
     expect(sold.status).toBe(200);
     const seatsSold = best.body.seats.map((s: { label: string }) => s.label);
     expect(sold.body.tickets.map((t: { seat: string | null }) => t.seat).sort()).toEqual([...seatsSold, null].sort());
+    // The receipt lists the seats in the hold's order (seat order), as the seller saw them before the money.
+    expect(sold.body.tickets.map((t: { seat: string | null }) => t.seat).filter(Boolean)).toEqual(seatsSold);
     const order = (await db().select().from(orders).where(eq(orders.orderUid, sold.body.orderUID)))[0]!;
     for (const s of best.body.seats as Array<{ n: number }>) expect(await seatRow(e, s.n)).toMatchObject({ orderId: order.id, holdId: null, ticketId: expect.any(String) });
     expect((await db().select().from(seatHolds).where(eq(seatHolds.id, best.body.holdId)))[0]!.status).toBe('sold');

@@ -38,6 +38,8 @@ export async function sellHeldSeats(tx: Tx, p: { tenantId: string; eventId: stri
       returning es.n)
     update ${tickets} t set seat_label = pairs.label from pairs
     where t.tenant_id = ${p.tenantId}::uuid and t.id = pairs.ticket_id
-    returning t.id, t.seat_label, (select count(*) from seated)::int as seated`)) as unknown as { rows: Array<{ id: string; seat_label: string }> };
-  return new Map(paired.rows.map((r) => [r.id, r.seat_label]));
+    returning t.id, t.seat_label, pairs.n, (select count(*) from seated)::int as seated`)) as unknown as { rows: Array<{ id: string; seat_label: string; n: number | string }> };
+  // In seat order (the map's insertion order), as the seat hold lists them, so the receipt matches it.
+  const inOrder = [...paired.rows].sort((a, b) => Number(a.n) - Number(b.n));
+  return new Map(inOrder.map((r) => [r.id, r.seat_label]));
 }

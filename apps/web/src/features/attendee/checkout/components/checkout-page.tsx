@@ -212,27 +212,32 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
   // page, the draft placed then is the hold. Without a hold PLACE ORDER still works as before.
   const cartKey = JSON.stringify(cartLines(items));
   const holding = useRef<string | null>(null);
+  // The hold being taken: PLACE ORDER waits for it, so a quick buyer's own hold is not counted
+  // against them (on a slow network the last ticket answered 'no longer available').
+  const holdInFlight = useRef<Promise<PendingOrder | null> | null>(null);
   useEffect(() => {
     if (returning || !isFresh || items.length === 0 || validation.blocked || holding.current === cartKey) return;
     const live = hold && Date.parse(hold.holdExpiresAt) > Date.now() ? hold : null;
     if (live && JSON.stringify(cartLines(live.items)) === cartKey) return;
     holding.current = cartKey;
-    holdCart(event.tenantId, event.id, { lines: cartLines(items), draft: live ? { orderUID: live.orderUID, token: live.token } : null, seatHold: seatHoldRef(event.id) })
+    holdInFlight.current = holdCart(event.tenantId, event.id, { lines: cartLines(items), draft: live ? { orderUID: live.orderUID, token: live.token } : null, seatHold: seatHoldRef(event.id) })
       .then((answer) => {
         const next: PendingOrder = { orderUID: answer.orderUID, token: answer.orderToken, eventName, email: '', holdExpiresAt: answer.holdExpiresAt, breakdown: answer.breakdown, items };
         savePendingOrder(next);
         setHold(next);
         setHoldEnded(false);
+        return next;
       })
       .catch((e: unknown) => {
-        if (!isApiError(e)) return;
+        if (!isApiError(e)) return null;
         // The waiting room refused the hold (not this visitor's turn yet, or the turn's orders are
         // used): no hold; PLACE ORDER says so and leads to the line, as it did before the hold.
-        if (e.domainCode === 'WAITING_ROOM_REQUIRED' || e.domainCode === 'WAITING_ROOM_ORDER_LIMIT') return;
+        if (e.domainCode === 'WAITING_ROOM_REQUIRED' || e.domainCode === 'WAITING_ROOM_ORDER_LIMIT') return null;
         const code = isNotFound(e) ? 'EVENT_NOT_ON_SALE' : placeOrderErrorOf(e.domainCode);
         if (code === 'CART_CONFLICT' || code === 'CART_CHANGED') void showAvailabilityIssue();
         else if (code === 'SEAT_HOLD_EXPIRED' || code === 'SEATS_DO_NOT_MATCH_CART') seatsGone(e.message);
         else if (code === 'EVENT_NOT_ON_SALE') void outlet.refetch();
+        return null;
       });
     // Held once per cart: the hold, the event and the items are read as they are when the cart changes.
   }, [cartKey, isFresh, returning, validation.blocked]);
@@ -253,13 +258,14 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
   const submit = async () => {
     setProcessing(true);
     const origin = window.location.origin;
+    const held = (holdInFlight.current ? await holdInFlight.current : null) ?? hold;
     try {
       const answer = await createOrder(event.tenantId, event.id, {
         order: { ...toOrderContact(values), discountCode: applied, donation: charity ? (donation.cents ?? 0) : 0 },
         lines: cartLines(items),
         // Issue 28: from the widget, back to the organiser's page (an allowed website; the server checks it).
         ...(embedReturnUrls(eventName) ?? { successUrl: `${origin}/${eventName}/success`, cancelUrl: `${origin}/${eventName}/account?payment=cancelled` }),
-        draftOrderUID: hold?.orderUID ?? null,
+        draftOrderUID: held?.orderUID ?? null,
         source: 'online',
         seatHold: seatHoldRef(event.id),
         ...(asks ? toRequest(attendeeValues) : {}),
