@@ -93,5 +93,11 @@ test('owed box-office refunds of a cancelled event are settled from the event pa
     await expect(page.getByText('This event is cancelled', { exact: true })).toBeVisible();
     await expect.poll(progress).toBe(0);
     await expect(owedPanel).toHaveCount(0);
+    // The panel stays, saying what the box office paid back (it used to vanish once nothing was owed).
+    await expect(page.getByTestId('cancellation-progress')).toContainText('Cancellation refunds finished');
+    await expect(page.getByTestId('cancellation-settled')).toContainText(
+      `2 orders paid in cash or on the card terminal were paid back at the box office: $${((cash.totalAmount + terminal.totalAmount) / 100).toFixed(2)}.`,
+    );
+    await page.screenshot({ path: '/tmp/settled-panel-390.png', fullPage: true });
   });
 });

@@ -375,6 +375,8 @@ export const ZCancellationProgress = z.object({
    * the box office (no gateway can give that money back) until staff settle them: how many, and how much.
    */
   owedAtBoxOffice: z.object({ orders: z.number().int(), amount: z.number().int() }),
+  /** Of those box-office refunds, the ones staff have settled (paid back at the box office): how many, and how much. */
+  settledAtBoxOffice: z.object({ orders: z.number().int(), amount: z.number().int() }),
   /** Those owed refunds, oldest first, at most 50: each to settle from the event page or the order's. */
   owedRefunds: z.array(ZOwedRefund),
 });

@@ -126,11 +126,15 @@ export async function cancellationCounts(db: DbOrTx, tenantId: string, eventId: 
         and o.status in ('processing', 'completed') and o.email <> ''`,
     ),
     // Issue 23: the cancellation's refunds of box-office orders (cash, card terminal) wait at the box
-    // office, pending with no gateway to ask, until staff settle them.
+    // office, pending with no gateway to ask, until staff settle them (then they count as settled).
     rowsOf(
       db,
-      sql`select count(distinct r.order_id)::int as orders, coalesce(sum(r.amount), 0)::bigint as amount from refunds r
-        where r.tenant_id = ${tenantId} and r.event_id = ${eventId} and r.kind = 'event_cancelled' and r.status = 'pending' and r.provider = 'box_office'`,
+      sql`select count(distinct r.order_id) filter (where r.status = 'pending')::int as orders,
+          coalesce(sum(r.amount) filter (where r.status = 'pending'), 0)::bigint as amount,
+          count(distinct r.order_id) filter (where r.status = 'succeeded')::int as settled_orders,
+          coalesce(sum(r.amount) filter (where r.status = 'succeeded'), 0)::bigint as settled_amount
+        from refunds r
+        where r.tenant_id = ${tenantId} and r.event_id = ${eventId} and r.kind = 'event_cancelled' and r.provider = 'box_office'`,
     ),
     // The same refunds one by one (oldest first), for the event page's Settle buttons.
     rowsOf(
@@ -156,6 +160,7 @@ export async function cancellationCounts(db: DbOrTx, tenantId: string, eventId: 
     notices: Number(notices[0]?.n ?? 0),
     problems: problems.map(toStateRow),
     owedAtBoxOffice: { orders: Number(owed[0]?.orders ?? 0), amount: Number(owed[0]?.amount ?? 0) },
+    settledAtBoxOffice: { orders: Number(owed[0]?.settled_orders ?? 0), amount: Number(owed[0]?.settled_amount ?? 0) },
     owedRefunds: owedRows.map((r) => ({
       orderUID: String(r.order_uid),
       refundId: String(r.id),

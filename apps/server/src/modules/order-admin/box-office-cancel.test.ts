@@ -128,6 +128,13 @@ describe('cancelling an event with box-office orders', () => {
     expect(viaTerminal.status).toBe(200);
     expect(viaTerminal.body.refund.details).toMatchObject({ status: 'succeeded', refundMethod: 'card_terminal', terminalReference: 'RF-77' });
     expect((await nettingOf(terminal.orderId)).reduce((n, l) => n + l.tenantTotal, 0)).toBe(0);
+    // Nothing owed any more: the event's progress says what the box office paid back.
+    const paidBack = await admin.get(`/api/tenants/${tenant.id}/events/${event.id}/cancellation`);
+    expect(paidBack.body).toMatchObject({
+      owedAtBoxOffice: { orders: 0, amount: 0 },
+      settledAtBoxOffice: { orders: 2, amount: cash.totalAmount + terminal.totalAmount },
+      owedRefunds: [],
+    });
 
     // Settled once: again is REFUND_NOT_OWED, and so is a gateway's refund; nothing more moves.
     const again = await admin.post(settleUrl(cash.orderUID, cashRefund!.id), { refundMethod: 'cash' });

@@ -673,7 +673,7 @@ describe('cancelling an event', () => {
     const res = await admin.get(`/api/tenants/${tenant.id}/events/${o.eventId}/cancellation`);
     expect(res.body).toEqual({
       status: 'none', total: 1, refunded: 0, failed: 0, retrying: 0, pending: 1, toRefund: 10000, refundedAmount: 0,
-      alreadyRefunded: 0, refundedElsewhere: 0, notices: 1, problems: [], owedAtBoxOffice: { orders: 0, amount: 0 }, owedRefunds: [],
+      alreadyRefunded: 0, refundedElsewhere: 0, notices: 1, problems: [], owedAtBoxOffice: { orders: 0, amount: 0 }, settledAtBoxOffice: { orders: 0, amount: 0 }, owedRefunds: [],
     });
     expect((await admin.get(`/api/tenants/${tenant.id}/events/${randomUUID()}/cancellation`)).status).toBe(404);
     const { tenant: other, admin: c } = await givenTenantWithAdmin(server);

@@ -59,7 +59,8 @@ export function CancellationProgress({ progress: p, onRefresh, eventId, tenantId
   }, [every]);
 
   const owed = p?.owedAtBoxOffice ?? { orders: 0, amount: 0 };
-  if (!p || p.status === 'none' || (p.total === 0 && p.alreadyRefunded === 0 && owed.orders === 0)) return null;
+  const settledHere = p?.settledAtBoxOffice ?? { orders: 0, amount: 0 };
+  if (!p || p.status === 'none' || (p.total === 0 && p.alreadyRefunded === 0 && owed.orders === 0 && settledHere.orders === 0)) return null;
   const running = p.status === 'running';
   const settled = p.refunded + p.failed;
   const pct = p.total ? Math.round((settled / p.total) * 100) : 100;
@@ -118,6 +119,12 @@ export function CancellationProgress({ progress: p, onRefresh, eventId, tenantId
               </Text>
             )}
           </Stack>
+        )}
+        {settledHere.orders > 0 && (
+          <Text fz="sm" data-testid="cancellation-settled">
+            {plural(settledHere.orders, 'order')} paid in cash or on the card terminal {settledHere.orders === 1 ? 'was' : 'were'} paid back at the box office:{' '}
+            {formatMoney(settledHere.amount)}.
+          </Text>
         )}
         <Group gap="lg" style={{ rowGap: 4 }}>
           {p.pending > 0 && <Text fz="sm">{p.pending} waiting for the card processor</Text>}
