@@ -9,7 +9,6 @@ import {
   type TBoxOfficeSaleResponse,
   type ZBoxOfficeSaleRequest,
 } from '@marquee/core';
-import QRCode from 'qrcode';
 import type { z } from 'zod';
 import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
@@ -107,18 +106,21 @@ export type SaleOrder = Pick<
 export type SaleTicket = { ticketUid: string; ticketTypeName: string; used: boolean; seatLabel: string | null };
 
 /**
- * The answer for a sale (a new one, or the one a retried key made), built after the transaction:
- * the signed codes and their QR images cost the sale's own time, never the locks' holders'.
+ * The answer for a sale (a new one, or the one a retried key made), built after the transaction.
+ * Each ticket carries its signed code; the console draws the QR code from it (issue 23, boxbench:
+ * drawing them here cost the server's one thread a few ms a ticket, and a burst of sales queued
+ * behind it).
  */
-export async function saleAnswer(deps: Deps, order: SaleOrder, tickets: SaleTicket[], replayed: boolean): Promise<TBoxOfficeSaleResponse> {
+export function saleAnswer(deps: Deps, order: SaleOrder, tickets: SaleTicket[], replayed: boolean): TBoxOfficeSaleResponse {
   const breakdown = order.breakdown ? (JSON.parse(order.breakdown) as Parameters<typeof toBreakdown>[0]) : null;
   const method = (order.paymentMethod ?? 'cash') as BoxOfficePaymentMethod;
-  const out = await Promise.all(
-    tickets.map(async (t) => {
-      const code = signTicketCode(deps.config.secret, order.eventId, t.ticketUid);
-      return { ticketUid: t.ticketUid, ticketTypeName: t.ticketTypeName, code, qrSvg: await QRCode.toString(code, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }), used: t.used, seat: t.seatLabel };
-    }),
-  );
+  const out = tickets.map((t) => ({
+    ticketUid: t.ticketUid,
+    ticketTypeName: t.ticketTypeName,
+    code: signTicketCode(deps.config.secret, order.eventId, t.ticketUid),
+    used: t.used,
+    seat: t.seatLabel,
+  }));
   return {
     orderId: order.id,
     orderUID: order.orderUid,
