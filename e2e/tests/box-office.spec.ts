@@ -92,6 +92,10 @@ test('a box office volunteer sells cash, card and a comp at 390 px; the order li
     await expect(phone.getByTestId('ticket-qr').first().locator('svg')).toBeVisible();
     await phone.emulateMedia({ media: 'screen' });
     await phone.screenshot({ path: '/tmp/box-receipt-390.png', fullPage: true });
+    await phone.setViewportSize({ width: 1280, height: 900 });
+    await expect(phone.locator('[data-testid="ticket-qr"][data-ready] svg')).toHaveCount(2);
+    await phone.screenshot({ path: '/tmp/box-receipt-1280.png', fullPage: true });
+    await phone.setViewportSize({ width: 390, height: 844 });
     sold.push(await orderUidOf());
     await phone.getByTestId('next-sale').click();
   });
