@@ -13,10 +13,18 @@
 // type's remaining down by exactly that. Exit code 1 when a count is off or the sales' p99 is over
 // the budget (100 ms). Knobs: BENCH_DEVICES (20), BENCH_RATE (sales per second per device, 0.5),
 // BENCH_SECONDS (15), BENCH_POOL (10), BENCH_BUDGET_MS (100).
+//
+// What a sale costs the server's one thread (the burst of 20 queues behind it): after the warm-up,
+// BENCH_CPU_CONNECTIONS (4) connections sell BENCH_CPU_SALES (1000; 0 skips it) cash sales as fast as
+// they are answered, and the server thread's CPU over them (Linux /proc/self/task/<pid>/stat) is
+// divided by their number; the reference, GET /api/health, is sent the same way as many times, and
+// the open loop's seconds print the same figure. BENCH_PROFILE=file.cpuprofile writes the server
+// thread's CPU profile over the open loop's seconds; BENCH_PROFILE_CLOSED=prefix the closed loop's
+// (prefix-health.cpuprofile, prefix-sale.cpuprofile).
 
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { call, runLoad, type Request } from './load-generator.js';
+import { call, runLoad, serverThreadCpuMs, startProfile, type Request } from './load-generator.js';
 import { loadServer } from './server.js';
 import { percentile, requirePostgres, seedTenant, startServer } from './support.js';
 
@@ -75,6 +83,8 @@ async function main() {
   const POOL = Number(process.env.BENCH_POOL ?? 10);
   const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 100);
   const WARM_SECONDS = 3;
+  const CPU_SALES = Number(process.env.BENCH_CPU_SALES ?? 1000);
+  const CPU_CONNECTIONS = Number(process.env.BENCH_CPU_CONNECTIONS ?? 4);
 
   const server = await startServer({ api, adminUrl, poolSize: POOL, env: { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', RATE_LIMIT_AUTH_PER_MINUTE: '100000' } });
   let ok = false;
@@ -90,6 +100,7 @@ async function main() {
     };
     const warm = await seedEvent('warmup');
     const show = await seedEvent('show');
+    const cpuEvent = await seedEvent('cpu');
 
     const passwordHash = await hashPassword('Bench-box-1!');
     const devices: Array<{ cookie: string; csrf: string }> = [];
@@ -97,7 +108,7 @@ async function main() {
       const userId = randomUUID();
       const email = `box${d}@example.test`;
       await deps.db.insert(users).values({ id: userId, email, passwordHash, firstName: 'Box', lastName: `Office ${d + 1}`, status: 'ACTIVE' });
-      for (const eventId of [warm.eventId, show.eventId])
+      for (const eventId of [warm.eventId, show.eventId, cpuEvent.eventId])
         await deps.db.insert(memberships).values({ id: randomUUID(), userId, groupId: tenant.id, tenantId: tenant.id, eventId, roles: ['event_box_office'] });
       const login = await call(port, host, 'POST', '/api/auth/login', { username: email, password: 'Bench-box-1!' });
       if (login.status !== 200) throw new Error(`login ${email}: ${login.status} ${JSON.stringify(login.body)}`);
@@ -135,7 +146,53 @@ async function main() {
     const requests = schedule(show, SECONDS);
     const isSale = (r: Request) => r.key !== 'health';
 
-    const [, samples] = await runLoad(port, [warmRequests, requests]);
+    await runLoad(port, [warmRequests]);
+
+    // The CPU of a sale, closed loop: CPU_CONNECTIONS connections sell as fast as they are answered
+    // (each sale from the next device, so from its own drawer), so that the server's thread is busy
+    // with sales alone; its CPU over them, divided by their number, is what one sale costs it.
+    let closedLine = '';
+    let cpuPerSale = Number.NaN;
+    let cpuPerHealth = Number.NaN;
+    if (CPU_SALES > 0) {
+      const path = `/api/tenants/${tenant.id}/events/${cpuEvent.eventId}/box-office/sales`;
+      const closedRequests: Request[] = Array.from({ length: CPU_SALES }, (_, i) => {
+        const d = i % DEVICES;
+        const body = JSON.stringify({ idempotencyKey: randomUUID(), lines: [{ ticketTypeId: cpuEvent.ticketTypeId, quantity: 1 }], paymentMethod: 'cash', cashTendered: 5000 });
+        const raw =
+          `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `Cookie: ${devices[d]!.cookie}\r\nX-CSRF-Token: ${devices[d]!.csrf}\r\n\r\n${body}`;
+        return { i, due: 0, key: 'cpu', raw };
+      });
+      const healthRaw = `GET /api/health HTTP/1.1\r\nHost: ${host}\r\n\r\n`;
+      const closedProfile = process.env.BENCH_PROFILE_CLOSED;
+      const healthProfiler = closedProfile ? await startProfile() : null;
+      const healthBefore = serverThreadCpuMs();
+      await runLoad(port, [closedRequests.map((r) => ({ ...r, raw: healthRaw }))], CPU_CONNECTIONS);
+      cpuPerHealth = (serverThreadCpuMs() - healthBefore) / closedRequests.length;
+      await healthProfiler?.stop(`${closedProfile}-health.cpuprofile`);
+      const saleProfiler = closedProfile ? await startProfile() : null;
+      const before = serverThreadCpuMs();
+      const startedAt = performance.now();
+      const [closedSamples] = await runLoad(port, [closedRequests], CPU_CONNECTIONS);
+      const seconds = (performance.now() - startedAt) / 1000;
+      const spent = serverThreadCpuMs() - before;
+      await saleProfiler?.stop(`${closedProfile}-sale.cpuprofile`);
+      const good = closedSamples!.filter((x) => x.status === 200).length;
+      if (good !== closedSamples!.length) throw new Error(`closed loop: ${closedSamples!.length - good} sales refused: ${closedSamples!.find((x) => x.status !== 200)!.body.slice(0, 200)}`);
+      const ms = closedSamples!.map((x) => x.ms).sort((a, b) => a - b);
+      cpuPerSale = spent / closedSamples!.length;
+      closedLine =
+        `${cpuPerSale.toFixed(2)} ms over ${closedSamples!.length} sales (${good} x 200), ${CPU_CONNECTIONS} connections: ${(closedSamples!.length / seconds).toFixed(0)} sales/s,` +
+        ` p50 ${percentile(ms, 50).toFixed(1)} ms, p99 ${percentile(ms, 99).toFixed(1)} ms; reference GET /api/health the same way ${cpuPerHealth.toFixed(3)} ms` +
+        ` (a sale = ${(cpuPerSale / cpuPerHealth).toFixed(1)} health checks)`;
+    }
+
+    const profiler = process.env.BENCH_PROFILE ? await startProfile() : null;
+    const serverBefore = serverThreadCpuMs();
+    const [samples] = await runLoad(port, [requests]);
+    const serverMs = serverThreadCpuMs() - serverBefore;
+    await profiler?.stop(process.env.BENCH_PROFILE!);
     const byIndex = new Map(samples!.map((s) => [s.i, s]));
     const sales = requests.filter(isSale).map((r) => byIndex.get(r.i)!);
     const reference = requests.filter((r) => !isSale(r)).map((r) => byIndex.get(r.i)!);
@@ -153,7 +210,10 @@ async function main() {
         ` (PostgreSQL, pool ${POOL}, Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)})`,
     );
     line('sale p50 / p99', `${percentile(saleMs, 50).toFixed(1)} ms / ${percentile(saleMs, 99).toFixed(1)} ms (max ${saleMs.at(-1)!.toFixed(1)} ms)`);
-    line('reference GET /api/health p50 / p99', `${percentile(refMs, 50).toFixed(1)} ms / ${percentile(refMs, 99).toFixed(1)} ms`);
+    line('reference GET /api/health p50 / p99', `${percentile(refMs, 50).toFixed(1)} ms / ${percentile(refMs, 99).toFixed(1)} ms (sale p99 = ${(percentile(saleMs, 99) / percentile(refMs, 99)).toFixed(1)}x reference p99)`);
+    if (closedLine) line('CPU per sale: server thread, closed', closedLine);
+    // The open loop's seconds, the health checks (one in three requests at the defaults) counted in: an upper bound.
+    line('CPU per sale: server thread, open', `${(serverMs / sales.length).toFixed(2)} ms (health checks included)`);
     line('sale answers by status', [...statuses].map(([s, n]) => `${n} x ${s}`).join(', '));
     const failed = sales.find((s) => s.status !== 200);
     if (failed) line('first refusal', failed.body.slice(0, 200));

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import QRCode from 'qrcode';
 import { ADMIN, givenEventOnSale, givenEventVolunteer, ORGANISER, platformOrigin, signIn, tenantOrigin } from './support';
 
 // Issue 23, done when: a volunteer invited with the box office role sells, on a phone (390 px), 2
@@ -71,12 +72,30 @@ test('a box office volunteer sells cash, card and a comp at 390 px; the order li
     await phone.getByTestId('cash-tendered').fill('60');
     await expect(phone.getByTestId('change-due')).toHaveText('$10.00');
     await phone.screenshot({ path: '/tmp/box-sale-390.png', fullPage: true });
+    const answer = phone.waitForResponse((r) => r.url().endsWith('/box-office/sales') && r.request().method() === 'POST');
     await phone.getByTestId('complete-sale').click();
     await expect(phone.getByTestId('receipt-change')).toHaveText('$10.00');
     // The $100.00 shortcut, the tendered amount typed, Complete sale.
     expect(await tapsSince(1)).toBeLessThanOrEqual(3);
     await expect(phone.getByTestId('sold-ticket')).toHaveCount(2);
+    // The console draws each ticket's QR code from its signed code (the server sends the code only):
+    // the very image the server's qrcode library draws for it, shown and printed.
+    const codes = ((await (await answer).json()) as { tickets: Array<{ code: string; qrSvg?: string }> }).tickets;
+    expect(codes.every((t) => t.qrSvg === undefined)).toBe(true);
+    await expect(phone.locator('[data-testid="ticket-qr"][data-ready] svg')).toHaveCount(2);
+    for (const [i, t] of codes.entries()) {
+      const drawn = await QRCode.toString(t.code, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+      const modules = drawn.match(/<path stroke="[^"]+" d="([^"]+)"/)![1];
+      expect(await phone.getByTestId('ticket-qr').nth(i).locator('svg path[stroke]').getAttribute('d')).toBe(modules);
+    }
+    await phone.emulateMedia({ media: 'print' });
+    await expect(phone.getByTestId('ticket-qr').first().locator('svg')).toBeVisible();
+    await phone.emulateMedia({ media: 'screen' });
     await phone.screenshot({ path: '/tmp/box-receipt-390.png', fullPage: true });
+    await phone.setViewportSize({ width: 1280, height: 900 });
+    await expect(phone.locator('[data-testid="ticket-qr"][data-ready] svg')).toHaveCount(2);
+    await phone.screenshot({ path: '/tmp/box-receipt-1280.png', fullPage: true });
+    await phone.setViewportSize({ width: 390, height: 844 });
     sold.push(await orderUidOf());
     await phone.getByTestId('next-sale').click();
   });

@@ -72,10 +72,8 @@ export type TBoxOfficeSaleRequest = z.input<typeof ZBoxOfficeSaleRequest>;
 export const ZBoxOfficeTicket = z.object({
   ticketUid: z.string(),
   ticketTypeName: z.string(),
-  /** What the QR code carries (the door's scanner reads it). */
+  /** What the QR code carries (the door's scanner reads it); the console draws the QR code from it, to show and print. */
   code: z.string(),
-  /** The QR code as an SVG image, to show and print. */
-  qrSvg: z.string(),
   used: z.boolean(),
   /** Issue 27: the ticket's seat ("Stalls · Row B · Seat 3"), or null for general admission. */
   seat: z.string().nullable(),

@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { orderLines, orders, tickets } from '../../db/schema/index.js';
 import type { OrderInsert } from '../orders/repository.js';
@@ -61,8 +61,16 @@ function byColumnName<T extends Record<string, unknown>>(table: Record<string, u
  * is unique per tenant (a partial unique index): a second sale with the same key waits here for the
  * first to commit or roll back, and then writes nothing (false) or goes on (true). So the key is the
  * first thing a sale locks (lock order kind 0, docs/architecture.md) and it costs no statement of its own.
+ * `more` writes what the paid order queues in the same statement (orders/payment.ts paidFollowUpCtes).
  */
-export async function insertSale(tx: DbOrTx, order: OrderInsert, lines: SaleLine[], ticketRows: Array<typeof tickets.$inferInsert>): Promise<boolean> {
+export async function insertSale(
+  tx: DbOrTx,
+  order: OrderInsert,
+  lines: SaleLine[],
+  ticketRows: Array<typeof tickets.$inferInsert>,
+  /** More data-modifying CTEs written with the order (once for the row of the CTE `o`; nothing when the key was taken): the paid order's jobs and event. */
+  more?: SQL,
+): Promise<boolean> {
   const o = byColumnName(orders as unknown as Record<string, unknown>, order);
   const oColumns = sql.raw(Object.keys(o).map((c) => `"${c}"`).join(', '));
   const oValues = sql.raw(Object.keys(o).map((c) => `r."${c}"`).join(', '));
@@ -85,7 +93,7 @@ export async function insertSale(tx: DbOrTx, order: OrderInsert, lines: SaleLine
     t as (
       insert into ${tickets} (${tColumns})
       select ${tValues} from o, jsonb_populate_recordset(null::${tickets}, ${JSON.stringify(t)}::jsonb) r
-      returning 1)
+      returning 1)${more ? sql`, ${more}` : sql``}
     select (select count(*) from o)::int as inserted`)) as unknown as { rows: Array<{ inserted: number }> };
   return Number(res.rows[0]?.inserted) === 1;
 }

@@ -9,7 +9,6 @@ import {
   type TBoxOfficeSaleResponse,
   type ZBoxOfficeSaleRequest,
 } from '@marquee/core';
-import QRCode from 'qrcode';
 import type { z } from 'zod';
 import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
@@ -28,7 +27,7 @@ import { findCheckoutSnapshot, toOutcome, type CheckoutSnapshot } from '../check
 import { issueTicketsInTx, ticketRowsOf } from '../fulfilment/service.js';
 import { checkCartSeats, type CartSeats } from '../seating/cart-seats.js';
 import { sellHeldSeats } from '../seating/sell-seats.js';
-import { BOX_OFFICE_PROVIDER, queuePaidFollowUps } from '../orders/payment.js';
+import { BOX_OFFICE_PROVIDER, paidFollowUpCtes } from '../orders/payment.js';
 import * as repo from './repository.js';
 
 // A sale at the box office (issue 23, docs/box-office.md): the BACKEND channel, paid at once in
@@ -107,18 +106,21 @@ export type SaleOrder = Pick<
 export type SaleTicket = { ticketUid: string; ticketTypeName: string; used: boolean; seatLabel: string | null };
 
 /**
- * The answer for a sale (a new one, or the one a retried key made), built after the transaction:
- * the signed codes and their QR images cost the sale's own time, never the locks' holders'.
+ * The answer for a sale (a new one, or the one a retried key made), built after the transaction.
+ * Each ticket carries its signed code; the console draws the QR code from it (issue 23, boxbench:
+ * drawing them here cost the server's one thread a few ms a ticket, and a burst of sales queued
+ * behind it).
  */
-export async function saleAnswer(deps: Deps, order: SaleOrder, tickets: SaleTicket[], replayed: boolean): Promise<TBoxOfficeSaleResponse> {
+export function saleAnswer(deps: Deps, order: SaleOrder, tickets: SaleTicket[], replayed: boolean): TBoxOfficeSaleResponse {
   const breakdown = order.breakdown ? (JSON.parse(order.breakdown) as Parameters<typeof toBreakdown>[0]) : null;
   const method = (order.paymentMethod ?? 'cash') as BoxOfficePaymentMethod;
-  const out = await Promise.all(
-    tickets.map(async (t) => {
-      const code = signTicketCode(deps.config.secret, order.eventId, t.ticketUid);
-      return { ticketUid: t.ticketUid, ticketTypeName: t.ticketTypeName, code, qrSvg: await QRCode.toString(code, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }), used: t.used, seat: t.seatLabel };
-    }),
-  );
+  const out = tickets.map((t) => ({
+    ticketUid: t.ticketUid,
+    ticketTypeName: t.ticketTypeName,
+    code: signTicketCode(deps.config.secret, order.eventId, t.ticketUid),
+    used: t.used,
+    seat: t.seatLabel,
+  }));
   return {
     orderId: order.id,
     orderUID: order.orderUid,
@@ -217,9 +219,9 @@ type SellInTx = {
 /**
  * The sale's transaction, in the one lock order (docs/architecture.md). First what no other sale
  * waits for: the order (its key: a second sale with the same key waits here, then writes nothing and
- * answers null), its lines and tickets in one statement, the admission if asked, the cash into the
- * seller's drawer, and what a paid order queues (its fulfil and payout-lines jobs, the order.paid
- * event). Then, as late as possible, the take (mq_take_holds: ticket types, discount code, event,
+ * answers null), its lines and tickets, and what a paid order queues (its fulfil and payout-lines
+ * jobs, the order.paid event) in one statement, the admission if asked, the cash into the seller's
+ * drawer. Then, as late as possible, the take (mq_take_holds: ticket types, discount code, event,
  * each locked until the commit) with the order turned paid in the same statement (which moves the
  * report rollup by trigger), and the comp limit under the event's lock. So the rows every sale of the
  * event shares are held for one statement and the commit.
@@ -251,7 +253,11 @@ export async function sellInTx(deps: Deps, tx: Tx, p: SellInTx): Promise<{ order
     idempotencyKey: input.idempotencyKey,
   };
   const ticketRows = ticketRowsOf(order, soldLines).map(({ position: _, ...t }) => t);
-  if (!(await repo.insertSale(tx, order, soldLines, ticketRows))) return null;
+  const paidAt = new Date();
+  const provider = comp || priced.totalAmount === 0 ? 'none' : BOX_OFFICE_PROVIDER;
+  // What a paid order queues (its fulfil and payout-lines jobs, the order.paid event) is written by
+  // the order's own statement: nothing of it when the key was taken, all of it rolled back with a refused sale.
+  if (!(await repo.insertSale(tx, order, soldLines, ticketRows, paidFollowUpCtes({ order, paidAt, provider }, 'o')))) return null;
 
   if (input.admit) {
     const admitted = await admitOnSale(tx, { tenantId, eventId: event.id, ticketIds: ticketRows.map((t) => t.id), userId: ctx.user.id, at: p.now });
@@ -261,9 +267,6 @@ export async function sellInTx(deps: Deps, tx: Tx, p: SellInTx): Promise<{ order
   // (DRAWER_NOT_OPEN) and this transaction takes nothing. The drawer comes after the order's rows and
   // before the ticket types and the event (the lock order); only its owner's sales and refunds lock it.
   if (method === 'cash') await takeCashIntoDrawer(tx, { tenantId, userId: ctx.user.id, orderId, amount: priced.totalAmount });
-  const paidAt = new Date();
-  const provider = comp || priced.totalAmount === 0 ? 'none' : BOX_OFFICE_PROVIDER;
-  await queuePaidFollowUps(deps, tx, { order, paidAt, provider });
   // The seats (lock order 2b: after the drawer, before the take's ticket types and event).
   const seatOf = p.seats ? await sellHeldSeats(tx, { tenantId, eventId: event.id, orderId, holdId: p.seats.holdId }) : null;
 

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
-import { emitDomainEvent } from '../../platform/domain-events.js';
+import { domainEventCtes } from '../../platform/domain-events.js';
 import { notFound } from '../../platform/errors.js';
 import * as eventsRepo from '../events/repository.js';
 import { seatsForLatePayment } from '../seating/late-payment.js';
@@ -59,35 +61,59 @@ export async function markPaidInTx(
 /**
  * What a paid order queues in the payment's transaction: its tickets' issue and mail (FULFIL_JOB),
  * its payout lines (none for an order with no provider: nothing to pay out) and the order.paid
- * event. markPaidInTx calls it after the order turns paid; the box office's sale (issue 23) calls it
- * before its take, so that the take's locks are held for as few statements as possible: nothing of
- * it is seen before the transaction commits, and it all rolls back with a refused sale.
+ * event (with its delivery job when an endpoint listens). markPaidInTx calls it after the order
+ * turns paid; the box office's sale (issue 23) writes the same CTEs (paidFollowUpCtes) into the
+ * statement that writes its order, before its take, so that the take's locks are held for as few
+ * statements as possible: nothing of it is seen before the transaction commits, and it all rolls
+ * back with a refused sale. One statement (it was four: each job, the event, the endpoints' check).
  */
-export async function queuePaidFollowUps(
-  deps: Deps,
-  tx: DbOrTx,
-  p: { order: Pick<repo.OrderRow, 'tenantId' | 'id' | 'orderUid' | 'eventId' | 'channel' | 'totalAmount' | 'ticketCount' | 'firstName' | 'lastName' | 'email'>; paidAt: Date; provider: string },
-) {
+export async function queuePaidFollowUps(_deps: Deps, tx: DbOrTx, p: PaidFollowUps) {
+  await tx.execute(sql`with paid_order as (select 1), ${paidFollowUpCtes(p, 'paid_order')} select 1`);
+}
+
+type PaidFollowUps = {
+  order: Pick<repo.OrderRow, 'tenantId' | 'id' | 'orderUid' | 'eventId' | 'channel' | 'totalAmount' | 'ticketCount' | 'firstName' | 'lastName' | 'email'>;
+  paidAt: Date;
+  provider: string;
+};
+
+/**
+ * queuePaidFollowUps as data-modifying CTEs, written once for each row of the CTE `after` (at most
+ * one; none writes nothing): the jobs as jobs.enqueue queues them (due now, 8 attempts, the same
+ * dedupe keys, a duplicate key ignored) and the order.paid event as emitDomainEvent records it
+ * (domainEventCtes). Put it in a WITH list after `after`.
+ */
+export function paidFollowUpCtes(p: PaidFollowUps, after: string): SQL {
   const { order } = p;
-  await deps.jobs.enqueue(tx, FULFIL_JOB, { tenantId: order.tenantId, orderId: order.id }, { dedupeKey: `${FULFIL_JOB}:${order.id}` });
-  if (p.provider !== 'none') await queuePayoutLines(deps, tx, { tenantId: order.tenantId, orderId: order.id, cause: `paid:${order.id}` });
-  await emitDomainEvent(deps, tx, {
-    tenantId: order.tenantId,
-    type: 'order.paid',
-    data: {
-      order: {
-        id: order.id,
-        uid: order.orderUid,
-        eventId: order.eventId,
-        channel: order.channel,
-        currency: 'usd',
-        totalAmount: order.totalAmount,
-        ticketCount: order.ticketCount,
-        paidAt: p.paidAt.toISOString(),
-        buyer: { firstName: order.firstName, lastName: order.lastName, email: order.email },
+  const from = sql.raw(after);
+  const job = (name: string, dedupeKey: string) =>
+    sql`insert into jobs (name, payload, run_at, dedupe_key, max_attempts)
+      select ${name}, ${JSON.stringify({ tenantId: order.tenantId, orderId: order.id })}::jsonb, now(), ${dedupeKey}, 8 from ${from}
+      on conflict (dedupe_key) do nothing`;
+  const payout = p.provider !== 'none' ? sql`, paid_payout_job as (${job(PAYOUT_LINES_JOB, `${PAYOUT_LINES_JOB}:paid:${order.id}`)})` : sql``;
+  const event = domainEventCtes(
+    {
+      id: randomUUID(),
+      tenantId: order.tenantId,
+      type: 'order.paid',
+      data: {
+        order: {
+          id: order.id,
+          uid: order.orderUid,
+          eventId: order.eventId,
+          channel: order.channel,
+          currency: 'usd',
+          totalAmount: order.totalAmount,
+          ticketCount: order.ticketCount,
+          paidAt: p.paidAt.toISOString(),
+          buyer: { firstName: order.firstName, lastName: order.lastName, email: order.email },
+        },
       },
     },
-  });
+    after,
+    'paid_order',
+  );
+  return sql`paid_fulfil_job as (${job(FULFIL_JOB, `${FULFIL_JOB}:${order.id}`)})${payout}, ${event}`;
 }
 
 /**

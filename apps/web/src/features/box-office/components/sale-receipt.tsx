@@ -2,6 +2,7 @@ import { Alert, Badge, Box, Button, Card, Group, SimpleGrid, Stack, Text, Title 
 import { BOX_OFFICE_PAYMENT_LABELS, type TBoxOfficeSaleResponse } from '@marquee/core';
 import { IconCircleCheck, IconPrinter } from '@tabler/icons-react';
 import { formatMoney } from '../../../ui/money';
+import { TicketQr } from './ticket-qr';
 
 /** After a sale: the change to hand back, and the tickets' QR codes to show or print (mailed too with an e-mail). */
 export function SaleReceipt({ sale, onNext }: { sale: TBoxOfficeSaleResponse; onNext: () => void }) {
@@ -62,7 +63,7 @@ export function SaleReceipt({ sale, onNext }: { sale: TBoxOfficeSaleResponse; on
                 {t.seat}
               </Text>
             )}
-            <Box mx="auto" w={200} h={200} dangerouslySetInnerHTML={{ __html: t.qrSvg }} aria-label={`QR code of ticket ${t.ticketUid}`} role="img" />
+            <TicketQr code={t.code} ticketUid={t.ticketUid} />
             <Text ta="center" ff="monospace" fz="sm" c="gray.7">
               {t.ticketUid}
             </Text>
