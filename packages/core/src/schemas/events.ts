@@ -395,6 +395,8 @@ export const ZPublicEvent = z.object({
      * sold-out ticket type offers "Join the waiting list". Absent from builds before it: not offered.
      */
     waitlist: z.boolean().optional(),
+    /** Issue 28: the date's series (its public page is /series/{seriesUrlName}); null: not a series date. */
+    seriesUrlName: z.string().nullable().optional(),
   }),
   ticketTypes: z.array(ZPublicTicketType),
   settings: ZPublicEventSettings,

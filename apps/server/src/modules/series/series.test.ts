@@ -2,7 +2,7 @@ import { M, SERIES_MAX_DATES } from '@marquee/core';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, eventSeries, outbox, ticketTypes } from '../../db/schema/index.js';
-import { givenTenantWithAdmin, startTenantServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { givenEventOnSale, givenTenantWithAdmin, startTenantServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { givenSale } from '../../../test/fixtures/sales.js';
 import { DEMO_SERIES, seedDemoSeries } from './demo.js';
 
@@ -269,6 +269,19 @@ describe('series: the public page', () => {
     // Another tenant's host, an unknown name and the platform host do not have it.
     expect((await server.client(other.tenant.url).get('/series/choir-nights')).status).toBe(404);
     expect((await server.client(tenant.url).get('/series/no-such-series')).status).toBe(404);
+  });
+
+  it('a date’s public event names its series (the ticket menu’s "All dates"); a plain event names none', async () => {
+    const res = await admin.post(base(), weekly({ name: 'Harp nights', schedule: { dates: ['2031-11-11'], startTime: '19:00', endTime: '20:00' } }));
+    const date = res.body.details.dates[0];
+    const site = server.client(tenant.url);
+    const pub = await site.get(`/api/p/events/${date.urlName}`);
+    expect(pub.status).toBe(200);
+    expect(pub.body.details.seriesUrlName).toBe('harp-nights');
+    const plain = await givenEventOnSale(server, tenant.id, { name: 'Plain gig', urlName: 'plain-gig-28' });
+    const plainPub = await site.get(`/api/p/events/${plain.urlName}`);
+    expect(plainPub.status).toBe(200);
+    expect(plainPub.body.details.seriesUrlName).toBeNull();
   });
 });
 
