@@ -70,22 +70,19 @@ export function registerSeriesRoutes(app: FastifyInstance, deps: Deps) {
     async (req) => updateSeriesTicketType({ deps, ctx: tenantCtxOf(req), seriesId: req.params.seriesId, ticketTypeId: req.params.seriesTicketTypeId, changes: req.body.details }),
   );
 
-  r.get(
-    '/api/tenants/:tenantId/series/:seriesId/export/:kind',
-    {
-      config: { access: TENANT_REPORTS },
-      schema: {
-        tags,
-        summary: 'The whole series’ orders or tickets as one CSV (the event export’s columns with the date first)',
-        params: z.object({ tenantId: z.string(), seriesId: z.uuid(), kind: z.enum(SERIES_EXPORT_KINDS) }),
-        response: { 200: z.any().describe('text/csv') },
+  for (const kind of SERIES_EXPORT_KINDS) {
+    r.get(
+      `/api/tenants/:tenantId/series/:seriesId/export/${kind}`,
+      {
+        config: { access: TENANT_REPORTS },
+        schema: { tags, summary: `The whole series’ ${kind} as one CSV (the event export’s columns with the date first)`, params: ZSeriesParams, response: { 200: z.any().describe('text/csv') } },
       },
-    },
-    async (req, reply) => {
-      const { body, fileName } = await exportSeries({ deps, ctx: tenantCtxOf(req), seriesId: req.params.seriesId, kind: req.params.kind });
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${fileName}"`).header('cache-control', 'no-store').send(body);
-    },
-  );
+      async (req, reply) => {
+        const { body, fileName } = await exportSeries({ deps, ctx: tenantCtxOf(req), seriesId: req.params.seriesId, kind });
+        return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${fileName}"`).header('cache-control', 'no-store').send(body);
+      },
+    );
+  }
 
   r.post(
     '/api/tenants/:tenantId/series/:seriesId/dates',
