@@ -371,6 +371,60 @@ describe('series: the whole series’ export', () => {
   });
 });
 
+describe('series: the Events list grouped by series', () => {
+  it('shows one row per series (its next date, the dates summed) beside plain events; paging and count follow; ungrouped and searching it lists the dates', async () => {
+    const res = await admin.post(base(), weekly({ name: 'Rowing club', capacity: 10, schedule: { dates: ['2031-08-05', '2031-08-06', '2031-08-07'], startTime: '07:00', endTime: '08:00' } }));
+    const s = res.body;
+    const [d0, d1, d2] = s.details.dates;
+    await givenSale(server, tenant.id, d1.eventId, { tickets: [{ price: 2500 }, { price: 2500 }] });
+    await givenSale(server, tenant.id, d2.eventId, { tickets: [{ price: 2500 }] });
+    await givenEventOnSale(server, tenant.id, { name: 'Rowing club social (plain)' });
+    const eventsUrl = `/api/tenants/${tenant.id}/events`;
+    const list = (filters: string[], extra = '') => admin.get(`${eventsUrl}?${filters.map((f) => `filters=${encodeURIComponent(f)}`).join('&')}${extra}`);
+
+    const grouped = await list(['details.name=Rowing club', 'details.seriesGrouped=all']);
+    expect(grouped.status).toBe(200);
+    expect(grouped.body.count).toBe(2);
+    const row = grouped.body.result.find((e: { series?: unknown }) => e.series);
+    expect(row.id).toBe(d0.eventId);
+    expect(row.series).toEqual({ id: s.id, name: 'Rowing club', urlName: 'rowing-club', dates: 3, nextStartDateTime: d0.startDateTime, capacity: 30, remainingCapacity: 30, sales: { sold: 3, held: 0 } });
+    expect(grouped.body.result.filter((e: { series?: unknown }) => !e.series).map((e: { details: { name: string } }) => e.details.name)).toEqual(['Rowing club social (plain)']);
+
+    // Paging one at a time gives the same two rows.
+    const first = await list(['details.name=Rowing club', 'details.seriesGrouped=all'], '&limit=1');
+    expect(first.body.result).toHaveLength(1);
+    expect(first.body.count).toBe(2);
+    const second = await list(['details.name=Rowing club', 'details.seriesGrouped=all'], `&limit=1&cursor=${encodeURIComponent(first.body.cursor)}`);
+    expect(second.body.result).toHaveLength(1);
+    expect(second.body.result[0].id).not.toBe(first.body.result[0].id);
+
+    // The first date is over and the second cancelled: the series shows by its third, next date.
+    await db().update(events).set({ startDateTime: new Date('2020-08-05T11:00:00Z'), endDateTime: new Date('2020-08-05T12:00:00Z') }).where(eq(events.id, d0.eventId));
+    expect((await admin.post(`${base()}/${s.id}/dates/${d1.eventId}/cancel`, {})).status).toBe(200);
+    const later = await list(['details.name=Rowing club', 'details.seriesGrouped=all']);
+    const laterRow = later.body.result.find((e: { series?: unknown }) => e.series);
+    expect(laterRow.id).toBe(d2.eventId);
+    expect(laterRow.series).toMatchObject({ dates: 2, nextStartDateTime: d2.startDateTime, capacity: 10 });
+    // Under a status filter the series shows by its date of that status.
+    const cancelled = await list(['details.name=Rowing club', 'details.status=cancelled', 'details.seriesGrouped=cancelled']);
+    expect(cancelled.body.result.map((e: { id: string }) => e.id)).toEqual([d1.eventId]);
+
+    // Not grouped (the API's list as before), or a search for one date: the dates themselves.
+    const plain = await list(['details.name=Rowing club']);
+    expect(plain.body.count).toBe(4);
+    expect(plain.body.result.every((e: { series?: unknown }) => e.series === undefined)).toBe(true);
+    const oneDate = await list([`details.name=${d2.name.split(' · ')[1]}`]);
+    expect(oneDate.body.result.map((e: { id: string }) => e.id)).toContain(d2.eventId);
+
+    // Bad input; another tenant's list does not show this series.
+    expect((await list(['details.seriesGrouped=yes'])).status).toBe(400);
+    expect((await list(['details.seriesGrouped<all'])).status).toBe(400);
+    const theirs = await other.admin.get(`/api/tenants/${other.tenant.id}/events?filters=${encodeURIComponent('details.seriesGrouped=all')}`);
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.result.some((e: { series?: { id: string } }) => e.series?.id === s.id)).toBe(false);
+  });
+});
+
 describe('series: API keys', () => {
   it('a read key lists series; an events:manage key creates one; a read key may not', async () => {
     const key = async (scopes: string[]) => (await admin.post(`/api/tenants/${tenant.id}/api-keys`, { details: { name: `Series ${scopes.join()}`, scopes } })).body.secret as string;
