@@ -174,7 +174,7 @@ test.describe('event series', () => {
       await expect(kept).toContainText(second.name);
       await expect(kept).toContainText('Quantity cannot be less than the tickets already sold or held. (3 sold or held)');
       await page.screenshot({ path: '/tmp/series2-edit-kept-1280.png' });
-      await page.getByRole('button', { name: 'Close' }).click();
+      await page.getByRole('button', { name: 'Close', exact: true }).click();
       await expect(table).toContainText('$30.00');
       await expect(table.getByRole('row').filter({ hasText: 'Adult' })).toContainText('2');
     });
