@@ -47,8 +47,8 @@ const SERVER_MODULES = {
   // the console: an event and what hangs off it
   discounts: ['events', 'ticket-types'],
   'ticket-types': ['events'],
-  // issue 28: a series is a parent of ordinary events; its dates are made, moved and cancelled through events
-  series: ['events', 'ticket-types'],
+  // issue 28: a series is a parent of ordinary events; its dates are made, moved and cancelled through events; its export is the reports' sources
+  series: ['events', 'reports', 'ticket-types'],
   mailout: ['events', 'policies'],
   'page-builder': ['events', 'templates'],
   events: ['charities', 'policies'],

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -122,5 +123,129 @@ test.describe('event series', () => {
     } finally {
       await door.close();
     }
+  });
+
+  test('the console: the series’ ticket types edited for every date, the whole series exported, one row in the Events list; a date’s ticket menu links back (1280 and 390 px)', async ({ browser, baseURL }) => {
+    test.setTimeout(240_000);
+    const acme = tenantOrigin(baseURL);
+    const organiser = await signIn(acme, ORGANISER);
+    const suffix = Date.now().toString(36);
+    const name = `Kayak Tour ${suffix}`;
+    const series = await post<{ id: string; details: { urlName: string; dates: SeriesDate[]; ticketTypes: Array<{ id: string; name: string }> } }>(organiser, `/api/tenants/${organiser.tenantId}/series`, {
+      details: {
+        name,
+        timeZone: 'America/New_York',
+        venueName: 'Boat ramp',
+        capacity: 12,
+        ticketTypes: [{ name: 'Adult', price: 2500, quantity: 12 }],
+        schedule: { dates: [dayFromNow(12), dayFromNow(13), dayFromNow(14)], startTime: '10:00', endTime: '12:00' },
+        publish: true,
+      },
+    });
+    const dates = series.details.dates;
+    const second = dates[1]!;
+    // Three tickets of the second date sold at the box office (a card terminal).
+    const types = (await (await organiser.ctx.get(`/api/tenants/${organiser.tenantId}/events/${second.eventId}/ticket-types`)).json()) as { result: Array<{ id: string; details: { name: string } }> };
+    const adult = types.result.find((t) => t.details.name === 'Adult')!;
+    await post(organiser, `/api/tenants/${organiser.tenantId}/events/${second.eventId}/box-office/sales`, {
+      idempotencyKey: randomUUID(),
+      lines: [{ ticketTypeId: adult.id, quantity: 3 }],
+      paymentMethod: 'card_terminal',
+      terminalReference: `KAYAK-${suffix}`,
+      firstName: 'Terminal',
+      lastName: 'Paddler',
+    });
+
+    const desk = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    const page = await desk.newPage();
+    // Signed in by the page itself (the login form is the accounts' own tests'), so the session cookie is this browser's.
+    await page.goto(`${acme}/login`);
+    const status = await page.evaluate(
+      async (body) => (await fetch('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).status,
+      { username: ORGANISER.email, password: ORGANISER.password },
+    );
+    expect(status).toBe(200);
+
+    await test.step('the series page edits Adult for every date; the date that sold 3 keeps its quantity and is named', async () => {
+      await page.goto(`${acme}/event-series/${series.id}`);
+      const table = page.getByTestId('series-ticket-types');
+      // The console's first load (its bundle) can be slow on a busy machine.
+      await expect(table).toContainText('Adult', { timeout: 60_000 });
+      await expect(table).toContainText('$25.00');
+      await page.screenshot({ path: '/tmp/series2-page-1280.png', fullPage: true });
+      await page.getByRole('button', { name: 'Edit Adult' }).click();
+      await page.getByLabel('Price ($)').fill('30');
+      await page.getByLabel('Quantity per date').fill('2');
+      await page.getByRole('button', { name: 'Save for all dates' }).click();
+      const kept = page.getByTestId('series-kept');
+      await expect(kept).toContainText(second.name);
+      await expect(kept).toContainText('Quantity cannot be less than the tickets already sold or held. (3 sold or held)');
+      await page.screenshot({ path: '/tmp/series2-edit-kept-1280.png' });
+      await page.getByRole('button', { name: 'Close', exact: true }).click();
+      await expect(table).toContainText('$30.00');
+      await expect(table.getByRole('row').filter({ hasText: 'Adult' })).toContainText('2');
+    });
+
+    await test.step('the whole series’ orders download as one CSV with the date first', async () => {
+      await page.getByRole('button', { name: 'Export' }).click();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-series-orders').click()]);
+      expect(download.suggestedFilename()).toMatch(new RegExp(`^${series.details.urlName}-orders-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+      const csv = readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '');
+      const lines = csv.trimEnd().split('\r\n');
+      expect(lines[0]).toMatch(/^Event Date,Date,Order ID,Event Name,Name,/);
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toContain('Terminal Paddler');
+      expect(lines[1]).toContain(`${dayFromNow(13)} 10:00`);
+    });
+
+    await test.step('the Events list shows the series as one row with its dates summed, linking to its page; a search finds a date', async () => {
+      await page.goto(`${acme}/events`);
+      const events = page.getByRole('table', { name: 'Events', exact: true });
+      const row = events.getByRole('row').filter({ hasText: name });
+      await expect(row).toHaveCount(1);
+      await expect(row.getByTestId('series-dates')).toHaveText('3 dates');
+      await expect(row).toContainText('3 sold');
+      await page.screenshot({ path: '/tmp/series2-events-list-1280.png' });
+      await page.getByPlaceholder('Search by event name').fill(name);
+      await expect(events.getByRole('row').filter({ hasText: name })).toHaveCount(3);
+      await expect(events.getByRole('link', { name: second.name })).toBeVisible();
+      await page.getByPlaceholder('Search by event name').fill('');
+      await expect(events.getByRole('row').filter({ hasText: name })).toHaveCount(1);
+      await events.getByRole('link', { name }).click();
+      await expect(page).toHaveURL(new RegExp(`/event-series/${series.id}$`));
+    });
+
+    await test.step('at 390 px: the Events list row, the series page', async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${acme}/events`);
+      const row = page.getByRole('table', { name: 'Events', exact: true }).getByRole('row').filter({ hasText: name });
+      await expect(row).toContainText(/Next: /);
+      await page.screenshot({ path: '/tmp/series2-events-list-390.png' });
+      await page.goto(`${acme}/event-series/${series.id}`);
+      await expect(page.getByTestId('series-ticket-types')).toContainText('$30.00');
+      await page.screenshot({ path: '/tmp/series2-page-390.png', fullPage: true });
+      await page.getByRole('button', { name: 'Edit Adult' }).click();
+      await page.screenshot({ path: '/tmp/series2-edit-390.png' });
+    });
+    await desk.close();
+
+    await test.step('a date’s ticket menu has “All dates” back to the series page, server-rendered too', async () => {
+      const html = await (await organiser.ctx.get(`/${dates[0]!.urlName}/tickets`)).text();
+      expect(html).toContain(`href="/series/${series.details.urlName}"`);
+      const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+      const buyer = await phone.newPage();
+      await buyer.goto(`${acme}/${dates[0]!.urlName}/tickets`);
+      const all = buyer.getByTestId('all-dates');
+      await expect(all).toHaveText('All dates');
+      await buyer.screenshot({ path: '/tmp/series2-menu-all-dates-390.png' });
+      await all.click();
+      await expect(buyer).toHaveURL(new RegExp(`/series/${series.details.urlName}$`));
+      await expect(buyer.getByRole('heading', { level: 1 })).toHaveText(name);
+      await buyer.setViewportSize({ width: 1280, height: 900 });
+      await buyer.goto(`${acme}/${dates[0]!.urlName}/tickets`);
+      await expect(buyer.getByTestId('all-dates')).toBeVisible();
+      await buyer.screenshot({ path: '/tmp/series2-menu-all-dates-1280.png' });
+      await phone.close();
+    });
   });
 });

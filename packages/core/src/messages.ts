@@ -466,6 +466,8 @@ export const M = {
   seriesDateMoved: 'Date moved. Its buyers are being told the new time.',
   seriesDateCancelled: 'Date cancelled. Its buyers are being refunded and told.',
   seriesDateAdded: 'Date added.',
+  seriesExportTooLarge: 'This series has too many orders to export at once. Export each date from its own report.',
+  seriesTicketTypeSaved: 'Ticket type saved for the series.',
 } as const;
 
 export type MessageKey = keyof typeof M;

@@ -154,6 +154,23 @@ export const ZEvent = z.object({
   cancellation: ZCancellationProgress.optional(),
   /** Tickets sold (paid, core soldAndHeld) and held by open checkouts (lists and one event's GET). */
   sales: z.object({ sold: z.number().int(), held: z.number().int() }).optional(),
+  /**
+   * Issue 28: in the Events list grouped by series (filter details.seriesGrouped), a series' one row
+   * is one of its dates with the whole series here: its dates (cancelled ones not counted), the next
+   * date's start, capacity and left over the dates still to come, and every date's sales summed.
+   */
+  series: z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      urlName: z.string(),
+      dates: z.number().int(),
+      nextStartDateTime: z.string().nullable(),
+      capacity: z.number().int().nullable(),
+      remainingCapacity: z.number().int().nullable(),
+      sales: z.object({ sold: z.number().int(), held: z.number().int() }),
+    })
+    .optional(),
 });
 export type TEvent = z.infer<typeof ZEvent>;
 export const ZEventList = zListResponse(ZEvent);
@@ -395,6 +412,8 @@ export const ZPublicEvent = z.object({
      * sold-out ticket type offers "Join the waiting list". Absent from builds before it: not offered.
      */
     waitlist: z.boolean().optional(),
+    /** Issue 28: the date's series (its public page is /series/{seriesUrlName}); null: not a series date. */
+    seriesUrlName: z.string().nullable().optional(),
   }),
   ticketTypes: z.array(ZPublicTicketType),
   settings: ZPublicEventSettings,

@@ -136,6 +136,15 @@ export const ZSeries = z.object({
 });
 export type TSeries = z.infer<typeof ZSeries>;
 
+/**
+ * The answer to a series-level ticket type edit: the series, and each date that kept its own
+ * quantity because the new one is below what that date already sold or holds (the server's message).
+ */
+export const ZSeriesTicketTypeUpdate = ZSeries.extend({
+  kept: z.array(z.object({ eventId: z.string(), name: z.string(), field: z.literal('quantity'), soldOrHeld: z.number().int(), message: z.string() })),
+});
+export type TSeriesTicketTypeUpdate = z.infer<typeof ZSeriesTicketTypeUpdate>;
+
 export const ZSeriesSummary = z.object({
   id: z.string(),
   details: z.object({ name: z.string(), urlName: z.string(), dates: z.number().int(), firstStart: z.string().nullable(), lastStart: z.string().nullable() }),

@@ -1,8 +1,9 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { discountCodes, events, invites, memberships, orders, surchargeRules, tickets, ticketTypes, waitingRoomAddresses, waitingRooms, waitingRoomVisitors } from '../../db/schema/index.js';
+import { discountCodes, events, eventSeries, invites, memberships, orders, surchargeRules, tickets, ticketTypes, waitingRoomAddresses, waitingRooms, waitingRoomVisitors } from '../../db/schema/index.js';
 import { PAID_ORDER_STATUSES } from '@marquee/core';
 import type { CompiledList, ListSpec } from '../../platform/list-query.js';
+import { badRequest } from '../../platform/errors.js';
 
 export type EventRow = typeof events.$inferSelect;
 export type EventInsert = typeof events.$inferInsert;
@@ -14,6 +15,20 @@ export const EVENT_LIST: ListSpec = {
     'details.status': { expr: events.status, type: 'text' },
     'details.startDateTime': { expr: sql`coalesce(${events.startDateTime}, 'infinity'::timestamptz)`, type: 'timestamp' },
     'details.dateCreated': { expr: events.createdAt, type: 'timestamp' },
+    /**
+     * Issue 28: one row per series instead of one per date. `all`: each series by one date, its
+     * next date not cancelled or over (else its last); a status: its next date of that status (the
+     * status filter sent beside it). Plain events are all kept. Not sortable.
+     */
+    'details.seriesGrouped': {
+      expr: sql`(${events.seriesId} is null)`,
+      type: 'text',
+      sortable: false,
+      where: (value, op) => {
+        if (op !== '=' || !/^(all|draft|published|cancelled)$/.test(value)) throw badRequest('details.seriesGrouped takes = all, draft, published or cancelled.');
+        return seriesGroupedWhere(value);
+      },
+    },
   },
   id: events.id,
   defaultSort: '-details.dateCreated',
@@ -186,4 +201,72 @@ export async function setTicketTypeWindow(db: DbOrTx, tenantId: string, eventId:
     .update(ticketTypes)
     .set({ ...window, updatedAt: new Date() })
     .where(and(eq(ticketTypes.tenantId, tenantId), eq(ticketTypes.eventId, eventId), eq(ticketTypes.id, id)));
+}
+
+/**
+ * Issue 28, the Events list grouped by series: a plain event is kept; a series date is kept when it
+ * is the one date shown for its series (see EVENT_LIST 'details.seriesGrouped'). The shown date:
+ * the earliest that is not over and (for `all`) not cancelled; when none is, the latest. One
+ * subquery per candidate row on events_series_idx (tenant, series, start).
+ */
+function seriesGroupedWhere(status: string) {
+  const sameStatus = status === 'all' ? sql`true` : sql`r.status = ${status}`;
+  const done = status === 'all' ? sql`(r.status = 'cancelled' or coalesce(r.end_date_time, r.start_date_time) < now())` : sql`(coalesce(r.end_date_time, r.start_date_time) < now())`;
+  return sql`(${events.seriesId} is null or ${events.id} = (
+    select r.id from events r
+    where r.tenant_id = ${events.tenantId} and r.series_id = ${events.seriesId} and ${sameStatus}
+    order by ${done} asc,
+      case when ${done} then null else r.start_date_time end asc nulls last,
+      r.start_date_time desc nulls last, r.id
+    limit 1))`;
+}
+
+export type SeriesOfList = {
+  id: string;
+  name: string;
+  urlName: string;
+  /** Its dates, cancelled ones not counted. */
+  dates: number;
+  /** The next date's start (not cancelled, not over); null: none is left. */
+  nextStartDateTime: string | null;
+  capacity: number | null;
+  remainingCapacity: number | null;
+  givenOut: number;
+  paidTickets: number;
+};
+
+/**
+ * The series of the Events list's grouped rows, their dates summed: dates, next start, capacity and
+ * what is left over the dates not cancelled or over (null when one has no limit), and the sales of
+ * every date (the counts of salesCounts). Four statements, for the series on the page only.
+ */
+export async function seriesOfList(db: DbOrTx, tenantId: string, seriesIds: readonly string[], now = new Date()): Promise<Map<string, SeriesOfList>> {
+  const out = new Map<string, SeriesOfList>();
+  if (seriesIds.length === 0) return out;
+  const ids = [...new Set(seriesIds)];
+  const [heads, dates] = await Promise.all([
+    db.select({ id: eventSeries.id, name: eventSeries.name, urlName: eventSeries.urlName }).from(eventSeries).where(and(eq(eventSeries.tenantId, tenantId), inArray(eventSeries.id, ids))),
+    db
+      .select({ id: events.id, seriesId: events.seriesId, status: events.status, start: events.startDateTime, end: events.endDateTime, capacity: events.capacity, remainingCapacity: events.remainingCapacity })
+      .from(events)
+      .where(and(eq(events.tenantId, tenantId), inArray(events.seriesId, ids)))
+      .orderBy(asc(events.startDateTime), asc(events.id)),
+  ]);
+  for (const h of heads) out.set(h.id, { ...h, dates: 0, nextStartDateTime: null, capacity: 0, remainingCapacity: 0, givenOut: 0, paidTickets: 0 });
+  const counts = await salesCounts(db, tenantId, dates.map((d) => d.id));
+  for (const d of dates) {
+    const s = out.get(d.seriesId!);
+    if (!s) continue;
+    const c = counts.get(d.id)!;
+    s.givenOut += c.givenOut;
+    s.paidTickets += c.paidTickets;
+    if (d.status === 'cancelled') continue;
+    s.dates += 1;
+    const over = (d.end ?? d.start) !== null && (d.end ?? d.start)! < now;
+    if (over) continue;
+    if (s.nextStartDateTime === null && d.start) s.nextStartDateTime = d.start.toISOString();
+    s.capacity = s.capacity === null || d.capacity === null ? null : s.capacity + d.capacity;
+    s.remainingCapacity = s.remainingCapacity === null || d.remainingCapacity === null ? null : s.remainingCapacity + d.remainingCapacity;
+  }
+  return out;
 }

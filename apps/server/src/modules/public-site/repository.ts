@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { events } from '../../db/schema/index.js';
+import { events, eventSeries } from '../../db/schema/index.js';
 
 /**
  * A tenant's events on sale that have not ended (or have no date yet), soonest first: the public
@@ -20,4 +20,14 @@ export function listUpcomingPublishedEvents(db: Db, tenantId: string, now: Date)
     )
     .orderBy(sql`${events.startDateTime} asc nulls last`, asc(events.urlName))
     .limit(100);
+}
+
+/** Issue 28: the URL name of the series a date belongs to (its public page /series/{urlName}), for the ticket menu's "All dates". */
+export async function seriesUrlNameOf(db: Db, tenantId: string, seriesId: string | null): Promise<string | null> {
+  if (!seriesId) return null;
+  const [row] = await db
+    .select({ urlName: eventSeries.urlName })
+    .from(eventSeries)
+    .where(and(eq(eventSeries.tenantId, tenantId), eq(eventSeries.id, seriesId)));
+  return row?.urlName ?? null;
 }

@@ -24,7 +24,7 @@ import { priceLines, pricingConfigOf, quoteCart, type PricingConfig } from '../c
 import { findCheckoutSnapshot } from '../checkout/repository.js';
 import type * as ticketTypesRepo from '../ticket-types/repository.js';
 import { forget } from './fast-path.js';
-import { listUpcomingPublishedEvents } from './repository.js';
+import { listUpcomingPublishedEvents, seriesUrlNameOf } from './repository.js';
 import { isWaitlistOn } from '../waitlist/join-waitlist.js';
 import { createSnapshotCache, type Published, type SnapshotCache } from './snapshots.js';
 
@@ -159,6 +159,8 @@ export async function getPublicEvent({
       contactEmail: onSale ? null : ((await findTenant(deps.db, site.tenant.id))?.email ?? null),
       // Issue 24: a sold-out ticket type offers the waiting list only when the organiser keeps one.
       waitlist: event.status === 'published' && (await isWaitlistOn(deps.db, event.tenantId, event.id)),
+      // Issue 28: a date of a series links back to the series' page ("All dates").
+      seriesUrlName: await seriesUrlNameOf(deps.db, event.tenantId, event.seriesId),
     },
     // Ticket types switched off by the organiser are not on the menu; every other one is, with its availability.
     ticketTypes: onSale ? types.filter((t) => t.active && isSoldOn(t.soldAt, 'online')).map((t) => toPublicTicketType(t, types, now, config)) : [],

@@ -6,8 +6,8 @@ import { badRequest } from '../../platform/errors.js';
 // What every report source (sources.ts and its *-source.ts files) is made of: its type, where it
 // reads (the scope), the list fields' kinds, the row readers and the order figures in SQL.
 
-/** Where a report reads: one tenant, optionally one event; platform reports read every tenant. */
-export type Scope = { tenantId: string; eventId?: string } | { platform: true };
+/** Where a report reads: one tenant, optionally one event or every date of one series (issue 28); platform reports read every tenant. */
+export type Scope = { tenantId: string; eventId?: string; seriesId?: string } | { platform: true };
 
 /**
  * One CSV column: `value` reads the wire shape (csv.ts writes it); `sql` is the same cell computed by
@@ -42,6 +42,10 @@ export const onlyEquals = (field: string, op: string) => {
 export function scopeWhere(scope: Scope, tenantCol: string, eventCol: string): SQL {
   if ('platform' in scope) return sql`true`;
   const tenant = sql`${col(tenantCol)} = ${scope.tenantId}::uuid`;
+  if (scope.seriesId) {
+    // Issue 28: every date of one series (its events), for the whole series' export.
+    return sql`${tenant} and ${col(eventCol)} in (select se.id from events se where se.tenant_id = ${scope.tenantId}::uuid and se.series_id = ${scope.seriesId}::uuid)`;
+  }
   return scope.eventId ? sql`${tenant} and ${col(eventCol)} = ${scope.eventId}::uuid` : tenant;
 }
 

@@ -159,12 +159,31 @@ export async function updateSeriesTicketType(db: DbOrTx, tenantId: string, id: s
   await db.update(seriesTicketTypes).set(set).where(and(eq(seriesTicketTypes.tenantId, tenantId), eq(seriesTicketTypes.id, id)));
 }
 
-/** The dates' copies of a series ticket type, on dates that are not cancelled, in id order (lock order). */
-export async function copiesOf(db: DbOrTx, tenantId: string, seriesTicketTypeId: string) {
+/**
+ * The dates' copies of a series ticket type, on dates that are neither cancelled nor over (a date
+ * whose end has passed keeps what it sold at), in id order (lock order).
+ */
+export async function copiesOf(db: DbOrTx, tenantId: string, seriesTicketTypeId: string, now: Date) {
   return db
-    .select({ id: ticketTypes.id, eventId: ticketTypes.eventId, name: ticketTypes.name, price: ticketTypes.price, quantity: ticketTypes.quantity })
+    .select({
+      id: ticketTypes.id,
+      eventId: ticketTypes.eventId,
+      eventName: events.name,
+      name: ticketTypes.name,
+      price: ticketTypes.price,
+      quantity: ticketTypes.quantity,
+      remaining: ticketTypes.remaining,
+    })
     .from(ticketTypes)
     .innerJoin(events, and(eq(events.tenantId, ticketTypes.tenantId), eq(events.id, ticketTypes.eventId)))
-    .where(and(eq(ticketTypes.tenantId, tenantId), eq(ticketTypes.seriesTicketTypeId, seriesTicketTypeId), sql`${events.status} <> 'cancelled'`))
-    .orderBy(asc(ticketTypes.id));
+    .where(
+      and(
+        eq(ticketTypes.tenantId, tenantId),
+        eq(ticketTypes.seriesTicketTypeId, seriesTicketTypeId),
+        sql`${events.status} <> 'cancelled'`,
+        sql`(${events.endDateTime} is null or ${events.endDateTime} > ${now.toISOString()}::timestamptz)`,
+      ),
+    )
+    .orderBy(asc(ticketTypes.id))
+    .for('update', { of: ticketTypes });
 }

@@ -1,16 +1,18 @@
-import { ZAddSeriesDateRequest, ZCancelSeriesDateRequest, ZCreateSeriesRequest, ZMoveSeriesDateRequest, ZSeries, ZSeriesList, ZUpdateSeriesTicketTypeRequest } from '@marquee/core';
+import { ZAddSeriesDateRequest, ZCancelSeriesDateRequest, ZCreateSeriesRequest, ZMoveSeriesDateRequest, ZSeries, ZSeriesList, ZSeriesTicketTypeUpdate, ZUpdateSeriesTicketTypeRequest } from '@marquee/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { siteCtxOf, tenantCtxOf } from '../../platform/auth/guard.js';
 import { EVENTS_READ, EVENTS_WRITE } from '../events/access.js';
+import { TENANT_REPORTS } from '../reports/access.js';
 import { addSeriesDate } from './add-date.js';
 import { cancelSeriesDate } from './cancel-date.js';
 import { createSeries } from './create-series.js';
 import { registerDateMovedJob } from './date-moved-mail.js';
 import { getSeries, listSeries } from './get-series.js';
 import { moveSeriesDate } from './move-date.js';
+import { exportSeries, SERIES_EXPORT_KINDS } from './export.js';
 import { renderSeriesPage } from './public-page.js';
 import { updateSeriesTicketType } from './update-ticket-type.js';
 
@@ -59,14 +61,28 @@ export function registerSeriesRoutes(app: FastifyInstance, deps: Deps) {
       config: { access: EVENTS_WRITE },
       schema: {
         tags,
-        summary: 'Changes a series ticket type; each date whose copy still has the old value follows (a per-date change is kept)',
+        summary: 'Changes a series ticket type; each date not cancelled or over whose copy still has the old value follows (a per-date change is kept); `kept` lists the dates whose quantity stayed because they sold more',
         params: ZTypeParams,
         body: ZUpdateSeriesTicketTypeRequest,
-        response: { 200: ZSeries },
+        response: { 200: ZSeriesTicketTypeUpdate },
       },
     },
     async (req) => updateSeriesTicketType({ deps, ctx: tenantCtxOf(req), seriesId: req.params.seriesId, ticketTypeId: req.params.seriesTicketTypeId, changes: req.body.details }),
   );
+
+  for (const kind of SERIES_EXPORT_KINDS) {
+    r.get(
+      `/api/tenants/:tenantId/series/:seriesId/export/${kind}`,
+      {
+        config: { access: TENANT_REPORTS },
+        schema: { tags, summary: `The whole series’ ${kind} as one CSV (the event export’s columns with the date first)`, params: ZSeriesParams, response: { 200: z.any().describe('text/csv') } },
+      },
+      async (req, reply) => {
+        const { body, fileName } = await exportSeries({ deps, ctx: tenantCtxOf(req), seriesId: req.params.seriesId, kind });
+        return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${fileName}"`).header('cache-control', 'no-store').send(body);
+      },
+    );
+  }
 
   r.post(
     '/api/tenants/:tenantId/series/:seriesId/dates',

@@ -2,7 +2,7 @@ import { M, SERIES_MAX_DATES } from '@marquee/core';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events, eventSeries, outbox, ticketTypes } from '../../db/schema/index.js';
-import { givenTenantWithAdmin, startTenantServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { givenEventOnSale, givenTenantWithAdmin, startTenantServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { givenSale } from '../../../test/fixtures/sales.js';
 import { DEMO_SERIES, seedDemoSeries } from './demo.js';
 
@@ -270,26 +270,41 @@ describe('series: the public page', () => {
     expect((await server.client(other.tenant.url).get('/series/choir-nights')).status).toBe(404);
     expect((await server.client(tenant.url).get('/series/no-such-series')).status).toBe(404);
   });
+
+  it('a date’s public event names its series (the ticket menu’s "All dates"); a plain event names none', async () => {
+    const res = await admin.post(base(), weekly({ name: 'Harp nights', schedule: { dates: ['2031-11-11'], startTime: '19:00', endTime: '20:00' } }));
+    const date = res.body.details.dates[0];
+    const site = server.client(tenant.url);
+    const pub = await site.get(`/api/p/events/${date.urlName}`);
+    expect(pub.status).toBe(200);
+    expect(pub.body.details.seriesUrlName).toBe('harp-nights');
+    const plain = await givenEventOnSale(server, tenant.id, { name: 'Plain gig', urlName: 'plain-gig-28' });
+    const plainPub = await site.get(`/api/p/events/${plain.urlName}`);
+    expect(plainPub.status).toBe(200);
+    expect(plainPub.body.details.seriesUrlName).toBeNull();
+  });
 });
 
 it('SERIES_MAX_DATES is a year of daily dates', () => expect(SERIES_MAX_DATES).toBe(366));
 
 describe('series: a series-level ticket type edit', () => {
-  it('flows to the dates that kept the series’ value; a per-date price, a sold-out quantity and a cancelled date keep theirs', async () => {
-    const res = await admin.post(base(), weekly({ name: 'Lantern walk', schedule: { dates: ['2032-01-04', '2032-01-05', '2032-01-06', '2032-01-07'], startTime: '18:00', endTime: '19:00' } }));
+  it('flows to the dates that kept the series’ value; a per-date price, a sold-out quantity (told), a cancelled date and a date that is over keep theirs', async () => {
+    const res = await admin.post(base(), weekly({ name: 'Lantern walk', schedule: { dates: ['2032-01-04', '2032-01-05', '2032-01-06', '2032-01-07', '2032-01-08'], startTime: '18:00', endTime: '19:00' } }));
     const s = res.body;
     const adult = s.details.ticketTypes.find((t: { name: string }) => t.name === 'Adult');
     const copies = async () =>
       Object.fromEntries(
         (await db().select().from(ticketTypes).where(eq(ticketTypes.seriesTicketTypeId, adult.id))).map((t) => [t.eventId, [t.name, t.price, t.quantity, t.remaining]]),
       );
-    const [d0, d1, d2, d3] = s.details.dates.map((d: { eventId: string }) => d.eventId);
+    const [d0, d1, d2, d3, d4] = s.details.dates.map((d: { eventId: string }) => d.eventId);
     const before = await copies();
     // Date 1's price set on its own; date 2 sold 12 of its 15 adults; date 3 cancelled.
     const d1Type = (await db().select().from(ticketTypes).where(and(eq(ticketTypes.seriesTicketTypeId, adult.id), eq(ticketTypes.eventId, d1))))[0]!;
     expect((await admin.patch(`/api/tenants/${tenant.id}/events/${d1}/ticket-types/${d1Type.id}`, { details: { price: 1800 } })).status).toBe(200);
     await db().update(ticketTypes).set({ remaining: 3 }).where(and(eq(ticketTypes.seriesTicketTypeId, adult.id), eq(ticketTypes.eventId, d2)));
     expect((await admin.post(`${base()}/${s.id}/dates/${d3}/cancel`, {})).status).toBe(200);
+    // Date 4 is over (its end has passed).
+    await db().update(events).set({ startDateTime: new Date('2020-01-08T23:00:00Z'), endDateTime: new Date('2020-01-09T00:00:00Z') }).where(eq(events.id, d4));
 
     const edit = await admin.patch(`${base()}/${s.id}/ticket-types/${adult.id}`, { details: { name: 'Grown-up', price: 3000, quantity: 10 } });
     expect(edit.status).toBe(200);
@@ -299,6 +314,9 @@ describe('series: a series-level ticket type edit', () => {
     expect(after[d1]).toEqual(['Grown-up', 1800, 10, 10]);
     expect(after[d2]).toEqual(['Grown-up', 3000, 15, 3]);
     expect(after[d3]).toEqual(before[d3]);
+    expect(after[d4]).toEqual(before[d4]);
+    // The date that sold more than the new quantity is named with the ticket type's own message.
+    expect(edit.body.kept).toEqual([{ eventId: d2, name: s.details.dates[2].name, field: 'quantity', soldOrHeld: 12, message: M.quantityBelowSold }]);
   });
 
   it('refuses bad input and another series’ or tenant’s ticket type, changing nothing', async () => {
@@ -311,6 +329,99 @@ describe('series: a series-level ticket type edit', () => {
     expect(bad.status).toBe(400);
     const [row] = await db().select().from(ticketTypes).where(eq(ticketTypes.seriesTicketTypeId, theirType));
     expect(row!.price).toBe(2500);
+  });
+});
+
+describe('series: the whole series’ export', () => {
+  it('exports every date’s orders and tickets as one CSV with the date first, in date order, cells escaped; another tenant’s series is a 404', async () => {
+    const res = await admin.post(base(), weekly({ name: 'Ferry rides', schedule: { dates: ['2031-10-07', '2031-10-08'], startTime: '09:30', endTime: '10:30' } }));
+    const s = res.body;
+    const [d0, d1] = s.details.dates;
+    const plain = await givenEventOnSale(server, tenant.id, { name: 'Not in the series' });
+    await givenSale(server, tenant.id, d1.eventId, { firstName: '=HYPERLINK("x")', lastName: 'Late', tickets: [{ price: 2500, fullName: '@SUM(1)' }, { price: 1000 }] });
+    await givenSale(server, tenant.id, d0.eventId, { firstName: 'Early', lastName: 'Bird', tickets: [{ price: 2500 }] });
+    await givenSale(server, tenant.id, plain.id, { firstName: 'Other', lastName: 'Event' });
+
+    const orders = await admin.get(`${base()}/${s.id}/export/orders`);
+    expect(orders.status).toBe(200);
+    expect(orders.headers['content-type']).toContain('text/csv');
+    expect(orders.headers['content-disposition']).toMatch(/attachment; filename="ferry-rides-orders-\d{4}-\d{2}-\d{2}\.csv"/);
+    const lines = orders.raw.toString().replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('Event Date,Date,Order ID,Event Name,Name,Email,Phone number,# Tickets,Payment Method,Channel,Total,Refunded,Refunded Amount,Subtotal,Discount,Discount Code,Service Fee,Processing Fee,Tax,Donation,Donation Fee,Status');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(/^2031-10-07 09:30,.*,Early Bird,/);
+    expect(lines[2]).toMatch(/^2031-10-08 09:30,/);
+    // A name a spreadsheet would run as a formula is made inert (the reports' csv.ts escapeCell).
+    expect(lines[2]).toContain(`"'=HYPERLINK(""x"") Late"`);
+    expect(orders.raw.toString()).not.toContain('Other Event');
+
+    const tickets = await admin.get(`${base()}/${s.id}/export/tickets`);
+    expect(tickets.status).toBe(200);
+    const tlines = tickets.raw.toString().replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(tlines[0]).toBe('Event Date,Date,Ticket ID,Order ID,Name,Email,Phone number,Ticket Type,Ticket Price,Ticket Used,Status,Channel,Payment Method,Seat');
+    expect(tlines).toHaveLength(4);
+    expect(tlines.filter((l) => l.startsWith('2031-10-08 09:30,'))).toHaveLength(2);
+    expect(tickets.raw.toString()).toContain("'@SUM(1)");
+
+    // Bad input and another tenant's series.
+    expect((await admin.get(`${base()}/${s.id}/export/refunds`)).status).toBe(404);
+    expect((await admin.get(`${base()}/not-a-uuid/export/orders`)).status).toBe(400);
+    expect((await other.admin.get(`/api/tenants/${other.tenant.id}/series/${s.id}/export/orders`)).status).toBe(404);
+    expect((await admin.get(`/api/tenants/${other.tenant.id}/series/${s.id}/export/orders`)).status).toBe(404);
+  });
+});
+
+describe('series: the Events list grouped by series', () => {
+  it('shows one row per series (its next date, the dates summed) beside plain events; paging and count follow; ungrouped and searching it lists the dates', async () => {
+    const res = await admin.post(base(), weekly({ name: 'Rowing club', capacity: 10, schedule: { dates: ['2031-08-05', '2031-08-06', '2031-08-07'], startTime: '07:00', endTime: '08:00' } }));
+    const s = res.body;
+    const [d0, d1, d2] = s.details.dates;
+    await givenSale(server, tenant.id, d1.eventId, { tickets: [{ price: 2500 }, { price: 2500 }] });
+    await givenSale(server, tenant.id, d2.eventId, { tickets: [{ price: 2500 }] });
+    await givenEventOnSale(server, tenant.id, { name: 'Rowing club social (plain)' });
+    const eventsUrl = `/api/tenants/${tenant.id}/events`;
+    const list = (filters: string[], extra = '') => admin.get(`${eventsUrl}?${filters.map((f) => `filters=${encodeURIComponent(f)}`).join('&')}${extra}`);
+
+    const grouped = await list(['details.name=Rowing club', 'details.seriesGrouped=all']);
+    expect(grouped.status).toBe(200);
+    expect(grouped.body.count).toBe(2);
+    const row = grouped.body.result.find((e: { series?: unknown }) => e.series);
+    expect(row.id).toBe(d0.eventId);
+    expect(row.series).toEqual({ id: s.id, name: 'Rowing club', urlName: 'rowing-club', dates: 3, nextStartDateTime: d0.startDateTime, capacity: 30, remainingCapacity: 30, sales: { sold: 3, held: 0 } });
+    expect(grouped.body.result.filter((e: { series?: unknown }) => !e.series).map((e: { details: { name: string } }) => e.details.name)).toEqual(['Rowing club social (plain)']);
+
+    // Paging one at a time gives the same two rows.
+    const first = await list(['details.name=Rowing club', 'details.seriesGrouped=all'], '&limit=1');
+    expect(first.body.result).toHaveLength(1);
+    expect(first.body.count).toBe(2);
+    const second = await list(['details.name=Rowing club', 'details.seriesGrouped=all'], `&limit=1&cursor=${encodeURIComponent(first.body.cursor)}`);
+    expect(second.body.result).toHaveLength(1);
+    expect(second.body.result[0].id).not.toBe(first.body.result[0].id);
+
+    // The first date is over and the second cancelled: the series shows by its third, next date.
+    await db().update(events).set({ startDateTime: new Date('2020-08-05T11:00:00Z'), endDateTime: new Date('2020-08-05T12:00:00Z') }).where(eq(events.id, d0.eventId));
+    expect((await admin.post(`${base()}/${s.id}/dates/${d1.eventId}/cancel`, {})).status).toBe(200);
+    const later = await list(['details.name=Rowing club', 'details.seriesGrouped=all']);
+    const laterRow = later.body.result.find((e: { series?: unknown }) => e.series);
+    expect(laterRow.id).toBe(d2.eventId);
+    expect(laterRow.series).toMatchObject({ dates: 2, nextStartDateTime: d2.startDateTime, capacity: 10 });
+    // Under a status filter the series shows by its date of that status.
+    const cancelled = await list(['details.name=Rowing club', 'details.status=cancelled', 'details.seriesGrouped=cancelled']);
+    expect(cancelled.body.result.map((e: { id: string }) => e.id)).toEqual([d1.eventId]);
+
+    // Not grouped (the API's list as before), or a search for one date: the dates themselves.
+    const plain = await list(['details.name=Rowing club']);
+    expect(plain.body.count).toBe(4);
+    expect(plain.body.result.every((e: { series?: unknown }) => e.series === undefined)).toBe(true);
+    const oneDate = await list([`details.name=${d2.name.split(' · ')[1]}`]);
+    expect(oneDate.body.result.map((e: { id: string }) => e.id)).toContain(d2.eventId);
+
+    // Bad input; another tenant's list does not show this series.
+    expect((await list(['details.seriesGrouped=yes'])).status).toBe(400);
+    expect((await list(['details.seriesGrouped<all'])).status).toBe(400);
+    const theirs = await other.admin.get(`/api/tenants/${other.tenant.id}/events?filters=${encodeURIComponent('details.seriesGrouped=all')}`);
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.result.some((e: { series?: { id: string } }) => e.series?.id === s.id)).toBe(false);
   });
 });
 

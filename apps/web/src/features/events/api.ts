@@ -12,17 +12,19 @@ import {
 } from '@marquee/core';
 import { api } from '../../ui/api-client';
 
-export type EventListQuery = { cursor?: string; limit: number; name?: string; status?: EventStatus };
+/** grouped (issue 28): one row per series (its next date with the whole series' sums), plain events as they are. */
+export type EventListQuery = { cursor?: string; limit: number; name?: string; status?: EventStatus; grouped?: boolean };
 export type EventAction = 'publish' | 'unpublish';
 
 const base = (tenantId: string) => `/api/tenants/${encodeURIComponent(tenantId)}/events`;
 const one = (tenantId: string, eventId: string) => `${base(tenantId)}/${encodeURIComponent(eventId)}`;
 
 export const eventsApi = {
-  list: (tenantId: string, { cursor, limit, name, status }: EventListQuery, signal?: AbortSignal) => {
+  list: (tenantId: string, { cursor, limit, name, status, grouped }: EventListQuery, signal?: AbortSignal) => {
     const filters: Filter[] = [];
     if (name) filters.push({ field: 'details.name', op: '=', value: name });
     if (status) filters.push({ field: 'details.status', op: '=', value: status });
+    if (grouped) filters.push({ field: 'details.seriesGrouped', op: '=', value: status ?? 'all' });
     return api.get<ListResponse<TEvent>>(base(tenantId), { cursor, limit, filters: filters.length ? encodeFilters(filters) : undefined }, signal);
   },
   get: (tenantId: string, eventId: string, signal?: AbortSignal) => api.get<TEvent>(one(tenantId, eventId), undefined, signal),

@@ -1,4 +1,4 @@
-import type { TAddSeriesDateRequest, TCreateSeriesRequest, TMoveSeriesDateRequest, TSeries, TSeriesList } from '@marquee/core';
+import type { TAddSeriesDateRequest, TCreateSeriesRequest, TMoveSeriesDateRequest, TSeries, TSeriesList, TSeriesTicketTypeUpdate, TUpdateSeriesTicketTypeRequest } from '@marquee/core';
 import { api } from '../../ui/api-client';
 
 // Issue 28: event series in the tenant console.
@@ -14,3 +14,7 @@ export const moveSeriesDate = (tenantId: string, seriesId: string, eventId: stri
   api.post<TSeries>(`${one(tenantId, seriesId)}/dates/${encodeURIComponent(eventId)}/move`, body);
 export const cancelSeriesDate = (tenantId: string, seriesId: string, eventId: string, message?: string) =>
   api.post<TSeries>(`${one(tenantId, seriesId)}/dates/${encodeURIComponent(eventId)}/cancel`, message ? { message } : {});
+export const updateSeriesTicketType = (tenantId: string, seriesId: string, ticketTypeId: string, body: TUpdateSeriesTicketTypeRequest) =>
+  api.patch<TSeriesTicketTypeUpdate>(`${one(tenantId, seriesId)}/ticket-types/${encodeURIComponent(ticketTypeId)}`, body);
+/** The whole series' orders or tickets as one CSV (a download: the browser follows the link with its session). */
+export const seriesExportUrl = (tenantId: string, seriesId: string, kind: 'orders' | 'tickets') => `${one(tenantId, seriesId)}/export/${kind}`;

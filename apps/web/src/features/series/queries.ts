@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TAddSeriesDateRequest, TCreateSeriesRequest, TMoveSeriesDateRequest, TSeries } from '@marquee/core';
+import type { TAddSeriesDateRequest, TCreateSeriesRequest, TMoveSeriesDateRequest, TSeries, TUpdateSeriesTicketTypeRequest } from '@marquee/core';
 import { eventKeys } from '../../shared/query-keys';
 import * as seriesApi from './api';
 
@@ -11,7 +11,7 @@ export const seriesKeys = {
 export const useSeriesList = (tenantId: string) => useQuery({ queryKey: seriesKeys.list(tenantId), queryFn: () => seriesApi.listSeries(tenantId) });
 export const useSeries = (tenantId: string, seriesId: string) => useQuery({ queryKey: seriesKeys.one(tenantId, seriesId), queryFn: () => seriesApi.getSeries(tenantId, seriesId) });
 
-function useSeriesMutation<V>(tenantId: string, fn: (v: V) => Promise<TSeries>) {
+function useSeriesMutation<V, R extends TSeries>(tenantId: string, fn: (v: V) => Promise<R>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: fn,
@@ -30,3 +30,5 @@ export const useMoveSeriesDate = (tenantId: string, seriesId: string) =>
   useSeriesMutation(tenantId, ({ eventId, body }: { eventId: string; body: TMoveSeriesDateRequest }) => seriesApi.moveSeriesDate(tenantId, seriesId, eventId, body));
 export const useCancelSeriesDate = (tenantId: string, seriesId: string) =>
   useSeriesMutation(tenantId, ({ eventId, message }: { eventId: string; message?: string }) => seriesApi.cancelSeriesDate(tenantId, seriesId, eventId, message));
+export const useUpdateSeriesTicketType = (tenantId: string, seriesId: string) =>
+  useSeriesMutation(tenantId, ({ ticketTypeId, body }: { ticketTypeId: string; body: TUpdateSeriesTicketTypeRequest }) => seriesApi.updateSeriesTicketType(tenantId, seriesId, ticketTypeId, body));

@@ -1,6 +1,6 @@
-import { Anchor, Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { EventStatus, TEvent } from '@marquee/core';
-import { IconCalendarPlus, IconCalendarOff } from '@tabler/icons-react';
+import { IconCalendarPlus, IconCalendarOff, IconCalendarRepeat } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { EmptyState } from '../../../ui/empty-state';
@@ -11,7 +11,7 @@ import { useEvents } from '../queries';
 import { formatDateInZone, formatTimeInZone } from '../../../ui/time';
 import { EventStatusBadge } from './event-status-badge';
 import { useTenantId } from '../../../shared/tenant';
-import { isBoxOfficeOnly, isCheckinOnly, isTenantWideMember, useEventAccess } from '../../../shared/access';
+import { isBoxOfficeOnly, isCheckinOnly, isTenantWideMember, useEventAccess, useIsTenantAdmin } from '../../../shared/access';
 import { useSession } from '../../../ui/session';
 
 type StatusFilter = 'all' | EventStatus;
@@ -25,10 +25,11 @@ const STATUS_FILTERS: { value: StatusFilter; label: string }[] = [
 
 /** Sold and remaining against the event's capacity, when it has one. */
 function Capacity({ event }: { event: TEvent }) {
-  const { capacity, remainingCapacity } = event.details;
+  // A series' row (issue 28) shows its dates summed.
+  const { capacity, remainingCapacity } = event.series ?? event.details;
   // Sold = paid tickets (core soldAndHeld); unpaid holds are shown apart, never as sold.
-  const sold = event.sales?.sold ?? 0;
-  const held = event.sales?.held ?? 0;
+  const sold = (event.series ?? event).sales?.sold ?? 0;
+  const held = (event.series ?? event).sales?.held ?? 0;
   const soldLine = (
     <Text fz="sm" fw={500}>
       {sold.toLocaleString('en-US')} sold
@@ -86,9 +87,15 @@ const WORDS: Record<Viewer, { description: string; emptyTitle: string; emptyDesc
 
 /** The event's date and time in its own zone, on one line (a phone's events list). */
 function eventWhen(e: TEvent): string {
-  const { startDateTime, timeZone } = e.details;
+  const { timeZone } = e.details;
+  const startDateTime = startOf(e);
+  if (e.series) return startDateTime ? `Next: ${formatDateInZone(startDateTime, timeZone)}, ${formatTimeInZone(startDateTime, timeZone)}` : 'No dates to come';
   return startDateTime ? `${formatDateInZone(startDateTime, timeZone)}, ${formatTimeInZone(startDateTime, timeZone)}` : 'Not scheduled';
 }
+
+/** When the row's event starts; a series' row: its next date (issue 28). */
+const startOf = (e: TEvent) => (e.series ? e.series.nextStartDateTime : e.details.startDateTime);
+const datesLabel = (n: number) => `${n} ${n === 1 ? 'date' : 'dates'}`;
 
 export function EventsPage() {
   const navigate = useNavigate();
@@ -99,11 +106,16 @@ export function EventsPage() {
   const words = WORDS[viewer];
   /** Door volunteers land on the check-in page of their event. */
   const eventPath = (e: TEvent) =>
-    isCheckinOnly(memberships, tenantId, e.id) ? `/events/${e.id}/check-in` : isBoxOfficeOnly(memberships, tenantId, e.id) ? `/events/${e.id}/box-office` : `/events/${e.id}`;
+    e.series
+      ? `/event-series/${e.series.id}`
+      : isCheckinOnly(memberships, tenantId, e.id) ? `/events/${e.id}/check-in` : isBoxOfficeOnly(memberships, tenantId, e.id) ? `/events/${e.id}/box-office` : `/events/${e.id}`;
   const [name, setName] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const pager = useCursorPager({ resetKey: `${name}|${status}` });
-  const list = useEvents({ cursor: pager.cursor, limit: pager.limit, name: name || undefined, status: status === 'all' ? undefined : status });
+  // Issue 28: a series' dates are one row (its series page lists them), for those who may open that
+  // page; a search by name lists the dates themselves, so that one date is found by its name.
+  const admin = useIsTenantAdmin(tenantId);
+  const list = useEvents({ cursor: pager.cursor, limit: pager.limit, name: name || undefined, status: status === 'all' ? undefined : status, grouped: admin && !name });
   const filtered = !!name || status !== 'all';
 
   const columns: Column<TEvent>[] = [
@@ -112,11 +124,18 @@ export function EventsPage() {
       header: 'Event',
       render: (e) => (
         <Stack gap={2} style={{ minWidth: 0 }}>
-          <Anchor component={Link} to={eventPath(e)} fw={600} fz="sm" onClick={(ev) => ev.stopPropagation()}>
-            {e.details.name}
-          </Anchor>
+          <Group gap={6} wrap="nowrap">
+            <Anchor component={Link} to={eventPath(e)} fw={600} fz="sm" onClick={(ev) => ev.stopPropagation()} truncate>
+              {e.series ? e.series.name : e.details.name}
+            </Anchor>
+            {e.series && (
+              <Badge size="sm" variant="light" color="grape" leftSection={<IconCalendarRepeat size={12} />} style={{ flexShrink: 0 }} data-testid="series-dates">
+                {datesLabel(e.series.dates)}
+              </Badge>
+            )}
+          </Group>
           <Text fz="xs" c="dimmed" truncate>
-            /{e.details.urlName}/
+            {e.series ? `/series/${e.series.urlName}` : `/${e.details.urlName}/`}
           </Text>
           {/* On a phone the date and status go under the name instead of in columns of their own. */}
           <Group gap="xs" mt={4} hiddenFrom="sm" wrap="wrap">
@@ -131,19 +150,28 @@ export function EventsPage() {
       header: 'Date',
       width: 220,
       visibleFrom: 'sm',
-      render: (e) =>
-        e.details.startDateTime ? (
+      render: (e) => {
+        const start = startOf(e);
+        return start ? (
           <Stack gap={0}>
-            <Text fz="sm">{formatDateInZone(e.details.startDateTime, e.details.timeZone)}</Text>
+            <Text fz="sm">
+              {e.series && (
+                <Text span fz="xs" c="dimmed">
+                  Next:{' '}
+                </Text>
+              )}
+              {formatDateInZone(start, e.details.timeZone)}
+            </Text>
             <Text fz="xs" c="dimmed">
-              {formatTimeInZone(e.details.startDateTime, e.details.timeZone)}
+              {formatTimeInZone(start, e.details.timeZone)}
             </Text>
           </Stack>
         ) : (
           <Text fz="sm" c="dimmed">
-            Not scheduled
+            {e.series ? 'No dates to come' : 'Not scheduled'}
           </Text>
-        ),
+        );
+      },
     },
     { key: 'status', header: 'Status', width: 120, visibleFrom: 'sm', render: (e) => <EventStatusBadge status={e.details.status} /> },
     { key: 'tickets', header: 'Tickets', width: 150, visibleFrom: 'sm', render: (e) => <Capacity event={e} /> },
@@ -183,7 +211,7 @@ export function EventsPage() {
         columns={columns}
         minWidth={PHONE_TABLE_MIN_WIDTH}
         {...fromListQuery(list)}
-        rowKey={(e) => e.id}
+        rowKey={(e) => (e.series ? `series:${e.series.id}` : e.id)}
         pager={pager}
         onRowClick={(e) => void navigate(eventPath(e))}
         empty={

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Badge, Button, Card, Group, Loader, Menu, ActionIcon, Progress, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { M, type TSeriesDate } from '@marquee/core';
-import { IconCalendarPlus, IconDots, IconExternalLink } from '@tabler/icons-react';
+import { IconCalendarPlus, IconDots, IconDownload, IconExternalLink } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useIsTenantAdmin } from '../../../shared/access';
@@ -11,7 +11,9 @@ import { formatMoney } from '../../../ui/money';
 import { NoPageAccess } from '../../../ui/no-page-access';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
+import { seriesExportUrl } from '../api';
 import { useAddSeriesDate, useCancelSeriesDate, useMoveSeriesDate, useSeries } from '../queries';
+import { SeriesTicketTypes } from './series-ticket-types';
 
 const STATUS: Record<TSeriesDate['status'], { label: string; color: string }> = {
   published: { label: 'On sale', color: 'green' },
@@ -101,6 +103,22 @@ export function SeriesDetailPage() {
             <Button variant="default" component="a" href={`/series/${s.urlName}`} target="_blank" rightSection={<IconExternalLink size={14} />}>
               Public page
             </Button>
+            <Menu position="bottom-end" withinPortal>
+              <Menu.Target>
+                <Button variant="default" leftSection={<IconDownload size={16} />}>
+                  Export
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Label>The whole series, every date</Menu.Label>
+                <Menu.Item component="a" href={seriesExportUrl(tenantId, seriesId, 'orders')} download data-testid="export-series-orders">
+                  Orders (CSV)
+                </Menu.Item>
+                <Menu.Item component="a" href={seriesExportUrl(tenantId, seriesId, 'tickets')} download data-testid="export-series-tickets">
+                  Tickets (CSV)
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
             <Button
               leftSection={<IconCalendarPlus size={16} />}
               onClick={() => {
@@ -132,6 +150,7 @@ export function SeriesDetailPage() {
           </Card>
         ))}
       </SimpleGrid>
+      <SeriesTicketTypes tenantId={tenantId} series={query.data} />
       <Title order={3} fz="lg" mb="sm">
         Dates
       </Title>
@@ -180,6 +199,9 @@ export function SeriesDetailPage() {
                   <Menu.Dropdown>
                     <Menu.Item component={Link} to={`/events/${d.eventId}`}>
                       Event page
+                    </Menu.Item>
+                    <Menu.Item component={Link} to={`/events/${d.eventId}/ticket-types`}>
+                      Ticket types of this date
                     </Menu.Item>
                     <Menu.Item component={Link} to={`/reports/sales/event/${d.eventId}`}>
                       Sales report

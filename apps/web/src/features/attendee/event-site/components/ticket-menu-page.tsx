@@ -101,9 +101,17 @@ export function TicketMenuPage() {
   return (
     <div className={site.container}>
       <div className={site.pageHead}>
-        <Link className={site.back} to={`/${eventName}/`}>
-          <IconArrowLeft size={16} /> Back to Home
-        </Link>
+        <div className={site.backRow}>
+          <Link className={site.back} to={`/${eventName}/`}>
+            <IconArrowLeft size={16} /> Back to Home
+          </Link>
+          {d.seriesUrlName && (
+            // Issue 28: a date of a series goes back to the series' page (server-rendered, outside this app's routes).
+            <a className={site.back} href={`/series/${encodeURIComponent(d.seriesUrlName)}`} data-testid="all-dates">
+              <IconCalendar size={16} /> All dates
+            </a>
+          )}
+        </div>
         <h1 className={site.pageTitle}>Tickets</h1>
         <div className={site.pageSub}>
           <span className={site.meta}>
