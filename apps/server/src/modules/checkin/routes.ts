@@ -10,6 +10,7 @@ import {
   ZCheckinSyncResponse,
   ZCheckinUndoRequest,
   ZCheckinUndoResponse,
+  type TCheckinScanAnswer,
 } from '@marquee/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -41,6 +42,10 @@ export function registerCheckinRoutes(app: FastifyInstance, deps: Deps) {
     `${BASE}/scans`,
     {
       config: { ...config, sessionInHandler: true },
+      // The answer is built by this module in exactly its schema's shape (TCheckinScanAnswer, checked by
+      // the compiler): written as it is, without zod parsing it again at every scan (issue 26). The
+      // schema below still documents it.
+      serializerCompiler: () => (answer: TCheckinScanAnswer) => JSON.stringify(answer),
       schema: {
         tags,
         summary: 'Scans a ticket code or checks a ticket in by id: admitted, or why not (a refusal is a 200 with its result); the same clientScanId again gives the same answer',
