@@ -2,7 +2,10 @@ import { and, asc, eq, fillPlaceholders, or, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { runPrepared, type Db, type DbOrTx } from '../../db/client.js';
 import { checkinScans, events, orders, refunds, tickets, ticketTransfers, ticketTypes, users } from '../../db/schema/index.js';
+import { guardSessionCtes, type GuardStatementParams } from '../../platform/auth/guard.js';
+import { guardSessionOf, type GuardSession } from '../../platform/auth/sessions.js';
 import { domainEventCtesOf } from '../../platform/domain-events.js';
+import { CHECKIN } from './access.js';
 
 // Door check-in's SQL (issue 11). A ticket's door state comes from three facts: voided (and whether a
 // live refund voided it), its order paid, and used.
@@ -251,11 +254,20 @@ const P = (name: string) => sql.placeholder(name);
 const DOOR_SCAN_PARAMS = ['tenantId', 'eventId', 'ref', 'uid', 'scanId', 'clientScanId', 'deviceId', 'userId', 'at', 'scannedAt', 'via', 'eventRowId'] as const;
 export type DoorScanParams = Record<(typeof DOOR_SCAN_PARAMS)[number], string | null>;
 
-function doorScanSql(by: 'uid' | 'id'): SQL {
+/**
+ * `guarded`: the statement also reads the request's session as the guard would (platform/auth/guard.ts
+ * guardSessionCtes, for CHECKIN) and reads and writes nothing of the door unless the guard's check
+ * passes (`guard_allowed`), the scanner being the session's user; its rows are the session's (none:
+ * no live session), with the door's columns beside it (null: no ticket, or not allowed). So a scan is
+ * one round trip, and the session is still read from the database at every scan (no session cache).
+ */
+function doorScanSql(by: 'uid' | 'id', guarded: boolean): SQL {
   const tenantId = sql`${P('tenantId')}::uuid`;
   const match = by === 'uid' ? sql`t.ticket_uid = ${P('ref')}::text` : sql`t.id = ${P('ref')}::uuid`;
+  const userId = guarded ? sql`(select user_id from guard_allowed)` : sql`${P('userId')}::uuid`;
   return sql`
-    with door as (
+    with ${guarded ? sql`${guardSessionCtes(CHECKIN)},` : sql``}
+    door as (
       select t.id, t.event_id, t.ticket_uid, t.order_id, o.order_uid, t.full_name, t.email, t.ticket_type_id, t.ticket_type_name, t.seat_label,
         t.used, t.voided, t.used_at, t.used_by_device, t.used_by_scan, u.first_name as used_by_first_name, u.last_name as used_by_last_name,
         u.email as used_by_email, (o.status in ('processing', 'completed')) as paid,
@@ -264,7 +276,7 @@ function doorScanSql(by: 'uid' | 'id'): SQL {
       from ${tickets} t
       join ${orders} o on o.tenant_id = t.tenant_id and o.id = t.order_id
       left join ${users} u on u.id = t.used_by_user
-      where t.tenant_id = ${tenantId} and ${match}
+      where t.tenant_id = ${tenantId} and ${match}${guarded ? sql` and exists (select 1 from guard_allowed)` : sql``}
     ),
     known as (select 1 from ${checkinScans} c where c.tenant_id = ${tenantId} and c.client_scan_id = ${P('clientScanId')}::uuid),
     ord as (
@@ -274,7 +286,7 @@ function doorScanSql(by: 'uid' | 'id'): SQL {
       for no key update
     ),
     taken as (
-      update ${tickets} set used = true, used_at = ${P('at')}::timestamptz, used_by_device = ${P('deviceId')}::text, used_by_user = ${P('userId')}::uuid,
+      update ${tickets} set used = true, used_at = ${P('at')}::timestamptz, used_by_device = ${P('deviceId')}::text, used_by_user = ${userId},
         used_by_scan = ${P('scanId')}::uuid
       where tenant_id = ${tenantId} and id = (select d.id from door d) and not used and not voided
         and (${P('uid')}::text is null or ticket_uid = ${P('uid')}::text)
@@ -284,7 +296,7 @@ function doorScanSql(by: 'uid' | 'id'): SQL {
     ),
     scan as (
       insert into ${checkinScans} (tenant_id, id, event_id, ticket_id, client_scan_id, device_id, user_id, kind, result, scanned_at, recorded_at, details)
-      select ${tenantId}, ${P('scanId')}::uuid, ${P('eventId')}::uuid, taken.id, ${P('clientScanId')}::uuid, ${P('deviceId')}::text, ${P('userId')}::uuid,
+      select ${tenantId}, ${P('scanId')}::uuid, ${P('eventId')}::uuid, taken.id, ${P('clientScanId')}::uuid, ${P('deviceId')}::text, ${userId},
         'admit', 'admitted', ${P('scannedAt')}::timestamptz, ${P('at')}::timestamptz, json_build_object('via', ${P('via')}::text)::text
       from taken
       returning id
@@ -295,7 +307,7 @@ function doorScanSql(by: 'uid' | 'id'): SQL {
     -- recorded already (a retry) records nothing: the caller answers the recorded scan.
     refusal as (
       insert into ${checkinScans} (tenant_id, id, event_id, ticket_id, client_scan_id, device_id, user_id, kind, result, scanned_at, recorded_at, details)
-      select ${tenantId}, ${P('scanId')}::uuid, ${P('eventId')}::uuid, d.id, ${P('clientScanId')}::uuid, ${P('deviceId')}::text, ${P('userId')}::uuid, 'admit',
+      select ${tenantId}, ${P('scanId')}::uuid, ${P('eventId')}::uuid, d.id, ${P('clientScanId')}::uuid, ${P('deviceId')}::text, ${userId}, 'admit',
         case when d.voided and d.refunded then 'refunded' when d.voided or not d.paid then 'voided' else 'already_used' end,
         ${P('scannedAt')}::timestamptz, ${P('at')}::timestamptz,
         case when d.voided or not d.paid then json_build_object('via', ${P('via')}::text)::text
@@ -323,17 +335,19 @@ function doorScanSql(by: 'uid' | 'id'): SQL {
       },
       'scan',
     )}
-    select door.*, exists (select 1 from scan) as admitted, exists (select 1 from known) as known, (select result from refusal) as refused, (select details from refusal) as refused_details from door`;
+    select ${guarded ? sql`guard_session.*, exists (select 1 from guard_allowed) as allowed, ` : sql``}door.*, exists (select 1 from scan) as admitted,
+      exists (select 1 from known) as known, (select result from refusal) as refused, (select details from refusal) as refused_details
+    from ${guarded ? sql`guard_session left join door on true` : sql`door`}`;
 }
 
-/** Both statements' text and parameters, compiled once (the text is constant: prepared by name on PostgreSQL). */
+/** The statements' text and parameters, compiled once (the text is constant: prepared by name on PostgreSQL). */
 const doorScanStatements = (() => {
   const dialect = new PgDialect();
-  const compile = (by: 'uid' | 'id') => {
-    const { sql: text, params } = dialect.sqlToQuery(doorScanSql(by));
-    return { name: `mq_door_scan_by_${by}`, text, params };
+  const compile = (by: 'uid' | 'id', guarded: boolean) => {
+    const { sql: text, params } = dialect.sqlToQuery(doorScanSql(by, guarded));
+    return { name: `mq_door_scan_by_${by}${guarded ? '_guarded' : ''}`, text, params };
   };
-  return { uid: compile('uid'), id: compile('id') };
+  return { uid: compile('uid', false), id: compile('id', false), guardedUid: compile('uid', true), guardedId: compile('id', true) };
 })();
 
 const asDate = (v: unknown): Date | null => (v == null ? null : v instanceof Date ? v : new Date(String(v)));
@@ -361,7 +375,25 @@ export type DoorScan = {
 export async function scanDoorTicket(db: Db, by: 'uid' | 'id', values: DoorScanParams): Promise<DoorScan | null> {
   const statement = doorScanStatements[by];
   const [r] = await runPrepared(db, statement.name, statement.text, fillPlaceholders(statement.params, values));
-  if (!r) return null;
+  return r ? doorScanOf(r) : null;
+}
+
+/** What the guarded statement read of the session (null: no live session) and whether the guard's check passed in it. */
+export type GuardedDoorScan = { session: GuardSession | null; stale: unknown; allowed: boolean; scan: DoorScan | null };
+
+/**
+ * scanDoorTicket with the request's session read and the guard's check made in the same statement
+ * (doorScanSql `guarded`): nothing of the door is read or written unless `allowed`; the scanner is the
+ * session's user (`values.userId` is not used).
+ */
+export async function scanDoorTicketGuarded(db: Db, by: 'uid' | 'id', values: DoorScanParams & GuardStatementParams): Promise<GuardedDoorScan> {
+  const statement = by === 'uid' ? doorScanStatements.guardedUid : doorScanStatements.guardedId;
+  const [r] = await runPrepared(db, statement.name, statement.text, fillPlaceholders(statement.params, values));
+  if (!r) return { session: null, stale: false, allowed: false, scan: null };
+  return { session: guardSessionOf(r, 'gs_'), stale: r.gs_stale, allowed: asBool(r.allowed), scan: r.id == null ? null : doorScanOf(r) };
+}
+
+function doorScanOf(r: Record<string, unknown>): DoorScan {
   const ticket: DoorTicketRow = {
     id: r.id as string,
     eventId: r.event_id as string,

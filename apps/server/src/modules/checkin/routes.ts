@@ -10,20 +10,17 @@ import {
   ZCheckinSyncResponse,
   ZCheckinUndoRequest,
   ZCheckinUndoResponse,
+  type TCheckinScanAnswer,
 } from '@marquee/core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
-import type { Access } from '../../platform/auth/context.js';
 import { tenantCtxOf } from '../../platform/auth/guard.js';
+import { CHECKIN } from './access.js';
 import * as checkin from './service.js';
 
-/**
- * Who works the door (issue 11): the tenant's admins and staff, and the event's own check-in staff and
- * manager (the guard matches :eventId). Nobody else: not platform operators, not another event's staff.
- */
-export const CHECKIN: Access = { kind: 'tenant', roles: ['tenant_admin', 'tenant_staff'], platformRoles: [], eventRoles: ['event_checkin', 'event_manager'] };
+export { CHECKIN };
 
 // Ids that are not ours answer 404 in the service (like another tenant's), never a 400 that tells them apart.
 const ZEventParams = z.object({ tenantId: z.string(), eventId: z.string().max(100) });
@@ -44,7 +41,11 @@ export function registerCheckinRoutes(app: FastifyInstance, deps: Deps) {
   r.post(
     `${BASE}/scans`,
     {
-      config,
+      config: { ...config, sessionInHandler: true },
+      // The answer is built by this module in exactly its schema's shape (TCheckinScanAnswer, checked by
+      // the compiler): written as it is, without zod parsing it again at every scan (issue 26). The
+      // schema below still documents it.
+      serializerCompiler: () => (answer: TCheckinScanAnswer) => JSON.stringify(answer),
       schema: {
         tags,
         summary: 'Scans a ticket code or checks a ticket in by id: admitted, or why not (a refusal is a 200 with its result); the same clientScanId again gives the same answer',
@@ -53,7 +54,11 @@ export function registerCheckinRoutes(app: FastifyInstance, deps: Deps) {
         response: { 200: ZCheckinScanAnswer },
       },
     },
-    async (req) => checkin.scanTicket({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, input: req.body }),
+    // The session is read in the scan's own statement (config.sessionInHandler: one round trip a scan).
+    async (req) =>
+      req.deferredGuard
+        ? checkin.scanTicketGuarded({ deps, guard: req.deferredGuard, eventId: req.params.eventId, input: req.body })
+        : checkin.scanTicket({ deps, ctx: tenantCtxOf(req), eventId: req.params.eventId, input: req.body }),
   );
 
   r.post(

@@ -16,7 +16,7 @@ import {
 } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
-import { UUID_RE } from '../../platform/auth/guard.js';
+import { UUID_RE, type DeferredGuard, type GuardStatementParams } from '../../platform/auth/guard.js';
 import { isRetryableConflict, isUniqueViolation } from '../../platform/db-errors.js';
 import { AppError, conflict, DomainError, notFound } from '../../platform/errors.js';
 import type { DbOrTx } from '../../db/client.js';
@@ -159,8 +159,10 @@ async function replay(deps: Deps, ctx: TenantCtx, eventId: string, clientScanId:
  * The ticket's read and its admission are one statement (repository scanDoorTicket); a refusal
  * records the answer. Either write finding the clientScanId recorded answers the recorded scan.
  */
-async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInput): Promise<TCheckinScanAnswer> {
-  const { tenantId } = ctx;
+async function scan(deps: Deps, scanner: Scanner, eventId: string, input: ScanInput, known?: Ref): Promise<TCheckinScanAnswer> {
+  // The caller, once the guard has checked it: from the start, or from the scan's own statement.
+  let ctx: TenantCtx | null = 'ctx' in scanner ? scanner.ctx : null;
+  const tenantId = ctx ? ctx.tenantId : (scanner as GuardedScanner).params.tenantId;
   const scanId = randomUUID();
   const now = new Date();
   const scannedAt = input.scannedAt ? new Date(input.scannedAt) : now;
@@ -173,7 +175,7 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
     previous,
   });
 
-  const ref = refOf(deps, eventId, input);
+  const ref = known ?? refOf(deps, eventId, input);
   let resolved: Resolved = 'result' in ref ? ref : { result: 'unknown', ticket: null };
   if (!('result' in ref)) {
     const values: repo.DoorScanParams = {
@@ -184,7 +186,7 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
       scanId,
       clientScanId: input.clientScanId,
       deviceId: input.deviceId,
-      userId: ctx.user.id,
+      userId: ctx?.user.id ?? null,
       at: now.toISOString(),
       scannedAt: scannedAt.toISOString(),
       via,
@@ -196,8 +198,23 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
       try {
         // The read and, for a ticket of this event, its admission (with its record and event) or its
         // refusal's record: one statement, one round trip (bench/README.md "Door scans").
-        found = await repo.scanDoorTicket(deps.db, ref.by, values);
+        if (ctx) found = await repo.scanDoorTicket(deps.db, ref.by, values);
+        else {
+          // With the request's session and the guard's check in it: nothing is read or written of the
+          // door unless the check passes; the guard then finishes with the session it read, and refuses
+          // (401, 403, 404, CSRF) exactly as it would have before the handler.
+          const { guard, params } = scanner as GuardedScanner;
+          const guarded = await repo.scanDoorTicketGuarded(deps.db, ref.by, { ...values, ...params });
+          ctx = await guard.complete(guarded.session, guarded.stale);
+          values.userId = ctx.user.id;
+          // The guard let in what the statement's copy of it did not (it is never more lenient): scan again, guarded.
+          if (!guarded.allowed) continue;
+          found = guarded.scan;
+        }
       } catch (err) {
+        // A statement that failed before the guard finished: finish it the ordinary way first.
+        ctx ??= await (scanner as GuardedScanner).guard.run();
+        values.userId = ctx.user.id;
         if (isUniqueViolation(err)) return replay(deps, ctx, eventId, input.clientScanId);
         // The admission takes the one lock order (its order, then the ticket), so it does not deadlock
         // with refunds and voids; a serialization failure or a deadlock with some path added later
@@ -210,6 +227,7 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
       if (found && found.ticket.eventId === eventId && !found.admitted && !found.refused && !found.known && stateOf(found.ticket) === 'valid' && tries < 5) continue;
       break;
     }
+    ctx ??= await (scanner as GuardedScanner).guard.run();
     if (!found) resolved = ref.by === 'uid' ? await notAnyMore(deps, tenantId, eventId, ref.ref) : { result: 'unknown', ticket: null };
     // A code signed for this event naming another event's ticket is unknown; a typed id of another event is that.
     else if (found.ticket.eventId !== eventId) resolved = { result: input.code !== undefined ? 'unknown' : 'other_event', ticket: null };
@@ -224,6 +242,7 @@ async function scan(deps: Deps, ctx: TenantCtx, eventId: string, input: ScanInpu
     else return replay(deps, ctx, eventId, input.clientScanId);
   }
   // A scan that names no ticket of this event: the event must be there (404 otherwise), and the refusal is recorded.
+  ctx ??= await (scanner as GuardedScanner).guard.run();
   await assertEvent({ deps, ctx, eventId });
 
   const { result } = resolved;
@@ -250,7 +269,25 @@ export async function scanTicket(scope: Scope & { input: TCheckinScanRequest }):
   // Another tenant's event is a 404 before any complaint about the body (scan checks it on its own path).
   if ((scope.input.code === undefined) === (scope.input.ticketId === undefined)) await assertEvent(scope);
   assertOneRef(scope.input);
-  return scan(scope.deps, scope.ctx, scope.eventId, scope.input);
+  return scan(scope.deps, { ctx: scope.ctx }, scope.eventId, scope.input);
+}
+
+/** Who scans: the caller the guard checked, or a session the guard left to the scan's statement (its params). */
+type GuardedScanner = { guard: DeferredGuard; params: GuardStatementParams };
+type Scanner = { ctx: TenantCtx } | GuardedScanner;
+
+/**
+ * scanTicket for a request whose session the guard left to the route (`sessionInHandler`, issue 26):
+ * a scan naming one ticket (a code signed for this event, or a typed id) reads the session, makes the
+ * guard's check and scans in one statement (repository scanDoorTicketGuarded); anything else is
+ * guarded the ordinary way first (`guard.run()`), then scanned as ever.
+ */
+export async function scanTicketGuarded(scope: { deps: Deps; guard: DeferredGuard; eventId: string; input: TCheckinScanRequest }): Promise<TCheckinScanAnswer> {
+  const { deps, guard, eventId, input } = scope;
+  const params = guard.inStatement;
+  const ref = params && (input.code === undefined) !== (input.ticketId === undefined) ? refOf(deps, eventId, input) : null;
+  if (!params || !ref || 'result' in ref) return scanTicket({ deps, ctx: await guard.run(), eventId, input });
+  return scan(deps, { guard, params }, eventId, input, ref);
 }
 
 /** A device's queue of offline scans, in the order it made them; each answered as if sent alone, in arrival order. */
@@ -264,7 +301,7 @@ export async function syncScans(scope: Scope & { input: TCheckinSyncRequest }): 
     throw new DomainError('CHECKIN_SCANNED_BY_OTHER', M.checkinScannedByOther);
   }
   const results: TCheckinScanAnswer[] = [];
-  for (const s of scans) results.push(await scan(scope.deps, scope.ctx, scope.eventId, { ...s, deviceId }));
+  for (const s of scans) results.push(await scan(scope.deps, { ctx: scope.ctx }, scope.eventId, { ...s, deviceId }));
   return { results };
 }
 

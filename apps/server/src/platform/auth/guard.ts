@@ -1,6 +1,6 @@
 import { M, PLATFORM_GROUP_ID, type EventRole, type PlatformRole, type TenantRole } from '@marquee/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { memberships, tenants } from '../../db/schema/index.js';
 import { DomainError, forbidden, notFound, RetryLaterError, unauthenticated } from '../errors.js';
@@ -9,7 +9,8 @@ import type { AuditActor } from '../audit.js';
 import { bearerOf, findApiKey } from './api-keys.js';
 import type { Access, HostTenant, PlatformCtx, RequestCtx, SiteCtx, TenantCtx } from './context.js';
 import { scopeOf } from './scopes.js';
-import { findGuardSession, SESSION_COOKIE, type SessionPolicy } from './sessions.js';
+import { findGuardSession, guardSessionKeys, SESSION_COOKIE, touchIfStale, type GuardSession, type SessionPolicy } from './sessions.js';
+import { sha256 } from './tokens.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,8 +27,34 @@ declare module 'fastify' {
      * looks it up.
      */
     sessionless?: boolean;
+    /**
+     * The route reads a cookie session itself, in its own statement (the door scan, issue 26: one
+     * round trip a scan): the guard does not read it, and leaves its access check to the handler
+     * through `req.deferredGuard`. Bearer keys and requests without a session are guarded as ever.
+     */
+    sessionInHandler?: boolean;
+  }
+  interface FastifyRequest {
+    /** Set on a `sessionInHandler` route's request with a session cookie: the guard's part still to do. */
+    deferredGuard?: DeferredGuard;
   }
 }
+
+/**
+ * The guard's session read and access check, left to a `sessionInHandler` route. `inStatement`:
+ * what its statement's copy of the guard (guardSessionCtes) reads by, or null when the request must
+ * be guarded the ordinary way first (`run`). After its statement, `complete` finishes the guard with
+ * the session the statement read, exactly as if the guard had read it: it throws what the guard would
+ * (401, 403, 404, CSRF) and answers the TenantCtx.
+ */
+export type DeferredGuard = {
+  inStatement: GuardStatementParams | null;
+  complete(found: GuardSession | null, stale: unknown): Promise<TenantCtx>;
+  run(): Promise<TenantCtx>;
+};
+
+/** The parameters of guardSessionCtes. */
+export type GuardStatementParams = { tokenHash: string; now: string; idleCutoff: string; host: string; csrf: string; tenantId: string; eventId: string };
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -210,16 +237,74 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
     const token = req.cookies[SESSION_COOKIE];
     if (!token) return;
     if (req.routeOptions.config?.sessionless && !req.url.includes('?')) return;
+    if (req.routeOptions.config?.sessionInHandler) {
+      req.deferredGuard = deferredGuardOf(req, token);
+      return;
+    }
     // One statement: the session, its user and the user's memberships (sessions.ts findGuardSession).
-    const found = await findGuardSession(db, token, opts.session);
-    if (!found || found.host !== host || found.user.status !== 'ACTIVE') return;
+    applySession(ctx, token, await findGuardSession(db, token, opts.session));
+  });
+
+  /** What the guard knows of a request's session: a live one on this host whose user is active. */
+  function applySession(ctx: RequestCtx, token: string, found: GuardSession | null) {
+    if (!found || found.host !== ctx.host || found.user.status !== 'ACTIVE') return;
     ctx.user = found.user;
     ctx.sessionToken = token;
     ctx.csrfToken = found.csrfToken;
     ctx.memberships = found.memberships;
-  });
+  }
+
+  function deferredGuardOf(req: FastifyRequest, token: string): DeferredGuard {
+    const ctx = req.ctx;
+    const finish = async () => {
+      await checkAccess(req);
+      return tenantCtxOf(req);
+    };
+    return {
+      inStatement: guardStatementParams(req, token),
+      complete: async (found, stale) => {
+        if (found) await touchIfStale(db, sha256(token), stale);
+        applySession(ctx, token, found);
+        return finish();
+      },
+      run: async () => {
+        applySession(ctx, token, await findGuardSession(db, token, opts.session));
+        return finish();
+      },
+    };
+  }
+
+  /**
+   * When a `sessionInHandler` request may be guarded inside its route's statement: a tenant route
+   * by :tenantId whose access is by tenant or event roles only, on this tenant's host or the
+   * platform host, with ids that are ids, a CSRF header and no cross-site Origin. Anything else
+   * (null) is guarded the ordinary way, so that its refusal is exactly the guard's.
+   */
+  function guardStatementParams(req: FastifyRequest, token: string): GuardStatementParams | null {
+    const access = req.routeOptions.config?.access;
+    const ctx = req.ctx;
+    if (access?.kind !== 'tenant' || access.tenantIdIn === 'body' || access.platformRoles.length > 0 || access.anyEventRoles) return null;
+    if (!UNSAFE.has(req.method) || ctx.unknownTenantHost) return null;
+    const params = (req.params ?? {}) as Record<string, string | undefined>;
+    const { tenantId, eventId } = params;
+    // Lower case, as the memberships hold them (the guard compares ids as text; the statement as uuids).
+    if (!tenantId || !UUID_RE.test(tenantId) || tenantId !== tenantId.toLowerCase()) return null;
+    if (!eventId || !UUID_RE.test(eventId) || eventId !== eventId.toLowerCase()) return null;
+    if (ctx.hostTenant && ctx.hostTenant.id !== tenantId) return null;
+    const csrf = req.headers['x-csrf-token'];
+    if (typeof csrf !== 'string' || !csrf) return null;
+    if (req.headers.origin !== undefined && originHostOf(req.headers.origin) !== ctx.host) return null;
+    return { ...guardSessionKeys(token, opts.session), host: ctx.host, csrf, tenantId, eventId };
+  }
 
   app.addHook('preHandler', async (req: FastifyRequest, _reply: FastifyReply) => {
+    // A route that reads the session in its own statement finishes the guard itself (req.deferredGuard).
+    if (req.deferredGuard) return;
+    await checkAccess(req);
+  });
+
+  /** The access check of a request whose session the guard knows (`req.ctx`): throws, or fills req.tenantCtx and the like. */
+  async function checkAccess(req: FastifyRequest): Promise<void> {
     const access = req.routeOptions.config?.access;
     if (!access) return;
     const ctx = req.ctx;
@@ -229,15 +314,7 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
     if (UNSAFE.has(req.method) && !ctx.apiKey) {
       // 'null' is what sandboxed frames and cross-site redirects send: not this site, so refused.
       const origin = req.headers.origin;
-      if (origin) {
-        let originHost = '';
-        try {
-          originHost = new URL(origin).host;
-        } catch {
-          originHost = '';
-        }
-        if (originHost !== ctx.host) throw new DomainError('CSRF_INVALID', M.csrf);
-      }
+      if (origin && originHostOf(origin) !== ctx.host) throw new DomainError('CSRF_INVALID', M.csrf);
       if (ctx.sessionToken && access.kind !== 'public' && access.kind !== 'site' && req.headers['x-csrf-token'] !== ctx.csrfToken) {
         throw new DomainError('CSRF_INVALID', M.csrf);
       }
@@ -319,7 +396,55 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
     }
     assertScope();
     req.tenantCtx = { user, tenantId, tenantRoles, platformRoles: allowedByPlatform ? platformRoles : [], eventRoles, actor };
-  });
+  }
+}
+
+function originHostOf(origin: string): string {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return '';
+  }
+}
+
+/** A role list as SQL text: the roles are our own constants (a-z and _), checked, never input. */
+function rolesSql(roles: readonly string[] | undefined): SQL {
+  for (const r of roles ?? []) if (!/^[a-z_]+$/.test(r)) throw new Error(`not a role: ${r}`);
+  return sql.raw(`array[${(roles ?? []).map((r) => `'${r}'`).join(', ')}]::text[]`);
+}
+
+/**
+ * The guard in a route's own statement (a `sessionInHandler` route, for the request's
+ * DeferredGuard.inStatement): two CTEs, `guard_session` (the session, its user and memberships:
+ * sessions.ts GUARD_SESSION_SQL, every column prefixed `gs_`) and `guard_allowed` (the user's id
+ * when the guard's check above passes for `access` on that tenant and event: the session's host is
+ * the request's, the user active, the CSRF header the session's, a membership of the tenant with one
+ * of the route's tenant roles or of the event with one of its event roles, the tenant not deleted).
+ * Never more lenient than checkAccess: what the statement writes, it writes under `guard_allowed`;
+ * when it is empty the route calls DeferredGuard.complete, which refuses as the guard does. The
+ * parameters are placeholders named as GuardStatementParams. Change it with checkAccess.
+ */
+export function guardSessionCtes(access: Access): SQL {
+  if (access.kind !== 'tenant') throw new Error('guardSessionCtes: a tenant access rule only');
+  const P = (name: keyof GuardStatementParams) => sql.placeholder(name);
+  return sql`guard_session as (
+      select s.host as gs_host, s.csrf_token as gs_csrf_token, s.last_seen_at < ${P('now')}::timestamptz - interval '60 seconds' as gs_stale,
+        u.id as gs_id, u.email as gs_email, u.status as gs_status, u.first_name as gs_first_name, u.last_name as gs_last_name,
+        coalesce((select json_agg(json_build_object('groupId', m.group_id, 'tenantId', m.tenant_id, 'eventId', m.event_id, 'roles', m.roles))
+                  from ${memberships} m where m.user_id = u.id), '[]'::json) as gs_memberships
+      from sessions s join users u on u.id = s.user_id
+      where s.token_hash = ${P('tokenHash')}::text and s.expires_at > ${P('now')}::timestamptz and s.last_seen_at > ${P('idleCutoff')}::timestamptz
+    ),
+    guard_allowed as (
+      select g.gs_id as user_id from guard_session g
+      where g.gs_host = ${P('host')}::text and g.gs_status = 'ACTIVE' and g.gs_csrf_token = ${P('csrf')}::text
+        and exists (select 1 from ${tenants} t where t.id = ${P('tenantId')}::uuid and t.deleted_at is null)
+        and exists (select 1 from ${memberships} m where m.user_id = g.gs_id and m.tenant_id = ${P('tenantId')}::uuid
+          and ((m.event_id is null and m.roles && ${rolesSql(access.roles)})
+            -- (checkAccess keeps one membership's roles per event: with two, the statement leaves it to checkAccess)
+            or (m.event_id = ${P('eventId')}::uuid and m.roles && ${rolesSql(access.eventRoles)}
+              and not exists (select 1 from ${memberships} m2 where m2.user_id = m.user_id and m2.tenant_id = m.tenant_id and m2.event_id = m.event_id and m2.id <> m.id))))
+    )`;
 }
 
 export function tenantCtxOf(req: FastifyRequest): TenantCtx {

@@ -57,22 +57,33 @@ const GUARD_SESSION_SQL = `
  * with the user's memberships read in the same statement.
  */
 export async function findGuardSession(db: Db, token: string, policy: SessionPolicy): Promise<GuardSession | null> {
-  const tokenHash = sha256(token);
-  const now = Date.now();
-  const [row] = await runPrepared(db, 'mq_guard_session', GUARD_SESSION_SQL, [
-    tokenHash,
-    new Date(now).toISOString(),
-    new Date(now - policy.idleMinutes * 60_000).toISOString(),
-  ]);
+  const { tokenHash, now, idleCutoff } = guardSessionKeys(token, policy);
+  const [row] = await runPrepared(db, 'mq_guard_session', GUARD_SESSION_SQL, [tokenHash, now, idleCutoff]);
   if (!row) return null;
-  if (row.stale === true || row.stale === 't') {
-    await db.update(sessions).set({ lastSeenAt: new Date() }).where(eq(sessions.tokenHash, tokenHash));
-  }
-  const memberships = (typeof row.memberships === 'string' ? JSON.parse(row.memberships) : row.memberships) as SessionMembership[];
+  await touchIfStale(db, tokenHash, row.stale);
+  return guardSessionOf(row);
+}
+
+/** What GUARD_SESSION_SQL (and its copy in a route's own statement, guard.ts guardSessionCtes) asks by. */
+export function guardSessionKeys(token: string, policy: SessionPolicy): { tokenHash: string; now: string; idleCutoff: string } {
+  const now = Date.now();
+  return { tokenHash: sha256(token), now: new Date(now).toISOString(), idleCutoff: new Date(now - policy.idleMinutes * 60_000).toISOString() };
+}
+
+/** Idle expiry: the session is touched at most once a minute (`stale`: its last touch is older). */
+export async function touchIfStale(db: Db, tokenHash: string, stale: unknown): Promise<void> {
+  if (stale === true || stale === 't') await db.update(sessions).set({ lastSeenAt: new Date() }).where(eq(sessions.tokenHash, tokenHash));
+}
+
+/** A row of GUARD_SESSION_SQL's columns (in a route's own statement, each prefixed with `prefix`) as the guard's session. */
+export function guardSessionOf(row: Record<string, unknown>, prefix = ''): GuardSession {
+  const col = (name: string) => row[prefix + name];
+  const raw = col('memberships');
+  const memberships = (typeof raw === 'string' ? JSON.parse(raw) : raw) as SessionMembership[];
   return {
-    host: row.host as string,
-    csrfToken: row.csrf_token as string,
-    user: { id: row.id as string, email: row.email as string, status: row.status as string, firstName: row.first_name as string, lastName: row.last_name as string },
+    host: col('host') as string,
+    csrfToken: col('csrf_token') as string,
+    user: { id: col('id') as string, email: col('email') as string, status: col('status') as string, firstName: col('first_name') as string, lastName: col('last_name') as string },
     memberships,
   };
 }
