@@ -37,6 +37,15 @@ function organiserPage(widgetOrigin: string, urlName: string): string {
 </body></html>`;
 }
 
+/** The console's plain-iframe snippet (for sites that allow no scripts), as the organiser pastes it. */
+const iframeSnippet = (widgetOrigin: string, urlName: string) =>
+  `<iframe src="${widgetOrigin}/embed/${urlName}/tickets" title="Tickets" referrerpolicy="no-referrer-when-downgrade" style="display:block;width:100%;height:900px;border:0"></iframe>`;
+
+/** The organiser's page with the plain iframe instead of the script. */
+function plainOrganiserPage(widgetOrigin: string, urlName: string): string {
+  return organiserPage(widgetOrigin, urlName).replace(/<div data-marquee-event[\s\S]*?<\/script>/, iframeSnippet(widgetOrigin, urlName));
+}
+
 let hostServer: http.Server;
 let organiser: Api;
 let event: OnSale;
@@ -46,8 +55,9 @@ test.beforeAll(async ({ baseURL }) => {
   organiser = await signIn(origin, ORGANISER);
   event = await givenEventOnSale(organiser, { prefix: 'River Concert', tickets: [{ name: 'General Admission', description: 'Standing room.', price: 3000, quantity: 50 }] });
   hostServer = http.createServer((req, res) => {
-    if (!req.url?.startsWith('/shop.html')) return void res.writeHead(404).end('not found');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(organiserPage(origin, event.urlName));
+    const html = req.url?.startsWith('/shop.html') ? organiserPage(origin, event.urlName) : req.url?.startsWith('/events/plain.html') ? plainOrganiserPage(origin, event.urlName) : null;
+    if (!html) return void res.writeHead(404).end('not found');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
   });
   await new Promise<void>((resolve) => hostServer.listen(0, '127.0.0.1', resolve));
   const hostPort = (hostServer.address() as { port: number }).port;
@@ -132,6 +142,28 @@ test('a page on another origin sells a ticket through the widget at 390 px, and 
   await page.screenshot({ path: shot('menu-1280'), fullPage: true });
 });
 
+test('with the plain iframe snippet, the buyer comes back to the organiser\'s page (not the site\'s home) and the widget shows the paid order', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${allowedSite}/events/plain.html`);
+  const widget = page.frameLocator('iframe[title="Tickets"]');
+  await expect(widget.getByRole('button', { name: 'Add one General Admission' })).toBeVisible();
+  await widget.getByRole('button', { name: 'Add one General Admission' }).click();
+  await widget.getByTestId('view-cart').click();
+  await widget.getByTestId('continue').click();
+  await fillContact(widget as unknown as Page, `plain.${Date.now().toString(36)}@example.com`);
+  await widget.getByTestId('place-order').click();
+  await payOnGatewayPage(page);
+  // The page the iframe was on (its path and all), not the website's home.
+  await expect(page).toHaveURL(new RegExp(`^${allowedSite}/events/plain\\.html\\?mq_event=${event.urlName}&orderID=`));
+  const orderUID = new URL(page.url()).searchParams.get('orderID')!;
+  await expect(page.locator('#intro')).toHaveText('Our next concert');
+  await expect(widget.getByTestId('success-page')).toHaveAttribute('data-status', 'paid', { timeout: 20_000 });
+  await expect(widget.getByRole('dialog', { name: 'Payment Success' })).toContainText(orderUID);
+  await page.screenshot({ path: shot('plain-success-390') });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: shot('plain-success-1280') });
+});
+
 test('a page on a website the organiser did not allow cannot embed the widget', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`${otherSite}/shop.html`);
@@ -169,7 +201,7 @@ test('the console shows the allowed websites and both snippets with copy buttons
   await expect(page.getByTestId('snippet-script')).toHaveText(
     `<div data-marquee-event="${event.urlName}"></div>\n<script src="${origin}/widget.js" data-event="${event.urlName}" async></script>`,
   );
-  await expect(page.getByTestId('snippet-iframe')).toContainText(`src="${origin}/embed/${event.urlName}/tickets"`);
+  await expect(page.getByTestId('snippet-iframe')).toHaveText(iframeSnippet(origin, event.urlName));
   await expect(page.getByRole('button', { name: 'Copy the script (recommended) snippet' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Copy the plain iframe snippet' })).toBeVisible();
   await page.screenshot({ path: shot('console-390'), fullPage: true });

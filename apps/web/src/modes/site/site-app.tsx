@@ -11,7 +11,7 @@ import { publishedEventPage, siteRoutes } from './routes';
 import { SiteFallback } from './site-fallback';
 import { QueryClient, QueryClientProvider } from '../../features/attendee/site/site-query';
 import { preloadRoute, SiteRouter, type SiteLocation } from '../../features/attendee/site/site-router';
-import { embedBasename, embedSession, isForeignParent, startEmbedResize } from '../../features/attendee/site/embed';
+import { embedBasename, embedSession, isForeignParent, plainFrameReturnPath, startEmbedResize } from '../../features/attendee/site/embed';
 
 class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
   state = { failed: false };
@@ -77,6 +77,9 @@ export async function startSite(opts: { container: HTMLElement; seed: SeedCache;
       createRoot(opts.container).render(<SiteFallback kind="embed-refused" />);
       return;
     }
+    // Back from paying in a plain <iframe>: open the order (or the checkout again) in place.
+    const back = plainFrameReturnPath(window.location.pathname);
+    if (back && `${window.location.pathname}${window.location.search}` !== back) window.history.replaceState(null, '', back);
     // What the snippet put in the first address (its page, for the return), read before any navigation.
     embedSession();
     startEmbedResize(opts.container);
