@@ -59,7 +59,7 @@ const moneyOf = (amount: number) => (amount < 0 ? `−${formatMoney(-amount)}` :
 /** The tenant's look in its mails: its name, its logo, and the event site's accent colour. */
 export type MailBrand = { name: string; logoUrl: string | null; color: string };
 /** The event site's accent (apps/web theme); tenants have no colour setting of their own yet. */
-export const DEFAULT_BRAND_COLOR = '#5b3cc4';
+export { DEFAULT_BRAND_COLOR } from '@marquee/core';
 
 /**
  * The tickets mail; the event's delivery wording arrives as plain text (see plainVerbiage).

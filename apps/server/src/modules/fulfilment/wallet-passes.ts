@@ -67,7 +67,7 @@ export async function walletTicketOf(deps: Deps, order: OrderOfTicket, which: (t
     seat: ticket.seatLabel ?? null,
     fullName: ticket.fullName,
     orderUid: order.orderUid,
-    organizer: { name: tenant.name, color: DEFAULT_BRAND_COLOR, logo, origin: publicOrigin(deps.config, tenant.url) },
+    organizer: { name: tenant.name, color: tenant.brandColor ?? DEFAULT_BRAND_COLOR, logo, origin: publicOrigin(deps.config, tenant.url) },
     note: plainVerbiage(event.emailDeliveryVerbiage),
     invalid,
   };

@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.js';
 
 const ZSiteContext = z.object({
   mode: z.enum(['platform', 'tenant']),
-  tenant: z.object({ id: z.string(), name: z.string(), url: z.string(), status: z.string() }).nullable(),
+  tenant: z.object({ id: z.string(), name: z.string(), url: z.string(), status: z.string(), brandColor: z.string().nullable() }).nullable(),
   mailOutbox: z.boolean(),
 });
 

@@ -17,6 +17,7 @@ CREATE TABLE "apple_pass_versions" (
 	CONSTRAINT "apple_pass_versions_tenant_id_serial_number_pk" PRIMARY KEY("tenant_id","serial_number")
 );
 --> statement-breakpoint
+ALTER TABLE "tenants" ADD COLUMN "brand_color" text;--> statement-breakpoint
 ALTER TABLE "apple_pass_registrations" ADD CONSTRAINT "apple_pass_registrations_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "apple_pass_versions" ADD CONSTRAINT "apple_pass_versions_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "apple_pass_registrations_serial" ON "apple_pass_registrations" USING btree ("tenant_id","serial_number");--> statement-breakpoint
