@@ -88,7 +88,7 @@ describe('Apple Wallet pass updates (the pass web service)', () => {
     // Nothing registered yet: 204.
     expect((await site.get(`${WS}/devices/${device}/registrations/${creds.passTypeId}`)).status).toBe(204);
     // A wrong token, none, or another pass's: 401, nothing written.
-    for (const h of [{}, { authorization: 'ApplePass wrongwrongwrongwrong' }, { authorization: `ApplePass ${applePassAuthToken(server.config.secret, tenant.id, second!.ticketUID)}` }]) {
+    for (const h of [{} as Record<string, string>, { authorization: 'ApplePass wrongwrongwrongwrong' }, { authorization: `ApplePass ${applePassAuthToken(server.config.secret, tenant.id, second!.ticketUID)}` }]) {
       const res = await site.request('POST', reg, { pushToken: 'push-a' }, h);
       expect(res.status, JSON.stringify(h)).toBe(401);
     }

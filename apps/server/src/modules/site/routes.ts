@@ -17,7 +17,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: Deps) {
     { config: { access: { kind: 'public' } }, schema: { tags: ['site'], response: { 200: ZSiteContext } } },
     async (req) => ({
       mode: req.ctx.hostTenant ? ('tenant' as const) : ('platform' as const),
-      tenant: req.ctx.hostTenant,
+      tenant: req.ctx.hostTenant ? { ...req.ctx.hostTenant, brandColor: req.ctx.hostTenant.brandColor ?? null } : null,
       mailOutbox: !deps.config.smtpUrl,
     }),
   );
