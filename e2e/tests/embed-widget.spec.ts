@@ -212,7 +212,52 @@ test('the console shows the allowed websites and both snippets with copy buttons
   await expect(page.getByTestId('snippet-iframe')).toHaveText(iframeSnippet(origin, event.urlName));
   await expect(page.getByRole('button', { name: 'Copy the script (recommended) snippet' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Copy the plain iframe snippet' })).toBeVisible();
+  // The event select lists the upcoming events first, each with its date.
+  await page.getByTestId('embed-event').click();
+  await expect(page.getByRole('option', { name: new RegExp(event.name) })).toBeVisible();
+  await page.screenshot({ path: shot('console-select-390') });
+  await page.keyboard.press('Escape');
   await page.screenshot({ path: shot('console-390'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: shot('console-1280'), fullPage: true });
+});
+
+test('the organiser sets a brand colour in the console: checked for contrast, and the widget takes it as its accent', async ({ page, baseURL }) => {
+  const origin = tenantOrigin(baseURL);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await logInToConsole(page, origin, ORGANISER.email, ORGANISER.password);
+  try {
+    await page.goto(`${origin}/info`);
+    const input = page.getByTestId('brand-color');
+    await expect(input).toBeVisible();
+    // Too light for white text: refused with the reason, nothing saved.
+    await input.fill('#ffd400');
+    await page.getByTestId('brand-save').click();
+    await expect(page.getByText('This colour is too light for white text on it (a contrast of at least 4.5:1 is needed). Choose a darker shade.')).toBeVisible();
+    await input.fill('#0b6e4f');
+    await expect(page.getByText(/Contrast with white: \d+\.\d:1/)).toBeVisible();
+    await page.getByTestId('brand-save').click();
+    await expect(page.getByText('Brand colour saved.')).toBeVisible();
+    await page.getByTestId('brand-preview').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shot('brand-console-390') });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByTestId('brand-preview').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shot('brand-console-1280') });
+
+    // The widget on the organiser's page: the tenant's colour is its accent.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${allowedSite}/shop.html`);
+    const widget = widgetOf(page);
+    await expect(widget.getByRole('button', { name: 'Add one General Admission' })).toBeVisible();
+    const frame = page.frames().find((f) => f !== page.mainFrame())!;
+    expect(await frame.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--s-brand').trim())).toBe('#0b6e4f');
+    await widget.getByRole('button', { name: 'Add one General Admission' }).click();
+    await page.screenshot({ path: shot('brand-widget-390'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.screenshot({ path: shot('brand-widget-1280'), fullPage: true });
+  } finally {
+    // The demo organiser is shared with the other browser tests: back to the default colour.
+    const res = await organiser.ctx.patch(`/api/tenants/${organiser.tenantId}`, { data: { details: { brandColor: null } }, headers: { 'x-csrf-token': organiser.csrf } });
+    expect(res.ok(), await res.text()).toBeTruthy();
+  }
 });
