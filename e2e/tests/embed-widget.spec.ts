@@ -146,7 +146,7 @@ test('with the plain iframe snippet, the buyer comes back to the organiser\'s pa
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`${allowedSite}/events/plain.html`);
   const widget = page.frameLocator('iframe[title="Tickets"]');
-  await expect(widget.getByRole('button', { name: 'Add one General Admission' })).toBeVisible();
+  await expect(widget.getByRole('button', { name: 'Add one General Admission' })).toBeVisible({ timeout: 60_000 });
   await widget.getByRole('button', { name: 'Add one General Admission' }).click();
   await widget.getByTestId('view-cart').click();
   await widget.getByTestId('continue').click();
