@@ -37,6 +37,15 @@ function organiserPage(widgetOrigin: string, urlName: string): string {
 </body></html>`;
 }
 
+/** The console's plain-iframe snippet (for sites that allow no scripts), as the organiser pastes it. */
+const iframeSnippet = (widgetOrigin: string, urlName: string) =>
+  `<iframe src="${widgetOrigin}/embed/${urlName}/tickets" title="Tickets" referrerpolicy="no-referrer-when-downgrade" style="display:block;width:100%;height:900px;border:0"></iframe>`;
+
+/** The organiser's page with the plain iframe instead of the script. */
+function plainOrganiserPage(widgetOrigin: string, urlName: string): string {
+  return organiserPage(widgetOrigin, urlName).replace(/<div data-marquee-event[\s\S]*?<\/script>/, iframeSnippet(widgetOrigin, urlName));
+}
+
 let hostServer: http.Server;
 let organiser: Api;
 let event: OnSale;
@@ -46,8 +55,9 @@ test.beforeAll(async ({ baseURL }) => {
   organiser = await signIn(origin, ORGANISER);
   event = await givenEventOnSale(organiser, { prefix: 'River Concert', tickets: [{ name: 'General Admission', description: 'Standing room.', price: 3000, quantity: 50 }] });
   hostServer = http.createServer((req, res) => {
-    if (!req.url?.startsWith('/shop.html')) return void res.writeHead(404).end('not found');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(organiserPage(origin, event.urlName));
+    const html = req.url?.startsWith('/shop.html') ? organiserPage(origin, event.urlName) : req.url?.startsWith('/events/plain.html') ? plainOrganiserPage(origin, event.urlName) : null;
+    if (!html) return void res.writeHead(404).end('not found');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
   });
   await new Promise<void>((resolve) => hostServer.listen(0, '127.0.0.1', resolve));
   const hostPort = (hostServer.address() as { port: number }).port;
@@ -132,6 +142,36 @@ test('a page on another origin sells a ticket through the widget at 390 px, and 
   await page.screenshot({ path: shot('menu-1280'), fullPage: true });
 });
 
+test('with the plain iframe snippet, the buyer comes back to the organiser\'s page (not the site\'s home) and the widget opens the order', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${allowedSite}/events/plain.html`);
+  const widget = page.frameLocator('iframe[title="Tickets"]');
+  await expect(widget.getByRole('button', { name: 'Add one General Admission' })).toBeVisible({ timeout: 60_000 });
+  await widget.getByRole('button', { name: 'Add one General Admission' }).click();
+  await widget.getByTestId('view-cart').click();
+  await widget.getByTestId('continue').click();
+  await fillContact(widget as unknown as Page, `plain.${Date.now().toString(36)}@example.com`);
+  await widget.getByTestId('place-order').click();
+  await payOnGatewayPage(page);
+  // The page the iframe was on (its path and all), not the website's home.
+  await expect(page).toHaveURL(new RegExp(`^${allowedSite}/events/plain\\.html\\?mq_event=${event.urlName}&orderID=`));
+  const orderUID = new URL(page.url()).searchParams.get('orderID')!;
+  await expect(page.locator('#intro')).toHaveText('Our next concert');
+  // The widget opened the order's page by itself (no script on the page to tell it). This Chromium
+  // blocks third-party cookies, so it refuses the frame any storage and the order's view token did
+  // not survive the trip (the script snippet carries it; a plain iframe cannot): the widget says
+  // where the tickets go, and confirms nothing from the address. The order is paid.
+  await expect.poll(() => page.frames().find((f) => f !== page.mainFrame())?.url()).toContain(`/embed/${event.urlName}/success?orderID=${orderUID}`);
+  await expect(widget.getByTestId('unknown-order')).toHaveAttribute('data-kind', 'embedded');
+  await expect(widget.getByRole('heading', { name: 'Your tickets come by e-mail' })).toBeVisible();
+  await expect
+    .poll(async () => ((await (await organiser.ctx.get(`/api/tenants/${organiser.tenantId}/events/${event.eventId}/orders/${orderUID}`)).json()) as { details?: { status?: string } }).details?.status)
+    .toBe('completed');
+  await page.screenshot({ path: shot('plain-success-390') });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: shot('plain-success-1280') });
+});
+
 test('a page on a website the organiser did not allow cannot embed the widget', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`${otherSite}/shop.html`);
@@ -169,10 +209,55 @@ test('the console shows the allowed websites and both snippets with copy buttons
   await expect(page.getByTestId('snippet-script')).toHaveText(
     `<div data-marquee-event="${event.urlName}"></div>\n<script src="${origin}/widget.js" data-event="${event.urlName}" async></script>`,
   );
-  await expect(page.getByTestId('snippet-iframe')).toContainText(`src="${origin}/embed/${event.urlName}/tickets"`);
+  await expect(page.getByTestId('snippet-iframe')).toHaveText(iframeSnippet(origin, event.urlName));
   await expect(page.getByRole('button', { name: 'Copy the script (recommended) snippet' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Copy the plain iframe snippet' })).toBeVisible();
+  // The event select lists the upcoming events first, each with its date.
+  await page.getByTestId('embed-event').click();
+  await expect(page.getByRole('option', { name: new RegExp(event.name) })).toBeVisible();
+  await page.screenshot({ path: shot('console-select-390') });
+  await page.keyboard.press('Escape');
   await page.screenshot({ path: shot('console-390'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: shot('console-1280'), fullPage: true });
+});
+
+test('the organiser sets a brand colour in the console: checked for contrast, and the widget takes it as its accent', async ({ page, baseURL }) => {
+  const origin = tenantOrigin(baseURL);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await logInToConsole(page, origin, ORGANISER.email, ORGANISER.password);
+  try {
+    await page.goto(`${origin}/info`);
+    const input = page.getByTestId('brand-color');
+    await expect(input).toBeVisible();
+    // Too light for white text: refused with the reason, nothing saved.
+    await input.fill('#ffd400');
+    await page.getByTestId('brand-save').click();
+    await expect(page.getByText('This colour is too light for white text on it (a contrast of at least 4.5:1 is needed). Choose a darker shade.')).toBeVisible();
+    await input.fill('#0b6e4f');
+    await expect(page.getByText(/Contrast with white: \d+\.\d:1/)).toBeVisible();
+    await page.getByTestId('brand-save').click();
+    await expect(page.getByText('Brand colour saved.')).toBeVisible();
+    await page.getByTestId('brand-preview').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shot('brand-console-390') });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByTestId('brand-preview').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shot('brand-console-1280') });
+
+    // The widget on the organiser's page: the tenant's colour is its accent.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${allowedSite}/shop.html`);
+    const widget = widgetOf(page);
+    await expect(widget.getByRole('button', { name: 'Add one General Admission' })).toBeVisible();
+    const frame = page.frames().find((f) => f !== page.mainFrame())!;
+    expect(await frame.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--s-brand').trim())).toBe('#0b6e4f');
+    await widget.getByRole('button', { name: 'Add one General Admission' }).click();
+    await page.screenshot({ path: shot('brand-widget-390'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.screenshot({ path: shot('brand-widget-1280'), fullPage: true });
+  } finally {
+    // The demo organiser is shared with the other browser tests: back to the default colour.
+    const res = await organiser.ctx.patch(`/api/tenants/${organiser.tenantId}`, { data: { details: { brandColor: null } }, headers: { 'x-csrf-token': organiser.csrf } });
+    expect(res.ok(), await res.text()).toBeTruthy();
+  }
 });

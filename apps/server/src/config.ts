@@ -86,6 +86,8 @@ const ZEnv = z.object({
   APPLE_WALLET_SIGNER_KEY: z.string().optional(),
   APPLE_WALLET_SIGNER_KEY_PASSPHRASE: z.string().optional(),
   APPLE_WALLET_WWDR_CERT: z.string().optional(),
+  /** APNs, for pass updates (https://api.push.apple.com); unset: the pushes are logged, not sent. */
+  APPLE_WALLET_APNS_URL: z.url().optional(),
   /** Google Wallet: the issuer id and the service account's JSON key (a file path or the JSON text), both or neither. */
   GOOGLE_WALLET_ISSUER_ID: z.string().optional(),
   GOOGLE_WALLET_SERVICE_ACCOUNT_KEY: z.string().optional(),
@@ -149,7 +151,7 @@ export type Config = {
     | { driver: 's3'; bucket: string; region: string; endpoint?: string; forcePathStyle: boolean; prefix: string; credentials?: { accessKeyId: string; secretAccessKey: string } };
 };
 
-export type AppleWalletConfig = { passTypeId: string; teamId: string; signerCert: string; signerKey: string; signerKeyPassphrase?: string; wwdr: string };
+export type AppleWalletConfig = { passTypeId: string; teamId: string; signerCert: string; signerKey: string; signerKeyPassphrase?: string; wwdr: string; apnsUrl?: string | null };
 export type GoogleWalletConfig = { issuerId: string; clientEmail: string; privateKey: string };
 
 /** A PEM (or JSON) given inline, or the path of the file holding it. */
@@ -186,6 +188,7 @@ function walletOf(e: z.output<typeof ZEnv>): Config['wallet'] {
         signerKey: textOrFile('APPLE_WALLET_SIGNER_KEY', e.APPLE_WALLET_SIGNER_KEY!),
         signerKeyPassphrase: e.APPLE_WALLET_SIGNER_KEY_PASSPHRASE || undefined,
         wwdr: textOrFile('APPLE_WALLET_WWDR_CERT', e.APPLE_WALLET_WWDR_CERT!),
+        apnsUrl: e.APPLE_WALLET_APNS_URL || null,
       }
     : null;
   let google: GoogleWalletConfig | null = null;

@@ -27,17 +27,17 @@ import { exampleOf, loadOperations, pathParamsOf, rowCounts, urlOf, type Operati
 // only, no foreign data in any body, and nothing of the victim's changed.
 
 /** Path (and query) parameters naming a tenant's resource, and where the victim's value comes from. */
-const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId', 'drawerId', 'questionId', 'keyId', 'refundId', 'layoutId', 'holdId', 'ticketId', 'seriesId', 'seriesTicketTypeId'] as const;
+const TENANT_SCOPED_PARAMS = ['tenantId', 'eventId', 'orderUID', 'ticketTypeId', 'discountCodeId', 'staffId', 'ruleId', 'exportId', 'userId', 'eventName', 'groupId', 'payoutId', 'scanId', 'messageId', 'endpointId', 'deliveryId', 'entryId', 'drawerId', 'questionId', 'keyId', 'refundId', 'layoutId', 'holdId', 'ticketId', 'seriesId', 'seriesTicketTypeId', 'serialNumber'] as const;
 type ScopedParam = (typeof TENANT_SCOPED_PARAMS)[number];
 /**
  * Parameters naming something global (platform policies, charities, global rules) on platform-only
  * routes; `id` under /api/platform/users names a user, so it is the victim admin's there.
  */
-const GLOBAL_PARAMS = new Set(['id', 'charityId', 'templateId', 'version', 'uploadId']);
+const GLOBAL_PARAMS = new Set(['id', 'charityId', 'templateId', 'version', 'uploadId', 'passTypeId', 'deviceLibraryId']);
 /** Query parameters that are not ids (list queries, signed-link parts, codes). */
-const PLAIN_QUERY_PARAMS = new Set(['cursor', 'limit', 'sort', 'filters', 'from', 'to', 'exp', 'sig', 'token', 'code', 'username', 'q', 'preview']);
+const PLAIN_QUERY_PARAMS = new Set(['cursor', 'limit', 'sort', 'filters', 'from', 'to', 'exp', 'sig', 'token', 'code', 'username', 'q', 'preview', 'passesUpdatedSince']);
 
-type Ids = Record<ScopedParam, string> & { id: string; charityId: string; token: string };
+type Ids = Record<ScopedParam, string> & { id: string; charityId: string; token: string; passTypeId: string; deviceLibraryId: string };
 type Victim = { tenant: GivenTenant; ids: Ids; secrets: string[] };
 
 let server: TestServer;
@@ -147,6 +147,10 @@ async function givenTenantWithData(label: string): Promise<Victim> {
     layoutId,
     holdId,
     ticketId: doorTicket!.id,
+    // Issue 28: Apple's pass web service names a pass by the ticket's uid (with the operator's pass type).
+    serialNumber: doorTicket!.ticketUid,
+    passTypeId: server.config.wallet.apple!.passTypeId,
+    deviceLibraryId: `device-${label.toLowerCase()}`,
     token,
     seriesId,
     seriesTicketTypeId,

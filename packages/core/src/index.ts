@@ -63,3 +63,4 @@ export * from './embed.js';
 
 
 export * from './schemas/series.js';
+export * from './brand.js';

@@ -13,6 +13,34 @@ import type { Jobs } from './jobs.js';
 /** Job name of an event's delivery to the endpoints that listen; modules/webhooks registers it. */
 export const DOMAIN_EVENT_JOB = 'webhooks.event';
 
+/** Job name of the check for changed Apple Wallet passes of an event (issue 28); modules/fulfilment registers it. */
+export const APPLE_PASS_UPDATE_JOB = 'wallet.apple_pass_updates';
+
+/** The event (of the tenant) whose wallet passes a domain event may change, or null. */
+function passesTouched(event: DomainEventInput<WebhookEventType>): string | null {
+  switch (event.type) {
+    case 'order.refunded':
+    case 'order.voided':
+    case 'order.unvoided':
+      return (event.data as WebhookEventData['order.voided']).order.eventId;
+    case 'ticket.transferred':
+      return (event.data as WebhookEventData['ticket.transferred']).ticket.eventId;
+    case 'event.cancelled':
+      return (event.data as WebhookEventData['event.cancelled']).event.id;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Queues the check of the event's Apple Wallet passes (in `tx`), when a device registered one of
+ * them for updates: the job pushes to the devices whose pass now shows something else.
+ */
+export async function queueApplePassUpdates(deps: { jobs: Jobs }, tx: DbOrTx, tenantId: string, eventId: string): Promise<void> {
+  const registered = (await tx.execute(sql`select 1 from apple_pass_registrations where tenant_id = ${tenantId}::uuid and event_id = ${eventId}::uuid limit 1`)) as unknown as { rows: unknown[] };
+  if (registered.rows.length > 0) await deps.jobs.enqueue(tx, APPLE_PASS_UPDATE_JOB, { tenantId, eventId });
+}
+
 export type DomainEventInput<T extends WebhookEventType> = { tenantId: string | null; type: T; data: WebhookEventData[T] };
 
 /**
@@ -27,6 +55,8 @@ export async function emitDomainEvent<T extends WebhookEventType>(deps: { jobs: 
     where enabled and (tenant_id is null or tenant_id = ${event.tenantId}::uuid) and ${event.type} = any(event_types)
     limit 1`)) as unknown as { rows: unknown[] };
   if (listening.rows.length > 0) await deps.jobs.enqueue(tx, DOMAIN_EVENT_JOB, { eventId: id }, { dedupeKey: `${DOMAIN_EVENT_JOB}:${id}` });
+  const touched = event.tenantId ? passesTouched(event as DomainEventInput<WebhookEventType>) : null;
+  if (touched) await queueApplePassUpdates(deps, tx, event.tenantId!, touched);
   return id;
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { M } from '../messages.js';
 import { zEmail, zPhone } from './common.js';
 import { zListResponse } from './list.js';
+import { zBrandColor } from '../brand.js';
 
 // spec: accounts-admin-fees §3 Tenant, §4 Tenant status, §5 New tenant / Tenant edit, §7 Add tenant.
 
@@ -101,6 +102,8 @@ export const ZUpdateTenantRequest = z.object({
       inviteTemplateSubject: zTemplateText(M.fieldRequired, 200),
       inviteTemplateBody: zTemplateText(M.fieldRequired, 5000),
       url: zTenantUrl,
+      /** Issue 28: the brand colour, #rrggbb with contrast for white text; null: the default. */
+      brandColor: zBrandColor,
     })
     .partial(),
 });
@@ -119,6 +122,8 @@ export const ZTenantDetails = z.object({
   inviteTemplateBody: z.string(),
   /** A signed, expiring URL of the logo/thumbnail, or null. */
   logo: z.string().nullable(),
+  /** Issue 28: the brand colour (#rrggbb), or null for the default. */
+  brandColor: z.string().nullable(),
   /** The tenant's site origin, e.g. https://acme.example.com */
   siteUrl: z.string(),
   dateCreated: z.string(),

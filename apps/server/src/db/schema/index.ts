@@ -30,3 +30,4 @@ export * from './seating.js';
 export * from './embed.js';
 
 export * from './series.js';
+export * from './wallet.js';

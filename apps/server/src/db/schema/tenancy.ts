@@ -22,6 +22,8 @@ export const tenants = pgTable(
      */
     inviteTemplateBy: text('invite_template_by'),
     logoKey: text('logo_key'),
+    /** Issue 28: the brand colour (#rrggbb, core checkBrandColor); null: the default accent. */
+    brandColor: text('brand_color'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),

@@ -49,7 +49,7 @@ export function originOf(deps: Deps, host: string): string {
 }
 
 function contextOf(deps: Deps, tenant: HostTenant): TSiteContext {
-  return { mode: 'tenant', tenant, mailOutbox: !deps.config.smtpUrl } as TSiteContext;
+  return { mode: 'tenant', tenant: { ...tenant, brandColor: tenant.brandColor ?? null }, mailOutbox: !deps.config.smtpUrl } as TSiteContext;
 }
 
 /** The shell with the page's head, and in #root the server-rendered app (marked data-ssr: the client hydrates it), when there is one. */

@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { isUniqueViolation } from '../../platform/db-errors.js';
+import { queueApplePassUpdates } from '../../platform/domain-events.js';
 import { AppError, notFound } from '../../platform/errors.js';
 import { assertEventCharity } from '../charities/service.js';
 import { assertEndAfterStart, assertRule, type EventChanges, toColumns, urlNameTaken } from './event-input.js';
@@ -17,6 +18,9 @@ async function recomputeSalesWindows(tx: DbOrTx, tenantId: string, eventId: stri
     await repo.setTicketTypeWindow(tx, tenantId, eventId, row.id, salesWindowInstants(row, timeZone));
   }
 }
+
+/** What an event's wallet pass shows of it (modules/wallet). */
+const PASS_FIELDS = ['name', 'startDateTime', 'endDateTime', 'timeZone', 'venueName', 'address1', 'city', 'state', 'zip', 'country', 'emailDeliveryVerbiage'] as const;
 
 export async function updateEvent({ deps, ctx, eventId, changes }: { deps: Deps; ctx: TenantCtx; eventId: string; changes: EventChanges }): Promise<TEvent> {
   const current = await findOrThrow(deps.db, ctx.tenantId, eventId);
@@ -41,6 +45,8 @@ export async function updateEvent({ deps, ctx, eventId, changes }: { deps: Deps;
       if (capacity !== undefined) await setCapacity(tx, ctx.tenantId, eventId, capacity);
       const updated = await repo.updateEvent(tx, ctx.tenantId, eventId, columns);
       if (!updated) throw notFound();
+      // Issue 28: a pass in Apple Wallet shows the event's name, time and place: check them again.
+      if (PASS_FIELDS.some((k) => columns[k] !== undefined)) await queueApplePassUpdates(deps, tx, ctx.tenantId, eventId);
       return updated;
     });
     return toEvent(row);

@@ -1,4 +1,4 @@
-import { formatEventDateTime, formatMoney, M } from '@marquee/core';
+import { DEFAULT_BRAND_COLOR, formatEventDateTime, formatMoney, M } from '@marquee/core';
 import sanitizeHtml from 'sanitize-html';
 import { escapeHtml, type MailMessage } from '../../platform/mail.js';
 import { storedCharges } from '../orders/public-order.js';
@@ -58,8 +58,8 @@ const moneyOf = (amount: number) => (amount < 0 ? `−${formatMoney(-amount)}` :
 
 /** The tenant's look in its mails: its name, its logo, and the event site's accent colour. */
 export type MailBrand = { name: string; logoUrl: string | null; color: string };
-/** The event site's accent (apps/web theme); tenants have no colour setting of their own yet. */
-export const DEFAULT_BRAND_COLOR = '#5b3cc4';
+/** The default accent (core); a tenant's own is its brand colour (issue 28). */
+export { DEFAULT_BRAND_COLOR };
 
 /**
  * The tickets mail; the event's delivery wording arrives as plain text (see plainVerbiage).

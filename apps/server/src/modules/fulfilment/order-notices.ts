@@ -25,7 +25,7 @@ async function noticeContext(deps: Deps, tenantId: string, orderId: string) {
       brand: {
         name: tenant.name,
         logoUrl: tenant.logoKey ? deps.storage.downloadUrl(tenant.logoKey, 365 * 24 * 3600) : null,
-        color: DEFAULT_BRAND_COLOR,
+        color: tenant.brandColor ?? DEFAULT_BRAND_COLOR,
       },
       event: { name: event.name, when: event.startDateTime ? formatEventDateTime(event.startDateTime, event.timeZone) : '' },
       order: { orderUid: order.orderUid, firstName: order.firstName, totalAmount: order.totalAmount },

@@ -92,7 +92,7 @@ export async function stuckProcessingOrders(db: DbOrTx, before: Date, limit: num
 }
 
 export async function findTenant(db: DbOrTx, tenantId: string) {
-  const [row] = await db.select({ name: tenants.name, url: tenants.url, logoKey: tenants.logoKey }).from(tenants).where(eq(tenants.id, tenantId));
+  const [row] = await db.select({ name: tenants.name, url: tenants.url, logoKey: tenants.logoKey, brandColor: tenants.brandColor }).from(tenants).where(eq(tenants.id, tenantId));
   return row ?? null;
 }
 

@@ -7,6 +7,7 @@ import { tenantCtxOf } from '../../platform/auth/guard.js';
 // spec: reports-payouts-checkout §6, resend and download are order actions (docs/decisions.md, order management).
 import { ORDER_ATTEND as TICKET_ACTIONS } from '../order-admin/access.js';
 import { registerOrderNoticeJobs } from './order-notices.js';
+import { registerAppleWebServiceRoutes } from './apple-web-service-routes.js';
 import {
   downloadTickets,
   FULFIL_JOB,
@@ -35,6 +36,7 @@ export function registerFulfilmentRoutes(app: FastifyInstance, deps: Deps) {
     await reconcileFulfilment({ deps });
   });
   registerOrderNoticeJobs(deps);
+  registerAppleWebServiceRoutes(app, deps);
   // Every start makes sure a reconcile run is queued (a lost chain of re-enqueues restarts here).
   app.addHook('onReady', async () => {
     try {

@@ -160,7 +160,7 @@ export async function sendTicketsMail(
         name: tenant.name,
         // A mail is read long after it is sent: the logo's address lasts a year.
         logoUrl: tenant.logoKey ? deps.storage.downloadUrl(tenant.logoKey, 365 * 24 * 3600) : null,
-        color: DEFAULT_BRAND_COLOR,
+        color: tenant.brandColor ?? DEFAULT_BRAND_COLOR,
       },
     }),
   );

@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.js';
 
 const ZSiteContext = z.object({
   mode: z.enum(['platform', 'tenant']),
-  tenant: z.object({ id: z.string(), name: z.string(), url: z.string(), status: z.string() }).nullable(),
+  tenant: z.object({ id: z.string(), name: z.string(), url: z.string(), status: z.string(), brandColor: z.string().nullable() }).nullable(),
   mailOutbox: z.boolean(),
 });
 
@@ -17,7 +17,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: Deps) {
     { config: { access: { kind: 'public' } }, schema: { tags: ['site'], response: { 200: ZSiteContext } } },
     async (req) => ({
       mode: req.ctx.hostTenant ? ('tenant' as const) : ('platform' as const),
-      tenant: req.ctx.hostTenant,
+      tenant: req.ctx.hostTenant ? { ...req.ctx.hostTenant, brandColor: req.ctx.hostTenant.brandColor ?? null } : null,
       mailOutbox: !deps.config.smtpUrl,
     }),
   );

@@ -21,7 +21,7 @@ describe('GET /api/site/context', () => {
 
   it('names the tenant on its host, whatever the case of the host name', async () => {
     const tenant = await givenTenant(server, { name: 'Harbour Lights' });
-    const expected = { mode: 'tenant', tenant: { id: tenant.id, name: 'Harbour Lights', url: tenant.url, status: 'active' }, mailOutbox: true };
+    const expected = { mode: 'tenant', tenant: { id: tenant.id, name: 'Harbour Lights', url: tenant.url, status: 'active', brandColor: null }, mailOutbox: true };
     expect((await server.client(tenant.url).get('/api/site/context')).body).toEqual(expected);
     expect((await server.client(tenant.url.toUpperCase()).get('/api/site/context')).body).toEqual(expected);
   });

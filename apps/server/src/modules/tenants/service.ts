@@ -41,6 +41,7 @@ export function toTenant(deps: Pick<Deps, 'config' | 'storage'>, row: repo.Tenan
       inviteTemplateSubject: row.inviteTemplateSubject,
       inviteTemplateBody: row.inviteTemplateBody,
       logo: row.logoKey ? deps.storage.downloadUrl(row.logoKey, 24 * 3600) : null,
+      brandColor: row.brandColor ?? null,
       siteUrl: publicOrigin(deps.config, row.url),
       dateCreated: row.createdAt.toISOString(),
     },
@@ -82,6 +83,7 @@ export async function updateTenant({ deps, ctx, changes }: { deps: Deps; ctx: Te
       if (changes.phone !== undefined) values.phone = changes.phone;
       if (changes.inviteTemplateSubject !== undefined) values.inviteTemplateSubject = changes.inviteTemplateSubject;
       if (changes.inviteTemplateBody !== undefined) values.inviteTemplateBody = changes.inviteTemplateBody;
+      if (changes.brandColor !== undefined) values.brandColor = changes.brandColor;
       // Whose words the invite now carries: the tenant's admins', or an operator's (no tenant role here).
       const rewritten =
         (changes.inviteTemplateSubject !== undefined && changes.inviteTemplateSubject !== tenant.inviteTemplateSubject) ||

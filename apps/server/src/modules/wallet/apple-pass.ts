@@ -60,6 +60,7 @@ function passJson(config: AppleWalletConfig, t: WalletTicket) {
   if (t.venue.length) back.push(field('venue', 'Venue', t.venue.join('\n')));
   if (t.note) back.push(field('note', 'Note', t.note));
   back.push(field('organizer', 'Organizer', `${t.organizer.name}\n${t.organizer.origin}`));
+  if (t.invalid) auxiliary.unshift(field('status', 'Status', t.invalid));
   return {
     formatVersion: 1,
     passTypeIdentifier: config.passTypeId,
@@ -71,6 +72,11 @@ function passJson(config: AppleWalletConfig, t: WalletTicket) {
     foregroundColor: fg,
     labelColor: label,
     logoText: t.organizer.logo ? undefined : t.organizer.name,
+    // Updates (docs/wallet.md): Wallet registers with this web service and fetches the pass again
+    // when told it changed; a ticket that no longer admits comes back void.
+    webServiceURL: t.webService?.url,
+    authenticationToken: t.webService?.authenticationToken,
+    voided: t.invalid ? true : undefined,
     eventTicket: {
       primaryFields: [field('event', 'Event', t.eventName)],
       secondaryFields: secondary,
@@ -80,6 +86,9 @@ function passJson(config: AppleWalletConfig, t: WalletTicket) {
     },
   };
 }
+
+/** What the pass shows (its pass.json), as text: a change of it is an update of the pass. */
+export const applePassContent = (config: AppleWalletConfig, t: WalletTicket): string => JSON.stringify({ json: passJson(config, t), barcode: t.code, start: t.startDateTime, end: t.endDateTime, logo: t.organizer.logo?.length ?? 0 });
 
 /** The signed .pkpass of one ticket. */
 export async function buildApplePass(config: AppleWalletConfig, t: WalletTicket): Promise<Buffer> {

@@ -26,6 +26,13 @@ export type WalletTicket = {
   organizer: { name: string; color: string; logo: Buffer | null; origin: string };
   /** The event's delivery note, as plain text (what the PDF prints). */
   note: string;
+  /**
+   * Why the ticket no longer admits, when it does not (Apple's pass shows it and is marked void):
+   * 'Voided' (voided or refunded), 'Passed on', 'Used', 'Event cancelled'. Null: a valid ticket.
+   */
+  invalid?: string | null;
+  /** Apple's pass web service for this pass (its updates), when the pass is served with one. */
+  webService?: { url: string; authenticationToken: string } | null;
 };
 
 /** #rrggbb to [r, g, b]; anything else is the default accent. */

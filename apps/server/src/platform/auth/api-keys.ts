@@ -64,7 +64,8 @@ export async function findApiKey(db: DbOrTx, bearer: string): Promise<ApiKeyPrin
 
 /** The token of an `Authorization: Bearer <token>` header, or null when there is none. */
 export function bearerOf(header: string | undefined): string | null {
-  if (!header) return null;
+  // Issue 28: Apple Wallet's pass web service authorises with its own scheme (modules/fulfilment/apple-pass-auth.ts).
+  if (!header || /^ApplePass\s/.test(header)) return null;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return m ? m[1]! : '';
 }

@@ -11,7 +11,7 @@ export type MembershipRow = {
   roles: string[];
 };
 
-export type HostTenant = { id: string; name: string; url: string; status: string };
+export type HostTenant = { id: string; name: string; url: string; status: string; /** Issue 28: #rrggbb, or null for the default. */ brandColor?: string | null };
 
 /** Who is asking, from where. Built once per request from the verified session and the Host. */
 export type RequestCtx = {

@@ -121,7 +121,7 @@ function findHostTenant(db: Db, label: string): HostTenant | undefined | Promise
 async function readHostTenant(db: Db, cache: HostTenantCache, label: string): Promise<HostTenant | undefined> {
   const { entries, epoch } = cache;
   const [tenant] = await db
-    .select({ id: tenants.id, name: tenants.name, url: tenants.url, status: tenants.status })
+    .select({ id: tenants.id, name: tenants.name, url: tenants.url, status: tenants.status, brandColor: tenants.brandColor })
     .from(tenants)
     .where(and(eq(tenants.url, label), isNull(tenants.deletedAt)));
   entries.delete(label);

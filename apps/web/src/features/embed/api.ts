@@ -1,7 +1,7 @@
 import { encodeFilters, type ListResponse, type TEmbedSettings, type TEmbedSettingsRequest } from '@marquee/core';
 import { api } from '../../ui/api-client';
 
-export type EventChoice = { id: string; details: { name: string; urlName: string; status: string } };
+export type EventChoice = { id: string; details: { name: string; urlName: string; status: string; startDateTime: string | null; endDateTime: string | null; timeZone: string; dateCreated: string } };
 
 export const embedApi = {
   settings: (tenantId: string, signal?: AbortSignal) => api.get<TEmbedSettings>(`/api/tenants/${tenantId}/embed-settings`, undefined, signal),

@@ -1,5 +1,5 @@
 import './site.css';
-import type { TSiteContext } from '@marquee/core';
+import { brandShades, type TSiteContext } from '@marquee/core';
 import { Component, StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Toaster } from '../../features/attendee/event-site/kit/toast';
@@ -11,7 +11,7 @@ import { publishedEventPage, siteRoutes } from './routes';
 import { SiteFallback } from './site-fallback';
 import { QueryClient, QueryClientProvider } from '../../features/attendee/site/site-query';
 import { preloadRoute, SiteRouter, type SiteLocation } from '../../features/attendee/site/site-router';
-import { embedBasename, embedSession, isForeignParent, startEmbedResize } from '../../features/attendee/site/embed';
+import { embedBasename, embedSession, isForeignParent, plainFrameReturnPath, startEmbedResize } from '../../features/attendee/site/embed';
 
 class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
   state = { failed: false };
@@ -46,9 +46,21 @@ export function createSiteClient(): QueryClient {
  * a fixed `location`). No Mantine, no react-router and no console code: its first load is
  * budgeted at 100 KB gzipped (bench/first-load.ts).
  */
+/**
+ * Issue 28: the tenant's brand colour as the site's accent (and the widget's: the same pages). The
+ * colour was checked on saving (#rrggbb, core checkBrandColor), so it is safe in a style sheet.
+ */
+export function brandStyle(color: string | null | undefined): string | null {
+  if (!color || !/^#[0-9a-f]{6}$/i.test(color)) return null;
+  const { brand, dark, soft } = brandShades(color);
+  return `:root{--s-brand:${brand};--s-brand-dark:${dark};--s-brand-soft:${soft}}`;
+}
+
 export function SiteApp({ client, context, location, basename }: { client: QueryClient; context: TSiteContext; location?: SiteLocation; basename?: string }) {
+  const brand = brandStyle(context.tenant?.brandColor);
   return (
     <StrictMode>
+      {brand && <style data-brand="">{brand}</style>}
       <QueryClientProvider client={client}>
         <SiteContextProvider value={context}>
           <ErrorBoundary>
@@ -77,6 +89,9 @@ export async function startSite(opts: { container: HTMLElement; seed: SeedCache;
       createRoot(opts.container).render(<SiteFallback kind="embed-refused" />);
       return;
     }
+    // Back from paying in a plain <iframe>: open the order (or the checkout again) in place.
+    const back = plainFrameReturnPath(window.location.pathname);
+    if (back && `${window.location.pathname}${window.location.search}` !== back) window.history.replaceState(null, '', back);
     // What the snippet put in the first address (its page, for the return), read before any navigation.
     embedSession();
     startEmbedResize(opts.container);

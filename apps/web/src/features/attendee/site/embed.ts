@@ -43,6 +43,34 @@ export const isForeignParent = () => isEmbedded() && parentOrigin() !== null && 
 
 let session: EmbedSession | null = null;
 
+/** The page that opened this frame (document.referrer) when it is on one of the tenant's allowed websites. */
+function allowedReferrer(): URL | null {
+  if (window.parent === window || !document.referrer) return null;
+  try {
+    const url = new URL(document.referrer);
+    return allowedOrigins().includes(url.origin) ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Back from the payment page in a plain <iframe> (no snippet script to read the address): the
+ * organiser's page, reached again as `?mq_event={eventName}&orderID=…` (or `&mq_step=account`
+ * after a cancelled payment), is this frame's referrer, so the widget opens on the paid order (or
+ * the checkout again) itself. The address to open, or null.
+ */
+export function plainFrameReturnPath(pathname: string): string | null {
+  if (new URLSearchParams(window.location.search).has('mq_widget')) return null;
+  const referred = allowedReferrer();
+  const eventName = pathname.slice(EMBED_PREFIX.length + 1).split('/')[0] ?? '';
+  if (!referred || !eventName || referred.searchParams.get(EMBED_RETURN_PARAMS.event) !== eventName) return null;
+  const order = referred.searchParams.get(EMBED_RETURN_PARAMS.order) ?? '';
+  if (/^[A-Za-z0-9-]{1,64}$/.test(order)) return `${EMBED_PREFIX}/${eventName}/success?${new URLSearchParams({ orderID: order }).toString()}`;
+  if (referred.searchParams.get(EMBED_RETURN_PARAMS.step) === 'account') return `${EMBED_PREFIX}/${eventName}/account?payment=cancelled`;
+  return null;
+}
+
 /**
  * What the snippet told the widget on its first page (?mq_widget=1&mq_page=…), kept for the tab:
  * the pages after it are reached in place, without those parameters.
@@ -56,6 +84,20 @@ export function embedSession(): EmbedSession {
       sessionStorage.setItem(SESSION_KEY, JSON.stringify(session));
     } catch {
       // Storage refused (a strict browser): this page still knows it.
+    }
+    return session;
+  }
+  // The plain <iframe> snippet (no script): its referrerpolicy gives the frame the organiser's page
+  // as its referrer, which is where the buyer comes back to when it is an allowed website.
+  const referred = allowedReferrer();
+  if (referred) {
+    for (const key of Object.values(EMBED_RETURN_PARAMS)) referred.searchParams.delete(key);
+    referred.hash = '';
+    session = { widget: false, page: referred.href };
+    try {
+      sessionStorage.setItem(SESSION_KEY, JSON.stringify(session));
+    } catch {
+      // Storage refused: this page still knows it.
     }
     return session;
   }

@@ -7,6 +7,8 @@ import { errorMessage, isApiError } from '../../../ui/api-client';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
 import { useEmbedEvents, useEmbedSettings, useSaveEmbedSettings } from '../queries';
+import { defaultSnippetEvent, snippetOptions } from '../snippet-events';
+import { formatInZone } from '../../../ui/time';
 
 // Issue 28: "Sell on your website": the websites allowed to embed the tenant's events, and the two
 // snippets (the script, and a plain <iframe> for sites that allow no scripts) with copy buttons.
@@ -16,7 +18,7 @@ import { useEmbedEvents, useEmbedSettings, useSaveEmbedSettings } from '../queri
 export function snippetsFor(origin: string, urlName: string) {
   return {
     script: `<div data-marquee-event="${urlName}"></div>\n<script src="${origin}/widget.js" data-event="${urlName}" async></script>`,
-    iframe: `<iframe src="${origin}/embed/${urlName}/tickets" title="Tickets" style="display:block;width:100%;height:900px;border:0"></iframe>`,
+    iframe: `<iframe src="${origin}/embed/${urlName}/tickets" title="Tickets" referrerpolicy="no-referrer-when-downgrade" style="display:block;width:100%;height:900px;border:0"></iframe>`,
   };
 }
 
@@ -129,9 +131,12 @@ function Snippets({ tenantId }: { tenantId: string }) {
   const events = useEmbedEvents(tenantId);
   const settings = useEmbedSettings(tenantId);
   const [search] = useSearchParams();
-  const options = useMemo(() => (events.data?.result ?? []).map((e) => ({ value: e.details.urlName, label: e.details.name })), [events.data]);
-  const [chosen, setChosen] = useState<string | null>(search.get('event'));
-  const urlName = chosen && options.some((o) => o.value === chosen) ? chosen : (options[0]?.value ?? null);
+  const list = useMemo(() => events.data?.result ?? [], [events.data]);
+  const options = useMemo(() => snippetOptions(list), [list]);
+  const [chosen, setChosen] = useState<string | null>(null);
+  // The organiser's choice, else the event asked for (?event=), else the next upcoming one.
+  const urlName = chosen && list.some((e) => e.details.urlName === chosen) ? chosen : defaultSnippetEvent(list, search.get('event'));
+  const dates = useMemo(() => new Map(options.flatMap((g) => g.items).map((o) => [o.value, o.startDateTime ? formatInZone(o.startDateTime, o.timeZone, { withWeekday: true }) : ''])), [options]);
   const snippets = urlName ? snippetsFor(window.location.origin, urlName) : null;
   const noWebsites = settings.data?.details.origins.length === 0;
 
@@ -153,17 +158,37 @@ function Snippets({ tenantId }: { tenantId: string }) {
         )}
         {events.isPending ? (
           <Skeleton h={40} />
-        ) : options.length === 0 ? (
+        ) : list.length === 0 ? (
           <Text size="sm">Publish an event to get its snippet.</Text>
         ) : (
           <>
-            <Select label="Event" data={options} value={urlName} onChange={setChosen} allowDeselect={false} searchable data-testid="embed-event" maw={480} />
+            <Select
+              label="Event"
+              description="The snippet sells this event's tickets."
+              data={options}
+              value={urlName}
+              onChange={setChosen}
+              allowDeselect={false}
+              searchable
+              data-testid="embed-event"
+              maw={480}
+              renderOption={({ option }) => (
+                <div>
+                  <Text size="sm">{option.label}</Text>
+                  {dates.get(option.value) ? (
+                    <Text size="xs" c="dimmed">
+                      {dates.get(option.value)}
+                    </Text>
+                  ) : null}
+                </div>
+              )}
+            />
             {snippets && (
               <>
                 <SnippetBlock title="Script (recommended)" description="Sizes the widget to its content and brings buyers back to your page after paying." code={snippets.script} testId="snippet-script" />
                 <SnippetBlock
                   title="Plain iframe"
-                  description="For sites that do not allow scripts. It has a fixed height, and after paying buyers come back to your website's address as the browser gives it."
+                  description="For sites that do not allow scripts. It has a fixed height; after paying, buyers come back to your page, where the widget shows their order."
                   code={snippets.iframe}
                   testId="snippet-iframe"
                 />

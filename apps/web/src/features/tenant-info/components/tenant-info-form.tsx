@@ -10,6 +10,7 @@ import { applyServerFields, zodValidate } from '../../../ui/zod-form';
 import { useUpdateTenant } from '../../tenants/mutations';
 import { TenantStatusBadge } from '../../tenants/components/tenant-status-badge';
 import { TenantLogoField } from './tenant-logo-field';
+import { TenantBrandColorField } from './tenant-brand-color-field';
 
 type Values = { details: { phone: string; inviteTemplateSubject: string; inviteTemplateBody: string; url: string } };
 
@@ -152,6 +153,8 @@ export function TenantInfoForm({ tenant, canWrite, allowUrlEdit = false, audienc
           </Grid.Col>
         </Grid>
       </Paper>
+
+      <TenantBrandColorField tenant={tenant} disabled={disabled} />
 
       <Paper withBorder radius="lg" p={{ base: 'md', sm: 'xl' }}>
         <form onSubmit={save} noValidate aria-label="Tenant Basic Information">

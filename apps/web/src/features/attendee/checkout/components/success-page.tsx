@@ -17,7 +17,7 @@ import { fetchPublicOrder } from '../api';
 import { clearPendingOrder, getOrderByUid, markPurchaseTracked } from '../checkout-storage';
 import { parseOrderId } from '../order-id';
 import { PaidOrder } from './paid-order';
-import { embedOrderToken } from '../../site/embed';
+import { embedOrderToken, isEmbedded } from '../../site/embed';
 import css from './success.module.css';
 
 const POLL_MS = 2000;
@@ -73,7 +73,8 @@ export function SuccessPage() {
   }, [paid, order, eventName, eventCancelled]);
 
   if (!orderUID) return <UnknownOrder kind="notAnOrder" home={home} />;
-  if (!token) return <UnknownOrder kind="otherBrowser" home={home} />;
+  // Issue 28: in the widget, a browser that refuses it storage (third-party cookies blocked) keeps no token.
+  if (!token) return <UnknownOrder kind={isEmbedded() ? 'embedded' : 'otherBrowser'} home={home} />;
   if (!order && isNotFound(query.error)) return <UnknownOrder kind="notAnOrder" home={home} />;
   if (!order) {
     return (
@@ -171,7 +172,7 @@ function NotCompleted({ order, ticketMenu }: { order: TPublicOrder; ticketMenu: 
  * An orderID that is not one of ours, or one this browser did not place (it has no view token for
  * it): nothing is confirmed and nothing from the address is repeated.
  */
-function UnknownOrder({ kind, home }: { kind: 'notAnOrder' | 'otherBrowser'; home: string | null }) {
+function UnknownOrder({ kind, home }: { kind: 'notAnOrder' | 'otherBrowser' | 'embedded'; home: string | null }) {
   return (
     <div className={site.center}>
       <div className={site.centerBox} data-testid="unknown-order" data-kind={kind}>
@@ -182,6 +183,14 @@ function UnknownOrder({ kind, home }: { kind: 'notAnOrder' | 'otherBrowser'; hom
           <>
             <h1>Order not found</h1>
             <p className={site.muted}>This link does not lead to an order. Your order ID is in your confirmation e-mail.</p>
+          </>
+        ) : kind === 'embedded' ? (
+          <>
+            <h1>Your tickets come by e-mail</h1>
+            <p className={site.muted}>
+              If you placed an order, your tickets are e-mailed to you once the payment is confirmed. This browser keeps no order details for this website, so
+              they are not shown here.
+            </p>
           </>
         ) : (
           <>
