@@ -5,9 +5,9 @@ import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { SiteCtx } from '../../platform/auth/context.js';
 import { badRequest, DomainError, notFound } from '../../platform/errors.js';
-import * as eventsRepo from '../events/repository.js';
 import * as repo from './repository.js';
-import { queueSeatHoldExpiry } from './seat-hold-jobs.js';
+import { bestRunDone, nextBestRun } from './best-window.js';
+import { queueSeatHoldExpiry, seatHoldExpiryJob } from './seat-hold-jobs.js';
 import { newSeatToken, seatTokenMatches } from './seat-token.js';
 
 // Issue 27.2: a buyer's seats, held for the checkout. Picked seats are taken by one conditional
@@ -31,16 +31,19 @@ const BEST_TRIES = 40;
 /** How many times it reads the best free seats again when every run it tried was taken meanwhile. */
 const BEST_ROUNDS = 5;
 
+/** How many runs of the node's best-available window a hold tries before it reads the free seats afresh. */
+const WINDOW_TRIES = 8;
+
 /** `tenantId`: the attendee site's tenant, or the box office's (issue 27: a seller holds seats through the same path). */
 export async function holdSeats(opts: { deps: Deps; tenantId: string; eventId: string; input: z.output<typeof ZSeatHoldRequest> }): Promise<TSeatHold> {
   const { deps, tenantId, eventId, input } = opts;
-  const event = await eventsRepo.findEvent(deps.db, tenantId, eventId);
-  if (!event || (event.status !== 'published' && event.publishedAt === null)) throw notFound();
-  if (event.status !== 'published') throw new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
-  const [types, seated] = await Promise.all([repo.eventTicketTypes(deps.db, tenantId, eventId), repo.seatedTicketTypes(deps.db, tenantId, eventId)]);
+  const sale = await repo.seatSale(deps.db, tenantId, eventId);
+  if (!sale || (sale.status !== 'published' && !sale.published)) throw notFound();
+  if (sale.status !== 'published') throw new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
+  const seated = sale.seated;
   if (seated.size === 0) throw notFound();
   if (!isOneSeatChoice(input)) throw badRequest(M.invalidValue, { seats: M.invalidValue });
-  const maxOf = new Map(types.map((t) => [t.id, t.maxPerOrder]));
+  const maxOf = sale.maxPerOrder;
   if (input.best) {
     if (!seated.has(input.best.ticketTypeId)) throw new DomainError('SEAT_WRONG_TICKET_TYPE', SM.seatWrongType);
     const max = maxOf.get(input.best.ticketTypeId) ?? 0;
@@ -51,6 +54,38 @@ export async function holdSeats(opts: { deps: Deps; tenantId: string; eventId: s
   const holdId = randomUUID();
   const { token, hash } = newSeatToken();
   const expiresAt = new Date(Date.now() + deps.config.holdMinutes * 60_000);
+  const answer = (seats: repo.HeldSeatRow[]): TSeatHold => ({ holdId, token, expiresAt: expiresAt.toISOString(), seats: seats.sort((a, b) => a.n - b.n) });
+
+  // The hot path: one statement takes the seats, writes the hold and queues its expiry (a hold that
+  // replaces another one takes the transaction below, which gives the old one back first).
+  if (!input.replace) {
+    const take = (seats: number[], bestOf: string | null) =>
+      repo.takeSeatsAtOnce(deps.db, { tenantId, eventId, seats, bestOf, skipLocked: bestOf !== null, holdId, tokenHash: hash, expiresAt, job: seatHoldExpiryJob({ tenantId, holdId, at: expiresAt }) });
+    const overLimit = (counted: Array<[string, number]>) => {
+      const [typeId] = counted.find(([id, k]) => k > (maxOf.get(id) ?? 0))!;
+      return new DomainError('SEAT_LIMIT', SM.seatLimit(maxOf.get(typeId) ?? 0));
+    };
+    if (picked) {
+      const got = await take(picked, null);
+      if (got.complete && !got.within) throw overLimit(got.counted);
+      if (!got.complete) throw await whyNotTaken(deps, tenantId, eventId, picked);
+      return answer(got.seats);
+    }
+    const { ticketTypeId, quantity } = input.best!;
+    const window = { tenantId, eventId, ticketTypeId };
+    for (let i = 0; i < WINDOW_TRIES; i++) {
+      const run = await nextBestRun(deps.db, { ...window, size: quantity });
+      if (!run) break;
+      try {
+        const got = await take(run, ticketTypeId);
+        if (got.complete && !got.within) throw overLimit(got.counted);
+        if (got.seats.length === quantity) return answer(got.seats);
+      } finally {
+        bestRunDone(deps.db, window, run);
+      }
+    }
+    // The window had no run left, or every one tried was gone: read the free seats afresh below.
+  }
   try {
     const seats = await deps.db.transaction(async (tx) => {
       if (input.replace) {
@@ -94,8 +129,7 @@ export async function holdSeats(opts: { deps: Deps; tenantId: string; eventId: s
       await queueSeatHoldExpiry(deps, tx, { tenantId, holdId, at: expiresAt });
       return taken;
     });
-    seats.sort((a, b) => a.n - b.n);
-    return { holdId, token, expiresAt: expiresAt.toISOString(), seats };
+    return answer(seats);
   } catch (err) {
     if (err instanceof Refused) throw err.error;
     if (err instanceof Short) throw await whyNotTaken(deps, tenantId, eventId, picked!);
