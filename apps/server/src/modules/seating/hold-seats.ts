@@ -34,21 +34,58 @@ const BEST_ROUNDS = 5;
 /** How many runs of the node's best-available window a hold tries before it reads the free seats afresh. */
 const WINDOW_TRIES = 8;
 
+/** How long a node answers holds from its last read of an event's sale (status, ticket types, seated types). */
+const SALE_MS = 1000;
+const sales = new WeakMap<object, Map<string, { at: number; sale: repo.SeatSale | null }>>();
+
+/**
+ * The event's sale as this node read it within SALE_MS (`fresh`: read now). Only the hot path's
+ * checks use a remembered read, and the take checks again in SQL what they rely on (the event on
+ * sale, each seat for sale, the per-order limits): a refusal is always confirmed on a fresh read.
+ */
+async function saleOf(db: Deps['db'], tenantId: string, eventId: string, fresh: boolean): Promise<repo.SeatSale | null> {
+  let byKey = sales.get(db);
+  if (!byKey) sales.set(db, (byKey = new Map()));
+  const key = `${tenantId}|${eventId}`;
+  const kept = byKey.get(key);
+  if (!fresh && kept && Date.now() - kept.at < SALE_MS) return kept.sale;
+  const sale = await repo.seatSale(db, tenantId, eventId);
+  if (byKey.size >= 1024) byKey.delete(byKey.keys().next().value!);
+  byKey.set(key, { at: Date.now(), sale });
+  return sale;
+}
+
+/** Refuses a hold the event's sale does not allow (not found, not on sale, no seats, bad choice, wrong type, over the limit). */
+function checkSale(sale: repo.SeatSale | null, input: z.output<typeof ZSeatHoldRequest>): repo.SeatSale {
+  if (!sale || (sale.status !== 'published' && !sale.published)) throw notFound();
+  if (sale.status !== 'published') throw new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
+  if (sale.seated.size === 0) throw notFound();
+  if (!isOneSeatChoice(input)) throw badRequest(M.invalidValue, { seats: M.invalidValue });
+  if (input.best) {
+    if (!sale.seated.has(input.best.ticketTypeId)) throw new DomainError('SEAT_WRONG_TICKET_TYPE', SM.seatWrongType);
+    const max = sale.maxPerOrder.get(input.best.ticketTypeId) ?? 0;
+    if (input.best.quantity > max) throw new DomainError('SEAT_LIMIT', SM.seatLimit(max));
+  }
+  return sale;
+}
+
 /** `tenantId`: the attendee site's tenant, or the box office's (issue 27: a seller holds seats through the same path). */
 export async function holdSeats(opts: { deps: Deps; tenantId: string; eventId: string; input: z.output<typeof ZSeatHoldRequest> }): Promise<TSeatHold> {
   const { deps, tenantId, eventId, input } = opts;
-  const sale = await repo.seatSale(deps.db, tenantId, eventId);
-  if (!sale || (sale.status !== 'published' && !sale.published)) throw notFound();
-  if (sale.status !== 'published') throw new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
-  const seated = sale.seated;
-  if (seated.size === 0) throw notFound();
-  if (!isOneSeatChoice(input)) throw badRequest(M.invalidValue, { seats: M.invalidValue });
-  const maxOf = sale.maxPerOrder;
-  if (input.best) {
-    if (!seated.has(input.best.ticketTypeId)) throw new DomainError('SEAT_WRONG_TICKET_TYPE', SM.seatWrongType);
-    const max = maxOf.get(input.best.ticketTypeId) ?? 0;
-    if (input.best.quantity > max) throw new DomainError('SEAT_LIMIT', SM.seatLimit(max));
+  let sale: repo.SeatSale;
+  let remembered = true;
+  try {
+    sale = checkSale(await saleOf(deps.db, tenantId, eventId, false), input);
+  } catch {
+    sale = checkSale(await saleOf(deps.db, tenantId, eventId, true), input);
+    remembered = false;
   }
+  /** Before any refusal or the slow path: the sale as it is now (throws when it no longer allows the hold). */
+  const confirm = async () => {
+    if (remembered) sale = checkSale(await saleOf(deps.db, tenantId, eventId, true), input);
+    remembered = false;
+    return sale.maxPerOrder;
+  };
   const picked = input.seats ? [...new Set(input.seats)].sort((a, b) => a - b) : null;
 
   const holdId = randomUUID();
@@ -61,15 +98,20 @@ export async function holdSeats(opts: { deps: Deps; tenantId: string; eventId: s
   if (!input.replace) {
     const take = (seats: number[], bestOf: string | null) =>
       repo.takeSeatsAtOnce(deps.db, { tenantId, eventId, seats, bestOf, skipLocked: bestOf !== null, holdId, tokenHash: hash, expiresAt, job: seatHoldExpiryJob({ tenantId, holdId, at: expiresAt }) });
-    const overLimit = (counted: Array<[string, number]>) => {
-      const [typeId] = counted.find(([id, k]) => k > (maxOf.get(id) ?? 0))!;
-      return new DomainError('SEAT_LIMIT', SM.seatLimit(maxOf.get(typeId) ?? 0));
+    const overLimit = async (counted: Array<[string, number]>) => {
+      const maxOf = await confirm();
+      const over = counted.find(([id, k]) => k > (maxOf.get(id) ?? 0));
+      return over ? new DomainError('SEAT_LIMIT', SM.seatLimit(maxOf.get(over[0]) ?? 0)) : null;
     };
     if (picked) {
       const got = await take(picked, null);
-      if (got.complete && !got.within) throw overLimit(got.counted);
-      if (!got.complete) throw await whyNotTaken(deps, tenantId, eventId, picked);
-      return answer(got.seats);
+      if (got.seats.length === picked.length) return answer(got.seats);
+      if (got.complete && !got.within) {
+        const refusal = await overLimit(got.counted);
+        if (refusal) throw refusal;
+      }
+      await confirm();
+      throw await whyNotTaken(deps, tenantId, eventId, picked);
     }
     const { ticketTypeId, quantity } = input.best!;
     const window = { tenantId, eventId, ticketTypeId };
@@ -78,14 +120,18 @@ export async function holdSeats(opts: { deps: Deps; tenantId: string; eventId: s
       if (!run) break;
       try {
         const got = await take(run, ticketTypeId);
-        if (got.complete && !got.within) throw overLimit(got.counted);
         if (got.seats.length === quantity) return answer(got.seats);
+        if (got.complete && !got.within) {
+          const refusal = await overLimit(got.counted);
+          if (refusal) throw refusal;
+        }
       } finally {
         bestRunDone(deps.db, window, run);
       }
     }
     // The window had no run left, or every one tried was gone: read the free seats afresh below.
   }
+  const maxOf = await confirm();
   try {
     const seats = await deps.db.transaction(async (tx) => {
       if (input.replace) {

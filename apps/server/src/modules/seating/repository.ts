@@ -359,7 +359,9 @@ export async function overdueSeatHolds(db: DbOrTx, limit: number) {
 // and planned once per connection) straight to the driver, outside any transaction: what the event
 // sells (SEAT_SALE_SQL), then the take (takeSeatsAtOnce). At hundreds of holds a second, Drizzle's
 // query building and one round trip per step (begin, the hold row, a savepoint per run, the seats,
-// the job, commit) cost far more than the UPDATE itself (bench/README.md "Reserved seating").
+// the job, commit) cost far more than the UPDATE itself (bench/README.md "Reserved seating"). The
+// take checks in SQL everything a hold relies on (the event on sale, each seat open and for sale and
+// free, the per-order limits), so the node may answer from a read of the sale made a moment ago.
 
 /** The event's state and what its seats sell as, in one read: null when the tenant has no such event. */
 const SEAT_SALE_SQL = `
@@ -401,6 +403,7 @@ function takeSql(skipLocked: boolean) {
     where s.tenant_id = $1::uuid and s.event_id = $2::uuid and s.n = any($3::int[])
       and s.status = 'open' and s.hold_id is null and s.order_id is null and s.ticket_type_id is not null
       and ($4::uuid is null or (s.ticket_type_id = $4::uuid and not s.accessible and not s.companion))
+      and exists (select 1 from ${getTableName(events)} e where e.tenant_id = $1::uuid and e.id = $2::uuid and e.status = 'published')
     order by s.n
     for update of s${skipLocked ? ' skip locked' : ''}),
   counted as (select ticket_type_id, count(*)::int as k from locked group by ticket_type_id),
