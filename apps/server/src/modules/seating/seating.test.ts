@@ -1,5 +1,6 @@
 import { SM, type TVenueLayoutInput } from '@marquee/core';
 import { and, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventSeats, orders, seatHolds, ticketTypes, tickets } from '../../db/schema/index.js';
 import {
@@ -77,14 +78,18 @@ const seatRow = async (e: { id: string }, n: number) =>
 const freeCount = async (e: { id: string }) =>
   (await db().select({ c: sql<number>`count(*)::int` }).from(eventSeats).where(and(eq(eventSeats.eventId, e.id), sql`hold_id is null and order_id is null`)))[0]!.c;
 
-/** Runs `run`, noting the text of every statement sent to the database meanwhile (PGlite's query and exec). */
+/** Runs `run`, noting the text of every statement sent to the database meanwhile (PGlite's query and exec; on PostgreSQL, each pg client's query). */
 async function withStatements<T>(seen: string[], run: () => Promise<T>): Promise<T> {
-  const client = (db() as unknown as { $client: Record<string, (...a: unknown[]) => unknown> }).$client;
-  const originals = (['query', 'exec'] as const).map((name) => [name, client[name]!] as const);
+  const pool = (db() as unknown as { $client: Record<string, unknown> }).$client;
+  // A pg pool's clients send everything through Client.prototype.query (the pool's own query too).
+  const client = (typeof pool.totalCount === 'number' ? pg.Client.prototype : pool) as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const names = typeof pool.totalCount === 'number' ? (['query'] as const) : (['query', 'exec'] as const);
+  const originals = names.map((name) => [name, client[name]!] as const);
   for (const [name, fn] of originals)
-    client[name] = (...a: unknown[]) => {
-      seen.push(String(a[0]));
-      return fn.apply(client, a);
+    client[name] = function (this: unknown, ...a: unknown[]) {
+      const q = a[0] as { text?: string } | string;
+      seen.push(typeof q === 'string' ? q : String(q?.text ?? q));
+      return fn.apply(this, a);
     };
   try {
     return await run();
