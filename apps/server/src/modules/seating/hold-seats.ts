@@ -10,12 +10,14 @@ import { bestRunDone, nextBestRun } from './best-window.js';
 import { queueSeatHoldExpiry, seatHoldExpiryJob } from './seat-hold-jobs.js';
 import { newSeatToken, seatTokenMatches } from './seat-token.js';
 
-// Issue 27.2: a buyer's seats, held for the checkout. Picked seats are taken by one conditional
-// UPDATE (each seat open, for sale and free) in seat-number order; "best available: N together"
-// reads the best free seats from the free-seat index, finds runs of N adjacent seats in one row
-// (core adjacentRuns) and takes the first run whose seats it can lock without waiting (SKIP
-// LOCKED: a run another buyer is taking is skipped). Either way the whole hold is taken or nothing
-// is written. The database keeps a seat in one hold or one order at most (db/schema/seating.ts).
+// Issue 27.2: a buyer's seats, held for the checkout. The hot path is one statement
+// (repository takeSeatsAtOnce): picked seats are locked in seat-number order and taken when each is
+// open, for sale and free; "best available: N together" takes the node's next run of N adjacent
+// seats (best-window.ts) the same way with SKIP LOCKED, trying a few runs. When the window has none
+// left, or a hold replaces another, the transaction below reads the best free seats afresh, finds
+// runs of N adjacent seats in one row (core adjacentRuns) and takes the first run whose seats it can
+// lock (a savepoint per run). Either way the whole hold is taken or nothing is written. The
+// database keeps a seat in one hold or one order at most (db/schema/seating.ts).
 
 class Refused extends Error {
   constructor(readonly error: DomainError) {
