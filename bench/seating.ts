@@ -9,10 +9,16 @@
 // checks that no seat is held twice and that the database holds exactly the seats answered.
 // Same-run reference: 16 clients doing the bare conditional UPDATE of 2 free seats on a copy of the
 // arena, for 3 s. Knobs: BENCH_CONNECTIONS (500), BENCH_RATE (1200), BENCH_SECONDS (8), BENCH_POOL (10).
+// Robust to a shared machine: the server thread's CPU ms per hold answered, the PostgreSQL backends'
+// CPU ms per hold, and the SQL statements sent per request (counted at the pg client), each over the
+// measured phase. BENCH_PROFILE=file.cpuprofile writes a CPU profile of the server's thread over it.
+// BENCH_TRACE=1: no load; a few holds of each kind one after the other on the idle server, then one
+// picked hold and one "best available: 2 together" with every statement they send listed (text, ms).
 
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { call, cpuMsOf, serverThreadCpuMs, startProfile } from './load-generator.js';
 import { loadServer } from './server.js';
 import { percentile, requirePostgres, seedTenant, startServer } from './support.js';
 type Request = { i: number; due: number; key: string; raw: string };
@@ -114,6 +120,36 @@ function runLoad(port: number, phases: Request[][], connections: number): Promis
   });
 }
 
+type Logged = { text: string; ms: number };
+
+/** Counts (and, while `log` is set, lists) every statement the server's pg clients send. */
+async function watchStatements() {
+  const pg = (await import('pg')).default;
+  const state = { count: 0, log: null as Logged[] | null };
+  const original = pg.Client.prototype.query;
+  (pg.Client.prototype as any).query = function (this: unknown, ...args: any[]) {
+    state.count++;
+    const log = state.log;
+    if (!log) return (original as any).apply(this, args);
+    const started = performance.now();
+    const q = args[0];
+    const text = String(typeof q === 'string' ? q : (q?.text ?? q?.name ?? '?')).replace(/\s+/g, ' ').slice(0, 150);
+    const done = (failed: boolean) => log.push({ text: `${failed ? '(failed) ' : ''}${text}`, ms: performance.now() - started });
+    // pg's pool passes a callback (and gets no promise back).
+    const cb = args.findIndex((a) => typeof a === 'function');
+    if (cb >= 0) {
+      const inner = args[cb];
+      args[cb] = (err: unknown, res: unknown) => {
+        done(!!err);
+        inner(err, res);
+      };
+    }
+    const out = (original as any).apply(this, args);
+    if (out && typeof out.then === 'function') void out.then(() => done(false), () => done(true));
+    return out;
+  };
+  return { state, stop: () => void ((pg.Client.prototype as any).query = original) };
+}
 
 async function main() {
   const pg = (await import('pg')).default;
@@ -159,7 +195,46 @@ async function main() {
       }
       return requests;
     };
-    const [, samples] = await runLoad(port, [schedule(warm, 2, RATE), schedule(show, SECONDS, RATE)], CONNECTIONS);
+    const statements = await watchStatements();
+    if (process.env.BENCH_TRACE === '1') {
+      const path = `/api/p/tenants/${tenant.id}/events/${warm.eventId}/seat-holds`;
+      let next = 0;
+      const kinds = {
+        picked: () => ({ seats: [next * 2 + 10_000, next++ * 2 + 10_001] }),
+        'best available: 2 together': () => ({ best: { ticketTypeId: warm.ticketTypeId, quantity: 2 } }),
+      };
+      for (const [kind, body] of Object.entries(kinds)) {
+        for (let i = 0; i < 20; i++) await call(port, host, 'POST', path, body());
+        const times: number[] = [];
+        for (let i = 0; i < 10; i++) {
+          statements.state.log = [];
+          const t0 = performance.now();
+          const res = await call(port, host, 'POST', path, body());
+          times.push(performance.now() - t0);
+          if (res.status !== 201) throw new Error(`trace hold: ${res.status} ${JSON.stringify(res.body)}`);
+        }
+        const log = statements.state.log!;
+        statements.state.log = null;
+        console.log(`\nOne ${kind} hold alone (last of 10; median of the 10: ${times.sort((a, b) => a - b)[5]!.toFixed(1)} ms): ${log.length} statements, ${log.reduce((n, l) => n + l.ms, 0).toFixed(1)} ms in them`);
+        for (const l of log) console.log(`  ${l.ms.toFixed(2).padStart(7)} ms  ${l.text}`);
+      }
+      statements.stop();
+      return;
+    }
+    const backendCpu = async () => {
+      // CPU ms of this database's PostgreSQL backends so far (PostgreSQL on this machine; a backend gone counts 0).
+      const scratch = server.scratch!;
+      const { rows } = await scratch.admin.query('select pid from pg_stat_activity where datname = $1', [scratch.name]);
+      return new Map(rows.map((r: { pid: number }) => [r.pid, cpuMsOf(`/proc/${r.pid}/stat`) || 0] as const));
+    };
+    await runLoad(port, [schedule(warm, 2, RATE)], CONNECTIONS);
+    const before = { server: serverThreadCpuMs(), pg: await backendCpu(), statements: statements.state.count };
+    const profiler = process.env.BENCH_PROFILE ? await startProfile() : null;
+    const [samples] = await runLoad(port, [schedule(show, SECONDS, RATE)], CONNECTIONS);
+    if (profiler) await profiler.stop(process.env.BENCH_PROFILE!);
+    const after = { server: serverThreadCpuMs(), pg: await backendCpu(), statements: statements.state.count };
+    statements.stop();
+    const pgMs = [...after.pg].reduce((sum, [pid, t]) => sum + t - (before.pg.get(pid) ?? 0), 0);
     const held = samples!.filter((s) => s.status === 201);
     const refused = samples!.filter((s) => s.status === 409).length;
     const other = samples!.filter((s) => s.status !== 201 && s.status !== 409);
@@ -192,6 +267,10 @@ async function main() {
       // Answered holds over the time it took to answer them (the schedule's seconds, or longer when the server fell behind).
       holdsPerSecond: Math.round(held.length / Math.max(SECONDS, endS)), lastAnsweredAtS: Math.round(endS * 10) / 10, answeredWithinS: Math.round(lastAt * 10) / 10,
       p50: Math.round(percentile(ms, 50)), p99: Math.round(percentile(ms, 99)),
+      // Per request answered (held or refused), over the measured phase.
+      serverCpuMsPerHold: Math.round(((after.server - before.server) / samples!.length) * 100) / 100,
+      pgCpuMsPerHold: Math.round((pgMs / samples!.length) * 100) / 100,
+      statementsPerHold: Math.round(((after.statements - before.statements) / samples!.length) * 10) / 10,
       seatsAnswered: seatsAnswered.length, seatsDistinct: new Set(seatsAnswered).size, seatsHeldTwice: seatsAnswered.length - new Set(seatsAnswered).size, seatsHeldInDb: dbHeld,
       referenceUpdatesPerSecond: Math.round(refDone / 3), cpus: os.cpus().length, loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100),
     }, null, 2));

@@ -5,17 +5,19 @@ import type { Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { SiteCtx } from '../../platform/auth/context.js';
 import { badRequest, DomainError, notFound } from '../../platform/errors.js';
-import * as eventsRepo from '../events/repository.js';
 import * as repo from './repository.js';
-import { queueSeatHoldExpiry } from './seat-hold-jobs.js';
+import { bestRunDone, nextBestRun } from './best-window.js';
+import { queueSeatHoldExpiry, seatHoldExpiryJob } from './seat-hold-jobs.js';
 import { newSeatToken, seatTokenMatches } from './seat-token.js';
 
-// Issue 27.2: a buyer's seats, held for the checkout. Picked seats are taken by one conditional
-// UPDATE (each seat open, for sale and free) in seat-number order; "best available: N together"
-// reads the best free seats from the free-seat index, finds runs of N adjacent seats in one row
-// (core adjacentRuns) and takes the first run whose seats it can lock without waiting (SKIP
-// LOCKED: a run another buyer is taking is skipped). Either way the whole hold is taken or nothing
-// is written. The database keeps a seat in one hold or one order at most (db/schema/seating.ts).
+// Issue 27.2: a buyer's seats, held for the checkout. The hot path is one statement
+// (repository takeSeatsAtOnce): picked seats are locked in seat-number order and taken when each is
+// open, for sale and free; "best available: N together" takes the node's next run of N adjacent
+// seats (best-window.ts) the same way with SKIP LOCKED, trying a few runs. When the window has none
+// left, or a hold replaces another, the transaction below reads the best free seats afresh, finds
+// runs of N adjacent seats in one row (core adjacentRuns) and takes the first run whose seats it can
+// lock (a savepoint per run). Either way the whole hold is taken or nothing is written. The
+// database keeps a seat in one hold or one order at most (db/schema/seating.ts).
 
 class Refused extends Error {
   constructor(readonly error: DomainError) {
@@ -31,26 +33,107 @@ const BEST_TRIES = 40;
 /** How many times it reads the best free seats again when every run it tried was taken meanwhile. */
 const BEST_ROUNDS = 5;
 
+/** How many runs of the node's best-available window a hold tries before it reads the free seats afresh. */
+const WINDOW_TRIES = 8;
+
+/** How long a node answers holds from its last read of an event's sale (status, ticket types, seated types). */
+const SALE_MS = 1000;
+const sales = new WeakMap<object, Map<string, { at: number; sale: repo.SeatSale | null }>>();
+
+/**
+ * The event's sale as this node read it within SALE_MS (`fresh`: read now). Only the hot path's
+ * checks use a remembered read, and the take checks again in SQL what they rely on (the event on
+ * sale, each seat for sale, the per-order limits): a refusal is always confirmed on a fresh read.
+ */
+async function saleOf(db: Deps['db'], tenantId: string, eventId: string, fresh: boolean): Promise<repo.SeatSale | null> {
+  let byKey = sales.get(db);
+  if (!byKey) sales.set(db, (byKey = new Map()));
+  const key = `${tenantId}|${eventId}`;
+  const kept = byKey.get(key);
+  if (!fresh && kept && Date.now() - kept.at < SALE_MS) return kept.sale;
+  const sale = await repo.seatSale(db, tenantId, eventId);
+  if (byKey.size >= 1024) byKey.delete(byKey.keys().next().value!);
+  byKey.set(key, { at: Date.now(), sale });
+  return sale;
+}
+
+/** Refuses a hold the event's sale does not allow (not found, not on sale, no seats, bad choice, wrong type, over the limit). */
+function checkSale(sale: repo.SeatSale | null, input: z.output<typeof ZSeatHoldRequest>): repo.SeatSale {
+  if (!sale || (sale.status !== 'published' && !sale.published)) throw notFound();
+  if (sale.status !== 'published') throw new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
+  if (sale.seated.size === 0) throw notFound();
+  if (!isOneSeatChoice(input)) throw badRequest(M.invalidValue, { seats: M.invalidValue });
+  if (input.best) {
+    if (!sale.seated.has(input.best.ticketTypeId)) throw new DomainError('SEAT_WRONG_TICKET_TYPE', SM.seatWrongType);
+    const max = sale.maxPerOrder.get(input.best.ticketTypeId) ?? 0;
+    if (input.best.quantity > max) throw new DomainError('SEAT_LIMIT', SM.seatLimit(max));
+  }
+  return sale;
+}
+
 /** `tenantId`: the attendee site's tenant, or the box office's (issue 27: a seller holds seats through the same path). */
 export async function holdSeats(opts: { deps: Deps; tenantId: string; eventId: string; input: z.output<typeof ZSeatHoldRequest> }): Promise<TSeatHold> {
   const { deps, tenantId, eventId, input } = opts;
-  const event = await eventsRepo.findEvent(deps.db, tenantId, eventId);
-  if (!event || (event.status !== 'published' && event.publishedAt === null)) throw notFound();
-  if (event.status !== 'published') throw new DomainError('EVENT_NOT_ON_SALE', M.eventNotOnSale);
-  const [types, seated] = await Promise.all([repo.eventTicketTypes(deps.db, tenantId, eventId), repo.seatedTicketTypes(deps.db, tenantId, eventId)]);
-  if (seated.size === 0) throw notFound();
-  if (!isOneSeatChoice(input)) throw badRequest(M.invalidValue, { seats: M.invalidValue });
-  const maxOf = new Map(types.map((t) => [t.id, t.maxPerOrder]));
-  if (input.best) {
-    if (!seated.has(input.best.ticketTypeId)) throw new DomainError('SEAT_WRONG_TICKET_TYPE', SM.seatWrongType);
-    const max = maxOf.get(input.best.ticketTypeId) ?? 0;
-    if (input.best.quantity > max) throw new DomainError('SEAT_LIMIT', SM.seatLimit(max));
+  let sale: repo.SeatSale;
+  let remembered = true;
+  try {
+    sale = checkSale(await saleOf(deps.db, tenantId, eventId, false), input);
+  } catch {
+    sale = checkSale(await saleOf(deps.db, tenantId, eventId, true), input);
+    remembered = false;
   }
+  /** Before any refusal or the slow path: the sale as it is now (throws when it no longer allows the hold). */
+  const confirm = async () => {
+    if (remembered) sale = checkSale(await saleOf(deps.db, tenantId, eventId, true), input);
+    remembered = false;
+    return sale.maxPerOrder;
+  };
   const picked = input.seats ? [...new Set(input.seats)].sort((a, b) => a - b) : null;
 
   const holdId = randomUUID();
   const { token, hash } = newSeatToken();
   const expiresAt = new Date(Date.now() + deps.config.holdMinutes * 60_000);
+  const answer = (seats: repo.HeldSeatRow[]): TSeatHold => ({ holdId, token, expiresAt: expiresAt.toISOString(), seats: seats.sort((a, b) => a.n - b.n) });
+
+  // The hot path: one statement takes the seats, writes the hold and queues its expiry (a hold that
+  // replaces another one takes the transaction below, which gives the old one back first).
+  if (!input.replace) {
+    const take = (seats: number[], bestOf: string | null) =>
+      repo.takeSeatsAtOnce(deps.db, { tenantId, eventId, seats, bestOf, skipLocked: bestOf !== null, holdId, tokenHash: hash, expiresAt, job: seatHoldExpiryJob({ tenantId, holdId, at: expiresAt }) });
+    const overLimit = async (counted: Array<[string, number]>) => {
+      const maxOf = await confirm();
+      const over = counted.find(([id, k]) => k > (maxOf.get(id) ?? 0));
+      return over ? new DomainError('SEAT_LIMIT', SM.seatLimit(maxOf.get(over[0]) ?? 0)) : null;
+    };
+    if (picked) {
+      const got = await take(picked, null);
+      if (got.seats.length === picked.length) return answer(got.seats);
+      if (got.complete && !got.within) {
+        const refusal = await overLimit(got.counted);
+        if (refusal) throw refusal;
+      }
+      await confirm();
+      throw await whyNotTaken(deps, tenantId, eventId, picked);
+    }
+    const { ticketTypeId, quantity } = input.best!;
+    const window = { tenantId, eventId, ticketTypeId };
+    for (let i = 0; i < WINDOW_TRIES; i++) {
+      const run = await nextBestRun(deps.db, { ...window, size: quantity });
+      if (!run) break;
+      try {
+        const got = await take(run, ticketTypeId);
+        if (got.seats.length === quantity) return answer(got.seats);
+        if (got.complete && !got.within) {
+          const refusal = await overLimit(got.counted);
+          if (refusal) throw refusal;
+        }
+      } finally {
+        bestRunDone(deps.db, window, run);
+      }
+    }
+    // The window had no run left, or every one tried was gone: read the free seats afresh below.
+  }
+  const maxOf = await confirm();
   try {
     const seats = await deps.db.transaction(async (tx) => {
       if (input.replace) {
@@ -94,8 +177,7 @@ export async function holdSeats(opts: { deps: Deps; tenantId: string; eventId: s
       await queueSeatHoldExpiry(deps, tx, { tenantId, holdId, at: expiresAt });
       return taken;
     });
-    seats.sort((a, b) => a.n - b.n);
-    return { holdId, token, expiresAt: expiresAt.toISOString(), seats };
+    return answer(seats);
   } catch (err) {
     if (err instanceof Refused) throw err.error;
     if (err instanceof Short) throw await whyNotTaken(deps, tenantId, eventId, picked!);

@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../db/client.js';
-import { eventSeatCategories, eventSeating, eventSeats, orders, seatHolds, ticketTypes, venueLayouts, venueSeatFlags, venueSections } from '../../db/schema/index.js';
+import { and, asc, eq, getTableName, inArray, sql } from 'drizzle-orm';
+import { runPrepared, type Db, type DbOrTx, type Tx } from '../../db/client.js';
+import { events, eventSeatCategories, eventSeating, eventSeats, jobs, orders, seatHolds, ticketTypes, venueLayouts, venueSeatFlags, venueSections } from '../../db/schema/index.js';
 
 // Issue 27's SQL. Lock order (docs/architecture.md "Lock order" 2a): an order, then its seat holds
 // by id, then their seats by number; a seat hold on its own takes the hold row, then the seats.
@@ -226,8 +226,10 @@ export async function seatsByNumber(db: DbOrTx, tenantId: string, eventId: strin
     .where(and(eq(eventSeats.tenantId, tenantId), eq(eventSeats.eventId, eventId), inArray(eventSeats.n, seats)));
 }
 
+export type BestSeatRow = { n: number; rowKey: number; seatIndex: number; score: number };
+
 /** The best free seats of a ticket type (the free-seat index, front and centre first), accessible and companion seats left for those who ask. */
-export async function bestFreeSeats(db: DbOrTx, p: { tenantId: string; eventId: string; ticketTypeId: string; limit: number | null }) {
+export async function bestFreeSeats(db: DbOrTx, p: { tenantId: string; eventId: string; ticketTypeId: string; limit: number | null }): Promise<BestSeatRow[]> {
   const q = db
     .select({ n: eventSeats.n, rowKey: eventSeats.rowKey, seatIndex: eventSeats.seatIndex, score: eventSeats.score })
     .from(eventSeats)
@@ -349,4 +351,132 @@ export async function overdueSeatHolds(db: DbOrTx, limit: number) {
     .where(and(eq(seatHolds.status, 'live'), sql`${seatHolds.expiresAt} < now() - interval '30 seconds'`))
     .orderBy(asc(seatHolds.expiresAt))
     .limit(limit);
+}
+
+// ---- a seat hold in one statement (issue 27, on-sale speed) ----------------------------------------
+//
+// The hold's hot path: two fixed statements, sent as named prepared statements on PostgreSQL (parsed
+// and planned once per connection) straight to the driver, outside any transaction: what the event
+// sells (SEAT_SALE_SQL), then the take (takeSeatsAtOnce). At hundreds of holds a second, Drizzle's
+// query building and one round trip per step (begin, the hold row, a savepoint per run, the seats,
+// the job, commit) cost far more than the UPDATE itself (bench/README.md "Reserved seating"). The
+// take checks in SQL everything a hold relies on (the event on sale, each seat open and for sale and
+// free, the per-order limits), so the node may answer from a read of the sale made a moment ago.
+
+/** The event's state and what its seats sell as, in one read: null when the tenant has no such event. */
+const SEAT_SALE_SQL = `
+  select e.status, e.published_at is not null as published,
+    coalesce((select json_agg(json_build_array(t.id, t.max_per_order)) from ${getTableName(ticketTypes)} t
+              where t.tenant_id = e.tenant_id and t.event_id = e.id), '[]') as types,
+    coalesce((select json_agg(distinct c.ticket_type_id) from ${getTableName(eventSeatCategories)} c
+              where c.tenant_id = e.tenant_id and c.event_id = e.id), '[]') as seated
+  from ${getTableName(events)} e
+  where e.tenant_id = $1::uuid and e.id = $2::uuid`;
+
+export type SeatSale = { status: string; published: boolean; maxPerOrder: Map<string, number>; seated: Set<string> };
+
+const asJson = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+
+export async function seatSale(db: Db, tenantId: string, eventId: string): Promise<SeatSale | null> {
+  const [r] = await runPrepared(db, 'mq_seat_sale', SEAT_SALE_SQL, [tenantId, eventId]);
+  if (!r) return null;
+  return {
+    status: String(r.status),
+    published: r.published === true || r.published === 't',
+    maxPerOrder: new Map(asJson<Array<[string, number]>>(r.types).map(([id, max]) => [id, Number(max)])),
+    seated: new Set(asJson<string[]>(r.seated)),
+  };
+}
+
+/**
+ * Takes all of these seats for a new hold, or nothing, in ONE statement: it locks the seats asked
+ * for that are open, for sale and free (by number, the lock order; `skipLocked`: a seat another buyer
+ * is taking is left out instead of waited for), and only when it got every one of them and no ticket
+ * type goes over its per-order limit does it give them the hold, write the hold row and queue the
+ * hold's expiry job. A statement is atomic: it writes everything or nothing, and its locks end with
+ * it. `bestOf`: best available of this ticket type (accessible and companion seats left out).
+ */
+function takeSql(skipLocked: boolean) {
+  return `
+  with locked as (
+    select s.n, s.ticket_type_id from ${getTableName(eventSeats)} s
+    where s.tenant_id = $1::uuid and s.event_id = $2::uuid and s.n = any($3::int[])
+      and s.status = 'open' and s.hold_id is null and s.order_id is null and s.ticket_type_id is not null
+      and ($4::uuid is null or (s.ticket_type_id = $4::uuid and not s.accessible and not s.companion))
+      and exists (select 1 from ${getTableName(events)} e where e.tenant_id = $1::uuid and e.id = $2::uuid and e.status = 'published')
+    order by s.n
+    for update of s${skipLocked ? ' skip locked' : ''}),
+  counted as (select ticket_type_id, count(*)::int as k from locked group by ticket_type_id),
+  verdict as (
+    select (select count(*) from locked) = cardinality($3::int[]) as complete,
+      not exists (select 1 from counted c join ${getTableName(ticketTypes)} t on t.tenant_id = $1::uuid and t.id = c.ticket_type_id
+                  where c.k > t.max_per_order) as within),
+  taken as (
+    update ${getTableName(eventSeats)} s set hold_id = $5::uuid
+    from locked l, verdict v
+    where s.tenant_id = $1::uuid and s.event_id = $2::uuid and s.n = l.n and v.complete and v.within
+    returning s.n, s.label, s.section, s.row_label, s.seat_label, s.ticket_type_id),
+  hold as (
+    insert into ${getTableName(seatHolds)} (tenant_id, id, event_id, token_hash, expires_at)
+    select $1::uuid, $5::uuid, $2::uuid, $6::text, $7::timestamptz where exists (select 1 from taken)
+    returning id),
+  job as (
+    insert into ${getTableName(jobs)} (name, payload, run_at, dedupe_key)
+    select $8::text, $9::jsonb, $7::timestamptz, $10::text where exists (select 1 from hold)
+    on conflict (dedupe_key) do nothing
+    returning id)
+  select v.complete, v.within, (select count(*)::int from hold) as held,
+    coalesce((select json_agg(json_build_object('n', t.n, 'label', t.label, 'section', t.section, 'row', t.row_label, 'seat', t.seat_label,
+      'ticketTypeId', t.ticket_type_id) order by t.n) from taken t), '[]') as seats,
+    coalesce((select json_agg(json_build_array(c.ticket_type_id, c.k)) from counted c), '[]') as counted,
+    (select count(*)::int from job) as jobs
+  from verdict v`;
+}
+const TAKE_WAIT_SQL = takeSql(false);
+const TAKE_SKIP_SQL = takeSql(true);
+
+export type TakeOutcome = {
+  /** Every seat asked for was free (and not being taken by another buyer, with skipLocked). */
+  complete: boolean;
+  /** No ticket type over its per-order limit (counted among the seats locked). */
+  within: boolean;
+  /** The seats now held (empty unless complete and within). */
+  seats: HeldSeatRow[];
+  /** Seats locked per ticket type (why `within` failed). */
+  counted: Array<[string, number]>;
+};
+
+export async function takeSeatsAtOnce(
+  db: Db,
+  p: {
+    tenantId: string;
+    eventId: string;
+    seats: number[];
+    bestOf: string | null;
+    skipLocked: boolean;
+    holdId: string;
+    tokenHash: string;
+    expiresAt: Date;
+    job: { name: string; payload: unknown; dedupeKey: string };
+  },
+): Promise<TakeOutcome> {
+  const seats = `{${p.seats.map((n) => Math.trunc(n)).join(',')}}`;
+  const [r] = await runPrepared(db, p.skipLocked ? 'mq_seat_take_skip' : 'mq_seat_take_wait', p.skipLocked ? TAKE_SKIP_SQL : TAKE_WAIT_SQL, [
+    p.tenantId,
+    p.eventId,
+    seats,
+    p.bestOf,
+    p.holdId,
+    p.tokenHash,
+    p.expiresAt.toISOString(),
+    p.job.name,
+    JSON.stringify(p.job.payload),
+    p.job.dedupeKey,
+  ]);
+  const taken = asJson<HeldSeatRow[]>(r!.seats).map((s) => ({ ...s, n: Number(s.n) }));
+  const complete = r!.complete === true || r!.complete === 't';
+  const within = r!.within === true || r!.within === 't';
+  // The statement writes the hold only with all its seats; anything else would be a bug in it.
+  if ((taken.length > 0) !== (Number(r!.held) === 1) || (taken.length > 0 && taken.length !== p.seats.length)) throw new Error('seat hold statement wrote a partial hold');
+  return { complete, within, seats: taken, counted: asJson<Array<[string, number]>>(r!.counted).map(([id, k]) => [id, Number(k)]) };
 }

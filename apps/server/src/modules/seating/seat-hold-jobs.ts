@@ -13,8 +13,16 @@ export const SEAT_HOLD_EXPIRY_JOB = 'seating.expire-hold';
 export const SEAT_RECONCILE_JOB = 'seating.reconcile';
 const RECONCILE_EVERY_MS = 60_000;
 
+/** The hold's expiry job (the hold's one statement writes it with the hold: repository takeSeatsAtOnce). */
+export const seatHoldExpiryJob = (p: { tenantId: string; holdId: string; at: Date }) => ({
+  name: SEAT_HOLD_EXPIRY_JOB,
+  payload: { tenantId: p.tenantId, holdId: p.holdId },
+  dedupeKey: `${SEAT_HOLD_EXPIRY_JOB}:${p.holdId}:${p.at.getTime()}`,
+});
+
 export async function queueSeatHoldExpiry(deps: Pick<Deps, 'jobs'>, tx: DbOrTx, p: { tenantId: string; holdId: string; at: Date }) {
-  await deps.jobs.enqueue(tx, SEAT_HOLD_EXPIRY_JOB, { tenantId: p.tenantId, holdId: p.holdId }, { runAt: p.at, dedupeKey: `${SEAT_HOLD_EXPIRY_JOB}:${p.holdId}:${p.at.getTime()}` });
+  const job = seatHoldExpiryJob(p);
+  await deps.jobs.enqueue(tx, job.name, job.payload, { runAt: p.at, dedupeKey: job.dedupeKey });
 }
 
 /** Gives a run-out hold's seats back, once. Safe to run twice, and early: a hold still live (or extended) is left alone. */

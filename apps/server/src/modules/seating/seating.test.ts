@@ -1,5 +1,6 @@
 import { SM, type TVenueLayoutInput } from '@marquee/core';
 import { and, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventSeats, orders, seatHolds, ticketTypes, tickets } from '../../db/schema/index.js';
 import {
@@ -77,14 +78,18 @@ const seatRow = async (e: { id: string }, n: number) =>
 const freeCount = async (e: { id: string }) =>
   (await db().select({ c: sql<number>`count(*)::int` }).from(eventSeats).where(and(eq(eventSeats.eventId, e.id), sql`hold_id is null and order_id is null`)))[0]!.c;
 
-/** Runs `run`, noting the text of every statement sent to the database meanwhile (PGlite's query and exec). */
+/** Runs `run`, noting the text of every statement sent to the database meanwhile (PGlite's query and exec; on PostgreSQL, each pg client's query). */
 async function withStatements<T>(seen: string[], run: () => Promise<T>): Promise<T> {
-  const client = (db() as unknown as { $client: Record<string, (...a: unknown[]) => unknown> }).$client;
-  const originals = (['query', 'exec'] as const).map((name) => [name, client[name]!] as const);
+  const pool = (db() as unknown as { $client: Record<string, unknown> }).$client;
+  // A pg pool's clients send everything through Client.prototype.query (the pool's own query too).
+  const client = (typeof pool.totalCount === 'number' ? pg.Client.prototype : pool) as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const names = typeof pool.totalCount === 'number' ? (['query'] as const) : (['query', 'exec'] as const);
+  const originals = names.map((name) => [name, client[name]!] as const);
   for (const [name, fn] of originals)
-    client[name] = (...a: unknown[]) => {
-      seen.push(String(a[0]));
-      return fn.apply(client, a);
+    client[name] = function (this: unknown, ...a: unknown[]) {
+      const q = a[0] as { text?: string } | string;
+      seen.push(typeof q === 'string' ? q : String(q?.text ?? q));
+      return fn.apply(this, a);
     };
   try {
     return await run();
@@ -327,6 +332,43 @@ describe('the checkout with seats', () => {
     const late = await c.post(holdsPath(e), { lines: [{ ticketTypeId: e.ticketTypeIds[0], quantity: 2 }], seatHold: { holdId, token: seats.body.token } });
     expect(late.status).toBe(410);
     expect(late.body.error).toMatchObject({ domainCode: 'SEAT_HOLD_EXPIRED', message: SM.seatHoldExpired });
+  });
+
+  it('a hold at on-sale speed: one statement takes the seats, writes the hold and queues its expiry; an event taken off sale a moment after the node read it is refused', async () => {
+    const { e } = await seatedEvent();
+    // The node reads the event's sale (and, for best available, its window of runs) once...
+    expect((await site().post(`${pub(e)}/seat-holds`, { seats: [9] })).status).toBe(201);
+    expect((await site().post(`${pub(e)}/seat-holds`, { best: { ticketTypeId: e.ticketTypeIds[0], quantity: 2 } })).status).toBe(201);
+    // ...then each hold writes in one statement: the seats, the hold row and its expiry job together.
+    for (const body of [{ seats: [12, 13] }, { best: { ticketTypeId: e.ticketTypeIds[0], quantity: 2 } }]) {
+      const seen: string[] = [];
+      const res = await withStatements(seen, () => site().post(`${pub(e)}/seat-holds`, body));
+      expect(res.status).toBe(201);
+      // Besides the site's tenant (read by the guard of every attendee request), at most a fresh read
+      // of the sale and of the best seats when the node's are older than a second (a slow machine).
+      const hold = seen.filter((q) => !/from "tenants"/.test(q));
+      expect(hold.length).toBeLessThanOrEqual(3);
+      expect(hold.filter((q) => /^\s*(begin|savepoint|commit)/i.test(q))).toEqual([]);
+      const writes = hold.filter((q) => /update "?event_seats"?|insert into/.test(q));
+      expect(writes).toHaveLength(1);
+      expect(writes[0]).toMatch(/update "?event_seats"?[\s\S]*insert into "?seat_holds"?[\s\S]*insert into "?jobs"?/);
+      const [row] = await db().select().from(seatHolds).where(eq(seatHolds.id, res.body.holdId));
+      expect(row).toMatchObject({ eventId: e.id, status: 'live' });
+      expect(row!.expiresAt.toISOString()).toBe(res.body.expiresAt);
+      const job = await db().execute(sql`select name, payload, run_at from jobs where dedupe_key like ${`seating.expire-hold:${res.body.holdId}:%`}`);
+      const rows = (job as unknown as { rows: Array<{ name: string; payload: unknown; run_at: Date | string }> }).rows;
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.payload).toEqual({ tenantId: tenant.id, holdId: res.body.holdId });
+      expect(new Date(rows[0]!.run_at).toISOString()).toBe(res.body.expiresAt);
+    }
+    // Taken off sale now: the node's read of a moment ago does not sell it (the take checks the event itself).
+    await db().execute(sql`update events set status = 'draft' where id = ${e.id}`);
+    const free = await freeCount(e);
+    const late = await site().post(`${pub(e)}/seat-holds`, { seats: [14, 15] });
+    expect(late.body.error?.domainCode).toBe('EVENT_NOT_ON_SALE');
+    const lateBest = await site().post(`${pub(e)}/seat-holds`, { best: { ticketTypeId: e.ticketTypeIds[0], quantity: 2 } });
+    expect(lateBest.body.error?.domainCode).toBe('EVENT_NOT_ON_SALE');
+    expect(await freeCount(e)).toBe(free);
   });
 
   it('events without seats keep the general-admission checkout, and pay no query of the seating for it (read with the checkout snapshot)', async () => {
