@@ -1,5 +1,6 @@
 import type { TSeatMap } from '@marquee/core';
 import { useEffect, useMemo, useRef } from 'react';
+import { planOf, seatAt, SEAT_RADIUS as R, type SeatPlan } from '../seat-plan';
 import css from './seating.module.css';
 
 // Issue 27 (seat map on a phone): the seat map drawn on one <canvas>, not an element per seat. The
@@ -17,14 +18,9 @@ export const MINE_COLOUR = '#1d1b2e';
 export const MINE_RING = '#f5c542';
 export const TAKEN_COLOUR = '#c4c7d3';
 export const NOT_FOR_SALE_COLOUR = '#eef0f5';
-/** A seat's radius in plan units. */
-const R = 4;
-/** The grid index's cell, in plan units. */
-const CELL = 16;
-/** A tap this far from a seat (CSS px) still picks it, at least the seat's own radius. */
+/** A tap this far from a seat (CSS px) still picks it. */
 const TAP_SLOP_PX = 10;
 
-type Box = { x: number; y: number; w: number; h: number };
 type View = { k: number; tx: number; ty: number };
 
 export type SeatCanvasProps = {
@@ -36,65 +32,6 @@ export type SeatCanvasProps = {
   label: string;
   height?: number;
 };
-
-/** The plan as typed arrays, its bounds (with room above for the stage) and a grid index (cell -> seats). */
-export type SeatPlan = { n: number; xs: Float32Array; ys: Float32Array; cats: Uint16Array; flags: Uint8Array; box: Box; cols: number; rows: number; cellStart: Int32Array; cellSeats: Int32Array };
-
-export function planOf(map: TSeatMap): SeatPlan {
-  const n = map.seats.length;
-  const xs = new Float32Array(n);
-  const ys = new Float32Array(n);
-  const cats = new Uint16Array(n);
-  const flags = new Uint8Array(n);
-  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < n; i++) {
-    const s = map.seats[i]!;
-    xs[i] = s[3];
-    ys[i] = s[4];
-    cats[i] = s[5];
-    flags[i] = s[6];
-    if (s[3] < minX) minX = s[3];
-    if (s[3] > maxX) maxX = s[3];
-    if (s[4] < minY) minY = s[4];
-    if (s[4] > maxY) maxY = s[4];
-  }
-  if (!Number.isFinite(minX)) [minX, minY, maxX, maxY] = [0, 0, 100, 100];
-  const pad = 14;
-  const box = { x: minX - pad, y: minY - pad - 26, w: maxX - minX + 2 * pad, h: maxY - minY + 2 * pad + 26 };
-  // The grid: counting sort of the seats by cell.
-  const cols = Math.max(1, Math.ceil(box.w / CELL));
-  const rows = Math.max(1, Math.ceil(box.h / CELL));
-  const cellOf = (i: number) => Math.min(rows - 1, Math.floor((ys[i]! - box.y) / CELL)) * cols + Math.min(cols - 1, Math.floor((xs[i]! - box.x) / CELL));
-  const cellStart = new Int32Array(cols * rows + 1);
-  for (let i = 0; i < n; i++) cellStart[cellOf(i) + 1]!++;
-  for (let c = 0; c < cols * rows; c++) cellStart[c + 1]! += cellStart[c]!;
-  const fill = cellStart.slice(0, cols * rows);
-  const cellSeats = new Int32Array(n);
-  for (let i = 0; i < n; i++) cellSeats[fill[cellOf(i)]!++] = i;
-  return { n, xs, ys, cats, flags, box, cols, rows, cellStart, cellSeats };
-}
-
-/** The seat under a point of the plan (within `slop` plan units of its edge), nearest first; -1 when none. */
-export function seatAt(plan: SeatPlan, x: number, y: number, slop: number): number {
-  const reach = R + slop;
-  const c0 = Math.max(0, Math.floor((x - reach - plan.box.x) / CELL));
-  const c1 = Math.min(plan.cols - 1, Math.floor((x + reach - plan.box.x) / CELL));
-  const r0 = Math.max(0, Math.floor((y - reach - plan.box.y) / CELL));
-  const r1 = Math.min(plan.rows - 1, Math.floor((y + reach - plan.box.y) / CELL));
-  let best = -1;
-  let bestD = reach * reach;
-  for (let r = r0; r <= r1; r++) {
-    for (let c = c0; c <= c1; c++) {
-      const cell = r * plan.cols + c;
-      for (let j = plan.cellStart[cell]!; j < plan.cellStart[cell + 1]!; j++) {
-        const i = plan.cellSeats[j]!;
-        const d = (plan.xs[i]! - x) ** 2 + (plan.ys[i]! - y) ** 2;
-        if (d <= bestD) [best, bestD] = [i, d];
-      }
-    }
-  }
-  return best;
-}
 
 /** The seats sorted into colour buckets (a counting sort): categories first, then taken, not for sale, and yours last (on top). */
 type Buckets = { colours: string[]; start: Int32Array; order: Int32Array };
