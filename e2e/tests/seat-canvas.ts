@@ -8,10 +8,14 @@ import { expect, type Page } from '@playwright/test';
 export type PlanSeat = [number, string, string, number, number, number, number];
 export type Plan = { sections: string[]; seats: PlanSeat[] };
 
-export async function seatPlan(page: Page, origin: string, tenantId: string, eventId: string): Promise<Plan> {
-  const res = await page.request.get(`${origin}/api/p/tenants/${tenantId}/events/${eventId}/seat-map`);
-  expect(res.ok(), await res.text()).toBeTruthy();
-  return (await res.json()) as Plan;
+export async function seatPlan(page: Page, tenantId: string, eventId: string): Promise<Plan> {
+  // From the page itself (its origin, its cookies), as the map reads it.
+  const plan = await page.evaluate(async (path) => {
+    const res = await fetch(path);
+    return res.ok ? ((await res.json()) as unknown) : `${res.status} ${await res.text()}`;
+  }, `/api/p/tenants/${tenantId}/events/${eventId}/seat-map`);
+  expect(typeof plan, String(plan)).toBe('object');
+  return plan as Plan;
 }
 
 /** The seat number of a label such as "Stalls · Row B · Seat 2". */

@@ -58,7 +58,7 @@ test.describe('reserved seating on a phone', () => {
     await expect(page.getByTestId('seated-Stalls')).toHaveText('Choose seats on the map');
     await page.screenshot({ path: '/tmp/seats-map-390.png', fullPage: true });
     // The map is a canvas: a tap where seat B2 is drawn (seat-canvas.ts).
-    const plan = await seatPlan(page, origin, organiser.tenantId, event.eventId);
+    const plan = await seatPlan(page, organiser.tenantId, event.eventId);
     await tapSeat(page, plan, B2);
     await expect(page.getByTestId('chosen-seats')).toContainText('Stalls · Row B · Seat 2');
     await tapSeat(page, plan, B3);
