@@ -90,8 +90,9 @@ test('the map of a 20,000-seat arena paints every seat on a phone, a pinch zooms
   expect(next).toBeGreaterThanOrEqual(0);
   const label = `${plan.sections[plan.seats[next]![0]]} · Row ${plan.seats[next]![1]} · Seat ${plan.seats[next]![2]}`;
   await tapSeat(page, plan, next, true);
-  await expect(page.getByTestId('chosen-seats')).toContainText(label);
-  await expect.poll(async () => (await seatColours(page, plan))[next]).toBe(MINE);
+  await expect(page.getByTestId('chosen-seats').locator('li')).toHaveText([`${label}×`]);
+  await page.screenshot({ path: '/tmp/seatmap-390-tapped.png' });
+  await expect.poll(async () => `${(await seatColours(page, plan))[next]} ${JSON.stringify(await viewOf(page))}`).toMatch(new RegExp(`^${MINE} `));
   await canvasOf(page).scrollIntoViewIfNeeded();
   await page.screenshot({ path: '/tmp/seatmap-390-zoomed.png' });
 
