@@ -9,9 +9,15 @@
 // blocks of 25 rows x 100 seats, as bench/seating.ts), and runs Lighthouse 12 mobile on its ticket
 // menu with Debian's Chromium (CHROME_PATH=/usr/bin/chromium; no browser download). Throttling is
 // applied by DevTools (a mid-range phone: slow 4G, CPU 4x slower), so the page's own user timing
-// `mq-seat-map-painted` (the first frame with every seat drawn, seat-svg.tsx) is the map's first
+// `mq-seat-map-painted` (the first frame with every seat drawn, seat-canvas.tsx) is the map's first
 // paint under that throttling. Prints FCP, LCP, the map's paint, TBT, and the bytes transferred
 // (scripts and styles, and everything including the map's data), with the load average.
+//
+// Then the pan check (puppeteer on the same Chromium, a 390 px phone at 3x, CPU 4x slower): the map
+// zoomed in twice, a drag scripted in the page (one pointer move per animation frame, 120 frames),
+// counting the frames that took longer than 16.7 ms and the long tasks (> 50 ms) meanwhile.
+// WEB_DIST=<dir> serves another build (e.g. a copy of the one before a change, to compare in the
+// same minutes).
 
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -19,6 +25,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import puppeteer from 'puppeteer-core';
 import { loadServer } from './server.js';
 import { seedTenant, startServer } from './support.js';
 
@@ -27,7 +34,7 @@ const MAP_BUDGET_MS = 1500;
 const LOAD_BUDGET_BYTES = 150 * 1024;
 
 async function main() {
-  const webDist = path.resolve(import.meta.dirname, '../apps/web/dist');
+  const webDist = path.resolve(process.env.WEB_DIST ?? path.resolve(import.meta.dirname, '../apps/web/dist'));
   if (!existsSync(path.join(webDist, 'index.html'))) throw new Error('build the web app first: npm run build -w apps/web');
   const api = await loadServer({ source: true });
   const load0 = os.loadavg();
@@ -63,7 +70,9 @@ async function main() {
     const ms = (id: string) => Math.round(Number(a[id]?.numericValue ?? NaN));
     const marks = ((a['user-timings']?.details as { items?: Array<{ name: string; startTime: number }> } | undefined)?.items ?? []).filter((m) => m.name === 'mq-seat-map-painted');
     const mapPaint = marks.length ? Math.round(marks[0]!.startTime) : null;
-    const requests = ((a['network-requests']?.details as { items?: Array<{ url: string; resourceType?: string; transferSize?: number }> } | undefined)?.items ?? []);
+    const requests = ((a['network-requests']?.details as { items?: Array<{ url: string; resourceType?: string; transferSize?: number; networkEndTime?: number }> } | undefined)?.items ?? []);
+    // When the plan (the last thing the map waits for from the network) had arrived: what remains to the mark is the page's own work.
+    const planArrived = requests.find((r) => r.url.includes('/seat-map'))?.networkEndTime;
     const sum = (f: (r: (typeof requests)[number]) => boolean) => requests.filter(f).reduce((n, r) => n + (r.transferSize ?? 0), 0);
     const code = sum((r) => r.resourceType === 'Script' || r.resourceType === 'Stylesheet' || r.resourceType === 'Document');
     const all = sum(() => true);
@@ -73,15 +82,82 @@ async function main() {
     console.log(`first contentful paint   ${ms('first-contentful-paint')} ms`);
     console.log(`largest contentful paint ${ms('largest-contentful-paint')} ms`);
     console.log(`map painted (all seats)  ${mapPaint ?? 'not seen'} ms   budget <= ${MAP_BUDGET_MS} ms: ${mapPaint !== null && mapPaint <= MAP_BUDGET_MS ? 'met' : 'NOT MET'}`);
+    if (planArrived !== undefined && mapPaint !== null) console.log(`  the plan arrived at     ${Math.round(planArrived)} ms; the map painted ${mapPaint - Math.round(planArrived)} ms later (the page's own work: parse, plan, draw)`);
     console.log(`total blocking time      ${ms('total-blocking-time')} ms`);
     console.log(`performance score        ${Math.round((result.lhr.categories.performance?.score ?? 0) * 100)}`);
     console.log(`first load, page + code  ${kb(code)} transferred (compressed)   budget <= ${kb(LOAD_BUDGET_BYTES)}: ${code <= LOAD_BUDGET_BYTES ? 'met' : 'NOT MET'}`);
     console.log(`  the map's data         ${kb(mapData)} (seat plan and states)`);
     console.log(`  everything             ${kb(all)}`);
+    const pan = await panCheck(chrome.port, url);
+    console.log(`pan (zoomed in x2, 2 s drag, CPU x4)  ${pan.frames} frames, ${pan.slow} over 16.7 ms (longest ${pan.longest} ms, median ${pan.median} ms), ${pan.longTasks} long tasks (${pan.longTaskMs} ms)`);
     console.log(`load average             ${load0.map((x) => x.toFixed(2)).join(' ')} before, ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} after; ${os.cpus().length} cores`);
   } finally {
     await chrome.kill();
     await server.close();
+  }
+}
+
+/** A scripted pan on a phone: one pointer move per animation frame, each frame's duration, and the long tasks meanwhile. */
+async function panCheck(port: number, url: string) {
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${port}`, defaultViewport: null });
+  const page = await browser.newPage();
+  try {
+    await page.setViewport({ width: 390, height: 844, deviceScaleFactor: 3, isMobile: true, hasTouch: false });
+    const cdp = await page.createCDPSession();
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    // tsx (esbuild) names functions with a __name helper the page does not have.
+    await page.evaluateOnNewDocument('globalThis.__name = (f) => f');
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForFunction(() => performance.getEntriesByName('mq-seat-map-painted').length > 0, { timeout: 120_000 });
+    for (let i = 0; i < 2; i++) {
+      await page.click('[aria-label="Zoom in"]');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    await page.$eval('[data-testid="seat-map"]', (el) => el.scrollIntoView({ block: 'center' }));
+    const box = (await (await page.$('[data-testid="seat-map"]'))!.boundingBox())!;
+    await page.evaluate(() => {
+      const w = window as unknown as { panFrames: number[]; panLong: number[]; panStop: boolean };
+      w.panFrames = [];
+      w.panLong = [];
+      w.panStop = false;
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.panLong.push(e.duration))).observe({ type: 'longtask' });
+      let last = 0;
+      const tick = (now: number) => {
+        if (last) w.panFrames.push(now - last);
+        last = now;
+        if (!w.panStop) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    // A finger-speed drag: a move every 16 ms, left then back, by real input events (CDP).
+    let x = box.x + box.width * 0.8;
+    const y = box.y + box.height / 2;
+    await cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: 1 });
+    for (let i = 0; i < 120; i++) {
+      x += i < 60 ? -4 : 4;
+      await cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y: y + (i % 2), button: 'left', buttons: 1 });
+      await new Promise((r) => setTimeout(r, 16));
+    }
+    await cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', buttons: 0, clickCount: 1 });
+    await new Promise((r) => setTimeout(r, 200));
+    return await page.evaluate(() => {
+      const w = window as unknown as { panFrames: number[]; panLong: number[]; panStop: boolean };
+      w.panStop = true;
+      const frames = w.panFrames;
+      const sorted = [...frames].sort((a, b) => a - b);
+      return {
+        frames: frames.length,
+        // rAF intervals jitter around 16.7 ms: a frame counts as slow past 17.7 ms.
+        slow: frames.filter((f) => f > 17.7).length,
+        longest: Math.round(sorted[sorted.length - 1] ?? 0),
+        median: Math.round((sorted[Math.floor(sorted.length / 2)] ?? 0) * 10) / 10,
+        longTasks: w.panLong.length,
+        longTaskMs: Math.round(w.panLong.reduce((a, b) => a + b, 0)),
+      };
+    });
+  } finally {
+    await page.close();
+    await browser.disconnect();
   }
 }
 

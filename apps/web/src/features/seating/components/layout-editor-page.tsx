@@ -9,7 +9,7 @@ import { NoPageAccess } from '../../../ui/no-page-access';
 import { notify } from '../../../ui/notify';
 import { PageHeader } from '../../../ui/page-header';
 import { useLayouts, useSaveLayout } from '../queries';
-import { SeatLegend, SeatSvg } from './seat-svg';
+import { SeatCanvas, SeatLegend } from './seat-canvas';
 
 // Issue 27.3: the tenant's venue layouts, desktop first: sections generated from a grid (rows ×
 // seats, row labels, numbering, aisles, curve and angle), seats marked by clicking them on the
@@ -210,7 +210,7 @@ export function LayoutEditorPage() {
               />
             </Group>
             <div style={{ width: width === 'phone' ? 390 : '100%', margin: width === 'phone' ? '0 auto' : undefined }} data-testid="layout-preview">
-              <SeatSvg map={preview.map} states={preview.states} mine={preview.marked} onToggle={toggle} label={`Preview of ${draft.name}`} height={width === 'phone' ? 520 : 560} />
+              <SeatCanvas map={preview.map} states={preview.states} mine={preview.marked} onToggle={toggle} label={`Preview of ${draft.name}`} height={width === 'phone' ? 520 : 560} />
               <SeatLegend map={preview.map} price={() => ''} />
             </div>
             <Table withTableBorder fz="sm">

@@ -2,7 +2,7 @@ import type { TPublicEvent, TPublicTicketType, TSeatHold, TSeatHoldRequest, TSea
 import { useMemo, useState } from 'react';
 import { isApiError } from '../../../../ui/api-client';
 import { holdSeats, releaseSeats } from '../../../seating/api';
-import { SeatLegend, SeatSvg } from '../../../seating/components/seat-svg';
+import { SeatCanvas, SeatLegend } from '../../../seating/components/seat-canvas';
 import { setSeatHold, useSeatHold } from '../../../seating/seat-store';
 import { itemOf } from '../../cart/cart-rules';
 import { setQuantity } from '../../cart/cart-store';
@@ -122,7 +122,7 @@ export default function SeatPicker({ event, eventName, map, states, refresh }: S
         </Button>
       </div>
 
-      <SeatSvg map={map} states={states} mine={mine} onToggle={toggle} label={`Seat map of ${event.details.name}`} height={360} />
+      <SeatCanvas map={map} states={states} mine={mine} onToggle={toggle} label={`Seat map of ${event.details.name}`} height={360} />
       <SeatLegend map={map} price={money} />
 
       {mine.size > 0 && (

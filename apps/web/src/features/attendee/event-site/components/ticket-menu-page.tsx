@@ -1,5 +1,5 @@
 import { M_SITE as M, type TPublicTicketType } from '@marquee/core';
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { fetchSeatMap, fetchSeatStates } from '../../../seating/api';
 import { useQuery } from '../../site/site-query';
 import { Link } from '../../site/site-router';
@@ -72,6 +72,10 @@ export function TicketMenuPage() {
     enabled: seated,
     staleTime: 60_000,
   });
+  // The map's code loads beside the plan, not after it (one round trip fewer before the map paints).
+  useEffect(() => {
+    if (seated) void import('./seat-picker');
+  }, [seated]);
   const seatedIds = new Set((seatMap.data?.categories ?? []).map((c) => c.ticketTypeId));
 
   const quantityOf = (id: string) => items.find((i) => i.id === id)?.quantity ?? 0;

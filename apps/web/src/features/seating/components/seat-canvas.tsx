@@ -1,0 +1,366 @@
+import type { TSeatMap } from '@marquee/core';
+import { useEffect, useMemo, useRef } from 'react';
+import { planOf, seatAt, SEAT_RADIUS as R, type SeatPlan } from '../seat-plan';
+import css from './seating.module.css';
+
+// Issue 27 (seat map on a phone): the seat map drawn on one <canvas>, not an element per seat. The
+// plan becomes typed arrays once (positions, categories, flags, a grid index for taps); each state
+// change sorts the seats into colour buckets once; each frame is one pass over the buckets with the
+// view's transform (scale k, offset tx/ty in CSS pixels), drawn in requestAnimationFrame, so zoom and
+// pan never re-render React. Seats are coloured by category (free), dark with a gold ring (yours,
+// drawn last, on top), grey (held or sold) or faint (not for sale); a ring marks accessible seats
+// once they are big enough to show one. The canvas is aria-hidden: the list by section and row
+// beside it (seat-picker.tsx) is the keyboard and screen-reader way to choose.
+
+export const CATEGORY_COLOURS = ['#6d4fd8', '#0f8f7e', '#d9822b', '#2b7bd9', '#c2417a', '#6f7f1a', '#8a5a2b', '#3b4a6b'];
+export const colourOf = (i: number) => CATEGORY_COLOURS[((i % CATEGORY_COLOURS.length) + CATEGORY_COLOURS.length) % CATEGORY_COLOURS.length]!;
+export const MINE_COLOUR = '#1d1b2e';
+export const MINE_RING = '#f5c542';
+export const TAKEN_COLOUR = '#c4c7d3';
+export const NOT_FOR_SALE_COLOUR = '#eef0f5';
+/** A tap this far from a seat (CSS px) still picks it. */
+const TAP_SLOP_PX = 10;
+
+type View = { k: number; tx: number; ty: number };
+
+export type SeatCanvasProps = {
+  map: TSeatMap;
+  /** A letter per seat (f free, h held, s sold, x not for sale); '' while unknown. */
+  states: string;
+  mine: ReadonlySet<number>;
+  onToggle?: (n: number) => void;
+  label: string;
+  height?: number;
+};
+
+/** The seats sorted into colour buckets (a counting sort): categories first, then taken, not for sale, and yours last (on top). */
+type Buckets = { colours: string[]; start: Int32Array; order: Int32Array };
+
+function bucketsOf(plan: SeatPlan, categories: number, states: string, mine: ReadonlySet<number>): Buckets {
+  const colours = [...Array.from({ length: categories }, (_, i) => colourOf(i)), NOT_FOR_SALE_COLOUR, TAKEN_COLOUR, MINE_COLOUR];
+  const [X, T, M] = [categories, categories + 1, categories + 2];
+  const of = new Uint8Array(plan.n);
+  const start = new Int32Array(colours.length + 1);
+  for (let i = 0; i < plan.n; i++) {
+    const state = states.charCodeAt(i); // NaN while unknown: free
+    const b = mine.has(i) ? M : state === 120 /* x */ ? X : state === 104 /* h */ || state === 115 /* s */ ? T : Math.min(plan.cats[i]!, categories - 1);
+    of[i] = b;
+    start[b + 1]!++;
+  }
+  for (let b = 0; b < colours.length; b++) start[b + 1]! += start[b]!;
+  const fill = start.slice(0, colours.length);
+  const order = new Int32Array(plan.n);
+  for (let i = 0; i < plan.n; i++) order[fill[of[i]!]!++] = i;
+  return { colours, start, order };
+}
+
+export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }: SeatCanvasProps) {
+  const plan = useMemo(() => planOf(map), [map]);
+  const buckets = useMemo(() => bucketsOf(plan, Math.max(1, map.categories.length), states, mine), [plan, map.categories.length, states, mine]);
+  const frame = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const view = useRef<View>({ k: 1, tx: 0, ty: 0 });
+  const fitted = useRef(false);
+  const raf = useRef(0);
+  // What the draw reads, kept in refs so gestures and frames never go through React.
+  const live = useRef({ plan, buckets, onToggle, sections: map.sections, seats: map.seats });
+  live.current = { plan, buckets, onToggle, sections: map.sections, seats: map.seats };
+
+  const size = () => ({ w: canvas.current?.clientWidth ?? 0, h: canvas.current?.clientHeight ?? 0 });
+  const fitView = (): View => {
+    const { w, h } = size();
+    const box = live.current.plan.box;
+    if (w === 0 || h === 0) return { k: 1, tx: 0, ty: 0 };
+    const k = Math.min(w / box.w, h / box.h);
+    return { k, tx: (w - box.w * k) / 2 - box.x * k, ty: (h - box.h * k) / 2 - box.y * k };
+  };
+  const limits = () => {
+    const fit = fitView().k;
+    return { min: fit * 0.67, max: Math.max(fit * 1.5, size().w / 40) };
+  };
+
+  const draw = () => {
+    raf.current = 0;
+    const el = canvas.current;
+    if (!el) return;
+    const dpr = window.devicePixelRatio || 1;
+    const w = el.clientWidth;
+    const h = el.clientHeight;
+    if (w === 0 || h === 0) return;
+    if (el.width !== Math.round(w * dpr) || el.height !== Math.round(h * dpr)) {
+      el.width = Math.round(w * dpr);
+      el.height = Math.round(h * dpr);
+    }
+    const ctx = el.getContext('2d');
+    if (!ctx) return;
+    const { plan: p, buckets: b } = live.current;
+    const { k, tx, ty } = view.current;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, el.width, el.height);
+    // Everything below in device pixels: a plan point (x, y) is at ((x k + tx) dpr, (y k + ty) dpr).
+    const K = k * dpr;
+    const TX = tx * dpr;
+    const TY = ty * dpr;
+    // The stage.
+    const stageW = Math.min(p.box.w * 0.5, 220);
+    ctx.fillStyle = '#e7e3f7';
+    ctx.beginPath();
+    ctx.roundRect((p.box.x + p.box.w / 2 - stageW / 2) * K + TX, (p.box.y + 4) * K + TY, stageW * K, 14 * K, 4 * K);
+    ctx.fill();
+    if (8 * K >= 6 * dpr) {
+      ctx.fillStyle = '#4a3d8f';
+      ctx.font = `700 ${8 * K}px system-ui, sans-serif`;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      ctx.fillText('STAGE', (p.box.x + p.box.w / 2) * K + TX, (p.box.y + 11) * K + TY);
+    }
+    // The seats in view, one bucket (one colour) at a time. Small seats are device-pixel squares
+    // (snapped, so a seat's pixel is exactly its colour); from 3 device pixels across, circles.
+    const r = R * K;
+    const x0 = -r;
+    const y0 = -r;
+    const x1 = el.width + r;
+    const y1 = el.height + r;
+    const round = r >= 1.5;
+    const side = Math.max(1, Math.round(2 * r));
+    const last = b.colours.length - 1;
+    for (let c = 0; c <= last; c++) {
+      const from = b.start[c]!;
+      const to = b.start[c + 1]!;
+      if (from === to) continue;
+      ctx.fillStyle = b.colours[c]!;
+      if (round) ctx.beginPath();
+      for (let j = from; j < to; j++) {
+        const i = b.order[j]!;
+        const sx = p.xs[i]! * K + TX;
+        const sy = p.ys[i]! * K + TY;
+        if (sx < x0 || sx > x1 || sy < y0 || sy > y1) continue;
+        if (round) {
+          ctx.moveTo(sx + r, sy);
+          ctx.arc(sx, sy, r, 0, 2 * Math.PI);
+        } else ctx.fillRect(Math.round(sx - side / 2), Math.round(sy - side / 2), side, side);
+      }
+      if (round) ctx.fill();
+      // Not for sale: a faint outline, so the gap reads as seats.
+      if (c === last - 2 && round) {
+        ctx.strokeStyle = TAKEN_COLOUR;
+        ctx.lineWidth = Math.max(1, 0.6 * K);
+        ctx.stroke();
+      }
+      // Yours: a gold ring.
+      if (c === last && round) {
+        ctx.strokeStyle = MINE_RING;
+        ctx.lineWidth = Math.max(1, 1.4 * K);
+        ctx.stroke();
+      }
+    }
+    // Accessible seats: a dark ring, once a ring can be seen.
+    if (r >= 3) {
+      ctx.beginPath();
+      let any = false;
+      for (let i = 0; i < p.n; i++) {
+        if ((p.flags[i]! & 1) !== 1) continue;
+        const sx = p.xs[i]! * K + TX;
+        const sy = p.ys[i]! * K + TY;
+        if (sx < x0 || sx > x1 || sy < y0 || sy > y1) continue;
+        ctx.moveTo(sx + r, sy);
+        ctx.arc(sx, sy, r, 0, 2 * Math.PI);
+        any = true;
+      }
+      if (any) {
+        ctx.strokeStyle = MINE_COLOUR;
+        ctx.lineWidth = Math.max(1, 1.2 * K);
+        ctx.stroke();
+      }
+    }
+    // The view, for tests: a seat (x, y) of the plan is at (x k + tx, y k + ty) CSS px in the canvas.
+    el.dataset.view = `${k} ${tx} ${ty}`;
+    // The first frame with the seats drawn, as a user timing (bench/seat-page-lighthouse.ts reads it).
+    if (p.n > 0 && typeof performance.mark === 'function' && performance.getEntriesByName('mq-seat-map-painted').length === 0) performance.mark('mq-seat-map-painted');
+  };
+  const schedule = () => {
+    if (!raf.current) raf.current = requestAnimationFrame(draw);
+  };
+
+  // A new plan (the editor's sections changed): show all of it again. New states or your seats: repaint.
+  useEffect(() => {
+    fitted.current = false;
+  }, [plan]);
+  useEffect(() => {
+    if (!fitted.current && size().w > 0) {
+      view.current = fitView();
+      fitted.current = true;
+    }
+    schedule();
+  });
+  useEffect(() => () => cancelAnimationFrame(raf.current), []);
+  // The frame's size (the phone turned, the preview's width changed): fit again.
+  useEffect(() => {
+    const el = canvas.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    let last = `${el.clientWidth}x${el.clientHeight}`;
+    const observer = new ResizeObserver(() => {
+      const now = `${el.clientWidth}x${el.clientHeight}`;
+      if (now === last) return;
+      last = now;
+      view.current = fitView();
+      fitted.current = el.clientWidth > 0;
+      schedule();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  const zoomAt = (factor: number, cx: number, cy: number) => {
+    const v = view.current;
+    const { min, max } = limits();
+    const k = Math.min(max, Math.max(min, v.k * factor));
+    const f = k / v.k;
+    view.current = { k, tx: cx - (cx - v.tx) * f, ty: cy - (cy - v.ty) * f };
+    schedule();
+  };
+  const zoomCentre = (factor: number) => {
+    const { w, h } = size();
+    zoomAt(factor, w / 2, h / 2);
+  };
+
+  // Gestures: one finger (or the mouse) drags, two pinch (zooming about their midpoint), the wheel
+  // zooms about the pointer; a tap that did not move picks the seat under it (the grid index).
+  useEffect(() => {
+    const el = canvas.current;
+    if (!el) return;
+    const pointers = new Map<number, { x: number; y: number }>();
+    let moved = 0;
+    let pinch: number | null = null;
+    const local = (e: { clientX: number; clientY: number }) => {
+      const rect = el.getBoundingClientRect();
+      return { x: e.clientX - rect.left, y: e.clientY - rect.top };
+    };
+    const down = (e: PointerEvent) => {
+      pointers.set(e.pointerId, local(e));
+      if (pointers.size === 1) moved = 0;
+      if (pointers.size === 2) {
+        const [a, b] = [...pointers.values()];
+        pinch = Math.hypot(a!.x - b!.x, a!.y - b!.y);
+        moved = Infinity; // a pinch is never a tap
+      }
+    };
+    const move = (e: PointerEvent) => {
+      const last = pointers.get(e.pointerId);
+      if (!last) {
+        // Hovering with a mouse: the seat's name as a tooltip.
+        if (e.pointerType === 'mouse') {
+          const v = view.current;
+          const at = local(e);
+          const { plan: p, sections, seats } = live.current;
+          const n = seatAt(p, (at.x - v.tx) / v.k, (at.y - v.ty) / v.k, 2 / v.k);
+          const s = n >= 0 ? seats[n] : undefined;
+          el.title = s ? `${sections[s[0]]} · Row ${s[1]} · Seat ${s[2]}` : '';
+          el.style.cursor = s ? 'pointer' : '';
+        }
+        return;
+      }
+      const at = local(e);
+      const dx = at.x - last.x;
+      const dy = at.y - last.y;
+      pointers.set(e.pointerId, at);
+      moved += Math.abs(dx) + Math.abs(dy);
+      if (moved > 6 && pointers.size === 1 && !el.hasPointerCapture(e.pointerId)) el.setPointerCapture(e.pointerId);
+      if (pointers.size === 2 && pinch) {
+        const [a, b] = [...pointers.values()];
+        const d = Math.hypot(a!.x - b!.x, a!.y - b!.y);
+        if (d > 0) zoomAt(d / pinch, (a!.x + b!.x) / 2, (a!.y + b!.y) / 2);
+        pinch = d;
+        return;
+      }
+      if (pointers.size === 1) {
+        view.current = { ...view.current, tx: view.current.tx + dx, ty: view.current.ty + dy };
+        schedule();
+      }
+    };
+    const up = (e: PointerEvent) => {
+      const was = pointers.get(e.pointerId);
+      pointers.delete(e.pointerId);
+      if (pointers.size < 2) pinch = null;
+      if (e.type !== 'pointerup' || !was || moved > 6 || pointers.size > 0) return;
+      const { onToggle: pick, plan: p } = live.current;
+      if (!pick) return;
+      const v = view.current;
+      const at = local(e);
+      const n = seatAt(p, (at.x - v.tx) / v.k, (at.y - v.ty) / v.k, TAP_SLOP_PX / v.k);
+      if (n >= 0) pick(n);
+    };
+    const wheel = (e: WheelEvent) => {
+      e.preventDefault();
+      const at = local(e);
+      zoomAt(e.deltaY > 0 ? 1 / 1.15 : 1.15, at.x, at.y);
+    };
+    el.addEventListener('pointerdown', down);
+    el.addEventListener('pointermove', move);
+    el.addEventListener('pointerup', up);
+    el.addEventListener('pointercancel', up);
+    el.addEventListener('wheel', wheel, { passive: false });
+    return () => {
+      el.removeEventListener('pointerdown', down);
+      el.removeEventListener('pointermove', move);
+      el.removeEventListener('pointerup', up);
+      el.removeEventListener('pointercancel', up);
+      el.removeEventListener('wheel', wheel);
+    };
+  }, []);
+
+  return (
+    <div ref={frame} className={css.mapFrame} style={{ height }} data-testid="seat-map" data-seats={plan.n} aria-label={label} role="group">
+      <canvas ref={canvas} className={css.map} aria-hidden="true" data-testid="seat-canvas" />
+      <div className={css.zoomButtons}>
+        <button type="button" aria-label="Zoom in" onClick={() => zoomCentre(1.4)}>
+          +
+        </button>
+        <button type="button" aria-label="Zoom out" onClick={() => zoomCentre(1 / 1.4)}>
+          −
+        </button>
+        <button
+          type="button"
+          aria-label="Show the whole map"
+          onClick={() => {
+            view.current = fitView();
+            schedule();
+          }}
+        >
+          ⤢
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The legend: each category's colour and price, then the states. */
+export function SeatLegend({ map, price }: { map: TSeatMap; price: (cents: number) => string }) {
+  return (
+    <ul className={css.legend} aria-label="Legend">
+      {map.categories.map((c, i) => (
+        <li key={c.name}>
+          <span className={css.swatch} style={{ background: colourOf(i) }} />
+          {c.ticketTypeName ?? c.name}
+          {c.price !== null && <span className={css.legendPrice}>{price(c.price)}</span>}
+        </li>
+      ))}
+      <li>
+        <span className={css.swatch} style={{ background: MINE_COLOUR, boxShadow: `0 0 0 2px ${MINE_RING}` }} />
+        Your seats
+      </li>
+      <li>
+        <span className={css.swatch} style={{ background: TAKEN_COLOUR }} />
+        Taken
+      </li>
+      <li>
+        <span className={css.swatch} style={{ background: NOT_FOR_SALE_COLOUR, boxShadow: `inset 0 0 0 1px ${TAKEN_COLOUR}` }} />
+        Not for sale
+      </li>
+      <li>
+        <span className={css.swatch} style={{ background: '#fff', boxShadow: `inset 0 0 0 2px ${MINE_COLOUR}` }} />
+        Accessible
+      </li>
+    </ul>
+  );
+}

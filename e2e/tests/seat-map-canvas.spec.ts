@@ -1,0 +1,128 @@
+import { expect, test, type Page } from '@playwright/test';
+import { canvasOf, MINE, seatColours, seatNumber, seatPlan, TAKEN, tapSeat, viewOf } from './seat-canvas';
+import { fillContact, givenEventOnSale, ORGANISER, payOnGatewayPage, signIn, tenantOrigin, type Api } from './support';
+
+// Issue 27 (the map on a phone): the 20,000-seat arena's map is one canvas. On a 390 px phone it
+// paints every seat (each seat's pixel is its colour: the category's when free, grey when sold), a
+// pinch zooms, and a tap picks the seat under the finger. Screenshots at 390 and 1280 px, overview
+// and zoomed in.
+
+const ARENA = '#6d4fd8'; // the first category's colour (seat-canvas.tsx CATEGORY_COLOURS[0])
+
+async function arena(organiser: Api) {
+  const event = await givenEventOnSale(organiser, {
+    prefix: 'Arena Map',
+    tickets: [{ name: 'Arena', description: 'Anywhere in the arena.', price: 4000, quantity: 20_000 }],
+  });
+  const headers = { 'x-csrf-token': organiser.csrf };
+  // 8 blocks of 25 rows x 100 seats (as bench/seat-page-lighthouse.ts).
+  const sections = Array.from({ length: 8 }, (_, i) => ({ name: `Block ${i + 1}`, category: 'Arena', rows: 25, seatsPerRow: 100, rowLabels: 'numbers', x: (i % 4) * 1100, y: Math.floor(i / 4) * 400 }));
+  const layout = await organiser.ctx.post(`/api/tenants/${organiser.tenantId}/venue-layouts`, { headers, data: { name: `Arena ${event.urlName}`, sections, blocked: [], accessible: [] } });
+  expect(layout.ok(), await layout.text()).toBeTruthy();
+  const set = await organiser.ctx.put(`/api/tenants/${organiser.tenantId}/events/${event.eventId}/seating`, {
+    headers,
+    data: { layoutId: ((await layout.json()) as { id: string }).id, categories: [{ category: 'Arena', ticketTypeId: event.ticketTypeIds.Arena }] },
+  });
+  expect(set.ok(), await set.text()).toBeTruthy();
+  return event;
+}
+
+/** A two-finger pinch about (x, y), the fingers going from `from` to `to` px apart (CDP touch events: real pointers). */
+async function pinch(page: Page, x: number, y: number, from: number, to: number) {
+  const cdp = await page.context().newCDPSession(page);
+  const points = (d: number) => [
+    { x: x - d / 2, y, id: 1 },
+    { x: x + d / 2, y, id: 2 },
+  ];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: points(from) });
+  for (let i = 1; i <= 10; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: points(from + ((to - from) * i) / 10) });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+const mapPainted = (page: Page) => page.evaluate(() => performance.getEntriesByName('mq-seat-map-painted').length);
+
+test('the map of a 20,000-seat arena paints every seat on a phone, a pinch zooms and a tap picks a seat (390 px)', async ({ browser, baseURL }) => {
+  test.setTimeout(420_000);
+  const origin = tenantOrigin(baseURL);
+  const organiser = await signIn(origin, ORGANISER);
+  const event = await arena(organiser);
+
+  // Another buyer buys the best two together: sold.
+  const other = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const buyer = await other.newPage();
+  await buyer.goto(`${origin}/${event.urlName}/tickets`);
+  await buyer.getByTestId('best-available').click();
+  await expect(buyer.getByTestId('chosen-seats').locator('li')).toHaveCount(2);
+  const soldLabels = (await buyer.getByTestId('chosen-seats').locator('li').allTextContents()).map((t) => t.replace(/×$/, '').trim());
+  await buyer.getByTestId('view-cart').click();
+  await buyer.getByTestId('continue').click();
+  await fillContact(buyer, `arena.${Date.now().toString(36)}@example.com`);
+  await buyer.getByTestId('place-order').click();
+  await payOnGatewayPage(buyer);
+  await expect(buyer.getByTestId('success-page')).toHaveAttribute('data-status', 'paid', { timeout: 20_000 });
+  await other.close();
+
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+  const page = await phone.newPage();
+  await page.goto(`${origin}/${event.urlName}/tickets`);
+  await expect.poll(() => mapPainted(page), { timeout: 20_000 }).toBe(1);
+  const plan = await seatPlan(page, organiser.tenantId, event.eventId);
+  expect(plan.seats).toHaveLength(20_000);
+  const sold = soldLabels.map((l) => seatNumber(plan, l));
+
+  // Every seat painted, in its colour: the two sold grey, the others the category's.
+  await canvasOf(page).scrollIntoViewIfNeeded();
+  await expect.poll(async () => (await seatColours(page, plan)).filter((c, n) => c === (sold.includes(n) ? TAKEN : ARENA)).length).toBe(20_000);
+  await page.screenshot({ path: '/tmp/seatmap-390-overview.png' });
+
+  // A pinch about the sold seats zooms in there.
+  const before = await viewOf(page);
+  const box = (await canvasOf(page).boundingBox())!;
+  const s = plan.seats[sold[0]!]!;
+  await pinch(page, box.x + s[3] * before.k + before.tx, box.y + s[4] * before.k + before.ty, 40, 240);
+  await expect.poll(async () => (await viewOf(page)).k).toBeGreaterThan(before.k * 3);
+  const colours = await seatColours(page, plan);
+  expect(sold.map((n) => colours[n])).toEqual([TAKEN, TAKEN]);
+
+  // A tap picks a free seat beside the sold ones: it is the buyer's (listed, and painted dark).
+  const next = plan.seats.findIndex((t, n) => !sold.includes(n) && t[0] === s[0] && t[1] === s[1] && Math.abs(t[3] - s[3]) <= 30 && colours[n] === ARENA);
+  expect(next).toBeGreaterThanOrEqual(0);
+  const label = `${plan.sections[plan.seats[next]![0]]} · Row ${plan.seats[next]![1]} · Seat ${plan.seats[next]![2]}`;
+  await tapSeat(page, plan, next, true);
+  await expect(page.getByTestId('chosen-seats').locator('li')).toHaveText([`${label}×`]);
+  await page.screenshot({ path: '/tmp/seatmap-390-tapped.png' });
+  await expect.poll(async () => `${(await seatColours(page, plan))[next]} ${JSON.stringify(await viewOf(page))}`).toMatch(new RegExp(`^${MINE} `));
+  await canvasOf(page).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: '/tmp/seatmap-390-zoomed.png' });
+
+  // A drag moves the map by the finger's distance (one finger: no zoom).
+  const zoomed = await viewOf(page);
+  const cdp = await page.context().newCDPSession(page);
+  const cy = box.y + box.height / 2;
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: 300, y: cy, id: 3 }] });
+  for (let i = 1; i <= 10; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: 300 - i * 15, y: cy, id: 3 }] });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await expect.poll(async () => Math.round((await viewOf(page)).tx - zoomed.tx)).toBe(-150);
+  expect((await viewOf(page)).k).toBe(zoomed.k);
+  await expect(page.getByTestId('chosen-seats').locator('li')).toHaveCount(1); // a drag is not a tap
+  await phone.close();
+
+  // At 1280 px: the overview, then the wheel zooms in about the pointer.
+  const desk = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const wide = await desk.newPage();
+  await wide.goto(`${origin}/${event.urlName}/tickets`);
+  await expect.poll(() => mapPainted(wide), { timeout: 20_000 }).toBe(1);
+  await canvasOf(wide).scrollIntoViewIfNeeded();
+  await wide.screenshot({ path: '/tmp/seatmap-1280-overview.png' });
+  const k0 = (await viewOf(wide)).k;
+  const wbox = (await canvasOf(wide).boundingBox())!;
+  await wide.mouse.move(wbox.x + wbox.width * 0.3, wbox.y + wbox.height * 0.4);
+  for (let i = 0; i < 8; i++) await wide.mouse.wheel(0, -100);
+  await expect.poll(async () => (await viewOf(wide)).k).toBeGreaterThan(k0 * 2.5);
+  await wide.screenshot({ path: '/tmp/seatmap-1280-zoomed.png' });
+  await wide.getByRole('button', { name: 'Show the whole map' }).click();
+  await expect.poll(async () => (await viewOf(wide)).k).toBeCloseTo(k0, 5);
+  await desk.close();
+  await organiser.ctx.dispose();
+});
