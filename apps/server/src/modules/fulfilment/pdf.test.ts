@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { inspectPdf } from '../../../test/harness.js';
 import { readTicketCode, signTicketCode } from '../checkin/ticket-code.js';
 import { formatEventDateTime } from '@marquee/core';
-import { QR_MODULE_PT, renderTicketsPdf, TICKET_QR_OPTIONS, type TicketDocument, type TicketInfo } from './pdf.js';
+import { QR_MODULE_PT, renderTicketsPdf, ticketFaces, TICKET_QR_OPTIONS, type TicketDocument, type TicketInfo } from './pdf.js';
 import { newTicketUid } from './service.js';
 
 const SECRET = 'pdf-test-secret-pdf-test-secret-0123456';
@@ -160,5 +160,22 @@ describe('ticket PDF', () => {
     const uids = new Set(Array.from({ length: 2000 }, () => newTicketUid()));
     expect(uids.size).toBe(2000);
     for (const uid of uids) expect(uid).toMatch(/^[A-Z2-7]{26}$/);
+  });
+});
+
+describe('what a ticket PDF costs (issue 26: payment to ticket mail)', () => {
+  it('reads the embedded faces once per process and shares them between documents, which still subset them each', async () => {
+    const doc = (name: string): TicketDocument => ({ event, orderUid: 'MQ-COST1', tickets: [ticket({ ticketUid: newTicketUid(), ticketTypeName: 'General Admission', price: 2500, fullName: name })] });
+    const first = await renderTicketsPdf(doc('Ada Lovelace'));
+    const faces = ticketFaces();
+    const second = await renderTicketsPdf(doc('Łukasz Анна'));
+    // The same parsed faces (fontkit objects, not bytes to parse again) for the next document.
+    expect(ticketFaces()).toBe(faces);
+    expect(typeof faces.regular.layout).toBe('function');
+    expect(typeof faces.bold.layout).toBe('function');
+    // Each document embeds its own subset: the second one's letters are in it, and the first is unchanged by it.
+    expect(inspectPdf(second).pages[0]!.text).toContain('Łukasz Анна');
+    expect(inspectPdf(first).pages[0]!.text).toContain('Ada Lovelace');
+    expect(inspectPdf(first).pages[0]!.text).not.toContain('Łukasz');
   });
 });
