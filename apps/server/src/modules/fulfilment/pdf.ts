@@ -4,6 +4,7 @@ import { formatEventDateTime, formatMoney, M } from '@marquee/core';
 import type PDFKitDocument from 'pdfkit';
 import type QRCodeLib from 'qrcode';
 import type { BitMatrix, QRCodeOptions } from 'qrcode';
+import { pdfPool } from './pdf-workers.js';
 
 // Print-at-home tickets: one Letter page per ticket with the event, the seat's details and a QR
 // code of the ticket's signed code (modules/checkin ticket-code.ts: what the door scanner reads).
@@ -174,7 +175,19 @@ const loadPdfLibs = () =>
     fontkit = fk as unknown as typeof fontkit;
   }));
 
+/**
+ * The tickets of a document as one PDF: built on the process's PDF worker threads when it has some
+ * (PDF_WORKERS, pdf-workers.ts: a sale's PDFs off the thread that answers requests and runs the
+ * jobs), here otherwise.
+ */
 export async function renderTicketsPdf(d: TicketDocument): Promise<Buffer> {
+  if (d.tickets.length === 0) throw new Error('no tickets to render');
+  const pool = pdfPool();
+  return pool ? pool(d) : renderTicketsPdfHere(d);
+}
+
+/** Builds the PDF on this thread (the PDF workers run this). */
+export async function renderTicketsPdfHere(d: TicketDocument): Promise<Buffer> {
   if (d.tickets.length === 0) throw new Error('no tickets to render');
   await loadPdfLibs();
   return new Promise((resolve, reject) => {

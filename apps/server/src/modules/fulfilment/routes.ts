@@ -7,6 +7,7 @@ import { tenantCtxOf } from '../../platform/auth/guard.js';
 // spec: reports-payouts-checkout §6, resend and download are order actions (docs/decisions.md, order management).
 import { ORDER_ATTEND as TICKET_ACTIONS } from '../order-admin/access.js';
 import { registerOrderNoticeJobs } from './order-notices.js';
+import { closePdfWorkers, usePdfWorkers } from './pdf-workers.js';
 import {
   downloadTickets,
   FULFIL_JOB,
@@ -25,6 +26,9 @@ const ZEventParams = z.object({ tenantId: z.string(), eventId: z.string().max(10
 
 /** Ticket fulfilment: the orders.fulfil job, and resend / download of an order's tickets. */
 export function registerFulfilmentRoutes(app: FastifyInstance, deps: Deps) {
+  // The ticket PDFs on worker threads of their own (issue 26), stopped with the app.
+  usePdfWorkers(deps.config.pdfWorkers);
+  app.addHook('onClose', closePdfWorkers);
   deps.jobs.register(FULFIL_JOB, async ({ tenantId, orderId }: { tenantId: string; orderId: string }) => {
     await fulfilOrder({ deps, tenantId, orderId });
   });
