@@ -19,7 +19,7 @@ import {
 } from './service.js';
 
 const RECONCILE_FIRST_DELAY_MS = 60_000;
-/** Orders fulfilled at once on a node besides the main loop: a PDF is mostly CPU, so two are enough to overlap its waits. */
+/** Orders fulfilled at once on a node besides the main loop; their PDFs are built on the PDF worker threads (pdf-workers.ts). */
 const FULFIL_WORKERS = 2;
 
 const ZEventParams = z.object({ tenantId: z.string(), eventId: z.string().max(100) });
