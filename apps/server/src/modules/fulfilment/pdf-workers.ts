@@ -48,8 +48,18 @@ export function pdfPool(): Render | undefined {
   if (wanted === 0) return undefined;
   const current = (pool ??= startPool());
   return async (d) => {
+    let started: Pool;
+    try {
+      started = await current;
+    } catch (err) {
+      // The threads could not start (a build without dist/pdf-worker.js): this PDF fails with the
+      // reason (its job retries), and the next ones are built inline rather than never.
+      if (pool === current) pool = undefined;
+      wanted = 0;
+      throw err;
+    }
     // Dates and bytes cross to the thread by structured clone; the answer comes back as bytes.
-    const bytes = await (await current).run(d);
+    const bytes = await started.run(d);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   };
 }
