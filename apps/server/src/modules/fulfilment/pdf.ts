@@ -52,7 +52,7 @@ const COVER = { width: 176, height: 88, gap: 18 };
  */
 const resolveFont = createRequire(import.meta.url).resolve;
 /**
- * The two faces, parsed once per process (fontkit, pdfkit's own font reader) and shared by every
+ * The two faces, parsed once per thread (fontkit, pdfkit's own font reader) and shared by every
  * document: pdfkit takes a parsed font where it takes bytes, and still subsets it per document.
  * Bytes passed to each document were parsed again for each (issue 26: about half of the CPU of a
  * sale's fulfilment went to reading the same 1.4 MB of TrueType tables for every order).
