@@ -15,7 +15,9 @@
 // open test checkout session, one $10 ticket each) before the clock starts; the payments are then
 // made on a clock, BENCH_ORDERS spread evenly over BENCH_PAY_SECONDS, at most BENCH_PAY_CONCURRENCY at
 // once. Knobs: BENCH_ORDERS (3000), BENCH_PAY_SECONDS (60), BENCH_PAY_CONCURRENCY (20),
-// BENCH_TIMEOUT_S (600: how long to wait for the last mail), BENCH_BUDGET_MS (10000), BENCH_POOL (10).
+// BENCH_TIMEOUT_S (600: how long to wait for the last mail), BENCH_BUDGET_MS (10000), BENCH_POOL (10),
+// PDF_WORKERS (the server's PDF threads, 1; 0 builds the PDFs on the main thread). It also prints the CPU
+// per order mailed: of the main thread and of the whole process, robust to a loaded machine.
 // Exit code 1 when a mail is missing or lacks its PDF or .ics, or the p99 is over the budget.
 
 import { randomUUID } from 'node:crypto';
@@ -23,6 +25,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { SMTPServer } from 'smtp-server';
+import { serverThreadCpuMs } from './load-generator.js';
 import { loadServer } from './server.js';
 import { percentile, seedTenant, startServer } from './support.js';
 
@@ -34,6 +37,8 @@ const PAY_CONCURRENCY = Number(process.env.BENCH_PAY_CONCURRENCY ?? 20);
 const TIMEOUT_S = Number(process.env.BENCH_TIMEOUT_S ?? 600);
 const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 10_000);
 const POOL = Number(process.env.BENCH_POOL ?? 10);
+/** The server's PDF worker threads (PDF_WORKERS, default 1; 0: the PDFs built on the main thread, as before issue 26's pool). */
+const PDF_WORKERS = process.env.PDF_WORKERS ?? '1';
 
 /** The SMTP sink: every message's recipient, arrival time and whether it carries a PDF and an .ics. */
 function smtpSink() {
@@ -105,6 +110,7 @@ async function main() {
       PAYMENT_DRIVER: 'test',
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       RATE_LIMIT_ORDERS_PER_MINUTE: '100000000',
+      PDF_WORKERS,
     },
   });
   let ok = false;
@@ -164,6 +170,9 @@ async function main() {
     sink.mails.splice(0);
     sample.bytes = 0;
 
+    // CPU from the first payment to the last mail: the main thread (the server's event loop, which here
+    // also runs the payers and the SMTP sink) and the whole process (with the PDF worker threads).
+    const cpu0 = { thread: serverThreadCpuMs(), process: process.cpuUsage() };
     deps.jobs.start();
     // The payments, on a clock: payment i is made at i * PAY_SECONDS / ORDERS s (or as soon as one of the PAY_CONCURRENCY is free).
     const payStart = Date.now();
@@ -183,6 +192,9 @@ async function main() {
     const paySeconds = (Date.now() - payStart) / 1000;
     const until = Date.now() + TIMEOUT_S * 1000;
     while (sink.mails.length < ORDERS && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 200));
+    const threadCpuMs = serverThreadCpuMs() - cpu0.thread;
+    const processCpu = process.cpuUsage(cpu0.process);
+    const processCpuMs = (processCpu.user + processCpu.system) / 1000;
     await deps.jobs.stop();
 
     const paid = (await deps.db.execute(sql`
@@ -212,6 +224,7 @@ async function main() {
     line('payments made', `${ORDERS - failedPayments} in ${paySeconds.toFixed(1)} s (${failedPayments} refused or failed); ${paidAt.size} orders paid`);
     line('mails received', `${mailed.length} (${complete} with the PDF and the .ics); ${sink.mails.length} messages in all`);
     line('payment -> mail', `${stats(delays)} (budget p99 <= ${BUDGET_MS} ms)`);
+    line('CPU per order mailed', `main thread ${(threadCpuMs / Math.max(1, mailed.length)).toFixed(1)} ms, whole process ${(processCpuMs / Math.max(1, mailed.length)).toFixed(1)} ms (PDF_WORKERS ${PDF_WORKERS}; the main thread also runs the payers and the SMTP sink)`);
     line('fulfilment throughput', `${(mailed.length / ((lastMail - firstPaid) / 1000)).toFixed(1)} orders/s (first payment to last mail, ${((lastMail - firstPaid) / 1000).toFixed(1)} s)`);
     const countsOk = failedPayments === 0 && paidAt.size === ORDERS && mailed.length === ORDERS && complete === ORDERS;
     console.log(countsOk ? '  OK: every paid order mailed once with its PDF and .ics.' : '  FAILED: a payment, a mail or an attachment is missing.');

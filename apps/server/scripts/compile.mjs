@@ -39,6 +39,18 @@ const externalPackages = {
 /** Compiles `entry` (a TypeScript file) to one ES module at dist/`name`, the SQL functions beside it. */
 export async function compileServer({ entry, name }) {
   mkdirSync(distDir, { recursive: true });
+  // The ticket PDFs' worker thread (modules/fulfilment/pdf-workers.ts) loads dist/pdf-worker.js, beside the server.
+  await build({
+    entryPoints: [path.join(serverDir, 'src/modules/fulfilment/pdf-worker.ts')],
+    outfile: path.join(distDir, 'pdf-worker.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: true,
+    logLevel: 'warning',
+    plugins: [externalPackages],
+  });
   await build({
     entryPoints: [entry],
     outfile: path.join(distDir, name),

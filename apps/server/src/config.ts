@@ -32,6 +32,8 @@ const ZEnv = z.object({
   /** Which proxies may set X-Forwarded-For: true, false, a hop count, or addresses/subnets ('loopback,10.0.0.0/8'). */
   TRUST_PROXY: z.string().default('loopback'),
   JOBS_POLL_MS: z.coerce.number().int().min(0).default(1000),
+  /** Worker threads that build the ticket PDFs (issue 26); 0 builds them on the main thread. */
+  PDF_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
   /** This node's name, the same across its restarts (e.g. the host name when one process runs per host). */
   JOBS_NODE_ID: z.string().min(1).max(200).optional(),
   HOLD_MINUTES: z.coerce.number().int().min(1).default(15),
@@ -122,6 +124,7 @@ export type Config = {
   /** Fastify's trustProxy: all, none, a list of addresses/subnets, or the nearest n hops. */
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   jobsPollMs: number;
+  pdfWorkers: number;
   jobsNodeId: string | undefined;
   holdMinutes: number;
   /** Hours a report or payout export is kept (file and row) before the sweep job removes it. */
@@ -274,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimitInvitesPer10Minutes: e.RATE_LIMIT_INVITES_PER_10_MINUTES,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     jobsPollMs: e.JOBS_POLL_MS,
+    pdfWorkers: e.PDF_WORKERS,
     jobsNodeId: e.JOBS_NODE_ID,
     holdMinutes: e.HOLD_MINUTES,
     exportRetentionHours: e.EXPORT_RETENTION_HOURS,

@@ -71,9 +71,11 @@ export async function startServer(
   if (opts.peerOf && !peerUrl) throw new Error('a peer server needs PostgreSQL (TEST_DATABASE_URL)');
   const pgDb = peerUrl ? { url: peerUrl, drop: async () => {} } : adminUrl ? await freshPostgresDatabase(adminUrl) : null;
   // Every test speaks from 127.0.0.1, and some place hundreds of orders or try many codes at
-  // once: the per-address limits are out of the way unless a test sets them low.
+  // once: the per-address limits are out of the way unless a test sets them low. The ticket PDFs are
+  // built inline (PDF_WORKERS 0): a worker thread run from the sources compiles them again through tsx
+  // in every test file, seconds on a loaded machine; the pool has its own test (pdf.test.ts).
   const config = loadConfig(
-    { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', RATE_LIMIT_AUTH_PER_MINUTE: '1000', RATE_LIMIT_ORDERS_PER_MINUTE: '100000', RATE_LIMIT_CODES_PER_10_MINUTES: '100000', RATE_LIMIT_INVITES_PER_10_MINUTES: '100000', RATE_LIMIT_WAITLIST_JOINS_PER_10_MINUTES: '100000', RATE_LIMIT_API_KEY_PER_MINUTE: '100000', PUBLIC_SNAPSHOT_MS: '0' },
+    { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', PDF_WORKERS: '0', RATE_LIMIT_AUTH_PER_MINUTE: '1000', RATE_LIMIT_ORDERS_PER_MINUTE: '100000', RATE_LIMIT_CODES_PER_10_MINUTES: '100000', RATE_LIMIT_INVITES_PER_10_MINUTES: '100000', RATE_LIMIT_WAITLIST_JOINS_PER_10_MINUTES: '100000', RATE_LIMIT_API_KEY_PER_MINUTE: '100000', PUBLIC_SNAPSHOT_MS: '0' },
     { dataDir, secret: 'test-secret-test-secret-test-secret-0123', port: 0, databaseUrl: pgDb?.url, webDist: path.join(dataDir, 'no-web'), ...overrides },
   );
   const template = !pgDb && !opts.pgliteDir && process.env.MARQUEE_PGLITE_TEMPLATE;

@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { inspectPdf } from '../../../test/harness.js';
 import { readTicketCode, signTicketCode } from '../checkin/ticket-code.js';
 import { formatEventDateTime } from '@marquee/core';
-import { QR_MODULE_PT, renderTicketsPdf, TICKET_QR_OPTIONS, type TicketDocument, type TicketInfo } from './pdf.js';
+import { QR_MODULE_PT, renderTicketsPdf, ticketFaces, TICKET_QR_OPTIONS, type TicketDocument, type TicketInfo } from './pdf.js';
 import { newTicketUid } from './service.js';
+import { closePdfWorkers, pdfWorkerStats, usePdfWorkers } from './pdf-workers.js';
 
 const SECRET = 'pdf-test-secret-pdf-test-secret-0123456';
 const EVENT_ID = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
@@ -160,5 +161,53 @@ describe('ticket PDF', () => {
     const uids = new Set(Array.from({ length: 2000 }, () => newTicketUid()));
     expect(uids.size).toBe(2000);
     for (const uid of uids) expect(uid).toMatch(/^[A-Z2-7]{26}$/);
+  });
+});
+
+describe('what a ticket PDF costs (issue 26: payment to ticket mail)', () => {
+  it('reads the embedded faces once per process and shares them between documents, which still subset them each', async () => {
+    const doc = (name: string): TicketDocument => ({ event, orderUid: 'MQ-COST1', tickets: [ticket({ ticketUid: newTicketUid(), ticketTypeName: 'General Admission', price: 2500, fullName: name })] });
+    const first = await renderTicketsPdf(doc('Ada Lovelace'));
+    const faces = ticketFaces();
+    const second = await renderTicketsPdf(doc('Łukasz Анна'));
+    // The same parsed faces (fontkit objects, not bytes to parse again) for the next document.
+    expect(ticketFaces()).toBe(faces);
+    expect(typeof faces.regular.layout).toBe('function');
+    expect(typeof faces.bold.layout).toBe('function');
+    // Each document embeds its own subset: the second one's letters are in it, and the first is unchanged by it.
+    expect(inspectPdf(second).pages[0]!.text).toContain('Łukasz Анна');
+    expect(inspectPdf(first).pages[0]!.text).toContain('Ada Lovelace');
+    expect(inspectPdf(first).pages[0]!.text).not.toContain('Łukasz');
+  });
+});
+
+describe('ticket PDFs on worker threads (issue 26: payment to ticket mail)', () => {
+  it('builds them on the pool when the process has PDF workers, the same pages as inline, cover included', async () => {
+    const cover = await sharp({ create: { width: 600, height: 300, channels: 3, background: '#3366cc' } }).jpeg().toBuffer();
+    const doc: TicketDocument = {
+      event: { ...event, coverImage: cover },
+      orderUid: 'MQ-POOL1',
+      tickets: ['Ada Lovelace', 'Łukasz Żółć'].map((fullName) => ticket({ ticketUid: newTicketUid(), ticketTypeName: 'General Admission', price: 2500, fullName })),
+    };
+    usePdfWorkers(0);
+    const inline = inspectPdf(await renderTicketsPdf(doc));
+    expect(await pdfWorkerStats()).toBeUndefined();
+    usePdfWorkers(1);
+    try {
+      const pdfs = await Promise.all([renderTicketsPdf(doc), renderTicketsPdf(doc), renderTicketsPdf(doc)]);
+      expect(await pdfWorkerStats()).toEqual({ threads: 1, completed: 3 });
+      for (const pdf of pdfs) {
+        expect(Buffer.isBuffer(pdf)).toBe(true);
+        const pages = inspectPdf(pdf).pages;
+        expect(pages.map((p) => p.text)).toEqual(inline.pages.map((p) => p.text));
+        expect(pages.map((p) => p.squares)).toEqual(inline.pages.map((p) => p.squares));
+        // The cover crossed to the thread as bytes and is embedded (once) as in the inline PDF.
+        expect(pdf.toString('latin1').match(/\/Subtype \/Image/g)?.length).toBe(1);
+      }
+    } finally {
+      usePdfWorkers(0);
+      await closePdfWorkers();
+    }
+    expect(await pdfWorkerStats()).toBeUndefined();
   });
 });

@@ -1,9 +1,11 @@
+/// <reference path="../../fontkit.d.ts" />
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { formatEventDateTime, formatMoney, M } from '@marquee/core';
 import type PDFKitDocument from 'pdfkit';
 import type QRCodeLib from 'qrcode';
-import type { QRCodeOptions } from 'qrcode';
+import type { BitMatrix, QRCodeOptions } from 'qrcode';
+import { pdfPool } from './pdf-workers.js';
 
 // Print-at-home tickets: one Letter page per ticket with the event, the seat's details and a QR
 // code of the ticket's signed code (modules/checkin ticket-code.ts: what the door scanner reads).
@@ -50,12 +52,17 @@ const COVER = { width: 176, height: 88, gap: 18 };
  * WinAnsi, which would have turned a "Łukasz" or an "Анна" into wrong letters on the ticket.
  */
 const resolveFont = createRequire(import.meta.url).resolve;
-let fonts: { regular: Buffer; bold: Buffer } | undefined;
-function ticketFonts() {
-  fonts ??= {
-    regular: readFileSync(resolveFont('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')),
-    bold: readFileSync(resolveFont('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')),
-  };
+/**
+ * The two faces, parsed once per thread (fontkit, pdfkit's own font reader) and shared by every
+ * document: pdfkit takes a parsed font where it takes bytes, and still subsets it per document.
+ * Bytes passed to each document were parsed again for each (issue 26: about half of the CPU of a
+ * sale's fulfilment went to reading the same 1.4 MB of TrueType tables for every order).
+ */
+type ParsedFont = { layout: (text: string) => unknown };
+let fonts: { regular: ParsedFont; bold: ParsedFont } | undefined;
+export function ticketFaces() {
+  const parse = (file: string) => fontkit.create(readFileSync(resolveFont(file))) as unknown as ParsedFont;
+  fonts ??= { regular: parse('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'), bold: parse('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf') };
   return fonts;
 }
 const REGULAR = 'Ticket';
@@ -70,10 +77,9 @@ export function venueLines(e: TicketEventInfo): string[] {
 }
 
 /** Draws the QR symbol as filled squares: crisp at any print resolution, and no image decoding. */
-function drawQr(doc: PDFKit.PDFDocument, text: string, x: number, y: number) {
-  const { modules } = QRCode.create(text, TICKET_QR_OPTIONS);
+function drawQr(doc: PDFKit.PDFDocument, modules: BitMatrix, x: number, y: number) {
   const size = modules.size;
-  const side = (size + 2 * QR_QUIET_MODULES) * QR_MODULE_PT;
+  const side = qrSideOf(modules);
   doc.save();
   doc.rect(x, y, side, side).fill('#ffffff');
   const x0 = x + QR_QUIET_MODULES * QR_MODULE_PT;
@@ -87,6 +93,7 @@ function drawQr(doc: PDFKit.PDFDocument, text: string, x: number, y: number) {
   doc.restore();
   return side;
 }
+const qrSideOf = (modules: BitMatrix) => (modules.size + 2 * QR_QUIET_MODULES) * QR_MODULE_PT;
 
 /**
  * An image pdfkit has opened: `doc.image()` takes it where it takes bytes, and embeds it once however
@@ -119,9 +126,11 @@ function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, i
 
   const top = headBottom + 18;
   doc.moveTo(margin, top - 9).lineTo(width - margin, top - 9).lineWidth(0.5).strokeColor('#d0d7de').stroke();
-  const qrSide = (QRCode.create(t.code, TICKET_QR_OPTIONS).modules.size + 2 * QR_QUIET_MODULES) * QR_MODULE_PT;
+  // The symbol is computed once (its mask choice is most of a QR code's cost), then measured and drawn.
+  const { modules } = QRCode.create(t.code, TICKET_QR_OPTIONS);
+  const qrSide = qrSideOf(modules);
   const qrX = Math.round(width - margin - qrSide);
-  drawQr(doc, t.code, qrX, Math.round(top));
+  drawQr(doc, modules, qrX, Math.round(top));
 
   const colWidth = qrX - margin - 18;
   const rows: Array<[string, string]> = [
@@ -158,14 +167,28 @@ function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, i
 // (about 0.1 to 0.2 s of it: bench/README.md "Start").
 let PDFDocument: typeof PDFKitDocument;
 let QRCode: typeof QRCodeLib;
+let fontkit: { create(bytes: Buffer): unknown };
 let loading: Promise<void> | undefined;
 const loadPdfLibs = () =>
-  (loading ??= Promise.all([import('pdfkit'), import('qrcode')]).then(([pdfkit, qrcode]) => {
+  (loading ??= Promise.all([import('pdfkit'), import('qrcode'), import('fontkit')]).then(([pdfkit, qrcode, fk]) => {
     PDFDocument = pdfkit.default;
     QRCode = qrcode.default;
+    fontkit = fk as unknown as typeof fontkit;
   }));
 
+/**
+ * The tickets of a document as one PDF: built on the process's PDF worker threads when it has some
+ * (PDF_WORKERS, pdf-workers.ts: a sale's PDFs off the thread that answers requests and runs the
+ * jobs), here otherwise.
+ */
 export async function renderTicketsPdf(d: TicketDocument): Promise<Buffer> {
+  if (d.tickets.length === 0) throw new Error('no tickets to render');
+  const pool = pdfPool();
+  return pool ? pool(d) : renderTicketsPdfHere(d);
+}
+
+/** Builds the PDF on this thread (the PDF workers run this). */
+export async function renderTicketsPdfHere(d: TicketDocument): Promise<Buffer> {
   if (d.tickets.length === 0) throw new Error('no tickets to render');
   await loadPdfLibs();
   return new Promise((resolve, reject) => {
@@ -173,15 +196,17 @@ export async function renderTicketsPdf(d: TicketDocument): Promise<Buffer> {
       size: 'LETTER',
       margin: PAGE.margin,
       autoFirstPage: false,
+      // No Helvetica: every text is set in our own faces, and the default font's metrics were parsed per document.
+      font: null as unknown as string,
       info: { Title: pdfText(`Tickets ${d.orderUid} - ${d.event.name}`), Author: 'Marquee' },
     });
     const chunks: Buffer[] = [];
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
-    const { regular, bold } = ticketFonts();
-    doc.registerFont(REGULAR, regular);
-    doc.registerFont(BOLD, bold);
+    const { regular, bold } = ticketFaces();
+    doc.registerFont(REGULAR, regular as unknown as Buffer);
+    doc.registerFont(BOLD, bold as unknown as Buffer);
     const cover = d.event.coverImage ? openImage(doc, d.event.coverImage) : null;
     d.tickets.forEach((t, i) => {
       doc.addPage();

@@ -8,6 +8,8 @@ import { tenantCtxOf } from '../../platform/auth/guard.js';
 import { ORDER_ATTEND as TICKET_ACTIONS } from '../order-admin/access.js';
 import { registerOrderNoticeJobs } from './order-notices.js';
 import { registerAppleWebServiceRoutes } from './apple-web-service-routes.js';
+
+import { closePdfWorkers, usePdfWorkers } from './pdf-workers.js';
 import {
   downloadTickets,
   FULFIL_JOB,
@@ -19,13 +21,16 @@ import {
 } from './service.js';
 
 const RECONCILE_FIRST_DELAY_MS = 60_000;
-/** Orders fulfilled at once on a node besides the main loop: a PDF is mostly CPU, so two are enough to overlap its waits. */
+/** Orders fulfilled at once on a node besides the main loop; their PDFs are built on the PDF worker threads (pdf-workers.ts). */
 const FULFIL_WORKERS = 2;
 
 const ZEventParams = z.object({ tenantId: z.string(), eventId: z.string().max(100) });
 
 /** Ticket fulfilment: the orders.fulfil job, and resend / download of an order's tickets. */
 export function registerFulfilmentRoutes(app: FastifyInstance, deps: Deps) {
+  // The ticket PDFs on worker threads of their own (issue 26), stopped with the app.
+  usePdfWorkers(deps.config.pdfWorkers);
+  app.addHook('onClose', closePdfWorkers);
   deps.jobs.register(FULFIL_JOB, async ({ tenantId, orderId }: { tenantId: string; orderId: string }) => {
     await fulfilOrder({ deps, tenantId, orderId });
   });

@@ -1,0 +1,72 @@
+import { availableParallelism } from 'node:os';
+import type { TicketDocument } from './pdf.js';
+
+// The ticket PDFs on worker threads (issue 26 "From payment to ticket mail"): a PDF is about 10 to
+// 20 ms of CPU (text layout, the fonts' subsets, the QR code), and a sale pays hundreds of orders a
+// minute. Built on the thread that also answers the requests and runs the jobs, they queued the
+// payments' confirmations and the mails behind them, on one core of the machine's two. Here they
+// run on PDF_WORKERS threads of their own (piscina's pool; the default 1), the same code
+// (renderTicketsPdfHere), each thread with its own parsed fonts; PDF_WORKERS=0 builds them inline.
+// The pool is the process's (like the parsed fonts): started by the first PDF after usePdfWorkers,
+// and stopped by closePdfWorkers (the app's onClose), which lets a later PDF start it again.
+
+type Render = (d: TicketDocument) => Promise<Buffer>;
+type Pool = { run(task: unknown): Promise<Uint8Array>; destroy(): Promise<void>; completed: number; threads: unknown[] };
+
+let wanted = 0;
+let pool: Promise<Pool> | undefined;
+
+/** How many PDF worker threads this process runs (0: none, PDFs are built on the calling thread). */
+export function usePdfWorkers(threads: number) {
+  wanted = Math.max(0, Math.min(threads, availableParallelism()));
+}
+
+/** Ends the worker threads; PDFs already asked for are still answered. */
+export async function closePdfWorkers() {
+  const closing = pool;
+  pool = undefined;
+  if (closing) await (await closing).destroy();
+}
+
+/** The worker file beside this module: the compiled bundle's (dist/pdf-worker.js) or, run from the sources, the TypeScript one through tsx. */
+function workerFile() {
+  const fromSources = import.meta.url.endsWith('.ts');
+  return {
+    filename: new URL(fromSources ? './pdf-worker.ts' : './pdf-worker.js', import.meta.url).href,
+    execArgv: fromSources ? ['--import', 'tsx'] : [],
+  };
+}
+
+async function startPool(): Promise<Pool> {
+  const { Piscina } = await import('piscina');
+  const { filename, execArgv } = workerFile();
+  return new Piscina({ filename, execArgv, minThreads: wanted, maxThreads: wanted, idleTimeout: 60_000 }) as unknown as Pool;
+}
+
+/** The pool's render, or undefined when PDFs are built inline. */
+export function pdfPool(): Render | undefined {
+  if (wanted === 0) return undefined;
+  const current = (pool ??= startPool());
+  return async (d) => {
+    let started: Pool;
+    try {
+      started = await current;
+    } catch (err) {
+      // The threads could not start (a build without dist/pdf-worker.js): this PDF fails with the
+      // reason (its job retries), and the next ones are built inline rather than never.
+      if (pool === current) pool = undefined;
+      wanted = 0;
+      throw err;
+    }
+    // Dates and bytes cross to the thread by structured clone; the answer comes back as bytes.
+    const bytes = await started.run(d);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  };
+}
+
+/** What the pool did (tests, and a look during a bench): its threads and the PDFs they built; undefined when it is not running. */
+export async function pdfWorkerStats(): Promise<{ threads: number; completed: number } | undefined> {
+  if (!pool) return undefined;
+  const p = await pool;
+  return { threads: p.threads.length, completed: p.completed };
+}
