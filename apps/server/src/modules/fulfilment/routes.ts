@@ -8,7 +8,6 @@ import { tenantCtxOf } from '../../platform/auth/guard.js';
 import { ORDER_ATTEND as TICKET_ACTIONS } from '../order-admin/access.js';
 import { registerOrderNoticeJobs } from './order-notices.js';
 import { registerAppleWebServiceRoutes } from './apple-web-service-routes.js';
-
 import { closePdfWorkers, usePdfWorkers } from './pdf-workers.js';
 import {
   downloadTickets,
