@@ -37,8 +37,6 @@ const WEIGHT = {
   'read-only-images.spec.ts': 10, 'unlock.spec.ts': 3,
   // issue 28 (measured locally, not yet in CI): it starts a second server of its own
   'wallet.spec.ts': 120,
-  // 29 Nov (measured by their authors on a loaded machine): a 20,000-seat arena, the series console
-  'seat-map-canvas.spec.ts': 240, 'series.spec.ts': 90, 'embed-widget.spec.ts': 90, 'seating.spec.ts': 90,
 };
 const partCount = Math.max(1, Number(process.env.E2E_PARTS ?? process.env.E2E_HALVES ?? 3));
 function deal() {
