@@ -196,7 +196,7 @@ describe('the tenants list', () => {
     expect(search.body.count).toBe(3);
     expect(search.body.result.map((t: { id: string }) => t.id).sort()).toEqual([...made].sort());
     expect(Object.keys(search.body.result[0].details).sort()).toEqual(
-      ['dateCreated', 'email', 'id', 'inviteTemplateBody', 'inviteTemplateSubject', 'logo', 'name', 'phone', 'siteUrl', 'status', 'url'].sort(),
+      ['brandColor', 'dateCreated', 'email', 'id', 'inviteTemplateBody', 'inviteTemplateSubject', 'logo', 'name', 'phone', 'siteUrl', 'status', 'url'].sort(),
     );
 
     const byUrl = await admin.get(`/api/tenants?filters=details.url=list-${tag}-2`);

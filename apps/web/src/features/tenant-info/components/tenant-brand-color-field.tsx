@@ -62,6 +62,7 @@ export function TenantBrandColorField({ tenant, disabled }: { tenant: TTenant; d
             format="hex"
             swatches={SWATCHES}
             swatchesPerRow={8}
+            eyeDropperButtonProps={{ 'aria-label': 'Pick a colour from the screen', title: 'Pick a colour from the screen' }}
             value={value}
             onChange={(v) => {
               setValue(v);
