@@ -247,7 +247,7 @@ describe('attendee site routes', () => {
   it("are the host tenant's only: 404 on the platform host, on an unknown host, and for another tenant's id", async () => {
     const res = await call('/api/p/site', { host: hostOf(tenant) });
     expect(res.statusCode).toBe(200);
-    expect(res.json().siteCtx).toEqual({ tenant: { id: tenant.id, name: expect.any(String), url: tenant.url, status: expect.any(String) }, user: null });
+    expect(res.json().siteCtx).toEqual({ tenant: { id: tenant.id, name: expect.any(String), url: tenant.url, status: expect.any(String), brandColor: null }, user: null });
     expect((await call(`/api/p/site/tenants/${tenant.id}`, { host: hostOf(tenant) })).statusCode).toBe(200);
     expect((await call(`/api/p/site/tenants/${other.id}`, { host: hostOf(tenant) })).statusCode).toBe(404);
     expect((await call('/api/p/site/tenants/not-a-uuid', { host: hostOf(tenant) })).statusCode).toBe(404);
