@@ -532,6 +532,8 @@ test.describe('attendee checkout', () => {
     await page.getByTestId('continue').click();
     // The form comes back as this tab last filled it.
     await expect(page.getByTestId('field-city')).toHaveValue('Boston');
+    // The checkout's hold has landed (its timer runs) before the organiser cancels: PLACE ORDER is what meets the cancellation.
+    await expect(page.getByRole('timer')).toBeVisible();
     await changeEvent(organiser, event, 'cancel');
     await page.getByTestId('place-order').click();
     await expect(page.getByTestId('toast').filter({ hasText: 'Your order could not be placed' })).toContainText('This event is no longer on sale.');

@@ -35,6 +35,9 @@ import { SeatMap } from './seat-map';
 import { seatHoldRef, setSeatHold } from '../../../seating/seat-store';
 import css from './checkout.module.css';
 
+/** How long PLACE ORDER waits for the checkout's hold still on its way (a slow network), before placing without it. */
+const HOLD_WAIT_MS = 10_000;
+
 // Issue 24: the attendees' details and the organiser's questions load with the questions, only for an event that asks.
 const loadAttendeeDetails = () => import('./attendee-details');
 const AttendeeDetails = lazy(loadAttendeeDetails);
@@ -258,7 +261,10 @@ function Checkout({ pending, returning }: { pending: PendingOrder | null; return
   const submit = async () => {
     setProcessing(true);
     const origin = window.location.origin;
-    const held = (holdInFlight.current ? await holdInFlight.current : null) ?? hold;
+    // At most HOLD_WAIT_MS: a hold that never answers does not keep the buyer from placing the order.
+    const inFlight = holdInFlight.current;
+    const waited = inFlight ? await Promise.race([inFlight, new Promise<null>((resolve) => setTimeout(() => resolve(null), HOLD_WAIT_MS))]) : null;
+    const held = waited ?? hold;
     try {
       const answer = await createOrder(event.tenantId, event.id, {
         order: { ...toOrderContact(values), discountCode: applied, donation: charity ? (donation.cents ?? 0) : 0 },
