@@ -26,37 +26,19 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { call, runLoad, serverThreadCpuMs, startProfile, type Request } from './load-generator.js';
 import { loadServer } from './server.js';
-import { percentile, requirePostgres, seedTenant, startServer } from './support.js';
+import { percentile, requirePostgres, seedTenant, startServer, watchStatements, type LoggedStatement } from './support.js';
 
 /**
  * BENCH_TRACE=1: a few sales one after the other on the idle server, then one more with every
  * statement it sends to PostgreSQL listed (text and time), counted by the pg client.
  */
 async function traceOneSale(p: { port: number; host: string; path: string; ticketTypeId: string; device: { cookie: string; csrf: string } }) {
-  const pg = (await import('pg')).default;
   const sale = () =>
     call(p.port, p.host, 'POST', p.path, { idempotencyKey: randomUUID(), lines: [{ ticketTypeId: p.ticketTypeId, quantity: 1 }], paymentMethod: 'cash', cashTendered: 5000 }, { cookie: p.device.cookie, 'x-csrf-token': p.device.csrf });
   for (let i = 0; i < 20; i++) await sale();
-  const log: Array<{ text: string; ms: number }> = [];
-  const original = pg.Client.prototype.query;
-  (pg.Client.prototype as any).query = function (this: unknown, ...args: any[]) {
-    const started = performance.now();
-    const q = args[0];
-    const text = String(typeof q === 'string' ? q : (q?.text ?? q?.name ?? '?')).replace(/\s+/g, ' ').slice(0, 110);
-    const done = (failed: boolean) => log.push({ text: `${failed ? '(failed) ' : ''}${text}`, ms: performance.now() - started });
-    // pg's pool passes a callback (and gets no promise back).
-    const cb = args.findIndex((a) => typeof a === 'function');
-    if (cb >= 0) {
-      const inner = args[cb];
-      args[cb] = (err: unknown, res: unknown) => {
-        done(!!err);
-        inner(err, res);
-      };
-    }
-    const out = (original as any).apply(this, args);
-    if (out && typeof out.then === 'function') void out.then(() => done(false), () => done(true));
-    return out;
-  };
+  const statements = await watchStatements(110);
+  const log: LoggedStatement[] = [];
+  statements.state.log = log;
   const times: number[] = [];
   for (let i = 0; i < 10; i++) {
     log.length = 0;
@@ -65,7 +47,7 @@ async function traceOneSale(p: { port: number; host: string; path: string; ticke
     times.push(performance.now() - t0);
     if (res.status !== 200) throw new Error(`trace sale: ${res.status} ${JSON.stringify(res.body)}`);
   }
-  (pg.Client.prototype as any).query = original;
+  statements.stop();
   console.log(`\nOne sale alone (last of 10; median of the 10: ${times.sort((a, b) => a - b)[5]!.toFixed(1)} ms): ${log.length} statements, ${log.reduce((n, l) => n + l.ms, 0).toFixed(1)} ms in them`);
   for (const l of log) console.log(`  ${l.ms.toFixed(2).padStart(7)} ms  ${l.text}`);
 }

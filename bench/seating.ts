@@ -20,7 +20,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { call, cpuMsOf, serverThreadCpuMs, startProfile } from './load-generator.js';
 import { loadServer } from './server.js';
-import { percentile, requirePostgres, seedTenant, startServer } from './support.js';
+import { percentile, requirePostgres, seedTenant, startServer, watchStatements } from './support.js';
 type Request = { i: number; due: number; key: string; raw: string };
 type Sample = { i: number; status: number; ms: number; body: string };
 
@@ -120,36 +120,6 @@ function runLoad(port: number, phases: Request[][], connections: number): Promis
   });
 }
 
-type Logged = { text: string; ms: number };
-
-/** Counts (and, while `log` is set, lists) every statement the server's pg clients send. */
-async function watchStatements() {
-  const pg = (await import('pg')).default;
-  const state = { count: 0, log: null as Logged[] | null };
-  const original = pg.Client.prototype.query;
-  (pg.Client.prototype as any).query = function (this: unknown, ...args: any[]) {
-    state.count++;
-    const log = state.log;
-    if (!log) return (original as any).apply(this, args);
-    const started = performance.now();
-    const q = args[0];
-    const text = String(typeof q === 'string' ? q : (q?.text ?? q?.name ?? '?')).replace(/\s+/g, ' ').slice(0, 150);
-    const done = (failed: boolean) => log.push({ text: `${failed ? '(failed) ' : ''}${text}`, ms: performance.now() - started });
-    // pg's pool passes a callback (and gets no promise back).
-    const cb = args.findIndex((a) => typeof a === 'function');
-    if (cb >= 0) {
-      const inner = args[cb];
-      args[cb] = (err: unknown, res: unknown) => {
-        done(!!err);
-        inner(err, res);
-      };
-    }
-    const out = (original as any).apply(this, args);
-    if (out && typeof out.then === 'function') void out.then(() => done(false), () => done(true));
-    return out;
-  };
-  return { state, stop: () => void ((pg.Client.prototype as any).query = original) };
-}
 
 async function main() {
   const pg = (await import('pg')).default;

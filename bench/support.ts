@@ -166,3 +166,34 @@ export async function seedGaEvent(
   await server.deps.db.insert(api.ticketTypes).values({ tenantId, id: ticketTypeId, eventId, name: 'General Admission', price: 4500, quantity: tickets, remaining: tickets });
   return { eventId, ticketTypeId, urlName };
 }
+
+export type LoggedStatement = { text: string; ms: number };
+
+/** Counts (and, while `log` is set, lists with its time) every statement the server's pg clients send, in this process; `stop` puts pg back. */
+export async function watchStatements(width = 150) {
+  const pg = (await import('pg')).default;
+  const state = { count: 0, log: null as LoggedStatement[] | null };
+  const original = pg.Client.prototype.query;
+  (pg.Client.prototype as any).query = function (this: unknown, ...args: any[]) {
+    state.count++;
+    const log = state.log;
+    if (!log) return (original as any).apply(this, args);
+    const started = performance.now();
+    const q = args[0];
+    const text = String(typeof q === 'string' ? q : (q?.text ?? q?.name ?? '?')).replace(/\s+/g, ' ').slice(0, width);
+    const done = (failed: boolean) => log.push({ text: `${failed ? '(failed) ' : ''}${text}`, ms: performance.now() - started });
+    // pg's pool passes a callback (and gets no promise back).
+    const cb = args.findIndex((a) => typeof a === 'function');
+    if (cb >= 0) {
+      const inner = args[cb];
+      args[cb] = (err: unknown, res: unknown) => {
+        done(!!err);
+        inner(err, res);
+      };
+    }
+    const out = (original as any).apply(this, args);
+    if (out && typeof out.then === 'function') void out.then(() => done(false), () => done(true));
+    return out;
+  };
+  return { state, stop: () => void ((pg.Client.prototype as any).query = original) };
+}
