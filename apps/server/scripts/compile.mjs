@@ -39,21 +39,10 @@ const externalPackages = {
 /** Compiles `entry` (a TypeScript file) to one ES module at dist/`name`, the SQL functions beside it. */
 export async function compileServer({ entry, name }) {
   mkdirSync(distDir, { recursive: true });
-  // The ticket PDFs' worker thread (modules/fulfilment/pdf-workers.ts) loads dist/pdf-worker.js, beside the server.
+  // The server and, beside it, the ticket PDFs' worker thread (modules/fulfilment/pdf-workers.ts loads dist/pdf-worker.js).
   await build({
-    entryPoints: [path.join(serverDir, 'src/modules/fulfilment/pdf-worker.ts')],
-    outfile: path.join(distDir, 'pdf-worker.js'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    sourcemap: true,
-    logLevel: 'warning',
-    plugins: [externalPackages],
-  });
-  await build({
-    entryPoints: [entry],
-    outfile: path.join(distDir, name),
+    entryPoints: { [name.replace(/\.js$/, '')]: entry, 'pdf-worker': path.join(serverDir, 'src/modules/fulfilment/pdf-worker.ts') },
+    outdir: distDir,
     bundle: true,
     platform: 'node',
     format: 'esm',
