@@ -1,13 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
-import { loadConfig } from '../../config.js';
-import { applePassRegistrations, jobs, outbox } from '../../db/schema/index.js';
-import { givenHeldOrder, givenTenantAdmin, givenTenant, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
-import { givenWalletCredentials, type WalletTestCredentials } from '../../../test/fixtures/wallet-certs.js';
+import { applePassRegistrations, jobs } from '../../db/schema/index.js';
+import { givenTenant, givenTenantAdmin, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { type WalletTestCredentials } from '../../../test/fixtures/wallet-certs.js';
+import { givenCompletedOrder, givenWalletServers, unzip } from '../../../test/fixtures/wallet-orders.js';
 import { APPLE_PASS_UPDATE_JOB } from '../../platform/domain-events.js';
 import { applePassAuthToken } from './apple-pass-auth.js';
-import { FULFIL_JOB } from './service.js';
 
 // Issue 28: Apple's pass web service. A pass carries the web service's address and its own token;
 // a device registers for it, a change of the ticket (a void) or of the event (a moved date) queues
@@ -22,12 +20,7 @@ let tenant: GivenTenant;
 let other: GivenTenant;
 let admin: Client;
 beforeAll(async () => {
-  creds = givenWalletCredentials();
-  const wallet = loadConfig({ ...creds.env, LOG_LEVEL: 'silent' }, { dataDir: creds.dir, secret: 'x'.repeat(40) }).wallet;
-  server = await startServer({ wallet });
-  plain = await startServer();
-  tenant = await givenTenant(server);
-  other = await givenTenant(server);
+  ({ creds, server, plain, tenant, other } = await givenWalletServers());
   admin = await givenTenantAdmin(server, tenant);
 }, 60_000);
 afterAll(async () => {
@@ -35,34 +28,11 @@ afterAll(async () => {
   await plain?.close();
 });
 
-async function givenCompletedOrder(s: TestServer, t: GivenTenant) {
-  const db = s.app.deps.db;
-  const order = await givenHeldOrder(s, t.id, { status: 'processing' });
-  await s.app.deps.jobs.enqueue(db, FULFIL_JOB, { tenantId: t.id, orderId: order.orderId }, { dedupeKey: `fulfil:${order.orderId}` });
-  await s.app.deps.jobs.drain();
-  const [mail] = await db.select().from(outbox).where(eq(outbox.to, order.email));
-  const token = /\/orders\/([A-Za-z0-9_-]+)/.exec(mail!.text)![1]!;
-  const page = await s.client(t.url).get(`/api/p/order-links/${token}`);
-  return { ...order, token, tickets: page.body.tickets as Array<{ ticketId: string; ticketUID: string; wallet: { apple: string | null } }> };
-}
-
-function passJsonOf(buf: Buffer): Promise<Record<string, any>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      zip.on('entry', (entry: yauzl.Entry) => {
-        if (entry.fileName !== 'pass.json') return zip.readEntry();
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8'))));
-        });
-      });
-      zip.on('end', () => reject(new Error('no pass.json')));
-      zip.readEntry();
-    });
-  });
+/** The pass.json of a .pkpass. */
+async function passJsonOf(buf: Buffer): Promise<Record<string, any>> {
+  const json = (await unzip(buf)).get('pass.json');
+  if (!json) throw new Error('no pass.json');
+  return JSON.parse(json.toString('utf8'));
 }
 
 const fieldsOf = (pass: Record<string, any>) =>
@@ -73,7 +43,7 @@ const WS = '/api/wallet/apple/v1';
 describe('Apple Wallet pass updates (the pass web service)', () => {
   it('a device registers, a void and a moved date show on the pass it fetches again; the device unregisters', async () => {
     const order = await givenCompletedOrder(server, tenant);
-    const [first, second] = order.tickets;
+    const [first, second] = order.page.tickets;
     const site = server.client(tenant.url);
     // The pass names the web service on the tenant's host, with its own token.
     const added = await passJsonOf((await site.get(first!.wallet.apple!)).raw);
@@ -158,7 +128,7 @@ describe('Apple Wallet pass updates (the pass web service)', () => {
 
   it('another tenant’s host: the pass is not found there (401: its token is not that tenant’s); a server without Apple Wallet: 404', async () => {
     const order = await givenCompletedOrder(server, tenant);
-    const uid = order.tickets[0]!.ticketUID;
+    const uid = order.page.tickets[0]!.ticketUID;
     const auth = { authorization: `ApplePass ${applePassAuthToken(server.config.secret, tenant.id, uid)}` };
     const theirs = server.client(other.url);
     expect((await theirs.request('POST', `${WS}/devices/d1/registrations/${creds.passTypeId}/${uid}`, { pushToken: 'p' }, auth)).status).toBe(401);

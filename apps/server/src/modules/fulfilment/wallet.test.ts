@@ -7,14 +7,13 @@ import { M } from '@marquee/core';
 import { and, eq } from 'drizzle-orm';
 import { decodeJwt, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import { loadConfig } from '../../config.js';
-import { outbox, tickets, ticketTransfers } from '../../db/schema/index.js';
-import { givenHeldOrder, givenTenant, notFoundError, startServer, type GivenTenant, type TestServer } from '../../../test/harness.js';
-import { givenWalletCredentials, type WalletTestCredentials } from '../../../test/fixtures/wallet-certs.js';
+import { tickets, ticketTransfers } from '../../db/schema/index.js';
+import { givenTenant, notFoundError, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { type WalletTestCredentials } from '../../../test/fixtures/wallet-certs.js';
+import { givenCompletedOrder, givenWalletServers, unzip } from '../../../test/fixtures/wallet-orders.js';
 import { signTicketCode } from '../checkin/ticket-code.js';
 import { GOOGLE_SAVE_URL } from '../wallet/google-pass.js';
-import { FULFIL_JOB } from './service.js';
 
 // Issue 28: wallet passes behind the order link. The pass is built through the real route with
 // throwaway certificates made by openssl, unzipped, its manifest's SHA-1s checked against every file,
@@ -27,53 +26,12 @@ let plain: TestServer;
 let tenant: GivenTenant;
 let other: GivenTenant;
 beforeAll(async () => {
-  creds = givenWalletCredentials();
-  // The operator's environment, parsed as at start: files named by path, the key's passphrase.
-  const wallet = loadConfig({ ...creds.env, LOG_LEVEL: 'silent' }, { dataDir: creds.dir, secret: 'x'.repeat(40) }).wallet;
-  server = await startServer({ wallet });
-  plain = await startServer();
-  tenant = await givenTenant(server);
-  other = await givenTenant(server);
+  ({ creds, server, plain, tenant, other } = await givenWalletServers());
 }, 60_000);
 afterAll(async () => {
   await server?.close();
   await plain?.close();
 });
-
-async function givenCompletedOrder(s: TestServer, t: GivenTenant, opts: Parameters<typeof givenHeldOrder>[2] = {}) {
-  const db = s.app.deps.db;
-  const order = await givenHeldOrder(s, t.id, { ...opts, status: 'processing' });
-  await s.app.deps.jobs.enqueue(db, FULFIL_JOB, { tenantId: t.id, orderId: order.orderId }, { dedupeKey: `fulfil:${order.orderId}` });
-  await s.app.deps.jobs.drain();
-  const [mail] = await db.select().from(outbox).where(eq(outbox.to, order.email));
-  const token = /\/orders\/([A-Za-z0-9_-]+)/.exec(mail!.text)![1]!;
-  const page = await s.client(t.url).get(`/api/p/order-links/${token}`);
-  expect(page.status).toBe(200);
-  return { ...order, token, mail: mail!, page: page.body as { tickets: Array<{ ticketId: string; ticketUID: string | null; fullName: string; status: string; wallet: { apple: string | null; google: string | null } }> } };
-}
-
-function unzip(buf: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buf, { lazyEntries: true }, (err, zip) => {
-      if (err || !zip) return reject(err);
-      const files = new Map<string, Buffer>();
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            files.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(files));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
 
 /** openssl's verdict on the pass's detached signature over manifest.json, against the test root only. */
 function opensslVerifies(manifest: Buffer, signature: Buffer): boolean {
