@@ -1,13 +1,13 @@
 // The browser suite in parts at once, each against its own server (own port, own empty data
 // directory), so CI's browser stage takes about a third as long (most of a browser test is waiting on
-// the page; E2E_PARTS=4 is untried on a quiet machine, docs/decisions.md "CI time (stop 32)"). A spec sees only the demo data and what the specs before it
+// the page; four parts since the accessibility sweep was split in two, docs/decisions.md "CI time (stop 32)"). A spec sees only the demo data and what the specs before it
 // in its own part did, never another part's. The first part is FIRST (specs that change what later specs see stay together, in
 // name order as Playwright runs them: payouts before reports, both pay out and refund acme's orders);
 // the other specs are dealt to the other parts by their last measured duration (WEIGHT, seconds;
 // a spec not listed counts 30 s), longest first, each to the lightest part. Templates (publishes Summer
 // Jam's page) is never in the first part, whose specs read the unpublished event page.
 //
-//   node run-parallel.mjs            (E2E_PARTS=1 runs everything in one server, name order; default 3;
+//   node run-parallel.mjs            (E2E_PARTS=1 runs everything in one server, name order; default 4;
 //                                    E2E_PORT=3500 puts the parts on 3500, 3501, …; E2E_LIST=1 prints the deal only)
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, mkdtempSync } from 'node:fs';
@@ -30,6 +30,8 @@ const FIRST = [
 // Seconds each spec took in CI (29 Nov 2026, the run of 04:16 UTC, all passed, three parts on a
 // machine shared with other work: their ratios count, not their sum), to deal the specs not in FIRST evenly.
 const WEIGHT = {
+  // The accessibility sweep's phone half (787 s for both halves in that run; split since).
+  'accessibility-phone.spec.ts': 394,
   'mail-attendees.spec.ts': 197, 'checkin.spec.ts': 152, 'operators.spec.ts': 151, 'console-lists-phone.spec.ts': 124,
   'platform-console.spec.ts': 123, 'new-tenant.spec.ts': 118, 'tenant-events.spec.ts': 112, 'tenants-list-and-fees.spec.ts': 111,
   'box-office.spec.ts': 106, 'modal-discard.spec.ts': 101, 'templates.spec.ts': 99, 'waitlist.spec.ts': 97,
@@ -39,7 +41,7 @@ const WEIGHT = {
   'policies-and-users.spec.ts': 41, 'read-only-images.spec.ts': 35, 'sales-by-channel.spec.ts': 33, 'wallet.spec.ts': 32,
   'box-office-settle.spec.ts': 30, 'limits.spec.ts': 27, 'transfers.spec.ts': 23, 'webhooks.spec.ts': 12, 'unlock.spec.ts': 10,
 };
-const partCount = Math.max(1, Number(process.env.E2E_PARTS ?? process.env.E2E_HALVES ?? 3));
+const partCount = Math.max(1, Number(process.env.E2E_PARTS ?? process.env.E2E_HALVES ?? 4));
 function deal() {
   if (partCount === 1) return [all];
   const rest = all.filter((f) => !FIRST.includes(f));
