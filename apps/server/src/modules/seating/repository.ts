@@ -447,6 +447,8 @@ function takeSql(skipLocked: boolean) {
 }
 const TAKE_WAIT_SQL = takeSql(false);
 const TAKE_SKIP_SQL = takeSql(true);
+/** The take's text (parameters as takeSeatsAtOnce sends them), for the test of its plan. */
+export const TAKE_SEATS_SQL = { wait: TAKE_WAIT_SQL, skip: TAKE_SKIP_SQL };
 
 export type TakeOutcome = {
   /** Every seat asked for was free (and not being taken by another buyer, with skipLocked). */
