@@ -18,6 +18,7 @@
 
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { call, cpuMsOf, serverThreadCpuMs, startProfile } from './load-generator.js';
 import { loadServer } from './server.js';
@@ -206,7 +207,7 @@ async function main() {
       return new Map(rows.map((r: { pid: number }) => [r.pid, cpuMsOf(`/proc/${r.pid}/stat`) || 0] as const));
     };
     await runLoad(port, [schedule(warm, 2, RATE)], CONNECTIONS);
-    const before = { server: serverThreadCpuMs(), pg: await backendCpu(), statements: statements.state.count };
+    const before = { server: serverThreadCpuMs(), pg: await backendCpu(), statements: statements.state.count, at: performance.now() };
     const profiler = process.env.BENCH_PROFILE ? await startProfile() : null;
     // What the database's backends and the server's pool are doing, sampled every 20 ms over the
     // measured phase: pg_stat_activity's state and wait event per backend of the scratch database
@@ -229,12 +230,15 @@ async function main() {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
     const [phase] = await runLoad(port, [schedule(show, SECONDS, RATE)], CONNECTIONS);
+    loopDelay.disable();
     sampling = false;
     await sampler;
     const samples = phase!.samples;
     if (profiler) await profiler.stop(process.env.BENCH_PROFILE!);
-    const after = { server: serverThreadCpuMs(), pg: await backendCpu(), statements: statements.state.count };
+    const after = { server: serverThreadCpuMs(), pg: await backendCpu(), statements: statements.state.count, at: performance.now() };
     statements.stop();
     const pgMs = [...after.pg].reduce((sum, [pid, t]) => sum + t - (before.pg.get(pid) ?? 0), 0);
     const held = samples!.filter((s) => s.status === 201);
@@ -273,6 +277,10 @@ async function main() {
       serverCpuMsPerHold: Math.round(((after.server - before.server) / samples!.length) * 100) / 100,
       pgCpuMsPerHold: Math.round((pgMs / samples!.length) * 100) / 100,
       statementsPerHold: Math.round(((after.statements - before.statements) / samples!.length) * 10) / 10,
+      // The share of one core the server's thread used over the measured phase (near 1: the thread is the limit).
+      serverThreadBusy: Math.round(((after.server - before.server) / (after.at - before.at)) * 100) / 100,
+      // How late the server's event loop ran its timers over the measured phase (its turns' length), p50 / p99 ms.
+      eventLoopDelayMs: [Math.round(loopDelay.percentile(50) / 1e5) / 10, Math.round(loopDelay.percentile(99) / 1e5) / 10],
       // The load generator's own thread (a worker of this process, on the same 2 cores as the server).
       loadGeneratorCpuMsPerHold: Math.round((phase!.cpuMs / samples!.length) * 100) / 100,
       // Share of the samples of the database's client backends in each state (active CPU, lock waits…) and the pool's queue.
