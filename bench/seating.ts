@@ -207,6 +207,13 @@ async function main() {
       return new Map(rows.map((r: { pid: number }) => [r.pid, cpuMsOf(`/proc/${r.pid}/stat`) || 0] as const));
     };
     await runLoad(port, [schedule(warm, 2, RATE)], CONNECTIONS);
+    // Whether the planner had measured the seats when the measured phase began (by the seats copy's
+    // ANALYZE, or by autovacuum meanwhile, which on a busy server may take minutes to come round).
+    const stats = await deps.db.execute(
+      (await import('drizzle-orm')).sql`select last_analyze is not null as analyzed, last_autoanalyze is not null as autoanalyzed from pg_stat_user_tables where relname = 'event_seats'`,
+    );
+    const measured = (stats as unknown as { rows: Array<{ analyzed: boolean; autoanalyzed: boolean }> }).rows[0];
+    const seatStatistics = measured?.analyzed ? 'analyzed' : measured?.autoanalyzed ? 'autoanalyzed' : 'never measured';
     const before = { server: serverThreadCpuMs(), pg: await backendCpu(), statements: statements.state.count, at: performance.now() };
     const profiler = process.env.BENCH_PROFILE ? await startProfile() : null;
     // What the database's backends and the server's pool are doing, sampled every 20 ms over the
@@ -286,6 +293,7 @@ async function main() {
       // Share of the samples of the database's client backends in each state (active CPU, lock waits…) and the pool's queue.
       backendStates: Object.fromEntries([...waits].sort((a, b) => b[1] - a[1]).map(([k, n]) => [k, Math.round((n / Math.max(1, poolWaiting.length)) * 10) / 10])),
       poolWaitingAvg: Math.round(poolWaiting.reduce((a, b) => a + b, 0) / Math.max(1, poolWaiting.length)),
+      seatStatisticsAtStart: seatStatistics,
       seatsAnswered: seatsAnswered.length, seatsDistinct: new Set(seatsAnswered).size, seatsHeldTwice: seatsAnswered.length - new Set(seatsAnswered).size, seatsHeldInDb: dbHeld,
       referenceUpdatesPerSecond: Math.round(refDone / 3), cpus: os.cpus().length, loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100),
     }, null, 2));
