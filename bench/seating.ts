@@ -8,7 +8,8 @@
 // that lost its race is a 409, as it is for a buyer). Prints holds per second, p50/p99 latency, and
 // checks that no seat is held twice and that the database holds exactly the seats answered.
 // Same-run reference: 16 clients doing the bare conditional UPDATE of 2 free seats on a copy of the
-// arena, for 3 s. Knobs: BENCH_CONNECTIONS (500), BENCH_RATE (1200), BENCH_SECONDS (8), BENCH_POOL (10).
+// arena, for 3 s. Knobs: BENCH_CONNECTIONS (500), BENCH_RATE (1200), BENCH_SECONDS (8), BENCH_POOL (10),
+// BENCH_ANALYZE (1; 0: the seats never measured, as before issue 27 (seats) until autovacuum came round).
 // Robust to a shared machine: the server thread's CPU ms per hold answered, the PostgreSQL backends'
 // CPU ms per hold, and the SQL statements sent per request (counted at the pg client), each over the
 // measured phase. BENCH_PROFILE=file.cpuprofile writes a CPU profile of the server's thread over it.
@@ -17,6 +18,7 @@
 
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { call, cpuMsOf, serverThreadCpuMs, startProfile } from './load-generator.js';
 import { loadServer } from './server.js';
@@ -81,8 +83,10 @@ async function runPhases(port, phases, connections) {
     idle.push(conn);
   }
   const out = [];
+  const cpuMs = () => { const f = require('node:fs').readFileSync('/proc/thread-self/stat', 'utf8'); const x = f.slice(f.lastIndexOf(')') + 2).split(' '); return (Number(x[11]) + Number(x[12])) * 10; };
   for (const requests of phases) {
     const samples = [];
+    const cpu0 = cpuMs();
     const started = performance.now() + 100;
     await Promise.all(requests.map(async (r) => {
       const due = started + r.due;
@@ -99,20 +103,22 @@ async function runPhases(port, phases, connections) {
       }
       give(conn);
     }));
-    out.push(samples);
+    // This thread's CPU over the phase (the load generator's cost, on the same cores as the server).
+    out.push({ samples, cpuMs: cpuMs() - cpu0 });
   }
   for (const conn of idle) conn.socket.destroy();
   return out;
 }
 `;
 
-function runLoad(port: number, phases: Request[][], connections: number): Promise<Sample[][]> {
+type Phase = { samples: Sample[]; cpuMs: number };
+function runLoad(port: number, phases: Request[][], connections: number): Promise<Phase[]> {
   return new Promise((resolve, reject) => {
     const source = `${LOAD_GENERATOR}
       const { parentPort, workerData } = require('node:worker_threads');
       runPhases(workerData.port, workerData.phases, workerData.connections).then((out) => parentPort.postMessage(out));`;
     const worker = new Worker(source, { eval: true, workerData: { port, phases, connections } });
-    worker.once('message', (out: Sample[][]) => {
+    worker.once('message', (out: Phase[]) => {
       void worker.terminate();
       resolve(out);
     });
@@ -151,6 +157,12 @@ async function main() {
     const warm = await seedArena('warmup');
     const show = await seedArena('show');
     const reference = await seedArena('reference');
+    // As the console's seats copy does (event-seating.ts): the planner measures the new seats at once.
+    // BENCH_ANALYZE=0: not measured (the code before "Issue 27 (seats)"), for before/after.
+    if (process.env.BENCH_ANALYZE !== '0') await api.analyzeSeating(deps.db);
+    // The "before" as it was whenever autovacuum had not come round yet (always on PGlite): on this
+    // scratch database only, autovacuum leaves the seats alone, so the run does not change plans midway.
+    else await deps.db.execute((await import('drizzle-orm')).sql`alter table event_seats set (autovacuum_enabled = false)`);
 
     const schedule = (event: { eventId: string; ticketTypeId: string }, seconds: number, rate: number) => {
       const requests: Request[] = [];
@@ -198,11 +210,45 @@ async function main() {
       return new Map(rows.map((r: { pid: number }) => [r.pid, cpuMsOf(`/proc/${r.pid}/stat`) || 0] as const));
     };
     await runLoad(port, [schedule(warm, 2, RATE)], CONNECTIONS);
-    const before = { server: serverThreadCpuMs(), pg: await backendCpu(), statements: statements.state.count };
+    // Whether the planner had measured the seats when the measured phase began (by the seats copy's
+    // ANALYZE, or by autovacuum meanwhile, which on a busy server may take minutes to come round).
+    const stats = await deps.db.execute(
+      (await import('drizzle-orm')).sql`select last_analyze is not null as analyzed, last_autoanalyze is not null as autoanalyzed from pg_stat_user_tables where relname = 'event_seats'`,
+    );
+    const measured = (stats as unknown as { rows: Array<{ analyzed: boolean; autoanalyzed: boolean }> }).rows[0];
+    const seatStatistics = measured?.analyzed ? 'analyzed' : measured?.autoanalyzed ? 'autoanalyzed' : 'never measured';
+    const before = { server: serverThreadCpuMs(), pg: await backendCpu(), statements: statements.state.count, at: performance.now() };
     const profiler = process.env.BENCH_PROFILE ? await startProfile() : null;
-    const [samples] = await runLoad(port, [schedule(show, SECONDS, RATE)], CONNECTIONS);
+    // What the database's backends and the server's pool are doing, sampled every 20 ms over the
+    // measured phase: pg_stat_activity's state and wait event per backend of the scratch database
+    // (CPU: active with no wait event), and the requests waiting for a pool connection.
+    const waits = new Map<string, number>();
+    const poolWaiting: number[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      const scratch = server.scratch!;
+      while (sampling) {
+        poolWaiting.push(server.database.poolStats().waiting);
+        const { rows } = await scratch.admin.query(
+          "select state, coalesce(wait_event_type || ':' || wait_event, 'CPU') as w from pg_stat_activity where datname = $1 and backend_type = 'client backend' and pid <> pg_backend_pid()",
+          [scratch.name],
+        );
+        for (const r of rows as Array<{ state: string; w: string }>) {
+          const k = r.state === 'active' ? `active ${r.w}` : String(r.state);
+          waits.set(k, (waits.get(k) ?? 0) + 1);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
+    const [phase] = await runLoad(port, [schedule(show, SECONDS, RATE)], CONNECTIONS);
+    loopDelay.disable();
+    sampling = false;
+    await sampler;
+    const samples = phase!.samples;
     if (profiler) await profiler.stop(process.env.BENCH_PROFILE!);
-    const after = { server: serverThreadCpuMs(), pg: await backendCpu(), statements: statements.state.count };
+    const after = { server: serverThreadCpuMs(), pg: await backendCpu(), statements: statements.state.count, at: performance.now() };
     statements.stop();
     const pgMs = [...after.pg].reduce((sum, [pid, t]) => sum + t - (before.pg.get(pid) ?? 0), 0);
     const held = samples!.filter((s) => s.status === 201);
@@ -241,6 +287,16 @@ async function main() {
       serverCpuMsPerHold: Math.round(((after.server - before.server) / samples!.length) * 100) / 100,
       pgCpuMsPerHold: Math.round((pgMs / samples!.length) * 100) / 100,
       statementsPerHold: Math.round(((after.statements - before.statements) / samples!.length) * 10) / 10,
+      // The share of one core the server's thread used over the measured phase (near 1: the thread is the limit).
+      serverThreadBusy: Math.round(((after.server - before.server) / (after.at - before.at)) * 100) / 100,
+      // How late the server's event loop ran its timers over the measured phase (its turns' length), p50 / p99 ms.
+      eventLoopDelayMs: [Math.round(loopDelay.percentile(50) / 1e5) / 10, Math.round(loopDelay.percentile(99) / 1e5) / 10],
+      // The load generator's own thread (a worker of this process, on the same 2 cores as the server).
+      loadGeneratorCpuMsPerHold: Math.round((phase!.cpuMs / samples!.length) * 100) / 100,
+      // Share of the samples of the database's client backends in each state (active CPU, lock waits…) and the pool's queue.
+      backendStates: Object.fromEntries([...waits].sort((a, b) => b[1] - a[1]).map(([k, n]) => [k, Math.round((n / Math.max(1, poolWaiting.length)) * 10) / 10])),
+      poolWaitingAvg: Math.round(poolWaiting.reduce((a, b) => a + b, 0) / Math.max(1, poolWaiting.length)),
+      seatStatisticsAtStart: seatStatistics,
       seatsAnswered: seatsAnswered.length, seatsDistinct: new Set(seatsAnswered).size, seatsHeldTwice: seatsAnswered.length - new Set(seatsAnswered).size, seatsHeldInDb: dbHeld,
       referenceUpdatesPerSecond: Math.round(refDone / 3), cpus: os.cpus().length, loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100),
     }, null, 2));

@@ -11,4 +11,4 @@ export { signTicketCode } from '../apps/server/src/modules/checkin/ticket-code.j
 export { setWaitingRoom } from '../apps/server/src/modules/waiting-room/service.js';
 // Issue 27 (bench/seating.ts): an event's seats written as the console writes them.
 export { eventSeatRowsOf } from '../apps/server/src/modules/seating/event-seating.js';
-export { insertEventSeating } from '../apps/server/src/modules/seating/repository.js';
+export { analyzeSeating, insertEventSeating } from '../apps/server/src/modules/seating/repository.js';

@@ -59,6 +59,9 @@ export async function setEventSeating(opts: { deps: Deps; ctx: TenantCtx; eventI
     if (err instanceof InUse) throw new DomainError('SEATING_IN_USE', SM.seatingInUse);
     throw err;
   }
+  // The seats are in: the planner learns of them now, not when autovacuum comes round (the holds'
+  // statement looks seats up by key only when it knows the table; repository analyzeSeating).
+  await repo.analyzeSeating(deps.db).catch((err: unknown) => deps.log.warn({ err }, 'analyze after the seats copy failed'));
   return getEventSeating({ deps, ctx, eventId });
 }
 

@@ -150,6 +150,19 @@ export async function insertEventSeating(
   }
 }
 
+/**
+ * Issue 27 (seats): refreshes the planner's statistics of the tables a seat hold reads, after an
+ * event's seats were copied (thousands of rows at once). Without them a table the planner has never
+ * measured (a new database, PGlite, which never analyzes on its own, or PostgreSQL before autovacuum
+ * comes round) makes the hold's statement scan every seat of the tenant instead of looking up the
+ * seats asked for by their key: ~100 ms of PostgreSQL CPU per hold instead of ~1 ms on a 20,000-seat
+ * arena (bench/README.md "Reserved seating"). ANALYZE reads a sample (a few thousand rows whatever
+ * the table's size) and takes no lock that holds or sales wait for.
+ */
+export async function analyzeSeating(db: Db): Promise<void> {
+  await db.execute(sql.raw(`analyze ${getTableName(eventSeats)}, ${getTableName(events)}, ${getTableName(ticketTypes)}`));
+}
+
 // ---- the map -----------------------------------------------------------------------------------
 
 export async function mapSeats(db: DbOrTx, tenantId: string, eventId: string) {
@@ -434,6 +447,8 @@ function takeSql(skipLocked: boolean) {
 }
 const TAKE_WAIT_SQL = takeSql(false);
 const TAKE_SKIP_SQL = takeSql(true);
+/** The take's text (parameters as takeSeatsAtOnce sends them), for the test of its plan. */
+export const TAKE_SEATS_SQL = { wait: TAKE_WAIT_SQL, skip: TAKE_SKIP_SQL };
 
 export type TakeOutcome = {
   /** Every seat asked for was free (and not being taken by another buyer, with skipLocked). */

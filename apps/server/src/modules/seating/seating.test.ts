@@ -17,6 +17,7 @@ import {
   type TestServer,
 } from '../../../test/harness.js';
 import { expireHold } from '../orders/holds.js';
+import { TAKE_SEATS_SQL } from './repository.js';
 import { expireSeatHold, reconcileSeatHolds } from './seat-hold-jobs.js';
 
 // Issue 27: venue layouts, an event's seats, seat holds (picked and best available), the checkout
@@ -369,6 +370,55 @@ describe('the checkout with seats', () => {
     const lateBest = await site().post(`${pub(e)}/seat-holds`, { best: { ticketTypeId: e.ticketTypeIds[0], quantity: 2 } });
     expect(lateBest.body.error?.domainCode).toBe('EVENT_NOT_ON_SALE');
     expect(await freeCount(e)).toBe(free);
+  });
+
+  it('a hold looks its seats up by key on an arena whose seats were just copied: the planner measured them, no scan of every seat', async () => {
+    // 3,000 seats copied at once (the console's PUT seating), then the take's plan as the pool runs it
+    // (generic, after a few executions) and as a first execution plans it (custom). Before issue 27
+    // (seats) nothing measured the new rows (PGlite never analyzes; PostgreSQL when autovacuum came
+    // round), and the planner read every seat of the tenant per hold (~100 ms on a 20,000-seat arena).
+    const e = await givenEventOnSale(server, tenant.id, { ticketTypes: [{ name: 'Arena', price: 5000, quantity: 3000, maxPerOrder: 10 }] });
+    const layout = await admin.post(layouts(), { name: 'Arena', sections: [0, 1, 2].map((i) => ({ name: `Block ${i + 1}`, category: 'Arena', rows: 20, seatsPerRow: 50, y: i * 400 })) });
+    expect(layout.status).toBe(201);
+    const set = await admin.put(seatingPath(e), { layoutId: layout.body.id, categories: [{ category: 'Arena', ticketTypeId: e.ticketTypeIds[0] }] });
+    expect(set.status).toBe(200);
+    expect(set.body.seatCount).toBe(3000);
+    type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Actual Rows'?: number; 'Actual Loops'?: number; 'Rows Removed by Filter'?: number; 'Rows Removed by Join Filter'?: number; Plans?: PlanNode[] };
+    /** Rows each node of the plan read on the seats (the event's and its ticket types' reads are the tenant's few rows, not looked at here). */
+    const seatRowsRead = (node: PlanNode): Array<[number, string]> => [
+      ...(node['Relation Name'] === 'event_seats' || (node['Node Type'] === 'Nested Loop' && JSON.stringify(node.Plans ?? []).includes('"event_seats"'))
+        ? [[(node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1) + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Join Filter'] ?? 0), `${node['Node Type']} ${node['Index Name'] ?? ''}`] as [number, string]]
+        : []),
+      ...(node.Plans ?? []).flatMap(seatRowsRead),
+    ];
+    for (const [mode, kind] of [['force_generic_plan', 'skip'], ['force_custom_plan', 'wait']] as const) {
+      let plan: PlanNode | null = null;
+      const holdId = crypto.randomUUID();
+      await db()
+        .transaction(async (tx) => {
+          await tx.execute(sql.raw(`set local plan_cache_mode = ${mode}`));
+          await tx.execute(sql.raw(`prepare mq_take_plan_test(uuid, uuid, int[], uuid, uuid, text, timestamptz, text, jsonb, text) as ${TAKE_SEATS_SQL[kind]}`));
+          try {
+            const out = await tx.execute(
+              sql.raw(`explain (analyze, format json) execute mq_take_plan_test('${tenant.id}', '${e.id}', '{1500,1501}', null, '${holdId}', 'x', now() + interval '10 minutes', 'plan-test', '{}', 'plan-test:${holdId}')`),
+            );
+            const cell = Object.values((out as unknown as { rows: Array<Record<string, unknown>> }).rows[0]!)[0];
+            plan = (typeof cell === 'string' ? JSON.parse(cell) : cell)[0].Plan as PlanNode;
+          } finally {
+            await tx.execute(sql.raw('deallocate mq_take_plan_test'));
+          }
+          throw new Error('rollback');
+        })
+        .catch((err: Error) => {
+          if (err.message !== 'rollback') throw err;
+        });
+      expect(plan, mode).not.toBeNull();
+      // The two seats asked for: no node of the plan on the seats reads more than a handful of rows (not the event's 3,000).
+      const read = seatRowsRead(plan!);
+      expect(read.length, mode).toBeGreaterThan(0);
+      expect(read.filter(([rows]) => rows > 10), `${mode}: nodes of the plan reading more than 10 seats`).toEqual([]);
+    }
+    expect(await freeCount(e)).toBe(3000);
   });
 
   it('events without seats keep the general-admission checkout, and pay no query of the seating for it (read with the checkout snapshot)', async () => {
