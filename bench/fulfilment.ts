@@ -27,7 +27,7 @@ import os from 'node:os';
 import { SMTPServer } from 'smtp-server';
 import { serverThreadCpuMs } from './load-generator.js';
 import { loadServer } from './server.js';
-import { percentile, seedTenant, startServer } from './support.js';
+import { percentile, seedTenant, startServer, watchStatements, type LoggedStatement } from './support.js';
 
 type Mail = { at: number; to: string; pdf: boolean; ics: boolean; bytes: number };
 
@@ -95,6 +95,9 @@ const stats = (ms: number[]) => {
 async function main() {
   const { sql } = await import('drizzle-orm');
   const nodemailer = (await import('nodemailer')).default;
+  // Every statement the server's pg clients send (PostgreSQL only; PGlite has no pg client), counted
+  // from the first payment to the last mail; BENCH_STATEMENTS=1 also lists them by kind.
+  const statements = await watchStatements(110);
   const api = await loadServer();
   const { events, ticketTypes } = api;
   const adminUrl = process.env.DATABASE_URL || undefined;
@@ -173,6 +176,8 @@ async function main() {
     // CPU from the first payment to the last mail: the main thread (the server's event loop, which here
     // also runs the payers and the SMTP sink) and the whole process (with the PDF worker threads).
     const cpu0 = { thread: serverThreadCpuMs(), process: process.cpuUsage() };
+    const statements0 = statements.state.count;
+    if (process.env.BENCH_STATEMENTS) statements.state.log = [];
     deps.jobs.start();
     // The payments, on a clock: payment i is made at i * PAY_SECONDS / ORDERS s (or as soon as one of the PAY_CONCURRENCY is free).
     const payStart = Date.now();
@@ -195,6 +200,9 @@ async function main() {
     const threadCpuMs = serverThreadCpuMs() - cpu0.thread;
     const processCpu = process.cpuUsage(cpu0.process);
     const processCpuMs = (processCpu.user + processCpu.system) / 1000;
+    const statementCount = statements.state.count - statements0;
+    const statementLog: LoggedStatement[] = statements.state.log ?? [];
+    statements.state.log = null;
     await deps.jobs.stop();
 
     const paid = (await deps.db.execute(sql`
@@ -225,12 +233,20 @@ async function main() {
     line('mails received', `${mailed.length} (${complete} with the PDF and the .ics); ${sink.mails.length} messages in all`);
     line('payment -> mail', `${stats(delays)} (budget p99 <= ${BUDGET_MS} ms)`);
     line('CPU per order mailed', `main thread ${(threadCpuMs / Math.max(1, mailed.length)).toFixed(1)} ms, whole process ${(processCpuMs / Math.max(1, mailed.length)).toFixed(1)} ms (PDF_WORKERS ${PDF_WORKERS}; the main thread also runs the payers and the SMTP sink)`);
+    if (adminUrl) line('SQL statements per order mailed', `${(statementCount / Math.max(1, mailed.length)).toFixed(1)} (${statementCount} in all, with the job workers' idle polls)`);
     line('fulfilment throughput', `${(mailed.length / ((lastMail - firstPaid) / 1000)).toFixed(1)} orders/s (first payment to last mail, ${((lastMail - firstPaid) / 1000).toFixed(1)} s)`);
     const countsOk = failedPayments === 0 && paidAt.size === ORDERS && mailed.length === ORDERS && complete === ORDERS;
     console.log(countsOk ? '  OK: every paid order mailed once with its PDF and .ics.' : '  FAILED: a payment, a mail or an attachment is missing.');
     console.log(p99 <= BUDGET_MS ? `  OK: p99 within ${BUDGET_MS} ms.\n` : `  OVER BUDGET: p99 ${p99.toFixed(0)} ms.\n`);
     ok = countsOk && p99 <= BUDGET_MS;
+    if (statementLog.length) {
+      const byText = new Map<string, number>();
+      for (const st of statementLog) byText.set(st.text, (byText.get(st.text) ?? 0) + 1);
+      console.log('  statements by text (count per order mailed):');
+      for (const [text, n] of [...byText].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`    ${(n / Math.max(1, mailed.length)).toFixed(2).padStart(6)}  ${text}`);
+    }
   } finally {
+    statements.stop();
     keepAlive.destroy();
     await server.close();
     await sink.close();
