@@ -17,7 +17,8 @@
 // once. Knobs: BENCH_ORDERS (3000), BENCH_PAY_SECONDS (60), BENCH_PAY_CONCURRENCY (20),
 // BENCH_TIMEOUT_S (600: how long to wait for the last mail), BENCH_BUDGET_MS (10000), BENCH_POOL (10),
 // PDF_WORKERS (the server's PDF threads, 1; 0 builds the PDFs on the main thread). It also prints the CPU
-// per order mailed: of the main thread and of the whole process, robust to a loaded machine.
+// per order mailed: of the main thread and of the whole process, robust to a loaded machine, and the SQL
+// statements per order (PostgreSQL), with and without the job queue's own; BENCH_STATEMENTS=1 lists them by text.
 // Exit code 1 when a mail is missing or lacks its PDF or .ics, or the p99 is over the budget.
 
 import { randomUUID } from 'node:crypto';
@@ -27,7 +28,7 @@ import os from 'node:os';
 import { SMTPServer } from 'smtp-server';
 import { serverThreadCpuMs } from './load-generator.js';
 import { loadServer } from './server.js';
-import { percentile, seedTenant, startServer } from './support.js';
+import { percentile, seedTenant, startServer, watchStatements, type LoggedStatement } from './support.js';
 
 type Mail = { at: number; to: string; pdf: boolean; ics: boolean; bytes: number };
 
@@ -95,6 +96,9 @@ const stats = (ms: number[]) => {
 async function main() {
   const { sql } = await import('drizzle-orm');
   const nodemailer = (await import('nodemailer')).default;
+  // Every statement the server's pg clients send (PostgreSQL only; PGlite has no pg client), counted
+  // from the first payment to the last mail, with and without the job queue's own; BENCH_STATEMENTS=1 also lists them by text.
+  const statements = await watchStatements(110);
   const api = await loadServer();
   const { events, ticketTypes } = api;
   const adminUrl = process.env.DATABASE_URL || undefined;
@@ -173,6 +177,9 @@ async function main() {
     // CPU from the first payment to the last mail: the main thread (the server's event loop, which here
     // also runs the payers and the SMTP sink) and the whole process (with the PDF worker threads).
     const cpu0 = { thread: serverThreadCpuMs(), process: process.cpuUsage() };
+    const statements0 = statements.state.count;
+    // Listed always (the job queue's own statements, mostly idle polls, grow with the run's length, not with the orders).
+    statements.state.log = [];
     deps.jobs.start();
     // The payments, on a clock: payment i is made at i * PAY_SECONDS / ORDERS s (or as soon as one of the PAY_CONCURRENCY is free).
     const payStart = Date.now();
@@ -195,6 +202,9 @@ async function main() {
     const threadCpuMs = serverThreadCpuMs() - cpu0.thread;
     const processCpu = process.cpuUsage(cpu0.process);
     const processCpuMs = (processCpu.user + processCpu.system) / 1000;
+    const statementCount = statements.state.count - statements0;
+    const statementLog: LoggedStatement[] = statements.state.log ?? [];
+    statements.state.log = null;
     await deps.jobs.stop();
 
     const paid = (await deps.db.execute(sql`
@@ -225,12 +235,26 @@ async function main() {
     line('mails received', `${mailed.length} (${complete} with the PDF and the .ics); ${sink.mails.length} messages in all`);
     line('payment -> mail', `${stats(delays)} (budget p99 <= ${BUDGET_MS} ms)`);
     line('CPU per order mailed', `main thread ${(threadCpuMs / Math.max(1, mailed.length)).toFixed(1)} ms, whole process ${(processCpuMs / Math.max(1, mailed.length)).toFixed(1)} ms (PDF_WORKERS ${PDF_WORKERS}; the main thread also runs the payers and the SMTP sink)`);
+    const queueStatements = statementLog.filter((st) => /^(with clock as|select now\(\)|update jobs set (locked_until|done_at))/.test(st.text.trim())).length;
+    const perOrder = (n: number) => (n / Math.max(1, mailed.length)).toFixed(1);
+    if (adminUrl)
+      line(
+        'SQL statements per order mailed',
+        `${perOrder(statementCount)} (${statementCount} in all); without the job queue's claims, clocks, lease renewals and completions (idle polls included): ${perOrder(statementCount - queueStatements)}`,
+      );
     line('fulfilment throughput', `${(mailed.length / ((lastMail - firstPaid) / 1000)).toFixed(1)} orders/s (first payment to last mail, ${((lastMail - firstPaid) / 1000).toFixed(1)} s)`);
     const countsOk = failedPayments === 0 && paidAt.size === ORDERS && mailed.length === ORDERS && complete === ORDERS;
     console.log(countsOk ? '  OK: every paid order mailed once with its PDF and .ics.' : '  FAILED: a payment, a mail or an attachment is missing.');
     console.log(p99 <= BUDGET_MS ? `  OK: p99 within ${BUDGET_MS} ms.\n` : `  OVER BUDGET: p99 ${p99.toFixed(0)} ms.\n`);
     ok = countsOk && p99 <= BUDGET_MS;
+    if (process.env.BENCH_STATEMENTS && statementLog.length) {
+      const byText = new Map<string, number>();
+      for (const st of statementLog) byText.set(st.text, (byText.get(st.text) ?? 0) + 1);
+      console.log('  statements by text (count per order mailed):');
+      for (const [text, n] of [...byText].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`    ${(n / Math.max(1, mailed.length)).toFixed(2).padStart(6)}  ${text}`);
+    }
   } finally {
+    statements.stop();
     keepAlive.destroy();
     await server.close();
     await sink.close();

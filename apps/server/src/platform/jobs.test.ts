@@ -371,6 +371,42 @@ describe('claims and leases', () => {
     expect(left).toMatchObject({ attempts: 0, doneAt: null });
   });
 
+  // issue 26 (mail): a lane claims as many jobs as it has free places in one statement, and jobs
+  // that finish together are marked done in one statement (a statement's now() is its own: the
+  // rows of one statement carry the same timestamp, those of separate statements do not).
+  it('a lane claims its free places in one statement and marks the jobs that finish together done in one', async () => {
+    await jobs().drain();
+    const name = jobName('lane-batch');
+    let started = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    await db().transaction(async (tx) => {
+      for (let i = 0; i < 3; i++) await jobs().enqueue(tx, name, { i });
+    });
+    /** The timestamps to the microsecond, as text (a Date keeps milliseconds only). */
+    const stamps = async (column: 'locked_until' | 'done_at') =>
+      (await db().execute(sql`select ${sql.raw(column)}::text as t from jobs where name = ${name} order by id`).then((res) => (res as unknown as { rows: Array<{ t: string | null }> }).rows)).map((r) => r.t);
+    // The main loop polls only every hour here: the lane alone claims.
+    const laneOnly = createJobs(db(), silent, 3_600_000, { kinds: [name] });
+    laneOnly.register(name, async () => {
+      started++;
+      await gate;
+    });
+    laneOnly.lane([name], 3);
+    laneOnly.start();
+    while (started < 3) await new Promise((r) => setTimeout(r, 10));
+    const held = await stamps('locked_until');
+    expect(held.every((t) => t !== null)).toBe(true);
+    expect(new Set(held).size).toBe(1);
+    release();
+    while ((await rowsOf(name)).some((r) => !r.doneAt)) await new Promise((r) => setTimeout(r, 10));
+    await laneOnly.stop();
+    const done = await rowsOf(name);
+    expect(done.map((r) => ({ attempts: r.attempts, lockedBy: r.lockedBy }))).toEqual(done.map(() => ({ attempts: 1, lockedBy: null })));
+    expect(new Set(await stamps('done_at')).size).toBe(1);
+    expect(started).toBe(3);
+  });
+
   it('a restarted node takes over the jobs its previous run held, at once', async () => {
     await jobs().drain();
     const name = jobName('restart');

@@ -43,9 +43,10 @@ export type Jobs = {
   kinds(): string[];
 };
 
-// A worker claims one job at a time, the one it runs next, for a short lease that it renews while
-// the job runs (issue 14 §6). A node that dies holds nothing for long: its job is free again after
-// one lease, and at once when the same node (same JOBS_NODE_ID) starts again.
+// A worker claims only the jobs it runs at once (one at a time for the main loop; as many as it has
+// free places for a lane, in one statement), for a short lease that it renews while the job runs
+// (issue 14 §6). A node that dies holds nothing for long: its job is free again after one lease, and
+// at once when the same node (same JOBS_NODE_ID) starts again.
 export const LEASE_SECONDS = 30;
 
 export type JobsOptions = {
@@ -76,22 +77,34 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
   // A stable node id marks this run too, so that a restart can tell its own dead claims apart.
   const owner = opts.nodeId ? `${opts.nodeId}|${randomUUID()}` : nodeId;
 
-  /** `dueBy`: the round's start (database time), so that a round runs what was due when it began. */
-  async function claimOne(dueBy: string, lane?: readonly string[]): Promise<Claimed | undefined> {
+  /**
+   * Claims up to `limit` due jobs in one statement, each for a lease, and answers them with the
+   * database's clock at the claim. `dueBy`: a round's start (database time), so that a round runs what
+   * was due when it began; without it, what is due now (the first claim of a round reads the clock
+   * this way instead of a statement of its own).
+   */
+  async function claim(limit: number, dueBy: string | undefined, lane?: readonly string[]): Promise<{ jobs: Claimed[]; now?: string }> {
     const names = lane && opts.kinds ? lane.filter((n) => opts.kinds!.includes(n)) : lane ?? opts.kinds;
-    if (names && names.length === 0) return undefined; // a lane of kinds this node does not take: nothing to claim
+    if (names && names.length === 0) return { jobs: [] }; // a lane of kinds this node does not take: nothing to claim
     const only = names ? sql`and name in (${sql.join(names.map((n) => sql`${n}`), sql`, `)})` : sql``;
+    const due = dueBy ? sql`${dueBy}::timestamptz` : sql`now()`;
     const result = await db.execute(sql`
-      update jobs set locked_until = now() + make_interval(secs => ${lease}), locked_by = ${owner}, attempts = attempts + 1
-      where id in (
-        select id from jobs
-        where done_at is null and failed_at is null and run_at <= ${dueBy}::timestamptz ${only}
-          and (locked_until is null or locked_until < now())
-        order by run_at, id
-        limit 1
-        for update skip locked)
-      returning id, name, payload, attempts, max_attempts`);
-    return (result as unknown as { rows: Claimed[] }).rows[0];
+      with clock as (select now()::text as now),
+      claimed as (
+        update jobs set locked_until = now() + make_interval(secs => ${lease}), locked_by = ${owner}, attempts = attempts + 1
+        where id in (
+          select id from jobs
+          where done_at is null and failed_at is null and run_at <= ${due} ${only}
+            and (locked_until is null or locked_until < now())
+          order by run_at, id
+          limit ${limit}
+          for update skip locked)
+        returning id, name, payload, attempts, max_attempts, run_at)
+      select clock.now, claimed.id, claimed.name, claimed.payload, claimed.attempts, claimed.max_attempts
+      from clock left join claimed on true
+      order by claimed.run_at, claimed.id`);
+    const rows = (result as unknown as { rows: Array<Claimed & { now: string }> }).rows;
+    return { jobs: rows.filter((r) => r.id !== null).map(({ now: _now, ...job }) => job), now: rows[0]?.now };
   }
 
   /** Keeps the lease of a running job, a third of a lease at a time. */
@@ -108,6 +121,29 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
   /** Jobs this node is running now (claimed and not yet finished), by id. */
   const inFlight = new Set<number>();
 
+  /**
+   * Marks finished jobs done, those that finish together in one statement: the jobs that finish while
+   * a completion is being written wait for the next one, which writes all of them (a sale's lanes
+   * finish many jobs a second; one statement each was a third of the queue's own statements).
+   */
+  let doneBatch: { ids: number[]; written: Promise<void> } | undefined;
+  let writing: Promise<unknown> = Promise.resolve();
+  function markDone(id: number): Promise<void> {
+    if (doneBatch) {
+      doneBatch.ids.push(id);
+      return doneBatch.written;
+    }
+    const batch = { ids: [id], written: Promise.resolve() };
+    doneBatch = batch;
+    batch.written = writing.then(async () => {
+      doneBatch = undefined; // from here on, finishing jobs join the next batch
+      const ids = batch.ids;
+      await db.execute(sql`update jobs set done_at = now(), locked_until = null, locked_by = null where id in (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`);
+    });
+    writing = batch.written.catch(() => {});
+    return batch.written;
+  }
+
   async function runOne(job: Claimed) {
     const id = Number(job.id);
     inFlight.add(id);
@@ -117,7 +153,7 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
     try {
       if (!handler) throw new Error(`No handler for job ${job.name}`);
       await handler(job.payload, { attempt: job.attempts, jobId: id });
-      await db.execute(sql`update jobs set done_at = now(), locked_until = null, locked_by = null where id = ${id}`);
+      await markDone(id);
       opts.onRun?.(job.name, 'done', (performance.now() - started) / 1000);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -138,13 +174,15 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
     }
   }
 
-  /** `loop`: called by the worker loop or a lane, which stop claiming as soon as stop() is called. */
+  /** `loop`: called by the worker loop, which stops claiming as soon as stop() is called. */
   async function runDue(limit = 20, names?: readonly string[], loop = false): Promise<number> {
-    const [start] = (await db.execute(sql`select now()::text as t`) as unknown as { rows: Array<{ t: string }> }).rows;
+    let start: string | undefined;
     let ran = 0;
     for (; ran < limit; ran++) {
       if (loop && stopped) break;
-      const job = await claimOne(start!.t, names);
+      const claimed = await claim(1, start, names);
+      start ??= claimed.now;
+      const job = claimed.jobs[0];
       if (!job) break;
       await runOne(job);
     }
@@ -180,17 +218,41 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
 
   const lanes: Array<{ names: readonly string[]; concurrency: number }> = [];
   const laneRuns: Array<Promise<void>> = [];
-  async function laneWorker(names: readonly string[]) {
+  /**
+   * A lane runs up to `concurrency` of its jobs at once: whenever some of its places are free it
+   * claims that many due jobs in one statement and starts them all at once (so it holds only jobs it
+   * is running, as a single worker does), and it polls when nothing was due.
+   */
+  async function laneWorker(names: readonly string[], concurrency: number) {
+    const running = new Set<Promise<void>>();
     while (!stopped) {
-      const ran = await runDue(ROUND, names, true).catch((err) => {
-        log.error({ err, names }, 'job lane failed');
-        return 0;
-      });
-      if (ran < ROUND && !stopped) await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, 200)));
+      const free = concurrency - running.size;
+      let claimed: Claimed[] = [];
+      if (free > 0) {
+        claimed = await claim(free, undefined, names).then(
+          (c) => c.jobs,
+          (err) => {
+            log.error({ err, names }, 'job lane failed');
+            return [];
+          },
+        );
+        for (const job of claimed) {
+          const run: Promise<void> = runOne(job)
+            .catch((err) => log.error({ err, names }, 'job lane failed'))
+            .finally(() => running.delete(run));
+          running.add(run);
+        }
+      }
+      if (stopped) break;
+      // Full: claim again as soon as a place frees up (more are probably waiting). Otherwise nothing
+      // more was due: wait a poll, and claim together what became due meanwhile.
+      if (running.size >= concurrency) await Promise.race(running);
+      else await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, 200)));
     }
+    await Promise.all(running);
   }
   function startLanes() {
-    for (const l of lanes) for (let i = 0; i < l.concurrency; i++) laneRuns.push(laneWorker(l.names));
+    for (const l of lanes) laneRuns.push(laneWorker(l.names, l.concurrency));
   }
 
   return {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { inspectPdf } from '../../../test/harness.js';
 import { readTicketCode, signTicketCode } from '../checkin/ticket-code.js';
 import { formatEventDateTime } from '@marquee/core';
-import { QR_MODULE_PT, renderTicketsPdf, ticketFaces, TICKET_QR_OPTIONS, type TicketDocument, type TicketInfo } from './pdf.js';
+import { QR_MODULE_PT, renderTicketsPdf, ticketFaces, ticketFontsFor, TICKET_QR_OPTIONS, type TicketDocument, type TicketInfo } from './pdf.js';
 import { newTicketUid } from './service.js';
 import { closePdfWorkers, pdfWorkerStats, usePdfWorkers } from './pdf-workers.js';
 
@@ -178,6 +178,56 @@ describe('what a ticket PDF costs (issue 26: payment to ticket mail)', () => {
     expect(inspectPdf(second).pages[0]!.text).toContain('Łukasz Анна');
     expect(inspectPdf(first).pages[0]!.text).toContain('Ada Lovelace');
     expect(inspectPdf(first).pages[0]!.text).not.toContain('Łukasz');
+  });
+});
+
+describe('faces shared between documents (issue 26 "mail")', () => {
+  it('a document after others in accented and non-Latin letters still reads back as typed (each glyph keeps its letters)', async () => {
+    const doc = (names: string[], name = event.name): TicketDocument => ({
+      event: { ...event, name },
+      orderUid: 'MQ-SHARE1',
+      tickets: names.map((fullName) => ticket({ ticketUid: newTicketUid(), ticketTypeName: 'General Admission', price: 2500, fullName })),
+    });
+    // The order that once made the third document read "Ada LovelaMe" and "Q-SH1RAEM".
+    for (const names of [['Łukasz Żółć', 'Jiří Dvořák', 'Νίκος Παπαδόπουλος', 'Анна Каренина'], ['Łukasz Анна'], ['Ada Lovelace', 'Łukasz Żółć']]) {
+      const pages = inspectPdf(await renderTicketsPdf(doc(names, 'Łódź Jazz — Праздник'))).pages;
+      pages.forEach((page, i) => {
+        for (const text of [names[i]!, 'MQ-SHARE1', 'Łódź Jazz — Праздник', 'General Admission', 'Delivery: Print At Home (Email)']) expect(page.text).toContain(text);
+        expect(page.text).not.toContain('\ufffd');
+      });
+    }
+  });
+});
+
+describe('standard fonts when they can print every letter (issue 26 "mail")', () => {
+  it('sets a ticket whose strings are all WinAnsi in Helvetica, embedding no font; any other letter embeds DejaVu, and both print as typed', async () => {
+    const latin = (fullName: string, name = 'Café Müller — Ça va? 1€ “live”'): TicketDocument => ({
+      event: { ...event, name },
+      orderUid: 'MQ-STD1',
+      tickets: [ticket({ ticketUid: newTicketUid(), ticketTypeName: 'General Admission', seat: 'Floor · Row B · Seat 12', price: 2500, fullName })],
+    });
+    const standard = latin('Zoë Ñúñez');
+    expect(ticketFontsFor(standard)).toBe('standard');
+    const pdf = await renderTicketsPdf(standard);
+    const src = pdf.toString('latin1');
+    expect(src).toContain('/BaseFont /Helvetica');
+    expect(src).toContain('/BaseFont /Helvetica-Bold');
+    expect(src).toContain('/WinAnsiEncoding');
+    expect(src).not.toMatch(/FontFile|DejaVu/);
+    const [page] = inspectPdf(pdf).pages;
+    // WinAnsi's letters are Latin-1's (the reader decodes the codes as Latin-1): the name, the seat.
+    for (const text of ['Zoë Ñúñez', 'Café Müller', 'Floor · Row B · Seat 12', '$25.00', 'General Admission', 'MQ-STD1']) expect(page!.text).toContain(text);
+    // Nothing embedded: a fraction of the embedded font's size.
+    expect(pdf.length).toBeLessThan(12_000);
+
+    // One letter beyond WinAnsi (in any string: the attendee, the event's name) and the document embeds DejaVu.
+    for (const other of [latin('Łukasz Nowak'), latin('Zoë', 'Café Кафе')]) {
+      expect(ticketFontsFor(other)).toBe('embedded');
+      const embedded = await renderTicketsPdf(other);
+      expect(embedded.toString('latin1')).toMatch(/DejaVu/);
+      expect(embedded.toString('latin1')).not.toContain('/BaseFont /Helvetica');
+    }
+    expect(inspectPdf(await renderTicketsPdf(latin('Łukasz Nowak'))).pages[0]!.text).toContain('Łukasz Nowak');
   });
 });
 

@@ -59,14 +59,63 @@ const resolveFont = createRequire(import.meta.url).resolve;
  * sale's fulfilment went to reading the same 1.4 MB of TrueType tables for every order).
  */
 type ParsedFont = { layout: (text: string) => unknown };
+type Glyph = { codePoints: number[] };
+type GlyphSource = { getGlyph(id: number, codePoints?: number[]): Glyph | null };
+/**
+ * fontkit keeps each glyph it has made, with the characters it was first asked for. A glyph first
+ * made without them (a part of an accented letter, read while a document wrote its subset) kept none,
+ * and every later document sharing the parsed face laid that letter out with no characters: pdfkit
+ * left it out of the text layer (ToUnicode), and the PDF's text read back wrong ("Ada LovelaMe";
+ * printing was right). A glyph asked for with its characters now gets them if it had none.
+ */
+function keepGlyphCharacters(font: GlyphSource) {
+  const getGlyph = font.getGlyph.bind(font);
+  font.getGlyph = (id, codePoints = []) => {
+    const glyph = getGlyph(id, codePoints);
+    if (glyph && glyph.codePoints.length === 0 && codePoints.length > 0) glyph.codePoints = codePoints;
+    return glyph;
+  };
+  return font;
+}
 let fonts: { regular: ParsedFont; bold: ParsedFont } | undefined;
 export function ticketFaces() {
-  const parse = (file: string) => fontkit.create(readFileSync(resolveFont(file))) as unknown as ParsedFont;
+  const parse = (file: string) => keepGlyphCharacters(fontkit.create(readFileSync(resolveFont(file))) as unknown as GlyphSource) as unknown as ParsedFont;
   fonts ??= { regular: parse('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'), bold: parse('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf') };
   return fonts;
 }
 const REGULAR = 'Ticket';
 const BOLD = 'Ticket-Bold';
+
+/**
+ * The characters PDF's standard fonts print (WinAnsiEncoding: Latin-1's printable letters and the
+ * few extra signs of Windows-1252, pdfkit's WIN_ANSI_MAP), besides the line breaks pdfkit splits on.
+ */
+const WIN_ANSI = /^[\n\r\t\x20-\x7e\xa0-\xff\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2020\u2021\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]*$/;
+
+/** Every string a document prints (as printed: typographic spaces already plain). `when`: the event's date as printed. */
+function printedStrings(d: TicketDocument, when: string): string[] {
+  return [
+    d.orderUid,
+    d.event.name,
+    d.event.emailDeliveryVerbiage,
+    when,
+    ...venueLines(d.event),
+    ...d.tickets.flatMap((t) => [t.ticketUid, t.ticketTypeName, t.seat ?? '', formatMoney(t.price), t.fullName]),
+  ].map(pdfText);
+}
+
+/**
+ * The faces a document is set in (issue 26 "mail"): PDF's standard Helvetica and Helvetica-Bold when
+ * every string it prints is in WinAnsi (nothing embedded: a reader has them; most tickets), DejaVu
+ * Sans embedded and subset otherwise (a "Łukasz" or an "Анна" prints as typed). Embedding and
+ * subsetting DejaVu was most of a one-ticket PDF's CPU.
+ */
+export function ticketFontsFor(d: TicketDocument, when = eventWhen(d)): 'standard' | 'embedded' {
+  return printedStrings(d, when).every((text) => WIN_ANSI.test(text)) ? 'standard' : 'embedded';
+}
+
+/** The event's date and time as a document prints it (formatted once per document: an Intl formatter is made per call). */
+const eventWhen = (d: TicketDocument) => pdfText(formatEventDateTime(d.event.startDateTime, d.event.timeZone));
 
 /** Typographic spaces from Intl become plain spaces (the same width on a ticket, and easy to search). */
 const pdfText = (text: string) => text.replace(/[\u202f\u2009\u00a0]/g, ' ');
@@ -104,7 +153,7 @@ type OpenedImage = { width: number; height: number };
 const openImage = (doc: PDFKit.PDFDocument, bytes: Buffer) => (doc as unknown as { openImage(src: Buffer): OpenedImage }).openImage(bytes);
 
 /** `cover`: the event's picture, opened once for the whole document. */
-function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, index: number, cover: OpenedImage | null) {
+function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, index: number, cover: OpenedImage | null, when: string) {
   const { margin, width } = PAGE;
   const inner = width - 2 * margin;
   // The event's lines wrap beside the cover, when there is one.
@@ -113,7 +162,7 @@ function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, i
   doc.moveDown(0.6);
   doc.fillColor('#000000').font(BOLD).fontSize(22).text(pdfText(d.event.name), { width: head });
   doc.moveDown(0.3);
-  doc.font(REGULAR).fontSize(12).text(pdfText(formatEventDateTime(d.event.startDateTime, d.event.timeZone)), { width: head });
+  doc.font(REGULAR).fontSize(12).text(when, { width: head });
   for (const line of venueLines(d.event)) doc.text(pdfText(line), { width: head });
   let headBottom = doc.y;
   if (cover) {
@@ -204,13 +253,19 @@ export async function renderTicketsPdfHere(d: TicketDocument): Promise<Buffer> {
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
-    const { regular, bold } = ticketFaces();
-    doc.registerFont(REGULAR, regular as unknown as Buffer);
-    doc.registerFont(BOLD, bold as unknown as Buffer);
+    const when = eventWhen(d);
+    if (ticketFontsFor(d, when) === 'standard') {
+      doc.registerFont(REGULAR, 'Helvetica');
+      doc.registerFont(BOLD, 'Helvetica-Bold');
+    } else {
+      const { regular, bold } = ticketFaces();
+      doc.registerFont(REGULAR, regular as unknown as Buffer);
+      doc.registerFont(BOLD, bold as unknown as Buffer);
+    }
     const cover = d.event.coverImage ? openImage(doc, d.event.coverImage) : null;
     d.tickets.forEach((t, i) => {
       doc.addPage();
-      drawTicket(doc, d, t, i, cover);
+      drawTicket(doc, d, t, i, cover, when);
     });
     doc.end();
   });

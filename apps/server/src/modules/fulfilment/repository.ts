@@ -5,6 +5,8 @@ import { events, eventTransferSettings, orderActions, orderLines, orderLinks, or
 
 export type OrderRow = typeof orders.$inferSelect;
 export type TicketRow = typeof tickets.$inferSelect;
+export type EventRow = typeof events.$inferSelect;
+export type LineRow = typeof orderLines.$inferSelect;
 
 export async function findOrder(db: DbOrTx, tenantId: string, orderId: string): Promise<OrderRow | null> {
   const [row] = await db

@@ -61,8 +61,8 @@ function eventInfo(e: NonNullable<Awaited<ReturnType<typeof repo.findEvent>>>): 
 }
 
 /** The order's valid (not voided) tickets that the buyer still holds, ready to print. */
-export async function orderTicketDocument(deps: Deps, order: repo.OrderRow): Promise<TicketDocument> {
-  const event = await repo.findEvent(deps.db, order.tenantId, order.eventId);
+export async function orderTicketDocument(deps: Deps, order: repo.OrderRow, known?: { event: repo.EventRow }): Promise<TicketDocument> {
+  const event = known?.event ?? (await repo.findEvent(deps.db, order.tenantId, order.eventId));
   if (!event) throw new Error(`event ${order.eventId} of order ${order.id} is missing`);
   // Issue 24: a ticket the buyer passed on is its new holder's: only their own link carries its code.
   const [all, transferred] = await Promise.all([repo.ticketsOf(deps.db, order.tenantId, order.id), repo.transfersOfOrder(deps.db, order.tenantId, order.id)]);
@@ -113,11 +113,20 @@ export async function mintOrderLink(tx: DbOrTx, opts: { deps: Deps; tenantId: st
  */
 export async function sendTicketsMail(
   tx: DbOrTx,
-  o: { deps: Deps; order: repo.OrderRow; doc: TicketDocument; pdfKey: string; to: string; claim?: boolean },
+  o: {
+    deps: Deps;
+    order: repo.OrderRow;
+    doc: TicketDocument;
+    pdfKey: string;
+    to: string;
+    claim?: boolean;
+    /** The order's event and lines when the caller has just read them (fulfilment: issue 26 "mail", fewer statements per order). */
+    known?: { event: repo.EventRow; lines?: repo.LineRow[] };
+  },
 ) {
   const { deps, order } = o;
   const tenant = await repo.findTenant(tx, order.tenantId);
-  const event = await repo.findEvent(tx, order.tenantId, order.eventId);
+  const event = o.known?.event ?? (await repo.findEvent(tx, order.tenantId, order.eventId));
   if (!tenant || !event) throw new Error(`tenant or event of order ${order.id} is missing`);
   const link = await mintOrderLink(tx, { deps, tenantId: order.tenantId, tenantUrl: tenant.url, orderId: order.id });
   // Issue 28: each ticket's wallet buttons, through this mail's own order link (none unless the operator set a wallet up).
@@ -125,7 +134,7 @@ export async function sendTicketsMail(
   const wallet = o.doc.tickets
     .map((t, i) => ({ label: `Ticket ${i + 1} of ${o.doc.tickets.length} · ${t.ticketTypeName}${t.seat ? ` · ${t.seat}` : ''}`, ...walletPaths(deps, token, t.ticketId ?? '', publicOrigin(deps.config, tenant.url)) }))
     .filter((w) => w.apple || w.google);
-  const lines = await repo.linesOf(tx, order.tenantId, order.id);
+  const lines = o.known?.lines ?? (await repo.linesOf(tx, order.tenantId, order.id));
   let icsKey: string | undefined;
   if (event.startDateTime) {
     icsKey = `tickets/${order.tenantId}/${order.id}/${randomUUID()}.ics`;
@@ -172,9 +181,14 @@ export async function sendTicketsMail(
  * in the transaction that sold them, so the sale screen can show their QR codes at once).
  */
 export async function issueTicketsInTx(tx: Tx, o: repo.OrderRow): Promise<repo.TicketRow[]> {
+  return (await issueOrderTickets(tx, o)).tickets;
+}
+
+/** issueTicketsInTx, also telling whether this call issued them (and then the order's lines it read). */
+async function issueOrderTickets(tx: Tx, o: repo.OrderRow): Promise<{ tickets: repo.TicketRow[]; issued?: { lines: repo.LineRow[] } }> {
   const { tenantId, id: orderId } = o;
   const existing = await repo.ticketsOf(tx, tenantId, orderId);
-  if (existing.length > 0) return existing;
+  if (existing.length > 0) return { tickets: existing };
   const lines = await repo.linesOf(tx, tenantId, orderId);
   // Issue 24: each ticket carries its attendee's name and e-mail where the checkout asked them; the buyer's otherwise.
   const attendees = await attendeesForIssue(tx, tenantId, orderId);
@@ -184,7 +198,7 @@ export async function issueTicketsInTx(tx: Tx, o: repo.OrderRow): Promise<repo.T
     rows.map(({ position: _, ...t }) => t),
   );
   await attendees.tie(rows.map((t) => ({ ticketTypeId: t.ticketTypeId, position: t.position, ticketId: t.id })));
-  return repo.ticketsOf(tx, tenantId, orderId);
+  return { tickets: await repo.ticketsOf(tx, tenantId, orderId), issued: { lines } };
 }
 
 /**
@@ -227,23 +241,28 @@ export function ticketRowsOf(
  */
 export async function fulfilOrder(opts: { deps: Deps; tenantId: string; orderId: string; claim?: boolean }): Promise<'completed' | 'skipped'> {
   const { deps, tenantId, orderId } = opts;
-  const order = await deps.db.transaction(async (tx) => {
+  const locked = await deps.db.transaction(async (tx) => {
     const o = await lockTenantOrder(tx, tenantId, orderId);
     if (!o || o.status !== 'processing') return null;
-    await issueTicketsInTx(tx, o);
-    return o;
+    return { order: o, ...(await issueOrderTickets(tx, o)) };
   });
-  if (!order) return 'skipped';
-
+  if (!locked) return 'skipped';
+  const { order } = locked;
+  const event = await repo.findEvent(deps.db, tenantId, order.eventId);
+  if (!event) throw new Error(`event ${order.eventId} of order ${order.id} is missing`);
+  // Tickets this run just issued are all valid and still the buyer's (none voided or passed on yet):
+  // the document is made from them and the lines read to issue them, without reading them all again
+  // (issue 26 "mail": statements per order). A run that found them issued reads them as a resend does.
+  const known = { event, lines: locked.issued?.lines };
   // Rendering is the slow part: outside any transaction, and to a fixed key a retry overwrites.
-  const doc = await orderTicketDocument(deps, order);
+  const doc = locked.issued ? await ticketDocument(deps, event, order.orderUid, locked.tickets) : await orderTicketDocument(deps, order, known);
   const pdfKey = `tickets/${tenantId}/${orderId}/tickets.pdf`;
   if (doc.tickets.length > 0) await deps.storage.put(pdfKey, await renderTicketsPdf(doc), 'application/pdf');
 
   const completed = await deps.db.transaction(async (tx) => {
     if (!(await repo.completeOrder(tx, tenantId, orderId))) return false;
     if (doc.tickets.length > 0 && order.email) {
-      await sendTicketsMail(tx, { deps, order, doc, pdfKey, to: order.email, claim: opts.claim });
+      await sendTicketsMail(tx, { deps, order, doc, pdfKey, to: order.email, claim: opts.claim, known });
     }
     // Issue 21: the text opt-in needs the mobile number it was given with (the checkout requires one).
     const optInText = order.optInText && !!order.phone;
