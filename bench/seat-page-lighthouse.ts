@@ -38,7 +38,7 @@ async function main() {
   if (!existsSync(path.join(webDist, 'index.html'))) throw new Error('build the web app first: npm run build -w apps/web');
   const api = await loadServer({ source: true });
   const load0 = os.loadavg();
-  const server = await startServer({ api, adminUrl: process.env.DATABASE_URL, webDist, env: { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0' } });
+  const server = await startServer({ api, adminUrl: process.env.DATABASE_URL, webDist, env: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', JOBS_POLL_MS: '0' } });
   const chrome = await chromeLauncher.launch({ chromePath: CHROME, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
   try {
     const { deps } = server;

@@ -103,9 +103,11 @@ async function drawn(raster: Raster, states: string, etag: string): Promise<Seat
       }
     }
   }
-  // An indexed PNG: a few colours, so a 20,000-seat arena is a few kilobytes (exact colours: no dithering).
+  // Truecolour: sharp's indexed PNGs go through a quantiser that merges the near greys (taken, not
+  // for sale, the stage) even at quality 100, and a taken seat must never look like another state.
+  // A 20,000-seat arena is about 11 KB (mostly transparent rows, which deflate well).
   const png = await sharp(px, { raw: { width, height, channels: 4 } })
-    .png({ palette: true, colours: Math.min(256, categories + 4), dither: 0, compressionLevel: 9, effort: 1 })
+    .png({ compressionLevel: 9, adaptiveFiltering: true })
     .toBuffer();
   return { etag, png, width, height };
 }
