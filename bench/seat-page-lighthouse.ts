@@ -27,6 +27,7 @@
 // same minutes).
 
 import { existsSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -66,9 +67,16 @@ async function main() {
     // A running server has rendered the page before: one request first (the server renderer's
     // module loaded, the event's snapshot read, the map's raster drawn), so the phone's figures are
     // the phone's and the network's, not this process's cold start (which took seconds on the loaded machine).
-    const warm = await fetch(url, { headers: { 'accept-encoding': 'gzip' } });
-    if (warm.status !== 200) throw new Error(`the ticket menu answered ${warm.status}`);
-    await warm.arrayBuffer();
+    const [hostname, port] = host.split(':');
+    const warm = await new Promise<number>((resolve, reject) =>
+      http
+        .get({ host: '127.0.0.1', port: Number(port), path: `/${urlName}/tickets`, headers: { host: `${hostname}:${port}`, 'accept-encoding': 'gzip' } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        })
+        .on('error', reject),
+    );
+    if (warm !== 200) throw new Error(`the ticket menu answered ${warm}`);
     const result = await lighthouse(url, {
       port: chrome.port,
       output: 'json',
