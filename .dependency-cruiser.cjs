@@ -23,9 +23,10 @@ const FEATURE = `${WEB}features/`;
 /** Server modules: who may import whom. The map goes down: a module never imports one above it. */
 const SERVER_MODULES = {
   // the attendee's path: public-site -> checkout -> orders -> events, discounts; payments, fulfilment follow orders
-  'event-pages': ['page-builder', 'public-site'],
-  // the ticket menu offers the waiting list only when the organiser keeps one (issue 24)
-  'public-site': ['checkout', 'events', 'tenants', 'ticket-types', 'waitlist'],
+  // issue 27 (paint): a seated event's ticket menu carries its seat map's preview image
+  'event-pages': ['page-builder', 'public-site', 'seating'],
+  // the ticket menu offers the waiting list only when the organiser keeps one (issue 24); it says whether the event sells seats (issue 27)
+  'public-site': ['checkout', 'events', 'tenants', 'ticket-types', 'waitlist', 'seating'],
   // issue 28: a widget checkout may return to the tenant's websites allowed to embed (embed/allowed-origins.ts)
   checkout: ['discounts', 'embed', 'events', 'fees', 'orders', 'questions', 'seating', 'ticket-types', 'waiting-room'],
   // issue 27: venue layouts, an event's seats and the buyers' seat holds (the checkout checks and attaches them)

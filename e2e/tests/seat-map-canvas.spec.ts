@@ -126,3 +126,77 @@ test('the map of a 20,000-seat arena paints every seat on a phone, a pinch zooms
   await desk.close();
   await organiser.ctx.dispose();
 });
+
+// Issue 27 (paint): the ticket menu paints the map before the app starts (and without JavaScript):
+// the server's picture of every seat in its state's colour, inline in the page; the canvas takes its place.
+test("the ticket menu shows the map's preview with the seats' states from the first paint, even without JavaScript (390 px)", async ({ browser, baseURL }) => {
+  test.setTimeout(300_000);
+  const origin = tenantOrigin(baseURL);
+  const organiser = await signIn(origin, ORGANISER);
+  const event = await arena(organiser);
+  // Two seats held by someone: taken on the preview.
+  const hold = await organiser.ctx.post(`/api/p/tenants/${organiser.tenantId}/events/${event.eventId}/seat-holds`, { headers: { 'x-csrf-token': organiser.csrf }, data: { seats: [0, 1] } });
+  expect(hold.ok(), await hold.text()).toBeTruthy();
+
+  for (const width of [390, 1280]) {
+    const noScript = await browser.newContext({ viewport: { width, height: 844 }, javaScriptEnabled: false });
+    const page = await noScript.newPage();
+    await page.goto(`${origin}/${event.urlName}/tickets`);
+    const preview = page.getByTestId('seat-map-preview');
+    await expect(preview).toBeVisible();
+    await expect(preview.getByRole('heading', { name: 'Choose your seats' })).toBeVisible();
+    const img = preview.getByRole('img', { name: /^Seat map of / });
+    await expect(img).toBeVisible();
+    const src = (await img.getAttribute('src'))!;
+    expect(src).toMatch(/^data:image\/png;base64,/);
+    await preview.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `/tmp/paint-${width}-preview-nojs.png` });
+    await noScript.close();
+
+    // The picture's pixels (decoded in a page that runs scripts): the two held seats grey, the 19,998 others the category's.
+    const check = await browser.newContext();
+    const counter = await check.newPage();
+    const counts = await counter.evaluate(async (data) => {
+      const image = new Image();
+      image.src = data;
+      await image.decode();
+      const c = document.createElement('canvas');
+      [c.width, c.height] = [image.naturalWidth, image.naturalHeight];
+      const ctx = c.getContext('2d')!;
+      ctx.drawImage(image, 0, 0);
+      const px = ctx.getImageData(0, 0, c.width, c.height).data;
+      const out: Record<string, number> = {};
+      for (let o = 0; o < px.length; o += 4) {
+        if (px[o + 3] !== 255) continue;
+        const hex = `#${[px[o]!, px[o + 1]!, px[o + 2]!].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+        out[hex] = (out[hex] ?? 0) + 1;
+      }
+      return out;
+    }, src);
+    await check.close();
+    const perSeat = counts[TAKEN]! / 2;
+    expect(perSeat).toBeGreaterThan(0);
+    expect(counts[ARENA]).toBe(19_998 * perSeat);
+  }
+
+  // With scripts: the preview's paint is a user timing, and the interactive canvas takes its place with the same states.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+  const page = await phone.newPage();
+  await page.goto(`${origin}/${event.urlName}/tickets`);
+  await expect.poll(() => mapPainted(page), { timeout: 20_000 }).toBe(1);
+  await expect(page.getByTestId('seat-map-preview')).toHaveCount(0);
+  expect(await page.evaluate(() => performance.getEntriesByName('mq-seat-map-preview-painted').length)).toBe(1);
+  const plan = await seatPlan(page, organiser.tenantId, event.eventId);
+  await canvasOf(page).scrollIntoViewIfNeeded();
+  await expect.poll(async () => (await seatColours(page, plan)).filter((c, n) => c === (n < 2 ? TAKEN : ARENA)).length).toBe(20_000);
+  await page.screenshot({ path: '/tmp/paint-390-canvas.png' });
+  await phone.close();
+  const desk = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const wide = await desk.newPage();
+  await wide.goto(`${origin}/${event.urlName}/tickets`);
+  await expect.poll(() => mapPainted(wide), { timeout: 20_000 }).toBe(1);
+  await canvasOf(wide).scrollIntoViewIfNeeded();
+  await wide.screenshot({ path: '/tmp/paint-1280-canvas.png' });
+  await desk.close();
+  await organiser.ctx.dispose();
+});

@@ -158,3 +158,35 @@ export function adjacentRuns<S extends RunSeat>(free: readonly S[], size: number
 
 /** The map's state letters, one per seat number: free, held, sold, not for sale. */
 export const SEAT_STATE_CHARS = { free: 'f', held: 'h', sold: 's', closed: 'x' } as const;
+
+// Issue 27 (paint): what the map looks like, shared by the canvas (web seat-canvas.tsx) and the
+// server's preview image of it (seating/seat-preview.ts), so the two show a seat in the same colour.
+
+/** Free seats by category (the layout's category order, wrapping). */
+export const SEAT_CATEGORY_COLOURS = ['#6d4fd8', '#0f8f7e', '#d9822b', '#2b7bd9', '#c2417a', '#6f7f1a', '#8a5a2b', '#3b4a6b'] as const;
+export const seatCategoryColour = (i: number): string => SEAT_CATEGORY_COLOURS[((i % SEAT_CATEGORY_COLOURS.length) + SEAT_CATEGORY_COLOURS.length) % SEAT_CATEGORY_COLOURS.length]!;
+/** The buyer's own seats (with a gold ring). */
+export const SEAT_MINE_COLOUR = '#1d1b2e';
+export const SEAT_MINE_RING = '#f5c542';
+/** Held or sold. */
+export const SEAT_TAKEN_COLOUR = '#c4c7d3';
+/** Blocked, kept back, or of no ticket type. */
+export const SEAT_NOT_FOR_SALE_COLOUR = '#eef0f5';
+export const SEAT_STAGE_COLOUR = '#e7e3f7';
+/** A seat's radius in map units. */
+export const SEAT_RADIUS = 4;
+
+export type SeatPlanBox = { x: number; y: number; w: number; h: number };
+
+/** The map's bounds around its seats (their centres), with a margin and room above for the stage. */
+export function seatPlanBox(minX: number, minY: number, maxX: number, maxY: number): SeatPlanBox {
+  if (!Number.isFinite(minX)) [minX, minY, maxX, maxY] = [0, 0, 100, 100];
+  const pad = 14;
+  return { x: minX - pad, y: minY - pad - 26, w: maxX - minX + 2 * pad, h: maxY - minY + 2 * pad + 26 };
+}
+
+/** The stage's bar above the seats, in map units. */
+export function seatStageRect(box: SeatPlanBox): SeatPlanBox {
+  const w = Math.min(box.w * 0.5, 220);
+  return { x: box.x + box.w / 2 - w / 2, y: box.y + 4, w, h: 14 };
+}

@@ -414,6 +414,11 @@ export const ZPublicEvent = z.object({
     waitlist: z.boolean().optional(),
     /** Issue 28: the date's series (its public page is /series/{seriesUrlName}); null: not a series date. */
     seriesUrlName: z.string().nullable().optional(),
+    /**
+     * Issue 27 (paint): the event sells seats; `version` is its seating plan's (the map's) version.
+     * The ticket menu shows the map's preview image from the first paint. Null or absent: no seats.
+     */
+    seating: z.object({ version: z.string() }).nullable().optional(),
   }),
   ticketTypes: z.array(ZPublicTicketType),
   settings: ZPublicEventSettings,

@@ -6,7 +6,7 @@ import { EVENT_PAGE_CSP, publishedPageFor, withPublishedPage } from '../page-bui
 import { remember } from '../public-site/fast-path.js';
 import { acceptedEncoding, compressedBody, matchesEtag, PUBLIC_READ_CACHE } from '../public-site/snapshots.js';
 import type { EventPage } from './seo.js';
-import { originOf, renderEventPage, renderPublicEventsPage, robotsTxt, sitemapXml } from './service.js';
+import { originOf, renderEventPage, renderPublicEventsPage, robotsTxt, sitemapXml, withSeatPreview } from './service.js';
 
 const EVENT_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 
@@ -32,7 +32,8 @@ export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
       published: kind === 'home' ? () => publishedPageFor({ deps, site, eventName }) : undefined,
     });
     if (!found) return reply.callNotFound();
-    const rendered = found.page;
+    // Issue 27 (paint): a seated event's map preview shows the seats' states now, so such a page is not remembered.
+    const rendered = await withSeatPreview(deps, found.page);
     if (rendered.published) {
       // An organiser's published page (issue 10) replaces the default home, under its strict CSP;
       // rendered in the app when the build has the server renderer, else placed in the shell.
@@ -41,13 +42,14 @@ export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
     }
     reply.header('vary', 'accept-encoding');
     if (rendered.etag) {
-      reply.header('etag', rendered.etag).header('cache-control', PUBLIC_READ_CACHE);
+      // A page with the seats' states now (the map's preview) is revalidated by proxies too, not served stale.
+      reply.header('etag', rendered.etag).header('cache-control', rendered.seatPreview ? 'no-cache' : PUBLIC_READ_CACHE);
       if (matchesEtag(req.headers['if-none-match'], rendered.etag)) return reply.status(304).send();
     } else {
       reply.header('cache-control', 'no-cache');
     }
     reply.status(rendered.status).type('text/html; charset=utf-8');
-    if (rendered.etag) remember(deps, req, reply, { tenantId: tenant.id, body: rendered.html, etag: rendered.etag, until: found.until });
+    if (rendered.etag && !rendered.seatPreview) remember(deps, req, reply, { tenantId: tenant.id, body: rendered.html, etag: rendered.etag, until: found.until });
     const encoding = rendered.etag ? acceptedEncoding(req.headers['accept-encoding']) : null;
     if (!encoding) return reply.send(rendered.html);
     return reply.header('content-encoding', encoding).send(compressedBody(rendered, encoding));

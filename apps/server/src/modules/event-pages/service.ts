@@ -9,6 +9,7 @@ import { listUpcomingEvents, servePublicEvent, snapshotUntil } from '../public-s
 import { listPublicEvents } from './repository.js';
 import { escapeHtml, eventHead, eventsHead, headHtml, jsonForScript, type EventPage } from './seo.js';
 import { siteRendererFor } from './ssr.js';
+import { readSeatPreview, seatPreviewPath } from '../seating/seat-preview.js';
 
 // The attendee site's pages as HTML with their head (title, description, canonical, Open Graph,
 // Twitter card, schema.org Event) and the data the app starts from inline, so the first paint asks
@@ -59,7 +60,14 @@ function inject(shell: string, head: string, boot: Boot, rootHtml?: string): str
   return withHead.replace('<div id="root"></div>', () => `${root}\n    <script id="mq-boot" type="application/json">${jsonForScript(boot)}</script>`);
 }
 
-export type RenderedPage = { status: number; html: string; etag: string | null; published: PublishedPage | null };
+export type RenderedPage = {
+  status: number;
+  html: string;
+  etag: string | null;
+  published: PublishedPage | null;
+  /** Issue 27 (paint): the page shows a seated event's map preview, whose image (the seats' states now) is placed inline per answer (withSeatPreview). */
+  seatPreview?: { tenantId: string; eventId: string; src: string };
+};
 
 // Rendered pages by the snapshot's ETag (what they show) and the page: a snapshot re-read with the
 // same content keeps its pages; a change is a new ETag. The promise is kept, so a rush that arrives
@@ -135,7 +143,41 @@ async function renderPage(opts: {
   } else {
     html = inject(shell.html, head, { context, event: opts.event });
   }
-  return { status: 200, html, published, etag: `"${opts.etag.slice(1, -1)}-${shell.hash}-${opts.page}${published ? `-p${published.version}` : ''}"` };
+  const src = `src="${seatPreviewPath(opts.event.tenantId, opts.event.id)}"`;
+  const seatPreview = opts.event.details.seating && html.includes(src) ? { tenantId: opts.event.tenantId, eventId: opts.event.id, src } : undefined;
+  return { status: 200, html, published, seatPreview, etag: `"${opts.etag.slice(1, -1)}-${shell.hash}-${opts.page}${published ? `-p${published.version}` : ''}"` };
+}
+
+// The pages with a seat map's preview as sent, by the page's and the image's ETags (each keeps its compressed forms).
+const withPreviews = new Map<string, RenderedPage>();
+
+/**
+ * Issue 27 (paint): a page showing a seated event's map preview with the image of the seats' states
+ * now inline (a data: URL), so the map paints with the page, before any script or other request (and
+ * without JavaScript). The page's ETag then names the image too. The page itself is unchanged for
+ * anything else (the app's <img> would ask the same image by its address).
+ */
+export async function withSeatPreview(deps: Deps, page: RenderedPage): Promise<RenderedPage> {
+  const spot = page.seatPreview;
+  if (!spot) return page;
+  let preview;
+  try {
+    preview = await readSeatPreview({ deps, tenantId: spot.tenantId, eventId: spot.eventId });
+  } catch (err) {
+    // The seating went away since the snapshot: the <img> asks its address (a 404 shows nothing).
+    if (err instanceof AppError && err.status === 404) return page;
+    throw err;
+  }
+  const etag = page.etag ? `"${page.etag.slice(1, -1)}-${preview.etag.slice(1, -1)}"` : null;
+  const key = `${etag ?? page.html.length}|${preview.etag}`;
+  let hit = withPreviews.get(key);
+  if (!hit) {
+    const html = page.html.replace(spot.src, () => `src="data:image/png;base64,${preview.png.toString('base64')}"`);
+    hit = { ...page, html, etag };
+    if (withPreviews.size >= RENDERED_MAX) withPreviews.delete(withPreviews.keys().next().value!);
+    withPreviews.set(key, hit);
+  }
+  return hit;
 }
 
 /**

@@ -138,6 +138,44 @@ describe('server-rendered event pages', () => {
   });
 });
 
+describe("a seated event's ticket menu (issue 27 paint)", () => {
+  it("carries the seat map's preview inline: the seats' states of the moment as a PNG, so the map paints with the page", async () => {
+    // Its own tenant (the lists above stay as they are).
+    const hall = await givenTenant(server, { name: 'Round Hall' });
+    const boss = await signedIn(server, await givenUser(server, { tenant: { id: hall.id, roles: ['tenant_admin'] } }), hall.url);
+    const seated = await givenEventOnSale(server, hall.id, { name: 'In The Round', ticketTypes: [{ name: 'Stalls', price: 4000, quantity: 12 }] });
+    const layout = await boss.post(`/api/tenants/${hall.id}/venue-layouts`, { name: 'Round', sections: [{ name: 'Stalls', category: 'Stalls', rows: 2, seatsPerRow: 6 }] });
+    expect(layout.status).toBe(201);
+    expect((await boss.put(`/api/tenants/${hall.id}/events/${seated.id}/seating`, { layoutId: layout.body.id, categories: [{ category: 'Stalls', ticketTypeId: seated.ticketTypeIds[0] }] })).status).toBe(200);
+    const visitor = server.client(hall.url);
+    const imageOf = (html: string) => {
+      const m = /<img[^>]*src="data:image\/png;base64,([A-Za-z0-9+/=]+)"[^>]*elementtiming="mq-seat-map-preview"/.exec(rootOf(html));
+      expect(m, 'the ticket menu carries the preview image inline').not.toBeNull();
+      return Buffer.from(m![1]!, 'base64');
+    };
+    const page = await visitor.get(`/${seated.urlName}/tickets`);
+    expect(page.status).toBe(200);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(rootOf(page.body as string)).toContain('data-testid="seat-map-preview"');
+    expect(bootOf(page.body as string).event.details.seating).toEqual({ version: expect.any(String) });
+    // The image inline is the preview route's, byte for byte.
+    const route = await visitor.request('GET', `/api/p/tenants/${hall.id}/events/${seated.id}/seat-preview.png`);
+    expect(imageOf(page.body as string).equals(route.raw)).toBe(true);
+    // A seat taken since: the next page shows it taken, under another ETag (an If-None-Match of the old page is not a 304).
+    expect((await visitor.post(`/api/p/tenants/${hall.id}/events/${seated.id}/seat-holds`, { seats: [0, 1] })).status).toBe(201);
+    const next = await visitor.request('GET', `/${seated.urlName}/tickets`, undefined, { 'if-none-match': String(page.headers.etag) });
+    expect(next.status).toBe(200);
+    expect(next.headers.etag).not.toBe(page.headers.etag);
+    const taken = await visitor.request('GET', `/api/p/tenants/${hall.id}/events/${seated.id}/seat-preview.png`);
+    expect(taken.raw.equals(route.raw)).toBe(false);
+    expect(imageOf(next.body as string).equals(taken.raw)).toBe(true);
+    expect((await visitor.request('GET', `/${seated.urlName}/tickets`, undefined, { 'if-none-match': String(next.headers.etag) })).status).toBe(304);
+    // An event without seats has no preview.
+    const plain = rootOf((await site().get(`/${event.urlName}/tickets`)).body as string);
+    expect(plain).not.toContain('seat-map-preview');
+  });
+});
+
 describe("the tenant host's /events", () => {
   it('is the public list of upcoming events for a visitor: name, date, venue, price from, link; with its head and an ItemList', async () => {
     const res = await site().get('/events');

@@ -26,6 +26,7 @@ import type * as ticketTypesRepo from '../ticket-types/repository.js';
 import { forget } from './fast-path.js';
 import { listUpcomingPublishedEvents, seriesUrlNameOf } from './repository.js';
 import { isWaitlistOn } from '../waitlist/join-waitlist.js';
+import { eventSeatingVersion } from '../seating/repository.js';
 import { createSnapshotCache, type Published, type SnapshotCache } from './snapshots.js';
 
 // The attendee site's reads (spec reports-payouts-checkout §2 attendee routes, §7). The tenant is
@@ -161,11 +162,18 @@ export async function getPublicEvent({
       waitlist: event.status === 'published' && (await isWaitlistOn(deps.db, event.tenantId, event.id)),
       // Issue 28: a date of a series links back to the series' page ("All dates").
       seriesUrlName: await seriesUrlNameOf(deps.db, event.tenantId, event.seriesId),
+      // Issue 27 (paint): a seated event's ticket menu shows its map's preview from the first paint.
+      seating: await seatingOf(deps, event.tenantId, event.id),
     },
     // Ticket types switched off by the organiser are not on the menu; every other one is, with its availability.
     ticketTypes: onSale ? types.filter((t) => t.active && isSoldOn(t.soldAt, 'online')).map((t) => toPublicTicketType(t, types, now, config)) : [],
     settings: toSettings(event, types, charity, pricing?.settings.autoShowActiveTicketsAsSoldOut ?? false),
   };
+}
+
+async function seatingOf(deps: Deps, tenantId: string, eventId: string): Promise<{ version: string } | null> {
+  const version = await eventSeatingVersion(deps.db, tenantId, eventId);
+  return version === null ? null : { version };
 }
 
 const publicEventCaches = new WeakMap<Deps['db'], SnapshotCache<TPublicEvent>>();

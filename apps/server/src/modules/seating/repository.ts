@@ -165,6 +165,24 @@ export async function analyzeSeating(db: Db): Promise<void> {
 
 // ---- the map -----------------------------------------------------------------------------------
 
+/** The event's seating plan's version (when its seats were copied), or null: the event sells no seats. One row by key. */
+export async function eventSeatingVersion(db: DbOrTx, tenantId: string, eventId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ createdAt: eventSeating.createdAt })
+    .from(eventSeating)
+    .where(and(eq(eventSeating.tenantId, tenantId), eq(eventSeating.eventId, eventId)));
+  return row ? `${row.createdAt.getTime()}` : null;
+}
+
+/** What the map's preview image needs of each seat (by number): its position and category. */
+export async function previewSeats(db: DbOrTx, tenantId: string, eventId: string) {
+  return db
+    .select({ x: eventSeats.x, y: eventSeats.y, category: eventSeats.category })
+    .from(eventSeats)
+    .where(and(eq(eventSeats.tenantId, tenantId), eq(eventSeats.eventId, eventId)))
+    .orderBy(asc(eventSeats.n));
+}
+
 export async function mapSeats(db: DbOrTx, tenantId: string, eventId: string) {
   return db
     .select({

@@ -23,6 +23,7 @@ import { holdSeats, releaseSeats } from './hold-seats.js';
 import { createLayout, deleteLayout, getLayout, listLayouts, updateLayout } from './layouts.js';
 import { registerSeatHoldJobs } from './seat-hold-jobs.js';
 import { readSeatMap, readSeatStates } from './seat-map.js';
+import { readSeatPreview } from './seat-preview.js';
 
 const tags = ['seating'];
 const ZTenantParams = z.object({ tenantId: z.string() });
@@ -87,6 +88,17 @@ export function registerSeatingRoutes(app: FastifyInstance, deps: Deps) {
     const states = await readSeatStates({ deps, tenantId: siteCtxOf(req).tenant.id, eventId: req.params.eventId });
     return etagged(req, reply, `"s${states.version}"`, states);
   });
+  // Issue 27 (paint): the map as a small image of the seats' states now (the ticket menu shows it until the interactive map paints).
+  r.get(
+    `${site}/seat-preview.png`,
+    { config: { access: { kind: 'site' } }, schema: { tags, summary: "The seat map's preview: a PNG of every seat in its state's colour", params: ZSiteParams } },
+    async (req, reply) => {
+      const preview = await readSeatPreview({ deps, tenantId: siteCtxOf(req).tenant.id, eventId: req.params.eventId });
+      reply.header('ETag', preview.etag).header('Cache-Control', 'no-cache');
+      if (req.headers['if-none-match'] === preview.etag) return reply.status(304).send();
+      return reply.type('image/png').send(preview.png);
+    },
+  );
   const perAddress = { max: deps.config.rateLimitOrdersPerMinute, timeWindow: 60_000, keyGenerator: (req: FastifyRequest) => `${req.routeOptions.url}|${req.ip}` };
   r.post(
     `${site}/seat-holds`,

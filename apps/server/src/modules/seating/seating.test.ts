@@ -1,4 +1,5 @@
-import { SM, type TVenueLayoutInput } from '@marquee/core';
+import { SEAT_NOT_FOR_SALE_COLOUR, SEAT_TAKEN_COLOUR, seatCategoryColour, SM, type TVenueLayoutInput } from '@marquee/core';
+import sharp from 'sharp';
 import { and, eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +73,18 @@ async function seatedEvent(): Promise<{ e: GivenEventOnSale; layoutId: string }>
   });
   expect(set.status).toBe(200);
   return { e, layoutId: layout.body.id };
+}
+
+/** A PNG's opaque pixels by colour (#rrggbb). */
+async function colourCounts(png: Buffer): Promise<Map<string, number>> {
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const counts = new Map<string, number>();
+  for (let o = 0; o < info.width * info.height * 4; o += 4) {
+    if (data[o + 3] !== 255) continue;
+    const hex = `#${[data[o]!, data[o + 1]!, data[o + 2]!].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+    counts.set(hex, (counts.get(hex) ?? 0) + 1);
+  }
+  return counts;
 }
 
 const seatRow = async (e: { id: string }, n: number) =>
@@ -192,6 +205,33 @@ describe('the seat map and seat holds (attendee site)', () => {
     expect((await site(other).get(`${pub(e, other)}/seat-map`)).status).toBe(404);
     const plain = await givenEventOnSale(server, tenant.id);
     expect((await site().get(`${pub(plain)}/seat-map`)).status).toBe(404);
+  });
+
+  it("draws the map's preview: a PNG of every seat in its state's colour (the canvas's), new with each change of the states (issue 27 paint)", async () => {
+    const { e } = await seatedEvent();
+    const first = await site().request('GET', `${pub(e)}/seat-preview.png`);
+    expect(first.status).toBe(200);
+    expect(first.headers['content-type']).toBe('image/png');
+    expect(first.headers['cache-control']).toBe('no-cache');
+    const before = await colourCounts(first.raw);
+    // Seat 0 (Stalls A1) is blocked: not for sale; the 21 others free in their category's colour; none taken.
+    const side2 = before.get(SEAT_NOT_FOR_SALE_COLOUR)!;
+    expect(side2).toBeGreaterThan(0);
+    expect(before.get(seatCategoryColour(0))! + before.get(seatCategoryColour(1))!).toBe(21 * side2);
+    expect(before.get(SEAT_TAKEN_COLOUR) ?? 0).toBe(0);
+    const etag = String(first.headers.etag);
+    expect((await site().request('GET', `${pub(e)}/seat-preview.png`, undefined, { 'if-none-match': etag })).status).toBe(304);
+    // Two seats held: the next image shows them taken (and has another ETag).
+    expect((await site().post(`${pub(e)}/seat-holds`, { seats: [1, 2] })).status).toBe(201);
+    const after = await site().request('GET', `${pub(e)}/seat-preview.png`, undefined, { 'if-none-match': etag });
+    expect(after.status).toBe(200);
+    expect(after.headers.etag).not.toBe(etag);
+    expect((await colourCounts(after.raw)).get(SEAT_TAKEN_COLOUR)).toBe(2 * side2);
+    // Another tenant's host, an event without seats, a bad id: no image, never a 500.
+    expect((await site(other).request('GET', `${pub(e, other)}/seat-preview.png`)).status).toBe(404);
+    const plain = await givenEventOnSale(server, tenant.id);
+    expect((await site().request('GET', `${pub(plain)}/seat-preview.png`)).status).toBe(404);
+    expect((await site().request('GET', `/api/p/tenants/${tenant.id}/events/not-a-uuid/seat-preview.png`)).status).toBe(400);
   });
 
   it('holds picked seats with their labels; a taken, blocked or unknown seat is refused and nothing is written', async () => {

@@ -11,6 +11,8 @@ const site = (tenantId: string, eventId: string) => `/api/p/tenants/${encodeURIC
 export const fetchSeatMap = (tenantId: string, eventId: string, signal?: AbortSignal) => api.get<TSeatMap>(`${site(tenantId, eventId)}/seat-map`, undefined, signal);
 /** Each seat's state; an empty string: the event has no seats. Revalidated with the ETag (Cache-Control: no-cache), so an unchanged poll is a 304. */
 export const fetchSeatStates = (tenantId: string, eventId: string, signal?: AbortSignal) => api.get<TSeatStates>(`${site(tenantId, eventId)}/seat-states`, undefined, signal);
+/** Issue 27 (paint): the map's preview image (a PNG of the seats' states now); the server-rendered ticket menu carries it inline. */
+export const seatPreviewUrl = (tenantId: string, eventId: string) => `${site(tenantId, eventId)}/seat-preview.png`;
 export const holdSeats = (tenantId: string, eventId: string, body: TSeatHoldRequest) => api.post<TSeatHold>(`${site(tenantId, eventId)}/seat-holds`, body);
 export const releaseSeats = (tenantId: string, eventId: string, holdId: string, token: string) => api.post<TSuccess>(`${site(tenantId, eventId)}/seat-holds/${encodeURIComponent(holdId)}/release`, { token });
 

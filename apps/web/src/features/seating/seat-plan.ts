@@ -1,14 +1,14 @@
 // Issue 27 (seat map on a phone): the seat plan as typed arrays for the canvas (seat-canvas.tsx), and a
 // grid index that finds the seat under a tap without looking at 20,000 seats.
-import type { TSeatMap } from '@marquee/core';
+import { SEAT_RADIUS, seatPlanBox, type SeatPlanBox, type TSeatMap } from '@marquee/core';
 
-/** A seat's radius in plan units. */
-export const SEAT_RADIUS = 4;
+/** A seat's radius in plan units (core's: the server's preview image draws the same map). */
+export { SEAT_RADIUS };
 const R = SEAT_RADIUS;
 /** The grid index's cell, in plan units. */
 const CELL = 16;
 
-export type Box = { x: number; y: number; w: number; h: number };
+export type Box = SeatPlanBox;
 
 /** The plan as typed arrays, its bounds (with room above for the stage) and a grid index (cell -> seats). */
 export type SeatPlan = { n: number; xs: Float32Array; ys: Float32Array; cats: Uint16Array; flags: Uint8Array; box: Box; cols: number; rows: number; cellStart: Int32Array; cellSeats: Int32Array };
@@ -31,9 +31,7 @@ export function planOf(map: TSeatMap): SeatPlan {
     if (s[4] < minY) minY = s[4];
     if (s[4] > maxY) maxY = s[4];
   }
-  if (!Number.isFinite(minX)) [minX, minY, maxX, maxY] = [0, 0, 100, 100];
-  const pad = 14;
-  const box = { x: minX - pad, y: minY - pad - 26, w: maxX - minX + 2 * pad, h: maxY - minY + 2 * pad + 26 };
+  const box = seatPlanBox(minX, minY, maxX, maxY);
   // The grid: counting sort of the seats by cell.
   const cols = Math.max(1, Math.ceil(box.w / CELL));
   const rows = Math.max(1, Math.ceil(box.h / CELL));

@@ -1,4 +1,14 @@
-import type { TSeatMap } from '@marquee/core';
+import {
+  SEAT_CATEGORY_COLOURS,
+  SEAT_MINE_COLOUR,
+  SEAT_MINE_RING,
+  SEAT_NOT_FOR_SALE_COLOUR,
+  SEAT_STAGE_COLOUR,
+  SEAT_TAKEN_COLOUR,
+  seatCategoryColour,
+  seatStageRect,
+  type TSeatMap,
+} from '@marquee/core';
 import { useEffect, useMemo, useRef } from 'react';
 import { planOf, seatAt, SEAT_RADIUS as R, type SeatPlan } from '../seat-plan';
 import css from './seating.module.css';
@@ -12,12 +22,13 @@ import css from './seating.module.css';
 // once they are big enough to show one. The canvas is aria-hidden: the list by section and row
 // beside it (seat-picker.tsx) is the keyboard and screen-reader way to choose.
 
-export const CATEGORY_COLOURS = ['#6d4fd8', '#0f8f7e', '#d9822b', '#2b7bd9', '#c2417a', '#6f7f1a', '#8a5a2b', '#3b4a6b'];
-export const colourOf = (i: number) => CATEGORY_COLOURS[((i % CATEGORY_COLOURS.length) + CATEGORY_COLOURS.length) % CATEGORY_COLOURS.length]!;
-export const MINE_COLOUR = '#1d1b2e';
-export const MINE_RING = '#f5c542';
-export const TAKEN_COLOUR = '#c4c7d3';
-export const NOT_FOR_SALE_COLOUR = '#eef0f5';
+// The colours are core's (the server's preview image of the map uses the same).
+export const CATEGORY_COLOURS = SEAT_CATEGORY_COLOURS;
+export const colourOf = seatCategoryColour;
+export const MINE_COLOUR = SEAT_MINE_COLOUR;
+export const MINE_RING = SEAT_MINE_RING;
+export const TAKEN_COLOUR = SEAT_TAKEN_COLOUR;
+export const NOT_FOR_SALE_COLOUR = SEAT_NOT_FOR_SALE_COLOUR;
 /** A tap this far from a seat (CSS px) still picks it. */
 const TAP_SLOP_PX = 10;
 
@@ -102,10 +113,10 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
     const TX = tx * dpr;
     const TY = ty * dpr;
     // The stage.
-    const stageW = Math.min(p.box.w * 0.5, 220);
-    ctx.fillStyle = '#e7e3f7';
+    const stage = seatStageRect(p.box);
+    ctx.fillStyle = SEAT_STAGE_COLOUR;
     ctx.beginPath();
-    ctx.roundRect((p.box.x + p.box.w / 2 - stageW / 2) * K + TX, (p.box.y + 4) * K + TY, stageW * K, 14 * K, 4 * K);
+    ctx.roundRect(stage.x * K + TX, stage.y * K + TY, stage.w * K, stage.h * K, 4 * K);
     ctx.fill();
     if (8 * K >= 6 * dpr) {
       ctx.fillStyle = '#4a3d8f';

@@ -14,6 +14,7 @@ import { toast } from '../kit/toast';
 import { eventDateLine, money, shortMoment, venueLines } from '../format';
 import { JoinWaitlist } from '../../waitlist/components/join-waitlist';
 import { useEventOutlet } from './event-layout';
+import { SeatMapPreview } from './seat-map-preview';
 import site from './site.module.css';
 import css from './ticket-menu.module.css';
 
@@ -66,16 +67,20 @@ export function TicketMenuPage() {
     refetchInterval: (q) => (q.state.data?.states ? SEAT_POLL_MS : false),
   });
   const seated = !!seatStates.data?.states;
+  // Issue 27 (paint): the event says it sells seats (its snapshot), so the plan and the map's code
+  // load beside the states rather than after them; the preview image shows the map meanwhile.
+  const seatedEvent = !!d.seating;
   const seatMap = useQuery({
     queryKey: ['site', 'seat-map', event.id],
     queryFn: ({ signal }) => fetchSeatMap(event.tenantId, event.id, signal),
-    enabled: seated,
+    enabled: seated || seatedEvent,
     staleTime: 60_000,
   });
   // The map's code loads beside the plan, not after it (one round trip fewer before the map paints).
   useEffect(() => {
-    if (seated) void import('./seat-picker');
-  }, [seated]);
+    if (seated || seatedEvent) void import('./seat-picker');
+  }, [seated, seatedEvent]);
+  const preview = seatedEvent ? <SeatMapPreview tenantId={event.tenantId} eventId={event.id} eventTitle={d.name} /> : null;
   const seatedIds = new Set((seatMap.data?.categories ?? []).map((c) => c.ticketTypeId));
 
   const quantityOf = (id: string) => items.find((i) => i.id === id)?.quantity ?? 0;
@@ -129,10 +134,12 @@ export function TicketMenuPage() {
         </div>
       </div>
 
-      {seated && seatMap.data && (
-        <Suspense fallback={<p className={css.empty}>Loading the seat map…</p>}>
+      {seated && seatMap.data ? (
+        <Suspense fallback={preview ?? <p className={css.empty}>Loading the seat map…</p>}>
           <SeatPicker event={event} eventName={eventName} map={seatMap.data} states={seatStates.data?.states ?? ''} refresh={() => void seatStates.refetch()} />
         </Suspense>
+      ) : (
+        preview
       )}
 
       <div className={css.list}>
