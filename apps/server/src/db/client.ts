@@ -14,8 +14,13 @@ import { lockPgliteDir } from './pglite-lock.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
-/** One type for both drivers: every repository takes a Db (or a transaction of one). */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/**
+ * One type for both drivers: every repository takes a Db (or a transaction of one). Without
+ * Drizzle's relational query API (`db.query.<table>`, unused here): given the schema, Drizzle built
+ * a query builder for each of its 80-odd tables at every transaction, a share of a box-office sale's
+ * CPU (docs/decisions.md "Issue 23 (box)"). Tables are imported from ./schema where they are used.
+ */
+export type Db = PgDatabase<PgQueryResultHKT>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
 
@@ -89,7 +94,7 @@ export async function openDatabase(opts: {
     // An idle connection the server drops (a restart, a failover) emits 'error' on the pool; unheard, it
     // would end the process. The pool discards that connection and the next query opens another.
     pool.on('error', (err) => console.error(JSON.stringify({ level: 'error', msg: 'postgres: idle connection lost', err: err.message })));
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const db = drizzlePg(pool) as unknown as Db;
     const exclusively = async <T>(fn: () => Promise<T>): Promise<T> => {
       const client = await pool.connect();
       let broken: Error | undefined;
@@ -115,7 +120,7 @@ export async function openDatabase(opts: {
         if (await isCurrent(db)) return false;
         return exclusively(async () => {
           if (await isCurrent(db)) return false;
-          await migratePg(drizzlePg(pool, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+          await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_DIR });
           await applySqlFunctions(db);
           return true;
         });
@@ -140,7 +145,7 @@ export async function openDatabase(opts: {
   }
   // Counted only once someone asks (the first metrics scrape): until then every query runs unwrapped.
   let use: { active: number; queued: number } | null = null;
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite(client) as unknown as Db;
   return {
     db,
     kind: 'pglite',
@@ -150,7 +155,7 @@ export async function openDatabase(opts: {
     },
     migrate: async () => {
       if (await isCurrent(db)) return false;
-      await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+      await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
       await applySqlFunctions(db);
       return true;
     },

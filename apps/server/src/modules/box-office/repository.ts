@@ -1,12 +1,15 @@
 import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { orderLines, orders, tickets } from '../../db/schema/index.js';
+import { cashDrawerMovements, cashDrawers, orderLines, orders, tickets } from '../../db/schema/index.js';
 import type { OrderInsert } from '../orders/repository.js';
 
 // The box office's SQL (issue 23, docs/box-office.md). Its inventory step is the website's:
 // mq_take_holds (src/db/functions/mq-take-holds.sql), called inside the sale's transaction.
 
 export type OrderRow = typeof orders.$inferSelect;
+
+/** takeAndPay's verdict when a cash sale's seller has no open drawer (nothing taken). */
+export const NO_DRAWER = 'noDrawer';
 
 /** One order for mq_take_holds, as checkout/repository.ts holdItem builds it for the website. */
 export type TakeItem = {
@@ -22,20 +25,40 @@ export type TakeItem = {
  * ends) and, when it took them, turns the sale's draft order paid in the same statement: the locks
  * are held from here to the commit, so the fewer statements after the take, the shorter every other
  * sale of the event waits. The verdict is mq_take_holds's ('ok', or why not; nothing paid then).
+ *
+ * `drawer` (a cash sale, issue 23 box): the seller's open cash drawer is locked and the sale's cash
+ * moved into it by the same statement, before the take (the take's CTE reads the drawer's, so the
+ * drawer's row lock is taken first: the lock order has drawers before ticket types). Without an open
+ * drawer nothing is taken: the answer is 'noDrawer'.
  */
 export async function takeAndPay(
   tx: DbOrTx,
   item: TakeItem,
   paid: { tenantId: string; orderId: string; paidAt: Date; provider: string; paymentMethod: string },
+  drawer?: { userId: string; movementId: string; amount: number },
 ): Promise<string> {
+  const take = sql`mq_take_holds(${JSON.stringify([item])}::jsonb)`;
   const res = (await tx.execute(sql`
-    with taken as (select mq_take_holds(${JSON.stringify([item])}::jsonb) as v),
+    with ${
+      drawer
+        ? sql`d as (
+      select id from ${cashDrawers}
+      where tenant_id = ${paid.tenantId}::uuid and user_id = ${drawer.userId}::uuid and closed_at is null
+      for update),
+    m as (
+      insert into ${cashDrawerMovements} (tenant_id, id, drawer_id, kind, order_id, refund_id, amount)
+      select ${paid.tenantId}::uuid, ${drawer.movementId}::uuid, d.id, 'sale', ${paid.orderId}::uuid, null, ${drawer.amount}::int
+      from d where ${drawer.amount}::int <> 0
+      returning 1),
+    taken as (select case when exists (select 1 from d) then ${take} else array[${NO_DRAWER}::text] end as v),`
+        : sql`taken as (select ${take} as v),`
+    }
     paid as (
       update ${orders} set status = 'processing', paid_at = ${paid.paidAt.toISOString()}::timestamptz, payment_provider = ${paid.provider},
         payment_method = ${paid.paymentMethod}, updated_at = now()
       where tenant_id = ${paid.tenantId}::uuid and id = ${paid.orderId}::uuid and status = 'draft' and (select v[1] from taken) = 'ok'
       returning id)
-    select (select v[1] from taken) as verdict, (select count(*) from paid)::int as paid`)) as unknown as { rows: Array<{ verdict: string | null; paid: number }> };
+    select (select v[1] from taken) as verdict, (select count(*) from paid)::int as paid${drawer ? sql`, (select count(*) from m)::int as moved` : sql``}`)) as unknown as { rows: Array<{ verdict: string | null; paid: number }> };
   const row = res.rows[0];
   const verdict = row?.verdict ?? 'changed';
   if (verdict === 'ok' && Number(row?.paid) !== 1) throw new Error(`box-office sale ${paid.orderId}: taken but not paid`);

@@ -16,7 +16,7 @@ import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { isUniqueViolation } from '../../platform/db-errors.js';
 import { AppError, DomainError, notFound } from '../../platform/errors.js';
-import { takeCashIntoDrawer } from '../cash-drawers/cash-movements.js';
+import { drawerNotOpen, takeCashIntoDrawer } from '../cash-drawers/cash-movements.js';
 import { admitOnSale } from '../checkin/service.js';
 import { signTicketCode } from '../checkin/ticket-code.js';
 import { cartConflict, checkCart } from '../checkout/cart.js';
@@ -266,7 +266,11 @@ export async function sellInTx(deps: Deps, tx: Tx, p: SellInTx): Promise<{ order
   // Cash goes into the seller's open drawer (issue 23 part B); without one the sale is refused
   // (DRAWER_NOT_OPEN) and this transaction takes nothing. The drawer comes after the order's rows and
   // before the ticket types and the event (the lock order); only its owner's sales and refunds lock it.
-  if (method === 'cash') await takeCashIntoDrawer(tx, { tenantId, userId: ctx.user.id, orderId, amount: priced.totalAmount });
+  // With no seats between them, the drawer's lock and movement are the take's own statement, first in
+  // it (issue 23 box: one round trip fewer); with seats, the drawer's statement comes before the seats'.
+  const cash = method === 'cash';
+  const drawerInTake = cash && !p.seats;
+  if (cash && !drawerInTake) await takeCashIntoDrawer(tx, { tenantId, userId: ctx.user.id, orderId, amount: priced.totalAmount });
   // The seats (lock order 2b: after the drawer, before the take's ticket types and event).
   const seatOf = p.seats ? await sellHeldSeats(tx, { tenantId, eventId: event.id, orderId, holdId: p.seats.holdId }) : null;
 
@@ -279,7 +283,9 @@ export async function sellInTx(deps: Deps, tx: Tx, p: SellInTx): Promise<{ order
       admissionOrders: null,
     },
     { tenantId, orderId, paidAt, provider, paymentMethod: method },
+    drawerInTake ? { userId: ctx.user.id, movementId: randomUUID(), amount: priced.totalAmount } : undefined,
   );
+  if (verdict === repo.NO_DRAWER) throw drawerNotOpen();
   const outcome = toOutcome(verdict);
   if (!outcome.ok) throw refusal(outcome, snapshot, lines, p.now);
 

@@ -16,9 +16,12 @@ import * as repo from './repository.js';
  */
 export async function takeCashIntoDrawer(tx: Tx, p: { tenantId: string; userId: string; orderId: string; amount: number }): Promise<string> {
   const drawerId = await repo.lockOpenDrawerAndMove(tx, { tenantId: p.tenantId, userId: p.userId, id: randomUUID(), kind: 'sale', orderId: p.orderId, refundId: null, amount: p.amount });
-  if (!drawerId) throw new DomainError('DRAWER_NOT_OPEN', M.drawerNotOpen);
+  if (!drawerId) throw drawerNotOpen();
   return drawerId;
 }
+
+/** The refusal of a cash sale or refund by someone with no open drawer. */
+export const drawerNotOpen = () => new DomainError('DRAWER_NOT_OPEN', M.drawerNotOpen);
 
 /**
  * The refunder's open drawer, locked before the refund gives any seat back (lock order: a drawer

@@ -335,9 +335,12 @@ function doorScanSql(by: 'uid' | 'id', guarded: boolean): SQL {
       },
       'scan',
     )}
-    select ${guarded ? sql`guard_session.*, exists (select 1 from guard_allowed) as allowed, ` : sql``}door.*, exists (select 1 from scan) as admitted,
-      exists (select 1 from known) as known, (select result from refusal) as refused, (select details from refusal) as refused_details
-    from ${guarded ? sql`guard_session left join door on true` : sql`door`}`;
+    -- One column, the row as JSON (issue 26, scan3): the pg client's work per column of an answer
+    -- (a parser per field, a Date per timestamp) was a share of a scan's CPU; JSON.parse reads it whole.
+    select row_to_json(x)::text as r from (
+      select ${guarded ? sql`guard_session.*, exists (select 1 from guard_allowed) as allowed, ` : sql``}door.*, exists (select 1 from scan) as admitted,
+        exists (select 1 from known) as known, (select result from refusal) as refused, (select details from refusal) as refused_details
+      from ${guarded ? sql`guard_session left join door on true` : sql`door`}) x`;
 }
 
 /** The statements' text and parameters, compiled once (the text is constant: prepared by name on PostgreSQL). */
@@ -374,7 +377,7 @@ export type DoorScan = {
  */
 export async function scanDoorTicket(db: Db, by: 'uid' | 'id', values: DoorScanParams): Promise<DoorScan | null> {
   const statement = doorScanStatements[by];
-  const [r] = await runPrepared(db, statement.name, statement.text, fillPlaceholders(statement.params, values));
+  const r = rowOf(await runPrepared(db, statement.name, statement.text, fillPlaceholders(statement.params, values)));
   return r ? doorScanOf(r) : null;
 }
 
@@ -388,9 +391,15 @@ export type GuardedDoorScan = { session: GuardSession | null; stale: unknown; al
  */
 export async function scanDoorTicketGuarded(db: Db, by: 'uid' | 'id', values: DoorScanParams & GuardStatementParams): Promise<GuardedDoorScan> {
   const statement = by === 'uid' ? doorScanStatements.guardedUid : doorScanStatements.guardedId;
-  const [r] = await runPrepared(db, statement.name, statement.text, fillPlaceholders(statement.params, values));
+  const r = rowOf(await runPrepared(db, statement.name, statement.text, fillPlaceholders(statement.params, values)));
   if (!r) return { session: null, stale: false, allowed: false, scan: null };
   return { session: guardSessionOf(r, 'gs_'), stale: r.gs_stale, allowed: asBool(r.allowed), scan: r.id == null ? null : doorScanOf(r) };
+}
+
+/** The door statement's one row, its one column `r` the row as JSON (text), or undefined. */
+function rowOf(rows: Array<Record<string, unknown>>): Record<string, unknown> | undefined {
+  const raw = rows[0]?.r;
+  return raw == null ? undefined : ((typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, unknown>);
 }
 
 function doorScanOf(r: Record<string, unknown>): DoorScan {

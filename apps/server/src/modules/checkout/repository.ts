@@ -20,12 +20,20 @@ type SettingsRow = typeof ticketSettings.$inferSelect;
 type RuleRow = typeof surchargeRules.$inferSelect;
 type DiscountRow = typeof discountCodes.$inferSelect;
 
+/** Per table, its columns as rowFromJson reads them (the property, the column's name, a timestamp?), listed once. */
+const jsonColumns = new WeakMap<PgTable, Array<readonly [key: string, name: string, timestamp: boolean]>>();
+
 /** A row as Drizzle would return it, from the same row serialised with to_jsonb (snake_case keys). */
 function rowFromJson<T>(table: PgTable, json: Record<string, unknown>): T {
+  let columns = jsonColumns.get(table);
+  if (!columns) {
+    columns = Object.entries(getTableColumns(table)).map(([key, column]) => [key, column.name, column.columnType === 'PgTimestamp'] as const);
+    jsonColumns.set(table, columns);
+  }
   const out: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
-    const value = json[column.name];
-    out[key] = value !== null && value !== undefined && column.columnType === 'PgTimestamp' ? new Date(value as string) : (value ?? null);
+  for (const [key, name, timestamp] of columns) {
+    const value = json[name];
+    out[key] = value === null || value === undefined ? null : timestamp ? new Date(value as string) : value;
   }
   return out as T;
 }

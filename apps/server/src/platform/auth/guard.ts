@@ -260,10 +260,12 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
       await checkAccess(req);
       return tenantCtxOf(req);
     };
+    const inStatement = guardStatementParams(req, token);
     return {
-      inStatement: guardStatementParams(req, token),
+      inStatement,
       complete: async (found, stale) => {
-        if (found) await touchIfStale(db, sha256(token), stale);
+        // The token's hash, made once a request (the statement's parameters carry it).
+        if (found) await touchIfStale(db, inStatement?.tokenHash ?? sha256(token), stale);
         applySession(ctx, token, found);
         return finish();
       },
