@@ -30,7 +30,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { CONNECTIONS, serverThreadCpuMs } from './load-generator.js';
+import { CONNECTIONS, serverThreadCpuMs, startProfile } from './load-generator.js';
 import { loadServer } from './server.js';
 import { percentile, requirePostgres, seedGaEvent, seedTenant, startServer } from './support.js';
 
@@ -200,7 +200,8 @@ async function main() {
     // A: the sale alone. B: the same sale of another event while the readers read it.
     // The server's event loop in each sale (issue 26): how late a timer of 1 ms runs (the delay a read
     // answered by the fast path waits for its turn), and the main thread's CPU over the sale's wall time.
-    const loopOf = async <T>(run: () => Promise<T>) => {
+    const loopOf = async <T>(run: () => Promise<T>, profile?: string) => {
+      const profiler = profile ? await startProfile() : null;
       const h = monitorEventLoopDelay({ resolution: 1 });
       const cpu0 = serverThreadCpuMs();
       const t0 = performance.now();
@@ -208,13 +209,14 @@ async function main() {
       const result = await run();
       h.disable();
       const busy = (serverThreadCpuMs() - cpu0) / (performance.now() - t0);
+      await profiler?.stop(profile!);
       return { result, loop: { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6, busy } };
     };
-    const { result: a, loop: loopA } = await loopOf(() => sell(alone, REQUESTS));
+    const { result: a, loop: loopA } = await loopOf(() => sell(alone, REQUESTS), process.env.BENCH_PROFILE && `${process.env.BENCH_PROFILE}-A.cpuprofile`);
     const readers = await readersOn(read.urlName, READERS_N);
     // One period for the readers to be under way before the sale starts.
     await new Promise((resolve) => setTimeout(resolve, 1000 / READ_RATE));
-    const { result: b, loop: loopB } = await loopOf(() => sell(read, REQUESTS));
+    const { result: b, loop: loopB } = await loopOf(() => sell(read, REQUESTS), process.env.BENCH_PROFILE && `${process.env.BENCH_PROFILE}-B.cpuprofile`);
     const readSamples = await readers.stop();
     await sale.terminate();
 
