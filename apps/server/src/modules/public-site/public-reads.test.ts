@@ -166,23 +166,34 @@ describe('public event reads', () => {
   });
 
   it('shows a sold-out at once: the hold that takes what the snapshot shows as left rebuilds it (issue 26 reads)', async () => {
-    const small = await givenEventOnSale(server, tenant.id, { name: 'Tiny Room', ticketTypes: [{ name: 'Seat', price: 1500, quantity: 3 }] });
-    const smallPath = `/api/p/events/${small.urlName}`;
-    const before = await site().get(smallPath);
-    expect(before.body.ticketTypes[0].details.remainingQuantity).toBe(3);
-    const hold = (quantity: number) => site().post(`/api/p/tenants/${tenant.id}/events/${small.id}/orders`, checkoutPayload([{ ticketTypeId: small.ticketTypeIds[0]!, quantity }]));
-    // One of three: the counts may lag by the snapshot's age (the same answer, from memory).
-    expect((await hold(1)).status).toBe(201);
-    expect((await site().get(smallPath)).headers.etag).toBe(before.headers.etag);
-    // The last two: the very next read says none are left (before, it showed 3 for up to the snapshot's age).
-    expect((await hold(2)).status).toBe(201);
-    const after = await site().get(smallPath);
-    expect(after.headers.etag).not.toBe(before.headers.etag);
-    expect(after.body.ticketTypes[0].details.remainingQuantity).toBe(0);
-    expect(after.body.settings.remainingCapacity).toBe(0);
-    // A refused hold changes nothing; another tenant's host still does not find the event.
-    expect((await hold(1)).status).toBe(409);
-    expect((await server.client(other.url).get(smallPath)).status).toBe(404);
+    // A server whose snapshots live a minute, so that only the hold itself can make the page show it.
+    const longLived = await startServer({ publicSnapshotMs: 60_000 });
+    try {
+      const org = await givenTenantWithSettings(longLived);
+      const small = await givenEventOnSale(longLived, org.id, { name: 'Tiny Room', ticketTypes: [{ name: 'Seat', price: 1500, quantity: 3 }] });
+      const smallPath = `/api/p/events/${small.urlName}`;
+      const read = () => longLived.client(org.url).get(smallPath);
+      const before = await read();
+      expect(before.body.ticketTypes[0].details.remainingQuantity).toBe(3);
+      const hold = (quantity: number) =>
+        longLived.client(org.url).post(`/api/p/tenants/${org.id}/events/${small.id}/orders`, checkoutPayload([{ ticketTypeId: small.ticketTypeIds[0]!, quantity }]));
+      // One of three: the counts may lag by the snapshot's age (the same answer, from memory).
+      expect((await hold(1)).status).toBe(201);
+      expect((await read()).headers.etag).toBe(before.headers.etag);
+      // The last two: the very next read says none are left (before, it showed 3 for the snapshot's age).
+      expect((await hold(2)).status).toBe(201);
+      const after = await read();
+      expect(after.headers.etag).not.toBe(before.headers.etag);
+      expect(after.body.ticketTypes[0].details.remainingQuantity).toBe(0);
+      expect(after.body.settings.remainingCapacity).toBe(0);
+      // A refused hold changes nothing; another tenant's host does not find the event.
+      expect((await hold(1)).status).toBe(409);
+      expect((await read()).headers.etag).toBe(after.headers.etag);
+      const stranger = await givenTenant(longLived);
+      expect((await longLived.client(stranger.url).get(smallPath)).status).toBe(404);
+    } finally {
+      await longLived.close();
+    }
   });
 
   it('keeps answering from memory past the age while the re-read waits for the database: one request at a time goes the full way', async () => {
