@@ -208,15 +208,21 @@ async function main() {
       h.enable();
       const result = await run();
       h.disable();
-      const busy = (serverThreadCpuMs() - cpu0) / (performance.now() - t0);
+      const cpuMs = serverThreadCpuMs() - cpu0;
+      const busy = cpuMs / (performance.now() - t0);
       await profiler?.stop(profile!);
-      return { result, loop: { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6, busy } };
+      return { result, loop: { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6, busy, cpuMs } };
     };
+    // The fast path's counts (public-site/fast-path.ts; absent from builds before issue 26's reads work).
+    const fastPath = (api as { fastPathCounts?: (d: unknown) => { hits: number; passed: number } }).fastPathCounts;
+    const counts = () => ({ ...(fastPath?.(deps) ?? { hits: NaN, passed: NaN }) });
     const { result: a, loop: loopA } = await loopOf(() => sell(alone, REQUESTS), process.env.BENCH_PROFILE && `${process.env.BENCH_PROFILE}-A.cpuprofile`);
     const readers = await readersOn(read.urlName, READERS_N);
     // One period for the readers to be under way before the sale starts.
     await new Promise((resolve) => setTimeout(resolve, 1000 / READ_RATE));
+    const countsBefore = counts();
     const { result: b, loop: loopB } = await loopOf(() => sell(read, REQUESTS), process.env.BENCH_PROFILE && `${process.env.BENCH_PROFILE}-B.cpuprofile`);
+    const countsAfter = counts();
     const readSamples = await readers.stop();
     await sale.terminate();
 
@@ -260,6 +266,12 @@ async function main() {
     line('reads during B: p50 / p99', `${stats(during.map((s) => s.ms))} (budget p99 <= ${READ_P99_MS} ms)`);
     pathsOf(read.urlName).forEach((p, i) => line(`  ${p}`, stats(during.filter((s) => s.path === i).map((s) => s.ms))));
     const loopLine = (l: typeof loopA) => `delay p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, max ${l.max.toFixed(1)} ms; main thread busy ${(l.busy * 100).toFixed(0)}%`;
+    // The reads' CPU on the server thread: what B took beyond A (the same number of orders), per read answered during B.
+    line('server thread CPU per read (B - A)', `${((loopB.cpuMs - loopA.cpuMs) / Math.max(1, during.length)).toFixed(3)} ms (A ${(loopA.cpuMs / REQUESTS).toFixed(3)} ms per order)`);
+    line(
+      'reads during B answered by the fast path',
+      `${countsAfter.hits - countsBefore.hits}, full way ${during.length - (countsAfter.hits - countsBefore.hits)} (of which ${countsAfter.passed - countsBefore.passed} to re-read)`,
+    );
     line('event loop during A', loopLine(loopA));
     line('event loop during B', loopLine(loopB));
     line('reads by status (all)', [...readStatuses].map(([s, n]) => `${n} x ${s}`).join(', '));
