@@ -214,8 +214,9 @@ async function main() {
       return { result, loop: { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6, busy, cpuMs } };
     };
     // The fast path's counts (public-site/fast-path.ts; absent from builds before issue 26's reads work).
-    const fastPath = (api as { fastPathCounts?: (d: unknown) => { hits: number; passed: number } }).fastPathCounts;
-    const counts = () => ({ ...(fastPath?.(deps) ?? { hits: NaN, passed: NaN }) });
+    type Counts = { hits: number; passed: number; absent: number; host: number; compressing: number };
+    const fastPath = (api as { fastPathCounts?: (d: unknown) => Counts }).fastPathCounts;
+    const counts = (): Counts => ({ ...(fastPath?.(deps) ?? { hits: NaN, passed: NaN, absent: NaN, host: NaN, compressing: NaN }) });
     const { result: a, loop: loopA } = await loopOf(() => sell(alone, REQUESTS), process.env.BENCH_PROFILE && `${process.env.BENCH_PROFILE}-A.cpuprofile`);
     const readers = await readersOn(read.urlName, READERS_N);
     // One period for the readers to be under way before the sale starts.
@@ -270,7 +271,7 @@ async function main() {
     line('server thread CPU per read (B - A)', `${((loopB.cpuMs - loopA.cpuMs) / Math.max(1, during.length)).toFixed(3)} ms (A ${(loopA.cpuMs / REQUESTS).toFixed(3)} ms per order)`);
     line(
       'reads during B answered by the fast path',
-      `${countsAfter.hits - countsBefore.hits}, full way ${during.length - (countsAfter.hits - countsBefore.hits)} (of which ${countsAfter.passed - countsBefore.passed} to re-read)`,
+      `${countsAfter.hits - countsBefore.hits}; the full way: ${(['passed', 'absent', 'host', 'compressing'] as const).map((k) => `${k} ${countsAfter[k] - countsBefore[k]}`).join(', ')}`,
     );
     line('event loop during A', loopLine(loopA));
     line('event loop during B', loopLine(loopB));

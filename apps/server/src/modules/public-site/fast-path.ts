@@ -40,11 +40,21 @@ export const STALE_MS = 10_000;
 const PASS_EVERY_MS = 50;
 
 /** How many reads this node answered from memory and how many went the full way while an answer was remembered (bench/rush-reads.ts, tests). */
-export type FastPathCounts = { hits: number; passed: number };
+export type FastPathCounts = {
+  hits: number;
+  /** Past the age, let through to re-read. */
+  passed: number;
+  /** Nothing remembered for it (or dropped: past STALE_MS, or a change). */
+  absent: number;
+  /** The host's tenant not cached (the guard must look it up). */
+  host: number;
+  /** Its compressed form not made yet. */
+  compressing: number;
+};
 const counts = new WeakMap<Deps['db'], FastPathCounts>();
 export function fastPathCounts(deps: Deps): FastPathCounts {
   let c = counts.get(deps.db);
-  if (!c) counts.set(deps.db, (c = { hits: 0, passed: 0 }));
+  if (!c) counts.set(deps.db, (c = { hits: 0, passed: 0, absent: 0, host: 0, compressing: 0 }));
   return c;
 }
 
@@ -136,11 +146,15 @@ function answerFromMemory(deps: Deps, req: IncomingMessage, res: ServerResponse)
   if (!store || store.size === 0) return undefined;
   const key = keyOf(host, url);
   const hit = store.get(key);
-  if (!hit) return undefined;
+  if (!hit) {
+    fastPathCounts(deps).absent++;
+    return undefined;
+  }
   const now = performance.now();
   if (now >= hit.until) {
     if (now >= hit.until + STALE_MS) {
       store.delete(key);
+      fastPathCounts(deps).absent++;
       return undefined;
     }
     if (now - hit.passedAt >= PASS_EVERY_MS) {
@@ -152,7 +166,10 @@ function answerFromMemory(deps: Deps, req: IncomingMessage, res: ServerResponse)
   }
   // The host must still be this tenant's, as the guard would find it (a deleted tenant's is dropped).
   const label = tenantLabel(host, deps.config.baseDomain);
-  if (!label || cachedHostTenant(deps.db, label)?.id !== hit.tenantId) return undefined;
+  if (!label || cachedHostTenant(deps.db, label)?.id !== hit.tenantId) {
+    fastPathCounts(deps).host++;
+    return undefined;
+  }
   if (matchesEtag(req.headers['if-none-match'], hit.etag)) {
     const { 'content-type': _t, ...headers } = hit.headers;
     fastPathCounts(deps).hits++;
@@ -163,7 +180,10 @@ function answerFromMemory(deps: Deps, req: IncomingMessage, res: ServerResponse)
   const encoding = acceptedEncoding(req.headers['accept-encoding']);
   // Not compressed yet (that runs off the event loop): the full way waits for it.
   const body = encoding ? compressedNow(hit.owner, encoding) : Buffer.from(hit.body);
-  if (!body) return undefined;
+  if (!body) {
+    fastPathCounts(deps).compressing++;
+    return undefined;
+  }
   fastPathCounts(deps).hits++;
   res.writeHead(hit.status, { ...hit.headers, ...(encoding ? { 'content-encoding': encoding } : {}), 'content-length': body.length, 'x-request-id': requestIdOf(req) });
   res.end(body);
