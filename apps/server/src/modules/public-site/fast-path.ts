@@ -32,6 +32,8 @@ type Remembered = {
   owner: { body?: string; html?: string };
   etag: string;
   route: string;
+  /** The answer this one replaced, repeated in its place until this one's compressed form is made (never after a change: that forgets both). */
+  previous?: Remembered;
 };
 
 /** How long past its age an answer may still be repeated while its snapshot is re-read (the `stale-while-revalidate` CDNs are told). */
@@ -92,7 +94,9 @@ export function remember(
   if (store.size >= MAX) store.clear();
   const headers = { ...reply.getHeaders() } as OutgoingHttpHeaders;
   for (const h of ['content-length', 'content-encoding', 'date', 'connection', 'keep-alive', 'transfer-encoding']) delete headers[h];
+  if (known) known.previous = undefined;
   store.set(key, {
+    previous: known?.tenantId === opts.tenantId ? known : undefined,
     tenantId: opts.tenantId,
     until: opts.until,
     passedAt: -Infinity,
@@ -178,14 +182,19 @@ function answerFromMemory(deps: Deps, req: IncomingMessage, res: ServerResponse)
     return hit;
   }
   const encoding = acceptedEncoding(req.headers['accept-encoding']);
-  // Not compressed yet (that runs off the event loop): the full way waits for it.
-  const body = encoding ? compressedNow(hit.owner, encoding) : Buffer.from(hit.body);
+  // Not compressed yet (that runs off the event loop): the answer it replaced meanwhile, else the full way waits for it.
+  let sent: Remembered = hit;
+  let body = encoding ? compressedNow(hit.owner, encoding) : Buffer.from(hit.body);
+  if (!body && encoding && hit.previous) {
+    body = compressedNow(hit.previous.owner, encoding);
+    sent = hit.previous;
+  }
   if (!body) {
     fastPathCounts(deps).compressing++;
     return undefined;
   }
   fastPathCounts(deps).hits++;
-  res.writeHead(hit.status, { ...hit.headers, ...(encoding ? { 'content-encoding': encoding } : {}), 'content-length': body.length, 'x-request-id': requestIdOf(req) });
+  res.writeHead(sent.status, { ...sent.headers, ...(encoding ? { 'content-encoding': encoding } : {}), 'content-length': body.length, 'x-request-id': requestIdOf(req) });
   res.end(body);
   return hit;
 }
