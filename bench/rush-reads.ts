@@ -22,7 +22,8 @@
 //
 // Knobs: BENCH_CONNECTIONS (500), BENCH_TICKETS (2000), BENCH_REQUESTS (2800 orders per sale),
 // BENCH_READERS (2000), BENCH_READ_RATE (1 per reader per second), BENCH_WARMUP (2000 orders),
-// BENCH_POOL (10), BENCH_READ_P99_MS (50), BENCH_HOLDS_WITHIN (0.15). Exit code 1 when a count is
+// BENCH_POOL (10), BENCH_READ_P99_MS (50), BENCH_HOLDS_WITHIN (0.15), BENCH_PROFILE (a path prefix:
+// the server thread's CPU profile of each sale, prefix-A.cpuprofile and prefix-B.cpuprofile). Exit code 1 when a count is
 // off (exactly the tickets on sale held, every read answered 200) or a budget is missed.
 
 import { existsSync } from 'node:fs';
