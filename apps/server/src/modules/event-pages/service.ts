@@ -25,22 +25,27 @@ export type PublishedPage = { version: number; html: string; css: string };
  */
 export type Boot = { context: TSiteContext; event?: TPublicEvent; page?: PublishedPage | null; site?: true; events?: TPublicEventList };
 
-type Shell = { html: string; mtimeMs: number; hash: string };
+type Shell = { html: string; mtimeMs: number; hash: string; checkedAt: number };
 const shells = new Map<string, Shell>();
 
-/** The built index.html, re-read when the build changes it. */
+/** The built index.html, re-read when the build changes it (looked at at most once a second: a stat per page was a hot spot in a rush, issue 26 reads). */
 function shellOf(webDist: string): Shell | null {
   const file = path.join(webDist, 'index.html');
+  const known = shells.get(file);
+  const now = performance.now();
+  if (known && now - known.checkedAt < 1000) return known;
   let mtimeMs: number;
   try {
     mtimeMs = statSync(file).mtimeMs;
   } catch {
     return null;
   }
-  const hit = shells.get(file);
-  if (hit && hit.mtimeMs === mtimeMs) return hit;
+  if (known && known.mtimeMs === mtimeMs) {
+    known.checkedAt = now;
+    return known;
+  }
   const html = readFileSync(file, 'utf8');
-  const shell = { html, mtimeMs, hash: createHash('sha1').update(html).digest('base64url').slice(0, 10) };
+  const shell = { html, mtimeMs, hash: createHash('sha1').update(html).digest('base64url').slice(0, 10), checkedAt: now };
   shells.set(file, shell);
   return shell;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { givenEventActors, type EventActors } from '../../../test/actors.js';
+import { fastPathCounts } from './fast-path.js';
 import { checkoutPayload, givenEventOnSale, givenTenant, givenTenantWithSettings, notFoundError, startServer, type GivenEventOnSale, type GivenTenant, type TestServer } from '../../../test/harness.js';
 
 // Public reads from the per-event snapshot (issue 13 "Public reads"; docs/operations.md). This
@@ -162,5 +163,69 @@ describe('public event reads', () => {
     await slow;
     expect(reads.every((r) => r.status === 200)).toBe(true);
     expect(answeredWhileSlow).toBe(true);
+  });
+
+  it('shows a sold-out at once: the hold that takes what the snapshot shows as left rebuilds it (issue 26 reads)', async () => {
+    // A server whose snapshots live a minute, so that only the hold itself can make the page show it.
+    const longLived = await startServer({ publicSnapshotMs: 60_000 });
+    try {
+      const org = await givenTenantWithSettings(longLived);
+      const small = await givenEventOnSale(longLived, org.id, { name: 'Tiny Room', ticketTypes: [{ name: 'Seat', price: 1500, quantity: 3 }] });
+      const smallPath = `/api/p/events/${small.urlName}`;
+      const read = () => longLived.client(org.url).get(smallPath);
+      const before = await read();
+      expect(before.body.ticketTypes[0].details.remainingQuantity).toBe(3);
+      const hold = (quantity: number) =>
+        longLived.client(org.url).post(`/api/p/tenants/${org.id}/events/${small.id}/orders`, checkoutPayload([{ ticketTypeId: small.ticketTypeIds[0]!, quantity }]));
+      // One of three: the counts may lag by the snapshot's age (the same answer, from memory).
+      expect((await hold(1)).status).toBe(201);
+      expect((await read()).headers.etag).toBe(before.headers.etag);
+      // The last two: the very next read says none are left (before, it showed 3 for the snapshot's age).
+      expect((await hold(2)).status).toBe(201);
+      const after = await read();
+      expect(after.headers.etag).not.toBe(before.headers.etag);
+      expect(after.body.ticketTypes[0].details.remainingQuantity).toBe(0);
+      expect(after.body.settings.remainingCapacity).toBe(0);
+      // A refused hold changes nothing; another tenant's host does not find the event.
+      expect((await hold(1)).status).toBe(409);
+      expect((await read()).headers.etag).toBe(after.headers.etag);
+      const stranger = await givenTenant(longLived);
+      expect((await longLived.client(stranger.url).get(smallPath)).status).toBe(404);
+    } finally {
+      await longLived.close();
+    }
+  });
+
+  it('keeps answering from memory past the age while the re-read waits for the database: one request at a time goes the full way', async () => {
+    await sleep(MAX_AGE + 50);
+    const fresh = await site().get(path());
+    await sleep(MAX_AGE + 50);
+    // The database is held (as in the test above) while the answer is past its age: the first read
+    // goes the full way and waits for the re-read; the others are answered from memory meanwhile.
+    let slowDone = false;
+    let holding!: () => void;
+    const held = new Promise<void>((r) => (holding = r));
+    const slow = server.app.deps.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        holding();
+        await sleep(4000);
+      })
+      .then(() => (slowDone = true));
+    await held;
+    const counts = { ...fastPathCounts(server.app.deps) };
+    const first = site().get(path());
+    const others = await Promise.all(Array.from({ length: 20 }, () => site().get(path()).then((r) => ({ r, whileSlow: !slowDone }))));
+    const after = { ...fastPathCounts(server.app.deps) };
+    await slow;
+    const rereadAnswer = await first;
+    expect(others.every(({ r }) => r.status === 200)).toBe(true);
+    // Before issue 26 (reads), every one of them went the full way once the age ran out (routing,
+    // hooks, the host's tenant looked up again), and waited for the database with the first.
+    const fromMemory = others.filter(({ r, whileSlow }) => whileSlow && r.headers.etag === fresh.headers.etag);
+    expect(fromMemory.length).toBeGreaterThanOrEqual(15);
+    expect(after.hits - counts.hits).toBeGreaterThanOrEqual(15);
+    expect(after.passed - counts.passed).toBeLessThanOrEqual(5);
+    expect(rereadAnswer.status).toBe(200);
   });
 });

@@ -46,6 +46,12 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
     if (!MUTATING.has(req.method) || reply.statusCode >= 400) return;
     const scope = snapshotScopeOf(req.routeOptions.url, req.params);
     if (scope) service.expirePublicSnapshots(deps, scope);
+    // Issue 26 reads: a hold that leaves none of what the snapshot shows expires it (a sold-out shows at once).
+    if (req.routeOptions.config?.countsHolds) {
+      const { tenantId, eventId } = (req.params ?? {}) as { tenantId?: string; eventId?: string };
+      const lines = (req.body as { lines?: unknown } | undefined)?.lines;
+      if (tenantId && eventId && Array.isArray(lines)) service.noteHeld(deps, { tenantId, eventId, lines: lines as Array<{ ticketTypeId: string; quantity: number }> });
+    }
   });
   // Cart validation takes no discount code; pricing does, and so answers whether one is valid.
   const codeLimit = discountCodeLimit(deps, (body) => field(body, 'discountCode'));
@@ -70,10 +76,10 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
       if (matchesEtag(req.headers['if-none-match'], snap.etag)) return reply.status(304).send();
       // Already JSON (the snapshot's own bytes), compressed once per snapshot: sent as they are.
       reply.type('application/json; charset=utf-8');
-      remember(deps, req, reply, { tenantId: siteCtxOf(req).tenant.id, body: snap.body, etag: snap.etag, until: service.snapshotUntil(deps, snap) });
+      remember(deps, req, reply, { tenantId: siteCtxOf(req).tenant.id, body: snap.body, owner: snap, etag: snap.etag, until: service.snapshotUntil(deps, snap) });
       const encoding = acceptedEncoding(req.headers['accept-encoding']);
       if (!encoding) return reply.send(snap.body);
-      return reply.header('content-encoding', encoding).send(compressedBody(snap, encoding));
+      return reply.header('content-encoding', encoding).send(await compressedBody(snap, encoding));
     },
   );
 

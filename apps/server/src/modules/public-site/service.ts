@@ -198,7 +198,46 @@ export async function servePublicEvent({ deps, site, eventName }: { deps: Deps; 
     }),
   );
   if (!snap) throw notFound();
+  snapshotKeyOf(deps, snap.value.id, `${site.tenant.id}/${urlName}`);
   return snap;
+}
+
+// Issue 26 reads: a sold-out shows at once. A hold only moves remaining counts, which a snapshot may
+// show up to its age late; but once the tickets held through this node since an event's snapshot was
+// read reach what that snapshot shows as left (of a ticket type, or of the event's capacity), the
+// snapshot is expired, so the next read shows what is left now (sold out). Holds through other
+// nodes are not counted here: there it shows within the snapshot's age.
+const snapshotKeys = new WeakMap<Deps['db'], Map<string, string>>();
+const heldSince = new WeakMap<object, { total: number; byType: Map<string, number> }>();
+
+function snapshotKeyOf(deps: Deps, eventId: string, key?: string): string | undefined {
+  let keys = snapshotKeys.get(deps.db);
+  if (!keys) snapshotKeys.set(deps.db, (keys = new Map()));
+  if (key === undefined) return keys.get(eventId);
+  if (keys.size > 10_000) keys.clear();
+  keys.set(eventId, key);
+  return key;
+}
+
+/** Tickets were held through this node (PLACE ORDER, the checkout's hold): expires the event's snapshot when it would now show tickets that are gone. */
+export function noteHeld(deps: Deps, held: { tenantId: string; eventId: string; lines: ReadonlyArray<{ ticketTypeId: string; quantity: number }> }) {
+  const key = snapshotKeyOf(deps, held.eventId);
+  const snap = key === undefined ? undefined : publicEventCaches.get(deps.db)?.peek(key);
+  if (!snap || snap.value.id !== held.eventId || snap.value.tenantId !== held.tenantId) return;
+  let since = heldSince.get(snap);
+  if (!since) heldSince.set(snap, (since = { total: 0, byType: new Map() }));
+  let goneNow = false;
+  for (const line of held.lines) {
+    if (!(line.quantity > 0)) continue;
+    since.total += line.quantity;
+    const taken = (since.byType.get(line.ticketTypeId) ?? 0) + line.quantity;
+    since.byType.set(line.ticketTypeId, taken);
+    const shown = snap.value.ticketTypes.find((t) => t.id === line.ticketTypeId)?.details.remainingQuantity;
+    if (shown !== undefined && shown > 0 && taken >= shown) goneNow = true;
+  }
+  const capacity = snap.value.settings.remainingCapacity;
+  if (capacity > 0 && since.total >= capacity) goneNow = true;
+  if (goneNow) expirePublicSnapshots(deps, { tenantId: held.tenantId, eventId: held.eventId });
 }
 
 /** What a change touched: one event of a tenant, every event of a tenant, or everything (platform fees, charities). */

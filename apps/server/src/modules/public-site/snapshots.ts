@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 
 /**
  * A CDN may keep a public event one second (the snapshot's own bound) and answer with it for ten
@@ -10,7 +11,14 @@ export const PUBLIC_READ_CACHE = 'public, max-age=0, must-revalidate, s-maxage=1
 /** A public read as it goes on the wire: the value, its JSON and a strong ETag of that JSON. */
 export type Published<T> = { value: T; body: string; etag: string; /** performance.now() when it was read (cached snapshots only). */ loadedAt?: number };
 
-type Entry<T> = { snap: Published<T> | null; loadedAt: number; expiredAt: number; loading: Promise<Published<T> | null> | null };
+type Entry<T> = {
+  snap: Published<T> | null;
+  /** When `snap` was read (-Infinity: never), and when it counts as read for its age (-Infinity: to be read again). */
+  readAt: number;
+  loadedAt: number;
+  expiredAt: number;
+  loading: Promise<Published<T> | null> | null;
+};
 
 export type SnapshotCache<T> = {
   /**
@@ -27,6 +35,8 @@ export type SnapshotCache<T> = {
    * current value; all when omitted) are re-read before they are served again.
    */
   expire(which?: (key: string, snap: Published<T> | null) => boolean): void;
+  /** The snapshot under `key` as it is now, without loading it (undefined: none). */
+  peek(key: string): Published<T> | null | undefined;
 };
 
 export function publish<T>(value: T): Published<T> {
@@ -43,6 +53,7 @@ export function createSnapshotCache<T>(maxAgeMs: number): SnapshotCache<T> {
     entry.loading = load().then(
       (value) => {
         entry.snap = value === null ? null : { ...publish(value), loadedAt: startedAt };
+        entry.readAt = startedAt;
         // A change that landed while this read ran may be missing from it: serve it, but read again next time.
         entry.loadedAt = startedAt < entry.expiredAt ? -Infinity : startedAt;
         entry.loading = null;
@@ -63,13 +74,18 @@ export function createSnapshotCache<T>(maxAgeMs: number): SnapshotCache<T> {
       let entry = entries.get(key);
       if (!entry) {
         if (entries.size > 10_000) entries.clear();
-        entry = { snap: null, loadedAt: -Infinity, expiredAt: 0, loading: null };
+        entry = { snap: null, readAt: -Infinity, loadedAt: -Infinity, expiredAt: 0, loading: null };
         entries.set(key, entry);
         return refresh(key, entry, load);
       }
       if (performance.now() - entry.loadedAt < maxAgeMs) return Promise.resolve(entry.snap);
-      if (entry.loading) return entry.loadedAt === -Infinity && !entry.snap ? entry.loading : Promise.resolve(entry.snap);
+      // While it is re-read: a snapshot that only aged is served meanwhile; one a change expired is
+      // not (issue 26 reads: a cancelled or sold-out event shows at once), so readers wait for the re-read.
+      if (entry.loading) return entry.expiredAt > entry.readAt ? entry.loading : Promise.resolve(entry.snap);
       return refresh(key, entry, load);
+    },
+    peek(key) {
+      return entries.get(key)?.snap;
     },
     expire(which) {
       const now = performance.now();
@@ -98,13 +114,34 @@ export function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | nu
   return /\bgzip\b/.test(header) ? 'gzip' : null;
 }
 
-const compressedBodies = new WeakMap<object, Partial<Record<'br' | 'gzip', Buffer>>>();
+type Encoding = 'br' | 'gzip';
+type Compressible = { body?: string; html?: string };
+const compressedBodies = new WeakMap<object, Partial<Record<Encoding, Buffer>>>();
+const compressing = new WeakMap<object, Partial<Record<Encoding, Promise<Buffer>>>>();
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
 
-/** `body` (a snapshot's JSON, a rendered page) compressed once per owner object and encoding. */
-export function compressedBody(owner: { body?: string; html?: string }, encoding: 'br' | 'gzip'): Buffer {
-  let forms = compressedBodies.get(owner);
-  if (!forms) compressedBodies.set(owner, (forms = {}));
+/** `body` (a snapshot's JSON, a rendered page) compressed, if it already is (fast-path.ts answers only then). */
+export function compressedNow(owner: Compressible, encoding: Encoding): Buffer | undefined {
+  return compressedBodies.get(owner)?.[encoding];
+}
+
+/**
+ * `body` (a snapshot's JSON, a rendered page) compressed once per owner object and encoding, in
+ * libuv's thread pool (issue 26 reads: a page's brotli at quality 9 took the event loop for
+ * milliseconds once a second per page, which every read queued behind); readers arriving meanwhile wait for the same one.
+ */
+export function compressedBody(owner: Compressible, encoding: Encoding): Promise<Buffer> {
+  const done = compressedNow(owner, encoding);
+  if (done) return Promise.resolve(done);
+  let pending = compressing.get(owner);
+  if (!pending) compressing.set(owner, (pending = {}));
   const text = owner.body ?? owner.html ?? '';
-  return (forms[encoding] ??=
-    encoding === 'br' ? brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipSync(text, { level: 9 }));
+  return (pending[encoding] ??= (encoding === 'br' ? brotliAsync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipAsync(text, { level: 9 })).then((buf) => {
+    let forms = compressedBodies.get(owner);
+    if (!forms) compressedBodies.set(owner, (forms = {}));
+    forms[encoding] = buf;
+    delete pending[encoding];
+    return buf;
+  }));
 }

@@ -3,11 +3,11 @@ import cookie from '@fastify/cookie';
 import { M } from '@marquee/core';
 import { eq } from 'drizzle-orm';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { givenEvent, givenPlatformAdmin, givenTenant, givenUser, startServer, type GivenTenant, type GivenUser, type TestServer } from '../../../test/harness.js';
 import { memberships, tenants } from '../../db/schema/index.js';
 import { AppError } from '../errors.js';
-import { invalidateHostTenant, isHostTenantStaff, registerGuard } from './guard.js';
+import { HOST_TENANT_STALE_MS, HOST_TENANT_TTL_MS, invalidateHostTenant, isHostTenantStaff, registerGuard } from './guard.js';
 import { SESSION_COOKIE } from './sessions.js';
 
 // The one guard, on a small app with one route per kind of access, against the real database and
@@ -124,6 +124,29 @@ describe('the guard', () => {
     // ...until the entry is dropped (the tenants service does so on update and delete) or expires.
     invalidateHostTenant(server.app.deps.db, cached.id);
     expect((await call('/api/p/public', { host: hostOf(cached) })).statusCode).toBe(404);
+  });
+
+  it('past its TTL uses the entry while one read re-reads it, then what that read found (issue 26 reads)', async () => {
+    const cached = await givenTenant(server);
+    expect((await call('/api/p/public', { host: hostOf(cached) })).statusCode).toBe(200);
+    await server.app.deps.db.update(tenants).set({ deletedAt: new Date() }).where(eq(tenants.id, cached.id));
+    const realNow = Date.now.bind(Date);
+    const clock = vi.spyOn(Date, 'now');
+    try {
+      clock.mockImplementation(() => realNow() + HOST_TENANT_TTL_MS + 100);
+      // Before issue 26 (reads) this request waited for the re-read (behind an on-sale's orders in the pool) and got 404.
+      expect((await call('/api/p/public', { host: hostOf(cached) })).statusCode).toBe(200);
+      // The re-read it started lands: the deleted tenant's host stops answering.
+      await expect.poll(async () => (await call('/api/p/public', { host: hostOf(cached) })).statusCode, { timeout: 10_000 }).toBe(404);
+      // Past TTL and the stale bound, nothing cached is used at all.
+      const again = await givenTenant(server);
+      expect((await call('/api/p/public', { host: hostOf(again) })).statusCode).toBe(200);
+      await server.app.deps.db.update(tenants).set({ deletedAt: new Date() }).where(eq(tenants.id, again.id));
+      clock.mockImplementation(() => realNow() + 2 * HOST_TENANT_TTL_MS + HOST_TENANT_STALE_MS + 200);
+      expect((await call('/api/p/public', { host: hostOf(again) })).statusCode).toBe(404);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('user routes need a live session: 401 with the spec message otherwise', async () => {

@@ -86,6 +86,13 @@ export function tenantLabel(hostHeader: string, baseDomain: string): string | nu
 // hosts are not cached, so a new tenant's host answers at once everywhere.
 
 export const HOST_TENANT_TTL_MS = 5_000;
+/**
+ * Past its TTL an entry is still used for at most this long while one read re-reads it (issue 26
+ * reads): in an on-sale that read waits its turn in the pool behind the orders, and every request on
+ * the host (the public reads too) used to wait with it, every TTL. A change to the tenant through
+ * this node still drops its entries at once; other nodes may use an old entry up to TTL + this.
+ */
+export const HOST_TENANT_STALE_MS = 5_000;
 const HOST_TENANT_CACHE_MAX = 1_000;
 
 type HostTenantCache = {
@@ -107,13 +114,19 @@ function hostTenantCache(db: Db): HostTenantCache {
 function findHostTenant(db: Db, label: string): HostTenant | undefined | Promise<HostTenant | undefined> {
   const cache = hostTenantCache(db);
   const hit = cache.entries.get(label);
-  if (hit && hit.until > Date.now()) return hit.tenant;
+  const now = Date.now();
+  if (hit && hit.until > now) return hit.tenant;
   let reading = cache.reading.get(label);
   if (!reading) {
     const read: Promise<HostTenant | undefined> = readHostTenant(db, cache, label).finally(() => {
       if (cache.reading.get(label) === read) cache.reading.delete(label);
     });
     cache.reading.set(label, (reading = read));
+  }
+  if (hit && hit.until + HOST_TENANT_STALE_MS > now) {
+    // Re-read in the background; whoever awaits it sees its error, this caller does not.
+    reading.catch(() => {});
+    return hit.tenant;
   }
   return reading;
 }
@@ -135,7 +148,11 @@ async function readHostTenant(db: Db, cache: HostTenantCache, label: string): Pr
 /** The tenant of a host label if this process has it cached and fresh, without asking the database (the public fast path). */
 export function cachedHostTenant(db: Db, label: string): HostTenant | undefined {
   const hit = hostTenantCaches.get(db)?.entries.get(label);
-  return hit && hit.until > Date.now() ? hit.tenant : undefined;
+  if (!hit) return undefined;
+  if (hit.until > Date.now()) return hit.tenant;
+  // Past its TTL: used while it is re-read (started here if no request has started it).
+  const found = findHostTenant(db, label);
+  return found instanceof Promise ? undefined : found;
 }
 
 /** Drops a tenant's cached host entries in this process; call after a change to the tenant commits. */
