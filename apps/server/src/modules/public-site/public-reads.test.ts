@@ -30,6 +30,28 @@ const site = () => server.client(tenant.url);
 const path = () => `/api/p/events/${event.urlName}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * One slow transaction holds the database for `ms` (PGlite runs one at a time, and a transaction keeps
+ * it while Node waits; pg_sleep would stop Node itself, PGlite being in-process). Resolves once the
+ * transaction holds it; `done` turns true when it let go, `over` waits for that.
+ */
+async function holdTheDatabase(ms: number) {
+  let holding!: () => void;
+  const held = new Promise<void>((r) => (holding = r));
+  const slow = { done: false, over: Promise.resolve() };
+  slow.over = server.app.deps.db
+    .transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      holding();
+      await sleep(ms);
+    })
+    .then(() => {
+      slow.done = true;
+    });
+  await held;
+  return slow;
+}
+
 describe('public event reads', () => {
   it('answers with a strong ETag and cache headers a CDN can use, and 304 to a matching If-None-Match', async () => {
     const res = await site().get(path());
@@ -147,20 +169,10 @@ describe('public event reads', () => {
     // keeps it while Node waits; pg_sleep would stop Node itself, PGlite being in-process): reads
     // already in memory do not wait for it, all of them are answered while it still runs (an order of
     // events, not a time bound, so a loaded machine cannot fail it; a read that waited comes after).
-    let slowDone = false;
-    let holding!: () => void;
-    const held = new Promise<void>((r) => (holding = r));
-    const slow = server.app.deps.db
-      .transaction(async (tx) => {
-        await tx.execute(sql`select 1`);
-        holding();
-        await sleep(4000);
-      })
-      .then(() => (slowDone = true));
-    await held;
+    const slow = await holdTheDatabase(4000);
     const reads = await Promise.all(Array.from({ length: 20 }, () => site().get(path())));
-    const answeredWhileSlow = !slowDone;
-    await slow;
+    const answeredWhileSlow = !slow.done;
+    await slow.over;
     expect(reads.every((r) => r.status === 200)).toBe(true);
     expect(answeredWhileSlow).toBe(true);
   });
@@ -202,22 +214,12 @@ describe('public event reads', () => {
     await sleep(MAX_AGE + 50);
     // The database is held (as in the test above) while the answer is past its age: the first read
     // goes the full way and waits for the re-read; the others are answered from memory meanwhile.
-    let slowDone = false;
-    let holding!: () => void;
-    const held = new Promise<void>((r) => (holding = r));
-    const slow = server.app.deps.db
-      .transaction(async (tx) => {
-        await tx.execute(sql`select 1`);
-        holding();
-        await sleep(4000);
-      })
-      .then(() => (slowDone = true));
-    await held;
+    const slow = await holdTheDatabase(4000);
     const counts = { ...fastPathCounts(server.app.deps) };
     const first = site().get(path());
-    const others = await Promise.all(Array.from({ length: 20 }, () => site().get(path()).then((r) => ({ r, whileSlow: !slowDone }))));
+    const others = await Promise.all(Array.from({ length: 20 }, () => site().get(path()).then((r) => ({ r, whileSlow: !slow.done }))));
     const after = { ...fastPathCounts(server.app.deps) };
-    await slow;
+    await slow.over;
     const rereadAnswer = await first;
     expect(others.every(({ r }) => r.status === 200)).toBe(true);
     // Before issue 26 (reads), every one of them went the full way once the age ran out (routing,
