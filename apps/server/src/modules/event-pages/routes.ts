@@ -49,7 +49,7 @@ export function registerEventPageRoutes(app: FastifyInstance, deps: Deps) {
       reply.header('cache-control', 'no-cache');
     }
     reply.status(rendered.status).type('text/html; charset=utf-8');
-    if (rendered.etag && !rendered.seatPreview) remember(deps, req, reply, { tenantId: tenant.id, body: rendered.html, owner: rendered, etag: rendered.etag, until: found.until });
+    if (rendered.etag && !rendered.seatPreview) remember(deps, req, reply, { tenantId: tenant.id, owner: rendered, etag: rendered.etag, until: found.until });
     const encoding = rendered.etag ? acceptedEncoding(req.headers['accept-encoding']) : null;
     if (!encoding) return reply.send(rendered.html);
     return reply.header('content-encoding', encoding).send(await compressedBody(rendered, encoding));

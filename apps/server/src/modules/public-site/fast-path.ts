@@ -73,13 +73,13 @@ const keyOf = (host: string, url: string) => `${host.toLowerCase()} ${url}`;
 
 /**
  * Remembers what the full server is sending for this request (call it just before sending, after the status is set):
- * `body` uncompressed, `until` the snapshot's expiry (performance.now() clock).
+ * `owner` the snapshot or rendered page whose body is sent (uncompressed; its compressed forms are kept with it), `until` the snapshot's expiry (performance.now() clock).
  */
 export function remember(
   deps: Deps,
   req: FastifyRequest,
   reply: FastifyReply,
-  opts: { tenantId: string; body: string; owner: { body?: string; html?: string }; etag: string; until: number },
+  opts: { tenantId: string; owner: { body?: string; html?: string }; etag: string; until: number },
 ) {
   if (deps.config.publicSnapshotMs <= 0 || req.method !== 'GET' || req.url.includes('?')) return;
   // An answer that sets a cookie belongs to one visitor: never repeated to another.
@@ -102,7 +102,7 @@ export function remember(
     passedAt: -Infinity,
     status: reply.statusCode,
     headers,
-    body: opts.body,
+    body: opts.owner.body ?? opts.owner.html ?? '',
     owner: opts.owner,
     etag: opts.etag,
     // Its answers are timed under the route that made it (issue 26 metrics).

@@ -76,7 +76,7 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
       if (matchesEtag(req.headers['if-none-match'], snap.etag)) return reply.status(304).send();
       // Already JSON (the snapshot's own bytes), compressed once per snapshot: sent as they are.
       reply.type('application/json; charset=utf-8');
-      remember(deps, req, reply, { tenantId: siteCtxOf(req).tenant.id, body: snap.body, owner: snap, etag: snap.etag, until: service.snapshotUntil(deps, snap) });
+      remember(deps, req, reply, { tenantId: siteCtxOf(req).tenant.id, owner: snap, etag: snap.etag, until: service.snapshotUntil(deps, snap) });
       const encoding = acceptedEncoding(req.headers['accept-encoding']);
       if (!encoding) return reply.send(snap.body);
       return reply.header('content-encoding', encoding).send(await compressedBody(snap, encoding));
