@@ -174,15 +174,6 @@ export async function eventSeatingVersion(db: DbOrTx, tenantId: string, eventId:
   return row ? `${row.createdAt.getTime()}` : null;
 }
 
-/** What the map's preview image needs of each seat (by number): its position and category. */
-export async function previewSeats(db: DbOrTx, tenantId: string, eventId: string) {
-  return db
-    .select({ x: eventSeats.x, y: eventSeats.y, category: eventSeats.category })
-    .from(eventSeats)
-    .where(and(eq(eventSeats.tenantId, tenantId), eq(eventSeats.eventId, eventId)))
-    .orderBy(asc(eventSeats.n));
-}
-
 export async function mapSeats(db: DbOrTx, tenantId: string, eventId: string) {
   return db
     .select({

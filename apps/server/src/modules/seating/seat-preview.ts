@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../platform/errors.js';
 import * as repo from './repository.js';
-import { readSeatStates } from './seat-map.js';
+import { readSeatMap, readSeatStates } from './seat-map.js';
 
 // Issue 27 (paint): the seat map as a small PNG, every seat a block of pixels in its state's colour
 // (the canvas's colours, core seating.ts), so the ticket menu paints the map with its first paint,
@@ -45,9 +45,9 @@ function rgb(hex: string): [number, number, number] {
 }
 
 async function rasterOf(deps: Deps, tenantId: string, eventId: string): Promise<Raster> {
-  const categories = (await repo.findEventSeating(deps.db, tenantId, eventId))?.categories ?? [];
-  const categoryIndex = new Map(categories.map((c, i) => [c.category, i]));
-  const seats = await repo.previewSeats(deps.db, tenantId, eventId);
+  // The plan the map itself reads (seat-map.ts): each seat as [section, row, seat, x, y, category, flags], by number.
+  const plan = await readSeatMap({ deps, tenantId, eventId });
+  const seats = plan.seats.map(([, , , x, y, category]) => ({ x, y, category }));
   let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
   for (const s of seats) {
     if (s.x < minX) minX = s.x;
@@ -68,7 +68,7 @@ async function rasterOf(deps: Deps, tenantId: string, eventId: string): Promise<
     const px = Math.min(width - side, Math.max(0, Math.round((s.x - box.x) * scale - side / 2)));
     const py = Math.min(height - side, Math.max(0, Math.round((s.y - box.y) * scale - side / 2)));
     at[i] = py * width + px;
-    cats[i] = categoryIndex.get(s.category) ?? -1;
+    cats[i] = s.category;
   });
   const base = Buffer.alloc(width * height * 4);
   const stage = seatStageRect(box);
@@ -80,7 +80,7 @@ async function rasterOf(deps: Deps, tenantId: string, eventId: string): Promise<
   for (let y = Math.max(0, sy0); y < Math.min(height, sy1); y++) {
     for (let x = Math.max(0, sx0); x < Math.min(width, sx1); x++) base.set([r, g, b, 255], (y * width + x) * 4);
   }
-  return { width, height, side, at, cats, categories: Math.max(1, categories.length), base };
+  return { width, height, side, at, cats, categories: Math.max(1, plan.categories.length), base };
 }
 
 async function drawn(raster: Raster, states: string, etag: string): Promise<SeatPreview> {
