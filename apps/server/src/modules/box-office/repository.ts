@@ -1,6 +1,7 @@
 import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { cashDrawerMovements, cashDrawers, orderLines, orders, tickets } from '../../db/schema/index.js';
+import { orderLines, orders, tickets } from '../../db/schema/index.js';
+import { drawerMoveCtes } from '../cash-drawers/repository.js';
 import type { OrderInsert } from '../orders/repository.js';
 
 // The box office's SQL (issue 23, docs/box-office.md). Its inventory step is the website's:
@@ -41,15 +42,7 @@ export async function takeAndPay(
   const res = (await tx.execute(sql`
     with ${
       drawer
-        ? sql`d as (
-      select id from ${cashDrawers}
-      where tenant_id = ${paid.tenantId}::uuid and user_id = ${drawer.userId}::uuid and closed_at is null
-      for update),
-    m as (
-      insert into ${cashDrawerMovements} (tenant_id, id, drawer_id, kind, order_id, refund_id, amount)
-      select ${paid.tenantId}::uuid, ${drawer.movementId}::uuid, d.id, 'sale', ${paid.orderId}::uuid, null, ${drawer.amount}::int
-      from d where ${drawer.amount}::int <> 0
-      returning 1),
+        ? sql`${drawerMoveCtes({ tenantId: paid.tenantId, userId: drawer.userId, id: drawer.movementId, kind: 'sale', orderId: paid.orderId, refundId: null, amount: drawer.amount })},
     taken as (select case when exists (select 1 from d) then ${take} else array[${NO_DRAWER}::text] end as v),`
         : sql`taken as (select ${take} as v),`
     }

@@ -104,12 +104,14 @@ export async function lockOpenDrawerOf(tx: Tx, tenantId: string, userId: string)
  * The person's open drawer, locked, and one movement into it, in one statement: the drawer's id, or
  * undefined (nothing written) when they have no open drawer. A movement of 0 is not written.
  */
-export async function lockOpenDrawerAndMove(
-  tx: Tx,
-  p: { tenantId: string; userId: string; id: string; kind: 'sale' | 'refund'; orderId: string; refundId: string | null; amount: number },
-): Promise<string | undefined> {
-  const res = (await tx.execute(sql`
-    with d as (
+type DrawerMove = { tenantId: string; userId: string; id: string; kind: 'sale' | 'refund'; orderId: string; refundId: null | string; amount: number };
+
+/**
+ * The two CTEs `d` (the person's open drawer, locked) and `m` (the movement into it; none of 0), for
+ * a statement of its own (below) or the head of another one (the box office's take, issue 23 box).
+ */
+export function drawerMoveCtes(p: DrawerMove): SQL {
+  return sql`d as (
       select id from ${cashDrawers}
       where tenant_id = ${p.tenantId}::uuid and user_id = ${p.userId}::uuid and closed_at is null
       for update),
@@ -117,7 +119,12 @@ export async function lockOpenDrawerAndMove(
       insert into ${cashDrawerMovements} (tenant_id, id, drawer_id, kind, order_id, refund_id, amount)
       select ${p.tenantId}::uuid, ${p.id}::uuid, d.id, ${p.kind}, ${p.orderId}::uuid, ${p.refundId}::uuid, ${p.amount}::int
       from d where ${p.amount}::int <> 0
-      returning 1)
+      returning 1)`;
+}
+
+export async function lockOpenDrawerAndMove(tx: Tx, p: DrawerMove): Promise<string | undefined> {
+  const res = (await tx.execute(sql`
+    with ${drawerMoveCtes(p)}
     select id, (select count(*) from m)::int as moved from d`)) as unknown as { rows: Array<{ id: string }> };
   return res.rows[0]?.id;
 }
