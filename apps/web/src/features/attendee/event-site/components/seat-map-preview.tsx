@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { seatPreviewUrl } from '../../../seating/api';
 import css from './seat-map-preview.module.css';
 
@@ -32,6 +32,9 @@ function markPreviewPaint(): () => void {
 
 export function SeatMapPreview({ tenantId, eventId, eventTitle }: { tenantId: string; eventId: string; eventTitle: string }) {
   useEffect(() => markPreviewPaint(), []);
+  // Said only once the app runs: a page read without JavaScript never gets the interactive map.
+  const [running, setRunning] = useState(false);
+  useEffect(() => setRunning(true), []);
   return (
     <section className={css.preview} aria-labelledby="seat-preview-title" data-testid="seat-map-preview">
       <h2 id="seat-preview-title" className={css.title}>
@@ -47,7 +50,7 @@ export function SeatMapPreview({ tenantId, eventId, eventTitle }: { tenantId: st
           {...{ elementtiming: ELEMENT_ID }}
         />
       </div>
-      <p className={css.note}>Loading the interactive seat map…</p>
+      {running && <p className={css.note}>Loading the interactive seat map…</p>}
     </section>
   );
 }
