@@ -178,6 +178,66 @@ async function main() {
       return requests;
     };
     const statements = await watchStatements();
+    if (process.env.BENCH_EXPLAIN === '1') {
+      // The take's plan and what it writes, on the 20,000-seat arena: EXPLAIN (ANALYZE, BUFFERS, WAL) of
+      // one picked hold and one "best available" (the seats of a run the window would hand out), the
+      // statement as the server sends it (a prepared statement, its generic plan), then the bare UPDATE.
+      const c = new pg.Client({ connectionString: server.scratch!.url });
+      await c.connect();
+      const { sql: dsql } = await import('drizzle-orm');
+      void dsql;
+      const params = (seats: number[], bestOf: string | null) => {
+        const holdId = randomUUID();
+        return [tenant.id, warm.eventId, `{${seats.join(',')}}`, bestOf, holdId, 'x'.repeat(64), new Date(Date.now() + 600_000).toISOString(), 'seating.expire-hold', JSON.stringify({ tenantId: tenant.id, holdId }), `seating.expire-hold:${holdId}`];
+      };
+      const explain = async (title: string, name: string, text: string, values: unknown[]) => {
+        await c.query('set plan_cache_mode = force_generic_plan');
+        await c.query(`prepare ${name} as ${text}`);
+        const { rows } = await c.query(`explain (analyze, buffers, wal, costs off) execute ${name}(${values.map((v) => (v === null ? 'null' : `'${String(v).replace(/'/g, "''")}'`)).join(', ')})`);
+        console.log(`\n${title}\n${rows.map((r: Record<string, string>) => `  ${r['QUERY PLAN']}`).join('\n')}`);
+      };
+      const stat = async () => (await c.query("select n_tup_upd, n_tup_hot_upd from pg_stat_user_tables where relname = 'event_seats'")).rows[0];
+      await explain('Picked hold (seats 100, 101), the take as prepared (wait):', 'take_wait', api.TAKE_SEATS_SQL.wait, params([100, 101], null));
+      await explain('Best available (seats 0, 1 of the ticket type), the take as prepared (skip locked):', 'take_skip', api.TAKE_SEATS_SQL.skip, params([0, 1], warm.ticketTypeId));
+      await explain('The bare conditional UPDATE of 2 seats:', 'bare', "update event_seats set hold_id = gen_random_uuid() where tenant_id = $1 and event_id = $2 and n = any($3::int[]) and status = 'open' and hold_id is null and order_id is null", [tenant.id, warm.eventId, '{200,201}']);
+      // The backend's CPU per take, 1,000 picked takes of 2 free seats one after another on one
+      // connection, by plan-cache mode (auto: as the server runs it), beside the bare UPDATE.
+      await c.query('deallocate all');
+      const pid = (await c.query('select pg_backend_pid() as pid')).rows[0].pid as number;
+      let next = 1000;
+      const perTake = async (mode: string, name: string, text: string, bare = false) => {
+        await c.query(`set plan_cache_mode = ${mode}`);
+        const t0 = cpuMsOf(`/proc/${pid}/stat`);
+        for (let i = 0; i < 1000; i++) {
+          const seats = [next, next + 1];
+          next += 2;
+          await c.query({ name, text, values: bare ? [tenant.id, warm.eventId, `{${seats.join(',')}}`] : params(seats, null) });
+        }
+        const ms = (cpuMsOf(`/proc/${pid}/stat`) - t0) / 1000;
+        const ps = (await c.query('select generic_plans, custom_plans from pg_prepared_statements where name = $1', [name])).rows[0];
+        console.log(`${mode.padEnd(20)} ${name.padEnd(10)} PostgreSQL CPU ${ms.toFixed(3)} ms a take; plans: ${JSON.stringify(ps)}`);
+      };
+      if (process.env.BENCH_EXPERIMENT === 'hot') {
+        await c.query('drop index event_seats_hold_idx');
+        await c.query('drop index event_seats_free_idx');
+        await c.query("create index event_seats_free_idx on event_seats (tenant_id, event_id, ticket_type_id, score) where status = 'open' and order_id is null");
+        await c.query('alter table event_seats set (fillfactor = 70)');
+        await c.query('vacuum full analyze event_seats');
+      }
+      const bareSql = "update event_seats set hold_id = gen_random_uuid() where tenant_id = $1 and event_id = $2 and n = any($3::int[]) and status = 'open' and hold_id is null and order_id is null";
+      for (let round = 0; round < 2; round++) {
+        await perTake('auto', `auto${round}`, api.TAKE_SEATS_SQL.wait);
+        await perTake('force_generic_plan', `gen${round}`, api.TAKE_SEATS_SQL.wait);
+        await perTake('force_custom_plan', `cus${round}`, api.TAKE_SEATS_SQL.wait);
+        await perTake('auto', `bare${round}`, bareSql, true);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      console.log('event_seats updates / HOT updates so far:', JSON.stringify(await stat()));
+      const { rows: idx } = await c.query("select indexrelname, idx_scan, pg_relation_size(indexrelid) as bytes from pg_stat_user_indexes where relname in ('event_seats', 'seat_holds', 'jobs') order by relname, indexrelname");
+      console.log('indexes:', JSON.stringify(idx));
+      await c.end();
+      return;
+    }
     if (process.env.BENCH_TRACE === '1') {
       const path = `/api/p/tenants/${tenant.id}/events/${warm.eventId}/seat-holds`;
       let next = 0;

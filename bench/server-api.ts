@@ -11,6 +11,6 @@ export { signTicketCode } from '../apps/server/src/modules/checkin/ticket-code.j
 export { setWaitingRoom } from '../apps/server/src/modules/waiting-room/service.js';
 // Issue 27 (bench/seating.ts): an event's seats written as the console writes them.
 export { eventSeatRowsOf } from '../apps/server/src/modules/seating/event-seating.js';
-export { analyzeSeating, insertEventSeating } from '../apps/server/src/modules/seating/repository.js';
+export { analyzeSeating, insertEventSeating, TAKE_SEATS_SQL } from '../apps/server/src/modules/seating/repository.js';
 // Issue 26 (reads): how many reads the fast path answered and how many went the full way (bench/rush-reads.ts).
 export { fastPathCounts } from '../apps/server/src/modules/public-site/fast-path.js';

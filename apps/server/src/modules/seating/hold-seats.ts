@@ -9,11 +9,13 @@ import * as repo from './repository.js';
 import { bestRunDone, nextBestRun } from './best-window.js';
 import { queueSeatHoldExpiry, seatHoldExpiryJob } from './seat-hold-jobs.js';
 import { newSeatToken, seatTokenMatches } from './seat-token.js';
+import { takeInBatch } from './take-batch.js';
 
-// Issue 27.2: a buyer's seats, held for the checkout. The hot path is one statement
-// (repository takeSeatsAtOnce): picked seats are locked in seat-number order and taken when each is
-// open, for sale and free; "best available: N together" takes the node's next run of N adjacent
-// seats (best-window.ts) the same way with SKIP LOCKED, trying a few runs. When the window has none
+// Issue 27.2: a buyer's seats, held for the checkout. The hot path is one statement, shared with the
+// other holds of the same turn (take-batch.ts, repository takeSeatsBatch): picked seats are locked
+// and taken when each is open, for sale and free (a pick racing another buyer's take is tried again
+// alone, waiting for it: takeSeatsAtOnce); "best available: N together" takes the node's next run of
+// N adjacent seats (best-window.ts) the same way, trying a few runs. When the window has none
 // left, or a hold replaces another, the transaction below reads the best free seats afresh, finds
 // runs of N adjacent seats in one row (core adjacentRuns) and takes the first run whose seats it can
 // lock (a savepoint per run). Either way the whole hold is taken or nothing is written. The
@@ -98,8 +100,15 @@ export async function holdSeats(opts: { deps: Deps; tenantId: string; eventId: s
   // The hot path: one statement takes the seats, writes the hold and queues its expiry (a hold that
   // replaces another one takes the transaction below, which gives the old one back first).
   if (!input.replace) {
-    const take = (seats: number[], bestOf: string | null) =>
-      repo.takeSeatsAtOnce(deps.db, { tenantId, eventId, seats, bestOf, skipLocked: bestOf !== null, holdId, tokenHash: hash, expiresAt, job: seatHoldExpiryJob({ tenantId, holdId, at: expiresAt }) });
+    const request = (seats: number[], bestOf: string | null): repo.TakeRequest => ({ tenantId, eventId, seats, bestOf, holdId, tokenHash: hash, expiresAt, job: seatHoldExpiryJob({ tenantId, holdId, at: expiresAt }) });
+    // With the other holds of this turn (take-batch.ts), skipping seats another buyer is taking. A
+    // pick that found every seat free but not every one lockable was racing another buyer's take:
+    // it is tried again alone, waiting for that take's end (the seats are then the other's, or free).
+    const take = async (seats: number[], bestOf: string | null): Promise<repo.TakeOutcome> => {
+      const got = await takeInBatch(deps.db, request(seats, bestOf));
+      if (bestOf !== null || got.complete || got.free < seats.length) return got;
+      return repo.takeSeatsAtOnce(deps.db, { ...request(seats, bestOf), skipLocked: false });
+    };
     const overLimit = async (counted: Array<[string, number]>) => {
       const maxOf = await confirm();
       const over = counted.find(([id, k]) => k > (maxOf.get(id) ?? 0));

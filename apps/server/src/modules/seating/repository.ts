@@ -504,3 +504,119 @@ export async function takeSeatsAtOnce(
   if ((taken.length > 0) !== (Number(r!.held) === 1) || (taken.length > 0 && taken.length !== p.seats.length)) throw new Error('seat hold statement wrote a partial hold');
   return { complete, within, seats: taken, counted: asJson<Array<[string, number]>>(r!.counted).map(([id, k]) => [id, Number(k)]) };
 }
+
+// ---- many seat holds in one statement (issue 27, seats3) -------------------------------------------
+//
+// At hundreds of holds a second a pool connection carried one take per turn of the event loop: the
+// answer waited in the socket until the loop came round (~15 ms under load) while the statement took
+// ~1 ms (bench/README.md "seats3"). The takes that arrive together are therefore sent together
+// (take-batch.ts): one statement takes each hold's seats all or nothing, independently of the
+// others. Each hold is exactly takeSql's logic, set-wise: its seats (by full key, the seats of one
+// hold never shared with another of the same statement) are locked where open, for sale and free,
+// skipping any seat another transaction is taking (SKIP LOCKED: the statement never waits, so it can
+// never be part of a deadlock); a hold that got all its seats and stays within each ticket type's
+// per-order limit takes them, gets its row and its expiry job. `free` counts the hold's seats that
+// looked free when the statement began (read without a lock): a pick that was incomplete although
+// every seat looked free was racing another buyer's take, and is tried again alone, waiting for it.
+
+/** One hold of a batch (as takeSeatsAtOnce's parameters). */
+export type TakeRequest = {
+  tenantId: string;
+  eventId: string;
+  seats: number[];
+  bestOf: string | null;
+  holdId: string;
+  tokenHash: string;
+  expiresAt: Date;
+  job: { name: string; payload: unknown; dedupeKey: string };
+};
+export type BatchOutcome = TakeOutcome & { /** The hold's seats that looked free (no lock) when the statement began. */ free: number };
+
+export const TAKE_BATCH_SQL = `
+  with h as (
+    select * from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::timestamptz[], $7::text[], $8::jsonb[], $9::text[])
+      with ordinality as h(tenant_id, event_id, best_of, hold_id, token_hash, expires_at, job_name, job_payload, dedupe_key, k)),
+  w as (select * from unnest($10::int[], $11::int[]) as w(k, n)),
+  wanted as (select k, count(*)::int as c from w group by k),
+  locked as (
+    select w.k, s.n, s.ticket_type_id from h join w on w.k = h.k
+      join ${getTableName(eventSeats)} s on s.tenant_id = h.tenant_id and s.event_id = h.event_id and s.n = w.n
+    where s.status = 'open' and s.hold_id is null and s.order_id is null and s.ticket_type_id is not null
+      and (h.best_of is null or (s.ticket_type_id = h.best_of and not s.accessible and not s.companion))
+      and exists (select 1 from ${getTableName(events)} e where e.tenant_id = h.tenant_id and e.id = h.event_id and e.status = 'published')
+    for update of s skip locked),
+  counted as (select k, ticket_type_id, count(*)::int as c from locked group by k, ticket_type_id),
+  verdict as (
+    select h.k, h.tenant_id, h.event_id, h.hold_id,
+      coalesce((select count(*) from locked l where l.k = h.k), 0) = wn.c as complete,
+      not exists (select 1 from counted c join ${getTableName(ticketTypes)} t on t.tenant_id = h.tenant_id and t.id = c.ticket_type_id
+                  where c.k = h.k and c.c > t.max_per_order) as within
+    from h join wanted wn on wn.k = h.k),
+  taken as (
+    update ${getTableName(eventSeats)} s set hold_id = v.hold_id
+    from locked l, verdict v
+    where v.k = l.k and v.complete and v.within and s.tenant_id = v.tenant_id and s.event_id = v.event_id and s.n = l.n
+    returning l.k, s.n, s.label, s.section, s.row_label, s.seat_label, s.ticket_type_id),
+  hold as (
+    insert into ${getTableName(seatHolds)} (tenant_id, id, event_id, token_hash, expires_at)
+    select h.tenant_id, h.hold_id, h.event_id, h.token_hash, h.expires_at from h where h.k in (select k from taken)
+    returning id),
+  job as (
+    insert into ${getTableName(jobs)} (name, payload, run_at, dedupe_key)
+    select h.job_name, h.job_payload, h.expires_at, h.dedupe_key from h where h.hold_id in (select id from hold)
+    on conflict (dedupe_key) do nothing
+    returning dedupe_key)
+  select v.k, v.complete, v.within,
+    (select count(*)::int from hold x where x.id = v.hold_id) as held,
+    (select count(*)::int from w join ${getTableName(eventSeats)} s on s.tenant_id = v.tenant_id and s.event_id = v.event_id and s.n = w.n
+      where w.k = v.k and s.status = 'open' and s.hold_id is null and s.order_id is null and s.ticket_type_id is not null) as free,
+    coalesce((select json_agg(json_build_object('n', t.n, 'label', t.label, 'section', t.section, 'row', t.row_label, 'seat', t.seat_label,
+      'ticketTypeId', t.ticket_type_id) order by t.n) from taken t where t.k = v.k), '[]') as seats,
+    coalesce((select json_agg(json_build_array(c.ticket_type_id, c.c)) from counted c where c.k = v.k), '[]') as counted
+  from verdict v order by v.k`;
+
+/** Takes each hold's seats all or nothing, each hold on its own, in one statement (no two holds may share a seat). */
+export async function takeSeatsBatch(db: Db, takes: TakeRequest[]): Promise<BatchOutcome[]> {
+  const col = <T>(f: (t: TakeRequest) => T) => takes.map(f);
+  const seatHold: number[] = [];
+  const seatN: number[] = [];
+  const seen = new Set<string>();
+  takes.forEach((t, i) => {
+    for (const n of t.seats) {
+      const key = `${t.tenantId}|${t.eventId}|${Math.trunc(n)}`;
+      if (seen.has(key)) throw new Error('two holds of one batch share a seat');
+      seen.add(key);
+      seatHold.push(i + 1);
+      seatN.push(Math.trunc(n));
+    }
+  });
+  // Arrays as PostgreSQL array literals (the same text for node-postgres and PGlite).
+  const arr = (values: Array<string | null>) => `{${values.map((v) => (v === null ? 'NULL' : `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)).join(',')}}`;
+  const rows = await runPrepared(db, 'mq_seat_take_batch', TAKE_BATCH_SQL, [
+    arr(col((t) => t.tenantId)),
+    arr(col((t) => t.eventId)),
+    arr(col((t) => t.bestOf)),
+    arr(col((t) => t.holdId)),
+    arr(col((t) => t.tokenHash)),
+    arr(col((t) => t.expiresAt.toISOString())),
+    arr(col((t) => t.job.name)),
+    arr(col((t) => JSON.stringify(t.job.payload))),
+    arr(col((t) => t.job.dedupeKey)),
+    `{${seatHold.join(',')}}`,
+    `{${seatN.join(',')}}`,
+  ]);
+  if (rows.length !== takes.length) throw new Error('seat hold batch answered another number of holds');
+  return rows.map((r, i) => {
+    const taken = asJson<HeldSeatRow[]>(r.seats).map((s) => ({ ...s, n: Number(s.n) }));
+    const want = takes[i]!.seats.length;
+    // Each hold is written only with all its seats; anything else would be a bug in the statement.
+    if ((taken.length > 0) !== (Number(r.held) === 1) || (taken.length > 0 && taken.length !== want)) throw new Error('seat hold statement wrote a partial hold');
+    return {
+      complete: r.complete === true || r.complete === 't',
+      within: r.within === true || r.within === 't',
+      seats: taken,
+      counted: asJson<Array<[string, number]>>(r.counted).map(([id, k]) => [id, Number(k)] as [string, number]),
+      free: Number(r.free),
+    };
+  });
+}
