@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventSeats, orders, seatHolds, tickets } from '../../db/schema/index.js';
 import { checkoutPayload, givenEventOnSale, givenTenantAdmin, givenTenantWithSettings, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
@@ -88,6 +89,43 @@ describe('seat holds racing on PostgreSQL across two app nodes', () => {
       expect(Math.abs(a!.n - b!.n)).toBe(1);
     }
     expect(await holders(e.id)).toHaveLength(won.length * 2);
+  }, 180_000);
+
+  it('60 buyers at once on each node, picking and best available on a 20 x 20 hall: the takes of a turn go together (fewer statements than holds), none twice (issue 27 seats3)', async () => {
+    const e = await seatedEvent(20, 20);
+    const path = `/api/p/tenants/${tenant.id}/events/${e.id}/seat-holds`;
+    // Warm each node's read of the sale and its best-available window.
+    for (const node of [nodeA, nodeB]) expect((await node.client(tenant.url).post(path, { seats: [node === nodeA ? 398 : 396] })).status).toBe(201);
+    let takes = 0;
+    const original = pg.Client.prototype.query;
+    (pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown }).query = function (this: unknown, ...a: unknown[]) {
+      const q = a[0] as { text?: string } | string;
+      if (/update event_seats s set hold_id/.test(typeof q === 'string' ? q : String(q?.text ?? ''))) takes++;
+      return (original as unknown as (...x: unknown[]) => unknown).apply(this, a);
+    };
+    let results;
+    try {
+      results = await Promise.all(
+        Array.from({ length: 120 }, (_, i) => {
+          // Half pick a pair (some pairs asked by two buyers), half ask best available 2 together.
+          const pair = (i * 7) % 180;
+          const body = i % 2 ? { best: { ticketTypeId: e.ticketTypeIds[0], quantity: 2 } } : { seats: [200 + pair - (pair % 20 === 19 ? 1 : 0), 201 + pair - (pair % 20 === 19 ? 1 : 0)] };
+          return (i % 4 < 2 ? nodeA : nodeB).client(tenant.url).post(path, body);
+        }),
+      );
+    } finally {
+      (pg.Client.prototype as unknown as { query: unknown }).query = original;
+    }
+    expect(results.every((r) => r.status === 201 || r.status === 409)).toBe(true);
+    const won = results.filter((r) => r.status === 201);
+    expect(won.length).toBeGreaterThanOrEqual(100);
+    // Before: one take statement per hold (120 at least); now the holds of a turn share one.
+    expect(takes).toBeLessThan(120);
+    const taken = won.flatMap((r) => r.body.seats.map((s: { n: number }) => s.n));
+    expect(new Set(taken).size).toBe(taken.length);
+    const rows = await holders(e.id);
+    expect(rows).toHaveLength(taken.length + 2);
+    for (const r of won) for (const s of r.body.seats as Array<{ n: number }>) expect(rows.find((x) => x.n === s.n)!.holdId).toBe(r.body.holdId);
   }, 180_000);
 
   it('a hold running out while a buyer takes the same seats: the seats end with one holder', async () => {

@@ -18,7 +18,9 @@ import {
   type TestServer,
 } from '../../../test/harness.js';
 import { expireHold } from '../orders/holds.js';
-import { TAKE_SEATS_SQL } from './repository.js';
+import { TAKE_BATCH_SQL, TAKE_SEATS_SQL } from './repository.js';
+import { seatHoldExpiryJob } from './seat-hold-jobs.js';
+import { takeInBatch } from './take-batch.js';
 import { expireSeatHold, reconcileSeatHolds } from './seat-hold-jobs.js';
 
 // Issue 27: venue layouts, an event's seats, seat holds (picked and best available), the checkout
@@ -412,6 +414,50 @@ describe('the checkout with seats', () => {
     expect(await freeCount(e)).toBe(free);
   });
 
+  it('holds asked in the same turn go to the database in one statement, each taken all or nothing on its own (issue 27 seats3)', async () => {
+    const { e } = await seatedEvent();
+    const stalls = e.ticketTypeIds[0]!;
+    const balcony = e.ticketTypeIds[1]!;
+    // Stalls: A1 blocked (seat 0), C6 accessible (seat 17); Balcony: seats 18-21. Seat 7 held by someone first.
+    const first = await site().post(`${pub(e)}/seat-holds`, { seats: [7] });
+    expect(first.status).toBe(201);
+    const ask = (seats: number[], bestOf: string | null = null) => {
+      const holdId = crypto.randomUUID();
+      const expiresAt = new Date(Date.now() + 10 * 60_000);
+      return { tenantId: tenant.id, eventId: e.id, seats, bestOf, holdId, tokenHash: `hash-${holdId}`, expiresAt, job: seatHoldExpiryJob({ tenantId: tenant.id, holdId, at: expiresAt }) };
+    };
+    const asks = [
+      ask([1, 2]), // free: held
+      ask([6, 7]), // 7 is held: nothing taken, 6 stays free
+      ask([0, 8]), // 0 is blocked: nothing taken
+      ask([18, 19], balcony), // best-available run of the balcony: held
+      ask([16, 17], stalls), // best available never takes an accessible seat: nothing taken
+      ask([9, 10, 11, 12, 13]), // over the stalls' limit of 4: nothing taken
+      ask([2, 3]), // shares seat 2 with the first: goes in a later statement, and finds it taken
+      ask([20, 21]), // free: held
+    ];
+    const seen: string[] = [];
+    const out = await withStatements(seen, () => Promise.all(asks.map((a) => takeInBatch(db(), a))));
+    // One statement for the seven that share no seat, one for the eighth (before: one statement per hold).
+    expect(seen.filter((q) => q.includes('update event_seats'))).toHaveLength(2);
+    expect(out.map((o) => o.seats.map((s) => s.n))).toEqual([[1, 2], [], [], [18, 19], [], [], [], [20, 21]]);
+    expect(out.map((o) => o.complete)).toEqual([true, false, false, true, false, true, false, true]);
+    expect(out[5]!.within).toBe(false);
+    expect(out[5]!.counted).toEqual([[stalls, 5]]);
+    // What looked free (no lock) when the statement began: a pick refused with every seat free was racing another take.
+    expect(out.map((o) => o.free)).toEqual([2, 1, 1, 2, 2, 5, 1, 2]);
+    // The database agrees: only the three complete holds have rows, seats and an expiry job.
+    const holds = await db().select({ id: seatHolds.id }).from(seatHolds).where(eq(seatHolds.eventId, e.id));
+    expect(holds.map((h) => h.id).sort()).toEqual([first.body.holdId, asks[0]!.holdId, asks[3]!.holdId, asks[7]!.holdId].sort());
+    for (const i of [1, 2, 4, 5, 6]) {
+      const jobs = await db().execute(sql`select 1 from jobs where dedupe_key = ${asks[i]!.job.dedupeKey}`);
+      expect((jobs as unknown as { rows: unknown[] }).rows, `hold ${i}`).toEqual([]);
+    }
+    for (const n of [3, 6, 8, 9, 16]) expect((await seatRow(e, n)).holdId, `seat ${n}`).toBeNull();
+    expect((await seatRow(e, 2)).holdId).toBe(asks[0]!.holdId);
+    expect((await seatRow(e, 21)).holdId).toBe(asks[7]!.holdId);
+  });
+
   it('a hold looks its seats up by key on an arena whose seats were just copied: the planner measured them, no scan of every seat', async () => {
     // 3,000 seats copied at once (the console's PUT seating), then the take's plan as the pool runs it
     // (generic, after a few executions) and as a first execution plans it (custom). Before issue 27
@@ -431,17 +477,29 @@ describe('the checkout with seats', () => {
         : []),
       ...(node.Plans ?? []).flatMap(seatRowsRead),
     ];
-    for (const [mode, kind] of [['force_generic_plan', 'skip'], ['force_custom_plan', 'wait']] as const) {
+    // Issue 27 (seats3): and the takes of many holds in one statement (two holds here).
+    for (const [mode, kind] of [['force_generic_plan', 'skip'], ['force_custom_plan', 'wait'], ['force_generic_plan', 'batch'], ['force_custom_plan', 'batch']] as const) {
       let plan: PlanNode | null = null;
       const holdId = crypto.randomUUID();
+      const holdId2 = crypto.randomUUID();
+      const [types, text, args] =
+        kind === 'batch'
+          ? [
+              'uuid[], uuid[], uuid[], uuid[], text[], timestamptz[], text[], jsonb[], text[], int[], int[]',
+              TAKE_BATCH_SQL,
+              `'{${tenant.id},${tenant.id}}', '{${e.id},${e.id}}', '{NULL,${e.ticketTypeIds[0]}}', '{${holdId},${holdId2}}', '{x,y}', '{"2030-01-01T00:00:00Z","2030-01-01T00:00:00Z"}', '{plan-test,plan-test}', '{"{}","{}"}', '{plan-test:${holdId},plan-test:${holdId2}}', '{1,1,2,2}', '{1500,1501,1700,1701}'`,
+            ]
+          : [
+              'uuid, uuid, int[], uuid, uuid, text, timestamptz, text, jsonb, text',
+              TAKE_SEATS_SQL[kind],
+              `'${tenant.id}', '${e.id}', '{1500,1501}', null, '${holdId}', 'x', now() + interval '10 minutes', 'plan-test', '{}', 'plan-test:${holdId}'`,
+            ];
       await db()
         .transaction(async (tx) => {
           await tx.execute(sql.raw(`set local plan_cache_mode = ${mode}`));
-          await tx.execute(sql.raw(`prepare mq_take_plan_test(uuid, uuid, int[], uuid, uuid, text, timestamptz, text, jsonb, text) as ${TAKE_SEATS_SQL[kind]}`));
+          await tx.execute(sql.raw(`prepare mq_take_plan_test(${types}) as ${text}`));
           try {
-            const out = await tx.execute(
-              sql.raw(`explain (analyze, format json) execute mq_take_plan_test('${tenant.id}', '${e.id}', '{1500,1501}', null, '${holdId}', 'x', now() + interval '10 minutes', 'plan-test', '{}', 'plan-test:${holdId}')`),
-            );
+            const out = await tx.execute(sql.raw(`explain (analyze, format json) execute mq_take_plan_test(${args})`));
             const cell = Object.values((out as unknown as { rows: Array<Record<string, unknown>> }).rows[0]!)[0];
             plan = (typeof cell === 'string' ? JSON.parse(cell) : cell)[0].Plan as PlanNode;
           } finally {
@@ -452,11 +510,11 @@ describe('the checkout with seats', () => {
         .catch((err: Error) => {
           if (err.message !== 'rollback') throw err;
         });
-      expect(plan, mode).not.toBeNull();
-      // The two seats asked for: no node of the plan on the seats reads more than a handful of rows (not the event's 3,000).
+      expect(plan, `${mode} ${kind}`).not.toBeNull();
+      // The seats asked for: no node of the plan on the seats reads more than a handful of rows (not the event's 3,000).
       const read = seatRowsRead(plan!);
-      expect(read.length, mode).toBeGreaterThan(0);
-      expect(read.filter(([rows]) => rows > 10), `${mode}: nodes of the plan reading more than 10 seats`).toEqual([]);
+      expect(read.length, `${mode} ${kind}`).toBeGreaterThan(0);
+      expect(read.filter(([rows]) => rows > 10), `${mode} ${kind}: nodes of the plan reading more than 10 seats`).toEqual([]);
     }
     expect(await freeCount(e)).toBe(3000);
   });
