@@ -277,6 +277,28 @@ async function main() {
     );
     const measured = (stats as unknown as { rows: Array<{ analyzed: boolean; autoanalyzed: boolean }> }).rows[0];
     const seatStatistics = measured?.analyzed ? 'analyzed' : measured?.autoanalyzed ? 'autoanalyzed' : 'never measured';
+    // How long each pool connection is checked out (acquire to release) over the measured phase, and
+    // the statements sent by name (a named prepared statement; others as "other"): against the
+    // backends' CPU per statement, the time a connection is held but not working in PostgreSQL.
+    const pool = (deps.db as unknown as { $client: import('pg').Pool }).$client;
+    const acquiredAt = new Map<unknown, number>();
+    const heldMs: number[] = [];
+    const onAcquire = (client: unknown) => acquiredAt.set(client, performance.now());
+    const onRelease = (_err: unknown, client: unknown) => {
+      const t = acquiredAt.get(client);
+      if (t !== undefined) heldMs.push(performance.now() - t);
+      acquiredAt.delete(client);
+    };
+    pool.on('acquire', onAcquire);
+    pool.on('release', onRelease);
+    const byName = new Map<string, number>();
+    const pgQuery = pg.Client.prototype.query;
+    (pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown }).query = function (this: unknown, ...a: unknown[]) {
+      const q = a[0] as { name?: string } | string;
+      const name = (typeof q === 'object' && q?.name) || 'other';
+      byName.set(name, (byName.get(name) ?? 0) + 1);
+      return (pgQuery as unknown as (...x: unknown[]) => unknown).apply(this, a);
+    };
     const before = { server: serverThreadCpuMs(), pg: await backendCpu(), statements: statements.state.count, at: performance.now() };
     const profiler = process.env.BENCH_PROFILE ? await startProfile() : null;
     // What the database's backends and the server's pool are doing, sampled every 20 ms over the
@@ -309,6 +331,10 @@ async function main() {
     const samples = phase!.samples;
     if (profiler) await profiler.stop(process.env.BENCH_PROFILE!);
     const after = { server: serverThreadCpuMs(), pg: await backendCpu(), statements: statements.state.count, at: performance.now() };
+    pool.off('acquire', onAcquire);
+    pool.off('release', onRelease);
+    (pg.Client.prototype as unknown as { query: unknown }).query = pgQuery;
+    heldMs.sort((a, b) => a - b);
     statements.stop();
     const pgMs = [...after.pg].reduce((sum, [pid, t]) => sum + t - (before.pg.get(pid) ?? 0), 0);
     const held = samples!.filter((s) => s.status === 201);
@@ -356,6 +382,10 @@ async function main() {
       // Share of the samples of the database's client backends in each state (active CPU, lock waits…) and the pool's queue.
       backendStates: Object.fromEntries([...waits].sort((a, b) => b[1] - a[1]).map(([k, n]) => [k, Math.round((n / Math.max(1, poolWaiting.length)) * 10) / 10])),
       poolWaitingAvg: Math.round(poolWaiting.reduce((a, b) => a + b, 0) / Math.max(1, poolWaiting.length)),
+      // A pool connection checked out, acquire to release, p50 / p99 ms, and how many checkouts a hold.
+      poolConnectionHeldMs: [Math.round(percentile(heldMs, 50) * 10) / 10, Math.round(percentile(heldMs, 99) * 10) / 10],
+      poolCheckoutsPerHold: Math.round((heldMs.length / samples!.length) * 100) / 100,
+      statementsByName: Object.fromEntries([...byName].sort((a, b) => b[1] - a[1])),
       seatStatisticsAtStart: seatStatistics,
       seatsAnswered: seatsAnswered.length, seatsDistinct: new Set(seatsAnswered).size, seatsHeldTwice: seatsAnswered.length - new Set(seatsAnswered).size, seatsHeldInDb: dbHeld,
       referenceUpdatesPerSecond: Math.round(refDone / 3), cpus: os.cpus().length, loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100),

@@ -104,7 +104,7 @@ export async function holdSeats(opts: { deps: Deps; tenantId: string; eventId: s
     // With the other holds of this turn (take-batch.ts), skipping seats another buyer is taking. A
     // pick that found every seat free but not every one lockable was racing another buyer's take:
     // it is tried again alone, waiting for that take's end (the seats are then the other's, or free).
-    const take = async (seats: number[], bestOf: string | null): Promise<repo.TakeOutcome> => {
+    const take = async (seats: number[], bestOf: string | null): Promise<repo.TakeOutcome & { refusal?: repo.BatchOutcome['refusal'] }> => {
       const got = await takeInBatch(deps.db, request(seats, bestOf));
       if (bestOf !== null || got.complete || got.free < seats.length) return got;
       return repo.takeSeatsAtOnce(deps.db, { ...request(seats, bestOf), skipLocked: false });
@@ -121,6 +121,8 @@ export async function holdSeats(opts: { deps: Deps; tenantId: string; eventId: s
         const refusal = await overLimit(got.counted);
         if (refusal) throw refusal;
       }
+      // The take's own read says why (the event on sale, a seat taken when it began): no statement more.
+      if (got.refusal?.onSale && !got.complete) throw notTakenBecause(picked, got.refusal.seen);
       await confirm();
       throw await whyNotTaken(deps, tenantId, eventId, picked);
     }
@@ -218,9 +220,20 @@ async function tryRun(tx: Tx, p: { tenantId: string; eventId: string; holdId: st
 /** Why picked seats could not all be taken (read after the rollback): not in the plan, or not free. */
 async function whyNotTaken(deps: Deps, tenantId: string, eventId: string, picked: number[]): Promise<DomainError> {
   const rows = await repo.seatsByNumber(deps.db, tenantId, eventId, picked);
+  return notTakenBecause(
+    picked,
+    rows.map((s) => ({ n: s.n, label: s.label, free: s.status === 'open' && s.holdId === null && s.orderId === null && s.ticketTypeId !== null })),
+  );
+}
+
+/** The refusal of picked seats, from the seats as read: not in the plan, or these not free. */
+function notTakenBecause(picked: number[], rows: repo.SeenSeat[]): DomainError {
   if (rows.length < picked.length) return new DomainError('SEAT_NOT_FOUND', SM.seatNotFound);
-  const unavailable = rows.filter((s) => s.status !== 'open' || s.holdId !== null || s.orderId !== null || s.ticketTypeId === null);
-  const labels = (unavailable.length ? unavailable : rows).map((s) => s.label).join(', ');
+  const unavailable = rows.filter((s) => !s.free);
+  const labels = (unavailable.length ? unavailable : rows)
+    .sort((a, b) => a.n - b.n)
+    .map((s) => s.label)
+    .join(', ');
   return new DomainError('SEAT_UNAVAILABLE', SM.seatUnavailable(labels));
 }
 

@@ -530,7 +530,13 @@ export type TakeRequest = {
   expiresAt: Date;
   job: { name: string; payload: unknown; dedupeKey: string };
 };
-export type BatchOutcome = TakeOutcome & { /** The hold's seats that looked free (no lock) when the statement began. */ free: number };
+export type SeenSeat = { n: number; label: string; free: boolean };
+export type BatchOutcome = TakeOutcome & {
+  /** The hold's seats that looked free (no lock) when the statement began. */
+  free: number;
+  /** A hold not taken: its seats that exist, as they were when the statement began (no lock), and whether the event was on sale. */
+  refusal: { seen: SeenSeat[]; onSale: boolean } | null;
+};
 
 export const TAKE_BATCH_SQL = `
   with h as (
@@ -568,8 +574,11 @@ export const TAKE_BATCH_SQL = `
     returning dedupe_key)
   select v.k, v.complete, v.within,
     (select count(*)::int from hold x where x.id = v.hold_id) as held,
-    (select count(*)::int from w join ${getTableName(eventSeats)} s on s.tenant_id = v.tenant_id and s.event_id = v.event_id and s.n = w.n
-      where w.k = v.k and s.status = 'open' and s.hold_id is null and s.order_id is null and s.ticket_type_id is not null) as free,
+    case when not (v.complete and v.within) then
+      (select coalesce(json_agg(json_build_array(s.n, s.label, s.status = 'open' and s.hold_id is null and s.order_id is null and s.ticket_type_id is not null) order by s.n), '[]')
+       from w join ${getTableName(eventSeats)} s on s.tenant_id = v.tenant_id and s.event_id = v.event_id and s.n = w.n where w.k = v.k) end as seen,
+    case when not (v.complete and v.within) then
+      exists (select 1 from ${getTableName(events)} e where e.tenant_id = v.tenant_id and e.id = v.event_id and e.status = 'published') end as on_sale,
     coalesce((select json_agg(json_build_object('n', t.n, 'label', t.label, 'section', t.section, 'row', t.row_label, 'seat', t.seat_label,
       'ticketTypeId', t.ticket_type_id) order by t.n) from taken t where t.k = v.k), '[]') as seats,
     coalesce((select json_agg(json_build_array(c.ticket_type_id, c.c)) from counted c where c.k = v.k), '[]') as counted
@@ -611,12 +620,16 @@ export async function takeSeatsBatch(db: Db, takes: TakeRequest[]): Promise<Batc
     const want = takes[i]!.seats.length;
     // Each hold is written only with all its seats; anything else would be a bug in the statement.
     if ((taken.length > 0) !== (Number(r.held) === 1) || (taken.length > 0 && taken.length !== want)) throw new Error('seat hold statement wrote a partial hold');
+    const complete = r.complete === true || r.complete === 't';
+    const within = r.within === true || r.within === 't';
+    const seen = complete && within ? null : asJson<Array<[number, string, boolean | string]>>(r.seen).map(([n, label, free]) => ({ n: Number(n), label, free: free === true || free === 't' }));
     return {
-      complete: r.complete === true || r.complete === 't',
-      within: r.within === true || r.within === 't',
+      complete,
+      within,
       seats: taken,
       counted: asJson<Array<[string, number]>>(r.counted).map(([id, k]) => [id, Number(k)] as [string, number]),
-      free: Number(r.free),
+      free: seen ? seen.filter((x) => x.free).length : want,
+      refusal: seen ? { seen, onSale: r.on_sale === true || r.on_sale === 't' } : null,
     };
   });
 }

@@ -404,6 +404,19 @@ describe('the checkout with seats', () => {
       expect(rows[0]!.payload).toEqual({ tenantId: tenant.id, holdId: res.body.holdId });
       expect(new Date(rows[0]!.run_at).toISOString()).toBe(res.body.expiresAt);
     }
+    // A pick of a seat someone holds is refused from the take's own read (issue 27 seats3): no read of
+    // the sale or of the seats after it (before: the take, then the sale and the seats, 3 statements).
+    {
+      const seen: string[] = [];
+      const refused = await withStatements(seen, () => site().post(`${pub(e)}/seat-holds`, { seats: [13, 14] }));
+      expect(refused.status).toBe(409);
+      expect(refused.body.error?.domainCode).toBe('SEAT_UNAVAILABLE');
+      expect(refused.body.error.message).toBe(SM.seatUnavailable((await seatRow(e, 13)).label));
+      expect(seen.filter((q) => !/from "tenants"/.test(q))).toHaveLength(1);
+      expect((await seatRow(e, 14)).holdId).toBeNull();
+      const unknown = await withStatements([], () => site().post(`${pub(e)}/seat-holds`, { seats: [14, 999] }));
+      expect(unknown.body.error?.domainCode).toBe('SEAT_NOT_FOUND');
+    }
     // Taken off sale now: the node's read of a moment ago does not sell it (the take checks the event itself).
     await db().execute(sql`update events set status = 'draft' where id = ${e.id}`);
     const free = await freeCount(e);
@@ -446,6 +459,9 @@ describe('the checkout with seats', () => {
     expect(out[5]!.counted).toEqual([[stalls, 5]]);
     // What looked free (no lock) when the statement began: a pick refused with every seat free was racing another take.
     expect(out.map((o) => o.free)).toEqual([2, 1, 1, 2, 2, 5, 1, 2]);
+    // A hold not taken says why, from the same read: its seats as they were, and the event on sale.
+    expect(out[1]!.refusal).toEqual({ onSale: true, seen: [expect.objectContaining({ n: 6, free: true }), expect.objectContaining({ n: 7, free: false })] });
+    expect(out[0]!.refusal).toBeNull();
     // The database agrees: only the three complete holds have rows, seats and an expiry job.
     const holds = await db().select({ id: seatHolds.id }).from(seatHolds).where(eq(seatHolds.eventId, e.id));
     expect(holds.map((h) => h.id).sort()).toEqual([first.body.holdId, asks[0]!.holdId, asks[3]!.holdId, asks[7]!.holdId].sort());

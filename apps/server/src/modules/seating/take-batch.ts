@@ -69,7 +69,7 @@ function send(db: Db, q: Queue, batch: Pending[]) {
           try {
             // A pick waits for another buyer's lock here (as its retry would); best available skips.
             const got = await repo.takeSeatsAtOnce(db, { ...p.req, skipLocked: p.req.bestOf !== null });
-            p.resolve({ ...got, free: got.complete ? p.req.seats.length : 0 });
+            p.resolve({ ...got, free: got.complete ? p.req.seats.length : 0, refusal: null });
           } catch (err) {
             p.reject(err);
           }
