@@ -15,6 +15,12 @@
 // measured phase. BENCH_PROFILE=file.cpuprofile writes a CPU profile of the server's thread over it.
 // BENCH_TRACE=1: no load; a few holds of each kind one after the other on the idle server, then one
 // picked hold and one "best available: 2 together" with every statement they send listed (text, ms).
+// Issue 27 (seats3): the measured phase also prints how long each pool connection stays checked out
+// (acquire to release) and the statements sent by name. BENCH_EXPLAIN=1: no load; EXPLAIN (ANALYZE,
+// BUFFERS, WAL) of the one-hold take (picked, best available) and of the bare UPDATE on the arena, then
+// one backend's CPU per take over 1,000 takes by plan-cache mode, and the seats' HOT updates;
+// BENCH_EXPERIMENT=hot with it first makes the seat UPDATE HOT-eligible on the scratch copy (no index
+// on hold_id, fillfactor 70) to measure what that would save.
 
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -184,8 +190,6 @@ async function main() {
       // statement as the server sends it (a prepared statement, its generic plan), then the bare UPDATE.
       const c = new pg.Client({ connectionString: server.scratch!.url });
       await c.connect();
-      const { sql: dsql } = await import('drizzle-orm');
-      void dsql;
       const params = (seats: number[], bestOf: string | null) => {
         const holdId = randomUUID();
         return [tenant.id, warm.eventId, `{${seats.join(',')}}`, bestOf, holdId, 'x'.repeat(64), new Date(Date.now() + 600_000).toISOString(), 'seating.expire-hold', JSON.stringify({ tenantId: tenant.id, holdId }), `seating.expire-hold:${holdId}`];
