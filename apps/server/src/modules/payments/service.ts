@@ -8,7 +8,7 @@ import type { CheckoutEvent } from '../../platform/payments/gateway.js';
 import { verifyStripeWebhook } from '../../platform/payments/stripe-driver.js';
 import { newTestId, verifyTestWebhook } from '../../platform/payments/test-driver.js';
 import { markCheckoutExpired, markOrderPaid } from '../orders/payment.js';
-import { lockTenantOrder } from '../orders/repository.js';
+import { lockOrderWithEventStatus, lockTenantOrder } from '../orders/repository.js';
 import * as refundsRepo from './refunds-repository.js';
 import { processRefundEvent, recordRefund, REFUND_EVENT_TYPES, runRefundJob, toRefundEvent, type RefundJobPayload } from './refunds.js';
 import * as repo from './repository.js';
@@ -147,8 +147,11 @@ export async function processCheckoutEvent(opts: { deps: Deps; event: CheckoutEv
     });
     if (!fresh) return { outcome: 'duplicate' };
     if (event.type === 'ignored' || !event.orderId || !event.tenantId) return { outcome: 'ignored' };
-    const order = await repo.findOrderPayment(tx, event.tenantId, event.orderId);
-    if (!order) {
+    // The order locked now, with its event's status, for the rest of the transaction (lock order:
+    // orders first), and not read again by markOrderPaid (issue 26 "mail2": one statement, it was three).
+    const locked = await lockOrderWithEventStatus(tx, event.tenantId, event.orderId);
+    const order = locked?.order;
+    if (!locked || !order) {
       deps.log.warn({ provider: event.provider, eventId: event.eventId, orderId: event.orderId }, 'payment event for an unknown order');
       return { outcome: 'ignored' };
     }
@@ -182,6 +185,7 @@ export async function processCheckoutEvent(opts: { deps: Deps; event: CheckoutEv
       sessionId: event.sessionId ?? '',
       chargeId,
       paymentMethod: event.paymentMethod ?? 'card',
+      locked,
     });
     // Compared above: the amount captured is the order's total.
     const amount = event.amountTotal!;
