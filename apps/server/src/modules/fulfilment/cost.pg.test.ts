@@ -3,6 +3,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs, orderLinks, orders, outbox, subscribers, tickets } from '../../db/schema/index.js';
 import { givenHeldOrder, givenTenant, startServer, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { signTestWebhook } from '../../platform/payments/test-driver.js';
+import { findPaySession, payTestSession, receiveWebhook } from '../payments/service.js';
 import { fulfilOrder } from './service.js';
 
 // Issue 26 "mail2": a paid order's fulfilment in as few statements as its rules allow (the main
@@ -79,5 +81,44 @@ describe('what a fulfilment costs (issue 26 "mail2")', () => {
     expect(await db().select().from(tickets).where(eq(tickets.orderId, order.orderId))).toHaveLength(order.seats);
     expect(await db().select().from(outbox).where(eq(outbox.to, order.email))).toHaveLength(1);
     expect(await db().select().from(orderLinks).where(eq(orderLinks.orderId, order.orderId))).toHaveLength(1);
+  });
+});
+
+describe('what a payment costs (issue 26 "mail2")', () => {
+  it("is two statements on the test gateway's pay page, and six for the webhook's confirmation (the order locked with its event's status, the update with its follow-ups in one)", async () => {
+    const order = await givenHeldOrder(server, tenant.id);
+    const deps = server.app.deps;
+    const checkout = await deps.payments.createCheckout({
+      orderId: order.orderId,
+      orderUid: order.orderUid,
+      tenantId: tenant.id,
+      amount: order.totalAmount,
+      currency: 'usd',
+      email: order.email,
+      description: `Tickets ${order.orderUid}`,
+      successUrl: `http://${tenant.url}.${server.config.baseDomain}/s`,
+      cancelUrl: `http://${tenant.url}.${server.config.baseDomain}/c`,
+      expiresAt: new Date(Date.now() + 15 * 60_000),
+      idempotencyKey: `checkout:${order.orderId}`,
+    });
+    const host = `${tenant.url}.${server.config.baseDomain}:${server.port}`;
+    const pay = await statementsDuring(async () => {
+      const session = await findPaySession({ deps, host, sessionId: checkout.sessionId });
+      return payTestSession({ deps, session: session!, card: { number: '4242424242424242', expiry: '', cvc: '' } });
+    });
+    expect(pay.result.kind).toBe('paid');
+    expect(pay.texts.length, pay.texts.join('\n')).toBe(2);
+    const [job] = await db().select().from(jobs).where(eq(jobs.dedupeKey, `test-webhook:${checkout.sessionId}:completed`));
+    const body = (job!.payload as { body: string }).body;
+
+    const confirm = await statementsDuring(() => receiveWebhook({ deps, provider: 'test', rawBody: Buffer.from(body), signature: signTestWebhook(server.config.secret, body) }));
+    expect(confirm.result).toEqual({ outcome: 'paid' });
+    expect(confirm.texts.length, confirm.texts.join('\n')).toBe(6);
+    const paid = (await db().select().from(orders).where(eq(orders.id, order.orderId)))[0]!;
+    expect(paid).toMatchObject({ status: 'processing', paymentProvider: 'test', chargeId: expect.stringMatching(/^pi_test/), paymentMethod: 'card' });
+    // The follow-ups were written with it: the fulfil job, the payout lines job, order.paid.
+    const followUps = await db().select().from(jobs).where(and(eq(jobs.dedupeKey, `orders.fulfil:${order.orderId}`)));
+    expect(followUps).toHaveLength(1);
+    expect(await db().select().from(jobs).where(eq(jobs.dedupeKey, `payouts.lines:paid:${order.orderId}`))).toHaveLength(1);
   });
 });
