@@ -1,8 +1,9 @@
 // From payment to ticket mail (issue 26 "The whole rush, measured"): 3,000 orders paid within a
 // minute on the test gateway's pay page, each confirmed by the gateway's signed webhook (a job), then
 // fulfilled (the tickets' PDF and the .ics built, a job) and mailed (a job) through a real SMTP server
-// in this process (the `smtp-server` package), which checks that every message carries the PDF and
-// the .ics. Prints the delay from each payment (the order's paidAt, written when the payment commits)
+// (the `smtp-server` package), which checks that every message carries the PDF and the .ics. The SMTP
+// server, the payers and the reference run in a child process (bench/fulfilment-client.ts), so that the
+// main thread's CPU per order is the server's alone. Prints the delay from each payment (the order's paidAt, written when the payment commits)
 // to its mail's arrival (p50, p99, max; budget p99 <= 10 s), the fulfilment throughput (orders mailed
 // per second from the first payment to the last mail) and a same-run reference: bare messages of the
 // same size sent by nodemailer to the same SMTP server, 4 at a time.
@@ -18,19 +19,17 @@
 // BENCH_TIMEOUT_S (600: how long to wait for the last mail), BENCH_BUDGET_MS (10000), BENCH_POOL (10),
 // PDF_WORKERS (the server's PDF threads, 1; 0 builds the PDFs on the main thread). It also prints the CPU
 // per order mailed: of the main thread and of the whole process, robust to a loaded machine, and the SQL
-// statements per order (PostgreSQL), with and without the job queue's own; BENCH_STATEMENTS=1 lists them by text.
+// statements per order (PostgreSQL), with and without the job queue's own; BENCH_STATEMENTS=1 lists them by text;
+// BENCH_PROFILE=file.cpuprofile writes the main thread's CPU profile from the first payment to the last mail.
 // Exit code 1 when a mail is missing or lacks its PDF or .ics, or the p99 is over the budget.
 
+import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import { SMTPServer } from 'smtp-server';
-import { serverThreadCpuMs } from './load-generator.js';
+import type { ClientAnswer, ClientRequest, Mail } from './fulfilment-client.js';
+import { serverThreadCpuMs, startProfile } from './load-generator.js';
 import { loadServer } from './server.js';
 import { percentile, seedTenant, startServer, watchStatements, type LoggedStatement } from './support.js';
-
-type Mail = { at: number; to: string; pdf: boolean; ics: boolean; bytes: number };
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 3000);
 const PAY_SECONDS = Number(process.env.BENCH_PAY_SECONDS ?? 60);
@@ -41,52 +40,39 @@ const POOL = Number(process.env.BENCH_POOL ?? 10);
 /** The server's PDF worker threads (PDF_WORKERS, default 1; 0: the PDFs built on the main thread, as before issue 26's pool). */
 const PDF_WORKERS = process.env.PDF_WORKERS ?? '1';
 
-/** The SMTP sink: every message's recipient, arrival time and whether it carries a PDF and an .ics. */
-function smtpSink() {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    // No reverse DNS lookup of each client (this machine has no resolver to ask: each one waited for its timeout).
-    disableReverseLookup: true,
-    size: 20 * 1024 * 1024,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('latin1');
-        mails.push({
-          at: Date.now(),
-          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()).join(','),
-          pdf: /content-type:\s*application\/pdf/i.test(raw),
-          ics: /content-type:\s*text\/calendar/i.test(raw),
-          bytes: raw.length,
-        });
-        callback();
-      });
-    },
-  });
+/**
+ * The payers, the SMTP sink and the reference in a child process (bench/fulfilment-client.ts), so that
+ * this process's main thread is the server's alone: one request at a time, each answered in turn.
+ */
+function startClient() {
+  const child = fork(new URL('./fulfilment-client.ts', import.meta.url), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let queue: Promise<unknown> = Promise.resolve();
+  function ask<K extends ClientAnswer['kind']>(m: ClientRequest, kind: K): Promise<Extract<ClientAnswer, { kind: K }>> {
+    const asked = queue.then(
+      () =>
+        new Promise<Extract<ClientAnswer, { kind: K }>>((resolve, reject) => {
+          const onExit = () => reject(new Error('the bench client exited'));
+          child.once('exit', onExit);
+          child.once('message', (a: ClientAnswer) => {
+            child.off('exit', onExit);
+            if (a.kind === kind) resolve(a as Extract<ClientAnswer, { kind: K }>);
+            else reject(new Error(`the bench client answered ${a.kind}, not ${kind}`));
+          });
+          child.send(m);
+        }),
+    );
+    queue = asked.catch(() => {});
+    return asked;
+  }
   return {
-    mails,
-    server,
-    listen: () => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.server.address() as AddressInfo).port))),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    ask,
+    close: () => new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.send({ kind: 'close' } satisfies ClientRequest);
+    }),
   };
 }
-
-function request(port: number, host: string, method: string, urlPath: string, body: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, agent: keepAlive, headers: { host, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-const keepAlive = new http.Agent({ keepAlive: true, maxSockets: PAY_CONCURRENCY });
 
 const stats = (ms: number[]) => {
   const s = [...ms].sort((a, b) => a - b);
@@ -95,15 +81,14 @@ const stats = (ms: number[]) => {
 
 async function main() {
   const { sql } = await import('drizzle-orm');
-  const nodemailer = (await import('nodemailer')).default;
   // Every statement the server's pg clients send (PostgreSQL only; PGlite has no pg client), counted
   // from the first payment to the last mail, with and without the job queue's own; BENCH_STATEMENTS=1 also lists them by text.
   const statements = await watchStatements(110);
   const api = await loadServer();
   const { events, ticketTypes } = api;
   const adminUrl = process.env.DATABASE_URL || undefined;
-  const sink = smtpSink();
-  const smtpPort = await sink.listen();
+  const client = startClient();
+  const smtpPort = (await client.ask({ kind: 'listen' }, 'listening')).port;
   const server = await startServer({
     api,
     adminUrl,
@@ -154,58 +139,33 @@ async function main() {
     const sessions = result.rows;
     await deps.db.execute(sql`update orders o set payment_provider = 'test', payment_session_id = s.id from test_checkout_sessions s where s.order_id = o.id and o.tenant_id = ${tenant.id}::uuid`);
 
-    // The reference, same run: bare messages of the same size through nodemailer to the same sink, 4 at a time.
+    // The reference, same run: bare messages of the same size through nodemailer to the same sink, 4 at a time (in the client process).
     const REF = Math.max(50, Math.round(ORDERS / 10));
-    const sample = { bytes: 0 };
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort, secure: false, ignoreTLS: true, pool: true, maxConnections: 4 });
-    const pdfLike = Buffer.alloc(24_000, 7);
-    const refStart = Date.now();
-    let sent = 0;
-    await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        while (sent < REF) {
-          sent++;
-          await transport.sendMail({ from: 'bench@example.test', to: 'reference@example.test', subject: 'Reference', text: 'x', attachments: [{ filename: 'x.pdf', content: pdfLike }] });
-        }
-      }),
-    );
-    const refSeconds = (Date.now() - refStart) / 1000;
-    transport.close();
-    sink.mails.splice(0);
-    sample.bytes = 0;
+    const refSeconds = (await client.ask({ kind: 'reference', count: REF }, 'reference')).seconds;
 
-    // CPU from the first payment to the last mail: the main thread (the server's event loop, which here
-    // also runs the payers and the SMTP sink) and the whole process (with the PDF worker threads).
+    // CPU from the first payment to the last mail: the main thread (the server's event loop) and the whole
+    // process (with the PDF worker threads); the payers and the SMTP sink run in the client process.
+    // BENCH_PROFILE=file.cpuprofile: the main thread's CPU profile over the same span.
+    const profiler = process.env.BENCH_PROFILE ? await startProfile() : null;
     const cpu0 = { thread: serverThreadCpuMs(), process: process.cpuUsage() };
     const statements0 = statements.state.count;
     // Listed always (the job queue's own statements, mostly idle polls, grow with the run's length, not with the orders).
     statements.state.log = [];
     deps.jobs.start();
     // The payments, on a clock: payment i is made at i * PAY_SECONDS / ORDERS s (or as soon as one of the PAY_CONCURRENCY is free).
-    const payStart = Date.now();
-    let next = 0;
-    let failedPayments = 0;
-    await Promise.all(
-      Array.from({ length: PAY_CONCURRENCY }, async () => {
-        while (next < sessions.length) {
-          const i = next++;
-          const wait = payStart + (i * PAY_SECONDS * 1000) / ORDERS - Date.now();
-          if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-          const res = await request(port, host, 'POST', `/pay/${sessions[i]!.id}`, 'cardNumber=4242424242424242', { 'content-type': 'application/x-www-form-urlencoded' }).catch(() => null);
-          if (res?.status !== 303) failedPayments++;
-        }
-      }),
-    );
-    const paySeconds = (Date.now() - payStart) / 1000;
-    const until = Date.now() + TIMEOUT_S * 1000;
-    while (sink.mails.length < ORDERS && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 200));
+    const payment = await client.ask({ kind: 'pay', port, host, sessions: sessions.map((x) => x.id), seconds: PAY_SECONDS, concurrency: PAY_CONCURRENCY }, 'paid');
+    const failedPayments = payment.failed;
+    const paySeconds = payment.seconds;
+    await client.ask({ kind: 'wait', count: ORDERS, timeoutMs: TIMEOUT_S * 1000 }, 'waited');
     const threadCpuMs = serverThreadCpuMs() - cpu0.thread;
     const processCpu = process.cpuUsage(cpu0.process);
     const processCpuMs = (processCpu.user + processCpu.system) / 1000;
     const statementCount = statements.state.count - statements0;
     const statementLog: LoggedStatement[] = statements.state.log ?? [];
     statements.state.log = null;
+    await profiler?.stop(process.env.BENCH_PROFILE!);
     await deps.jobs.stop();
+    const received = (await client.ask({ kind: 'mails' }, 'mails')).mails;
 
     const paid = (await deps.db.execute(sql`
       select email, extract(epoch from paid_at) * 1000 as paid_ms from orders where tenant_id = ${tenant.id}::uuid and event_id = ${eventId}::uuid and paid_at is not null`)) as unknown as {
@@ -213,7 +173,7 @@ async function main() {
     };
     const paidAt = new Map(paid.rows.map((r) => [r.email.toLowerCase(), Number(r.paid_ms)]));
     const firstMail = new Map<string, Mail>();
-    for (const m of sink.mails) if (!firstMail.has(m.to)) firstMail.set(m.to, m);
+    for (const m of received) if (!firstMail.has(m.to)) firstMail.set(m.to, m);
     const delays: number[] = [];
     for (const [email, at] of paidAt) {
       const m = firstMail.get(email);
@@ -232,9 +192,9 @@ async function main() {
     );
     line('reference: bare mails through nodemailer', `${REF} in ${refSeconds.toFixed(1)} s (${(REF / refSeconds).toFixed(0)} mails/s, 4 connections, a 24 kB attachment)`);
     line('payments made', `${ORDERS - failedPayments} in ${paySeconds.toFixed(1)} s (${failedPayments} refused or failed); ${paidAt.size} orders paid`);
-    line('mails received', `${mailed.length} (${complete} with the PDF and the .ics); ${sink.mails.length} messages in all`);
+    line('mails received', `${mailed.length} (${complete} with the PDF and the .ics); ${received.length} messages in all`);
     line('payment -> mail', `${stats(delays)} (budget p99 <= ${BUDGET_MS} ms)`);
-    line('CPU per order mailed', `main thread ${(threadCpuMs / Math.max(1, mailed.length)).toFixed(1)} ms, whole process ${(processCpuMs / Math.max(1, mailed.length)).toFixed(1)} ms (PDF_WORKERS ${PDF_WORKERS}; the main thread also runs the payers and the SMTP sink)`);
+    line('CPU per order mailed', `main thread ${(threadCpuMs / Math.max(1, mailed.length)).toFixed(1)} ms, whole process ${(processCpuMs / Math.max(1, mailed.length)).toFixed(1)} ms (PDF_WORKERS ${PDF_WORKERS}; the payers and the SMTP sink run in a process of their own)`);
     const queueStatements = statementLog.filter((st) => /^(with clock as|select now\(\)|update jobs set (locked_until|done_at))/.test(st.text.trim())).length;
     const perOrder = (n: number) => (n / Math.max(1, mailed.length)).toFixed(1);
     if (adminUrl)
@@ -255,9 +215,8 @@ async function main() {
     }
   } finally {
     statements.stop();
-    keepAlive.destroy();
     await server.close();
-    await sink.close();
+    await client.close();
   }
   process.exitCode = ok ? 0 : 1;
 }

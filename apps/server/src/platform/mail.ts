@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { eq } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Db, DbOrTx } from '../db/client.js';
 import { outbox, tenants } from '../db/schema/index.js';
@@ -25,8 +25,29 @@ export type MailMessage = {
   headers?: Record<string, string>;
 };
 
+/**
+ * What nodemailer is given for one message (its attachments' bytes read), and what builds its MIME
+ * source off the main thread (issue 26 "mail2": the fulfilment's worker threads, composeMail in
+ * modules/fulfilment/pdf-worker.ts); the mail job then hands the finished bytes to SMTP.
+ */
+export type ComposeInput = {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  replyTo?: string;
+  headers?: Record<string, string>;
+  messageId: string;
+  attachments: Array<{ filename: string; contentType: string; content: Uint8Array }>;
+};
+export type Composed = { envelope: { from: string; to: string[] }; raw: Uint8Array };
+export type Composer = (mail: ComposeInput) => Promise<Composed>;
+
 export type Mailer = {
   send(tx: DbOrTx, message: MailMessage): Promise<string>;
+  /** Where messages are composed (null: by nodemailer on this thread, the default). */
+  composeWith(compose: Composer | null): void;
   /** Closes the SMTP connections (a pooled SMTP_URL keeps some open); at shutdown, after the jobs stopped, and in the app's onClose. */
   close(): void;
 };
@@ -65,6 +86,7 @@ export function createMailer(opts: {
   // behind each other nor behind the PDFs and payments of the main loop (bench/README.md "From payment to ticket mail").
   opts.jobs.lane([MAIL_JOB], MAIL_WORKERS);
 
+  let compose: Composer | null = null;
   const SENT_PLACEHOLDER = '(delivered through SMTP; the content is not kept)';
   opts.jobs.register(MAIL_JOB, async ({ id }: { id: string }) => {
     const [message] = await opts.db.select().from(outbox).where(eq(outbox.id, id));
@@ -82,7 +104,7 @@ export function createMailer(opts: {
         return { filename: a.filename, contentType: a.contentType, content: object.bytes };
       }),
     );
-    await transport.sendMail({
+    const mail: ComposeInput = {
       from: opts.from,
       to: message.to,
       subject: message.subject,
@@ -92,7 +114,14 @@ export function createMailer(opts: {
       attachments,
       headers: message.headers ?? undefined,
       messageId: `<${id}@marquee>`,
-    });
+    };
+    if (compose) {
+      // Built on a worker thread: this thread only hands the bytes to the SMTP connection.
+      const composed = await compose(mail);
+      await transport.sendMail({ envelope: composed.envelope, raw: Buffer.from(composed.raw.buffer, composed.raw.byteOffset, composed.raw.byteLength) });
+    } else {
+      await transport.sendMail({ ...mail, attachments: attachments.map((a) => ({ ...a, content: Buffer.isBuffer(a.content) ? a.content : Buffer.from(a.content) })) });
+    }
     // Once delivered, the body (codes, links) is not kept: only the recipient should hold it.
     await opts.db.update(outbox).set({ status: 'sent', sentAt: new Date(), text: SENT_PLACEHOLDER, html: null }).where(eq(outbox.id, id));
   });
@@ -100,6 +129,9 @@ export function createMailer(opts: {
   return {
     close() {
       transport?.close();
+    },
+    composeWith(c) {
+      compose = c;
     },
     async send(tx, message) {
       const id = randomUUID();
@@ -123,6 +155,28 @@ export function createMailer(opts: {
       return id;
     },
   };
+}
+
+/**
+ * Mailer.send as data-modifying CTEs of one statement (issue 26 "mail2": the fulfilment writes its
+ * completion and its mail in one statement): the outbox row and its delivery job (MAIL_JOB, the same
+ * dedupe key), written once for each row of the CTE `after` (at most one; none writes nothing). The
+ * reply-to defaults, as in send, to the tenant's contact e-mail, read in the statement. Put it in a
+ * WITH list after `after`.
+ */
+export function outboxCtes(id: string, message: MailMessage, after: string): SQL {
+  const from = sql.raw(after);
+  const replyTo =
+    message.replyTo != null ? sql`${message.replyTo}::text` : message.tenantId ? sql`(select nullif(t.email, '') from tenants t where t.id = ${message.tenantId}::uuid)` : sql`null::text`;
+  return sql`mail_outbox as (
+      insert into outbox (id, tenant_id, "to", subject, text, html, reply_to, attachments, headers)
+      select ${id}::uuid, ${message.tenantId ?? null}::uuid, ${message.to}, ${message.subject}, ${message.text}, ${message.html ?? null}, ${replyTo},
+        ${JSON.stringify(message.attachments ?? [])}::jsonb, ${message.headers ? JSON.stringify(message.headers) : null}::jsonb
+      from ${from}),
+    mail_job as (
+      insert into jobs (name, payload, run_at, dedupe_key, max_attempts)
+      select ${MAIL_JOB}, ${JSON.stringify({ id })}::jsonb, now(), ${`mail:${id}`}, 8 from ${from}
+      on conflict (dedupe_key) do nothing)`;
 }
 
 export function escapeHtml(text: string): string {

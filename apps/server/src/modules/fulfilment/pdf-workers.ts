@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import type { Composer } from '../../platform/mail.js';
 import type { TicketDocument } from './pdf.js';
 
 // The ticket PDFs on worker threads (issue 26 "From payment to ticket mail"): a PDF is about 10 to
@@ -11,7 +12,7 @@ import type { TicketDocument } from './pdf.js';
 // and stopped by closePdfWorkers (the app's onClose), which lets a later PDF start it again.
 
 type Render = (d: TicketDocument) => Promise<Buffer>;
-type Pool = { run(task: unknown): Promise<Uint8Array>; destroy(): Promise<void>; completed: number; threads: unknown[] };
+type Pool = { run(task: unknown, opts?: { name?: string }): Promise<any>; destroy(): Promise<void>; completed: number; threads: unknown[] };
 
 let wanted = 0;
 let pool: Promise<Pool> | undefined;
@@ -61,6 +62,19 @@ export function pdfPool(): Render | undefined {
     // Dates and bytes cross to the thread by structured clone; the answer comes back as bytes.
     const bytes = await started.run(d);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  };
+}
+
+/**
+ * The mails' MIME sources built on the same threads (issue 26 "mail2": nodemailer's composing and
+ * encoding was a share of a ticket mail's main-thread CPU), or null when PDFs are built inline.
+ * The mailer (platform/mail.ts composeWith) calls it for each message it sends through SMTP.
+ */
+export function mailComposer(): Composer | null {
+  if (wanted === 0) return null;
+  return async (mail) => {
+    const started = await (pool ??= startPool());
+    return started.run(mail, { name: 'composeMail' });
   };
 }
 

@@ -8,7 +8,7 @@ import { tenantCtxOf } from '../../platform/auth/guard.js';
 import { ORDER_ATTEND as TICKET_ACTIONS } from '../order-admin/access.js';
 import { registerOrderNoticeJobs } from './order-notices.js';
 import { registerAppleWebServiceRoutes } from './apple-web-service-routes.js';
-import { closePdfWorkers, usePdfWorkers } from './pdf-workers.js';
+import { closePdfWorkers, mailComposer, usePdfWorkers } from './pdf-workers.js';
 import {
   downloadTickets,
   FULFIL_JOB,
@@ -29,6 +29,8 @@ const ZEventParams = z.object({ tenantId: z.string(), eventId: z.string().max(10
 export function registerFulfilmentRoutes(app: FastifyInstance, deps: Deps) {
   // The ticket PDFs on worker threads of their own (issue 26), stopped with the app.
   usePdfWorkers(deps.config.pdfWorkers);
+  // The mails' MIME sources on the same worker threads as the PDFs (none: composed inline).
+  deps.mailer.composeWith(mailComposer());
   app.addHook('onClose', closePdfWorkers);
   deps.jobs.register(FULFIL_JOB, async ({ tenantId, orderId }: { tenantId: string; orderId: string }) => {
     await fulfilOrder({ deps, tenantId, orderId });

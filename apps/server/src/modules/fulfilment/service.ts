@@ -1,6 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { publicOrigin } from '../../config.js';
+import type { SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
+import { outboxCtes } from '../../platform/mail.js';
 import { M, RESENDS_PER_MEMBER_PER_HOUR, RESENDS_PER_ORDER_PER_HOUR, resendMemberLimit, resendOrderLimit } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
@@ -97,44 +99,47 @@ export async function ticketDocument(
 /** sha256 of a private order link's token: all the database keeps of it. */
 export const orderLinkHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/** A new private order link: its token's hash (all the database keeps) and its address. */
+function newOrderLink(deps: Deps, tenantUrl: string): { tokenHash: string; url: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { tokenHash: orderLinkHash(token), url: `${publicOrigin(deps.config, tenantUrl)}/orders/${token}` };
+}
+
 /**
  * A new private link to the order (issue 15): 256 random bits, not derived from anything about the
  * order, stored hashed. Each mail gets its own; every one of them opens the order.
  */
 export async function mintOrderLink(tx: DbOrTx, opts: { deps: Deps; tenantId: string; tenantUrl: string; orderId: string }): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
-  await repo.insertOrderLink(tx, { tenantId: opts.tenantId, orderId: opts.orderId, tokenHash: orderLinkHash(token) });
-  return `${publicOrigin(opts.deps.config, opts.tenantUrl)}/orders/${token}`;
+  const link = newOrderLink(opts.deps, opts.tenantUrl);
+  await repo.insertOrderLink(tx, { tenantId: opts.tenantId, orderId: opts.orderId, tokenHash: link.tokenHash });
+  return link.url;
 }
 
+type TicketsMailInput = {
+  deps: Deps;
+  order: repo.OrderRow;
+  doc: TicketDocument;
+  pdfKey: string;
+  to: string;
+  claim?: boolean;
+  tenant: { name: string; url: string; logoKey: string | null; brandColor: string | null };
+  event: repo.EventRow;
+  lines: ReadonlyArray<{ ticketName: string; unitPrice: number; quantity: number }>;
+  /** The mail's own order link (its address). */
+  link: string;
+};
+
 /**
- * The tickets mail of an order, in the caller's transaction: a fresh order link, the receipt from
- * the stored order, the tenant's brand and the calendar entry (the .ics is stored beside the PDF).
+ * The tickets mail of an order from what is read already (no statement): the receipt from the
+ * stored order, the tenant's brand, the wallet buttons, and the calendar entry, stored beside the PDF.
  */
-export async function sendTicketsMail(
-  tx: DbOrTx,
-  o: {
-    deps: Deps;
-    order: repo.OrderRow;
-    doc: TicketDocument;
-    pdfKey: string;
-    to: string;
-    claim?: boolean;
-    /** The order's event and lines when the caller has just read them (fulfilment: issue 26 "mail", fewer statements per order). */
-    known?: { event: repo.EventRow; lines?: repo.LineRow[] };
-  },
-) {
-  const { deps, order } = o;
-  const tenant = await repo.findTenant(tx, order.tenantId);
-  const event = o.known?.event ?? (await repo.findEvent(tx, order.tenantId, order.eventId));
-  if (!tenant || !event) throw new Error(`tenant or event of order ${order.id} is missing`);
-  const link = await mintOrderLink(tx, { deps, tenantId: order.tenantId, tenantUrl: tenant.url, orderId: order.id });
+async function ticketsMailOf(o: TicketsMailInput) {
+  const { deps, order, tenant, event, link } = o;
   // Issue 28: each ticket's wallet buttons, through this mail's own order link (none unless the operator set a wallet up).
   const token = new URL(link).pathname.split('/').pop()!;
   const wallet = o.doc.tickets
     .map((t, i) => ({ label: `Ticket ${i + 1} of ${o.doc.tickets.length} · ${t.ticketTypeName}${t.seat ? ` · ${t.seat}` : ''}`, ...walletPaths(deps, token, t.ticketId ?? '', publicOrigin(deps.config, tenant.url)) }))
     .filter((w) => w.apple || w.google);
-  const lines = o.known?.lines ?? (await repo.linesOf(tx, order.tenantId, order.id));
   let icsKey: string | undefined;
   if (event.startDateTime) {
     icsKey = `tickets/${order.tenantId}/${order.id}/${randomUUID()}.ics`;
@@ -151,28 +156,49 @@ export async function sendTicketsMail(
     });
     await deps.storage.put(icsKey, Buffer.from(ics, 'utf8'), 'text/calendar');
   }
-  await deps.mailer.send(
-    tx,
-    ticketsMail({
-      to: o.to,
-      tenantId: order.tenantId,
-      event: o.doc.event,
-      order,
-      ticketCount: o.doc.tickets.length,
-      pdfKey: o.pdfKey,
-      claim: o.claim,
-      receipt: receiptLines(order, lines.map((l) => ({ ticketName: l.ticketName, unitPrice: l.unitPrice, quantity: l.quantity }))),
-      orderLink: link,
-      wallet,
-      icsKey,
-      brand: {
-        name: tenant.name,
-        // A mail is read long after it is sent: the logo's address lasts a year.
-        logoUrl: tenant.logoKey ? deps.storage.downloadUrl(tenant.logoKey, 365 * 24 * 3600) : null,
-        color: tenant.brandColor ?? DEFAULT_BRAND_COLOR,
-      },
-    }),
-  );
+  return ticketsMail({
+    to: o.to,
+    tenantId: order.tenantId,
+    event: o.doc.event,
+    order,
+    ticketCount: o.doc.tickets.length,
+    pdfKey: o.pdfKey,
+    claim: o.claim,
+    receipt: receiptLines(order, o.lines.map((l) => ({ ticketName: l.ticketName, unitPrice: l.unitPrice, quantity: l.quantity }))),
+    orderLink: link,
+    wallet,
+    icsKey,
+    brand: {
+      name: tenant.name,
+      // A mail is read long after it is sent: the logo's address lasts a year.
+      logoUrl: tenant.logoKey ? deps.storage.downloadUrl(tenant.logoKey, 365 * 24 * 3600) : null,
+      color: tenant.brandColor ?? DEFAULT_BRAND_COLOR,
+    },
+  });
+}
+
+/**
+ * The tickets mail of an order, in the caller's transaction: a fresh order link, the receipt from
+ * the stored order, the tenant's brand and the calendar entry (the .ics is stored beside the PDF).
+ */
+export async function sendTicketsMail(
+  tx: DbOrTx,
+  o: {
+    deps: Deps;
+    order: repo.OrderRow;
+    doc: TicketDocument;
+    pdfKey: string;
+    to: string;
+    claim?: boolean;
+  },
+) {
+  const { deps, order } = o;
+  const tenant = await repo.findTenant(tx, order.tenantId);
+  const event = await repo.findEvent(tx, order.tenantId, order.eventId);
+  if (!tenant || !event) throw new Error(`tenant or event of order ${order.id} is missing`);
+  const link = await mintOrderLink(tx, { deps, tenantId: order.tenantId, tenantUrl: tenant.url, orderId: order.id });
+  const lines = await repo.linesOf(tx, order.tenantId, order.id);
+  await deps.mailer.send(tx, await ticketsMailOf({ ...o, tenant, event, lines, link }));
 }
 
 /**
@@ -237,40 +263,58 @@ export function ticketRowsOf(
 /**
  * Job orders.fulfil: tickets, the PDF, the mail, the newsletter subscription, then completed.
  * Safe to run twice or concurrently: tickets are created under the order's row lock only when none
- * exist, and only the run that moves processing -> completed sends the mail.
+ * exist, and only the run that moves processing -> completed writes the mail (its link, its outbox
+ * row and its delivery job in the completion's own statement, so that a mail exists exactly when the
+ * order completed). Issue 26 "mail2": begin, the order locked with everything it needs read, the
+ * tickets written, commit; the PDF built off the main thread; then the completion in one statement.
  */
 export async function fulfilOrder(opts: { deps: Deps; tenantId: string; orderId: string; claim?: boolean }): Promise<'completed' | 'skipped'> {
   const { deps, tenantId, orderId } = opts;
   const locked = await deps.db.transaction(async (tx) => {
-    const o = await lockTenantOrder(tx, tenantId, orderId);
-    if (!o || o.status !== 'processing') return null;
-    return { order: o, ...(await issueOrderTickets(tx, o)) };
+    const read = await repo.lockForFulfilment(tx, tenantId, orderId);
+    if (!read || read.order.status !== 'processing') return null;
+    // Issue 24: each ticket carries its attendee's name and e-mail where the checkout asked them; the buyer's otherwise.
+    const bySlot = new Map(read.attendees.map((a) => [`${a.ticketTypeId}:${a.position}`, a]));
+    const rows = ticketRowsOf(read.order, read.lines, (ticketTypeId, position) => bySlot.get(`${ticketTypeId}:${position}`) ?? null);
+    const ties = rows.filter((t) => bySlot.has(`${t.ticketTypeId}:${t.position}`)).map((t) => ({ ticketTypeId: t.ticketTypeId, position: t.position, ticketId: t.id }));
+    const seats = await repo.issueTicketsOnce(
+      tx,
+      tenantId,
+      orderId,
+      rows.map(({ position: _, ...t }) => t),
+      ties,
+    );
+    // Tickets this run just issued are all valid and still the buyer's (none voided or passed on
+    // yet): the document is made from them, in the order ticketsOf reads them (type name, then uid).
+    const issued = seats
+      ? rows
+          .map((t) => ({ ...t, seatLabel: seats.get(t.id) ?? null }))
+          .sort((a, b) => (a.ticketTypeName === b.ticketTypeName ? (a.ticketUid < b.ticketUid ? -1 : 1) : a.ticketTypeName < b.ticketTypeName ? -1 : 1))
+      : null;
+    return { ...read, issued };
   });
   if (!locked) return 'skipped';
-  const { order } = locked;
-  const event = await repo.findEvent(deps.db, tenantId, order.eventId);
+  const { order, event, tenant } = locked;
   if (!event) throw new Error(`event ${order.eventId} of order ${order.id} is missing`);
-  // Tickets this run just issued are all valid and still the buyer's (none voided or passed on yet):
-  // the document is made from them and the lines read to issue them, without reading them all again
-  // (issue 26 "mail": statements per order). A run that found them issued reads them as a resend does.
-  const known = { event, lines: locked.issued?.lines };
-  // Rendering is the slow part: outside any transaction, and to a fixed key a retry overwrites.
-  const doc = locked.issued ? await ticketDocument(deps, event, order.orderUid, locked.tickets) : await orderTicketDocument(deps, order, known);
+  if (!tenant) throw new Error(`tenant of order ${order.id} is missing`);
+  // A run that found them issued (an earlier run died before completing) reads them as a resend does.
+  const doc = locked.issued ? await ticketDocument(deps, event, order.orderUid, locked.issued) : await orderTicketDocument(deps, order, { event });
+  // Rendering is the slow part: outside any transaction (on a worker thread), to a fixed key a retry overwrites.
   const pdfKey = `tickets/${tenantId}/${orderId}/tickets.pdf`;
   if (doc.tickets.length > 0) await deps.storage.put(pdfKey, await renderTicketsPdf(doc), 'application/pdf');
 
-  const completed = await deps.db.transaction(async (tx) => {
-    if (!(await repo.completeOrder(tx, tenantId, orderId))) return false;
-    if (doc.tickets.length > 0 && order.email) {
-      await sendTicketsMail(tx, { deps, order, doc, pdfKey, to: order.email, claim: opts.claim, known });
-    }
-    // Issue 21: the text opt-in needs the mobile number it was given with (the checkout requires one).
-    const optInText = order.optInText && !!order.phone;
-    if ((order.optInEmail || optInText) && order.email) {
-      await repo.addSubscriber(tx, { tenantId, eventId: order.eventId, email: order.email, optInEmail: order.optInEmail, optInText, phone: order.phone });
-    }
-    return true;
-  });
+  const ctes: SQL[] = [];
+  if (doc.tickets.length > 0 && order.email) {
+    const link = newOrderLink(deps, tenant.url);
+    const message = await ticketsMailOf({ deps, order, doc, pdfKey, to: order.email, claim: opts.claim, tenant, event, lines: locked.lines, link: link.url });
+    ctes.push(repo.orderLinkCte({ tenantId, orderId, tokenHash: link.tokenHash }, 'done'), outboxCtes(randomUUID(), message, 'done'));
+  }
+  // Issue 21: the text opt-in needs the mobile number it was given with (the checkout requires one).
+  const optInText = order.optInText && !!order.phone;
+  if ((order.optInEmail || optInText) && order.email) {
+    ctes.push(repo.subscriberCte({ tenantId, eventId: order.eventId, email: order.email, optInEmail: order.optInEmail, optInText, phone: order.phone }, 'done'));
+  }
+  const completed = await repo.completeWithCtes(deps.db, tenantId, orderId, ctes);
   deps.log.info({ orderId, tickets: doc.tickets.length, completed }, 'order fulfilled');
   return completed ? 'completed' : 'skipped';
 }

@@ -44,8 +44,23 @@ export async function markPaidInTx(
   deps: Deps,
   tx: Tx,
   p: { tenantId: string; orderId: string; provider: string; sessionId: string | null; chargeId: string | null; paymentMethod: string | null },
+  /** The order as the caller locked it: then the update and its follow-ups are one statement (issue 26 "mail2"). */
+  locked?: repo.OrderRow,
 ) {
   const paidAt = new Date();
+  if (locked) {
+    // Every follow-up is written from the row of the update (none if the order is gone), with the
+    // order's facts as locked (the update changes none of those the follow-ups carry).
+    await tx.execute(sql`
+      with paid_order as (
+        update orders set status = 'processing', paid_at = ${paidAt.toISOString()}::timestamptz, payment_provider = ${p.provider}, payment_session_id = ${p.sessionId},
+          charge_id = ${p.chargeId}, payment_method = ${p.paymentMethod}, updated_at = now()
+        where tenant_id = ${p.tenantId}::uuid and id = ${p.orderId}::uuid
+        returning id),
+      ${paidFollowUpCtes({ order: locked, paidAt, provider: p.provider }, 'paid_order')}
+      select 1`);
+    return;
+  }
   // Every caller holds the order's lock already (lock order: orders first); the update answers the row.
   const order = await repo.updateOrderReturning(tx, p.tenantId, p.orderId, {
     status: 'processing',
@@ -130,16 +145,18 @@ export async function markOrderPaid(opts: {
   sessionId: string;
   chargeId: string;
   paymentMethod: string;
+  /** The order and its event's status as the caller locked and read them (repo.lockOrderWithEventStatus): not read again. */
+  locked?: { order: repo.OrderRow; eventStatus: string | null };
 }): Promise<{ outcome: 'paid' | 'already' | 'refund' }> {
   const { deps, tx, orderId } = opts;
-  const order = await repo.lockOrder(tx, orderId);
+  const order = opts.locked?.order ?? (await repo.lockOrder(tx, orderId));
   if (!order) throw notFound();
   const paid = { tenantId: order.tenantId, orderId, provider: opts.provider, sessionId: opts.sessionId, chargeId: opts.chargeId, paymentMethod: opts.paymentMethod };
   if (order.status === 'processing' || order.status === 'completed') return { outcome: 'already' };
 
-  const event = await eventsRepo.findEvent(tx, order.tenantId, order.eventId);
+  const eventStatus = opts.locked ? opts.locked.eventStatus : ((await eventsRepo.findEvent(tx, order.tenantId, order.eventId))?.status ?? null);
   if (order.status === 'draft') {
-    if (event?.status === 'cancelled') {
+    if (eventStatus === 'cancelled') {
       await releaseHold(tx, { orderId }, false);
       return { outcome: 'refund' };
     }
@@ -149,12 +166,12 @@ export async function markOrderPaid(opts: {
       await releaseHold(tx, { orderId }, false);
       return { outcome: 'refund' };
     }
-    await markPaidInTx(deps, tx, paid);
+    await markPaidInTx(deps, tx, paid, order);
     return { outcome: 'paid' };
   }
   // A replaced draft (the buyer placed a newer order for the same cart) or a cancelled one is never
   // paid: the payment is given back.
-  if (order.status !== 'expired' || event?.status !== 'published') return { outcome: 'refund' };
+  if (order.status !== 'expired' || eventStatus !== 'published') return { outcome: 'refund' };
 
   // The hold ran out before the payment arrived: take the same tickets again if they are still there.
   const lines = await repo.findLines(tx, order.tenantId, orderId);
@@ -177,7 +194,7 @@ export async function markOrderPaid(opts: {
       throw err;
     });
   if (!reheld) return { outcome: 'refund' };
-  await markPaidInTx(deps, tx, paid);
+  await markPaidInTx(deps, tx, paid, order);
   return { outcome: 'paid' };
 }
 

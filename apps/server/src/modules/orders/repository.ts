@@ -99,6 +99,20 @@ export async function findLines(db: DbOrTx, tenantId: string, orderId: string): 
 }
 
 /** The order row, locked for the rest of the transaction (payments and expiry queue on it). */
+/**
+ * A tenant's order locked with its event's status, in one statement (a payment's confirmation, issue
+ * 26 "mail2"): the order row as locked; eventStatus null when the event is gone.
+ */
+export async function lockOrderWithEventStatus(tx: DbOrTx, tenantId: string, orderId: string): Promise<{ order: OrderRow; eventStatus: string | null } | null> {
+  const [row] = await tx
+    .select({ order: orders, eventStatus: events.status })
+    .from(orders)
+    .leftJoin(events, and(eq(events.tenantId, orders.tenantId), eq(events.id, orders.eventId)))
+    .where(and(eq(orders.tenantId, tenantId), eq(orders.id, orderId)))
+    .for('update', { of: orders });
+  return row ?? null;
+}
+
 export async function lockOrder(tx: DbOrTx, orderId: string): Promise<OrderRow | undefined> {
   const [row] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
   return row;

@@ -1,17 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, lte, notInArray, sql } from 'drizzle-orm';
+import { and, eq, isNull, lte, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { orderActions, orders, paymentEvents, tenants, testCheckoutSessions } from '../../db/schema/index.js';
 
 export type TestSessionRow = typeof testCheckoutSessions.$inferSelect;
-
-export async function findTenantIdByUrl(db: DbOrTx, url: string): Promise<string | null> {
-  const [row] = await db
-    .select({ id: tenants.id })
-    .from(tenants)
-    .where(and(eq(tenants.url, url), isNull(tenants.deletedAt)));
-  return row?.id ?? null;
-}
 
 export async function findTestSession(db: DbOrTx, tenantId: string, id: string): Promise<TestSessionRow | null> {
   const [row] = await db
@@ -21,21 +13,40 @@ export async function findTestSession(db: DbOrTx, tenantId: string, id: string):
   return row ?? null;
 }
 
-/** open -> complete, only while the session has not expired; null when it was not open. */
-export async function completeTestSession(db: DbOrTx, tenantId: string, id: string, chargeId: string, now: Date) {
+/** A test session on the host of the tenant that created it (a live tenant), in one statement. */
+export async function findTestSessionOnHost(db: DbOrTx, tenantUrl: string, id: string): Promise<TestSessionRow | null> {
   const [row] = await db
-    .update(testCheckoutSessions)
-    .set({ status: 'complete', chargeId, completedAt: now })
-    .where(
-      and(
-        eq(testCheckoutSessions.tenantId, tenantId),
-        eq(testCheckoutSessions.id, id),
-        eq(testCheckoutSessions.status, 'open'),
-        gt(testCheckoutSessions.expiresAt, now),
-      ),
-    )
-    .returning();
-  return row ?? null;
+    .select({ session: testCheckoutSessions })
+    .from(testCheckoutSessions)
+    .innerJoin(tenants, eq(tenants.id, testCheckoutSessions.tenantId))
+    .where(and(eq(tenants.url, tenantUrl), isNull(tenants.deletedAt), eq(testCheckoutSessions.id, id)));
+  return row?.session ?? null;
+}
+
+/**
+ * completeTestSession and, when it completed the session, a job queued, in one statement (the test
+ * gateway's pay page, issue 26 "mail2"): `job` is written as jobs.enqueue writes it (due now, 8
+ * attempts, a duplicate dedupe key ignored). True when it completed the session.
+ */
+export async function completeTestSessionWithJob(
+  db: DbOrTx,
+  tenantId: string,
+  id: string,
+  chargeId: string,
+  now: Date,
+  job: { name: string; payload: unknown; dedupeKey: string },
+): Promise<boolean> {
+  const res = (await db.execute(sql`
+    with done as (
+      update test_checkout_sessions set status = 'complete', charge_id = ${chargeId}, completed_at = ${now.toISOString()}::timestamptz
+      where tenant_id = ${tenantId}::uuid and id = ${id} and status = 'open' and expires_at > ${now.toISOString()}::timestamptz
+      returning id),
+    job as (
+      insert into jobs (name, payload, run_at, dedupe_key, max_attempts)
+      select ${job.name}, ${JSON.stringify(job.payload)}::jsonb, now(), ${job.dedupeKey}, 8 from done
+      on conflict (dedupe_key) do nothing)
+    select count(*)::int as n from done`)) as unknown as { rows: Array<{ n: number | string }> };
+  return Number(res.rows[0]?.n ?? 0) === 1;
 }
 
 /** open -> expired once its time has passed; null when it was not open or not yet due. */
