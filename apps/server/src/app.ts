@@ -214,7 +214,6 @@ export async function buildApp(config: Config, database: Database, opts: { traci
     global: false,
     errorResponseBuilder: () => ({ statusCode: 429, error: { code: 'RATE_LIMITED', message: M.tooManyRequests } }),
   });
-  await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1, fields: 10 } });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Marquee API', version: '1.0.0', description: 'Multi-tenant event ticketing.' },
@@ -256,7 +255,6 @@ export async function buildApp(config: Config, database: Database, opts: { traci
   });
 
   registerHealthRoutes(app, deps);
-  registerAccountRoutes(app, deps);
   registerFileRoutes(app, deps);
   registerOutboxRoutes(app, deps);
   registerWebhookRoutes(app, deps);
@@ -267,7 +265,6 @@ export async function buildApp(config: Config, database: Database, opts: { traci
   registerOrderAdminRoutes(app, deps);
   registerMailoutRoutes(app, deps);
   registerSiteRoutes(app, deps);
-  registerTenantRoutes(app, deps);
   registerTenantCreationRoutes(app, deps);
   registerPlatformUserRoutes(app, deps);
   registerStaffRoutes(app, deps);
@@ -275,7 +272,6 @@ export async function buildApp(config: Config, database: Database, opts: { traci
   registerFeeRoutes(app, deps);
   registerPaymentSettingsRoutes(app, deps);
   registerPlatformDashboardRoutes(app, deps);
-  registerEventRoutes(app, deps);
   registerTicketTypeRoutes(app, deps);
   registerQuestionRoutes(app, deps);
   registerDiscountRoutes(app, deps);
@@ -297,6 +293,19 @@ export async function buildApp(config: Config, database: Database, opts: { traci
   registerApiKeyRoutes(app, deps);
   registerAuditRoutes(app, deps);
   registerEmbedRoutes(app, deps);
+  // The modules whose routes take a file (a profile picture, a tenant's logo, an event's cover and
+  // seat map) in a context of their own with @fastify/multipart (issue 23 perreq): the plugin adds an
+  // onRequest hook (a 'close' listener on every answer) and an onResponse hook (its temporary files,
+  // which we never write: uploads are read as streams, platform/multipart.ts) to every request of the
+  // context it is registered in, so it is registered where the uploads are. Elsewhere a multipart
+  // body is refused as any other unsupported type (415). Loaded at the next await, after every hook
+  // above: the context gets them all (the guard, the headers, metrics, the snapshots' expiry).
+  void app.register(async (uploads) => {
+    await uploads.register(multipart, { limits: { fileSize: 25 * 1024 * 1024, files: 1, fields: 10 } });
+    registerAccountRoutes(uploads, deps);
+    registerTenantRoutes(uploads, deps);
+    registerEventRoutes(uploads, deps);
+  });
 
   if (existsSync(config.webDist)) {
     // Built files are named by their content hash; .br/.gz beside them are written by the build (vite.config.ts).
