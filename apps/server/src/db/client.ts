@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -228,4 +229,55 @@ export async function migrationStatus(db: Db, shipped: number = shippedMigration
   const counted = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
   const applied = Number((counted as unknown as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0);
   return { applied, shipped };
+}
+
+const inlineDialect = new PgDialect();
+
+/** A parameter as a quoted SQL literal of unknown type, as the extended protocol sends it (text, its type inferred from where it stands). */
+function literalOf(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'string') return pg.escapeLiteral(v);
+  if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'bigint' || typeof v === 'boolean') return `'${String(v)}'`;
+  throw new Error(`runInOneTrip: no literal for a parameter of type ${typeof v}`);
+}
+
+/** A statement with its parameters written in as literals (each placeholder, checked to be all and only its parameters). */
+export function inlinedSql(query: SQL): string {
+  const { sql: text, params } = inlineDialect.sqlToQuery(query);
+  const seen = new Set<number>();
+  const out = text.replace(/\$(\d+)/g, (_, n: string) => {
+    const i = Number(n) - 1;
+    if (i < 0 || i >= params.length) throw new Error(`runInOneTrip: placeholder $${n} without a parameter`);
+    seen.add(i);
+    return literalOf(params[i]);
+  });
+  if (seen.size !== params.length) throw new Error('runInOneTrip: a parameter without its placeholder');
+  return out;
+}
+
+/**
+ * Issue 23 (perreq): a transaction of a few statements sent to PostgreSQL as ONE message (the simple
+ * query protocol: BEGIN, the statements with their parameters written in as literals, COMMIT), on
+ * one pooled connection. The locks its statements take are released by the COMMIT as soon as
+ * PostgreSQL has run them, not after their answers have waited for the server's busy event loop and
+ * a COMMIT has been sent back. A statement that fails aborts the transaction: PostgreSQL runs
+ * nothing after it in the message (the COMMIT neither), and the connection is rolled back here.
+ * Answers each statement's rows; null on PGlite (no pool: the caller runs its ordinary transaction).
+ */
+export async function runInOneTrip(db: Db, statements: SQL[]): Promise<Array<Array<Record<string, unknown>>> | null> {
+  const pool = (db as unknown as { $client: unknown }).$client;
+  if (!(pool instanceof pg.Pool)) return null;
+  const text = ['begin', ...statements.map(inlinedSql), 'commit'].join(';\n');
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    const results = (await client.query(text)) as unknown as Array<{ rows: Array<Record<string, unknown>> }>;
+    return results.slice(1, -1).map((r) => r.rows);
+  } catch (err) {
+    // The message stopped at the failed statement: its transaction is aborted, rolled back here.
+    await client.query('rollback').catch((e: Error) => (broken = e));
+    throw err;
+  } finally {
+    client.release(broken);
+  }
 }

@@ -15,6 +15,7 @@ const DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'function
 export const SQL_FUNCTIONS = [
   { file: 'mq-take-holds.sql', signature: 'mq_take_holds(jsonb)' },
   { file: 'mq-payout-line-ready.sql', signature: 'mq_payout_line_ready(text, text, boolean, uuid, timestamptz, timestamptz, timestamptz)' },
+  { file: 'mq-sale-verdict.sql', signature: 'mq_sale_verdict(text, integer)' },
 ] as const;
 
 const LOCK_KEY = 7_214_004_411;

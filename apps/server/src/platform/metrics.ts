@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { Counter, Histogram } from 'prom-client';
 import type { Database, Db, PoolStats } from '../db/client.js';
+import { routeOf } from './request-context.js';
 
 // Issue 26: what an operator watches (docs/operations.md "Metrics" lists every series). Counting is
 // in memory on the request's way out (a label lookup and an add); what needs the database (jobs,
@@ -233,7 +234,8 @@ export async function createMetrics(opts: MetricsOptions): Promise<Metrics> {
       child.inc();
     },
     observeRefusal(req, code) {
-      if (req.routeOptions.config?.countsHolds) refusals.inc({ route: req.routeOptions.url ?? UNMATCHED_ROUTE, reason: code });
+      const matched = routeOf(req);
+      if (matched.config?.countsHolds) refusals.inc({ route: matched.url ?? UNMATCHED_ROUTE, reason: code });
     },
     observeJob(kind, outcome, seconds) {
       jobRuns.observe({ kind, outcome }, seconds);
@@ -293,10 +295,11 @@ export async function createMetrics(opts: MetricsOptions): Promise<Metrics> {
 export function installRequestMetrics(app: FastifyInstance, metrics: Metrics) {
   if (!metrics.enabled) return;
   app.addHook('onResponse', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    const route = req.routeOptions.url ?? UNMATCHED_ROUTE;
+    const matched = routeOf(req);
+    const route = matched.url ?? UNMATCHED_ROUTE;
     const status = reply.statusCode;
     metrics.observeRequest(req.method, route, status, reply.elapsedTime / 1000);
-    if (status === 201 && req.routeOptions.config?.countsHolds) metrics.observeHold(route);
+    if (status === 201 && matched.config?.countsHolds) metrics.observeHold(route);
     done();
   });
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 // Issue 26: every request has an id that the logs, the trace and the answer (X-Request-Id) share,
 // and once the guard knows it, the tenant it was for.
@@ -21,19 +21,19 @@ export function tenantIdOf(req: FastifyRequest): string | undefined {
   return req.tenantCtx?.tenantId ?? req.siteCtx?.tenant.id ?? req.ctx?.hostTenant?.id ?? undefined;
 }
 
+/**
+ * The matched route's pattern and config: the guard's copy, read once a request (Fastify's
+ * `req.routeOptions` builds a new object at every read), or Fastify's when the guard did not run.
+ */
+export function routeOf(req: FastifyRequest): { url: string | undefined; config: FastifyContextConfig | undefined } {
+  return req.ctx?.route ?? req.routeOptions;
+}
+
 /** Replaces the request's logger (and its reply's: Fastify gives each its own reference). */
 export function setRequestLog(req: FastifyRequest, reply: FastifyReply, bindings: Record<string, string>) {
   const log = req.log.child(bindings);
   req.log = log;
   reply.log = log;
-}
-
-/** Every answer names its request's id (X-Request-Id), refusals by the guard included. */
-export function installRequestIds(app: FastifyInstance) {
-  app.addHook('onSend', (req, reply, payload, done) => {
-    reply.header('x-request-id', req.id);
-    done(null, payload);
-  });
 }
 
 /** Registered after the guard: the request's log lines carry its tenant once the guard knows it. */

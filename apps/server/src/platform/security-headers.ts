@@ -25,11 +25,29 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
   return headers;
 }
 
-/** Every answer carries the security headers; a route may still set its own (the pay page's CSP). */
-export function addSecurityHeaders(app: FastifyInstance, options: HelmetOptions): void {
+/**
+ * Every answer carries the security headers and its request's id (X-Request-Id, issue 26); a route
+ * may still set its own (the pay page's CSP). `hstsWhenHttps`: Strict-Transport-Security also on a
+ * request that arrived over https (behind a TLS-terminating proxy that TRUST_PROXY believes) when
+ * the helmet options left it off (PUBLIC_SCHEME http).
+ *
+ * One synchronous onRequest hook for all of it (issue 23 perreq): every request paid a hook each
+ * (an async one for the https check, an onSend one for the id), and a hook is a few µs of the
+ * server's one thread on every request. Headers set in onRequest stay on every answer Fastify sends,
+ * refusals by the guard and the error handler's included (it only replaces content-type and -length).
+ */
+export function addSecurityHeaders(app: FastifyInstance, options: HelmetOptions, opts: { hstsWhenHttps?: boolean } = {}): void {
   const headers = securityHeaders(options);
-  app.addHook('onRequest', (_req, reply, next) => {
-    reply.headers(headers);
+  const names = Object.keys(headers);
+  const values = names.map((n) => headers[n]!);
+  const hstsWhenHttps = opts.hstsWhenHttps === true && !('strict-transport-security' in headers);
+  app.addHook('onRequest', (req, reply, next) => {
+    for (let i = 0; i < names.length; i++) reply.header(names[i]!, values[i]);
+    reply.header('x-request-id', req.id);
+    if (hstsWhenHttps && req.protocol === 'https') reply.header('strict-transport-security', HSTS);
     next();
   });
 }
+
+/** The Strict-Transport-Security an https request gets behind a proxy (PUBLIC_SCHEME left at http). */
+export const HSTS = 'max-age=31536000; includeSubDomains';

@@ -42,3 +42,23 @@ export function findInvalidText(value: unknown): string | null {
   }
   return null;
 }
+
+/**
+ * Whether a request's value holds any text findInvalidText would name: the same walk, without the
+ * paths and arrays it builds. Every request's params, query and body are checked (app.ts); nearly
+ * all are fine, so the path is only worked out for the few that are not (issue 23 perreq).
+ */
+export function hasInvalidText(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return !isStorableText(value);
+  if (!value || typeof value !== 'object' || Buffer.isBuffer(value) || value instanceof Readable) return false;
+  // Deeper than any body a route takes: the exact walk decides (it has no recursion limit).
+  if (depth > 64) return findInvalidText(value) !== null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (hasInvalidText(value[i], depth + 1)) return true;
+    return false;
+  }
+  for (const k of Object.keys(value)) {
+    if (!isStorableText(k) || hasInvalidText((value as Record<string, unknown>)[k], depth + 1)) return true;
+  }
+  return false;
+}

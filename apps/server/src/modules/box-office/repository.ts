@@ -35,27 +35,63 @@ export type TakeItem = {
 export async function takeAndPay(
   tx: DbOrTx,
   item: TakeItem,
-  paid: { tenantId: string; orderId: string; paidAt: Date; provider: string; paymentMethod: string },
-  drawer?: { userId: string; movementId: string; amount: number },
+  paid: TakePaid,
+  drawer?: TakeDrawer,
 ): Promise<string> {
+  const res = (await tx.execute(takeAndPaySql(item, paid, drawer))) as unknown as { rows: Array<{ verdict: string | null; paid: number }> };
+  const row = res.rows[0];
+  const verdict = row?.verdict ?? 'changed';
+  if (verdict === 'ok' && Number(row?.paid) !== 1) throw new Error(`box-office sale ${paid.orderId}: taken but not paid`);
+  return verdict;
+}
+
+export type TakePaid = { tenantId: string; orderId: string; paidAt: Date; provider: string; paymentMethod: string };
+export type TakeDrawer = { userId: string; movementId: string; amount: number };
+
+/** takeAndPaySql's verdict, in one trip, when the sale's order was not inserted (its key was taken first). */
+export const KEY_TAKEN = 'keyTaken';
+
+/**
+ * takeAndPay's statement. `oneTrip` (issue 23 perreq: the statement is sent after the order's
+ * insert and before the COMMIT in one message, db/client.ts runInOneTrip): nothing is taken unless
+ * the order's insert wrote it (KEY_TAKEN: its key was another sale's), and anything but a sale taken
+ * and paid raises (mq_sale_verdict, SQLSTATE MQ423 with the verdict as its message), so that the
+ * COMMIT after it never runs for a refused sale.
+ */
+export function takeAndPaySql(item: TakeItem, paid: TakePaid, drawer?: TakeDrawer, oneTrip = false): SQL {
   const take = sql`mq_take_holds(${JSON.stringify([item])}::jsonb)`;
-  const res = (await tx.execute(sql`
+  // The order's insert wrote the order (one trip only: a taken key wrote nothing, and then nothing is taken).
+  const inserted = sql`exists (select 1 from ${orders} where tenant_id = ${paid.tenantId}::uuid and id = ${paid.orderId}::uuid)`;
+  const verdict = drawer
+    ? oneTrip
+      ? sql`case when not ${inserted} then array[${KEY_TAKEN}::text] when exists (select 1 from d) then ${take} else array[${NO_DRAWER}::text] end`
+      : sql`case when exists (select 1 from d) then ${take} else array[${NO_DRAWER}::text] end`
+    : oneTrip
+      ? sql`case when not ${inserted} then array[${KEY_TAKEN}::text] else ${take} end`
+      : take;
+  const answer = oneTrip
+    ? sql`mq_sale_verdict((select v[1] from taken), (select count(*) from paid)::int) as verdict`
+    : sql`(select v[1] from taken) as verdict, (select count(*) from paid)::int as paid`;
+  return sql`
     with ${
       drawer
-        ? sql`${drawerMoveCtes({ tenantId: paid.tenantId, userId: drawer.userId, id: drawer.movementId, kind: 'sale', orderId: paid.orderId, refundId: null, amount: drawer.amount })},
-    taken as (select case when exists (select 1 from d) then ${take} else array[${NO_DRAWER}::text] end as v),`
-        : sql`taken as (select ${take} as v),`
+        ? sql`${drawerMoveCtes({ tenantId: paid.tenantId, userId: drawer.userId, id: drawer.movementId, kind: 'sale', orderId: paid.orderId, refundId: null, amount: drawer.amount })},`
+        : sql``
     }
+    taken as (select ${verdict} as v),
     paid as (
       update ${orders} set status = 'processing', paid_at = ${paid.paidAt.toISOString()}::timestamptz, payment_provider = ${paid.provider},
         payment_method = ${paid.paymentMethod}, updated_at = now()
       where tenant_id = ${paid.tenantId}::uuid and id = ${paid.orderId}::uuid and status = 'draft' and (select v[1] from taken) = 'ok'
       returning id)
-    select (select v[1] from taken) as verdict, (select count(*) from paid)::int as paid${drawer ? sql`, (select count(*) from m)::int as moved` : sql``}`)) as unknown as { rows: Array<{ verdict: string | null; paid: number }> };
-  const row = res.rows[0];
-  const verdict = row?.verdict ?? 'changed';
-  if (verdict === 'ok' && Number(row?.paid) !== 1) throw new Error(`box-office sale ${paid.orderId}: taken but not paid`);
-  return verdict;
+    select ${answer}${drawer ? sql`, (select count(*) from m)::int as moved` : sql``}`;
+}
+
+/** The verdict a one-trip sale's statement raised (mq_sale_verdict, SQLSTATE MQ423), or null for any other error. */
+export function saleVerdictOf(err: unknown): { verdict: string; paid: number } | null {
+  const e = err as { code?: unknown; message?: unknown; detail?: unknown };
+  if (e?.code !== 'MQ423' || typeof e.message !== 'string') return null;
+  return { verdict: e.message, paid: Number(e.detail ?? 0) };
 }
 
 type SaleLine = { ticketTypeId: string; ticketName: string; unitPrice: number; quantity: number };
@@ -87,6 +123,12 @@ export async function insertSale(
   /** More data-modifying CTEs written with the order (once for the row of the CTE `o`; nothing when the key was taken): the paid order's jobs and event. */
   more?: SQL,
 ): Promise<boolean> {
+  const res = (await tx.execute(insertSaleSql(order, lines, ticketRows, more))) as unknown as { rows: Array<{ inserted: number }> };
+  return Number(res.rows[0]?.inserted) === 1;
+}
+
+/** insertSale's statement (answers `inserted`: 1, or 0 when the key was taken). */
+export function insertSaleSql(order: OrderInsert, lines: SaleLine[], ticketRows: Array<typeof tickets.$inferInsert>, more?: SQL): SQL {
   const o = byColumnName(orders as unknown as Record<string, unknown>, order);
   const oColumns = sql.raw(Object.keys(o).map((c) => `"${c}"`).join(', '));
   const oValues = sql.raw(Object.keys(o).map((c) => `r."${c}"`).join(', '));
@@ -94,7 +136,7 @@ export async function insertSale(
   const tKeys = Object.keys(t[0] ?? {});
   const tColumns = sql.raw(tKeys.map((c) => `"${c}"`).join(', '));
   const tValues = sql.raw(tKeys.map((c) => `r."${c}"`).join(', '));
-  const res = (await tx.execute(sql`
+  return sql`
     with o as (
       insert into ${orders} (${oColumns})
       select ${oValues} from jsonb_populate_record(null::${orders}, ${JSON.stringify(o)}::jsonb) r
@@ -110,8 +152,7 @@ export async function insertSale(
       insert into ${tickets} (${tColumns})
       select ${tValues} from o, jsonb_populate_recordset(null::${tickets}, ${JSON.stringify(t)}::jsonb) r
       returning 1)${more ? sql`, ${more}` : sql``}
-    select (select count(*) from o)::int as inserted`)) as unknown as { rows: Array<{ inserted: number }> };
-  return Number(res.rows[0]?.inserted) === 1;
+    select (select count(*) from o)::int as inserted`;
 }
 
 /**

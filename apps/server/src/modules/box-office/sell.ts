@@ -10,7 +10,7 @@ import {
   type ZBoxOfficeSaleRequest,
 } from '@marquee/core';
 import type { z } from 'zod';
-import type { Tx } from '../../db/client.js';
+import { runInOneTrip, type Tx } from '../../db/client.js';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
@@ -168,10 +168,13 @@ export async function sellTickets({ deps, ctx, eventId, input }: { deps: Deps; c
   const comp = input.paymentMethod === 'complimentary';
 
   let sold: Awaited<ReturnType<typeof sellInTx>>;
+  const sale: SellInTx = { ctx, snapshot, input, lines, discountId: discount?.id ?? null, discountCode: discount?.code ?? null, config, priced, orderId: randomUUID(), comp, now, seats };
   try {
-    sold = await deps.db.transaction((tx) =>
-      sellInTx(deps, tx, { ctx, snapshot, input, lines, discountId: discount?.id ?? null, discountCode: discount?.code ?? null, config, priced, orderId: randomUUID(), comp, now, seats }),
-    );
+    // A cash or card sale without seats or admission, on PostgreSQL: the whole transaction in one
+    // message (issue 23 perreq); otherwise (and on PGlite) statement by statement.
+    const oneTrip = deps.database.kind === 'postgres' && !comp && !input.admit && !seats;
+    const inOneTrip = oneTrip ? await sellInOneTrip(deps, sale) : undefined;
+    sold = inOneTrip !== undefined ? inOneTrip : await deps.db.transaction((tx) => sellInTx(deps, tx, sale));
   } catch (err) {
     // Belt and braces: a unique index refused a second order with the key. Answer the first.
     const first = isUniqueViolation(err) ? await repo.findOrderByKey(deps.db, tenantId, key) : null;
@@ -227,6 +230,57 @@ type SellInTx = {
  * event shares are held for one statement and the commit.
  */
 export async function sellInTx(deps: Deps, tx: Tx, p: SellInTx): Promise<{ order: SaleOrder; tickets: SaleTicket[] } | null> {
+  const { ctx, snapshot, input, lines, priced, orderId, comp } = p;
+  const { event } = snapshot;
+  const tenantId = ctx.tenantId;
+  const method = input.paymentMethod;
+  const { order, soldLines, ticketRows, paidAt, provider } = saleRows(p);
+  // What a paid order queues (its fulfil and payout-lines jobs, the order.paid event) is written by
+  // the order's own statement: nothing of it when the key was taken, all of it rolled back with a refused sale.
+  if (!(await repo.insertSale(tx, order, soldLines, ticketRows, paidFollowUpCtes({ order, paidAt, provider }, 'o')))) return null;
+
+  if (input.admit) {
+    const admitted = await admitOnSale(tx, { tenantId, eventId: event.id, ticketIds: ticketRows.map((t) => t.id), userId: ctx.user.id, at: p.now });
+    if (admitted !== ticketRows.length) throw new Error(`box-office sale ${orderId}: admitted ${admitted} of ${ticketRows.length} new tickets`);
+  }
+  // Cash goes into the seller's open drawer (issue 23 part B); without one the sale is refused
+  // (DRAWER_NOT_OPEN) and this transaction takes nothing. The drawer comes after the order's rows and
+  // before the ticket types and the event (the lock order); only its owner's sales and refunds lock it.
+  // With no seats between them, the drawer's lock and movement are the take's own statement, first in
+  // it (issue 23 box: one round trip fewer); with seats, the drawer's statement comes before the seats'.
+  const cash = method === 'cash';
+  const drawerInTake = cash && !p.seats;
+  if (cash && !drawerInTake) await takeCashIntoDrawer(tx, { tenantId, userId: ctx.user.id, orderId, amount: priced.totalAmount });
+  // The seats (lock order 2b: after the drawer, before the take's ticket types and event).
+  const seatOf = p.seats ? await sellHeldSeats(tx, { tenantId, eventId: event.id, orderId, holdId: p.seats.holdId }) : null;
+
+  const verdict = await repo.takeAndPay(
+    tx,
+    takeItemOf(p),
+    { tenantId, orderId, paidAt, provider, paymentMethod: method },
+    drawerInTake ? { userId: ctx.user.id, movementId: randomUUID(), amount: priced.totalAmount } : undefined,
+  );
+  if (verdict === repo.NO_DRAWER) throw drawerNotOpen();
+  const outcome = toOutcome(verdict);
+  if (!outcome.ok) throw refusal(outcome, snapshot, lines, p.now);
+
+  if (comp) {
+    // Under the event's lock the take holds: two comps at once are counted one after the other.
+    const limit = complimentaryLimitOf(snapshot);
+    if (limit !== null) {
+      const given = await repo.complimentaryTicketsOf(tx, tenantId, event.id, orderId);
+      const left = Math.max(0, limit - given);
+      if ((p.listTickets ?? priced.ticketCount) > left) throw complimentaryLimit(limit, left);
+    }
+  }
+  return {
+    order: { ...order, paymentMethod: method },
+    tickets: inSeatOrder(ticketRows, seatOf).map((t) => ({ ticketUid: t.ticketUid, ticketTypeName: t.ticketTypeName, used: input.admit, seatLabel: seatOf?.get(t.id) ?? null })),
+  };
+}
+
+/** The sale's rows: its draft order, its lines as sold (a comp's at 0), its tickets, when it is paid and through whom. */
+function saleRows(p: SellInTx) {
   const { ctx, snapshot, input, lines, priced, config, orderId, comp } = p;
   const { event } = snapshot;
   const tenantId = ctx.tenantId;
@@ -255,52 +309,54 @@ export async function sellInTx(deps: Deps, tx: Tx, p: SellInTx): Promise<{ order
   const ticketRows = ticketRowsOf(order, soldLines).map(({ position: _, ...t }) => t);
   const paidAt = new Date();
   const provider = comp || priced.totalAmount === 0 ? 'none' : BOX_OFFICE_PROVIDER;
-  // What a paid order queues (its fulfil and payout-lines jobs, the order.paid event) is written by
-  // the order's own statement: nothing of it when the key was taken, all of it rolled back with a refused sale.
-  if (!(await repo.insertSale(tx, order, soldLines, ticketRows, paidFollowUpCtes({ order, paidAt, provider }, 'o')))) return null;
+  return { order, soldLines, ticketRows, paidAt, provider };
+}
 
-  if (input.admit) {
-    const admitted = await admitOnSale(tx, { tenantId, eventId: event.id, ticketIds: ticketRows.map((t) => t.id), userId: ctx.user.id, at: p.now });
-    if (admitted !== ticketRows.length) throw new Error(`box-office sale ${orderId}: admitted ${admitted} of ${ticketRows.length} new tickets`);
-  }
-  // Cash goes into the seller's open drawer (issue 23 part B); without one the sale is refused
-  // (DRAWER_NOT_OPEN) and this transaction takes nothing. The drawer comes after the order's rows and
-  // before the ticket types and the event (the lock order); only its owner's sales and refunds lock it.
-  // With no seats between them, the drawer's lock and movement are the take's own statement, first in
-  // it (issue 23 box: one round trip fewer); with seats, the drawer's statement comes before the seats'.
-  const cash = method === 'cash';
-  const drawerInTake = cash && !p.seats;
-  if (cash && !drawerInTake) await takeCashIntoDrawer(tx, { tenantId, userId: ctx.user.id, orderId, amount: priced.totalAmount });
-  // The seats (lock order 2b: after the drawer, before the take's ticket types and event).
-  const seatOf = p.seats ? await sellHeldSeats(tx, { tenantId, eventId: event.id, orderId, holdId: p.seats.holdId }) : null;
+/** The order as mq_take_holds takes it. */
+function takeItemOf(p: SellInTx): repo.TakeItem {
+  return {
+    order: { tenant_id: p.ctx.tenantId, id: p.orderId, event_id: p.snapshot.event.id, charity_id: null, waiting_room_visitor_id: null },
+    lines: p.lines.map((l) => ({ id: l.ticketTypeId, qty: l.quantity, price: l.unitPrice, name: l.ticketName })),
+    discountCodeId: p.discountId,
+    admissionOrders: null,
+  };
+}
 
-  const verdict = await repo.takeAndPay(
-    tx,
-    {
-      order: { tenant_id: tenantId, id: orderId, event_id: event.id, charity_id: null, waiting_room_visitor_id: null },
-      lines: lines.map((l) => ({ id: l.ticketTypeId, qty: l.quantity, price: l.unitPrice, name: l.ticketName })),
-      discountCodeId: p.discountId,
-      admissionOrders: null,
-    },
-    { tenantId, orderId, paidAt, provider, paymentMethod: method },
-    drawerInTake ? { userId: ctx.user.id, movementId: randomUUID(), amount: priced.totalAmount } : undefined,
-  );
-  if (verdict === repo.NO_DRAWER) throw drawerNotOpen();
-  const outcome = toOutcome(verdict);
-  if (!outcome.ok) throw refusal(outcome, snapshot, lines, p.now);
-
-  if (comp) {
-    // Under the event's lock the take holds: two comps at once are counted one after the other.
-    const limit = complimentaryLimitOf(snapshot);
-    if (limit !== null) {
-      const given = await repo.complimentaryTicketsOf(tx, tenantId, event.id, orderId);
-      const left = Math.max(0, limit - given);
-      if ((p.listTickets ?? priced.ticketCount) > left) throw complimentaryLimit(limit, left);
-    }
+/**
+ * Issue 23 (perreq): a cash or card-terminal sale without seats or admission, on PostgreSQL, as one
+ * message: BEGIN, the order with its lines, tickets, jobs and event (sellInTx's first statement),
+ * the drawer, the take and the order paid (its last, takeAndPaySql), COMMIT (db/client.ts
+ * runInOneTrip). The same statements in the same lock order as sellInTx; what changes is that the
+ * ticket types' and the event's locks, which every sale of the event waits for, are released by
+ * PostgreSQL right after the take, not after its answer has waited its turn on the server's event
+ * loop and a COMMIT has come back. A refusal raises in the statement (mq_sale_verdict), so nothing
+ * of it is committed. Null when the key's sale was made first (as sellInTx); undefined when the
+ * database is not a pg pool (the caller runs sellInTx).
+ */
+async function sellInOneTrip(deps: Deps, p: SellInTx): Promise<{ order: SaleOrder; tickets: SaleTicket[] } | null | undefined> {
+  const { ctx, snapshot, input, lines, priced, orderId } = p;
+  const method = input.paymentMethod;
+  const { order, soldLines, ticketRows, paidAt, provider } = saleRows(p);
+  const drawer = method === 'cash' ? { userId: ctx.user.id, movementId: randomUUID(), amount: priced.totalAmount } : undefined;
+  try {
+    const ran = await runInOneTrip(deps.db, [
+      repo.insertSaleSql(order, soldLines, ticketRows, paidFollowUpCtes({ order, paidAt, provider }, 'o')),
+      repo.takeAndPaySql(takeItemOf(p), { tenantId: ctx.tenantId, orderId, paidAt, provider, paymentMethod: method }, drawer, true),
+    ]);
+    if (!ran) return undefined;
+  } catch (err) {
+    const refused = repo.saleVerdictOf(err);
+    if (!refused) throw err;
+    // The key's sale was made first: answered by the caller as a retry (nothing was written here).
+    if (refused.verdict === repo.KEY_TAKEN) return null;
+    if (refused.verdict === repo.NO_DRAWER) throw drawerNotOpen();
+    const outcome = toOutcome(refused.verdict);
+    if (!outcome.ok) throw refusal(outcome, snapshot, lines, p.now);
+    throw new Error(`box-office sale ${orderId}: taken but not paid`);
   }
   return {
     order: { ...order, paymentMethod: method },
-    tickets: inSeatOrder(ticketRows, seatOf).map((t) => ({ ticketUid: t.ticketUid, ticketTypeName: t.ticketTypeName, used: input.admit, seatLabel: seatOf?.get(t.id) ?? null })),
+    tickets: ticketRows.map((t) => ({ ticketUid: t.ticketUid, ticketTypeName: t.ticketTypeName, used: false, seatLabel: null })),
   };
 }
 

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { eventPreviewCheck, siteCtxOf } from '../../platform/auth/guard.js';
 import { notFound } from '../../platform/errors.js';
+import { routeOf } from '../../platform/request-context.js';
 import { discountCodeLimit, field } from '../checkout/code-limit.js';
 import * as service from './service.js';
 import { remember } from './fast-path.js';
@@ -42,16 +43,19 @@ export function registerPublicSiteRoutes(app: FastifyInstance, deps: Deps) {
   // nodes see it within PUBLIC_SNAPSHOT_MS. Holds, orders and payments only move remaining counts:
   // those may be that stale (issue 13 "at most about a second"), so an on-sale does not rebuild
   // the snapshot on every order.
-  app.addHook('onSend', async (req, reply) => {
-    if (!MUTATING.has(req.method) || reply.statusCode >= 400) return;
-    const scope = snapshotScopeOf(req.routeOptions.url, req.params);
+  // (Synchronous, in callback style: it runs on every answer of the server. Issue 23 perreq.)
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (!MUTATING.has(req.method) || reply.statusCode >= 400) return done(null, payload);
+    const route = routeOf(req);
+    const scope = snapshotScopeOf(route.url, req.params);
     if (scope) service.expirePublicSnapshots(deps, scope);
     // Issue 26 reads: a hold that leaves none of what the snapshot shows expires it (a sold-out shows at once).
-    if (req.routeOptions.config?.countsHolds) {
+    if (route.config?.countsHolds) {
       const { tenantId, eventId } = (req.params ?? {}) as { tenantId?: string; eventId?: string };
       const lines = (req.body as { lines?: unknown } | undefined)?.lines;
       if (tenantId && eventId && Array.isArray(lines)) service.noteHeld(deps, { tenantId, eventId, lines: lines as Array<{ ticketTypeId: string; quantity: number }> });
     }
+    done(null, payload);
   });
   // Cart validation takes no discount code; pricing does, and so answers whether one is valid.
   const codeLimit = discountCodeLimit(deps, (body) => field(body, 'discountCode'));

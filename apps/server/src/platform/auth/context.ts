@@ -1,4 +1,5 @@
 import type { EventRole, PlatformRole, TenantRole } from '@marquee/core';
+import type { FastifyContextConfig } from 'fastify';
 import type { AuditActor } from '../audit.js';
 import type { ApiKeyPrincipal } from './api-keys.js';
 
@@ -26,6 +27,12 @@ export type RequestCtx = {
   host: string;
   /** The API key of an `Authorization: Bearer` request (issue 25): `user` is then the key's creator. */
   apiKey: ApiKeyPrincipal | null;
+  /**
+   * The matched route's pattern and config, read once a request (issue 23 perreq: Fastify's
+   * `req.routeOptions` builds a new object at every read, and the guard, the metrics and the
+   * snapshot expiry each read it several times a request).
+   */
+  route: { url: string | undefined; config: FastifyContextConfig | undefined };
 };
 
 /** What a service gets for a tenant-scoped use case: the caller and the tenant it acts in. */

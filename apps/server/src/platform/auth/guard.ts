@@ -203,8 +203,24 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
 
   app.decorateRequest('ctx', null as unknown as RequestCtx);
 
-  app.addHook('onRequest', async (req) => {
+  // Synchronous, in callback style, whenever it needs no query (issue 23 perreq): a request on a
+  // host whose tenant is cached and without a session to read (or a session its route reads itself:
+  // the door scan) costs no promise here.
+  app.addHook('onRequest', (req, _reply, done) => {
+    let pending: void | Promise<void>;
+    try {
+      pending = guardRequest(req);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    if (pending) pending.then(() => done(), done);
+    else done();
+  });
+
+  function guardRequest(req: FastifyRequest): void | Promise<void> {
     const host = req.headers.host ?? '';
+    const route = req.routeOptions;
     const ctx: RequestCtx = {
       user: null,
       sessionToken: null,
@@ -214,53 +230,70 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
       unknownTenantHost: false,
       host,
       apiKey: null,
+      route: { url: route.url, config: route.config },
     };
     req.ctx = ctx;
     // API routes, and the few site routes outside /api that declare an access rule (the seat map).
-    if (!/^\/api(?:[/?]|$)/.test(req.url) && !req.routeOptions.config?.access) return;
+    if (!/^\/api(?:[/?]|$)/.test(req.url) && !ctx.route.config?.access) return;
 
     // Only the base domain and its tenants' hosts are answered: a page on any other name that
     // resolves here (DNS rebinding) must not reach the API as if it were the platform console.
     const label = tenantLabel(host, opts.baseDomain);
     // (The health check stays answerable: probes call it by address.)
     const known = label || host.replace(/:\d+$/, '').toLowerCase() === opts.baseDomain.toLowerCase();
-    if (!known && req.routeOptions.url !== '/api/health') throw notFound();
+    if (!known && ctx.route.url !== '/api/health') throw notFound();
     if (label) {
-      const tenant = await findHostTenant(db, label);
-      if (tenant) ctx.hostTenant = tenant;
-      else ctx.unknownTenantHost = true;
+      const found = findHostTenant(db, label);
+      if (found instanceof Promise) {
+        return found.then((tenant) => {
+          setHostTenant(ctx, tenant);
+          return guardCredentials(req, ctx);
+        });
+      }
+      setHostTenant(ctx, found);
     }
+    return guardCredentials(req, ctx);
+  }
 
+  function setHostTenant(ctx: RequestCtx, tenant: HostTenant | undefined) {
+    if (tenant) ctx.hostTenant = tenant;
+    else ctx.unknownTenantHost = true;
+  }
+
+  /** The request's key or session, once its host is known. */
+  function guardCredentials(req: FastifyRequest, ctx: RequestCtx): void | Promise<void> {
     // Issue 25: `Authorization: Bearer mq_…` is an API key. It stands for its creator, with their
     // memberships in the key's tenant only (a platform key: their platform roles only), so the one
     // guard below decides what it may reach; the cookie, if any, is ignored.
     const bearer = bearerOf(req.headers.authorization);
-    if (bearer !== null) {
-      const key = bearer ? await findApiKey(db, bearer) : null;
-      if (!key) throw unauthenticated(M.apiKeyInvalid);
-      const attempt = keyRequests.begin(key.id);
-      if (!attempt.allowed) throw new RetryLaterError(M.apiKeyRateLimited, attempt.retryAfterMs / 1000);
-      attempt.attempt.settle(true);
-      ctx.apiKey = key;
-      ctx.user = key.user;
-      const all = await db
-        .select({ groupId: memberships.groupId, tenantId: memberships.tenantId, eventId: memberships.eventId, roles: memberships.roles })
-        .from(memberships)
-        .where(eq(memberships.userId, key.user.id));
-      ctx.memberships = all.filter((m) => (key.tenantId ? m.tenantId === key.tenantId : m.groupId === PLATFORM_GROUP_ID));
-      return;
-    }
+    if (bearer !== null) return guardKey(ctx, bearer);
 
     const token = req.cookies[SESSION_COOKIE];
     if (!token) return;
-    if (req.routeOptions.config?.sessionless && !req.url.includes('?')) return;
-    if (req.routeOptions.config?.sessionInHandler) {
+    const config = ctx.route.config;
+    if (config?.sessionless && !req.url.includes('?')) return;
+    if (config?.sessionInHandler) {
       req.deferredGuard = deferredGuardOf(req, token);
       return;
     }
     // One statement: the session, its user and the user's memberships (sessions.ts findGuardSession).
-    applySession(ctx, token, await findGuardSession(db, token, opts.session));
-  });
+    return findGuardSession(db, token, opts.session).then((found) => applySession(ctx, token, found));
+  }
+
+  async function guardKey(ctx: RequestCtx, bearer: string): Promise<void> {
+    const key = bearer ? await findApiKey(db, bearer) : null;
+    if (!key) throw unauthenticated(M.apiKeyInvalid);
+    const attempt = keyRequests.begin(key.id);
+    if (!attempt.allowed) throw new RetryLaterError(M.apiKeyRateLimited, attempt.retryAfterMs / 1000);
+    attempt.attempt.settle(true);
+    ctx.apiKey = key;
+    ctx.user = key.user;
+    const all = await db
+      .select({ groupId: memberships.groupId, tenantId: memberships.tenantId, eventId: memberships.eventId, roles: memberships.roles })
+      .from(memberships)
+      .where(eq(memberships.userId, key.user.id));
+    ctx.memberships = all.filter((m) => (key.tenantId ? m.tenantId === key.tenantId : m.groupId === PLATFORM_GROUP_ID));
+  }
 
   /** What the guard knows of a request's session: a live one on this host whose user is active. */
   function applySession(ctx: RequestCtx, token: string, found: GuardSession | null) {
@@ -300,8 +333,8 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
    * (null) is guarded the ordinary way, so that its refusal is exactly the guard's.
    */
   function guardStatementParams(req: FastifyRequest, token: string): GuardStatementParams | null {
-    const access = req.routeOptions.config?.access;
     const ctx = req.ctx;
+    const access = ctx.route.config?.access;
     if (access?.kind !== 'tenant' || access.tenantIdIn === 'body' || access.platformRoles.length > 0 || access.anyEventRoles) return null;
     if (!UNSAFE.has(req.method) || ctx.unknownTenantHost) return null;
     const params = (req.params ?? {}) as Record<string, string | undefined>;
@@ -316,17 +349,17 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
     return { ...guardSessionKeys(token, opts.session), host: ctx.host, csrf, tenantId, eventId };
   }
 
-  app.addHook('preHandler', async (req: FastifyRequest, _reply: FastifyReply) => {
+  app.addHook('preHandler', (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
     // A route that reads the session in its own statement finishes the guard itself (req.deferredGuard).
-    if (req.deferredGuard) return;
-    await checkAccess(req);
+    if (req.deferredGuard) return done();
+    checkAccess(req).then(() => done(), done);
   });
 
   /** The access check of a request whose session the guard knows (`req.ctx`): throws, or fills req.tenantCtx and the like. */
   async function checkAccess(req: FastifyRequest): Promise<void> {
-    const access = req.routeOptions.config?.access;
-    if (!access) return;
     const ctx = req.ctx;
+    const access = ctx.route.config?.access;
+    if (!access) return;
 
     // Cross-site writes are refused outright; cookie-authenticated writes need the CSRF token. A
     // bearer request carries no ambient credential (a browser never adds the header by itself).
@@ -363,7 +396,7 @@ export function registerGuard(app: FastifyInstance, opts: { db: Db; baseDomain: 
     // The scope a key needs here (platform/auth/scopes.ts), checked once the route's own rule passed.
     const assertScope = () => {
       if (!key) return;
-      const scope = scopeOf(req.method, req.routeOptions.url ?? '');
+      const scope = scopeOf(req.method, ctx.route.url ?? '');
       if (!scope) throw forbidden(M.apiKeyNotHere);
       if (!key.scopes.includes(scope)) throw forbidden(M.apiKeyNoScope);
     };
