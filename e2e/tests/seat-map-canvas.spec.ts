@@ -103,10 +103,8 @@ test('the map of a 20,000-seat arena paints every seat on a phone, a pinch zooms
   await canvasOf(page).evaluate((el) => {
     const seen = { transforms: [] as string[] };
     (window as unknown as { dragSeen: typeof seen }).dragSeen = seen;
-    new MutationObserver((list) => {
-      for (const m of list) {
-        if ((el as HTMLElement).style.transform) seen.transforms.push((el as HTMLElement).style.transform);
-      }
+    new MutationObserver(() => {
+      if ((el as HTMLElement).style.transform) seen.transforms.push((el as HTMLElement).style.transform);
     }).observe(el, { attributes: true, attributeFilter: ['style'] });
   });
   const cdp = await page.context().newCDPSession(page);
