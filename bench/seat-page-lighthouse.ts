@@ -101,7 +101,7 @@ async function main() {
     const canvasPaint = markAt('mq-seat-map-painted');
     const previewPaint = markAt('mq-seat-map-preview-painted');
     const mapPaint = previewPaint !== null && canvasPaint !== null ? Math.min(previewPaint, canvasPaint) : (previewPaint ?? canvasPaint);
-    const requests = ((a['network-requests']?.details as { items?: Array<{ url: string; resourceType?: string; transferSize?: number; networkEndTime?: number }> } | undefined)?.items ?? []);
+    const requests = ((a['network-requests']?.details as { items?: Array<{ url: string; resourceType?: string; transferSize?: number; networkRequestTime?: number; networkEndTime?: number }> } | undefined)?.items ?? []);
     // When the plan (the last thing the map waits for from the network) had arrived: what remains to the mark is the page's own work.
     const planArrived = requests.find((r) => r.url.includes('/seat-map'))?.networkEndTime;
     const sum = (f: (r: (typeof requests)[number]) => boolean) => requests.filter(f).reduce((n, r) => n + (r.transferSize ?? 0), 0);
@@ -121,6 +121,12 @@ async function main() {
     const chains = a['critical-request-chains']?.details as { longestChain?: { duration: number; length: number; transferSize: number } } | undefined;
     const chain = chains?.longestChain;
     if (chain) console.log(`critical request chain   ${chain.length} requests, ${Math.round(chain.duration)} ms, ${kb(chain.transferSize)} (Lighthouse's longest chain)`);
+    // Issue 27 (paint2): what the first paint waited for: the stylesheets asked before it (render-blocking).
+    const fcp = ms('first-contentful-paint');
+    const blocking = requests.filter((r) => r.resourceType === 'Stylesheet' && (r.networkRequestTime ?? Infinity) < fcp);
+    console.log(`stylesheets before FCP   ${blocking.length} requests, ${kb(blocking.reduce((n, r) => n + (r.transferSize ?? 0), 0))}${blocking.length ? `, the last done at ${Math.round(Math.max(...blocking.map((r) => r.networkEndTime ?? 0)))} ms` : ''} (render-blocking round trip after the document)`);
+    const doc = requests.find((r) => r.resourceType === 'Document');
+    if (doc) console.log(`the document             ${Math.round(doc.networkEndTime ?? 0)} ms, ${kb(doc.transferSize ?? 0)}`);
     const before = requests.filter((r) => mapPaint !== null && (r.networkEndTime ?? Infinity) <= mapPaint).length;
     console.log(`requests before the map  ${mapPaint === null ? '-' : before} finished before its first paint`);
     console.log(`performance score        ${Math.round((result.lhr.categories.performance?.score ?? 0) * 100)}`);
@@ -128,7 +134,7 @@ async function main() {
     console.log(`  the map's data         ${kb(mapData)} (seat plan and states)`);
     console.log(`  everything             ${kb(all)}`);
     const pan = await panCheck(chrome.port, url);
-    console.log(`pan (zoomed in x2, 2 s drag, CPU x4)  ${pan.frames} frames, ${pan.slow} over 16.7 ms (longest ${pan.longest} ms, median ${pan.median} ms), ${pan.longTasks} long tasks (${pan.longTaskMs} ms)`);
+    console.log(`pan (zoomed in x2, 2 s drag, CPU x4)  ${pan.frames} frames, ${pan.slow} over 16.7 ms (longest ${pan.longest} ms, median ${pan.median} ms), ${pan.longTasks} long tasks (${pan.longTaskMs} ms), ${pan.draws} draws of the seats for 120 moves`);
     console.log(`load average             ${load0.map((x) => x.toFixed(2)).join(' ')} before, ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} after; ${os.cpus().length} cores`);
   } finally {
     await chrome.kill();
@@ -155,11 +161,15 @@ async function panCheck(port: number, url: string) {
     await page.$eval('[data-testid="seat-map"]', (el) => el.scrollIntoView({ block: 'center' }));
     const box = (await (await page.$('[data-testid="seat-map"]'))!.boundingBox())!;
     await page.evaluate(() => {
-      const w = window as unknown as { panFrames: number[]; panLong: number[]; panStop: boolean };
+      const w = window as unknown as { panFrames: number[]; panLong: number[]; panStop: boolean; panDraws: number };
       w.panFrames = [];
       w.panLong = [];
       w.panStop = false;
       new PerformanceObserver((list) => list.getEntries().forEach((e) => w.panLong.push(e.duration))).observe({ type: 'longtask' });
+      // Each draw of the seats sets the canvas's data-view (seat-canvas.tsx): counted while dragging.
+      w.panDraws = 0;
+      const canvas = document.querySelector('[data-testid="seat-canvas"]');
+      if (canvas) new MutationObserver(() => w.panDraws++).observe(canvas, { attributes: true, attributeFilter: ['data-view'] });
       let last = 0;
       const tick = (now: number) => {
         if (last) w.panFrames.push(now - last);
@@ -180,7 +190,7 @@ async function panCheck(port: number, url: string) {
     await cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', buttons: 0, clickCount: 1 });
     await new Promise((r) => setTimeout(r, 200));
     return await page.evaluate(() => {
-      const w = window as unknown as { panFrames: number[]; panLong: number[]; panStop: boolean };
+      const w = window as unknown as { panFrames: number[]; panLong: number[]; panStop: boolean; panDraws: number };
       w.panStop = true;
       const frames = w.panFrames;
       const sorted = [...frames].sort((a, b) => a - b);
@@ -192,6 +202,7 @@ async function panCheck(port: number, url: string) {
         median: Math.round((sorted[Math.floor(sorted.length / 2)] ?? 0) * 10) / 10,
         longTasks: w.panLong.length,
         longTaskMs: Math.round(w.panLong.reduce((a, b) => a + b, 0)),
+        draws: w.panDraws,
       };
     });
   } finally {

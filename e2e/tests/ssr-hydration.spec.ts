@@ -59,6 +59,62 @@ test.describe('server-rendered pages hydrate', () => {
     expect(seen.problems).toEqual([]);
   });
 
+  test('the ticket menu paints styled from the document alone, and hydrating or moving in the app changes no style (390 and 1280 px)', async ({ browser, baseURL }) => {
+    // Issue 27 (paint2): the page's styles are inline (a <style> each, its file's <link> disabled), so
+    // no stylesheet is a request before the first paint; the app's chunks find their styles there.
+    const origin = tenantOrigin(baseURL);
+    // What a person sees of a few elements: the title's font and size, the ticket's card, the bar's button.
+    const looks = (page: Page) =>
+      page.evaluate(() => {
+        const pick = (sel: string, props: string[]) => {
+          const el = document.querySelector(sel);
+          if (!el) return `${sel}: missing`;
+          const cs = getComputedStyle(el);
+          return `${sel}: ${props.map((p) => cs.getPropertyValue(p)).join(' / ')}`;
+        };
+        return [
+          pick('h1', ['font-size', 'font-weight', 'color']),
+          pick('[data-testid="ticket-type-General Admission"]', ['border-top-left-radius', 'background-color', 'padding-top', 'display']),
+          pick('[data-testid="view-cart"]', ['background-color', 'color', 'border-top-left-radius']),
+        ];
+      });
+    for (const [w, h] of [[390, 844], [1280, 900]] as const) {
+      // Before the app runs (scripts off: the page as the server sent it) ...
+      const still = await browser.newContext({ viewport: { width: w, height: h }, javaScriptEnabled: false });
+      const before = await still.newPage();
+      const css: string[] = [];
+      before.on('request', (r) => r.resourceType() === 'stylesheet' && css.push(r.url()));
+      await before.goto(`${origin}/summer-jam/tickets`);
+      await expect(before.getByTestId('ticket-type-General Admission')).toBeVisible();
+      expect(css, 'no stylesheet request before the first paint').toEqual([]);
+      const unhydrated = await looks(before);
+      // The styles applied: the card is not the browser's default block without padding.
+      expect(unhydrated[1]).not.toMatch(/0px \/ rgba\(0, 0, 0, 0\) \/ 0px/);
+      await before.screenshot({ path: test.info().outputPath(`tickets-${w}-before-hydration.png`), fullPage: true });
+      await still.close();
+      // ... and once it has hydrated: the same styles, still no stylesheet fetched for the page itself.
+      const live = await browser.newContext({ viewport: { width: w, height: h } });
+      const page = await live.newPage();
+      const fetched: string[] = [];
+      page.on('request', (r) => r.resourceType() === 'stylesheet' && fetched.push(new URL(r.url()).pathname));
+      await page.goto(`${origin}/summer-jam/tickets`);
+      await expect(page.locator('html[data-live="true"]')).toBeAttached();
+      expect(await looks(page)).toEqual(unhydrated);
+      // The page's own styles (carried inline) are not fetched again by the app's chunk loader.
+      const carried = await page.locator('style[data-href]').evaluateAll((els) => els.map((e) => e.getAttribute('data-href')));
+      expect(carried.length).toBeGreaterThan(0);
+      expect(fetched.filter((f) => carried.includes(f))).toEqual([]);
+      await page.screenshot({ path: test.info().outputPath(`tickets-${w}-after-hydration.png`), fullPage: true });
+      // A move inside the app (to the event's home and back) keeps every style.
+      await page.getByRole('link', { name: 'Back to Home' }).click();
+      await expect(page.getByTestId('event-name')).toHaveText('Summer Jam');
+      await page.getByTestId('get-tickets').click();
+      await expect(page.getByTestId('ticket-type-VIP')).toBeVisible();
+      expect(await looks(page)).toEqual(unhydrated);
+      await live.close();
+    }
+  });
+
   test("the tenant host's public /events lists the organiser's events and links to each", async ({ page, baseURL }) => {
     const origin = tenantOrigin(baseURL);
     const seen = watch(page);

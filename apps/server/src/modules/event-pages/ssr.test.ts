@@ -98,10 +98,13 @@ describe('server-rendered event pages', () => {
     expect(root).toContain('$47.50');
     expect(root).toContain('data-testid="get-tickets"');
     // The page's own stylesheets and chunks are in the head: styled before any script runs.
-    expect(html).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/event-home-page-[\w-]+\.css">/);
+    // Issue 27 (paint2): the styles are in the page itself (no request before the first paint), each
+    // with a disabled <link> to its file (not fetched; the app's chunk loader finds it and fetches nothing).
+    expect(html).toMatch(/<style data-href="\/assets\/event-home-page-[\w-]+\.css">[^]+?<\/style><link rel="stylesheet" crossorigin href="\/assets\/event-home-page-[\w-]+\.css" disabled>/);
     // The site app (src/modes/site/site-app.tsx) is bundled in the `site` chunk (apps/web/vite.config.ts SITE_CHUNKS).
     expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/site-[\w-]{8}\.js">/);
-    expect(html).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/site-[\w-]+\.css">/);
+    expect(html).toMatch(/<style data-href="\/assets\/site-[\w-]+\.css">[^]+?<\/style><link rel="stylesheet" crossorigin href="\/assets\/site-[\w-]+\.css" disabled>/);
+    expect(html).not.toMatch(/<link rel="stylesheet" crossorigin href="[^"]+">/);
     // The data the app hydrates from, and the head as before.
     const boot = bootOf(html);
     expect(boot.event.details.name).toBe('Lighthouse Sessions');

@@ -47,6 +47,9 @@ export function SeatMapPreview({ tenantId, eventId, eventTitle }: { tenantId: st
           src={seatPreviewUrl(tenantId, eventId)}
           alt={`Seat map of ${eventTitle}: coloured seats are free, grey seats are taken`}
           suppressHydrationWarning
+          // Issue 27 (paint2): decoded before the frame that first paints the page (the page no longer
+          // waits for a stylesheet, so an image decoded off the main thread could miss that frame).
+          decoding="sync"
           {...{ elementtiming: ELEMENT_ID }}
         />
       </div>
