@@ -22,6 +22,9 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          // argon2id at a test-only cost (platform/auth/passwords.ts): thousands of logins at OWASP's
+          // cost were about 20 ms of CPU each (docs/decisions.md "CI time (stop 33)").
+          env: { MARQUEE_TEST_PASSWORD_HASH: 'cheap' },
           globalSetup: ['test/global-setup.ts'],
         },
       },
