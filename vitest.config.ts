@@ -22,6 +22,13 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          // argon2id at a test-only cost (platform/auth/passwords.ts): each login and sign-up at OWASP's
+          // cost was about 20 ms of CPU (docs/decisions.md "CI time (stop 33)").
+          env: { MARQUEE_TEST_PASSWORD_HASH: 'cheap' },
+          // MARQUEE_TEST_ISOLATE=0: one module graph per worker instead of one per file (about a third
+          // less CPU on the files measured; not yet run on the whole suite, so not the default:
+          // docs/decisions.md "CI time (stop 33)").
+          isolate: process.env.MARQUEE_TEST_ISOLATE !== '0',
           globalSetup: ['test/global-setup.ts'],
         },
       },

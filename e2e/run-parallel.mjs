@@ -8,7 +8,14 @@
 // Jam's page) is never in the first part, whose specs read the unpublished event page.
 //
 //   node run-parallel.mjs            (E2E_PARTS=1 runs everything in one server, name order; default 4;
-//                                    E2E_PORT=3500 puts the parts on 3500, 3501, …; E2E_LIST=1 prints the deal only)
+//                                    E2E_PORT=3500 puts the parts on 3500, 3501, …; E2E_LIST=1 prints the deal only;
+//                                    E2E_DATABASE_URL=postgres://…/postgres runs each part's server on a database of
+//                                    its own on that PostgreSQL server, created here and dropped at the end)
+//
+// CI sets E2E_DATABASE_URL: the embedded PGlite (PostgreSQL compiled to WASM) spent several times the CPU
+// per query of a native server, and the browser stage is bound by CPU (docs/decisions.md "CI time (stop 33)").
+// The default embedded path is still started, migrated, seeded and bought from in this stage: wallet.spec.ts
+// starts its plain server on PGlite whatever the parts use; `npm test` runs the API suite on it.
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -61,13 +68,37 @@ if (process.env.E2E_LIST === "1") process.exit(0);
 const basePort = Number(process.env.E2E_PORT ?? 3300);
 const reports = mkdtempSync(path.join(os.tmpdir(), 'marquee-e2e-parts-'));
 
+const adminUrl = process.env.E2E_DATABASE_URL;
+const databases = adminUrl ? parts.map((_, i) => `marquee_e2e_${process.pid}_${i}`) : [];
+async function onAdmin(statements) {
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    for (const sql of statements) await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
+}
+function databaseUrl(name) {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 function run(files, i) {
   const tag = `[${'ABCDEFGH'[i] ?? i}]`;
   const report = path.join(reports, `${i}.json`);
   return new Promise((resolve) => {
     const child = spawn('npx', ['playwright', 'test', ...files.map((f) => `tests/${f}`), '--reporter=list,json'], {
       cwd: here,
-      env: { ...process.env, E2E_PORT: String(basePort + i), PLAYWRIGHT_JSON_OUTPUT_NAME: report, FORCE_COLOR: '0' },
+      env: {
+        ...process.env,
+        ...(adminUrl ? { DATABASE_URL: databaseUrl(databases[i]) } : {}),
+        E2E_PORT: String(basePort + i),
+        PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+        FORCE_COLOR: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     for (const stream of [child.stdout, child.stderr]) {
@@ -96,7 +127,9 @@ function run(files, i) {
 const prepared = spawnSync(process.execPath, [path.join(here, '../scripts/start.mjs'), '--prepare'], { stdio: 'inherit' });
 if (prepared.status !== 0) process.exit(prepared.status ?? 1);
 
+if (adminUrl) await onAdmin(databases.map((name) => `create database ${name}`));
 const results = await Promise.all(parts.map(run));
+if (adminUrl) await onAdmin(databases.map((name) => `drop database if exists ${name} with (force)`));
 const sum = (k) => results.reduce((n, r) => n + (r.stats[k] ?? 0), 0);
 const ran = sum('expected') + sum('flaky');
 console.log(`browser tests passed: ${ran}, skipped: ${sum('skipped')}, failed: ${sum('unexpected')}`);

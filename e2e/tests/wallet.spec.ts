@@ -105,7 +105,11 @@ test.describe('without wallet configuration', () => {
     test.setTimeout(150_000);
     const port = await freePort();
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'marquee-e2e-plain-'));
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('APPLE_WALLET_') && !k.startsWith('GOOGLE_WALLET_')));
+    // Its own embedded PGlite database (no DATABASE_URL) even when the suite's server runs on PostgreSQL
+    // (CI): this start, migration, seed and purchase keep the default path in the browser stage.
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !k.startsWith('APPLE_WALLET_') && !k.startsWith('GOOGLE_WALLET_') && k !== 'DATABASE_URL'),
+    );
     server = spawn(process.execPath, [new URL('../../scripts/start.mjs', import.meta.url).pathname], {
       env: { ...env, PORT: String(port), DATA_DIR: dataDir, JOBS_POLL_MS: '200', LOG_LEVEL: 'warn', RATE_LIMIT_AUTH_PER_MINUTE: '100', RATE_LIMIT_ORDERS_PER_MINUTE: '1000' },
       stdio: ['ignore', 'ignore', 'inherit'],
