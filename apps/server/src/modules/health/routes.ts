@@ -28,13 +28,15 @@ const ZHealth = z.object({
 
 export function registerHealthRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // The migrations this build ships: read from its journal once, not on every probe (the file is part of the build).
+  const shipped = shippedMigrations();
 
   r.get(
     '/api/health',
     { config: { access: { kind: 'public' } }, schema: { tags: ['health'], response: { 200: ZHealth, 503: ZHealth } } },
     async (_req, reply) => {
       try {
-        const m = await migrationStatus(deps.db);
+        const m = await migrationStatus(deps.db, shipped);
         // More applied than shipped is a newer release's migrations during a rolling upgrade: they
         // are backward compatible (docs/deploy.md), so this older node still serves (issue 26).
         const atHead = m.applied >= m.shipped;
@@ -60,7 +62,6 @@ export function registerHealthRoutes(app: FastifyInstance, deps: Deps) {
   r.get('/livez', { schema: { hide: true, response: { 200: ZLive } } }, async () => ({ status: 'ok' as const }));
 
   // Ready: the database answers and every migration this build ships is applied; 503 with the reason otherwise.
-  const shipped = shippedMigrations();
   r.get('/readyz', { schema: { hide: true, response: { 200: ZReady, 503: ZReady } } }, async (_req, reply) => {
     const kind = deps.database.kind;
     // A node that got SIGTERM finishes what it has and takes nothing new: a balancer reading this probe stops sending.
