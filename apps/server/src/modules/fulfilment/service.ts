@@ -183,14 +183,7 @@ async function ticketsMailOf(o: TicketsMailInput) {
  */
 export async function sendTicketsMail(
   tx: DbOrTx,
-  o: {
-    deps: Deps;
-    order: repo.OrderRow;
-    doc: TicketDocument;
-    pdfKey: string;
-    to: string;
-    claim?: boolean;
-  },
+  o: Omit<TicketsMailInput, 'tenant' | 'event' | 'lines' | 'link'>,
 ) {
   const { deps, order } = o;
   const tenant = await repo.findTenant(tx, order.tenantId);
