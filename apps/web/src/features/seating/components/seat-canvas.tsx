@@ -37,7 +37,11 @@ const TAP_SLOP_PX = 10;
  * shows seats rather than a blank edge until the gesture ends and the map is drawn again.
  */
 export const OVERSCAN = 0.25;
-/** A gesture that has not moved for this long (ms) is drawn again at its view (a pause costs no frame of a moving finger). */
+/**
+ * A wheel's zoom that has not moved for this long (ms) is drawn again at its view (a wheel has no end
+ * event). A finger's drag or pinch is drawn again only when the fingers lift: a draw of 20,000 seats
+ * is a long task on a phone, and drawn during a pause it dropped the frames of the move after it.
+ */
 const SETTLE_MS = 120;
 
 type View = { k: number; tx: number; ty: number };
@@ -85,6 +89,8 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
   const drawn = useRef<View | null>(null);
   /** The frame asked for is a move of the pixels (place), not a draw. */
   const moving = useRef(false);
+  /** Fingers (or the mouse button) down on a drag or pinch: nothing is drawn until they lift. */
+  const held = useRef(false);
   const settle = useRef(0);
   // What the draw reads, kept in refs so gestures and frames never go through React.
   const live = useRef({ plan, buckets, onToggle, sections: map.sections, seats: map.seats });
@@ -216,6 +222,12 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
     if (p.n > 0 && typeof performance.mark === 'function' && performance.getEntriesByName('mq-seat-map-painted').length === 0) performance.mark('mq-seat-map-painted');
   };
   const schedule = () => {
+    if (held.current) {
+      // New seat states while a finger is down: the transform keeps moving the drawn pixels; the
+      // draw at the gesture's end shows them.
+      clearTimeout(settle.current);
+      return;
+    }
     if (raf.current && !moving.current) return;
     if (raf.current) cancelAnimationFrame(raf.current);
     moving.current = false;
@@ -242,7 +254,7 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
       raf.current = requestAnimationFrame(place);
     }
     clearTimeout(settle.current);
-    settle.current = window.setTimeout(schedule, SETTLE_MS);
+    if (!held.current) settle.current = window.setTimeout(schedule, SETTLE_MS);
   };
 
   // A new plan (the editor's sections changed): show all of it again. New states or your seats: repaint.
@@ -341,6 +353,7 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
       pointers.set(e.pointerId, at);
       moved += Math.abs(dx) + Math.abs(dy);
       if (moved > 6 && pointers.size === 1 && !el.hasPointerCapture(e.pointerId)) el.setPointerCapture(e.pointerId);
+      if (moved > 6) held.current = true;
       if (pointers.size === 2 && pinch) {
         const [a, b] = [...pointers.values()];
         const d = Math.hypot(a!.x - b!.x, a!.y - b!.y);
@@ -358,6 +371,7 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
       pointers.delete(e.pointerId);
       if (pointers.size < 2) pinch = null;
       // The gesture ended: the map drawn at its view.
+      if (pointers.size === 0) held.current = false;
       if (was && moved > 6 && pointers.size === 0) schedule();
       if (e.type !== 'pointerup' || !was || moved > 6 || pointers.size > 0) return;
       const { onToggle: pick, plan: p } = live.current;
