@@ -31,18 +31,6 @@ export const TAKEN_COLOUR = SEAT_TAKEN_COLOUR;
 export const NOT_FOR_SALE_COLOUR = SEAT_NOT_FOR_SALE_COLOUR;
 /** A tap this far from a seat (CSS px) still picks it. */
 const TAP_SLOP_PX = 10;
-/**
- * Issue 27 (paint2): the canvas reaches this share of the frame's size beyond each of its edges
- * (hidden by the frame), so that a pan, which moves the drawn canvas (a CSS transform, no redraw),
- * shows seats rather than a blank edge until the gesture ends and the map is drawn again.
- */
-export const OVERSCAN = 0.25;
-/**
- * A wheel's zoom that has not moved for this long (ms) is drawn again at its view (a wheel has no end
- * event). A finger's drag or pinch is drawn again only when the fingers lift: a draw of 20,000 seats
- * is a long task on a phone, and drawn during a pause it dropped the frames of the move after it.
- */
-const SETTLE_MS = 120;
 
 type View = { k: number; tx: number; ty: number };
 
@@ -85,42 +73,25 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
   const view = useRef<View>({ k: 1, tx: 0, ty: 0 });
   const fitted = useRef(false);
   const raf = useRef(0);
-  /** The view the canvas's pixels were drawn with (null before the first draw). */
-  const drawn = useRef<View | null>(null);
-  /** The frame asked for is a move of the pixels (place), not a draw. */
-  const moving = useRef(false);
-  /** Fingers (or the mouse button) down on a drag or pinch: nothing is drawn until they lift. */
-  const held = useRef(false);
-  const settle = useRef(0);
   // What the draw reads, kept in refs so gestures and frames never go through React.
   const live = useRef({ plan, buckets, onToggle, sections: map.sections, seats: map.seats });
   live.current = { plan, buckets, onToggle, sections: map.sections, seats: map.seats };
 
-  // The part of the canvas the frame shows (CSS px in the canvas): the canvas overscans the frame
-  // by OVERSCAN on each side, and views are in the canvas's own coordinates.
-  const visible = () => {
-    const el = canvas.current;
-    const f = frame.current;
-    if (!el || !f) return { x: 0, y: 0, w: 0, h: 0 };
-    const w = f.clientWidth;
-    const h = f.clientHeight;
-    return { x: (el.clientWidth - w) / 2, y: (el.clientHeight - h) / 2, w, h };
-  };
+  const size = () => ({ w: canvas.current?.clientWidth ?? 0, h: canvas.current?.clientHeight ?? 0 });
   const fitView = (): View => {
-    const { x, y, w, h } = visible();
+    const { w, h } = size();
     const box = live.current.plan.box;
     if (w === 0 || h === 0) return { k: 1, tx: 0, ty: 0 };
     const k = Math.min(w / box.w, h / box.h);
-    return { k, tx: x + (w - box.w * k) / 2 - box.x * k, ty: y + (h - box.h * k) / 2 - box.y * k };
+    return { k, tx: (w - box.w * k) / 2 - box.x * k, ty: (h - box.h * k) / 2 - box.y * k };
   };
   const limits = () => {
     const fit = fitView().k;
-    return { min: fit * 0.67, max: Math.max(fit * 1.5, visible().w / 40) };
+    return { min: fit * 0.67, max: Math.max(fit * 1.5, size().w / 40) };
   };
 
   const draw = () => {
     raf.current = 0;
-    clearTimeout(settle.current);
     const el = canvas.current;
     if (!el) return;
     const dpr = window.devicePixelRatio || 1;
@@ -215,46 +186,11 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
     }
     // The view, for tests: a seat (x, y) of the plan is at (x k + tx, y k + ty) CSS px in the canvas.
     el.dataset.view = `${k} ${tx} ${ty}`;
-    // The pixels now show this view: no transform of them is left to apply.
-    drawn.current = { k, tx, ty };
-    el.style.transform = '';
     // The first frame with the seats drawn, as a user timing (bench/seat-page-lighthouse.ts reads it).
     if (p.n > 0 && typeof performance.mark === 'function' && performance.getEntriesByName('mq-seat-map-painted').length === 0) performance.mark('mq-seat-map-painted');
   };
   const schedule = () => {
-    if (held.current) {
-      // New seat states while a finger is down: the transform keeps moving the drawn pixels; the
-      // draw at the gesture's end shows them.
-      clearTimeout(settle.current);
-      return;
-    }
-    if (raf.current && !moving.current) return;
-    if (raf.current) cancelAnimationFrame(raf.current);
-    moving.current = false;
-    raf.current = requestAnimationFrame(draw);
-  };
-  // Issue 27 (paint2): during a gesture (drag, pinch, wheel) the view moves the pixels already drawn
-  // (a CSS transform of the canvas, which the compositor applies: no seat is drawn again, so a frame
-  // of a moving finger costs next to nothing even with 20,000 seats); the map is drawn again at the
-  // new view when the gesture ends or pauses.
-  const place = () => {
-    raf.current = 0;
-    moving.current = false;
-    const el = canvas.current;
-    const d = drawn.current;
-    if (!el || !d) return draw();
-    const v = view.current;
-    const s = v.k / d.k;
-    el.style.transform = `translate(${v.tx - d.tx * s}px, ${v.ty - d.ty * s}px) scale(${s})`;
-  };
-  const glide = () => {
-    if (!drawn.current) return schedule();
-    if (!raf.current) {
-      moving.current = true;
-      raf.current = requestAnimationFrame(place);
-    }
-    clearTimeout(settle.current);
-    if (!held.current) settle.current = window.setTimeout(schedule, SETTLE_MS);
+    if (!raf.current) raf.current = requestAnimationFrame(draw);
   };
 
   // A new plan (the editor's sections changed): show all of it again. New states or your seats: repaint.
@@ -262,19 +198,13 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
     fitted.current = false;
   }, [plan]);
   useEffect(() => {
-    if (!fitted.current && visible().w > 0) {
+    if (!fitted.current && size().w > 0) {
       view.current = fitView();
       fitted.current = true;
     }
     schedule();
   });
-  useEffect(
-    () => () => {
-      cancelAnimationFrame(raf.current);
-      clearTimeout(settle.current);
-    },
-    [],
-  );
+  useEffect(() => () => cancelAnimationFrame(raf.current), []);
   // The frame's size (the phone turned, the preview's width changed): fit again.
   useEffect(() => {
     const el = canvas.current;
@@ -292,19 +222,17 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
     return () => observer.disconnect();
   }, []);
 
-  /** Zoom about (cx, cy), canvas CSS px; a gesture's step (pinch, wheel) moves the drawn pixels until it settles. */
-  const zoomAt = (factor: number, cx: number, cy: number, gesture = false) => {
+  const zoomAt = (factor: number, cx: number, cy: number) => {
     const v = view.current;
     const { min, max } = limits();
     const k = Math.min(max, Math.max(min, v.k * factor));
     const f = k / v.k;
     view.current = { k, tx: cx - (cx - v.tx) * f, ty: cy - (cy - v.ty) * f };
-    if (gesture) glide();
-    else schedule();
+    schedule();
   };
   const zoomCentre = (factor: number) => {
-    const { x, y, w, h } = visible();
-    zoomAt(factor, x + w / 2, y + h / 2);
+    const { w, h } = size();
+    zoomAt(factor, w / 2, h / 2);
   };
 
   // Gestures: one finger (or the mouse) drags, two pinch (zooming about their midpoint), the wheel
@@ -315,13 +243,9 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
     const pointers = new Map<number, { x: number; y: number }>();
     let moved = 0;
     let pinch: number | null = null;
-    // A point in the canvas's own CSS px, as drawn without a transform: from the frame's box (the
-    // canvas's box moves with the transform a gesture gives it until the map is drawn again).
     const local = (e: { clientX: number; clientY: number }) => {
-      const f = frame.current ?? el;
-      const rect = f.getBoundingClientRect();
-      const [ox, oy] = f === el ? [0, 0] : [f.clientLeft + el.offsetLeft, f.clientTop + el.offsetTop];
-      return { x: e.clientX - rect.left - ox, y: e.clientY - rect.top - oy };
+      const rect = el.getBoundingClientRect();
+      return { x: e.clientX - rect.left, y: e.clientY - rect.top };
     };
     const down = (e: PointerEvent) => {
       pointers.set(e.pointerId, local(e));
@@ -353,26 +277,22 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
       pointers.set(e.pointerId, at);
       moved += Math.abs(dx) + Math.abs(dy);
       if (moved > 6 && pointers.size === 1 && !el.hasPointerCapture(e.pointerId)) el.setPointerCapture(e.pointerId);
-      if (moved > 6) held.current = true;
       if (pointers.size === 2 && pinch) {
         const [a, b] = [...pointers.values()];
         const d = Math.hypot(a!.x - b!.x, a!.y - b!.y);
-        if (d > 0) zoomAt(d / pinch, (a!.x + b!.x) / 2, (a!.y + b!.y) / 2, true);
+        if (d > 0) zoomAt(d / pinch, (a!.x + b!.x) / 2, (a!.y + b!.y) / 2);
         pinch = d;
         return;
       }
       if (pointers.size === 1) {
         view.current = { ...view.current, tx: view.current.tx + dx, ty: view.current.ty + dy };
-        glide();
+        schedule();
       }
     };
     const up = (e: PointerEvent) => {
       const was = pointers.get(e.pointerId);
       pointers.delete(e.pointerId);
       if (pointers.size < 2) pinch = null;
-      // The gesture ended: the map drawn at its view.
-      if (pointers.size === 0) held.current = false;
-      if (was && moved > 6 && pointers.size === 0) schedule();
       if (e.type !== 'pointerup' || !was || moved > 6 || pointers.size > 0) return;
       const { onToggle: pick, plan: p } = live.current;
       if (!pick) return;
@@ -384,7 +304,7 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
     const wheel = (e: WheelEvent) => {
       e.preventDefault();
       const at = local(e);
-      zoomAt(e.deltaY > 0 ? 1 / 1.15 : 1.15, at.x, at.y, true);
+      zoomAt(e.deltaY > 0 ? 1 / 1.15 : 1.15, at.x, at.y);
     };
     el.addEventListener('pointerdown', down);
     el.addEventListener('pointermove', move);
