@@ -213,6 +213,9 @@ export async function runPrepared(db: Db, name: string, text: string, values: un
   return res.rows;
 }
 
+/** A boolean column of a raw row: node-postgres answers true/false, a row read as text 't'/'f'. */
+export const rowBool = (v: unknown): boolean => v === true || v === 't';
+
 /** How many migrations this build ships (its journal's entries). */
 export function shippedMigrations(): number {
   const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, getTableColumns, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../../db/client.js';
+import { rowBool, type DbOrTx, type Tx } from '../../db/client.js';
 import { events, eventTransferSettings, orderActions, orderLines, orderLinks, orders, refunds, subscribers, tenants, tickets, ticketTransfers } from '../../db/schema/index.js';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -297,7 +297,7 @@ export async function issueTicketsOnce(
     rows: Array<{ had: boolean | string; issued: string }>;
   };
   const r = res.rows[0]!;
-  if (r.had === true || r.had === 't') return null;
+  if (rowBool(r.had)) return null;
   return new Map((parsed(r.issued) as Array<{ id: string; seatLabel: string | null }>).map((t) => [t.id, t.seatLabel]));
 }
 

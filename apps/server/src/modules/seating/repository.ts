@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableName, inArray, sql } from 'drizzle-orm';
-import { runPrepared, type Db, type DbOrTx, type Tx } from '../../db/client.js';
+import { rowBool, runPrepared, type Db, type DbOrTx, type Tx } from '../../db/client.js';
 import { events, eventSeatCategories, eventSeating, eventSeats, jobs, orders, seatHolds, ticketTypes, venueLayouts, venueSeatFlags, venueSections } from '../../db/schema/index.js';
 
 // Issue 27's SQL. Lock order (docs/architecture.md "Lock order" 2a): an order, then its seat holds
@@ -498,8 +498,8 @@ export async function takeSeatsAtOnce(
     p.job.dedupeKey,
   ]);
   const taken = asJson<HeldSeatRow[]>(r!.seats).map((s) => ({ ...s, n: Number(s.n) }));
-  const complete = r!.complete === true || r!.complete === 't';
-  const within = r!.within === true || r!.within === 't';
+  const complete = rowBool(r!.complete);
+  const within = rowBool(r!.within);
   // The statement writes the hold only with all its seats; anything else would be a bug in it.
   if ((taken.length > 0) !== (Number(r!.held) === 1) || (taken.length > 0 && taken.length !== p.seats.length)) throw new Error('seat hold statement wrote a partial hold');
   return { complete, within, seats: taken, counted: asJson<Array<[string, number]>>(r!.counted).map(([id, k]) => [id, Number(k)]) };
@@ -518,6 +518,9 @@ export async function takeSeatsAtOnce(
 // per-order limit takes them, gets its row and its expiry job. `free` counts the hold's seats that
 // looked free when the statement began (read without a lock): a pick that was incomplete although
 // every seat looked free was racing another buyer's take, and is tried again alone, waiting for it.
+
+/** A seat of a batch's hold, as the batch tells holds that share a seat apart (take-batch.ts). */
+export const seatKey = (t: { tenantId: string; eventId: string }, n: number): string => `${t.tenantId}|${t.eventId}|${Math.trunc(n)}`;
 
 /** One hold of a batch (as takeSeatsAtOnce's parameters). */
 export type TakeRequest = {
@@ -592,7 +595,7 @@ export async function takeSeatsBatch(db: Db, takes: TakeRequest[]): Promise<Batc
   const seen = new Set<string>();
   takes.forEach((t, i) => {
     for (const n of t.seats) {
-      const key = `${t.tenantId}|${t.eventId}|${Math.trunc(n)}`;
+      const key = seatKey(t, n);
       if (seen.has(key)) throw new Error('two holds of one batch share a seat');
       seen.add(key);
       seatHold.push(i + 1);
@@ -620,16 +623,16 @@ export async function takeSeatsBatch(db: Db, takes: TakeRequest[]): Promise<Batc
     const want = takes[i]!.seats.length;
     // Each hold is written only with all its seats; anything else would be a bug in the statement.
     if ((taken.length > 0) !== (Number(r.held) === 1) || (taken.length > 0 && taken.length !== want)) throw new Error('seat hold statement wrote a partial hold');
-    const complete = r.complete === true || r.complete === 't';
-    const within = r.within === true || r.within === 't';
-    const seen = complete && within ? null : asJson<Array<[number, string, boolean | string]>>(r.seen).map(([n, label, free]) => ({ n: Number(n), label, free: free === true || free === 't' }));
+    const complete = rowBool(r.complete);
+    const within = rowBool(r.within);
+    const seen = complete && within ? null : asJson<Array<[number, string, boolean | string]>>(r.seen).map(([n, label, free]) => ({ n: Number(n), label, free: rowBool(free) }));
     return {
       complete,
       within,
       seats: taken,
       counted: asJson<Array<[string, number]>>(r.counted).map(([id, k]) => [id, Number(k)] as [string, number]),
       free: seen ? seen.filter((x) => x.free).length : want,
-      refusal: seen ? { seen, onSale: r.on_sale === true || r.on_sale === 't' } : null,
+      refusal: seen ? { seen, onSale: rowBool(r.on_sale) } : null,
     };
   });
 }

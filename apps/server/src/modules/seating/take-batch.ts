@@ -27,7 +27,7 @@ export function takeInBatch(db: Db, req: repo.TakeRequest): Promise<repo.BatchOu
   if (!q) queues.set(db, (q = { pending: [], inFlight: 0, scheduled: false }));
   const queue = q;
   return new Promise((resolve, reject) => {
-    queue.pending.push({ req, keys: req.seats.map((n) => `${req.tenantId}|${req.eventId}|${Math.trunc(n)}`), resolve, reject });
+    queue.pending.push({ req, keys: req.seats.map((n) => repo.seatKey(req, n)), resolve, reject });
     schedule(db, queue);
   });
 }
