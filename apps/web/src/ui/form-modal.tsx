@@ -47,7 +47,7 @@ export function FormModal({ dirty, busy = false, opened, onClose, children, ...m
 
   useEffect(() => {
     if (!opened) return;
-    // Only Esc pressed in this modal counts (not in a dialog opened over it).
+    // Esc pressed in a dialog opened over this one is that dialog's.
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.isComposing) return;
       const target = event.target as Node | null;
@@ -57,7 +57,9 @@ export function FormModal({ dirty, busy = false, opened, onClose, children, ...m
         return;
       }
       const inModal = !!content.current && !!target && content.current.contains(target);
-      if (!inModal && target !== document.body) return;
+      // Esc from outside the modal counts too (the focus is still on the button that opened it until
+      // Mantine's focus trap moves it in, a timer later), unless it was pressed in another dialog.
+      if (!inModal && target instanceof Element && target.closest('[role="dialog"]')) return;
       if (escapeIsForDropdown(event.target)) return;
       requestClose();
     };
