@@ -96,15 +96,35 @@ test('the map of a 20,000-seat arena paints every seat on a phone, a pinch zooms
   await canvasOf(page).scrollIntoViewIfNeeded();
   await page.screenshot({ path: '/tmp/seatmap-390-zoomed.png' });
 
-  // A drag moves the map by the finger's distance (one finger: no zoom).
+  // A drag moves the map by the finger's distance (one finger: no zoom). Issue 27 (paint2): while
+  // the finger moves, the drawn pixels move (a CSS transform of the canvas), the seats are not drawn
+  // again for every move; the map is drawn once more at the new view when the finger lifts.
   const zoomed = await viewOf(page);
+  await canvasOf(page).evaluate((el) => {
+    const seen = { transforms: [] as string[] };
+    (window as unknown as { dragSeen: typeof seen }).dragSeen = seen;
+    new MutationObserver(() => {
+      if ((el as HTMLElement).style.transform) seen.transforms.push((el as HTMLElement).style.transform);
+    }).observe(el, { attributes: true, attributeFilter: ['style'] });
+  });
   const cdp = await page.context().newCDPSession(page);
   const cy = box.y + box.height / 2;
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: 300, y: cy, id: 3 }] });
-  for (let i = 1; i <= 10; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: 300 - i * 15, y: cy, id: 3 }] });
+  for (let i = 1; i <= 5; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: 300 - i * 15, y: cy, id: 3 }] });
+  // The finger rests on the glass: nothing is drawn while it is down (a draw of the seats is a long
+  // task on a phone, and it dropped the frames of the move after the pause), however long it rests.
+  await page.waitForTimeout(400);
+  expect((await viewOf(page)).tx, 'no draw while the finger rests').toBe(zoomed.tx);
+  expect(await canvasOf(page).evaluate((el) => (el as HTMLElement).style.transform)).toMatch(/^translate\(/);
+  for (let i = 6; i <= 10; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: 300 - i * 15, y: cy, id: 3 }] });
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await expect.poll(async () => Math.round((await viewOf(page)).tx - zoomed.tx)).toBe(-150);
   expect((await viewOf(page)).k).toBe(zoomed.k);
+  const seen = await page.evaluate(() => (window as unknown as { dragSeen: { transforms: string[] } }).dragSeen);
+  expect(seen.transforms.length, 'the drag moved the drawn canvas').toBeGreaterThan(0);
+  // A one-finger drag only translates (no scale).
+  expect(seen.transforms.every((t) => /^translate\(\S+px, \S+px\) scale\(1\)$/.test(t)), seen.transforms.join(' | ')).toBe(true);
+  expect(await canvasOf(page).evaluate((el) => (el as HTMLElement).style.transform)).toBe('');
   await expect(page.getByTestId('chosen-seats').locator('li')).toHaveCount(1); // a drag is not a tap
   await phone.close();
 

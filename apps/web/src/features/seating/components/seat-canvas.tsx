@@ -31,6 +31,18 @@ export const TAKEN_COLOUR = SEAT_TAKEN_COLOUR;
 export const NOT_FOR_SALE_COLOUR = SEAT_NOT_FOR_SALE_COLOUR;
 /** A tap this far from a seat (CSS px) still picks it. */
 const TAP_SLOP_PX = 10;
+/**
+ * Issue 27 (paint2): the canvas reaches this share of the frame's size beyond each of its edges
+ * (hidden by the frame), so that a pan, which moves the drawn canvas (a CSS transform, no redraw),
+ * shows seats rather than a blank edge until the gesture ends and the map is drawn again.
+ */
+export const OVERSCAN = 0.25;
+/**
+ * A wheel's zoom that has not moved for this long (ms) is drawn again at its view (a wheel has no end
+ * event). A finger's drag or pinch is drawn again only when the fingers lift: a draw of 20,000 seats
+ * is a long task on a phone, and drawn during a pause it dropped the frames of the move after it.
+ */
+const SETTLE_MS = 120;
 
 type View = { k: number; tx: number; ty: number };
 
@@ -73,39 +85,91 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
   const view = useRef<View>({ k: 1, tx: 0, ty: 0 });
   const fitted = useRef(false);
   const raf = useRef(0);
+  /** The view the canvas's pixels were drawn with (null before the first draw). */
+  const drawn = useRef<View | null>(null);
+  /** The frame asked for is a move of the pixels (place), not a draw. */
+  const moving = useRef(false);
+  /** Fingers (or the mouse button) down on a drag or pinch: nothing is drawn until they lift. */
+  const held = useRef(false);
+  const settle = useRef(0);
+  /**
+   * Issue 27 (pan3): the frame's inner size (CSS px) and the overscan derived from it, measured from
+   * the frame alone (on mount and on every resize of the frame); the canvas's box is set from these
+   * numbers, never read back, so a fit, a draw and a tap all use one geometry.
+   */
+  const geo = useRef({ fw: 0, fh: 0, ox: 0, oy: 0 });
+  /** What the canvas's pixels show (the view, the size, the seats' colours): a draw that would change nothing is skipped. */
+  const shown = useRef<{ key: string; buckets: Buckets | null }>({ key: '', buckets: null });
   // What the draw reads, kept in refs so gestures and frames never go through React.
   const live = useRef({ plan, buckets, onToggle, sections: map.sections, seats: map.seats });
   live.current = { plan, buckets, onToggle, sections: map.sections, seats: map.seats };
 
-  const size = () => ({ w: canvas.current?.clientWidth ?? 0, h: canvas.current?.clientHeight ?? 0 });
+  /**
+   * Measures the frame and sizes the canvas from it (the frame's inner box plus OVERSCAN of it on
+   * each side, in whole CSS px): true when the size changed. Issue 27 (pan3): the canvas's box was
+   * the stylesheet's percentages and the fit read the canvas's own size, so the two could disagree.
+   */
+  const measure = (): boolean => {
+    const el = canvas.current;
+    const f = frame.current;
+    if (!el || !f) return false;
+    const fw = f.clientWidth;
+    const fh = f.clientHeight;
+    const g = geo.current;
+    if (fw === g.fw && fh === g.fh) return false;
+    const ox = Math.round(fw * OVERSCAN);
+    const oy = Math.round(fh * OVERSCAN);
+    geo.current = { fw, fh, ox, oy };
+    el.style.left = `${-ox}px`;
+    el.style.top = `${-oy}px`;
+    el.style.width = `${fw + 2 * ox}px`;
+    el.style.height = `${fh + 2 * oy}px`;
+    return true;
+  };
+  // The part of the canvas the frame shows (CSS px in the canvas): the canvas overscans the frame
+  // by OVERSCAN on each side, and views are in the canvas's own coordinates.
+  const visible = () => {
+    const { fw, fh, ox, oy } = geo.current;
+    return { x: ox, y: oy, w: fw, h: fh };
+  };
   const fitView = (): View => {
-    const { w, h } = size();
+    const { x, y, w, h } = visible();
     const box = live.current.plan.box;
     if (w === 0 || h === 0) return { k: 1, tx: 0, ty: 0 };
     const k = Math.min(w / box.w, h / box.h);
-    return { k, tx: (w - box.w * k) / 2 - box.x * k, ty: (h - box.h * k) / 2 - box.y * k };
+    return { k, tx: x + (w - box.w * k) / 2 - box.x * k, ty: y + (h - box.h * k) / 2 - box.y * k };
   };
   const limits = () => {
     const fit = fitView().k;
-    return { min: fit * 0.67, max: Math.max(fit * 1.5, size().w / 40) };
+    return { min: fit * 0.67, max: Math.max(fit * 1.5, visible().w / 40) };
   };
 
   const draw = () => {
     raf.current = 0;
+    clearTimeout(settle.current);
     const el = canvas.current;
     if (!el) return;
     const dpr = window.devicePixelRatio || 1;
-    const w = el.clientWidth;
-    const h = el.clientHeight;
-    if (w === 0 || h === 0) return;
+    const { fw, fh, ox, oy } = geo.current;
+    const w = fw + 2 * ox;
+    const h = fh + 2 * oy;
+    if (fw === 0 || fh === 0) return;
+    const { plan: p, buckets: b } = live.current;
+    const { k, tx, ty } = view.current;
+    // Issue 27 (pan3): the pixels already show this (a re-render of the page, the states' poll
+    // answering the same states): nothing to draw. Each needless draw of 20,000 seats was a long
+    // task on a phone every second while the page sat still.
+    const key = `${k} ${tx} ${ty} ${w} ${h} ${dpr}`;
+    if (shown.current.key === key && shown.current.buckets === b) {
+      el.style.transform = '';
+      return;
+    }
     if (el.width !== Math.round(w * dpr) || el.height !== Math.round(h * dpr)) {
       el.width = Math.round(w * dpr);
       el.height = Math.round(h * dpr);
     }
     const ctx = el.getContext('2d');
     if (!ctx) return;
-    const { plan: p, buckets: b } = live.current;
-    const { k, tx, ty } = view.current;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, el.width, el.height);
     // Everything below in device pixels: a plan point (x, y) is at ((x k + tx) dpr, (y k + ty) dpr).
@@ -186,11 +250,47 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
     }
     // The view, for tests: a seat (x, y) of the plan is at (x k + tx, y k + ty) CSS px in the canvas.
     el.dataset.view = `${k} ${tx} ${ty}`;
+    // The pixels now show this view: no transform of them is left to apply.
+    drawn.current = { k, tx, ty };
+    shown.current = { key, buckets: b };
+    el.style.transform = '';
     // The first frame with the seats drawn, as a user timing (bench/seat-page-lighthouse.ts reads it).
     if (p.n > 0 && typeof performance.mark === 'function' && performance.getEntriesByName('mq-seat-map-painted').length === 0) performance.mark('mq-seat-map-painted');
   };
   const schedule = () => {
-    if (!raf.current) raf.current = requestAnimationFrame(draw);
+    if (held.current) {
+      // New seat states while a finger is down: the transform keeps moving the drawn pixels; the
+      // draw at the gesture's end shows them.
+      clearTimeout(settle.current);
+      return;
+    }
+    if (raf.current && !moving.current) return;
+    if (raf.current) cancelAnimationFrame(raf.current);
+    moving.current = false;
+    raf.current = requestAnimationFrame(draw);
+  };
+  // Issue 27 (paint2): during a gesture (drag, pinch, wheel) the view moves the pixels already drawn
+  // (a CSS transform of the canvas, which the compositor applies: no seat is drawn again, so a frame
+  // of a moving finger costs next to nothing even with 20,000 seats); the map is drawn again at the
+  // new view when the gesture ends or pauses.
+  const place = () => {
+    raf.current = 0;
+    moving.current = false;
+    const el = canvas.current;
+    const d = drawn.current;
+    if (!el || !d) return draw();
+    const v = view.current;
+    const s = v.k / d.k;
+    el.style.transform = `translate(${v.tx - d.tx * s}px, ${v.ty - d.ty * s}px) scale(${s})`;
+  };
+  const glide = () => {
+    if (!drawn.current) return schedule();
+    if (!raf.current) {
+      moving.current = true;
+      raf.current = requestAnimationFrame(place);
+    }
+    clearTimeout(settle.current);
+    if (!held.current) settle.current = window.setTimeout(schedule, SETTLE_MS);
   };
 
   // A new plan (the editor's sections changed): show all of it again. New states or your seats: repaint.
@@ -198,41 +298,52 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
     fitted.current = false;
   }, [plan]);
   useEffect(() => {
-    if (!fitted.current && size().w > 0) {
+    measure();
+    if (!fitted.current && geo.current.fw > 0) {
       view.current = fitView();
       fitted.current = true;
     }
-    schedule();
+    // Only when the pixels would change (a new plan, new states or seats of yours); a re-render alone draws nothing.
+    if (shown.current.buckets !== live.current.buckets) schedule();
   });
-  useEffect(() => () => cancelAnimationFrame(raf.current), []);
-  // The frame's size (the phone turned, the preview's width changed): fit again.
+  useEffect(
+    () => () => {
+      cancelAnimationFrame(raf.current);
+      clearTimeout(settle.current);
+    },
+    [],
+  );
+  // The frame's size (the phone turned, the preview's width changed, the page's layout settled):
+  // the canvas sized again from the frame, the map fitted to it and drawn. Issue 27 (pan3): the
+  // frame is observed, not the canvas (whose box follows from the frame's).
   useEffect(() => {
-    const el = canvas.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    let last = `${el.clientWidth}x${el.clientHeight}`;
+    const f = frame.current;
+    if (!f || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => {
-      const now = `${el.clientWidth}x${el.clientHeight}`;
-      if (now === last) return;
-      last = now;
+      if (!measure()) return;
       view.current = fitView();
-      fitted.current = el.clientWidth > 0;
+      fitted.current = geo.current.fw > 0;
+      // A gesture's transform belongs to the old size: the map drawn at once at the new fit.
+      held.current = false;
       schedule();
     });
-    observer.observe(el);
+    observer.observe(f);
     return () => observer.disconnect();
   }, []);
 
-  const zoomAt = (factor: number, cx: number, cy: number) => {
+  /** Zoom about (cx, cy), canvas CSS px; a gesture's step (pinch, wheel) moves the drawn pixels until it settles. */
+  const zoomAt = (factor: number, cx: number, cy: number, gesture = false) => {
     const v = view.current;
     const { min, max } = limits();
     const k = Math.min(max, Math.max(min, v.k * factor));
     const f = k / v.k;
     view.current = { k, tx: cx - (cx - v.tx) * f, ty: cy - (cy - v.ty) * f };
-    schedule();
+    if (gesture) glide();
+    else schedule();
   };
   const zoomCentre = (factor: number) => {
-    const { w, h } = size();
-    zoomAt(factor, w / 2, h / 2);
+    const { x, y, w, h } = visible();
+    zoomAt(factor, x + w / 2, y + h / 2);
   };
 
   // Gestures: one finger (or the mouse) drags, two pinch (zooming about their midpoint), the wheel
@@ -243,9 +354,14 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
     const pointers = new Map<number, { x: number; y: number }>();
     let moved = 0;
     let pinch: number | null = null;
+    // A point in the canvas's own CSS px, as drawn without a transform: from the frame's box (the
+    // canvas's box moves with the transform a gesture gives it until the map is drawn again) and the
+    // overscan the canvas was placed with.
     const local = (e: { clientX: number; clientY: number }) => {
-      const rect = el.getBoundingClientRect();
-      return { x: e.clientX - rect.left, y: e.clientY - rect.top };
+      const f = frame.current ?? el;
+      const rect = f.getBoundingClientRect();
+      const { ox, oy } = geo.current;
+      return { x: e.clientX - rect.left - f.clientLeft + ox, y: e.clientY - rect.top - f.clientTop + oy };
     };
     const down = (e: PointerEvent) => {
       pointers.set(e.pointerId, local(e));
@@ -277,22 +393,26 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
       pointers.set(e.pointerId, at);
       moved += Math.abs(dx) + Math.abs(dy);
       if (moved > 6 && pointers.size === 1 && !el.hasPointerCapture(e.pointerId)) el.setPointerCapture(e.pointerId);
+      if (moved > 6) held.current = true;
       if (pointers.size === 2 && pinch) {
         const [a, b] = [...pointers.values()];
         const d = Math.hypot(a!.x - b!.x, a!.y - b!.y);
-        if (d > 0) zoomAt(d / pinch, (a!.x + b!.x) / 2, (a!.y + b!.y) / 2);
+        if (d > 0) zoomAt(d / pinch, (a!.x + b!.x) / 2, (a!.y + b!.y) / 2, true);
         pinch = d;
         return;
       }
       if (pointers.size === 1) {
         view.current = { ...view.current, tx: view.current.tx + dx, ty: view.current.ty + dy };
-        schedule();
+        glide();
       }
     };
     const up = (e: PointerEvent) => {
       const was = pointers.get(e.pointerId);
       pointers.delete(e.pointerId);
       if (pointers.size < 2) pinch = null;
+      // The gesture ended: the map drawn at its view.
+      if (pointers.size === 0) held.current = false;
+      if (was && moved > 6 && pointers.size === 0) schedule();
       if (e.type !== 'pointerup' || !was || moved > 6 || pointers.size > 0) return;
       const { onToggle: pick, plan: p } = live.current;
       if (!pick) return;
@@ -304,7 +424,7 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
     const wheel = (e: WheelEvent) => {
       e.preventDefault();
       const at = local(e);
-      zoomAt(e.deltaY > 0 ? 1 / 1.15 : 1.15, at.x, at.y);
+      zoomAt(e.deltaY > 0 ? 1 / 1.15 : 1.15, at.x, at.y, true);
     };
     el.addEventListener('pointerdown', down);
     el.addEventListener('pointermove', move);
