@@ -51,22 +51,37 @@ export async function tapSeat(page: Page, plan: Plan, n: number, touch = false) 
   else await page.mouse.click(x, y);
 }
 
-/** The colour (#rrggbb) painted at the centre of each seat in view (null outside it), read from the canvas's pixels. */
+/** Each plan's seat centres as one string ("x,y x,y …"), made once: the page is sent one string, not 20,000 arrays. */
+const centres = new WeakMap<Plan, string>();
+
+/**
+ * The colour (#rrggbb) painted at the centre of each seat in view (null outside it), read from the canvas's pixels.
+ * Issue 27 (pan3): one string each way. Passing the 20,000 seats as arrays (and 20,000 strings back) through
+ * Playwright's argument serialisation took over 80 s a read on a machine at load 40, longer than the polls
+ * reading it wait, so "every seat painted" timed out with every seat painted.
+ */
 export async function seatColours(page: Page, plan: Plan): Promise<Array<string | null>> {
-  return canvasOf(page).evaluate((el, seats) => {
+  let xy = centres.get(plan);
+  if (xy === undefined) centres.set(plan, (xy = plan.seats.map((s) => `${s[3]},${s[4]}`).join(' ')));
+  const packed = await canvasOf(page).evaluate((el, xy) => {
     const canvas = el as HTMLCanvasElement;
     const [k, tx, ty] = (canvas.dataset.view ?? '1 0 0').split(' ').map(Number) as [number, number, number];
     const dpr = window.devicePixelRatio || 1;
     const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
     const hex = (v: number) => v.toString(16).padStart(2, '0');
-    return seats.map((s) => {
-      const px = Math.floor((s[3] * k + tx) * dpr);
-      const py = Math.floor((s[4] * k + ty) * dpr);
-      if (px < 0 || py < 0 || px >= canvas.width || py >= canvas.height) return null;
-      const i = (py * canvas.width + px) * 4;
-      return `#${hex(data[i]!)}${hex(data[i + 1]!)}${hex(data[i + 2]!)}`;
-    });
-  }, plan.seats);
+    return xy
+      .split(' ')
+      .map((pair) => {
+        const [x, y] = pair.split(',').map(Number) as [number, number];
+        const px = Math.floor((x * k + tx) * dpr);
+        const py = Math.floor((y * k + ty) * dpr);
+        if (px < 0 || py < 0 || px >= canvas.width || py >= canvas.height) return '-';
+        const i = (py * canvas.width + px) * 4;
+        return `#${hex(data[i]!)}${hex(data[i + 1]!)}${hex(data[i + 2]!)}`;
+      })
+      .join(' ');
+  }, xy);
+  return packed.split(' ').map((c) => (c === '-' ? null : c));
 }
 
 export const TAKEN = '#c4c7d3';

@@ -76,6 +76,34 @@ test('the map of a 20,000-seat arena paints every seat on a phone, a pinch zooms
   await expect.poll(async () => (await seatColours(page, plan)).filter((c, n) => c === (sold.includes(n) ? TAKEN : ARENA)).length).toBe(20_000);
   await page.screenshot({ path: '/tmp/seatmap-390-overview.png' });
 
+  // Issue 27 (pan3): a page that sits still draws nothing. The states' poll (every 2 s) re-renders the
+  // page with the same states; each such render drew all 20,000 seats again (a long task on a phone
+  // about once a second, and on a loaded machine the time the pixel reads above waited for).
+  const polls: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/seat-states')) polls.push(r.url());
+  });
+  const idleDraws = await canvasOf(page).evaluate(async (el) => {
+    let draws = 0;
+    const seen = new MutationObserver(() => draws++);
+    seen.observe(el, { attributes: true, attributeFilter: ['data-view'] });
+    await new Promise((r) => setTimeout(r, 5_000));
+    seen.disconnect();
+    return draws;
+  });
+  expect(polls.length, 'the states were polled meanwhile').toBeGreaterThanOrEqual(2);
+  expect(idleDraws, 'draws of the seats while the page sat still').toBe(0);
+  // The canvas is the frame's inner box plus the overscan on each side, measured from the frame.
+  const geometry = await canvasOf(page).evaluate((el) => {
+    const f = el.parentElement!;
+    const [c, r] = [el.getBoundingClientRect(), f.getBoundingClientRect()];
+    return { left: r.left + f.clientLeft - c.left, top: r.top + f.clientTop - c.top, right: c.right - (r.left + f.clientLeft + f.clientWidth), bottom: c.bottom - (r.top + f.clientTop + f.clientHeight), fw: f.clientWidth, fh: f.clientHeight };
+  });
+  expect(geometry.left).toBeCloseTo(Math.round(geometry.fw / 4), 1);
+  expect(geometry.right).toBeCloseTo(Math.round(geometry.fw / 4), 1);
+  expect(geometry.top).toBeCloseTo(Math.round(geometry.fh / 4), 1);
+  expect(geometry.bottom).toBeCloseTo(Math.round(geometry.fh / 4), 1);
+
   // A pinch about the sold seats zooms in there.
   const before = await viewOf(page);
   const box = (await canvasOf(page).boundingBox())!;
