@@ -77,6 +77,15 @@ async function main() {
         .on('error', reject),
     );
     if (warm !== 200) throw new Error(`the ticket menu answered ${warm}`);
+    const printPan = (pan: Awaited<ReturnType<typeof panCheck>>) =>
+      console.log(`pan (zoomed in x2, 2 s drag, CPU x4)  ${pan.frames} frames, ${pan.slow} over 16.7 ms (longest ${pan.longest} ms, median ${pan.median} ms), ${pan.longTasks} long tasks (${pan.longTaskMs} ms), ${pan.draws} draws of the seats for 120 moves, ${pan.stillDraws} while the page sat still for 5 s`);
+    const printLoad = () => console.log(`load average             ${load0.map((x) => x.toFixed(2)).join(' ')} before, ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} after; ${os.cpus().length} cores`);
+    // Issue 27 (pan3): BENCH_PAN_ONLY=1 runs the pan check alone (BENCH_PAN_RUNS times, 1 by default), without Lighthouse.
+    if (process.env.BENCH_PAN_ONLY === '1') {
+      for (let i = 0; i < Number(process.env.BENCH_PAN_RUNS ?? 1); i++) printPan(await panCheck(chrome.port, url));
+      printLoad();
+      return;
+    }
     const result = await lighthouse(url, {
       port: chrome.port,
       output: 'json',
@@ -133,9 +142,8 @@ async function main() {
     console.log(`first load, page + code  ${kb(code)} transferred (compressed)   budget <= ${kb(LOAD_BUDGET_BYTES)}: ${code <= LOAD_BUDGET_BYTES ? 'met' : 'NOT MET'}`);
     console.log(`  the map's data         ${kb(mapData)} (seat plan and states)`);
     console.log(`  everything             ${kb(all)}`);
-    const pan = await panCheck(chrome.port, url);
-    console.log(`pan (zoomed in x2, 2 s drag, CPU x4)  ${pan.frames} frames, ${pan.slow} over 16.7 ms (longest ${pan.longest} ms, median ${pan.median} ms), ${pan.longTasks} long tasks (${pan.longTaskMs} ms), ${pan.draws} draws of the seats for 120 moves`);
-    console.log(`load average             ${load0.map((x) => x.toFixed(2)).join(' ')} before, ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} after; ${os.cpus().length} cores`);
+    printPan(await panCheck(chrome.port, url));
+    printLoad();
   } finally {
     await chrome.kill();
     await server.close();
@@ -159,6 +167,16 @@ async function panCheck(port: number, url: string) {
       await new Promise((r) => setTimeout(r, 500));
     }
     await page.$eval('[data-testid="seat-map"]', (el) => el.scrollIntoView({ block: 'center' }));
+    // Issue 27 (pan3): draws of the seats while the page sits still (the states' poll runs every 2 s).
+    const stillDraws = await page.evaluate(async () => {
+      const canvas = document.querySelector('[data-testid="seat-canvas"]');
+      let draws = 0;
+      const seen = new MutationObserver(() => draws++);
+      if (canvas) seen.observe(canvas, { attributes: true, attributeFilter: ['data-view'] });
+      await new Promise((r) => setTimeout(r, 5_000));
+      seen.disconnect();
+      return draws;
+    });
     const box = (await (await page.$('[data-testid="seat-map"]'))!.boundingBox())!;
     await page.evaluate(() => {
       const w = window as unknown as { panFrames: number[]; panLong: number[]; panStop: boolean; panDraws: number };
@@ -204,7 +222,7 @@ async function panCheck(port: number, url: string) {
         longTaskMs: Math.round(w.panLong.reduce((a, b) => a + b, 0)),
         draws: w.panDraws,
       };
-    });
+    }).then((r) => ({ ...r, stillDraws }));
   } finally {
     await page.close();
     await browser.disconnect();
