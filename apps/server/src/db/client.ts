@@ -264,8 +264,8 @@ const NOT_WRITTEN = Symbol('not written');
  * The statement's text with its parameters written in as literals, for the chunks a one-trip
  * statement is made of (text, nested sql, a table of the public schema, a string, number, boolean
  * or null parameter): the text inlinedSql writes through drizzle's sqlToQuery, in one walk (issue 23
- * bo3: drizzle's build and the placeholders' replace were the largest share of a box-office sale's
- * own CPU). Anything else answers NOT_WRITTEN; client.test.ts checks the two agree.
+ * bo3: drizzle's build, the placeholders' replace and pg's literals took 0.11-0.17 ms of CPU a
+ * box-office sale, the walk 0.04-0.05 ms). Anything else answers NOT_WRITTEN; client.test.ts checks the two agree.
  */
 function writeInlined(query: SQL, out: string[]): typeof NOT_WRITTEN | undefined {
   if ((query as unknown as { shouldInlineParams?: boolean }).shouldInlineParams) return NOT_WRITTEN;
