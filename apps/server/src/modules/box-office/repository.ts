@@ -87,6 +87,19 @@ export function takeAndPaySql(item: TakeItem, paid: TakePaid, drawer?: TakeDrawe
     select ${answer}${drawer ? sql`, (select count(*) from m)::int as moved` : sql``}`;
 }
 
+/** snapshotUnchangedSql's verdict: the snapshot the sale was priced from is not the database's any more. */
+export const SNAPSHOT_STALE = 'stale';
+
+/**
+ * Issue 23 (bo3): the first statement of a one-trip sale priced from a kept checkout snapshot:
+ * raises (mq_sale_verdict, SNAPSHOT_STALE) unless `current`, the snapshot's version as the
+ * database has it now (checkout/repository.ts checkoutSnapshotVersionSql), is `version`. It reads
+ * and locks nothing else, so the lock order is the sale's as before.
+ */
+export function snapshotUnchangedSql(current: SQL, version: string): SQL {
+  return sql`select case when ${current} is not distinct from ${version}::text then 'ok' else mq_sale_verdict(${SNAPSHOT_STALE}::text, 0) end as fresh`;
+}
+
 /** The verdict a one-trip sale's statement raised (mq_sale_verdict, SQLSTATE MQ423), or null for any other error. */
 export function saleVerdictOf(err: unknown): { verdict: string; paid: number } | null {
   const e = err as { code?: unknown; message?: unknown; detail?: unknown };

@@ -23,11 +23,12 @@ import { cartConflict, checkCart } from '../checkout/cart.js';
 import { NO_BUYER, newOrderUid, orderColumnsOf } from '../checkout/order-row.js';
 import { refusal } from '../checkout/place-order.js';
 import { quoteCart, toBreakdown, type SaleChannel } from '../checkout/pricing.js';
-import { findCheckoutSnapshot, toOutcome, type CheckoutSnapshot } from '../checkout/repository.js';
+import { checkoutSnapshotVersionSql, findCheckoutSnapshot, toOutcome, type CheckoutSnapshot } from '../checkout/repository.js';
 import { issueTicketsInTx, ticketRowsOf } from '../fulfilment/service.js';
 import { checkCartSeats, type CartSeats } from '../seating/cart-seats.js';
 import { sellHeldSeats } from '../seating/sell-seats.js';
 import { BOX_OFFICE_PROVIDER, paidFollowUpCtes } from '../orders/payment.js';
+import { forgetSnapshot, keepSnapshot, keptSnapshot } from './kept-snapshots.js';
 import * as repo from './repository.js';
 
 // A sale at the box office (issue 23, docs/box-office.md): the BACKEND channel, paid at once in
@@ -151,6 +152,12 @@ async function replay(deps: Deps, ctx: TenantCtx, eventId: string, input: SaleIn
 export async function sellTickets({ deps, ctx, eventId, input }: { deps: Deps; ctx: TenantCtx; eventId: string; input: SaleInput }): Promise<TBoxOfficeSaleResponse> {
   const key = input.idempotencyKey;
   const tenantId = ctx.tenantId;
+  // Issue 23 (bo3): a sale in one trip priced from the event's kept snapshot, when there is one and
+  // it is still the database's; anything else (none kept, out of date, any refusal) goes on below.
+  if (oneTripAllowed(deps, input) && UUID_RE.test(eventId)) {
+    const fast = await sellFromKeptSnapshot(deps, ctx, eventId, input);
+    if (fast) return fast;
+  }
   // The sale's key is looked up only when the sale is refused before its transaction (the event was
   // cancelled or sold out since a first try that was answered but not heard): the retry answers the
   // sale it made. A new sale does not pay for the read; its insert finds the key taken (below).
@@ -172,8 +179,9 @@ export async function sellTickets({ deps, ctx, eventId, input }: { deps: Deps; c
   try {
     // A cash or card sale without seats or admission, on PostgreSQL: the whole transaction in one
     // message (issue 23 perreq); otherwise (and on PGlite) statement by statement.
-    const oneTrip = deps.database.kind === 'postgres' && !comp && !input.admit && !seats;
+    const oneTrip = oneTripAllowed(deps, input) && !seats;
     const inOneTrip = oneTrip ? await sellInOneTrip(deps, sale) : undefined;
+    if (inOneTrip === STALE) throw new Error(`box-office sale ${sale.orderId}: a fresh snapshot found stale`);
     sold = inOneTrip !== undefined ? inOneTrip : await deps.db.transaction((tx) => sellInTx(deps, tx, sale));
   } catch (err) {
     // Belt and braces: a unique index refused a second order with the key. Answer the first.
@@ -190,9 +198,59 @@ export async function sellTickets({ deps, ctx, eventId, input }: { deps: Deps; c
   return saleAnswer(deps, sold.order, sold.tickets, false);
 }
 
+/** A cash or card-terminal sale without seats or admission, on PostgreSQL, may be sent in one message (issue 23 perreq). */
+function oneTripAllowed(deps: Deps, input: SaleInput): boolean {
+  return deps.database.kind === 'postgres' && input.paymentMethod !== 'complimentary' && !input.admit;
+}
+
+/**
+ * Issue 23 (bo3): the sale priced from the event's snapshot kept on this node (kept-snapshots.ts),
+ * in one trip whose first statement checks that snapshot's version against the database's. Null
+ * when it cannot answer for sure: no snapshot kept, a seat hold, the kept one out of date, or any
+ * refusal (priced, checked or taken): nothing was written, the snapshot is forgotten, and the caller
+ * makes the sale from a fresh read as before, so every refusal is the fresh one's.
+ */
+async function sellFromKeptSnapshot(deps: Deps, ctx: TenantCtx, eventId: string, input: SaleInput): Promise<TBoxOfficeSaleResponse | null> {
+  if (input.seatHold) return null;
+  const snapshot = keptSnapshot(deps, ctx.tenantId, eventId, input.discountCode);
+  if (!snapshot) return null;
+  const forget = () => forgetSnapshot(deps, ctx.tenantId, eventId, input.discountCode);
+  let sold: Awaited<ReturnType<typeof sellInOneTrip>>;
+  try {
+    const now = new Date();
+    const quote = quoteSale(snapshot, input, now);
+    checkPayment(input, quote.priced.totalAmount);
+    if (quote.lines.some((l) => snapshot.seatedTypeIds.has(l.ticketTypeId))) return null;
+    const { lines, discount, config, priced } = quote;
+    const sale: SellInTx = { ctx, snapshot, input, lines, discountId: discount?.id ?? null, discountCode: discount?.code ?? null, config, priced, orderId: randomUUID(), comp: false, now };
+    sold = await sellInOneTrip(deps, sale, snapshot.version);
+  } catch (err) {
+    if (err instanceof AppError) {
+      forget();
+      return null;
+    }
+    if (isUniqueViolation(err)) return null;
+    throw err;
+  }
+  if (sold === STALE) {
+    forget();
+    return null;
+  }
+  if (sold === undefined) return null;
+  if (!sold) {
+    // The key's sale was made first (a retry, or a second tap that waited for the first to commit).
+    const first = await repo.findOrderByKey(deps.db, ctx.tenantId, input.idempotencyKey);
+    if (!first) throw new Error(`box-office sale ${input.idempotencyKey}: taken, but no order`);
+    return replay(deps, ctx, snapshot.event.id, input, first);
+  }
+  return saleAnswer(deps, sold.order, sold.tickets, false);
+}
+
 /** The event as sold now, the sale priced and its payment checked: everything before the transaction. */
 async function prepareSale(deps: Deps, ctx: TenantCtx, eventId: string, input: SaleInput) {
   const snapshot = await saleSnapshot(deps, ctx, eventId, input.discountCode);
+  // Issue 23 (bo3): the next one-trip sale of the event on this node is priced from it, if it is still the database's.
+  if (oneTripAllowed(deps, input)) keepSnapshot(deps, ctx.tenantId, eventId, input.discountCode, snapshot);
   const now = new Date();
   const quote = quoteSale(snapshot, input, now);
   checkPayment(input, quote.priced.totalAmount);
@@ -333,13 +391,18 @@ function takeItemOf(p: SellInTx): repo.TakeItem {
  * of it is committed. Null when the key's sale was made first (as sellInTx); undefined when the
  * database is not a pg pool (the caller runs sellInTx).
  */
-async function sellInOneTrip(deps: Deps, p: SellInTx): Promise<{ order: SaleOrder; tickets: SaleTicket[] } | null | undefined> {
+async function sellInOneTrip(deps: Deps, p: SellInTx, keptVersion?: string): Promise<{ order: SaleOrder; tickets: SaleTicket[] } | null | undefined | typeof STALE> {
   const { ctx, snapshot, input, lines, priced, orderId } = p;
   const method = input.paymentMethod;
   const { order, soldLines, ticketRows, paidAt, provider } = saleRows(p);
   const drawer = method === 'cash' ? { userId: ctx.user.id, movementId: randomUUID(), amount: priced.totalAmount } : undefined;
+  // Issue 23 (bo3): priced from a kept snapshot, the message first checks that it is still the
+  // database's (it reads, locks nothing); when not, it raises and nothing after it runs.
+  const where = { tenantId: ctx.tenantId, eventId: snapshot.event.id, discountCode: input.discountCode };
+  const check = keptVersion === undefined ? [] : [repo.snapshotUnchangedSql(checkoutSnapshotVersionSql(where), keptVersion)];
   try {
     const ran = await runInOneTrip(deps.db, [
+      ...check,
       repo.insertSaleSql(order, soldLines, ticketRows, paidFollowUpCtes({ order, paidAt, provider }, 'o')),
       repo.takeAndPaySql(takeItemOf(p), { tenantId: ctx.tenantId, orderId, paidAt, provider, paymentMethod: method }, drawer, true),
     ]);
@@ -349,6 +412,7 @@ async function sellInOneTrip(deps: Deps, p: SellInTx): Promise<{ order: SaleOrde
     if (!refused) throw err;
     // The key's sale was made first: answered by the caller as a retry (nothing was written here).
     if (refused.verdict === repo.KEY_TAKEN) return null;
+    if (refused.verdict === repo.SNAPSHOT_STALE) return STALE;
     if (refused.verdict === repo.NO_DRAWER) throw drawerNotOpen();
     const outcome = toOutcome(refused.verdict);
     if (!outcome.ok) throw refusal(outcome, snapshot, lines, p.now);
@@ -359,6 +423,9 @@ async function sellInOneTrip(deps: Deps, p: SellInTx): Promise<{ order: SaleOrde
     tickets: ticketRows.map((t) => ({ ticketUid: t.ticketUid, ticketTypeName: t.ticketTypeName, used: false, seatLabel: null })),
   };
 }
+
+/** sellInOneTrip's answer when the kept snapshot it was priced from is not the database's any more (nothing written). */
+const STALE = Symbol('stale snapshot');
 
 /** Seated tickets in seat order (the receipt lists seats as the row runs), then the others as they were. */
 function inSeatOrder<T extends { id: string }>(rows: T[], seatOf: Map<string, string> | null): T[] {

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, getTableName, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, getTableName, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { runPrepared, type Db, type DbOrTx } from '../../db/client.js';
 import { charities, discountCodes, eventSeatCategories, events, jobs, orderLines, orders, surchargeRules, tenants, ticketSettings, ticketTypes } from '../../db/schema/index.js';
@@ -48,9 +48,27 @@ export type CheckoutSnapshot = {
   charity: { id: string; name: string } | null;
   /** Issue 27: the ticket types the event's seats sell as (empty for general admission): read with the rest, so a GA checkout pays no extra query. */
   seatedTypeIds: ReadonlySet<string>;
+  /**
+   * Issue 23 (bo3): a digest of everything above but the counts every sale moves (the ticket types'
+   * remaining, the event's remaining capacity, the code's uses), worked out by PostgreSQL with the
+   * read: checkoutSnapshotVersionSql reads it again, so a statement can tell whether a snapshot
+   * kept in memory is still what the database has.
+   */
+  version: string;
 };
 
+/**
+ * The snapshot's version (see CheckoutSnapshot.version), of the columns `s` the snapshot's select
+ * answers. The counts a take moves are left out: they are checked again under the take's locks
+ * (mq_take_holds), and with them in, every sale would make every kept snapshot stale.
+ */
+const SNAPSHOT_VERSION = `md5(jsonb_build_array(
+      s.event - 'remaining_capacity',
+      (select coalesce(jsonb_agg(x.t - 'remaining' order by x.n), '[]'::jsonb) from jsonb_array_elements(s.types) with ordinality x(t, n)),
+      s.settings, s.rule, s.discount - 'used_count', s.charity, s.seated)::text)`;
+
 const snapshotSql = (match: string) => `
+  select s.*, ${SNAPSHOT_VERSION} as version from (
   select to_jsonb(e) as event,
     coalesce((select jsonb_agg(to_jsonb(t) order by t.sort_order, t.created_at, t.id)
               from ${getTableName(ticketTypes)} t where t.tenant_id = e.tenant_id and t.event_id = e.id), '[]'::jsonb) as types,
@@ -65,7 +83,7 @@ const snapshotSql = (match: string) => `
     coalesce((select jsonb_agg(distinct sc.ticket_type_id) from ${getTableName(eventSeatCategories)} sc
               where sc.tenant_id = e.tenant_id and sc.event_id = e.id), '[]'::jsonb) as seated
   from ${getTableName(events)} e
-  where e.tenant_id = $1::uuid and ${match}`;
+  where e.tenant_id = $1::uuid and ${match}) s`;
 const SNAPSHOT_BY_ID = snapshotSql('e.id = $2::uuid');
 const SNAPSHOT_BY_URL = snapshotSql('e.url_name = $2::text');
 
@@ -114,7 +132,20 @@ async function readCheckoutSnapshot(db: Db, where: SnapshotWhere): Promise<Check
     discount: discount ? rowFromJson<DiscountRow>(discountCodes, discount) : null,
     charity: parse(row.charity) as { id: string; name: string } | null,
     seatedTypeIds: new Set((typeof row.seated === 'string' ? JSON.parse(row.seated) : (row.seated ?? [])) as string[]),
+    version: String(row.version),
   };
+}
+
+/**
+ * Issue 23 (bo3): the version of the event's checkout snapshot as the database has it now (null: no
+ * such event), as an SQL expression for a statement of the caller's (the box office's one-trip sale
+ * compares it with the version of the snapshot it priced the sale from). The same text as the read.
+ */
+export function checkoutSnapshotVersionSql(where: { tenantId: string; eventId: string; discountCode?: string | null }): SQL {
+  const code = where.discountCode ? where.discountCode.toUpperCase() : null;
+  const params = [where.tenantId, where.eventId, code];
+  const parts = `(select v.version from (${SNAPSHOT_BY_ID}) v)`.split(/\$(\d)/);
+  return sql.join(parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${params[Number(part) - 1]}`)));
 }
 
 export type HoldLine = { ticketTypeId: string; ticketName: string; unitPrice: number; quantity: number };
