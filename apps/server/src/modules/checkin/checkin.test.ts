@@ -364,6 +364,45 @@ describe("the guard's check in the scan's statement (issue 26)", () => {
     expect(record!.userId).toBe(user.id);
     expect(Date.now() - (await sessionOf(user.id)).lastSeenAt.getTime()).toBeLessThan(60_000);
   });
+
+  it('takes a role change, an expiry and a sign-out into account at the very next scan of a door at work (no session kept between scans)', async () => {
+    const s = await givenPaidTickets(server, tenant.id, event.id, { lines: [{ name: 'GA', price: 1000, quantity: 6 }] });
+    const t = s.tickets;
+    const { user, client } = await givenVolunteer();
+    const scanOf = (c: Client, i: number) => c.post<TCheckinScanAnswer>(paths().scans, scanBody({ code: code(event.id, t[i]!.ticketUid) }));
+    const untouched = async (i: number) => {
+      const [row] = await db().select().from(tickets).where(eq(tickets.id, t[i]!.id));
+      expect(row!.used).toBe(false);
+      expect(await scansOf(t[i]!.id)).toHaveLength(0);
+    };
+    expect((await scanOf(client, 0)).body.result).toBe('admitted');
+
+    // The role changed to one without the door (still a member of the tenant): 403 at the next scan, then let in again.
+    await db().update(memberships).set({ eventId: null, roles: ['tenant_box_office'] }).where(eq(memberships.userId, user.id));
+    let res = await scanOf(client, 1);
+    expect([res.status, res.body.error?.code]).toEqual([403, 'FORBIDDEN']);
+    await untouched(1);
+    await db().update(memberships).set({ eventId: event.id, roles: ['event_checkin'] }).where(eq(memberships.userId, user.id));
+    expect((await scanOf(client, 1)).body.result).toBe('admitted');
+
+    // The session expired: 401 at the next scan.
+    const { expiresAt } = await sessionOf(user.id);
+    await db().update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, user.id));
+    res = await scanOf(client, 2);
+    expect([res.status, res.body.error?.domainCode]).toEqual([401, 'NOT_SIGNED_IN']);
+    await untouched(2);
+    await db().update(sessions).set({ expiresAt }).where(eq(sessions.userId, user.id));
+    expect((await scanOf(client, 2)).body.result).toBe('admitted');
+
+    // Signed out (the sign-out route, from another tab of the same session): the device's next scan is 401.
+    const tab = server.client(tenant.url);
+    tab.cookies = new Map(client.cookies);
+    tab.csrf = client.csrf;
+    expect((await tab.post('/api/auth/logout')).status).toBeLessThan(300);
+    res = await scanOf(client, 3);
+    expect([res.status, res.body.error?.domainCode]).toEqual([401, 'NOT_SIGNED_IN']);
+    await untouched(3);
+  });
 });
 
 describe('POST …/checkin/scans/:scanId/undo', () => {
