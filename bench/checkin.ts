@@ -19,9 +19,12 @@
 // BENCH_CPU_BUDGET_MS (0.5: the server thread's CPU per scan), BENCH_PROFILE=file.cpuprofile (the server
 // thread's CPU profile over the measured seconds), BENCH_PROFILE_CLOSED=prefix (profiles of the closed loop's
 // health checks and scans: prefix-health.cpuprofile, prefix-scan.cpuprofile), BENCH_CPU_SCANS (4000: scans in the closed loop that
-// measures a scan's CPU; 0 skips it), BENCH_CPU_CONNECTIONS (4).
+// measures a scan's CPU; 0 skips it), BENCH_CPU_CONNECTIONS (4), BENCH_LOG_LEVEL (silent; `info` is production's
+// default: the server's log lines are then written one write(2) each, as pino writes them to stdout, to
+// BENCH_LOG_FILE, /dev/null unless given).
 
 import { randomUUID } from 'node:crypto';
+import { openSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import { call, runLoad, serverThreadCpuMs, startProfile, type Request } from './load-generator.js';
 import { loadServer } from './server.js';
@@ -47,7 +50,10 @@ async function main() {
   // Each pair of devices scans RATE tickets a second together.
   const ticketsFor = (seconds: number) => (DEVICES / 2) * RATE * seconds;
 
-  const server = await startServer({ api, adminUrl, poolSize: POOL, env: { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', RATE_LIMIT_AUTH_PER_MINUTE: '100000' } });
+  const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'silent';
+  const logFd = LOG_LEVEL === 'silent' ? null : openSync(process.env.BENCH_LOG_FILE ?? '/dev/null', 'a');
+  const logStream = logFd === null ? undefined : { write: (line: string) => void writeSync(logFd, line) };
+  const server = await startServer({ api, adminUrl, poolSize: POOL, logStream, env: { LOG_LEVEL, JOBS_POLL_MS: '0', RATE_LIMIT_AUTH_PER_MINUTE: '100000' } });
   let ok = false;
   try {
     const { deps, config, port } = server;
@@ -192,7 +198,7 @@ async function main() {
     const line = (label: string, value: string) => console.log(`  ${label.padEnd(34)} ${value}`);
     console.log(
       `\nDoor check-in: ${DEVICES} devices x ${RATE} scans/s for ${SECONDS} s (open loop, ${scans.length} scans of ${door.tickets.length} tickets, each by two devices at once)` +
-        ` (PostgreSQL, pool ${POOL}, Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)})`,
+        ` (PostgreSQL, pool ${POOL}, log ${LOG_LEVEL}, Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)})`,
     );
     line('scan p50 / p99', `${percentile(scanMs, 50).toFixed(1)} ms / ${percentile(scanMs, 99).toFixed(1)} ms (max ${scanMs.at(-1)!.toFixed(1)} ms)`);
     line('reference GET /api/health p50 / p99', `${percentile(refMs, 50).toFixed(1)} ms / ${percentile(refMs, 99).toFixed(1)} ms`);

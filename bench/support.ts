@@ -86,12 +86,15 @@ export async function startServer({
   env,
   poolSize,
   webDist,
+  logStream,
 }: {
   api: ServerApi;
   adminUrl: string | undefined;
   env: NodeJS.ProcessEnv;
   poolSize?: number;
   webDist?: string;
+  /** Where the server's log lines go when env.LOG_LEVEL is not silent (else the process's stdout, as in production). */
+  logStream?: { write(line: string): void };
 }): Promise<BenchServer> {
   const scratch = adminUrl ? await scratchDatabase(adminUrl) : null;
   const databaseUrl = scratch?.url;
@@ -117,7 +120,7 @@ export async function startServer({
       databaseUrl,
       webDist: webDist ?? path.join(dataDir, 'no-web'),
     });
-    app = await api.buildApp(config, database);
+    app = await api.buildApp(config, database, logStream ? { logStream } : {});
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;

@@ -10,7 +10,7 @@ import { invalidateHostTenant } from '../../platform/auth/guard.js';
 import { TICKET_QR_OPTIONS, QR_MODULE_PT } from '../fulfilment/pdf.js';
 import { givenSale } from '../../../test/fixtures/sales.js';
 import { givenPaidTickets, type PaidTickets } from '../../../test/fixtures/paid-tickets.js';
-import { checkinKeys, readTicketCode, signTicketCode } from './ticket-code.js';
+import { checkinKeys, readTicketCode, readTicketCodeOffThread, signTicketCode } from './ticket-code.js';
 
 let server: TestServer;
 let tenant: GivenTenant;
@@ -82,6 +82,26 @@ describe('the ticket code in the PDF', () => {
     expect(signTicketCode('another-secret-another-secret-another-1', event.id, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ')).not.toBe(c);
     // Deterministic: every app node derives the same key from the same SECRET.
     expect(code(event.id, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ')).toBe(c);
+  });
+
+  it("is checked off the event loop for a scan (issue 26, scan4): the same answers as readTicketCode, a code not seen before on the thread pool, a remembered one at once", async () => {
+    const uid = `OFF${randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
+    const c = code(event.id, uid);
+    const [payload, sig] = [c.slice(0, c.lastIndexOf('.')), c.slice(c.lastIndexOf('.') + 1)];
+    const otherSig = code(event.id, `${uid}X`).split('.')[3]!;
+    const cases = [c, `${payload}.${otherSig}`, `${payload}.${sig.slice(0, -2)}AA`, signTicketCode('another-secret-another-secret-another-1', event.id, uid), 'MQ1.not-a-code', ''];
+    // Each code's answer off the thread, before readTicketCode has seen (and remembered) it.
+    const off = [];
+    for (const k of cases) {
+      const read = readTicketCodeOffThread(secret(), k);
+      // A code that parses is not remembered yet: its signature is checked on the thread pool (a promise).
+      if (k.startsWith('MQ1.') && k.split('.').length === 4) expect(read).toBeInstanceOf(Promise);
+      off.push(await read);
+    }
+    expect(off).toEqual(cases.map((k) => readTicketCode(secret(), k)));
+    expect(off.map((r) => r.ok)).toEqual([true, false, false, false, false, false]);
+    // The good code is remembered now: answered without a promise.
+    expect(readTicketCodeOffThread(secret(), c)).toEqual({ ok: true, eventId: event.id, ticketUid: uid });
   });
 });
 
@@ -363,6 +383,45 @@ describe("the guard's check in the scan's statement (issue 26)", () => {
     const [record] = await scansOf(t.id);
     expect(record!.userId).toBe(user.id);
     expect(Date.now() - (await sessionOf(user.id)).lastSeenAt.getTime()).toBeLessThan(60_000);
+  });
+
+  it('takes a role change, an expiry and a sign-out into account at the very next scan of a door at work (no session kept between scans)', async () => {
+    const s = await givenPaidTickets(server, tenant.id, event.id, { lines: [{ name: 'GA', price: 1000, quantity: 6 }] });
+    const t = s.tickets;
+    const { user, client } = await givenVolunteer();
+    const scanOf = (c: Client, i: number) => c.post(paths().scans, scanBody({ code: code(event.id, t[i]!.ticketUid) }));
+    const untouched = async (i: number) => {
+      const [row] = await db().select().from(tickets).where(eq(tickets.id, t[i]!.id));
+      expect(row!.used).toBe(false);
+      expect(await scansOf(t[i]!.id)).toHaveLength(0);
+    };
+    expect((await scanOf(client, 0)).body.result).toBe('admitted');
+
+    // The role changed to one without the door (still a member of the tenant): 403 at the next scan, then let in again.
+    await db().update(memberships).set({ eventId: null, roles: ['tenant_box_office'] }).where(eq(memberships.userId, user.id));
+    let res = await scanOf(client, 1);
+    expect([res.status, res.body.error?.code]).toEqual([403, 'FORBIDDEN']);
+    await untouched(1);
+    await db().update(memberships).set({ eventId: event.id, roles: ['event_checkin'] }).where(eq(memberships.userId, user.id));
+    expect((await scanOf(client, 1)).body.result).toBe('admitted');
+
+    // The session expired: 401 at the next scan.
+    const { expiresAt } = await sessionOf(user.id);
+    await db().update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, user.id));
+    res = await scanOf(client, 2);
+    expect([res.status, res.body.error?.domainCode]).toEqual([401, 'NOT_SIGNED_IN']);
+    await untouched(2);
+    await db().update(sessions).set({ expiresAt }).where(eq(sessions.userId, user.id));
+    expect((await scanOf(client, 2)).body.result).toBe('admitted');
+
+    // Signed out (the sign-out route, from another tab of the same session): the device's next scan is 401.
+    const tab = server.client(tenant.url);
+    tab.cookies = new Map(client.cookies);
+    tab.csrf = client.csrf;
+    expect((await tab.post('/api/auth/logout')).status).toBeLessThan(300);
+    res = await scanOf(client, 3);
+    expect([res.status, res.body.error?.domainCode]).toEqual([401, 'NOT_SIGNED_IN']);
+    await untouched(3);
   });
 });
 

@@ -21,7 +21,7 @@ import { isRetryableConflict, isUniqueViolation } from '../../platform/db-errors
 import { AppError, conflict, DomainError, notFound } from '../../platform/errors.js';
 import type { DbOrTx } from '../../db/client.js';
 import * as repo from './repository.js';
-import { checkinKeys, readTicketCode } from './ticket-code.js';
+import { checkinKeys, readTicketCodeOffThread, type ReadTicketCode } from './ticket-code.js';
 
 // Door check-in (issue 11). Every scan is answered (admitted or why not) and recorded; a ticket is
 // admitted once, by one conditional UPDATE; a device's scan id makes a retry answer the first answer.
@@ -126,16 +126,21 @@ async function notAnyMore(deps: Deps, tenantId: string, eventId: string, uid: st
  */
 type Ref = { by: 'uid' | 'id'; ref: string; uid?: string } | { result: 'forged' | 'other_event'; ticket: null };
 
-function refOf(deps: Deps, eventId: string, input: ScanInput): Ref {
+function refOf(deps: Deps, eventId: string, input: ScanInput): Ref | Promise<Ref> {
   if (input.code !== undefined) {
-    const read = readTicketCode(deps.config.secret, input.code);
-    if (!read.ok) return { result: 'forged', ticket: null };
-    // Signed by us, but for another event (perhaps another tenant's): nothing of it is shown.
-    if (read.eventId !== eventId) return { result: 'other_event', ticket: null };
-    return { by: 'uid', ref: read.ticketUid, uid: read.ticketUid };
+    // A code not seen on this node yet has its signature checked on libuv's thread pool (issue 26, scan4).
+    const read = readTicketCodeOffThread(deps.config.secret, input.code);
+    return read instanceof Promise ? read.then((r) => refOfCode(r, eventId)) : refOfCode(read, eventId);
   }
   const ref = input.ticketId!;
   return UUID_RE.test(ref) ? { by: 'id', ref: ref.toLowerCase() } : { by: 'uid', ref: ref.toUpperCase() };
+}
+
+function refOfCode(read: ReadTicketCode, eventId: string): Ref {
+  if (!read.ok) return { result: 'forged', ticket: null };
+  // Signed by us, but for another event (perhaps another tenant's): nothing of it is shown.
+  if (read.eventId !== eventId) return { result: 'other_event', ticket: null };
+  return { by: 'uid', ref: read.ticketUid, uid: read.ticketUid };
 }
 
 async function replay(deps: Deps, ctx: TenantCtx, eventId: string, clientScanId: string): Promise<TCheckinScanAnswer> {
@@ -175,7 +180,7 @@ async function scan(deps: Deps, scanner: Scanner, eventId: string, input: ScanIn
     previous,
   });
 
-  const ref = known ?? refOf(deps, eventId, input);
+  const ref = known ?? (await refOf(deps, eventId, input));
   let resolved: Resolved = 'result' in ref ? ref : { result: 'unknown', ticket: null };
   if (!('result' in ref)) {
     const values: repo.DoorScanParams = {
@@ -285,7 +290,7 @@ type Scanner = { ctx: TenantCtx } | GuardedScanner;
 export async function scanTicketGuarded(scope: { deps: Deps; guard: DeferredGuard; eventId: string; input: TCheckinScanRequest }): Promise<TCheckinScanAnswer> {
   const { deps, guard, eventId, input } = scope;
   const params = guard.inStatement;
-  const ref = params && (input.code === undefined) !== (input.ticketId === undefined) ? refOf(deps, eventId, input) : null;
+  const ref = params && (input.code === undefined) !== (input.ticketId === undefined) ? await refOf(deps, eventId, input) : null;
   if (!params || !ref || 'result' in ref) return scanTicket({ deps, ctx: await guard.run(), eventId, input });
   return scan(deps, { guard, params }, eventId, input, ref);
 }
