@@ -116,8 +116,22 @@ export function ticketFontsFor(d: TicketDocument, when = eventWhen(d)): 'standar
   return printedStrings(d, when).every((text) => WIN_ANSI.test(text)) ? 'standard' : 'embedded';
 }
 
-/** The event's date and time as a document prints it (formatted once per document: an Intl formatter is made per call). */
-const eventWhen = (d: TicketDocument) => pdfText(formatEventDateTime(d.event.startDateTime, d.event.timeZone));
+/**
+ * The event's date and time as a document prints it (formatted once per document: an Intl formatter is
+ * made per call), and kept for the next documents of the same event (issue 26 "mail3": a sale's PDFs
+ * are all of a few events; the formatting was a few percent of a one-ticket PDF).
+ */
+const whenOf = new Map<string, string>();
+const eventWhen = (d: TicketDocument) => {
+  const key = `${d.event.startDateTime?.getTime() ?? ''}|${d.event.timeZone}`;
+  let when = whenOf.get(key);
+  if (when === undefined) {
+    when = pdfText(formatEventDateTime(d.event.startDateTime, d.event.timeZone));
+    if (whenOf.size >= 500) whenOf.clear();
+    whenOf.set(key, when);
+  }
+  return when;
+};
 
 /** Typographic spaces from Intl become plain spaces (the same width on a ticket, and easy to search). */
 const pdfText = (text: string) => text.replace(/[\u202f\u2009\u00a0]/g, ' ');
