@@ -228,8 +228,8 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
    * A lane runs up to `concurrency` of its jobs at once: whenever some of its places are free it
    * claims that many due jobs in one statement and starts them all at once (so it holds only jobs it
    * is running, as a single worker does), and it polls when nothing was due. A job whose handler has
-   * ended frees its place at once and wakes the lane, whose next claim also marks it (and any others
-   * that ended meanwhile) done, in the same statement; its run ends when that statement has answered
+   * ended frees its place at once (and wakes the lane if it was full); the lane's next claim, or its
+   * next poll, also marks it (and any others that ended meanwhile) done, in the same statement; its run ends when that statement has answered
    * (as with markDone), and a claim that fails fails their completion too (each is then retried, as a
    * failed completion was before). At stop, completions still waiting are written by markDone.
    */
@@ -238,15 +238,25 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
     /** Jobs whose handler ended, waiting for the next claim to write their completion. */
     let ended: Array<{ id: number; resolve: () => void; reject: (err: unknown) => void }> = [];
     let wake: (() => void) | undefined;
-    const finish = (id: number) =>
-      stopped
-        ? markDone(id)
-        : new Promise<void>((resolve, reject) => {
-            ended.push({ id, resolve, reject });
-            wake?.();
-          });
+    /** A place freed on a full lane: claim at once (set even while a claim is under way, when there is no wake to call). */
+    let wanted = false;
+    /** Places taken: jobs running whose handler has not ended. */
+    const taken = () => running.size - ended.length;
+    // A job's end wakes the lane only when it was full (a place is wanted now); otherwise its
+    // completion goes with the lane's next poll, which claims anyway (no statement of its own).
+    const finish = (id: number) => {
+      if (stopped) return markDone(id);
+      const wasFull = taken() >= concurrency;
+      return new Promise<void>((resolve, reject) => {
+        ended.push({ id, resolve, reject });
+        if (wasFull) {
+          wanted = true;
+          wake?.();
+        }
+      });
+    };
     while (!stopped) {
-      const free = concurrency - (running.size - ended.length);
+      const free = concurrency - taken();
       const finished = ended;
       ended = [];
       if (free > 0 || finished.length > 0) {
@@ -262,17 +272,23 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
           const run: Promise<void> = runOne(job, finish)
             .catch((err) => log.error({ err, names }, 'job lane failed'))
             .finally(() => {
+              const wasFull = taken() >= concurrency;
               running.delete(run);
-              wake?.();
+              if (wasFull) wanted = true;
+              if (wasFull || stopped) wake?.();
             });
           running.add(run);
         }
       }
       if (stopped) break;
-      if (ended.length > 0) continue;
-      // Full: claim again as soon as a place frees up (more are probably waiting). Otherwise nothing
-      // more was due: wait a poll (or a job's end), and claim together what became due meanwhile.
-      const full = running.size - ended.length >= concurrency;
+      // Full: claim again as soon as a place frees up (more are probably waiting), with the
+      // completions of the jobs that ended. Otherwise nothing more was due: wait a poll, and claim
+      // together what became due meanwhile, with the completions of the jobs that ended meanwhile.
+      if (wanted) {
+        wanted = false;
+        continue;
+      }
+      const full = taken() >= concurrency;
       await new Promise<void>((resolve) => {
         const timer = full ? undefined : setTimeout(resolve, Math.min(pollMs, 200));
         wake = () => {
@@ -281,6 +297,7 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
         };
       });
       wake = undefined;
+      wanted = false;
     }
     // Stopped: the completions still waiting are written now (markDone batches them).
     for (const f of ended.splice(0)) markDone(f.id).then(f.resolve, f.reject);
