@@ -214,6 +214,9 @@ async function main() {
         'SQL statements per order mailed',
         `${perOrder(statementCount)} (${statementCount} in all); without the job queue's claims, clocks, lease renewals and completions (idle polls included): ${perOrder(statementCount - queueStatements)}`,
       );
+    // Idle polls (claims that claimed nothing) grow with the run's length, so with a loaded machine's slower run, not with the orders.
+    const idlePolls = statementLog.filter((st) => st.idle).length;
+    if (adminUrl) line('  of them idle polls', `${perOrder(idlePolls)}; without them ${perOrder(statementCount - idlePolls)} an order (the job queue's own: ${perOrder(queueStatements - idlePolls)})`);
     line('fulfilment throughput', `${(mailed.length / ((lastMail - firstPaid) / 1000)).toFixed(1)} orders/s (first payment to last mail, ${((lastMail - firstPaid) / 1000).toFixed(1)} s)`);
     const countsOk = failedPayments === 0 && paidAt.size === ORDERS && mailed.length === ORDERS && complete === ORDERS;
     console.log(countsOk ? '  OK: every paid order mailed once with its PDF and .ics.' : '  FAILED: a payment, a mail or an attachment is missing.');
