@@ -27,7 +27,7 @@ import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { ClientAnswer, ClientRequest, Mail } from './fulfilment-client.js';
-import { serverThreadCpuMs, startProfile } from './load-generator.js';
+import { cpuMsOf, serverThreadCpuMs, startProfile } from './load-generator.js';
 import { loadServer } from './server.js';
 import { percentile, seedTenant, startServer, watchStatements, type LoggedStatement } from './support.js';
 
@@ -147,6 +147,14 @@ async function main() {
     // process (with the PDF worker threads); the payers and the SMTP sink run in the client process.
     // BENCH_PROFILE=file.cpuprofile: the main thread's CPU profile over the same span.
     const profiler = process.env.BENCH_PROFILE ? await startProfile() : null;
+    // PostgreSQL's CPU: this database's backends (the server's pool), read from /proc (PostgreSQL on this machine).
+    const backendCpu = async () => {
+      const scratch = server.scratch;
+      if (!scratch) return new Map<number, number>();
+      const { rows } = await scratch.admin.query('select pid from pg_stat_activity where datname = $1', [scratch.name]);
+      return new Map(rows.map((r: { pid: number }) => [r.pid, cpuMsOf(`/proc/${r.pid}/stat`) || 0] as const));
+    };
+    const pg0 = await backendCpu();
     const cpu0 = { thread: serverThreadCpuMs(), process: process.cpuUsage() };
     const statements0 = statements.state.count;
     // Listed always (the job queue's own statements, mostly idle polls, grow with the run's length, not with the orders).
@@ -161,6 +169,9 @@ async function main() {
     const processCpu = process.cpuUsage(cpu0.process);
     const processCpuMs = (processCpu.user + processCpu.system) / 1000;
     const statementCount = statements.state.count - statements0;
+    const pg1 = await backendCpu();
+    // A backend started during the run counts from 0; one gone before the end is not counted (the pool keeps its connections).
+    const pgCpuMs = [...pg1].reduce((sum, [pid, ms]) => sum + ms - (pg0.get(pid) ?? 0), 0);
     const statementLog: LoggedStatement[] = statements.state.log ?? [];
     statements.state.log = null;
     await profiler?.stop(process.env.BENCH_PROFILE!);
@@ -195,13 +206,17 @@ async function main() {
     line('mails received', `${mailed.length} (${complete} with the PDF and the .ics); ${received.length} messages in all`);
     line('payment -> mail', `${stats(delays)} (budget p99 <= ${BUDGET_MS} ms)`);
     line('CPU per order mailed', `main thread ${(threadCpuMs / Math.max(1, mailed.length)).toFixed(1)} ms, whole process ${(processCpuMs / Math.max(1, mailed.length)).toFixed(1)} ms (PDF_WORKERS ${PDF_WORKERS}; the payers and the SMTP sink run in a process of their own)`);
-    const queueStatements = statementLog.filter((st) => /^(with clock as|select now\(\)|update jobs set (locked_until|done_at))/.test(st.text.trim())).length;
+    const queueStatements = statementLog.filter((st) => /^(with (finished as \(update jobs|clock as)|select now\(\)|update jobs set (locked_until|done_at))/.test(st.text.trim())).length;
     const perOrder = (n: number) => (n / Math.max(1, mailed.length)).toFixed(1);
+    if (adminUrl) line('PostgreSQL CPU per order mailed', `${(pgCpuMs / Math.max(1, mailed.length)).toFixed(1)} ms (this database's backends)`);
     if (adminUrl)
       line(
         'SQL statements per order mailed',
         `${perOrder(statementCount)} (${statementCount} in all); without the job queue's claims, clocks, lease renewals and completions (idle polls included): ${perOrder(statementCount - queueStatements)}`,
       );
+    // Idle polls (claims that claimed nothing) grow with the run's length, so with a loaded machine's slower run, not with the orders.
+    const idlePolls = statementLog.filter((st) => st.idle).length;
+    if (adminUrl) line('  of them idle polls', `${perOrder(idlePolls)}; without them ${perOrder(statementCount - idlePolls)} an order (the job queue's own: ${perOrder(queueStatements - idlePolls)})`);
     line('fulfilment throughput', `${(mailed.length / ((lastMail - firstPaid) / 1000)).toFixed(1)} orders/s (first payment to last mail, ${((lastMail - firstPaid) / 1000).toFixed(1)} s)`);
     const countsOk = failedPayments === 0 && paidAt.size === ORDERS && mailed.length === ORDERS && complete === ORDERS;
     console.log(countsOk ? '  OK: every paid order mailed once with its PDF and .ics.' : '  FAILED: a payment, a mail or an attachment is missing.');

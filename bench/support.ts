@@ -170,7 +170,12 @@ export async function seedGaEvent(
   return { eventId, ticketTypeId, urlName };
 }
 
-export type LoggedStatement = { text: string; ms: number };
+/** `idle`: a job claim that claimed nothing (its answer only the clock's row: an idle poll). */
+export type LoggedStatement = { text: string; ms: number; idle?: boolean };
+const idleClaim = (res: unknown) => {
+  const rows = (res as { rows?: Array<Record<string, unknown>> } | undefined)?.rows;
+  return !!rows && rows.length === 1 && 'now' in rows[0]! && 'max_attempts' in rows[0]! && rows[0]!.id === null;
+};
 
 /** Counts (and, while `log` is set, lists with its time) every statement the server's pg clients send, in this process; `stop` puts pg back. */
 export async function watchStatements(width = 150) {
@@ -184,18 +189,18 @@ export async function watchStatements(width = 150) {
     const started = performance.now();
     const q = args[0];
     const text = String(typeof q === 'string' ? q : (q?.text ?? q?.name ?? '?')).replace(/\s+/g, ' ').slice(0, width);
-    const done = (failed: boolean) => log.push({ text: `${failed ? '(failed) ' : ''}${text}`, ms: performance.now() - started });
+    const done = (failed: boolean, res?: unknown) => log.push({ text: `${failed ? '(failed) ' : ''}${text}`, ms: performance.now() - started, ...(idleClaim(res) ? { idle: true } : {}) });
     // pg's pool passes a callback (and gets no promise back).
     const cb = args.findIndex((a) => typeof a === 'function');
     if (cb >= 0) {
       const inner = args[cb];
       args[cb] = (err: unknown, res: unknown) => {
-        done(!!err);
+        done(!!err, res);
         inner(err, res);
       };
     }
     const out = (original as any).apply(this, args);
-    if (out && typeof out.then === 'function') void out.then(() => done(false), () => done(true));
+    if (out && typeof out.then === 'function') void out.then((res: unknown) => done(false, res), () => done(true));
     return out;
   };
   return { state, stop: () => void ((pg.Client.prototype as any).query = original) };

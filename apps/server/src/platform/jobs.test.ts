@@ -1,4 +1,5 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.js';
 import { jobs as jobsTable, outbox } from '../db/schema/index.js';
@@ -405,6 +406,80 @@ describe('claims and leases', () => {
     expect(done.map((r) => ({ attempts: r.attempts, lockedBy: r.lockedBy }))).toEqual(done.map(() => ({ attempts: 1, lockedBy: null })));
     expect(new Set(await stamps('done_at')).size).toBe(1);
     expect(started).toBe(3);
+  });
+
+  it('a lane marks a finished job done in its next claim, one statement a job (issue 26 "mail3")', async () => {
+    await jobs().drain();
+    const name = jobName('lane-done-in-claim');
+    await db().transaction(async (tx) => {
+      for (let i = 0; i < 6; i++) await jobs().enqueue(tx, name, { i });
+    });
+    // Every statement the lane's worker sends, as text.
+    const dialect = new PgDialect();
+    const sent: string[] = [];
+    const counting = new Proxy(db(), {
+      get(target, key, receiver) {
+        if (key === 'execute')
+          return (q: SQL) => {
+            sent.push(dialect.sqlToQuery(q).sql.replace(/\s+/g, ' ').trim());
+            return target.execute(q);
+          };
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const ran: number[] = [];
+    const laneOnly = createJobs(counting, silent, 3_600_000, { kinds: [name] });
+    laneOnly.register(name, async ({ i }: { i: number }) => {
+      ran.push(i);
+    });
+    // One place: each job's end is followed by the claim of the next, which also writes its completion.
+    laneOnly.lane([name], 1);
+    laneOnly.start();
+    while ((await rowsOf(name)).some((r) => !r.doneAt)) await new Promise((r) => setTimeout(r, 10));
+    await laneOnly.stop();
+    const rows = await rowsOf(name);
+    expect(rows.map((r) => ({ attempts: r.attempts, lockedBy: r.lockedBy, failed: r.failedAt }))).toEqual(rows.map(() => ({ attempts: 1, lockedBy: null, failed: null })));
+    expect(ran.sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    // No completion statement of its own: each was written by the claim after it (it was one each).
+    expect(sent.filter((t) => t.startsWith('update jobs set done_at'))).toEqual([]);
+    expect(sent.filter((t) => t.startsWith('with finished as (update jobs set done_at')).length).toBeGreaterThanOrEqual(6 - 1);
+  });
+
+  it('a lane whose claim fails retries the jobs it was completing, and runs them again', async () => {
+    await jobs().drain();
+    const name = jobName('lane-claim-fails');
+    await jobs().enqueue(db(), name, { i: 0 });
+    let failNext = false;
+    const failing = new Proxy(db(), {
+      get(target, key, receiver) {
+        if (key === 'execute')
+          return (q: SQL) => {
+            if (failNext && new PgDialect().sqlToQuery(q).sql.includes('finished as')) {
+              failNext = false;
+              return Promise.reject(new Error('connection lost'));
+            }
+            return target.execute(q);
+          };
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    let runs = 0;
+    const laneOnly = createJobs(failing, silent, 3_600_000, { kinds: [name] });
+    laneOnly.register(name, async () => {
+      runs++;
+      if (runs === 1) failNext = true;
+    });
+    laneOnly.lane([name], 2);
+    laneOnly.start();
+    // The first run's completion was lost with the claim: recorded as a failure to retry, not as done.
+    while ((await rowsOf(name))[0]!.lastError === null) await new Promise((r) => setTimeout(r, 10));
+    const [retrying] = await rowsOf(name);
+    expect(retrying).toMatchObject({ doneAt: null, failedAt: null, lockedBy: null, lastError: 'connection lost', attempts: 1 });
+    await makeDue(name);
+    while ((await rowsOf(name))[0]!.doneAt === null) await new Promise((r) => setTimeout(r, 10));
+    await laneOnly.stop();
+    expect(runs).toBe(2);
+    expect((await rowsOf(name))[0]).toMatchObject({ attempts: 2, lockedBy: null });
   });
 
   it('a restarted node takes over the jobs its previous run held, at once', async () => {

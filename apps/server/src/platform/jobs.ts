@@ -83,18 +83,23 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
    * was due when it began; without it, what is due now (the first claim of a round reads the clock
    * this way instead of a statement of its own).
    */
-  async function claim(limit: number, dueBy: string | undefined, lane?: readonly string[]): Promise<{ jobs: Claimed[]; now?: string }> {
+  async function claim(limit: number, dueBy: string | undefined, lane?: readonly string[], finished: readonly number[] = []): Promise<{ jobs: Claimed[]; now?: string }> {
     const names = lane && opts.kinds ? lane.filter((n) => opts.kinds!.includes(n)) : lane ?? opts.kinds;
     if (names && names.length === 0) return { jobs: [] }; // a lane of kinds this node does not take: nothing to claim
     const only = names ? sql`and name in (${sql.join(names.map((n) => sql`${n}`), sql`, `)})` : sql``;
     const due = dueBy ? sql`${dueBy}::timestamptz` : sql`now()`;
+    // Issue 26 "mail3": a lane's finished jobs are marked done by its next claim, in the same statement
+    // (a lane in a sale claimed one place and completed one job per job run: two statements, now one).
+    const ids = sql.join(finished.map((i) => sql`${i}`), sql`, `);
+    const done = finished.length ? sql`finished as (update jobs set done_at = now(), locked_until = null, locked_by = null where id in (${ids})), ` : sql``;
+    const notFinished = finished.length ? sql`and id not in (${ids})` : sql``;
     const result = await db.execute(sql`
-      with clock as (select now()::text as now),
+      with ${done}clock as (select now()::text as now),
       claimed as (
         update jobs set locked_until = now() + make_interval(secs => ${lease}), locked_by = ${owner}, attempts = attempts + 1
         where id in (
           select id from jobs
-          where done_at is null and failed_at is null and run_at <= ${due} ${only}
+          where done_at is null and failed_at is null and run_at <= ${due} ${only} ${notFinished}
             and (locked_until is null or locked_until < now())
           order by run_at, id
           limit ${limit}
@@ -144,7 +149,8 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
     return batch.written;
   }
 
-  async function runOne(job: Claimed) {
+  /** `finish`: writes the job's completion (markDone; a lane's next claim writes it). */
+  async function runOne(job: Claimed, finish: (id: number) => Promise<void> = markDone) {
     const id = Number(job.id);
     inFlight.add(id);
     const handler = handlers.get(job.name);
@@ -153,7 +159,7 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
     try {
       if (!handler) throw new Error(`No handler for job ${job.name}`);
       await handler(job.payload, { attempt: job.attempts, jobId: id });
-      await markDone(id);
+      await finish(id);
       opts.onRun?.(job.name, 'done', (performance.now() - started) / 1000);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -221,34 +227,80 @@ export function createJobs(db: Db, log: FastifyBaseLogger, pollMs: number, opts:
   /**
    * A lane runs up to `concurrency` of its jobs at once: whenever some of its places are free it
    * claims that many due jobs in one statement and starts them all at once (so it holds only jobs it
-   * is running, as a single worker does), and it polls when nothing was due.
+   * is running, as a single worker does), and it polls when nothing was due. A job whose handler has
+   * ended frees its place at once (and wakes the lane if it was full); the lane's next claim, or its
+   * next poll, also marks it (and any others that ended meanwhile) done, in the same statement; its run ends when that statement has answered
+   * (as with markDone), and a claim that fails fails their completion too (each is then retried, as a
+   * failed completion was before). At stop, completions still waiting are written by markDone.
    */
   async function laneWorker(names: readonly string[], concurrency: number) {
     const running = new Set<Promise<void>>();
+    /** Jobs whose handler ended, waiting for the next claim to write their completion. */
+    let ended: Array<{ id: number; resolve: () => void; reject: (err: unknown) => void }> = [];
+    let wake: (() => void) | undefined;
+    /** A place freed on a full lane: claim at once (set even while a claim is under way, when there is no wake to call). */
+    let wanted = false;
+    /** Places taken: jobs running whose handler has not ended. */
+    const taken = () => running.size - ended.length;
+    // A job's end wakes the lane only when it was full (a place is wanted now); otherwise its
+    // completion goes with the lane's next poll, which claims anyway (no statement of its own).
+    const finish = (id: number) => {
+      if (stopped) return markDone(id);
+      const wasFull = taken() >= concurrency;
+      return new Promise<void>((resolve, reject) => {
+        ended.push({ id, resolve, reject });
+        if (wasFull) {
+          wanted = true;
+          wake?.();
+        }
+      });
+    };
     while (!stopped) {
-      const free = concurrency - running.size;
-      let claimed: Claimed[] = [];
-      if (free > 0) {
-        claimed = await claim(free, undefined, names).then(
-          (c) => c.jobs,
-          (err) => {
-            log.error({ err, names }, 'job lane failed');
-            return [];
-          },
-        );
+      const free = concurrency - taken();
+      const finished = ended;
+      ended = [];
+      if (free > 0 || finished.length > 0) {
+        let claimed: Claimed[] = [];
+        try {
+          claimed = (await claim(Math.max(0, free), undefined, names, finished.map((f) => f.id))).jobs;
+          for (const f of finished) f.resolve();
+        } catch (err) {
+          log.error({ err, names }, 'job lane failed');
+          for (const f of finished) f.reject(err);
+        }
         for (const job of claimed) {
-          const run: Promise<void> = runOne(job)
+          const run: Promise<void> = runOne(job, finish)
             .catch((err) => log.error({ err, names }, 'job lane failed'))
-            .finally(() => running.delete(run));
+            .finally(() => {
+              const wasFull = taken() >= concurrency;
+              running.delete(run);
+              if (wasFull) wanted = true;
+              if (wasFull || stopped) wake?.();
+            });
           running.add(run);
         }
       }
       if (stopped) break;
-      // Full: claim again as soon as a place frees up (more are probably waiting). Otherwise nothing
-      // more was due: wait a poll, and claim together what became due meanwhile.
-      if (running.size >= concurrency) await Promise.race(running);
-      else await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, 200)));
+      // Full: claim again as soon as a place frees up (more are probably waiting), with the
+      // completions of the jobs that ended. Otherwise nothing more was due: wait a poll, and claim
+      // together what became due meanwhile, with the completions of the jobs that ended meanwhile.
+      if (wanted) {
+        wanted = false;
+        continue;
+      }
+      const full = taken() >= concurrency;
+      await new Promise<void>((resolve) => {
+        const timer = full ? undefined : setTimeout(resolve, Math.min(pollMs, 200));
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+      wanted = false;
     }
+    // Stopped: the completions still waiting are written now (markDone batches them).
+    for (const f of ended.splice(0)) markDone(f.id).then(f.resolve, f.reject);
     await Promise.all(running);
   }
   function startLanes() {

@@ -50,12 +50,31 @@ export type Mailer = {
   composeWith(compose: Composer | null): void;
   /** Closes the SMTP connections (a pooled SMTP_URL keeps some open); at shutdown, after the jobs stopped, and in the app's onClose. */
   close(): void;
+  /**
+   * What the mail job would compose for outbox row `id` holding `message`, given its attachments'
+   * bytes (in the message's order), so that a caller that has them at hand composes it ahead (issue
+   * 26 "mail3": the fulfilment builds the PDF and composes its mail in one worker call); null when
+   * mail is not sent through SMTP (kept in the outbox), where nothing is composed.
+   */
+  composeInputOf(id: string, message: MailMessage, attachments: Uint8Array[]): ComposeInput | null;
+  /**
+   * A message composed ahead for outbox row `id` (from composeInputOf): this process's mail job sends
+   * these bytes instead of reading the attachments back from storage and composing them again. Kept
+   * until sent, or forgotten (forget, or after PREPARED_TTL_MS); the outbox row stays the message, so a
+   * job run elsewhere (another node, after a restart) composes it from the row as before.
+   */
+  prepare(id: string, composed: Composed): void;
+  forget(id: string): void;
 };
 
 export const MAIL_JOB = 'mail.deliver';
 
 /** Mail deliveries running at once on a node (its mail lane), and so the SMTP connections it keeps open. */
 export const MAIL_WORKERS = 4;
+
+/** Messages composed ahead and waiting for their job, at most (beyond it a job composes its own), and for how long. */
+export const PREPARED_MAX = 2_000;
+export const PREPARED_TTL_MS = 10 * 60_000;
 
 /**
  * SMTP_URL with a pool of open connections (nodemailer's `pool`, at most MAIL_WORKERS) unless it says
@@ -87,10 +106,21 @@ export function createMailer(opts: {
   opts.jobs.lane([MAIL_JOB], MAIL_WORKERS);
 
   let compose: Composer | null = null;
+  /** Messages composed ahead (prepare), by outbox id, with when they expire. */
+  const prepared = new Map<string, { composed: Composed; until: number }>();
+  const toBuffer = (b: Uint8Array) => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
   const SENT_PLACEHOLDER = '(delivered through SMTP; the content is not kept)';
   opts.jobs.register(MAIL_JOB, async ({ id }: { id: string }) => {
     const [message] = await opts.db.select().from(outbox).where(eq(outbox.id, id));
+    const ahead = prepared.get(id);
+    prepared.delete(id);
     if (!message || message.status === 'sent' || message.status === 'kept') return;
+    if (transport && ahead) {
+      // Composed ahead by the run that wrote the row (from the same fields and attachments): sent as is.
+      await transport.sendMail({ envelope: ahead.composed.envelope, raw: toBuffer(ahead.composed.raw) });
+      await opts.db.update(outbox).set({ status: 'sent', sentAt: new Date(), text: SENT_PLACEHOLDER, html: null }).where(eq(outbox.id, id));
+      return;
+    }
     if (!transport) {
       const links = message.text.match(/https?:\/\/\S+/g) ?? [];
       opts.log.info({ to: message.to, subject: message.subject, links }, 'mail kept in outbox (no SMTP_URL)');
@@ -104,21 +134,15 @@ export function createMailer(opts: {
         return { filename: a.filename, contentType: a.contentType, content: object.bytes };
       }),
     );
-    const mail: ComposeInput = {
-      from: opts.from,
-      to: message.to,
-      subject: message.subject,
-      text: message.text,
-      html: message.html ?? undefined,
-      replyTo: message.replyTo ?? undefined,
-      attachments,
-      headers: message.headers ?? undefined,
-      messageId: `<${id}@marquee>`,
-    };
+    const mail = composeInputOf(
+      id,
+      { to: message.to, subject: message.subject, text: message.text, html: message.html ?? undefined, replyTo: message.replyTo, headers: message.headers ?? undefined, attachments: message.attachments },
+      attachments.map((a) => a.content),
+    );
     if (compose) {
       // Built on a worker thread: this thread only hands the bytes to the SMTP connection.
       const composed = await compose(mail);
-      await transport.sendMail({ envelope: composed.envelope, raw: Buffer.from(composed.raw.buffer, composed.raw.byteOffset, composed.raw.byteLength) });
+      await transport.sendMail({ envelope: composed.envelope, raw: toBuffer(composed.raw) });
     } else {
       await transport.sendMail({ ...mail, attachments: attachments.map((a) => ({ ...a, content: Buffer.isBuffer(a.content) ? a.content : Buffer.from(a.content) })) });
     }
@@ -126,9 +150,33 @@ export function createMailer(opts: {
     await opts.db.update(outbox).set({ status: 'sent', sentAt: new Date(), text: SENT_PLACEHOLDER, html: null }).where(eq(outbox.id, id));
   });
 
+  const composeInputOf = (id: string, message: MailMessage, attachments: Uint8Array[]): ComposeInput => ({
+    from: opts.from,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html ?? undefined,
+    replyTo: message.replyTo ?? undefined,
+    attachments: (message.attachments ?? []).map((a, i) => ({ filename: a.filename, contentType: a.contentType, content: attachments[i]! })),
+    headers: message.headers ?? undefined,
+    messageId: `<${id}@marquee>`,
+  });
+
   return {
     close() {
       transport?.close();
+      prepared.clear();
+    },
+    composeInputOf(id, message, attachments) {
+      return transport ? composeInputOf(id, message, attachments) : null;
+    },
+    prepare(id, composed) {
+      const now = Date.now();
+      if (prepared.size >= PREPARED_MAX) for (const [k, v] of prepared) if (v.until < now) prepared.delete(k);
+      if (prepared.size < PREPARED_MAX) prepared.set(id, { composed, until: now + PREPARED_TTL_MS });
+    },
+    forget(id) {
+      prepared.delete(id);
     },
     composeWith(c) {
       compose = c;

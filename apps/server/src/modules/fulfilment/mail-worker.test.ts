@@ -1,7 +1,10 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { givenTenant, startServer, type TestServer } from '../../../test/harness.js';
+import { outbox } from '../../db/schema/index.js';
+import { givenHeldOrder, givenTenant, inspectPdf, startServer, type TestServer } from '../../../test/harness.js';
 import { smtpSink } from '../../../test/fixtures/smtp-sink.js';
 import { closePdfWorkers, mailComposer, pdfWorkerStats, usePdfWorkers } from './pdf-workers.js';
+import { FULFIL_JOB } from './service.js';
 
 // Issue 26 "mail2": a mail's MIME source (nodemailer's composing, the attachments' base64, the
 // quoted-printable bodies) is built on the PDF worker threads, and the mail job only hands the
@@ -63,5 +66,69 @@ describe('mails composed on the worker threads (issue 26 "mail2")', () => {
     // The same parts in the same order, whichever thread built them (the boundaries and ids differ).
     const parts = (data: string) => data.match(/Content-Type: [^;\r\n]+/g);
     expect(parts(worker)).toEqual(parts(inline));
+  });
+});
+
+describe('the tickets mail composed with its PDF (issue 26 "mail3")', () => {
+  it('is one worker task per order, and the mail job sends it without reading the attachments back; a job without it composes the same mail from the outbox', async () => {
+    const tenant = await givenTenant(server);
+    const { deps } = server.app;
+    usePdfWorkers(1);
+    deps.mailer.composeWith(mailComposer());
+    const tasks0 = (await pdfWorkerStats())?.completed ?? 0;
+    // Every storage read during the run (the mail job used to read the PDF and the .ics back).
+    const reads: string[] = [];
+    const get = deps.storage.get.bind(deps.storage);
+    deps.storage.get = async (key) => {
+      reads.push(key);
+      return get(key);
+    };
+    try {
+      const orders: Awaited<ReturnType<typeof givenHeldOrder>>[] = [];
+      for (let i = 0; i < 3; i++) {
+        const order = await givenHeldOrder(server, tenant.id, { status: 'processing' });
+        await deps.jobs.enqueue(deps.db, FULFIL_JOB, { tenantId: tenant.id, orderId: order.orderId }, { dedupeKey: `fulfil:${order.orderId}` });
+        orders.push(order);
+      }
+      // The last order's mail as a job on another node would find it: nothing composed ahead in this process.
+      const fulfilled = await deps.jobs.runDue(3);
+      expect(fulfilled).toBe(3);
+      const [elsewhere] = await deps.db.select().from(outbox).where(eq(outbox.to, orders[2]!.email));
+      deps.mailer.forget(elsewhere!.id);
+      await deps.jobs.drain();
+
+      // Three PDFs with their mails built in three tasks (it was two tasks an order), and one more for the mail composed from the outbox.
+      expect(((await pdfWorkerStats())?.completed ?? 0) - tasks0).toBe(4);
+      // Only that mail read its attachments back (the PDF and the .ics).
+      expect(reads.filter((k) => k.startsWith('tickets/'))).toHaveLength(2);
+      expect(reads.every((k) => k.includes(orders[2]!.orderId))).toBe(true);
+
+      const of = (to: string) => sink.received.filter((m) => m.to[0] === `RCPT TO:<${to}>`).map((m) => m.data);
+      const parts = (data: string) => data.match(/Content-Type: [^;\r\n]+/g);
+      for (const order of orders) {
+        const mails = of(order.email);
+        expect(mails).toHaveLength(1);
+        const data = mails[0]!;
+        const [row] = await deps.db.select().from(outbox).where(eq(outbox.to, order.email));
+        expect(row!.status).toBe('sent');
+        expect(data).toMatch(/Subject: Your tickets for/);
+        expect(data).toContain(`Message-ID: <${row!.id}@marquee>`);
+        expect(data).toContain(`Reply-To: hello@${tenant.url}.test`);
+        expect(data).toContain(`filename=tickets_${order.orderUid}.pdf`);
+        expect(data).toContain('filename=invite.ics');
+        // The PDF in the mail is the one stored for the order (the same bytes), with a page per ticket.
+        const stored = (await get(row!.attachments[0]!.key))!.bytes;
+        const pdfPart = data.split(`filename=tickets_${order.orderUid}.pdf`)[1]!.split(/\r\n\r\n/)[1]!.split('\r\n--')[0]!;
+        expect(Buffer.from(pdfPart.replace(/\s+/g, ''), 'base64').equals(stored)).toBe(true);
+        expect(inspectPdf(stored).pages).toHaveLength(order.seats);
+        // The same parts in the same order as the mail composed from the outbox row.
+        expect(parts(data)).toEqual(parts(of(orders[2]!.email)[0]!));
+      }
+    } finally {
+      deps.storage.get = get;
+      deps.mailer.composeWith(null);
+      usePdfWorkers(0);
+      await closePdfWorkers();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
-import type { Composer } from '../../platform/mail.js';
-import type { TicketDocument } from './pdf.js';
+import type { Composed, Composer } from '../../platform/mail.js';
+import type { PdfAndMail, TicketDocument } from './pdf.js';
 
 // The ticket PDFs on worker threads (issue 26 "From payment to ticket mail"): a PDF is about 10 to
 // 20 ms of CPU (text layout, the fonts' subsets, the QR code), and a sale pays hundreds of orders a
@@ -62,6 +62,28 @@ export function pdfPool(): Render | undefined {
     // Dates and bytes cross to the thread by structured clone; the answer comes back as bytes.
     const bytes = await started.run(d);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  };
+}
+
+/**
+ * A PDF and the mail that carries it built in one task on the pool (issue 26 "mail3": one hand-over
+ * to a thread and back instead of two, the PDF's bytes never crossing back to be sent again), or
+ * undefined when PDFs are built inline.
+ */
+export function pdfAndMailPool(): ((t: PdfAndMail) => Promise<{ pdf: Buffer; composed: Composed | null }>) | undefined {
+  if (wanted === 0) return undefined;
+  const current = (pool ??= startPool());
+  return async (t) => {
+    let started: Pool;
+    try {
+      started = await current;
+    } catch (err) {
+      if (pool === current) pool = undefined;
+      wanted = 0;
+      throw err;
+    }
+    const out = (await started.run(t, { name: 'renderAndCompose' })) as { pdf: Uint8Array; composed: Composed | null };
+    return { pdf: Buffer.from(out.pdf.buffer, out.pdf.byteOffset, out.pdf.byteLength), composed: out.composed };
   };
 }
 

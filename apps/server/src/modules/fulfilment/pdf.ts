@@ -5,7 +5,9 @@ import { formatEventDateTime, formatMoney, M } from '@marquee/core';
 import type PDFKitDocument from 'pdfkit';
 import type QRCodeLib from 'qrcode';
 import type { BitMatrix, QRCodeOptions } from 'qrcode';
-import { pdfPool } from './pdf-workers.js';
+import type { ComposeInput, Composed } from '../../platform/mail.js';
+import { composeMail } from './compose-mail.js';
+import { pdfAndMailPool, pdfPool } from './pdf-workers.js';
 
 // Print-at-home tickets: one Letter page per ticket with the event, the seat's details and a QR
 // code of the ticket's signed code (modules/checkin ticket-code.ts: what the door scanner reads).
@@ -114,8 +116,22 @@ export function ticketFontsFor(d: TicketDocument, when = eventWhen(d)): 'standar
   return printedStrings(d, when).every((text) => WIN_ANSI.test(text)) ? 'standard' : 'embedded';
 }
 
-/** The event's date and time as a document prints it (formatted once per document: an Intl formatter is made per call). */
-const eventWhen = (d: TicketDocument) => pdfText(formatEventDateTime(d.event.startDateTime, d.event.timeZone));
+/**
+ * The event's date and time as a document prints it (formatted once per document: an Intl formatter is
+ * made per call), and kept for the next documents of the same event (issue 26 "mail3": a sale's PDFs
+ * are all of a few events; the formatting was a few percent of a one-ticket PDF).
+ */
+const whenOf = new Map<string, string>();
+const eventWhen = (d: TicketDocument) => {
+  const key = `${d.event.startDateTime?.getTime() ?? ''}|${d.event.timeZone}`;
+  let when = whenOf.get(key);
+  if (when === undefined) {
+    when = pdfText(formatEventDateTime(d.event.startDateTime, d.event.timeZone));
+    if (whenOf.size >= 500) whenOf.clear();
+    whenOf.set(key, when);
+  }
+  return when;
+};
 
 /** Typographic spaces from Intl become plain spaces (the same width on a ticket, and easy to search). */
 const pdfText = (text: string) => text.replace(/[\u202f\u2009\u00a0]/g, ' ');
@@ -234,6 +250,25 @@ export async function renderTicketsPdf(d: TicketDocument): Promise<Buffer> {
   if (d.tickets.length === 0) throw new Error('no tickets to render');
   const pool = pdfPool();
   return pool ? pool(d) : renderTicketsPdfHere(d);
+}
+
+/**
+ * A document's PDF and the mail that carries it (issue 26 "mail3"): `mail` is the message as the mail
+ * job would compose it, its attachment `pdfAt` to be this PDF (its content there is ignored); null
+ * builds the PDF alone. One task on the PDF worker threads when the process has some, here otherwise.
+ */
+export type PdfAndMail = { doc: TicketDocument; mail: ComposeInput | null; pdfAt: number };
+export async function renderTicketsPdfAndMail(t: PdfAndMail): Promise<{ pdf: Buffer; composed: Composed | null }> {
+  if (t.doc.tickets.length === 0) throw new Error('no tickets to render');
+  const pool = pdfAndMailPool();
+  return pool ? pool(t) : renderTicketsPdfAndMailHere(t);
+}
+
+export async function renderTicketsPdfAndMailHere(t: PdfAndMail): Promise<{ pdf: Buffer; composed: Composed | null }> {
+  const pdf = await renderTicketsPdfHere(t.doc);
+  if (!t.mail) return { pdf, composed: null };
+  const attachments = t.mail.attachments.map((a, i) => (i === t.pdfAt ? { ...a, content: pdf } : a));
+  return { pdf, composed: await composeMail({ ...t.mail, attachments }) };
 }
 
 /** Builds the PDF on this thread (the PDF workers run this). */

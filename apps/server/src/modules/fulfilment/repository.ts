@@ -216,7 +216,7 @@ export type FulfilmentLine = { ticketTypeId: string; ticketName: string; unitPri
 export type FulfilmentRead = {
   order: OrderRow;
   event: EventRow | null;
-  tenant: { name: string; url: string; logoKey: string | null; brandColor: string | null } | null;
+  tenant: { name: string; url: string; email: string | null; logoKey: string | null; brandColor: string | null } | null;
   /** In the order the receipt lists them (ticket name, then type), as linesOf. */
   lines: FulfilmentLine[];
   attendees: Array<{ ticketTypeId: string; position: number; fullName: string; email: string }>;
@@ -231,7 +231,7 @@ export async function lockForFulfilment(tx: Tx, tenantId: string, orderId: strin
   const res = (await tx.execute(sql`
     select row_to_json(o)::text as o,
       (select row_to_json(e)::text from events e where e.tenant_id = o.tenant_id and e.id = o.event_id) as e,
-      (select json_build_object('name', t.name, 'url', t.url, 'logoKey', t.logo_key, 'brandColor', t.brand_color)::text from tenants t where t.id = o.tenant_id) as t,
+      (select json_build_object('name', t.name, 'url', t.url, 'email', t.email, 'logoKey', t.logo_key, 'brandColor', t.brand_color)::text from tenants t where t.id = o.tenant_id) as t,
       (select coalesce(json_agg(json_build_object('ticketTypeId', l.ticket_type_id, 'ticketName', l.ticket_name, 'unitPrice', l.unit_price, 'quantity', l.quantity)
           order by l.ticket_name, l.ticket_type_id), '[]')::text
         from order_lines l where l.tenant_id = o.tenant_id and l.order_id = o.id) as l,

@@ -11,7 +11,7 @@ import { conflict, forbidden, notFound, RetryLaterError } from '../../platform/e
 import { eventIcs } from './ics.js';
 import { DEFAULT_BRAND_COLOR, plainVerbiage, receiptLines, ticketsFilename, ticketsMail } from './mails.js';
 import { coverStorageKey } from '../events/cover-image.js';
-import { renderTicketsPdf, venueLines, type TicketDocument, type TicketEventInfo } from './pdf.js';
+import { renderTicketsPdf, renderTicketsPdfAndMail, venueLines, type TicketDocument, type TicketEventInfo } from './pdf.js';
 import { signTicketCode } from '../checkin/ticket-code.js';
 import { canMoveMoney } from '../order-admin/access.js';
 import { recordOrderAction } from '../order-admin/record-order-action.js';
@@ -134,7 +134,13 @@ type TicketsMailInput = {
  * stored order, the tenant's brand, the wallet buttons, and the calendar entry, stored beside the PDF.
  */
 async function ticketsMailOf(o: TicketsMailInput) {
+  return (await ticketsMailWithIcs(o)).message;
+}
+
+/** ticketsMailOf, with the calendar entry's bytes as stored (null when the event has no start). */
+async function ticketsMailWithIcs(o: TicketsMailInput) {
   const { deps, order, tenant, event, link } = o;
+  let icsBytes: Buffer | null = null;
   // Issue 28: each ticket's wallet buttons, through this mail's own order link (none unless the operator set a wallet up).
   const token = new URL(link).pathname.split('/').pop()!;
   const wallet = o.doc.tickets
@@ -154,9 +160,10 @@ async function ticketsMailOf(o: TicketsMailInput) {
       description: `Order ${order.orderUid}: ${o.doc.tickets.length} ticket${o.doc.tickets.length === 1 ? '' : 's'}. Your order and tickets: ${link}`,
       url: `${origin}/${event.urlName}/`,
     });
-    await deps.storage.put(icsKey, Buffer.from(ics, 'utf8'), 'text/calendar');
+    icsBytes = Buffer.from(ics, 'utf8');
+    await deps.storage.put(icsKey, icsBytes, 'text/calendar');
   }
-  return ticketsMail({
+  const message = ticketsMail({
     to: o.to,
     tenantId: order.tenantId,
     event: o.doc.event,
@@ -175,6 +182,7 @@ async function ticketsMailOf(o: TicketsMailInput) {
       color: tenant.brandColor ?? DEFAULT_BRAND_COLOR,
     },
   });
+  return { message, ics: icsKey && icsBytes ? { key: icsKey, bytes: icsBytes } : null };
 }
 
 /**
@@ -294,20 +302,43 @@ export async function fulfilOrder(opts: { deps: Deps; tenantId: string; orderId:
   const doc = locked.issued ? await ticketDocument(deps, event, order.orderUid, locked.issued) : await orderTicketDocument(deps, order, { event });
   // Rendering is the slow part: outside any transaction (on a worker thread), to a fixed key a retry overwrites.
   const pdfKey = `tickets/${tenantId}/${orderId}/tickets.pdf`;
-  if (doc.tickets.length > 0) await deps.storage.put(pdfKey, await renderTicketsPdf(doc), 'application/pdf');
-
   const ctes: SQL[] = [];
+  // Issue 26 "mail3": the tickets mail is composed with its PDF in the same worker task, and handed to
+  // this process's mail job (which then neither reads the attachments back nor composes them again).
+  // The outbox row is written as before (its attachments stored), so a job run elsewhere composes it.
+  let preparedId: string | null = null;
   if (doc.tickets.length > 0 && order.email) {
     const link = newOrderLink(deps, tenant.url);
-    const message = await ticketsMailOf({ deps, order, doc, pdfKey, to: order.email, claim: opts.claim, tenant, event, lines: locked.lines, link: link.url });
-    ctes.push(repo.orderLinkCte({ tenantId, orderId, tokenHash: link.tokenHash }, 'done'), outboxCtes(randomUUID(), message, 'done'));
+    const { message, ics } = await ticketsMailWithIcs({ deps, order, doc, pdfKey, to: order.email, claim: opts.claim, tenant, event, lines: locked.lines, link: link.url });
+    // The reply-to as the outbox statement would default it (the tenant's contact e-mail, read with the order).
+    message.replyTo ??= tenant.email || null;
+    const id = randomUUID();
+    const attachments = message.attachments ?? [];
+    const pdfAt = attachments.findIndex((a) => a.key === pdfKey);
+    const bytes = attachments.map((a) => (a.key === pdfKey ? new Uint8Array(0) : a.key === ics?.key ? ics.bytes : null));
+    const input = pdfAt >= 0 && bytes.every((b) => b !== null) ? deps.mailer.composeInputOf(id, message, bytes as Uint8Array[]) : null;
+    const { pdf, composed } = await renderTicketsPdfAndMail({ doc, mail: input, pdfAt });
+    await deps.storage.put(pdfKey, pdf, 'application/pdf');
+    if (composed) {
+      deps.mailer.prepare(id, composed);
+      preparedId = id;
+    }
+    ctes.push(repo.orderLinkCte({ tenantId, orderId, tokenHash: link.tokenHash }, 'done'), outboxCtes(id, message, 'done'));
+  } else if (doc.tickets.length > 0) {
+    await deps.storage.put(pdfKey, await renderTicketsPdf(doc), 'application/pdf');
   }
   // Issue 21: the text opt-in needs the mobile number it was given with (the checkout requires one).
   const optInText = order.optInText && !!order.phone;
   if ((order.optInEmail || optInText) && order.email) {
     ctes.push(repo.subscriberCte({ tenantId, eventId: order.eventId, email: order.email, optInEmail: order.optInEmail, optInText, phone: order.phone }, 'done'));
   }
-  const completed = await repo.completeWithCtes(deps.db, tenantId, orderId, ctes);
+  let completed = false;
+  try {
+    completed = await repo.completeWithCtes(deps.db, tenantId, orderId, ctes);
+  } finally {
+    // Another run completed the order first (its own mail is the order's), or the statement failed.
+    if (!completed && preparedId) deps.mailer.forget(preparedId);
+  }
   deps.log.info({ orderId, tickets: doc.tickets.length, completed }, 'order fulfilled');
   return completed ? 'completed' : 'skipped';
 }
