@@ -44,23 +44,26 @@ async function startPool(): Promise<Pool> {
   return new Piscina({ filename, execArgv, minThreads: wanted, maxThreads: wanted, idleTimeout: 60_000 }) as unknown as Pool;
 }
 
+/** The started pool; when its threads could not start, undefined for the next tasks. */
+async function started(current: Promise<Pool>): Promise<Pool> {
+  try {
+    return await current;
+  } catch (err) {
+    // The threads could not start (a build without dist/pdf-worker.js): this task fails with the
+    // reason (its job retries), and the next PDFs are built inline rather than never.
+    if (pool === current) pool = undefined;
+    wanted = 0;
+    throw err;
+  }
+}
+
 /** The pool's render, or undefined when PDFs are built inline. */
 export function pdfPool(): Render | undefined {
   if (wanted === 0) return undefined;
   const current = (pool ??= startPool());
   return async (d) => {
-    let started: Pool;
-    try {
-      started = await current;
-    } catch (err) {
-      // The threads could not start (a build without dist/pdf-worker.js): this PDF fails with the
-      // reason (its job retries), and the next ones are built inline rather than never.
-      if (pool === current) pool = undefined;
-      wanted = 0;
-      throw err;
-    }
     // Dates and bytes cross to the thread by structured clone; the answer comes back as bytes.
-    const bytes = await started.run(d);
+    const bytes = await (await started(current)).run(d);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   };
 }
@@ -74,15 +77,7 @@ export function pdfAndMailPool(): ((t: PdfAndMail) => Promise<{ pdf: Buffer; com
   if (wanted === 0) return undefined;
   const current = (pool ??= startPool());
   return async (t) => {
-    let started: Pool;
-    try {
-      started = await current;
-    } catch (err) {
-      if (pool === current) pool = undefined;
-      wanted = 0;
-      throw err;
-    }
-    const out = (await started.run(t, { name: 'renderAndCompose' })) as { pdf: Uint8Array; composed: Composed | null };
+    const out = (await (await started(current)).run(t, { name: 'renderAndCompose' })) as { pdf: Uint8Array; composed: Composed | null };
     return { pdf: Buffer.from(out.pdf.buffer, out.pdf.byteOffset, out.pdf.byteLength), composed: out.composed };
   };
 }
