@@ -112,8 +112,9 @@ export function createMailer(opts: {
   const SENT_PLACEHOLDER = '(delivered through SMTP; the content is not kept)';
   opts.jobs.register(MAIL_JOB, async ({ id }: { id: string }) => {
     const [message] = await opts.db.select().from(outbox).where(eq(outbox.id, id));
-    const ahead = prepared.get(id);
+    const kept = prepared.get(id);
     prepared.delete(id);
+    const ahead = kept && kept.until >= Date.now() ? kept : undefined;
     if (!message || message.status === 'sent' || message.status === 'kept') return;
     if (transport && ahead) {
       // Composed ahead by the run that wrote the row (from the same fields and attachments): sent as is.

@@ -83,11 +83,23 @@ function remember(secret: string, code: string, read: { eventId: string; ticketU
 
 /** The event and ticket a code names, when it is ours and its signature holds. */
 export function readTicketCode(secret: string, code: string): ReadTicketCode {
+  const seen = lookUp(secret, code);
+  if (!('signed' in seen)) return seen;
+  return answer(secret, code, seen, signatureHolds(checkinKeys(secret), asciiBytes(seen.signed), seen.signature));
+}
+
+type ParsedCode = NonNullable<ReturnType<typeof parseTicketCode>>;
+
+/** A remembered code's answer, a code that does not parse refused, or the parsed code whose signature is to be checked. */
+function lookUp(secret: string, code: string): ReadTicketCode | ParsedCode {
   const hit = verified.get(secret)?.get(code);
   if (hit) return { ok: true, ...hit };
-  const parsed = parseTicketCode(code);
-  if (!parsed) return { ok: false };
-  if (!signatureHolds(checkinKeys(secret), asciiBytes(parsed.signed), parsed.signature)) return { ok: false };
+  return parseTicketCode(code) ?? { ok: false };
+}
+
+/** The answer for a parsed code once its signature is checked (a good one remembered). */
+function answer(secret: string, code: string, parsed: ParsedCode, holds: boolean): ReadTicketCode {
+  if (!holds) return { ok: false };
   remember(secret, code, { eventId: parsed.eventId, ticketUid: parsed.ticketUid });
   return { ok: true, eventId: parsed.eventId, ticketUid: parsed.ticketUid };
 }
@@ -98,13 +110,7 @@ export function readTicketCode(secret: string, code: string): ReadTicketCode {
  * A remembered code or one that does not parse is answered at once (no promise).
  */
 export function readTicketCodeOffThread(secret: string, code: string): ReadTicketCode | Promise<ReadTicketCode> {
-  const hit = verified.get(secret)?.get(code);
-  if (hit) return { ok: true, ...hit };
-  const parsed = parseTicketCode(code);
-  if (!parsed) return { ok: false };
-  return signatureHoldsOffThread(checkinKeys(secret), asciiBytes(parsed.signed), parsed.signature).then((holds): ReadTicketCode => {
-    if (!holds) return { ok: false };
-    remember(secret, code, { eventId: parsed.eventId, ticketUid: parsed.ticketUid });
-    return { ok: true, eventId: parsed.eventId, ticketUid: parsed.ticketUid };
-  });
+  const seen = lookUp(secret, code);
+  if (!('signed' in seen)) return seen;
+  return signatureHoldsOffThread(checkinKeys(secret), asciiBytes(seen.signed), seen.signature).then((holds) => answer(secret, code, seen, holds));
 }
