@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from './chromium';
 import { walletTestEnv } from './wallet-credentials';
 
 // Browser tests run Debian's Chromium (never a downloaded browser) against the real product,
@@ -23,8 +24,8 @@ export default defineConfig({
   use: {
     baseURL: process.env.E2E_BASE_URL ?? `http://localhost:${port}`,
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      executablePath: chromiumPath,
+      args: chromiumArgs,
     },
     // A trace of every test costs about a quarter of the suite's CPU (measured on two specs: 73 s against 57 s);
     // E2E_TRACE=1 records them again, kept for the tests that fail.

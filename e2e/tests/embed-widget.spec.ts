@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { expect, test, type FrameLocator, type Page } from '@playwright/test';
+import { chromiumArgs } from '../chromium';
 import { fillContact, givenEventOnSale, logInToConsole, ORGANISER, payOnGatewayPage, signIn, tenantOrigin, type Api, type OnSale } from './support';
 
 // Issue 28, "Selling on the organiser's website": a plain HTML page on ANOTHER origin (a tiny
@@ -8,6 +9,13 @@ import { fillContact, givenEventOnSale, logInToConsole, ORGANISER, payOnGatewayP
 // pastes the snippet; a buyer on a phone buys a ticket in the widget, pays on the gateway's page in
 // the whole window and comes back to that page, which shows the paid order. The same page on an
 // origin the organiser did not allow (localhost on the same port) cannot embed the widget.
+
+// The plain-iframe test below needs a browser that refuses a third-party frame any storage, as Chrome
+// does where it blocks third-party cookies: Debian's `chromium` in its new headless mode does; the old
+// headless mode of `chromium-headless-shell`, which CI runs the other specs in (CHROMIUM_PATH), lets the
+// frame keep the order's view token, and the widget then confirms the order from it instead (the script
+// snippet's path). Playwright sets the browser per file, so this file always runs in `chromium`.
+test.use({ launchOptions: { executablePath: '/usr/bin/chromium', args: chromiumArgs } });
 
 const shot = (name: string) => `/tmp/widget-${name}.png`;
 let allowedSite = '';
