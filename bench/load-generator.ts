@@ -143,6 +143,63 @@ async function runClosed(port, requests, connections) {
 `;
 
 /**
+ * Closed loop over several phases on the same `connections` keep-alive connections, all connected
+ * before the first phase (as flash-sale.ts: a warm-up, then the measured phase on connections already
+ * open): each phase's requests go out as the connections free up. `onPhase(p)` (in the caller's
+ * thread) is awaited as phase p starts and, with p = phases.length, after the last one ends, so that
+ * CPU readings are taken exactly at the phases' edges. A connection that fails stops sending (its
+ * request counted as status 0). Answers' bodies are not kept.
+ */
+const CLOSED_PHASES = String.raw`${CONNECTIONS}
+async function runClosedPhases(port, phases, connections, onPhase) {
+  const pool = await openAll(port, connections);
+  const out = [];
+  for (const [p, requests] of phases.entries()) {
+    await onPhase(p);
+    const samples = [];
+    let next = 0;
+    await Promise.all(pool.map(async (conn) => {
+      while (next < requests.length) {
+        const r = requests[next++];
+        const sent = performance.now();
+        const status = await send(conn, r.raw).catch(() => 0);
+        samples.push({ i: r.i, status, ms: performance.now() - sent, body: '' });
+        if (status === 0) break;
+      }
+    }));
+    out.push(samples);
+  }
+  await onPhase(phases.length);
+  for (const conn of pool) conn.socket.destroy();
+  return out;
+}
+`;
+
+/** runClosedPhases in a worker thread (see CLOSED_PHASES); the samples of each phase. */
+export function runClosedPhases(port: number, phases: Request[][], connections: number, onPhase: (phase: number) => void | Promise<void>): Promise<Sample[][]> {
+  return new Promise((resolve, reject) => {
+    const source = `${CLOSED_PHASES}
+      const { parentPort, workerData } = require('node:worker_threads');
+      let resume = null;
+      parentPort.on('message', () => { const r = resume; resume = null; r?.(); });
+      const onPhase = (phase) => new Promise((r) => { resume = r; parentPort.postMessage({ phase }); });
+      runClosedPhases(workerData.port, workerData.phases, workerData.connections, onPhase).then((out) => parentPort.postMessage({ out }));`;
+    const worker = new Worker(source, { eval: true, workerData: { port, phases, connections } });
+    worker.on('message', (m: { phase?: number; out?: Sample[][] }) => {
+      if (m.out) {
+        void worker.terminate();
+        return resolve(m.out);
+      }
+      void Promise.resolve(onPhase(m.phase!)).then(() => worker.postMessage('go'), (err) => {
+        void worker.terminate();
+        reject(err);
+      });
+    });
+    worker.once('error', reject);
+  });
+}
+
+/**
  * Runs the phases one after the other in a worker thread, open loop with 2 connections a key opened
  * ahead (or, with `closed` > 0, the first phase closed loop on that many connections); the samples of
  * each phase.

@@ -23,6 +23,12 @@ describe('ticket codes (MQ1)', () => {
     // 'AB' carries 12 bits for one byte: the 4 left over must be zero.
     expect(base64UrlDecode('AB')).toBeNull();
     expect(base64UrlDecode('AA')).toEqual(new Uint8Array([0]));
+    // Outside ASCII, nothing is base64url: not a character whose code is an alphabet's plus 128 ('Á', 'ø'), nor past one byte.
+    expect(base64UrlDecode('AÁ')).toBeNull();
+    expect(base64UrlDecode('AAø')).toBeNull();
+    expect(base64UrlDecode('AA\u0141A')).toBeNull();
+    expect(base64UrlDecode('A\u{1F600}')).toBeNull();
+    expect(base64UrlDecode('A\u0000')).toBeNull();
   });
 
   it('parses MQ1.<eventId>.<ticketUid>.<sig> into its parts and what the signature covers', () => {

@@ -46,7 +46,13 @@ export function asciiBytes(text: string): Uint8Array {
 }
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const LOOKUP: Record<string, number> = Object.fromEntries([...ALPHABET].map((c, i) => [c, i]));
+/**
+ * Each ASCII code's value in ALPHABET, -1 where it has none. A typed array read by char code: a
+ * lookup by one-character string keys was a megamorphic property load per character in every door
+ * scan of a code not seen yet (issue 26, scan5).
+ */
+const LOOKUP = new Int8Array(128).fill(-1);
+for (let i = 0; i < ALPHABET.length; i++) LOOKUP[ALPHABET.charCodeAt(i)] = i;
 
 /** RFC 4648 §5 base64url, without padding. */
 export function base64UrlEncode(bytes: Uint8Array): string {
@@ -66,9 +72,10 @@ export function base64UrlDecode(text: string): Uint8Array | null {
   let bits = 0;
   let value = 0;
   let j = 0;
-  for (const c of text) {
-    const v = LOOKUP[c];
-    if (v === undefined) return null;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const v = code < 128 ? LOOKUP[code]! : -1;
+    if (v < 0) return null;
     value = ((value << 6) | v) & 0xffffff;
     bits += 6;
     if (bits >= 8) {

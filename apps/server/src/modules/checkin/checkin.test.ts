@@ -282,14 +282,17 @@ describe('POST …/checkin/scans', () => {
 });
 
 describe('what a scan costs (issue 26)', () => {
-  /** The statements sent to the database while `run` runs (PGlite's query, exec and transaction calls). */
-  async function statementsDuring(run: () => Promise<unknown>): Promise<number> {
+  /** The statements sent to the database while `run` runs (PGlite's query, exec and transaction calls); `bound`: each query's number of values. */
+  async function statementsDuring(run: () => Promise<unknown>, bound: number[] = []): Promise<number> {
     const client = (db() as unknown as { $client: Record<string, (...a: unknown[]) => unknown> }).$client;
     const originals = (['query', 'exec', 'transaction'] as const).map((name) => [name, client[name]!] as const);
     let n = 0;
     for (const [name, fn] of originals)
       client[name] = (...a: unknown[]) => {
         n++;
+        // PostgreSQL's pool takes a config ({ text, values }), PGlite (text, values).
+        const values = a[0] !== null && typeof a[0] === 'object' ? (a[0] as { values?: unknown[] }).values : a[1];
+        if (name === 'query') bound.push(Array.isArray(values) ? values.length : 0);
         return fn.apply(client, a);
       };
     try {
@@ -308,11 +311,14 @@ describe('what a scan costs (issue 26)', () => {
     invalidateHostTenant(db(), tenant.id);
     expect((await scan(actors.checkin, { code: code(event.id, first!.ticketUid) })).body.result).toBe('admitted');
     let answer: TCheckinScanAnswer | undefined;
+    const bound: number[] = [];
     const admitting = await statementsDuring(async () => {
       answer = (await scan(actors.checkin, { code: code(event.id, second!.ticketUid) })).body;
-    });
+    }, bound);
     expect(answer!.result).toBe('admitted');
     expect(admitting).toBe(1);
+    // Each of its placeholders is bound once per cast (scan5): 22 values, not drizzle's one per occurrence (50).
+    expect(bound).toEqual([22]);
     const refusing = await statementsDuring(async () => {
       answer = (await scan(actors.checkin, { code: code(event.id, second!.ticketUid) })).body;
     });
@@ -320,8 +326,15 @@ describe('what a scan costs (issue 26)', () => {
     expect(answer!.previous).toEqual({ usedAt: expect.any(String), deviceId: 'door-1', name: expect.any(String) });
     expect(refusing).toBe(1);
     // The admission's ticket.checked_in event was written in the same statement.
-    const events = (await db().execute(sql`select data from domain_events where type = 'ticket.checked_in' and data->'ticket'->>'id' = ${second!.id}`)) as unknown as { rows: unknown[] };
+    const events = (await db().execute(sql`select data from domain_events where type = 'ticket.checked_in' and data->'ticket'->>'id' = ${second!.id}`)) as unknown as {
+      rows: Array<{ data: { scan: { at: string; deviceId: string } } | string }>;
+    };
     expect(events.rows).toHaveLength(1);
+    // The scan's time as the text it was bound as (one value for its ::text use, another for its ::timestamptz ones).
+    const data = events.rows[0]!.data;
+    const checkedIn = typeof data === 'string' ? (JSON.parse(data) as Exclude<typeof data, string>) : data;
+    expect(checkedIn.scan.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(checkedIn.scan.deviceId).toBe('door-1');
   });
 });
 

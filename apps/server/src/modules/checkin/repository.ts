@@ -1,4 +1,4 @@
-import { and, asc, eq, fillPlaceholders, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, is, or, Placeholder, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { runPrepared, type Db, type DbOrTx } from '../../db/client.js';
 import { checkinScans, events, orders, refunds, tickets, ticketTransfers, ticketTypes, users } from '../../db/schema/index.js';
@@ -343,13 +343,63 @@ function doorScanSql(by: 'uid' | 'id', guarded: boolean): SQL {
       from ${guarded ? sql`guard_session left join door on true` : sql`door`}) x`;
 }
 
-/** The statements' text and parameters, compiled once (the text is constant: prepared by name on PostgreSQL). */
-const doorScanStatements = (() => {
-  const dialect = new PgDialect();
-  const compile = (by: 'uid' | 'id', guarded: boolean) => {
-    const { sql: text, params } = dialect.sqlToQuery(doorScanSql(by, guarded));
-    return { name: `mq_door_scan_by_${by}${guarded ? '_guarded' : ''}`, text, params };
+/** A statement compiled once: its text, and its values in parameter order from the named values given (later sources win). */
+export type NumberedStatement = { name: string; text: string; values(...sources: Array<Record<string, unknown>>): unknown[] };
+
+/**
+ * `query` compiled once with each of its parameters numbered once (issue 26, scan5): drizzle numbers
+ * every occurrence of a placeholder apart ($1, $2, … for the same tenantId), so the door's statement
+ * bound 50 values for 20 names, each serialized by pg and parsed by PostgreSQL at every scan. Here the
+ * occurrences of one placeholder with the same cast (`$n::uuid`), or of one constant with the same
+ * cast, share one $n: PostgreSQL gives a parameter the type of its cast, so they read exactly as before.
+ * An occurrence without a cast (its type taken from where it stands) keeps a $n of its own. `values`
+ * replaces drizzle's fillPlaceholders (an entity check per parameter) with a lookup by position.
+ */
+export function numberedStatement(name: string, query: SQL): NumberedStatement {
+  const { sql: text, params } = new PgDialect().sqlToQuery(query);
+  const slots: Array<{ placeholder: string } | { value: unknown }> = [];
+  const numbers = new Map<string, number>();
+  let occurrence = 0;
+  const renumbered = text.replace(/\$(\d+)(::[a-z_]+(?:\[\])?)?/g, (_all, digits: string, cast: string | undefined) => {
+    const p = params[occurrence];
+    // drizzle numbers its parameters $1, $2, … in the order they appear; anything else is not its text.
+    if (Number(digits) !== ++occurrence || p === undefined) throw new Error(`${name}: parameter $${digits} out of order`);
+    const slot = is(p, Placeholder) ? { placeholder: p.name as string } : { value: p };
+    if ('value' in slot && slot.value !== null && typeof slot.value === 'object') throw new Error(`${name}: parameter $${digits} is neither a placeholder nor a constant`);
+    const key = cast ? `${'placeholder' in slot ? `p:${slot.placeholder}` : `v:${JSON.stringify(slot.value)}`}${cast}` : null;
+    let n = key === null ? undefined : numbers.get(key);
+    if (n === undefined) {
+      slots.push(slot);
+      n = slots.length;
+      if (key !== null) numbers.set(key, n);
+    }
+    return `$${n}${cast ?? ''}`;
+  });
+  if (occurrence !== params.length) throw new Error(`${name}: ${params.length} parameters, ${occurrence} in the text`);
+  return {
+    name,
+    text: renumbered,
+    values(...sources) {
+      const out = new Array<unknown>(slots.length);
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i]!;
+        if ('value' in slot) {
+          out[i] = slot.value;
+          continue;
+        }
+        let k = sources.length - 1;
+        while (k >= 0 && !(slot.placeholder in sources[k]!)) k--;
+        if (k < 0) throw new Error(`No value for placeholder "${slot.placeholder}" was provided`);
+        out[i] = sources[k]![slot.placeholder];
+      }
+      return out;
+    },
   };
+}
+
+/** The statements, compiled once (the text is constant: prepared by name on PostgreSQL). */
+const doorScanStatements = (() => {
+  const compile = (by: 'uid' | 'id', guarded: boolean) => numberedStatement(`mq_door_scan_by_${by}${guarded ? '_guarded' : ''}`, doorScanSql(by, guarded));
   return { uid: compile('uid', false), id: compile('id', false), guardedUid: compile('uid', true), guardedId: compile('id', true) };
 })();
 
@@ -377,7 +427,7 @@ export type DoorScan = {
  */
 export async function scanDoorTicket(db: Db, by: 'uid' | 'id', values: DoorScanParams): Promise<DoorScan | null> {
   const statement = doorScanStatements[by];
-  const r = rowOf(await runPrepared(db, statement.name, statement.text, fillPlaceholders(statement.params, values)));
+  const r = rowOf(await runPrepared(db, statement.name, statement.text, statement.values(values)));
   return r ? doorScanOf(r) : null;
 }
 
@@ -389,9 +439,9 @@ export type GuardedDoorScan = { session: GuardSession | null; stale: unknown; al
  * (doorScanSql `guarded`): nothing of the door is read or written unless `allowed`; the scanner is the
  * session's user (`values.userId` is not used).
  */
-export async function scanDoorTicketGuarded(db: Db, by: 'uid' | 'id', values: DoorScanParams & GuardStatementParams): Promise<GuardedDoorScan> {
+export async function scanDoorTicketGuarded(db: Db, by: 'uid' | 'id', values: DoorScanParams, guard: GuardStatementParams): Promise<GuardedDoorScan> {
   const statement = by === 'uid' ? doorScanStatements.guardedUid : doorScanStatements.guardedId;
-  const r = rowOf(await runPrepared(db, statement.name, statement.text, fillPlaceholders(statement.params, values)));
+  const r = rowOf(await runPrepared(db, statement.name, statement.text, statement.values(values, guard)));
   if (!r) return { session: null, stale: false, allowed: false, scan: null };
   return { session: guardSessionOf(r, 'gs_'), stale: r.gs_stale, allowed: asBool(r.allowed), scan: r.id == null ? null : doorScanOf(r) };
 }

@@ -209,7 +209,7 @@ async function scan(deps: Deps, scanner: Scanner, eventId: string, input: ScanIn
           // door unless the check passes; the guard then finishes with the session it read, and refuses
           // (401, 403, 404, CSRF) exactly as it would have before the handler.
           const { guard, params } = scanner as GuardedScanner;
-          const guarded = await repo.scanDoorTicketGuarded(deps.db, ref.by, { ...values, ...params });
+          const guarded = await repo.scanDoorTicketGuarded(deps.db, ref.by, values, params);
           ctx = await guard.complete(guarded.session, guarded.stale);
           values.userId = ctx.user.id;
           // The guard let in what the statement's copy of it did not (it is never more lenient): scan again, guarded.
