@@ -212,6 +212,9 @@ async function panCheck(port: number, url: string) {
       await new Promise((r) => setTimeout(r, 16));
     }
     await cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', buttons: 0, clickCount: 1 });
+    // Issue 27 (pan4): the frames are counted until the map drawn at the lift's view is shown (the drawing
+    // worker's bitmap can arrive later than the next frame), then 200 ms more, so that its frame counts.
+    await page.waitForFunction(() => (window as unknown as { panDraws: number }).panDraws > 0, { timeout: 10_000, polling: 50 }).catch(() => undefined);
     await new Promise((r) => setTimeout(r, 200));
     if (trace) {
       await page.tracing.stop();
