@@ -26,7 +26,7 @@
 // WEB_DIST=<dir> serves another build (e.g. a copy of the one before a change, to compare in the
 // same minutes).
 
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -196,6 +196,12 @@ async function panCheck(port: number, url: string) {
       };
       requestAnimationFrame(tick);
     });
+    // Issue 27 (pan4): BENCH_PAN_TRACE=<file prefix> records a Chromium trace of the drag (written to
+    // <prefix>-<time>.json, to open in DevTools' Performance panel) and prints what the page's main
+    // thread did: its CPU, its tasks over 16.7 ms and what was inside them. Tracing itself slows the
+    // page (its figures are not the untraced run's): compare traced runs with traced runs.
+    const trace = process.env.BENCH_PAN_TRACE ? `${process.env.BENCH_PAN_TRACE}-${Date.now()}.json` : null;
+    if (trace) await page.tracing.start({ path: trace, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'v8.execute', 'blink', 'cc', 'input', 'disabled-by-default-v8.gc', 'latencyInfo'] });
     // A finger-speed drag: a move every 16 ms, left then back, by real input events (CDP).
     let x = box.x + box.width * 0.8;
     const y = box.y + box.height / 2;
@@ -206,7 +212,14 @@ async function panCheck(port: number, url: string) {
       await new Promise((r) => setTimeout(r, 16));
     }
     await cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', buttons: 0, clickCount: 1 });
+    // Issue 27 (pan4): the frames are counted until the map drawn at the lift's view is shown (the drawing
+    // worker's bitmap can arrive later than the next frame), then 200 ms more, so that its frame counts.
+    await page.waitForFunction(() => (window as unknown as { panDraws: number }).panDraws > 0, { timeout: 10_000, polling: 50 }).catch(() => undefined);
     await new Promise((r) => setTimeout(r, 200));
+    if (trace) {
+      await page.tracing.stop();
+      printTrace(trace);
+    }
     return await page.evaluate(() => {
       const w = window as unknown as { panFrames: number[]; panLong: number[]; panStop: boolean; panDraws: number };
       w.panStop = true;
@@ -226,6 +239,47 @@ async function panCheck(port: number, url: string) {
   } finally {
     await page.close();
     await browser.disconnect();
+  }
+}
+
+type TraceEvent = { name: string; ph: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { data?: { type?: string; functionName?: string; url?: string; lineNumber?: number } } };
+
+/**
+ * Issue 27 (pan4): what the page's main thread did during the drag (from the first pointer move to 300 ms
+ * after the last), from a Chromium trace: its CPU (the trace's thread time, which CPU throttling does not
+ * stretch), how many frames it committed and how often the canvas was copied to the compositor, and each
+ * task over 16.7 ms (wall) with the work inside it that took longest.
+ */
+function printTrace(file: string) {
+  const events = (JSON.parse(readFileSync(file, 'utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  const moves = events.filter((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'pointermove');
+  if (moves.length === 0) return console.log('trace                    no pointer move seen');
+  const main = `${moves[0]!.pid}:${moves[0]!.tid}`;
+  const mine = events.filter((e) => e.ph === 'X' && `${e.pid}:${e.tid}` === main);
+  const t0 = Math.min(...moves.map((e) => e.ts));
+  const t1 = Math.max(...moves.map((e) => e.ts)) + 300_000;
+  const during = mine.filter((e) => e.ts >= t0 && e.ts <= t1);
+  const tasks = during.filter((e) => e.name === 'ThreadControllerImpl::RunTask');
+  const ms = (us: number) => (us / 1000).toFixed(1);
+  const count = (name: string) => during.filter((e) => e.name === name).length;
+  const cpu = tasks.reduce((n, e) => n + (e.tdur ?? 0), 0);
+  console.log(`trace ${file}: the drag ${ms(t1 - t0)} ms; main thread ${ms(cpu)} ms of CPU in ${tasks.length} tasks, ${count('Commit')} commits, ${count('Canvas2DResourceProvider::ProduceCanvasResource')} copies of the 2D canvas, ${count('FireAnimationFrame')} animation frames, ${count('TimerFire')} timers, ${count('MinorGC') + count('MajorGC')} GCs`);
+  const label = (e: TraceEvent) => {
+    const d = e.args?.data;
+    if (e.name === 'EventDispatch') return `EventDispatch ${d?.type}`;
+    if (e.name === 'FunctionCall') return `FunctionCall ${d?.functionName || '(anonymous)'} ${String(d?.url ?? '').split('/').pop()}:${d?.lineNumber ?? ''}`;
+    return e.name;
+  };
+  const skip = new Set(['ThreadControllerImpl::RunTask', 'RunTask', 'ProxyMain::BeginMainFrame', 'LatencyInfo.Flow', 'v8.callFunction', 'AsyncTask Run', 'TimerBase::run']);
+  const slow = tasks.filter((e) => (e.dur ?? 0) > 16_700);
+  console.log(`  ${slow.length} tasks over 16.7 ms (the 10 longest, by time from the first move):`);
+  const longest = new Set([...slow].sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0)).slice(0, 10));
+  for (const task of slow.filter((e) => longest.has(e))) {
+    const end = task.ts + (task.dur ?? 0);
+    const inside = new Map<string, number>();
+    for (const e of during) if (e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= end && !skip.has(e.name)) inside.set(label(e), (inside.get(label(e)) ?? 0) + (e.dur ?? 0));
+    const top = [...inside].sort((a, b) => b[1] - a[1]).slice(0, 5);
+    console.log(`  task at +${ms(task.ts - t0)} ms: ${ms(task.dur ?? 0)} ms (CPU ${ms(task.tdur ?? 0)}): ${top.map(([n, d]) => `${n} ${ms(d)}`).join(', ')}`);
   }
 }
 

@@ -67,7 +67,13 @@ export async function seatColours(page: Page, plan: Plan): Promise<Array<string 
     const canvas = el as HTMLCanvasElement;
     const [k, tx, ty] = (canvas.dataset.view ?? '1 0 0').split(' ').map(Number) as [number, number, number];
     const dpr = window.devicePixelRatio || 1;
-    const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+    // Issue 27 (pan4): the map's canvas shows a bitmap (a 'bitmaprenderer' context, no getImageData of
+    // its own): its pixels are read by copying it, unscaled, onto a scratch 2D canvas of the same size.
+    const copy = document.createElement('canvas');
+    [copy.width, copy.height] = [canvas.width, canvas.height];
+    const ctx = copy.getContext('2d')!;
+    ctx.drawImage(canvas, 0, 0);
+    const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
     const hex = (v: number) => v.toString(16).padStart(2, '0');
     return xy
       .split(' ')

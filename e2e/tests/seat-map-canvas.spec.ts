@@ -128,6 +128,8 @@ test('the map of a 20,000-seat arena paints every seat on a phone, a pinch zooms
   // the finger moves, the drawn pixels move (a CSS transform of the canvas), the seats are not drawn
   // again for every move; the map is drawn once more at the new view when the finger lifts.
   const zoomed = await viewOf(page);
+  // Issue 27 (pan4): the tap changed the buyer's seats, drawn at once on the page's thread.
+  expect(await canvasOf(page).getAttribute('data-drawn-by')).toBe('page');
   await canvasOf(page).evaluate((el) => {
     const seen = { transforms: [] as string[] };
     (window as unknown as { dragSeen: typeof seen }).dragSeen = seen;
@@ -148,6 +150,13 @@ test('the map of a 20,000-seat arena paints every seat on a phone, a pinch zooms
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await expect.poll(async () => Math.round((await viewOf(page)).tx - zoomed.tx)).toBe(-150);
   expect((await viewOf(page)).k).toBe(zoomed.k);
+  // Issue 27 (pan4): the map at the lift's view was drawn by the drawing worker (an ImageBitmap handed to
+  // the canvas), so the page's thread went on making frames meanwhile; its pixels are checked below.
+  expect(await canvasOf(page).getAttribute('data-drawn-by')).toBe('worker');
+  const afterDrag = await seatColours(page, plan);
+  expect(sold.filter((n) => afterDrag[n] !== null).every((n) => afterDrag[n] === TAKEN), 'the sold seats in view grey').toBe(true);
+  expect([MINE, null], 'your seat dark (where it is in the canvas)').toContain(afterDrag[next]);
+  expect(afterDrag.filter((c) => c === ARENA).length, 'free seats in view in their colour').toBeGreaterThan(100);
   const seen = await page.evaluate(() => (window as unknown as { dragSeen: { transforms: string[] } }).dragSeen);
   expect(seen.transforms.length, 'the drag moved the drawn canvas').toBeGreaterThan(0);
   // A one-finger drag only translates (no scale).

@@ -3,14 +3,14 @@ import {
   SEAT_MINE_COLOUR,
   SEAT_MINE_RING,
   SEAT_NOT_FOR_SALE_COLOUR,
-  SEAT_STAGE_COLOUR,
   SEAT_TAKEN_COLOUR,
   seatCategoryColour,
-  seatStageRect,
   type TSeatMap,
 } from '@marquee/core';
 import { useEffect, useMemo, useRef } from 'react';
-import { planOf, seatAt, SEAT_RADIUS as R, type SeatPlan } from '../seat-plan';
+import { paintSeats, type Buckets, type View } from '../paint-seats';
+import type { SeatDrawAnswer, SeatDrawRequest } from '../seat-draw.worker';
+import { planOf, seatAt, type SeatPlan } from '../seat-plan';
 import css from './seating.module.css';
 
 // Issue 27 (seat map on a phone): the seat map drawn on one <canvas>, not an element per seat. The
@@ -44,7 +44,6 @@ export const OVERSCAN = 0.25;
  */
 const SETTLE_MS = 120;
 
-type View = { k: number; tx: number; ty: number };
 
 export type SeatCanvasProps = {
   map: TSeatMap;
@@ -56,8 +55,6 @@ export type SeatCanvasProps = {
   height?: number;
 };
 
-/** The seats sorted into colour buckets (a counting sort): categories first, then taken, not for sale, and yours last (on top). */
-type Buckets = { colours: string[]; start: Int32Array; order: Int32Array };
 
 function bucketsOf(plan: SeatPlan, categories: number, states: string, mine: ReadonlySet<number>): Buckets {
   const colours = [...Array.from({ length: categories }, (_, i) => colourOf(i)), NOT_FOR_SALE_COLOUR, TAKEN_COLOUR, MINE_COLOUR];
@@ -144,9 +141,48 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
     return { min: fit * 0.67, max: Math.max(fit * 1.5, visible().w / 40) };
   };
 
+  /**
+   * Issue 27 (pan4): where the seats are drawn. A 2D canvas on screen was copied whole into a new
+   * compositor resource at every frame the page committed, drawn or not (measured in Chromium with
+   * software compositing, the bench's phone: 119 copies of a 1416 x 1614 bitmap, 9 MB each, in a
+   * 120-move drag with no draw, 2-35 ms each at 4x CPU; a pan's transform makes every frame a commit).
+   * So the seats are drawn on an OffscreenCanvas and handed to the on-screen canvas as one ImageBitmap
+   * (a 'bitmaprenderer' context), which the compositor takes once per draw (0 copies in the same
+   * drag). Without OffscreenCanvas or that context (older browsers), the canvas is drawn directly.
+   */
+  const surface = useRef<{ off: OffscreenCanvas; out: ImageBitmapRenderingContext } | null | undefined>(undefined);
+  const surfaceOf = (el: HTMLCanvasElement) => {
+    if (surface.current === undefined) {
+      let out: ImageBitmapRenderingContext | null = null;
+      if (typeof OffscreenCanvas !== 'undefined') {
+        try {
+          out = el.getContext('bitmaprenderer');
+        } catch {
+          out = null;
+        }
+      }
+      surface.current = out ? { off: new OffscreenCanvas(1, 1), out } : null;
+    }
+    return surface.current;
+  };
+
+  /**
+   * Issue 27 (pan4): the drawing worker (seat-draw.worker.ts), used for the draw at a gesture's end
+   * (a finger lifted, the wheel settled): that draw of the seats at the new view was the one long task
+   * left in a pan (~130 ms at 4x CPU, most of it rasterising the arcs). Until it answers, the drawn
+   * pixels stay moved by the transform, as during the gesture. Every other draw (the first, a new plan,
+   * new states or seats, the buttons, a resize) stays on this thread, at once, as before.
+   */
+  const worker = useRef<{ w: Worker; ready: boolean; plan: SeatPlan | null; buckets: Buckets | null; id: number; pending: { id: number; view: View; key: string; buckets: Buckets; W: number; H: number } | null } | null>(null);
+  /** The next draw may go to the worker (a gesture's end). */
+  const offThread = useRef(false);
+  const post = (m: SeatDrawRequest) => worker.current?.w.postMessage(m);
+
   const draw = () => {
     raf.current = 0;
     clearTimeout(settle.current);
+    const off = offThread.current;
+    offThread.current = false;
     const el = canvas.current;
     if (!el) return;
     const dpr = window.devicePixelRatio || 1;
@@ -164,98 +200,76 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
       el.style.transform = '';
       return;
     }
-    if (el.width !== Math.round(w * dpr) || el.height !== Math.round(h * dpr)) {
-      el.width = Math.round(w * dpr);
-      el.height = Math.round(h * dpr);
+    const W = Math.round(w * dpr);
+    const H = Math.round(h * dpr);
+    // Issue 27 (pan4): drawn off screen and handed to the canvas as one bitmap when the surface allows it.
+    const s = surfaceOf(el);
+    const wk = worker.current;
+    if (off && s && wk?.ready && el.width === W && el.height === H) {
+      if (wk.plan !== p) post({ type: 'plan', plan: { n: p.n, xs: p.xs, ys: p.ys, flags: p.flags, box: p.box } });
+      if (wk.buckets !== b) post({ type: 'buckets', buckets: b });
+      [wk.plan, wk.buckets] = [p, b];
+      wk.pending = { id: ++wk.id, view: { k, tx, ty }, key, buckets: b, W, H };
+      post({ type: 'draw', id: wk.id, view: { k, tx, ty }, W, H, dpr });
+      return;
     }
-    const ctx = el.getContext('2d');
+    // A draw here supersedes one asked of the worker.
+    if (wk) wk.pending = null;
+    if (el.width !== W || el.height !== H) {
+      el.width = W;
+      el.height = H;
+    }
+    if (s && (s.off.width !== W || s.off.height !== H)) {
+      s.off.width = W;
+      s.off.height = H;
+    }
+    const ctx = s ? s.off.getContext('2d') : el.getContext('2d');
     if (!ctx) return;
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, el.width, el.height);
-    // Everything below in device pixels: a plan point (x, y) is at ((x k + tx) dpr, (y k + ty) dpr).
-    const K = k * dpr;
-    const TX = tx * dpr;
-    const TY = ty * dpr;
-    // The stage.
-    const stage = seatStageRect(p.box);
-    ctx.fillStyle = SEAT_STAGE_COLOUR;
-    ctx.beginPath();
-    ctx.roundRect(stage.x * K + TX, stage.y * K + TY, stage.w * K, stage.h * K, 4 * K);
-    ctx.fill();
-    if (8 * K >= 6 * dpr) {
-      ctx.fillStyle = '#4a3d8f';
-      ctx.font = `700 ${8 * K}px system-ui, sans-serif`;
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'middle';
-      ctx.fillText('STAGE', (p.box.x + p.box.w / 2) * K + TX, (p.box.y + 11) * K + TY);
-    }
-    // The seats in view, one bucket (one colour) at a time. Small seats are device-pixel squares
-    // (snapped, so a seat's pixel is exactly its colour); from 3 device pixels across, circles.
-    const r = R * K;
-    const x0 = -r;
-    const y0 = -r;
-    const x1 = el.width + r;
-    const y1 = el.height + r;
-    const round = r >= 1.5;
-    const side = Math.max(1, Math.round(2 * r));
-    const last = b.colours.length - 1;
-    for (let c = 0; c <= last; c++) {
-      const from = b.start[c]!;
-      const to = b.start[c + 1]!;
-      if (from === to) continue;
-      ctx.fillStyle = b.colours[c]!;
-      if (round) ctx.beginPath();
-      for (let j = from; j < to; j++) {
-        const i = b.order[j]!;
-        const sx = p.xs[i]! * K + TX;
-        const sy = p.ys[i]! * K + TY;
-        if (sx < x0 || sx > x1 || sy < y0 || sy > y1) continue;
-        if (round) {
-          ctx.moveTo(sx + r, sy);
-          ctx.arc(sx, sy, r, 0, 2 * Math.PI);
-        } else ctx.fillRect(Math.round(sx - side / 2), Math.round(sy - side / 2), side, side);
-      }
-      if (round) ctx.fill();
-      // Not for sale: a faint outline, so the gap reads as seats.
-      if (c === last - 2 && round) {
-        ctx.strokeStyle = TAKEN_COLOUR;
-        ctx.lineWidth = Math.max(1, 0.6 * K);
-        ctx.stroke();
-      }
-      // Yours: a gold ring.
-      if (c === last && round) {
-        ctx.strokeStyle = MINE_RING;
-        ctx.lineWidth = Math.max(1, 1.4 * K);
-        ctx.stroke();
-      }
-    }
-    // Accessible seats: a dark ring, once a ring can be seen.
-    if (r >= 3) {
-      ctx.beginPath();
-      let any = false;
-      for (let i = 0; i < p.n; i++) {
-        if ((p.flags[i]! & 1) !== 1) continue;
-        const sx = p.xs[i]! * K + TX;
-        const sy = p.ys[i]! * K + TY;
-        if (sx < x0 || sx > x1 || sy < y0 || sy > y1) continue;
-        ctx.moveTo(sx + r, sy);
-        ctx.arc(sx, sy, r, 0, 2 * Math.PI);
-        any = true;
-      }
-      if (any) {
-        ctx.strokeStyle = MINE_COLOUR;
-        ctx.lineWidth = Math.max(1, 1.2 * K);
-        ctx.stroke();
-      }
-    }
-    // The view, for tests: a seat (x, y) of the plan is at (x k + tx, y k + ty) CSS px in the canvas.
-    el.dataset.view = `${k} ${tx} ${ty}`;
-    // The pixels now show this view: no transform of them is left to apply.
-    drawn.current = { k, tx, ty };
+    paintSeats(ctx, p, b, view.current, W, H, dpr);
+    // The drawn pixels become the canvas's own, at once (the canvas shows this bitmap until the next draw).
+    if (s) s.out.transferFromImageBitmap(s.off.transferToImageBitmap());
+    shownAt(el, { k, tx, ty }, key, b, p.n, 'page');
+  };
+  /** The canvas's pixels now show view v (drawn here or by the worker). */
+  const shownAt = (el: HTMLCanvasElement, v: View, key: string, b: Buckets, n: number, by: 'page' | 'worker') => {
+    // The view, for tests: a seat (x, y) of the plan is at (x k + tx, y k + ty) CSS px in the canvas;
+    // and which thread drew it (the page's, or the drawing worker after a gesture).
+    el.dataset.view = `${v.k} ${v.tx} ${v.ty}`;
+    el.dataset.drawnBy = by;
+    drawn.current = v;
     shown.current = { key, buckets: b };
-    el.style.transform = '';
+    // No transform of the pixels is left to apply, unless the view moved on since (a new gesture
+    // while the worker drew): then the new pixels are moved to it, as the old ones were.
+    const c = view.current;
+    if (c.k === v.k && c.tx === v.tx && c.ty === v.ty) el.style.transform = '';
+    else moveDrawn();
     // The first frame with the seats drawn, as a user timing (bench/seat-page-lighthouse.ts reads it).
-    if (p.n > 0 && typeof performance.mark === 'function' && performance.getEntriesByName('mq-seat-map-painted').length === 0) performance.mark('mq-seat-map-painted');
+    if (n > 0 && typeof performance.mark === 'function' && performance.getEntriesByName('mq-seat-map-painted').length === 0) performance.mark('mq-seat-map-painted');
+  };
+  /** The worker's bitmap: shown if it is the draw last asked for (and the canvas's size is still its). */
+  const fromWorker = (m: SeatDrawAnswer) => {
+    const wk = worker.current;
+    if (m.type === 'ready') {
+      if (wk) wk.ready = true;
+      return;
+    }
+    const pending = wk?.pending;
+    const el = canvas.current;
+    const s = surface.current;
+    if (!wk || !pending || pending.id !== m.id) {
+      if (m.type === 'drawn') m.bitmap.close();
+      return;
+    }
+    wk.pending = null;
+    if (m.type === 'failed' || !el || !s || el.width !== pending.W || el.height !== pending.H) {
+      if (m.type === 'drawn') m.bitmap.close();
+      if (m.type === 'failed') wk.ready = false;
+      return schedule();
+    }
+    s.out.transferFromImageBitmap(m.bitmap);
+    shownAt(el, pending.view, pending.key, pending.buckets, live.current.plan.n, 'worker');
+    // New states or seats arrived while the worker drew: drawn at once, here.
+    if (live.current.buckets !== pending.buckets) schedule();
   };
   const schedule = () => {
     if (held.current) {
@@ -276,12 +290,22 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
   const place = () => {
     raf.current = 0;
     moving.current = false;
+    if (!moveDrawn()) draw();
+  };
+  /** The drawn pixels moved (a transform) from the view they were drawn at to the current one. */
+  const moveDrawn = (): boolean => {
     const el = canvas.current;
     const d = drawn.current;
-    if (!el || !d) return draw();
+    if (!el || !d) return false;
     const v = view.current;
     const s = v.k / d.k;
     el.style.transform = `translate(${v.tx - d.tx * s}px, ${v.ty - d.ty * s}px) scale(${s})`;
+    return true;
+  };
+  /** A gesture ended (the fingers lifted, the wheel settled): its draw may go to the worker. */
+  const settled = () => {
+    offThread.current = true;
+    schedule();
   };
   const glide = () => {
     if (!drawn.current) return schedule();
@@ -290,7 +314,7 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
       raf.current = requestAnimationFrame(place);
     }
     clearTimeout(settle.current);
-    if (!held.current) settle.current = window.setTimeout(schedule, SETTLE_MS);
+    if (!held.current) settle.current = window.setTimeout(settled, SETTLE_MS);
   };
 
   // A new plan (the editor's sections changed): show all of it again. New states or your seats: repaint.
@@ -313,6 +337,31 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
     },
     [],
   );
+  // Issue 27 (pan4): the drawing worker, where the canvas can show a bitmap and the browser has workers.
+  useEffect(() => {
+    const el = canvas.current;
+    if (!el || typeof Worker === 'undefined' || !surfaceOf(el)) return;
+    let w: Worker;
+    try {
+      w = new Worker(new URL('../seat-draw.worker.ts', import.meta.url), { type: 'module' });
+    } catch {
+      return;
+    }
+    const wk = { w, ready: false, plan: null, buckets: null, id: 0, pending: null };
+    worker.current = wk;
+    w.onmessage = (e: MessageEvent<SeatDrawAnswer>) => fromWorker(e.data);
+    // A worker that fails (its script not loaded, an error while painting): the draws stay here.
+    w.onerror = () => {
+      const pending = wk.pending;
+      wk.ready = false;
+      wk.pending = null;
+      if (pending) schedule();
+    };
+    return () => {
+      w.terminate();
+      if (worker.current === wk) worker.current = null;
+    };
+  }, []);
   // The frame's size (the phone turned, the preview's width changed, the page's layout settled):
   // the canvas sized again from the frame, the map fitted to it and drawn. Issue 27 (pan3): the
   // frame is observed, not the canvas (whose box follows from the frame's).
@@ -412,7 +461,7 @@ export function SeatCanvas({ map, states, mine, onToggle, label, height = 420 }:
       if (pointers.size < 2) pinch = null;
       // The gesture ended: the map drawn at its view.
       if (pointers.size === 0) held.current = false;
-      if (was && moved > 6 && pointers.size === 0) schedule();
+      if (was && moved > 6 && pointers.size === 0) settled();
       if (e.type !== 'pointerup' || !was || moved > 6 || pointers.size > 0) return;
       const { onToggle: pick, plan: p } = live.current;
       if (!pick) return;

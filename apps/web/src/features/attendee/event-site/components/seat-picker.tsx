@@ -1,5 +1,5 @@
 import type { TPublicEvent, TPublicTicketType, TSeatHold, TSeatHoldRequest, TSeatMap } from '@marquee/core';
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { isApiError } from '../../../../ui/api-client';
 import { holdSeats, releaseSeats } from '../../../seating/api';
 import { SeatCanvas, SeatLegend } from '../../../seating/components/seat-canvas';
@@ -19,7 +19,13 @@ import css from './seat-picker.module.css';
 
 export type SeatPickerProps = { event: TPublicEvent; eventName: string; map: TSeatMap; states: string; refresh: () => void };
 
-export default function SeatPicker({ event, eventName, map, states, refresh }: SeatPickerProps) {
+/**
+ * Issue 27 (pan4): rendered again only when its props change (memo, below). The ticket menu renders twice
+ * every 2 s poll of the states (when the poll starts and when it answers), and each render of the picker
+ * went through its list alternative's buttons (a section's 2,500 seats) and the canvas: a long task on a
+ * phone that landed in the middle of a pan. A poll that brings the same states now renders the menu alone.
+ */
+function SeatPicker({ event, eventName, map, states, refresh }: SeatPickerProps) {
   const hold = useSeatHold(event.id);
   const [busy, setBusy] = useState(false);
   const seatedTypes = useMemo(() => {
@@ -181,3 +187,5 @@ export default function SeatPicker({ event, eventName, map, states, refresh }: S
     </section>
   );
 }
+
+export default memo(SeatPicker);

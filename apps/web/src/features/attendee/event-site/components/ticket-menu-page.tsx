@@ -1,5 +1,5 @@
 import { M_SITE as M, type TPublicTicketType } from '@marquee/core';
-import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef } from 'react';
 import { fetchSeatMap, fetchSeatStates } from '../../../seating/api';
 import { useQuery } from '../../site/site-query';
 import { Link } from '../../site/site-router';
@@ -67,6 +67,11 @@ export function TicketMenuPage() {
     refetchInterval: (q) => (q.state.data?.states ? SEAT_POLL_MS : false),
   });
   const seated = !!seatStates.data?.states;
+  // Issue 27 (pan4): one function for the page's life, so that the seat picker (memo) is not rendered
+  // again by a poll that changed nothing.
+  const refetchStates = useRef(seatStates.refetch);
+  refetchStates.current = seatStates.refetch;
+  const refreshStates = useCallback(() => void refetchStates.current(), []);
   // Issue 27 (paint): the event says it sells seats (its snapshot), so the plan and the map's code
   // load beside the states rather than after them; the preview image shows the map meanwhile.
   const seatedEvent = !!d.seating;
@@ -136,7 +141,7 @@ export function TicketMenuPage() {
 
       {seated && seatMap.data ? (
         <Suspense fallback={preview ?? <p className={css.empty}>Loading the seat map…</p>}>
-          <SeatPicker event={event} eventName={eventName} map={seatMap.data} states={seatStates.data?.states ?? ''} refresh={() => void seatStates.refetch()} />
+          <SeatPicker event={event} eventName={eventName} map={seatMap.data} states={seatStates.data?.states ?? ''} refresh={refreshStates} />
         </Suspense>
       ) : (
         preview
