@@ -157,7 +157,14 @@ async function main() {
     adminUrl,
     poolSize: POOL,
     webDist,
-    env: { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', PAYMENT_DRIVER: 'test', RATE_LIMIT_ORDERS_PER_MINUTE: '1000000' },
+    env: {
+      LOG_LEVEL: 'silent',
+      JOBS_POLL_MS: '0',
+      PAYMENT_DRIVER: 'test',
+      RATE_LIMIT_ORDERS_PER_MINUTE: '1000000',
+      // The server's limit on orders past their first checks (platform/in-flight.ts); 0 turns it off.
+      ...(process.env.ORDERS_IN_FLIGHT ? { ORDERS_IN_FLIGHT: process.env.ORDERS_IN_FLIGHT } : {}),
+    },
   });
   let ok = false;
   try {
@@ -260,7 +267,7 @@ async function main() {
     const line = (label: string, value: string) => console.log(`  ${label.padEnd(40)} ${value}`);
     console.log(
       `\nReads during a sale: ${TICKETS} tickets, ${CONNS} sale connections (closed loop), ${REQUESTS} orders per sale; ${READERS_N} readers x ${READ_RATE}/s` +
-        ` (${pglite ? 'PGlite' : `PostgreSQL, pool ${POOL}`}, ${withPage ? 'page HTML and API' : 'API only: apps/web/dist not built'}, Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)})`,
+        ` (${pglite ? 'PGlite' : `PostgreSQL, pool ${POOL}`}, ORDERS_IN_FLIGHT ${deps.config.ordersInFlight || 'off'}, ${withPage ? 'page HTML and API' : 'API only: apps/web/dist not built'}, Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)})`,
     );
     line('A, the sale alone: holds/s', `${hA.toFixed(0)}; order p50 / p99 ${stats(a.samples.map((s) => s.ms))}`);
     line('B, the sale with the readers: holds/s', `${hB.toFixed(0)} (${((hB / hA) * 100).toFixed(0)}% of A; budget >= ${((1 - HOLDS_WITHIN) * 100).toFixed(0)}%); order p50 / p99 ${stats(b.samples.map((s) => s.ms))}`);
