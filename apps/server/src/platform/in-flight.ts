@@ -20,7 +20,7 @@ import { AppError } from './errors.js';
  * moves from the event loop's queue into this one. Nothing is refused here: a client that sends too
  * many is refused by the route's per-address rate limit, which runs before this hook (onRequest).
  *
- * A request whose client goes away while it waits leaves the list and is never run.
+ * A request whose client goes away while it waits (or before it got here) leaves the list and is never run.
  */
 export type InFlightLimit = {
   /** The route's preParsing hook: waits for a slot (after the onRequest hooks: guard, rate limit). */
@@ -63,6 +63,8 @@ export function createInFlightLimit(limit: number): InFlightLimit {
 
   return {
     async preParsing(_req, reply, payload) {
+      // Gone before its first checks ended: its 'close' has been emitted, so it would never give a slot back.
+      if (reply.raw.closed) throw new AppError('UNAVAILABLE', M.serverBusy);
       if (running < limit && waiting.size === 0) {
         start(reply);
         return payload;
