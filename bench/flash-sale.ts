@@ -226,6 +226,8 @@ async function main() {
       PAYMENT_DRIVER: 'test',
       RATE_LIMIT_ORDERS_PER_MINUTE: '1000000',
       ...(METRICS_TOKEN ? { METRICS_TOKEN } : {}),
+      // The server's limit on orders past their first checks (platform/in-flight.ts); 0 turns it off.
+      ...(process.env.ORDERS_IN_FLIGHT ? { ORDERS_IN_FLIGHT: process.env.ORDERS_IN_FLIGHT } : {}),
     },
   });
   const scratch = server.scratch;

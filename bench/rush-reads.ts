@@ -23,10 +23,11 @@
 // Knobs: BENCH_CONNECTIONS (500), BENCH_TICKETS (2000), BENCH_REQUESTS (2800 orders per sale),
 // BENCH_READERS (2000), BENCH_READ_RATE (1 per reader per second), BENCH_WARMUP (2000 orders),
 // BENCH_POOL (10), BENCH_READ_P99_MS (50), BENCH_HOLDS_WITHIN (0.15), BENCH_PROFILE (a path prefix:
-// the server thread's CPU profile of each sale, prefix-A.cpuprofile and prefix-B.cpuprofile). Exit code 1 when a count is
+// the server thread's CPU profile of each sale, prefix-A.cpuprofile and prefix-B.cpuprofile), and the server's own
+// ORDERS_IN_FLIGHT (platform/in-flight.ts; 0 turns the limit off, for a before/after with one build). Exit code 1 when a count is
 // off (exactly the tickets on sale held, every read answered 200) or a budget is missed.
 
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -118,6 +119,45 @@ const READERS = String.raw`${WORKER}
 })();
 `;
 
+/**
+ * The server thread's CPU between two ticks of a 1 ms timer (reads4): what a turn of the event loop
+ * costs in CPU, which a read that arrives during it waits for on a machine that gives the thread a
+ * core. Unlike the loop's delay (wall time) it does not grow when the machine is shared. Read from
+ * /proc/thread-self/schedstat (nanoseconds on the CPU); the percentiles are weighted by the CPU, as a
+ * read arriving at a random moment lands in a turn with a chance in proportion to its length.
+ */
+function turnCpu() {
+  let fd: number | null = null;
+  try {
+    fd = openSync('/proc/thread-self/schedstat', 'r');
+  } catch {
+    return { stop: () => null };
+  }
+  const buf = Buffer.alloc(64);
+  const read = () => Number(buf.toString('latin1', 0, readSync(fd!, buf, 0, 64, 0)).split(' ')[0]) / 1e6;
+  const turns: number[] = [];
+  let last = read();
+  const timer = setInterval(() => {
+    const now = read();
+    turns.push(now - last);
+    last = now;
+  }, 1);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      closeSync(fd!);
+      const sorted = turns.sort((x, y) => x - y);
+      const total = sorted.reduce((sum, t) => sum + t, 0);
+      const weighted = (q: number) => {
+        let sum = 0;
+        for (const t of sorted) if ((sum += t) >= q * total) return t;
+        return sorted.at(-1) ?? 0;
+      };
+      return { p50: weighted(0.5), p99: weighted(0.99), max: sorted.at(-1) ?? 0 };
+    },
+  };
+}
+
 /** A worker from `source`, once it says it is ready (its connections open). */
 function startWorker(source: string, workerData: unknown): Promise<Worker> {
   return new Promise((resolve, reject) => {
@@ -157,7 +197,14 @@ async function main() {
     adminUrl,
     poolSize: POOL,
     webDist,
-    env: { LOG_LEVEL: 'silent', JOBS_POLL_MS: '0', PAYMENT_DRIVER: 'test', RATE_LIMIT_ORDERS_PER_MINUTE: '1000000' },
+    env: {
+      LOG_LEVEL: 'silent',
+      JOBS_POLL_MS: '0',
+      PAYMENT_DRIVER: 'test',
+      RATE_LIMIT_ORDERS_PER_MINUTE: '1000000',
+      // The server's limit on orders past their first checks (platform/in-flight.ts); 0 turns it off.
+      ...(process.env.ORDERS_IN_FLIGHT ? { ORDERS_IN_FLIGHT: process.env.ORDERS_IN_FLIGHT } : {}),
+    },
   });
   let ok = false;
   try {
@@ -204,15 +251,17 @@ async function main() {
     const loopOf = async <T>(run: () => Promise<T>, profile?: string) => {
       const profiler = profile ? await startProfile() : null;
       const h = monitorEventLoopDelay({ resolution: 1 });
+      const turns = turnCpu();
       const cpu0 = serverThreadCpuMs();
       const t0 = performance.now();
       h.enable();
       const result = await run();
       h.disable();
+      const turn = turns.stop();
       const cpuMs = serverThreadCpuMs() - cpu0;
       const busy = cpuMs / (performance.now() - t0);
       await profiler?.stop(profile!);
-      return { result, loop: { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6, busy, cpuMs } };
+      return { result, loop: { p50: h.percentile(50) / 1e6, p99: h.percentile(99) / 1e6, max: h.max / 1e6, busy, cpuMs, turn } };
     };
     // The fast path's counts (public-site/fast-path.ts; absent from builds before issue 26's reads work).
     type Counts = { hits: number; passed: number; absent: number; host: number; compressing: number };
@@ -260,14 +309,16 @@ async function main() {
     const line = (label: string, value: string) => console.log(`  ${label.padEnd(40)} ${value}`);
     console.log(
       `\nReads during a sale: ${TICKETS} tickets, ${CONNS} sale connections (closed loop), ${REQUESTS} orders per sale; ${READERS_N} readers x ${READ_RATE}/s` +
-        ` (${pglite ? 'PGlite' : `PostgreSQL, pool ${POOL}`}, ${withPage ? 'page HTML and API' : 'API only: apps/web/dist not built'}, Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)})`,
+        ` (${pglite ? 'PGlite' : `PostgreSQL, pool ${POOL}`}, ORDERS_IN_FLIGHT ${deps.config.ordersInFlight || 'off'}, ${withPage ? 'page HTML and API' : 'API only: apps/web/dist not built'}, Node ${process.version}, ${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)})`,
     );
     line('A, the sale alone: holds/s', `${hA.toFixed(0)}; order p50 / p99 ${stats(a.samples.map((s) => s.ms))}`);
     line('B, the sale with the readers: holds/s', `${hB.toFixed(0)} (${((hB / hA) * 100).toFixed(0)}% of A; budget >= ${((1 - HOLDS_WITHIN) * 100).toFixed(0)}%); order p50 / p99 ${stats(b.samples.map((s) => s.ms))}`);
     line('reads during B: count, per second', `${during.length}, ${(during.length / ((b.ended - b.started) / 1000)).toFixed(0)}/s`);
     line('reads during B: p50 / p99', `${stats(during.map((s) => s.ms))} (budget p99 <= ${READ_P99_MS} ms)`);
     pathsOf(read.urlName).forEach((p, i) => line(`  ${p}`, stats(during.filter((s) => s.path === i).map((s) => s.ms))));
-    const loopLine = (l: typeof loopA) => `delay p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, max ${l.max.toFixed(1)} ms; main thread busy ${(l.busy * 100).toFixed(0)}%`;
+    const loopLine = (l: typeof loopA) =>
+      `delay p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, max ${l.max.toFixed(1)} ms; main thread busy ${(l.busy * 100).toFixed(0)}%` +
+      (l.turn ? `; a turn's CPU (weighted) p50 ${l.turn.p50.toFixed(1)} ms, p99 ${l.turn.p99.toFixed(1)} ms, max ${l.turn.max.toFixed(1)} ms` : '');
     // The reads' CPU on the server thread: what B took beyond A (the same number of orders), per read answered during B.
     line('server thread CPU per read (B - A)', `${((loopB.cpuMs - loopA.cpuMs) / Math.max(1, during.length)).toFixed(3)} ms (A ${(loopA.cpuMs / REQUESTS).toFixed(3)} ms per order)`);
     line(

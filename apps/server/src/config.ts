@@ -24,6 +24,8 @@ const ZEnv = z.object({
   /** Wrong discount codes one address may try in 10 minutes before every code from it is refused. */
   RATE_LIMIT_CODES_PER_10_MINUTES: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_ORDERS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** PLACE ORDER and checkout holds past their first checks at once on a node; the others wait their turn (platform/in-flight.ts); 0: no limit. */
+  ORDERS_IN_FLIGHT: z.coerce.number().int().min(0).default(128),
   RATE_LIMIT_WAITLIST_JOINS_PER_10_MINUTES: z.coerce.number().int().min(1).default(10),
   /** Invites one person may send in 10 minutes; a tenant may send three times as many. */
   RATE_LIMIT_INVITES_PER_10_MINUTES: z.coerce.number().int().min(1).default(20),
@@ -117,6 +119,8 @@ export type Config = {
   rateLimitAuthPerMinute: number;
   rateLimitCodesPer10Minutes: number;
   rateLimitOrdersPerMinute: number;
+  /** PLACE ORDER and checkout holds running at once on this node (0: no limit; platform/in-flight.ts). */
+  ordersInFlight: number;
   /** Waiting-list joins per client address (issue 24). */
   rateLimitWaitlistJoinsPer10Minutes: number;
   rateLimitInvitesPer10Minutes: number;
@@ -273,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimitCodesPer10Minutes: e.RATE_LIMIT_CODES_PER_10_MINUTES,
     rateLimitApiKeyPerMinute: e.RATE_LIMIT_API_KEY_PER_MINUTE,
     rateLimitOrdersPerMinute: e.RATE_LIMIT_ORDERS_PER_MINUTE,
+    ordersInFlight: e.ORDERS_IN_FLIGHT,
     rateLimitWaitlistJoinsPer10Minutes: e.RATE_LIMIT_WAITLIST_JOINS_PER_10_MINUTES,
     rateLimitInvitesPer10Minutes: e.RATE_LIMIT_INVITES_PER_10_MINUTES,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),

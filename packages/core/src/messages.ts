@@ -324,6 +324,7 @@ export const M = {
   // Issue 21: the checkout's text opt-in (our wording; docs/decisions.md "Issue 21: the text opt-in")
   optInTextNeedsPhone: 'Enter your mobile number to get text messages.',
   paymentUnavailable: 'Payment is not available right now. Please try again in a moment.',
+  serverBusy: 'The server is busy. Please try again in a moment.',
   redirectUrlInvalid: 'The return address must be on this site.',
   ticketTypeLinked: "Another ticket type's availability depends on this one. Change that ticket type first.",
   surchargeRuleInvalid: 'Please choose one of your active surcharge rules.',

@@ -44,6 +44,8 @@ export type Metrics = {
   observeRefusal(req: FastifyRequest, code: string): void;
   /** A job ran (platform/jobs.ts). */
   observeJob(kind: string, outcome: 'done' | 'retry' | 'failed', seconds: number): void;
+  /** A gauge read when Prometheus scrapes, from memory (issue 26 reads4: the orders running and waiting for their turn). */
+  gauge(name: string, help: string, read: () => number): void;
   /** What the scrape reads from the database and the pool; called once by buildApp. */
   attach(source: { db: Db; database: Database; jobKinds: () => string[] }): void;
   /** The exposition text (refreshes the database gauges when they are older than CACHE_MS). */
@@ -67,6 +69,7 @@ const DISABLED: Metrics = {
   observeHold: noop,
   observeRefusal: noop,
   observeJob: noop,
+  gauge: noop,
   attach: noop,
   render: async () => ({ contentType: 'text/plain', body: '' }),
   authorized: () => false,
@@ -222,6 +225,16 @@ export async function createMetrics(opts: MetricsOptions): Promise<Metrics> {
   const metrics: Metrics = {
     enabled: true,
     servedOn: opts.port !== undefined ? 'port' : 'public',
+    gauge(name, help, read) {
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(read());
+        },
+      });
+    },
     observeRequest(method, route, status, seconds) {
       const key = `${method} ${status} ${route}`;
       let child = requestChildren.get(key);

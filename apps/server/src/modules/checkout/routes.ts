@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { siteCtxOf, tenantCtxOf } from '../../platform/auth/guard.js';
+import { createInFlightLimit } from '../../platform/in-flight.js';
 import { discountCodeLimit, field } from './code-limit.js';
 import { holdCart } from './hold-cart.js';
 import { placeAppOrder } from './place-app-order.js';
@@ -24,11 +25,21 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: Deps) {
     keyGenerator: (req: FastifyRequest) => `${req.routeOptions.url}|${req.ip}`,
   };
   const codeLimit = discountCodeLimit(deps, (body) => field(field(body, 'order'), 'discountCode'));
+  // Issue 26 (reads4): the routes that take tickets share one limit of ORDERS_IN_FLIGHT past their
+  // first checks (the guard and the per-address cap, onRequest); the others wait their turn before
+  // their body is parsed, so that a rush's orders do not fill every turn of the event loop.
+  const limit = deps.config.ordersInFlight > 0 ? createInFlightLimit(deps.config.ordersInFlight) : null;
+  const inFlight = limit ? { preParsing: limit.preParsing } : {};
+  if (limit) {
+    deps.metrics.gauge('marquee_orders_running', 'Orders and checkout holds past their first checks on this node now (at most ORDERS_IN_FLIGHT).', () => limit.stats().running);
+    deps.metrics.gauge('marquee_orders_waiting', 'Orders and checkout holds waiting for their turn on this node (ORDERS_IN_FLIGHT running).', () => limit.stats().waiting);
+  }
 
   r.post(
     '/api/p/tenants/:tenantId/events/:eventId/orders',
     {
       config: { access: { kind: 'site' }, rateLimit: ordersPerAddress, countsHolds: true },
+      ...inFlight,
       ...codeLimit,
       // The answers are built here to their schemas (kept below for the API document): written as
       // they are, without checking them again with zod on the way out (bench/README.md "Flash sale").
@@ -62,6 +73,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: Deps) {
     '/api/p/tenants/:tenantId/events/:eventId/holds',
     {
       config: { access: { kind: 'site' }, rateLimit: ordersPerAddress, countsHolds: true },
+      ...inFlight,
       schema: {
         tags: ['checkout'],
         summary: 'Holds the cart’s tickets while the buyer fills in the checkout (PLACE ORDER then takes its place)',
@@ -83,6 +95,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, deps: Deps) {
     '/api/tenants/:tenantId/events/:eventId/app-orders',
     {
       config: { access: { kind: 'tenant', roles: ['tenant_admin'], platformRoles: [] }, countsHolds: true },
+      ...inFlight,
       ...codeLimit,
       schema: {
         tags: ['checkout'],
