@@ -294,6 +294,36 @@ describe('what a ticket PDF costs, the same page (issue 26 "pdf4")', () => {
     }
   });
 
+  it("shares Helvetica's metrics between a thread's documents: a document after the first is the same bytes as pdfkit's own", async () => {
+    // A new PDF worker thread: its first standard document has its faces opened by pdfkit, the next
+    // ones get faces made from those (pdf.ts useStandardFaces). The same document rendered first and
+    // then again, and after a document in other letters, is the same file but for its date and id.
+    const d: TicketDocument = {
+      event,
+      orderUid: 'MQ-SAME1',
+      tickets: ['Zoë Ñúñez', 'Ada Lovelace'].map((fullName, i) => ticket({ ticketUid: `SAMEFACES0000000000000000${i}`, ticketTypeName: 'VIP', seat: 'Floor · Row B · Seat 12', price: 2500, fullName })),
+    };
+    expect(ticketFontsFor(d)).toBe('standard');
+    const undated = (pdf: Buffer) => pdf.toString('latin1').replace(/\(D:\d{14}Z\)/, '').replace(/\/ID \[<[0-9a-f]+> <[0-9a-f]+>\]/, '');
+    usePdfWorkers(0);
+    await closePdfWorkers();
+    usePdfWorkers(1);
+    try {
+      const first = await renderTicketsPdf(d);
+      const second = await renderTicketsPdf(d);
+      await renderTicketsPdf({ ...d, tickets: [ticket({ ticketUid: 'SAMEFACES00000000000000009', ticketTypeName: 'GA', price: 100, fullName: 'Łukasz' })] });
+      const third = await renderTicketsPdf(d);
+      expect(await pdfWorkerStats()).toEqual({ threads: 1, completed: 4 });
+      expect(undated(first)).toContain('/BaseFont /Helvetica-Bold');
+      expect(undated(second)).toBe(undated(first));
+      expect(undated(third)).toBe(undated(first));
+      expect(second.toString('latin1')).not.toBe(undated(second));
+    } finally {
+      usePdfWorkers(0);
+      await closePdfWorkers();
+    }
+  });
+
   it("draws a ticket code's symbol at the version qrcode's own segmentation reaches, under the fixed mask, and a real decoder reads every one", async () => {
     const codes = Array.from({ length: 300 }, () => signTicketCode(randomBytes(20).toString('hex'), randomUUID(), randomUid()));
     for (const code of codes) {

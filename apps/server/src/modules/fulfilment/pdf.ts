@@ -318,6 +318,44 @@ export async function renderTicketsPdfAndMailHere(t: PdfAndMail): Promise<{ pdf:
   return { pdf, composed: await composeMail({ ...t.mail, attachments }) };
 }
 
+/**
+ * pdfkit's font of a document, as its `font()` keeps it (pdfkit's own fields: not part of its API). A
+ * standard font is a StandardFont whose `font` is the face's metrics (an AFMFont: the glyph widths and
+ * the kerning pairs as lookup tables), read only once made.
+ */
+type PdfkitFont = { document: unknown; id: string; name: string };
+type PdfkitFonts = { _fontFamilies: Record<string, PdfkitFont>; _fontCount: number };
+/** Helvetica and Helvetica-Bold as pdfkit made them for this thread's first standard document, before it used them. */
+let standardFaces: Array<{ key: string; proto: object; fields: PdfkitFont }> | undefined;
+/**
+ * Sets a document's faces to Helvetica and Helvetica-Bold (issue 26 "pdf4"). pdfkit builds a standard
+ * face's metrics tables anew for every document (`new AFMFont` in its StandardFont: about 0.3 ms a
+ * document, a sixth of a one-ticket PDF) and offers no way to share them: no option, and its
+ * font classes are not exported. So the first standard document of a thread has its faces opened by
+ * pdfkit and their fields kept (before any use: no document's reference in them); every later one
+ * gets faces made from those fields (the same read-only metrics object) with this document and its
+ * own font ids, put where `font()` looks a face up by name, as `font()` would put them.
+ */
+function useStandardFaces(doc: PDFKit.PDFDocument) {
+  const fonts = doc as unknown as PdfkitFonts;
+  if (!standardFaces) {
+    doc.registerFont(REGULAR, 'Helvetica');
+    doc.registerFont(BOLD, 'Helvetica-Bold');
+    const opened = [REGULAR, BOLD].map((key) => {
+      doc.font(key);
+      const face = fonts._fontFamilies[key]!;
+      return { key, proto: Object.getPrototypeOf(face) as object, fields: { ...face } };
+    });
+    standardFaces = opened;
+    return;
+  }
+  for (const { key, proto, fields } of standardFaces) {
+    const face = Object.assign(Object.create(proto) as PdfkitFont, fields, { document: doc, id: `F${++fonts._fontCount}` });
+    fonts._fontFamilies[key] = face;
+    fonts._fontFamilies[face.name] = face;
+  }
+}
+
 /** Builds the PDF on this thread (the PDF workers run this). */
 export async function renderTicketsPdfHere(d: TicketDocument): Promise<Buffer> {
   if (d.tickets.length === 0) throw new Error('no tickets to render');
@@ -337,8 +375,7 @@ export async function renderTicketsPdfHere(d: TicketDocument): Promise<Buffer> {
     doc.on('error', reject);
     const when = eventWhen(d);
     if (ticketFontsFor(d, when) === 'standard') {
-      doc.registerFont(REGULAR, 'Helvetica');
-      doc.registerFont(BOLD, 'Helvetica-Bold');
+      useStandardFaces(doc);
     } else {
       const { regular, bold } = ticketFaces();
       doc.registerFont(REGULAR, regular as unknown as Buffer);
