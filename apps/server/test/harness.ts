@@ -442,7 +442,7 @@ export async function decodePdfQr(page: PdfPage, modulePt: number): Promise<stri
   for (const r of runs) {
     for (let y = r.y - y0; y < r.y - y0 + r.h; y++) for (let x = r.x - x0; x < r.x - x0 + r.w; x++) data.fill(0, (y * width + x) * 4, (y * width + x) * 4 + 3);
   }
-  const found = await zx.readBarcodes({ data, width, height, colorSpace: 'srgb' } as ImageData, { formats: ['QRCode'], tryHarder: true });
+  const found = await zx.readBarcodes({ data, width, height, colorSpace: 'srgb' } as unknown as Parameters<typeof zx.readBarcodes>[0], { formats: ['QRCode'], tryHarder: true });
   return found.filter((b) => b.isValid).map((b) => b.text);
 }
 
