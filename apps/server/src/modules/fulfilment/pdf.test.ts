@@ -325,7 +325,7 @@ describe('what a ticket PDF costs, the same page (issue 26 "pdf4")', () => {
   });
 
   it("draws a ticket code's symbol at the version qrcode's own segmentation reaches, under the fixed mask, and a real decoder reads every one", async () => {
-    const codes = Array.from({ length: 300 }, () => signTicketCode(randomBytes(20).toString('hex'), randomUUID(), randomUid()));
+    const codes = Array.from({ length: 300 }, () => signTicketCode(SECRET, randomUUID(), randomUid()));
     for (const code of codes) {
       const automatic = QRCode.create(code, { errorCorrectionLevel: 'M' });
       const printed = QRCode.create(qrSegments(code), TICKET_QR_OPTIONS);
@@ -338,10 +338,11 @@ describe('what a ticket PDF costs, the same page (issue 26 "pdf4")', () => {
     expect(segments.map((s) => Buffer.from(s.data as string | Uint8Array).toString()).join('')).toBe(codes[0]);
     expect(segments.map((s) => s.mode)).toEqual(['byte', 'alphanumeric', 'byte']);
     expect(qrSegments('abc').map((s) => s.mode)).toEqual(['byte']);
-    // 24 of them printed on the pages of one document, each page decoded (ZXing) to its own code.
-    const tickets = codes.slice(0, 24).map((code, i): TicketInfo => ({ ticketUid: `U${i}`, code, ticketTypeName: 'GA', price: 100, fullName: 'Ada Lovelace' }));
-    const pages = inspectPdf(await renderTicketsPdf({ event, orderUid: 'MQ-QR24', tickets })).pages;
-    expect(pages).toHaveLength(24);
+    // 12 of them printed on the pages of one document, each page decoded (ZXing) to its own code.
+    const tickets = codes.slice(0, 12).map((code, i): TicketInfo => ({ ticketUid: `U${i}`, code, ticketTypeName: 'GA', price: 100, fullName: 'Ada Lovelace' }));
+    const pages = inspectPdf(await renderTicketsPdf({ event, orderUid: 'MQ-QR12', tickets })).pages;
+    expect(pages).toHaveLength(12);
     for (const [i, page] of pages.entries()) expect(await decodePdfQr(page, QR_MODULE_PT)).toEqual([tickets[i]!.code]);
-  });
+    // About a second of CPU (300 symbols by qrcode's automatic segmentation and mask choice): room for a loaded CI machine.
+  }, 120_000);
 });
