@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import http from 'node:http';
 import { inflateSync } from 'node:zlib';
 import os from 'node:os';
@@ -310,6 +311,10 @@ export type PdfPage = {
   text: string;
   /** Every square the page fills with `re` (x, y, side), e.g. the modules of a vector QR code. */
   squares: Array<{ x: number; y: number; size: number }>;
+  /** Every rectangle the page draws with `re` (x, y, width, height), squares or not. */
+  rects: Array<{ x: number; y: number; w: number; h: number }>;
+  /** Each text-showing operator: where it starts (its text matrix's x and y), its font size and its text. */
+  runs: Array<{ x: number; y: number; size: number; text: string }>;
 };
 
 /** Reads the pages of an uncomplicated PDF (pdfkit's output): page order, text and squares. */
@@ -369,13 +374,20 @@ export function inspectPdf(pdf: Buffer): { header: string; pages: PdfPage[] } {
     const fontEntries = /\/Font <<([^>]*)>>/.exec(resources)?.[1] ?? '';
     const fonts = new Map([...fontEntries.matchAll(/\/(\w+) (\d+) 0 R/g)].map((f) => [f[1]!, toUnicode(objects.get(Number(f[2]))?.dict ?? '')]));
     const lines: string[] = [];
+    const runs: PdfPage['runs'] = [];
     let font: Map<number, string> | null = null;
-    for (const op of content.matchAll(/\/(\w+) [\d.]+ Tf|\[([^\]]*)\]\s*TJ|<([0-9a-fA-F]*)>\s*Tj/g)) {
+    let at = { x: NaN, y: NaN, size: NaN };
+    for (const op of content.matchAll(/\/(\w+) ([\d.]+) Tf|\[([^\]]*)\]\s*TJ|<([0-9a-fA-F]*)>\s*Tj|1 0 0 1 (-?[\d.]+) (-?[\d.]+) Tm/g)) {
       if (op[1] !== undefined) {
         font = fonts.get(op[1]) ?? null;
+        at = { ...at, size: Number(op[2]) };
         continue;
       }
-      const parts = op[2] !== undefined ? [...op[2].matchAll(/<([0-9a-fA-F]*)>/g)].map((h) => h[1]!) : [op[3]!];
+      if (op[5] !== undefined) {
+        at = { ...at, x: Number(op[5]), y: Number(op[6]) };
+        continue;
+      }
+      const parts = op[3] !== undefined ? [...op[3].matchAll(/<([0-9a-fA-F]*)>/g)].map((h) => h[1]!) : [op[4]!];
       const decode = (hex: string) => {
         if (!font) return Buffer.from(hex, 'hex').toString('latin1');
         let out = '';
@@ -383,13 +395,55 @@ export function inspectPdf(pdf: Buffer): { header: string; pages: PdfPage[] } {
         return out;
       };
       lines.push(parts.map(decode).join(''));
+      runs.push({ ...at, text: lines[lines.length - 1]! });
     }
     const squares = [...content.matchAll(/(-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) re/g)]
       .filter((r) => r[3] === r[4])
       .map((r) => ({ x: Number(r[1]), y: Number(r[2]), size: Number(r[3]) }));
-    return { text: lines.join('\n'), squares };
+    const rects = [...content.matchAll(/(-?[\d.]+) (-?[\d.]+) ([\d.]+) ([\d.]+) re/g)].map((r) => ({ x: Number(r[1]), y: Number(r[2]), w: Number(r[3]), h: Number(r[4]) }));
+    return { text: lines.join('\n'), squares, rects, runs };
   });
   return { header: src.slice(0, 8), pages };
+}
+
+/**
+ * The dark modules of a page's vector QR code as "row,col" strings: the rectangles one module high
+ * (a module, or a row's run of modules), read from the symbol's top-left dark module.
+ */
+export function pdfQrModules(page: PdfPage, modulePt: number): Set<string> {
+  const runs = page.rects.filter((r) => r.h === modulePt && r.w % modulePt === 0);
+  const x0 = Math.min(...runs.map((r) => r.x));
+  const y0 = Math.min(...runs.map((r) => r.y));
+  const out = new Set<string>();
+  for (const r of runs) for (let i = 0; i < r.w / modulePt; i++) out.add(`${(r.y - y0) / modulePt},${(r.x - x0) / modulePt + i}`);
+  return out;
+}
+
+let zxingReady: Promise<typeof import('zxing-wasm/reader')> | undefined;
+/**
+ * Reads a page's QR code with a real decoder (ZXing, zxing-wasm: the check-in page's fallback decoder):
+ * the page's module-high rectangles painted black, one pixel a point, on white with a 4-module quiet
+ * zone, and decoded. Returns every symbol's text found.
+ */
+export async function decodePdfQr(page: PdfPage, modulePt: number): Promise<string[]> {
+  zxingReady ??= import('zxing-wasm/reader').then((zx) => {
+    const wasm = readFileSync(createRequire(import.meta.url).resolve('zxing-wasm/reader/zxing_reader.wasm'));
+    zx.prepareZXingModule({ overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer } });
+    return zx;
+  });
+  const zx = await zxingReady;
+  const runs = page.rects.filter((r) => r.h === modulePt && r.w % modulePt === 0);
+  const quiet = 4 * modulePt;
+  const x0 = Math.min(...runs.map((r) => r.x)) - quiet;
+  const y0 = Math.min(...runs.map((r) => r.y)) - quiet;
+  const width = Math.max(...runs.map((r) => r.x + r.w)) + quiet - x0;
+  const height = Math.max(...runs.map((r) => r.y + r.h)) + quiet - y0;
+  const data = new Uint8ClampedArray(width * height * 4).fill(255);
+  for (const r of runs) {
+    for (let y = r.y - y0; y < r.y - y0 + r.h; y++) for (let x = r.x - x0; x < r.x - x0 + r.w; x++) data.fill(0, (y * width + x) * 4, (y * width + x) * 4 + 3);
+  }
+  const found = await zx.readBarcodes({ data, width, height, colorSpace: 'srgb' } as unknown as Parameters<typeof zx.readBarcodes>[0], { formats: ['QRCode'], tryHarder: true });
+  return found.filter((b) => b.isValid).map((b) => b.text);
 }
 
 // ---- orders held for checkout (payments, fulfilment) ---------------------------------------------

@@ -1,13 +1,12 @@
 import { randomUUID, webcrypto } from 'node:crypto';
 import { base64UrlDecode, CHECKIN_PATHS, M, parseTicketCode, REPORT_PATHS, type TCheckinManifest, type TCheckinScanAnswer } from '@marquee/core';
 import { and, eq, sql } from 'drizzle-orm';
-import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkinScans, memberships, sessions, tickets, users } from '../../db/schema/index.js';
 import { givenEventActors, signedIn, type EventActors } from '../../../test/actors.js';
-import { givenEvent, givenTenant, givenUser, inspectPdf, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
+import { decodePdfQr, givenEvent, givenTenant, givenUser, inspectPdf, pdfQrModules, startServer, type Client, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { invalidateHostTenant } from '../../platform/auth/guard.js';
-import { TICKET_QR_OPTIONS, QR_MODULE_PT } from '../fulfilment/pdf.js';
+import { QR_MODULE_PT, ticketQrSymbol } from '../fulfilment/pdf.js';
 import { givenSale } from '../../../test/fixtures/sales.js';
 import { givenPaidTickets, type PaidTickets } from '../../../test/fixtures/paid-tickets.js';
 import { checkinKeys, readTicketCode, readTicketCodeOffThread, signTicketCode } from './ticket-code.js';
@@ -58,15 +57,14 @@ describe('the ticket code in the PDF', () => {
     const pdf = await server.app.deps.storage.get(sale.pdfKey);
     const [page] = inspectPdf(pdf!.bytes).pages;
     const signed = code(event.id, t!.ticketUid);
-    // The symbol drawn is exactly the QR of the signed code; the Ticket ID printed stays the uid.
-    const modules = page!.squares.filter((s) => s.size === QR_MODULE_PT);
-    const x0 = Math.min(...modules.map((s) => s.x));
-    const y0 = Math.min(...modules.map((s) => s.y));
-    const drawn = new Set(modules.map((s) => `${(s.y - y0) / QR_MODULE_PT},${(s.x - x0) / QR_MODULE_PT}`));
-    const qr = QRCode.create(signed, TICKET_QR_OPTIONS).modules;
+    // The symbol drawn is exactly the QR of the signed code, and a real decoder reads it as that code;
+    // the Ticket ID printed stays the uid.
+    const drawn = pdfQrModules(page!, QR_MODULE_PT);
+    const qr = ticketQrSymbol(signed);
     const expected = new Set<string>();
     for (let r = 0; r < qr.size; r++) for (let c = 0; c < qr.size; c++) if (qr.get(r, c)) expected.add(`${r},${c}`);
     expect(drawn).toEqual(expected);
+    expect(await decodePdfQr(page!, QR_MODULE_PT)).toEqual([signed]);
     expect(page!.text).toContain(t!.ticketUid);
     expect(signed).not.toContain('Lovelace');
 

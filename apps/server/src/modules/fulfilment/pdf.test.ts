@@ -1,10 +1,12 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { inspectPdf } from '../../../test/harness.js';
+import { decodePdfQr, inspectPdf, pdfQrModules } from '../../../test/harness.js';
 import { readTicketCode, signTicketCode } from '../checkin/ticket-code.js';
 import { formatEventDateTime } from '@marquee/core';
-import { QR_MODULE_PT, renderTicketsPdf, ticketFaces, ticketFontsFor, TICKET_QR_OPTIONS, type TicketDocument, type TicketInfo } from './pdf.js';
+import { QR_MODULE_PT, qrSegments, renderTicketsPdf, ticketFaces, ticketFontsFor, ticketQrSymbol, TICKET_QR_OPTIONS, type TicketDocument, type TicketInfo } from './pdf.js';
 import { newTicketUid } from './service.js';
 import { closePdfWorkers, pdfWorkerStats, usePdfWorkers } from './pdf-workers.js';
 
@@ -28,15 +30,10 @@ const event: TicketDocument['event'] = {
 };
 
 /** Rebuilds the QR module grid a page draws, row-major, as "row,col" of every dark module. */
-function drawnModules(squares: Array<{ x: number; y: number; size: number }>): Set<string> {
-  const modules = squares.filter((s) => s.size === QR_MODULE_PT);
-  const x0 = Math.min(...modules.map((s) => s.x));
-  const y0 = Math.min(...modules.map((s) => s.y));
-  return new Set(modules.map((s) => `${(s.y - y0) / QR_MODULE_PT},${(s.x - x0) / QR_MODULE_PT}`));
-}
+const drawnModules = (page: Parameters<typeof pdfQrModules>[0]) => pdfQrModules(page, QR_MODULE_PT);
 
 function expectedModules(text: string): Set<string> {
-  const { modules } = QRCode.create(text, TICKET_QR_OPTIONS);
+  const modules = ticketQrSymbol(text);
   const out = new Set<string>();
   for (let r = 0; r < modules.size; r++) for (let c = 0; c < modules.size; c++) if (modules.get(r, c)) out.add(`${r},${c}`);
   return out;
@@ -53,6 +50,8 @@ describe('ticket PDF', () => {
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const { pages } = inspectPdf(pdf);
     expect(pages).toHaveLength(3);
+    // A real decoder (ZXing) reads each page's symbol as that page's signed code.
+    for (const [i, page] of pages.entries()) expect(await decodePdfQr(page, QR_MODULE_PT)).toEqual([tickets[i]!.code]);
     pages.forEach((page, i) => {
       const t = tickets[i]!;
       expect(page.text).toContain('Jazz Under The Stars');
@@ -72,8 +71,8 @@ describe('ticket PDF', () => {
       expect(page.text).not.toContain(t.code);
       // The drawn symbol is exactly the QR code of this page's signed code, and of no other; the
       // code verifies, names this event and ticket, and carries no personal data.
-      expect(drawnModules(page.squares)).toEqual(expectedModules(t.code));
-      expect(drawnModules(page.squares)).not.toEqual(expectedModules(tickets[(i + 1) % 3]!.code));
+      expect(drawnModules(page)).toEqual(expectedModules(t.code));
+      expect(drawnModules(page)).not.toEqual(expectedModules(tickets[(i + 1) % 3]!.code));
       expect(t.code).toMatch(new RegExp(`^MQ1\\.${EVENT_ID}\\.${t.ticketUid}\\.[A-Za-z0-9_-]{86}$`));
       expect(readTicketCode(SECRET, t.code)).toEqual({ ok: true, eventId: EVENT_ID, ticketUid: t.ticketUid });
       expect(t.code).not.toMatch(/Ada|Lovelace|ORD-123ABC/);
@@ -250,7 +249,7 @@ describe('ticket PDFs on worker threads (issue 26: payment to ticket mail)', () 
         expect(Buffer.isBuffer(pdf)).toBe(true);
         const pages = inspectPdf(pdf).pages;
         expect(pages.map((p) => p.text)).toEqual(inline.pages.map((p) => p.text));
-        expect(pages.map((p) => p.squares)).toEqual(inline.pages.map((p) => p.squares));
+        expect(pages.map((p) => p.rects)).toEqual(inline.pages.map((p) => p.rects));
         // The cover crossed to the thread as bytes and is embedded (once) as in the inline PDF.
         expect(pdf.toString('latin1').match(/\/Subtype \/Image/g)?.length).toBe(1);
       }
@@ -260,4 +259,90 @@ describe('ticket PDFs on worker threads (issue 26: payment to ticket mail)', () 
     }
     expect(await pdfWorkerStats()).toBeUndefined();
   });
+});
+
+describe('what a ticket PDF costs, the same page (issue 26 "pdf4")', () => {
+  const B32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  const randomUid = () => Array.from(randomBytes(26), (b) => B32[b & 31]).join('');
+
+  it('lays out every line of a page as before: the same text, font size and place (Helvetica and embedded DejaVu)', async () => {
+    // Taken from the code before issue 26 "pdf4" (pdfkit with qrcode's automatic symbol): each
+    // text-showing operator's x, y, font size and text, page by page. A change of wording, wrapping,
+    // size or place (a QR symbol of another size moves the lines below it) fails here.
+    const golden = JSON.parse(readFileSync(new URL('../../../test/fixtures/ticket-pdf-runs.json', import.meta.url), 'utf8')) as Record<
+      'standard' | 'embedded',
+      Array<Array<[number, number, number, string]>>
+    >;
+    const doc = (fullName: string): TicketDocument => ({
+      event: {
+        ...event,
+        emailDeliveryVerbiage:
+          'Doors open one hour before the show. Bring a photo ID; bags larger than a sheet of Letter paper are checked at the door, and the box office opens at 5 PM.',
+      },
+      orderUid: 'MQ-GOLD1',
+      tickets: [
+        ticket({ ticketUid: 'AAAABBBBCCCCDDDDEEEEFFFFGG', ticketTypeName: 'VIP', seat: 'Floor · Row B · Seat 12', price: 123456, fullName }),
+        ticket({ ticketUid: 'ZZZZYYYYXXXXWWWWVVVVUUUUTT', ticketTypeName: 'General Admission', price: 2500, fullName }),
+      ],
+    });
+    for (const [fonts, fullName] of [['standard', 'Ada Lovelace'], ['embedded', 'Łukasz Анна']] as const) {
+      const d = doc(fullName);
+      expect(ticketFontsFor(d)).toBe(fonts);
+      const pages = inspectPdf(await renderTicketsPdf(d)).pages;
+      expect(pages.map((p) => p.runs.map((r) => [r.x, r.y, r.size, r.text]))).toEqual(golden[fonts]);
+      for (const [i, page] of pages.entries()) expect(await decodePdfQr(page, QR_MODULE_PT)).toEqual([d.tickets[i]!.code]);
+    }
+  });
+
+  it("shares Helvetica's metrics between a thread's documents: a document after the first is the same bytes as pdfkit's own", async () => {
+    // A new PDF worker thread: its first standard document has its faces opened by pdfkit, the next
+    // ones get faces made from those (pdf.ts useStandardFaces). The same document rendered first and
+    // then again, and after a document in other letters, is the same file but for its date and id.
+    const d: TicketDocument = {
+      event,
+      orderUid: 'MQ-SAME1',
+      tickets: ['Zoë Ñúñez', 'Ada Lovelace'].map((fullName, i) => ticket({ ticketUid: `SAMEFACES0000000000000000${i}`, ticketTypeName: 'VIP', seat: 'Floor · Row B · Seat 12', price: 2500, fullName })),
+    };
+    expect(ticketFontsFor(d)).toBe('standard');
+    const undated = (pdf: Buffer) => pdf.toString('latin1').replace(/\(D:\d{14}Z\)/, '').replace(/\/ID \[<[0-9a-f]+> <[0-9a-f]+>\]/, '');
+    usePdfWorkers(0);
+    await closePdfWorkers();
+    usePdfWorkers(1);
+    try {
+      const first = await renderTicketsPdf(d);
+      const second = await renderTicketsPdf(d);
+      await renderTicketsPdf({ ...d, tickets: [ticket({ ticketUid: 'SAMEFACES00000000000000009', ticketTypeName: 'GA', price: 100, fullName: 'Łukasz' })] });
+      const third = await renderTicketsPdf(d);
+      expect(await pdfWorkerStats()).toEqual({ threads: 1, completed: 4 });
+      expect(undated(first)).toContain('/BaseFont /Helvetica-Bold');
+      expect(undated(second)).toBe(undated(first));
+      expect(undated(third)).toBe(undated(first));
+      expect(second.toString('latin1')).not.toBe(undated(second));
+    } finally {
+      usePdfWorkers(0);
+      await closePdfWorkers();
+    }
+  });
+
+  it("draws a ticket code's symbol at the version qrcode's own segmentation reaches, under the fixed mask, and a real decoder reads every one", async () => {
+    const codes = Array.from({ length: 300 }, () => signTicketCode(SECRET, randomUUID(), randomUid()));
+    for (const code of codes) {
+      const automatic = QRCode.create(code, { errorCorrectionLevel: 'M' });
+      const printed = QRCode.create(qrSegments(code), TICKET_QR_OPTIONS);
+      expect(printed.version).toBe(automatic.version);
+      expect(printed.maskPattern).toBe(2);
+      expect(ticketQrSymbol(code).data).toEqual(printed.modules.data);
+    }
+    // The segments are the text, in order: the upper-case uid's run alphanumeric, the rest bytes.
+    const segments = qrSegments(codes[0]!);
+    expect(segments.map((s) => Buffer.from(s.data as string | Uint8Array).toString()).join('')).toBe(codes[0]);
+    expect(segments.map((s) => s.mode)).toEqual(['byte', 'alphanumeric', 'byte']);
+    expect(qrSegments('abc').map((s) => s.mode)).toEqual(['byte']);
+    // 12 of them printed on the pages of one document, each page decoded (ZXing) to its own code.
+    const tickets = codes.slice(0, 12).map((code, i): TicketInfo => ({ ticketUid: `U${i}`, code, ticketTypeName: 'GA', price: 100, fullName: 'Ada Lovelace' }));
+    const pages = inspectPdf(await renderTicketsPdf({ event, orderUid: 'MQ-QR12', tickets })).pages;
+    expect(pages).toHaveLength(12);
+    for (const [i, page] of pages.entries()) expect(await decodePdfQr(page, QR_MODULE_PT)).toEqual([tickets[i]!.code]);
+    // About a second of CPU (300 symbols by qrcode's automatic segmentation and mask choice): room for a loaded CI machine.
+  }, 120_000);
 });

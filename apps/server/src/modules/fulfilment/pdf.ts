@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { formatEventDateTime, formatMoney, M } from '@marquee/core';
 import type PDFKitDocument from 'pdfkit';
 import type QRCodeLib from 'qrcode';
-import type { BitMatrix, QRCodeOptions } from 'qrcode';
+import type { BitMatrix, QRCodeOptions, QRCodeSegment } from 'qrcode';
 import type { ComposeInput, Composed } from '../../platform/mail.js';
 import { composeMail } from './compose-mail.js';
 import { pdfAndMailPool, pdfPool } from './pdf-workers.js';
@@ -34,11 +34,50 @@ export type TicketInfo = { ticketId?: string; ticketUid: string; code: string; t
 
 export type TicketDocument = { event: TicketEventInfo; orderUid: string; tickets: TicketInfo[] };
 
-/** Error correction M survives a crease or a smudge on a printed page. */
-export const TICKET_QR_OPTIONS: QRCodeOptions = { errorCorrectionLevel: 'M' };
+/**
+ * Error correction M survives a crease or a smudge on a printed page. The mask is fixed (issue 26
+ * "pdf4"): qrcode otherwise draws the symbol under each of the 8 masks and scores each (about half of
+ * a symbol's cost). Any mask is valid QR that every reader decodes; mask 2 (every third column) is the
+ * one qrcode's scoring picks most often for a ticket's code (half of 400 random codes) and the lowest
+ * penalty of the 8 on average over them.
+ */
+export const TICKET_QR_OPTIONS: QRCodeOptions = { errorCorrectionLevel: 'M', maskPattern: 2 };
+
+/**
+ * QR's alphanumeric mode: digits, capitals and nine signs, 5.5 bits a character against byte mode's 8.
+ * A run of at least ALNUM_RUN of them is its own segment: a segment costs a mode and a length field
+ * (4 + 9 to 4 + 13 bits), and one in the middle of byte-mode text a second byte segment's (4 + 8 or
+ * 4 + 16), so a shorter run saves nothing.
+ */
+const ALNUM_RUNS = /[0-9A-Z $%*+\-./:]+/g;
+const ALNUM_RUN = 13;
+/**
+ * The text's segments, chosen in one pass (issue 26 "pdf4"): qrcode's automatic segmentation builds
+ * a graph of every split of the text and searches it (Dijkstra) for each symbol, a third of its cost.
+ * A ticket's code (`MQ1.<event id>.<ticket uid>.<signature>`) is lower-case and mixed-case text
+ * around the upper-case uid: this makes the uid's run (and its neighbours') alphanumeric, the rest
+ * bytes, which is the symbol version the automatic one reaches (pdf.test.ts checks it on 300 codes).
+ */
+export function qrSegments(text: string): QRCodeSegment[] {
+  const out: QRCodeSegment[] = [];
+  let from = 0;
+  for (const run of text.matchAll(ALNUM_RUNS)) {
+    if (run[0].length < ALNUM_RUN) continue;
+    if (run.index > from) out.push({ data: Buffer.from(text.slice(from, run.index)), mode: 'byte' });
+    out.push({ data: run[0], mode: 'alphanumeric' });
+    from = run.index + run[0].length;
+  }
+  if (from < text.length || out.length === 0) out.push({ data: Buffer.from(text.slice(from)), mode: 'byte' });
+  return out;
+}
+
+/** The QR symbol printed for a ticket's code: its segments and options above. */
+export function ticketQrSymbol(code: string): BitMatrix {
+  return QRCode.create(qrSegments(code), TICKET_QR_OPTIONS).modules;
+}
 /**
  * Points per QR module; whole points keep every module on the PDF's grid. A signed code (154
- * characters) is a 45-module symbol at level M: 4 pt (1.4 mm) a module keeps it about 7.5 cm wide,
+ * characters) is a 49-module symbol (version 8) at level M: 4 pt (1.4 mm) a module keeps it about 8 cm wide,
  * leaving the details column room for the Ticket ID on one line.
  */
 export const QR_MODULE_PT = 4;
@@ -141,7 +180,11 @@ export function venueLines(e: TicketEventInfo): string[] {
   return [e.venueName, e.address1, [cityLine, e.country].filter(Boolean).join(', ')].filter((l) => l.trim() !== '');
 }
 
-/** Draws the QR symbol as filled squares: crisp at any print resolution, and no image decoding. */
+/**
+ * Draws the QR symbol as filled rectangles: crisp at any print resolution, and no image decoding. Each
+ * row's run of dark modules is one rectangle one module high (issue 26 "pdf4": a third of the
+ * rectangles of a square per module, so a smaller page to build and to deflate; the same area filled).
+ */
 function drawQr(doc: PDFKit.PDFDocument, modules: BitMatrix, x: number, y: number) {
   const size = modules.size;
   const side = qrSideOf(modules);
@@ -149,9 +192,13 @@ function drawQr(doc: PDFKit.PDFDocument, modules: BitMatrix, x: number, y: numbe
   doc.rect(x, y, side, side).fill('#ffffff');
   const x0 = x + QR_QUIET_MODULES * QR_MODULE_PT;
   const y0 = y + QR_QUIET_MODULES * QR_MODULE_PT;
+  const dark = modules.data;
   for (let row = 0; row < size; row++) {
     for (let col = 0; col < size; col++) {
-      if (modules.get(row, col)) doc.rect(x0 + col * QR_MODULE_PT, y0 + row * QR_MODULE_PT, QR_MODULE_PT, QR_MODULE_PT);
+      if (!dark[row * size + col]) continue;
+      const from = col;
+      while (col + 1 < size && dark[row * size + col + 1]) col++;
+      doc.rect(x0 + from * QR_MODULE_PT, y0 + row * QR_MODULE_PT, (col - from + 1) * QR_MODULE_PT, QR_MODULE_PT);
     }
   }
   doc.fill('#000000');
@@ -191,8 +238,8 @@ function drawTicket(doc: PDFKit.PDFDocument, d: TicketDocument, t: TicketInfo, i
 
   const top = headBottom + 18;
   doc.moveTo(margin, top - 9).lineTo(width - margin, top - 9).lineWidth(0.5).strokeColor('#d0d7de').stroke();
-  // The symbol is computed once (its mask choice is most of a QR code's cost), then measured and drawn.
-  const { modules } = QRCode.create(t.code, TICKET_QR_OPTIONS);
+  // The symbol is computed once, then measured and drawn.
+  const modules = ticketQrSymbol(t.code);
   const qrSide = qrSideOf(modules);
   const qrX = Math.round(width - margin - qrSide);
   drawQr(doc, modules, qrX, Math.round(top));
@@ -271,6 +318,44 @@ export async function renderTicketsPdfAndMailHere(t: PdfAndMail): Promise<{ pdf:
   return { pdf, composed: await composeMail({ ...t.mail, attachments }) };
 }
 
+/**
+ * pdfkit's font of a document, as its `font()` keeps it (pdfkit's own fields: not part of its API). A
+ * standard font is a StandardFont whose `font` is the face's metrics (an AFMFont: the glyph widths and
+ * the kerning pairs as lookup tables), read only once made.
+ */
+type PdfkitFont = { document: unknown; id: string; name: string };
+type PdfkitFonts = { _fontFamilies: Record<string, PdfkitFont>; _fontCount: number };
+/** Helvetica and Helvetica-Bold as pdfkit made them for this thread's first standard document, before it used them. */
+let standardFaces: Array<{ key: string; proto: object; fields: PdfkitFont }> | undefined;
+/**
+ * Sets a document's faces to Helvetica and Helvetica-Bold (issue 26 "pdf4"). pdfkit builds a standard
+ * face's metrics tables anew for every document (`new AFMFont` in its StandardFont: about 0.3 ms a
+ * document, a sixth of a one-ticket PDF) and offers no way to share them: no option, and its
+ * font classes are not exported. So the first standard document of a thread has its faces opened by
+ * pdfkit and their fields kept (before any use: no document's reference in them); every later one
+ * gets faces made from those fields (the same read-only metrics object) with this document and its
+ * own font ids, put where `font()` looks a face up by name, as `font()` would put them.
+ */
+function useStandardFaces(doc: PDFKit.PDFDocument) {
+  const fonts = doc as unknown as PdfkitFonts;
+  if (!standardFaces) {
+    doc.registerFont(REGULAR, 'Helvetica');
+    doc.registerFont(BOLD, 'Helvetica-Bold');
+    const opened = [REGULAR, BOLD].map((key) => {
+      doc.font(key);
+      const face = fonts._fontFamilies[key]!;
+      return { key, proto: Object.getPrototypeOf(face) as object, fields: { ...face } };
+    });
+    standardFaces = opened;
+    return;
+  }
+  for (const { key, proto, fields } of standardFaces) {
+    const face = Object.assign(Object.create(proto) as PdfkitFont, fields, { document: doc, id: `F${++fonts._fontCount}` });
+    fonts._fontFamilies[key] = face;
+    fonts._fontFamilies[face.name] = face;
+  }
+}
+
 /** Builds the PDF on this thread (the PDF workers run this). */
 export async function renderTicketsPdfHere(d: TicketDocument): Promise<Buffer> {
   if (d.tickets.length === 0) throw new Error('no tickets to render');
@@ -290,8 +375,7 @@ export async function renderTicketsPdfHere(d: TicketDocument): Promise<Buffer> {
     doc.on('error', reject);
     const when = eventWhen(d);
     if (ticketFontsFor(d, when) === 'standard') {
-      doc.registerFont(REGULAR, 'Helvetica');
-      doc.registerFont(BOLD, 'Helvetica-Bold');
+      useStandardFaces(doc);
     } else {
       const { regular, bold } = ticketFaces();
       doc.registerFont(REGULAR, regular as unknown as Buffer);
