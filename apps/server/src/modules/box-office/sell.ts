@@ -400,8 +400,32 @@ async function sellInOneTrip(deps: Deps, p: SellInTx, keptVersion?: string): Pro
     );
     tripBatchers.set(deps.db, batcher);
   }
-  return batcher.submit(oneTripKey(p.ctx.tenantId, p.snapshot.event.id), { sale: p, keptVersion });
+  // The lane of the event with the fewest sales in it (under way or waiting).
+  const event = oneTripKey(p.ctx.tenantId, p.snapshot.event.id);
+  let counts = laneCounts.get(deps.db);
+  if (!counts) laneCounts.set(deps.db, (counts = new Map()));
+  let key = `${event}/0`;
+  for (let lane = 1; lane < ONE_TRIP_LANES; lane++) {
+    const k = `${event}/${lane}`;
+    if ((counts.get(k) ?? 0) < (counts.get(key) ?? 0)) key = k;
+  }
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+  try {
+    return await batcher.submit(key, { sale: p, keptVersion });
+  } finally {
+    const left = counts.get(key)! - 1;
+    if (left > 0) counts.set(key, left);
+    else counts.delete(key);
+  }
 }
+
+/**
+ * How many one-trip messages of one event may be under way on a node at once, each with the sales
+ * that waited for it: two, so that PostgreSQL's work of a burst is on two backends (their inserts
+ * at once, their takes one after the other on the rows' locks) rather than one.
+ */
+const ONE_TRIP_LANES = 2;
+const laneCounts = new WeakMap<object, Map<string, number>>();
 
 type OneTripResult = { order: SaleOrder; tickets: SaleTicket[] } | null | undefined | typeof STALE;
 type OneTripSale = { sale: SellInTx; keptVersion?: string };
@@ -418,7 +442,10 @@ const oneTripKey = (tenantId: string, eventId: string) => `${tenantId}/${eventId
 
 /** How many one-trip sales of the event wait on this node for its message under way (for tests). */
 export function oneTripSalesWaiting(deps: Deps, tenantId: string, eventId: string): number {
-  return tripBatchers.get(deps.db)?.waiting(oneTripKey(tenantId, eventId.toLowerCase())) ?? 0;
+  const batcher = tripBatchers.get(deps.db);
+  let n = 0;
+  for (let lane = 0; lane < ONE_TRIP_LANES; lane++) n += batcher?.waiting(`${oneTripKey(tenantId, eventId.toLowerCase())}/${lane}`) ?? 0;
+  return n;
 }
 
 /**
