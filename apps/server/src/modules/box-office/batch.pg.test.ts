@@ -97,7 +97,7 @@ const movementsOf = async (orderIds: string[]) =>
   orderIds.length ? db().select({ orderId: cashDrawerMovements.orderId, amount: cashDrawerMovements.amount, userId: cashDrawers.userId }).from(cashDrawerMovements).innerJoin(cashDrawers, eq(cashDrawers.id, cashDrawerMovements.drawerId)).where(inArray(cashDrawerMovements.orderId, orderIds)) : [];
 
 describe('box-office sales that arrive together (issue 23, bo4)', () => {
-  it('go in one message, and each is written as it is alone: paid, its tickets, its cash in its seller\'s drawer, the counts', async () => {
+  it('go in one message a lane, and each is written as it is alone: paid, its tickets, its cash in its seller\'s drawer, the counts', async () => {
     const e = await givenEventOnSale(server, tenant.id, { capacity: 100, ticketTypes: [{ name: 'Door', price: 2500, quantity: 100 }] });
     // The event's snapshot kept on the node, as at a box office at work.
     expect((await sell(sellers[0]!.client, e)).status).toBe(200);
