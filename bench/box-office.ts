@@ -20,11 +20,12 @@
 // divided by their number; the reference, GET /api/health, is sent the same way as many times, and
 // the open loop's seconds print the same figure. BENCH_PROFILE=file.cpuprofile writes the server
 // thread's CPU profile over the open loop's seconds; BENCH_PROFILE_CLOSED=prefix the closed loop's
-// (prefix-health.cpuprofile, prefix-sale.cpuprofile).
+// (prefix-health.cpuprofile, prefix-sale.cpuprofile). The open loop's PostgreSQL CPU (this database's
+// backends, from /proc) is printed per sale beside the server thread's.
 
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { call, runLoad, serverThreadCpuMs, startProfile, type Request } from './load-generator.js';
+import { call, cpuMsOf, runLoad, serverThreadCpuMs, startProfile, type Request } from './load-generator.js';
 import { loadServer } from './server.js';
 import { percentile, requirePostgres, seedTenant, startServer, watchStatements, type LoggedStatement } from './support.js';
 
@@ -170,10 +171,21 @@ async function main() {
         ` (a sale = ${(cpuPerSale / cpuPerHealth).toFixed(1)} health checks)`;
     }
 
+    // PostgreSQL's CPU over the open loop: this database's backends (the server's pool), read from /proc
+    // (PostgreSQL on this machine; a backend that ended during the run is not counted).
+    const backendCpu = async () => {
+      const scratch = server.scratch;
+      if (!scratch) return new Map<number, number>();
+      const { rows } = await scratch.admin.query('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [scratch.name]);
+      return new Map(rows.map((r: { pid: number }) => [r.pid, cpuMsOf(`/proc/${r.pid}/stat`) || 0] as const));
+    };
     const profiler = process.env.BENCH_PROFILE ? await startProfile() : null;
+    const pg0 = await backendCpu();
     const serverBefore = serverThreadCpuMs();
     const [samples] = await runLoad(port, [requests]);
     const serverMs = serverThreadCpuMs() - serverBefore;
+    const pg1 = await backendCpu();
+    const pgMs = [...pg1].reduce((sum, [pid, ms]) => sum + ms - (pg0.get(pid) ?? 0), 0);
     await profiler?.stop(process.env.BENCH_PROFILE!);
     const byIndex = new Map(samples!.map((s) => [s.i, s]));
     const sales = requests.filter(isSale).map((r) => byIndex.get(r.i)!);
@@ -196,6 +208,7 @@ async function main() {
     if (closedLine) line('CPU per sale: server thread, closed', closedLine);
     // The open loop's seconds, the health checks (one in three requests at the defaults) counted in: an upper bound.
     line('CPU per sale: server thread, open', `${(serverMs / sales.length).toFixed(2)} ms (health checks included)`);
+    line('PostgreSQL CPU per sale, open', `${(pgMs / sales.length).toFixed(2)} ms (this database's backends, health checks included)`);
     line('sale answers by status', [...statuses].map(([s, n]) => `${n} x ${s}`).join(', '));
     const failed = sales.find((s) => s.status !== 200);
     if (failed) line('first refusal', failed.body.slice(0, 200));

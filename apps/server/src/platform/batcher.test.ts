@@ -32,6 +32,20 @@ describe('batcher', () => {
     expect(await Promise.all(later)).toEqual(['e1:2', 'e1:3']);
   });
 
+  it('counts the requests of a key that wait for its batch under way', async () => {
+    const { batcher, batches } = controlled();
+    expect(batcher.waiting('e1')).toBe(0);
+    const all = [1, 2, 3].map((i) => batcher.submit('e1', i));
+    expect(batcher.waiting('e1')).toBe(2);
+    expect(batcher.waiting('e2')).toBe(0);
+    batches[0]!.finish();
+    await tick();
+    expect(batcher.waiting('e1')).toBe(0);
+    batches[1]!.finish();
+    await Promise.all(all);
+    expect(batcher.waiting('e1')).toBe(0);
+  });
+
   it('keeps arrival order, caps a batch at max, and runs keys independently', async () => {
     const { batcher, batches } = controlled();
     const all = [1, 2, 3, 4, 5, 6].map((i) => batcher.submit('e1', i));

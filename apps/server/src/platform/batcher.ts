@@ -8,7 +8,11 @@
  * `run` answers one result per request, in order. When a batch of several fails, each of its
  * requests runs again on its own, so that one bad request cannot fail the others.
  */
-export type Batcher<Req, Res> = { submit(key: string, request: Req): Promise<Res> };
+export type Batcher<Req, Res> = {
+  submit(key: string, request: Req): Promise<Res>;
+  /** How many requests of the key wait for the batch under way to end (for tests). */
+  waiting(key: string): number;
+};
 
 type Waiting<Req, Res> = { request: Req; resolve: (r: Res) => void; reject: (e: unknown) => void };
 
@@ -48,6 +52,8 @@ export function createBatcher<Req, Res>(run: (key: string, batch: Req[]) => Prom
   }
 
   return {
+    // The batch under way was spliced off its queue: what is left waits for it.
+    waiting: (key) => queues.get(key)?.length ?? 0,
     submit(key, request) {
       let queue = queues.get(key);
       const idle = !queue;

@@ -1,7 +1,7 @@
 import { and, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { orderLines, orders, tickets } from '../../db/schema/index.js';
-import { drawerMoveCtes } from '../cash-drawers/repository.js';
+import { drawerMoveCtes, drawersMoveCtes, type SaleCashMove } from '../cash-drawers/repository.js';
 import type { OrderInsert } from '../orders/repository.js';
 
 // The box office's SQL (issue 23, docs/box-office.md). Its inventory step is the website's:
@@ -85,6 +85,44 @@ export function takeAndPaySql(item: TakeItem, paid: TakePaid, drawer?: TakeDrawe
       where tenant_id = ${paid.tenantId}::uuid and id = ${paid.orderId}::uuid and status = 'draft' and (select v[1] from taken) = 'ok'
       returning id)
     select ${answer}${drawer ? sql`, (select count(*) from m)::int as moved` : sql``}`;
+}
+
+/**
+ * Issue 23 (bo4): takeAndPaySql in one trip for a batch of sales of one event that reached this
+ * node together (sell.ts sellInOneTrip), sent after their orders' inserts and before the COMMIT in
+ * one message. In the lock order (every drawer is read, so locked, by the count before the take;
+ * a seller has at most one open drawer): the sellers' open drawers in id order with each cash sale's
+ * movement (`d`, `m`; kind 2a), then ONE take of every sale (mq_take_holds with the batch: ticket
+ * types, discount codes, the event, each locked once), then every order turned paid (the rollup,
+ * kind 7). All or nothing: unless every order was inserted (a key taken raises KEY_TAKEN), every
+ * cash sale's seller has an open drawer (NO_DRAWER), every sale was taken and every order paid, it
+ * raises (mq_sale_verdict) and nothing of the message is committed; the caller then makes each
+ * sale alone, so that each refusal is the one a sale alone gets.
+ */
+export function takeAndPayBatchSql(tenantId: string, sales: Array<{ item: TakeItem; paid: TakePaid; drawer?: TakeDrawer }>): SQL {
+  const n = sales.length;
+  const moves: SaleCashMove[] = sales.flatMap((s) => (s.drawer ? [{ userId: s.drawer.userId, id: s.drawer.movementId, orderId: s.paid.orderId, amount: s.drawer.amount }] : []));
+  const paid = JSON.stringify(sales.map((s) => ({ id: s.paid.orderId, paid_at: s.paid.paidAt.toISOString(), provider: s.paid.provider, payment_method: s.paid.paymentMethod })));
+  const take = sql`mq_take_holds(${JSON.stringify(sales.map((s) => s.item))}::jsonb)`;
+  return sql`
+    with ${drawersMoveCtes(tenantId, moves)},
+    pv as (
+      select * from jsonb_to_recordset(${paid}::jsonb) as x(id uuid, paid_at timestamptz, provider text, payment_method text)),
+    taken as (
+      select case
+        when (select count(*) from ${orders} o where o.tenant_id = ${tenantId}::uuid and o.id in (select id from pv)) <> ${n}::int then array[${KEY_TAKEN}::text]
+        when (select count(*) from d) < (select count(distinct user_id) from mv) then array[${NO_DRAWER}::text]
+        else ${take} end as v),
+    verdicts as (
+      select count(*) filter (where x = 'ok') = ${n}::int as ok, (array_agg(x) filter (where x <> 'ok'))[1] as refused from taken, unnest(v) x),
+    paid as (
+      update ${orders} o set status = 'processing', paid_at = pv.paid_at, payment_provider = pv.provider, payment_method = pv.payment_method, updated_at = now()
+      from pv
+      where o.tenant_id = ${tenantId}::uuid and o.id = pv.id and o.status = 'draft' and (select ok from verdicts)
+      returning 1)
+    select mq_sale_verdict(
+      case when (select ok from verdicts) then 'ok' else coalesce((select refused from verdicts), 'changed') end,
+      case when (select count(*) from paid) = ${n}::int then 1 else 0 end) as verdict, (select count(*) from m)::int as moved`;
 }
 
 /** snapshotUnchangedSql's verdict: the snapshot the sale was priced from is not the database's any more. */

@@ -15,6 +15,7 @@ import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
 import { isUniqueViolation } from '../../platform/db-errors.js';
+import { createBatcher, type Batcher } from '../../platform/batcher.js';
 import { AppError, DomainError, notFound } from '../../platform/errors.js';
 import { drawerNotOpen, takeCashIntoDrawer } from '../cash-drawers/cash-movements.js';
 import { admitOnSale } from '../checkin/service.js';
@@ -391,7 +392,107 @@ function takeItemOf(p: SellInTx): repo.TakeItem {
  * of it is committed. Null when the key's sale was made first (as sellInTx); undefined when the
  * database is not a pg pool (the caller runs sellInTx).
  */
-async function sellInOneTrip(deps: Deps, p: SellInTx, keptVersion?: string): Promise<{ order: SaleOrder; tickets: SaleTicket[] } | null | undefined | typeof STALE> {
+async function sellInOneTrip(deps: Deps, p: SellInTx, keptVersion?: string): Promise<OneTripResult> {
+  let batcher = tripBatchers.get(deps.db);
+  if (!batcher) {
+    batcher = createBatcher<OneTripSale, OneTripResult>(async (_key, batch) =>
+      batch.length === 1 ? [await sellAloneInOneTrip(deps, batch[0]!.sale, batch[0]!.keptVersion)] : sellBatchInOneTrip(deps, batch),
+    );
+    tripBatchers.set(deps.db, batcher);
+  }
+  // The lane of the event with the fewest sales in it (under way or waiting).
+  const event = oneTripKey(p.ctx.tenantId, p.snapshot.event.id);
+  let counts = laneCounts.get(deps.db);
+  if (!counts) laneCounts.set(deps.db, (counts = new Map()));
+  let key = `${event}/0`;
+  for (let lane = 1; lane < ONE_TRIP_LANES; lane++) {
+    const k = `${event}/${lane}`;
+    if ((counts.get(k) ?? 0) < (counts.get(key) ?? 0)) key = k;
+  }
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+  try {
+    return await batcher.submit(key, { sale: p, keptVersion });
+  } finally {
+    const left = counts.get(key)! - 1;
+    if (left > 0) counts.set(key, left);
+    else counts.delete(key);
+  }
+}
+
+/**
+ * How many one-trip messages of one event may be under way on a node at once, each with the sales
+ * that waited for it: two, so that PostgreSQL's work of a burst is on two backends (their inserts
+ * at once, their takes one after the other on the rows' locks) rather than one.
+ */
+const ONE_TRIP_LANES = 2;
+const laneCounts = new WeakMap<object, Map<string, number>>();
+
+type OneTripResult = { order: SaleOrder; tickets: SaleTicket[] } | null | undefined | typeof STALE;
+type OneTripSale = { sale: SellInTx; keptVersion?: string };
+
+/**
+ * Issue 23 (bo4): the one-trip sales of an event that reach this node while one of its messages is
+ * under way wait for it and go together in the next (platform/batcher.ts): a burst of sales at the
+ * door is a few messages, each one transaction that takes the ticket types' and the event's locks
+ * once, instead of one transaction per sale queueing on those locks, each with a pooled connection.
+ * A sale that finds none under way goes at once, alone, as before.
+ */
+const tripBatchers = new WeakMap<object, Batcher<OneTripSale, OneTripResult>>();
+const oneTripKey = (tenantId: string, eventId: string) => `${tenantId}/${eventId}`;
+
+/** How many one-trip sales of the event wait on this node for its message under way (for tests). */
+export function oneTripSalesWaiting(deps: Deps, tenantId: string, eventId: string): number {
+  const batcher = tripBatchers.get(deps.db);
+  let n = 0;
+  for (let lane = 0; lane < ONE_TRIP_LANES; lane++) n += batcher?.waiting(`${oneTripKey(tenantId, eventId.toLowerCase())}/${lane}`) ?? 0;
+  return n;
+}
+
+/**
+ * Issue 23 (bo4): several one-trip sales of one event in ONE message: BEGIN, the check of each kept
+ * snapshot they were priced from (once per snapshot), each sale's order with its lines, tickets, jobs
+ * and event (in the order of their keys, so that two batches never wait for each other's keys
+ * crosswise), the sellers' drawers, ONE take of them all and their orders paid
+ * (repository.ts takeAndPayBatchSql), COMMIT. All or nothing: any refusal of any of them (a kept
+ * snapshot out of date, a key taken, no open drawer, sold out) raises, nothing is written, and the
+ * batcher makes each sale again alone (sellAloneInOneTrip), whose answer is then each one's.
+ */
+async function sellBatchInOneTrip(deps: Deps, batch: OneTripSale[]): Promise<OneTripResult[]> {
+  const first = batch[0]!.sale;
+  const tenantId = first.ctx.tenantId;
+  const sales = batch.map((b, i) => ({ ...b, i, rows: saleRows(b.sale) }));
+  sales.sort((a, b) => (a.sale.input.idempotencyKey < b.sale.input.idempotencyKey ? -1 : a.sale.input.idempotencyKey > b.sale.input.idempotencyKey ? 1 : a.i - b.i));
+  const checks = new Map<string, ReturnType<typeof repo.snapshotUnchangedSql>>();
+  for (const { sale, keptVersion } of sales) {
+    if (keptVersion === undefined) continue;
+    const code = sale.input.discountCode ?? null;
+    const key = `${code ?? ''}\u0000${keptVersion}`;
+    if (!checks.has(key)) checks.set(key, repo.snapshotUnchangedSql(checkoutSnapshotVersionSql({ tenantId, eventId: sale.snapshot.event.id, discountCode: code }), keptVersion));
+  }
+  const ran = await runInOneTrip(deps.db, [
+    ...checks.values(),
+    ...sales.map(({ rows: { order, soldLines, ticketRows, paidAt, provider } }) => repo.insertSaleSql(order, soldLines, ticketRows, paidFollowUpCtes({ order, paidAt, provider }, 'o'))),
+    repo.takeAndPayBatchSql(
+      tenantId,
+      sales.map(({ sale, rows: { paidAt, provider } }) => ({
+        item: takeItemOf(sale),
+        paid: { tenantId, orderId: sale.orderId, paidAt, provider, paymentMethod: sale.input.paymentMethod },
+        drawer: sale.input.paymentMethod === 'cash' ? { userId: sale.ctx.user.id, movementId: randomUUID(), amount: sale.priced.totalAmount } : undefined,
+      })),
+    ),
+  ]);
+  if (!ran) return batch.map(() => undefined);
+  return batch.map(({ sale }, i) => {
+    const { order, ticketRows } = sales.find((x) => x.i === i)!.rows;
+    return {
+      order: { ...order, paymentMethod: sale.input.paymentMethod },
+      tickets: ticketRows.map((t) => ({ ticketUid: t.ticketUid, ticketTypeName: t.ticketTypeName, used: false, seatLabel: null })),
+    };
+  });
+}
+
+/** One sale in one trip (issue 23 perreq, bo3): sellInOneTrip for a sale that goes alone. */
+async function sellAloneInOneTrip(deps: Deps, p: SellInTx, keptVersion?: string): Promise<OneTripResult> {
   const { ctx, snapshot, input, lines, priced, orderId } = p;
   const method = input.paymentMethod;
   const { order, soldLines, ticketRows, paidAt, provider } = saleRows(p);

@@ -122,6 +122,31 @@ export function drawerMoveCtes(p: DrawerMove): SQL {
       returning 1)`;
 }
 
+/** One sale's cash into its seller's open drawer, as drawersMoveCtes takes it. */
+export type SaleCashMove = { userId: string; id: string; orderId: string; amount: number };
+
+/**
+ * drawerMoveCtes for several box-office cash sales of one batch (issue 23 bo4): `mv` the moves,
+ * `d` the sellers' open drawers locked in id order (the lock order among drawers, kind 2a), and `m`
+ * each sale's movement into its seller's drawer (none of 0). A move whose seller has no open drawer
+ * has no row of `d` (the caller refuses the batch then).
+ */
+export function drawersMoveCtes(tenantId: string, moves: SaleCashMove[]): SQL {
+  const rows = JSON.stringify(moves.map((x) => ({ user_id: x.userId, id: x.id, order_id: x.orderId, amount: x.amount })));
+  return sql`mv as (
+      select * from jsonb_to_recordset(${rows}::jsonb) as x(user_id uuid, id uuid, order_id uuid, amount int)),
+    d as (
+      select id, user_id from ${cashDrawers}
+      where tenant_id = ${tenantId}::uuid and closed_at is null and user_id in (select user_id from mv)
+      order by id
+      for update),
+    m as (
+      insert into ${cashDrawerMovements} (tenant_id, id, drawer_id, kind, order_id, refund_id, amount)
+      select ${tenantId}::uuid, mv.id, d.id, 'sale', mv.order_id, null, mv.amount
+      from mv join d on d.user_id = mv.user_id where mv.amount <> 0
+      returning 1)`;
+}
+
 export async function lockOpenDrawerAndMove(tx: Tx, p: DrawerMove): Promise<string | undefined> {
   const res = (await tx.execute(sql`
     with ${drawerMoveCtes(p)}
