@@ -208,23 +208,37 @@ export function createMailer(opts: {
 
 /**
  * Mailer.send as data-modifying CTEs of one statement (issue 26 "mail2": the fulfilment writes its
- * completion and its mail in one statement): the outbox row and its delivery job (MAIL_JOB, the same
- * dedupe key), written once for each row of the CTE `after` (at most one; none writes nothing). The
- * reply-to defaults, as in send, to the tenant's contact e-mail, read in the statement. Put it in a
- * WITH list after `after`.
+ * completion and its mail in one statement; "mail4": a batch's mails in one): each item's outbox row
+ * and its delivery job (MAIL_JOB, the same dedupe key), written when its `when` is among the values of
+ * column `column` of the CTE `after` (an item whose `when` is not there writes nothing). The reply-to
+ * defaults, as in send, to the tenant's contact e-mail, read in the statement. Put it in a WITH list
+ * after `after`.
  */
-export function outboxCtes(id: string, message: MailMessage, after: string): SQL {
-  const from = sql.raw(after);
-  const replyTo =
-    message.replyTo != null ? sql`${message.replyTo}::text` : message.tenantId ? sql`(select nullif(t.email, '') from tenants t where t.id = ${message.tenantId}::uuid)` : sql`null::text`;
+export function outboxCtes(items: ReadonlyArray<{ id: string; message: MailMessage; when: string }>, after: string, column: string): SQL {
+  const rows = JSON.stringify(
+    items.map(({ id, message, when }) => ({
+      id,
+      when,
+      tenantId: message.tenantId ?? null,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html ?? null,
+      replyTo: message.replyTo ?? null,
+      attachments: message.attachments ?? [],
+      headers: message.headers ?? null,
+    })),
+  );
+  const x = sql`jsonb_to_recordset(${rows}::jsonb) as x(id uuid, "when" text, "tenantId" uuid, "to" text, subject text, text text, html text, "replyTo" text, attachments jsonb, headers jsonb)`;
+  const written = sql`x."when" in (select ${sql.identifier(column)}::text from ${sql.identifier(after)})`;
   return sql`mail_outbox as (
       insert into outbox (id, tenant_id, "to", subject, text, html, reply_to, attachments, headers)
-      select ${id}::uuid, ${message.tenantId ?? null}::uuid, ${message.to}, ${message.subject}, ${message.text}, ${message.html ?? null}, ${replyTo},
-        ${JSON.stringify(message.attachments ?? [])}::jsonb, ${message.headers ? JSON.stringify(message.headers) : null}::jsonb
-      from ${from}),
+      select x.id, x."tenantId", x."to", x.subject, x.text, x.html,
+        coalesce(x."replyTo", (select nullif(t.email, '') from tenants t where t.id = x."tenantId")), x.attachments, x.headers
+      from ${x} where ${written}),
     mail_job as (
       insert into jobs (name, payload, run_at, dedupe_key, max_attempts)
-      select ${MAIL_JOB}, ${JSON.stringify({ id })}::jsonb, now(), ${`mail:${id}`}, 8 from ${from}
+      select ${MAIL_JOB}, jsonb_build_object('id', x.id), now(), 'mail:' || x.id, 8 from ${x} where ${written}
       on conflict (dedupe_key) do nothing)`;
 }
 
