@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { givenTenant, startServer, type TestServer } from '../../test/harness.js';
 import { outbox, tenants } from '../db/schema/index.js';
 import { smtpSink } from '../../test/fixtures/smtp-sink.js';
-import { MAIL_WORKERS, pooledSmtpUrl } from './mail.js';
+import { createJobs } from './jobs.js';
+import { createMailer, MAIL_JOB, MAIL_WORKERS, pooledSmtpUrl } from './mail.js';
 
 let sink: Awaited<ReturnType<typeof smtpSink>>;
 let server: TestServer;
@@ -42,6 +43,46 @@ describe('mail through SMTP (SMTP_URL set)', () => {
     expect(row!.status).toBe('sent');
     expect(row!.sentAt).toBeInstanceOf(Date);
     expect(row!.text).not.toContain('123456');
+  });
+
+  it('mail jobs run at once read their outbox rows together (issue 26 "mail4"): one read for the first, one for all the others', async () => {
+    // A mailer on a worker of this test's own (its mail lane, MAIL_LANE at once), whose database calls are counted.
+    const database = server.app.deps.db;
+    const calls = { select: 0, update: 0 };
+    const counted = new Proxy(database, {
+      get(target, prop, receiver) {
+        const v = Reflect.get(target, prop, receiver);
+        if ((prop === 'select' || prop === 'update') && typeof v === 'function')
+          return (...a: unknown[]) => {
+            calls[prop]++;
+            return v.apply(target, a);
+          };
+        return v;
+      },
+    });
+    const worker = createJobs(database, server.app.log, 60_000, { kinds: [MAIL_JOB] });
+    const mailer = createMailer({ db: counted, jobs: worker, storage: server.app.deps.storage, log: server.app.log, smtpUrl: `smtp://127.0.0.1:${sink.port}`, from: 'tickets@example.test' });
+    const ids = await database.transaction(async (tx) => {
+      const out: string[] = [];
+      for (let i = 0; i < 8; i++) out.push(await mailer.send(tx, { to: `lane${i}@example.test`, subject: `Mail ${i}`, text: `Hello ${i}` }));
+      return out;
+    });
+    const before = sink.received.length;
+    worker.start();
+    try {
+      for (let i = 0; i < 300 && (await database.select().from(outbox).where(inArray(outbox.id, ids))).some((r) => r.status !== 'sent'); i++) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      await worker.stop();
+      mailer.close();
+    }
+    const rows = await database.select().from(outbox).where(inArray(outbox.id, ids));
+    expect(rows.map((r) => r.status)).toEqual(ids.map(() => 'sent'));
+    expect(sink.received.length - before).toBe(8);
+    // Eight jobs started at once: two reads (one job's alone, then the seven others' together) where
+    // each job read its own row before; their marks as sent in at most as many statements as jobs.
+    expect(calls.select).toBe(2);
+    expect(calls.update).toBeGreaterThanOrEqual(1);
+    expect(calls.update).toBeLessThanOrEqual(8);
   });
 
   it("sets Reply-To to the tenant's contact e-mail on every mail sent on its behalf, and to none otherwise", async () => {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Db, DbOrTx } from '../db/client.js';
 import { outbox, tenants } from '../db/schema/index.js';
+import { createBatcher } from './batcher.js';
 import type { Jobs } from './jobs.js';
 import type { Storage } from './storage.js';
 
@@ -69,8 +70,14 @@ export type Mailer = {
 
 export const MAIL_JOB = 'mail.deliver';
 
-/** Mail deliveries running at once on a node (its mail lane), and so the SMTP connections it keeps open. */
+/** The SMTP connections a node keeps open (nodemailer's pool): mail deliveries sent at once. */
 export const MAIL_WORKERS = 4;
+/**
+ * Mail jobs running at once on a node (its mail lane; their messages wait for a connection of the
+ * pool). More than the connections so that the jobs' reads of their outbox rows and their marks as
+ * sent go several in one statement (issue 26 "mail4").
+ */
+export const MAIL_LANE = 16;
 
 /** Messages composed ahead and waiting for their job, at most (beyond it a job composes its own), and for how long. */
 export const PREPARED_MAX = 2_000;
@@ -103,15 +110,27 @@ export function createMailer(opts: {
   const transport = opts.smtpUrl ? nodemailer.createTransport(pooledSmtpUrl(opts.smtpUrl)) : null;
   // Mails run in a lane of their own (MAIL_WORKERS at once), so that a sale's ticket mails wait neither
   // behind each other nor behind the PDFs and payments of the main loop (bench/README.md "From payment to ticket mail").
-  opts.jobs.lane([MAIL_JOB], MAIL_WORKERS);
+  opts.jobs.lane([MAIL_JOB], MAIL_LANE);
 
   let compose: Composer | null = null;
   /** Messages composed ahead (prepare), by outbox id, with when they expire. */
   const prepared = new Map<string, { composed: Composed; until: number }>();
   const toBuffer = (b: Uint8Array) => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
   const SENT_PLACEHOLDER = '(delivered through SMTP; the content is not kept)';
+  // Issue 26 "mail4": the mail jobs running at once read their outbox rows, and mark them sent (or
+  // kept), several in one statement: a statement's requests wait while the one before it runs, then
+  // go together (platform/batcher.ts; a batch that fails runs each request alone).
+  const rows = createBatcher<string, typeof outbox.$inferSelect | undefined>(async (_key, ids) => {
+    const found = await opts.db.select().from(outbox).where(inArray(outbox.id, ids));
+    return ids.map((id) => found.find((m) => m.id === id));
+  }, 64);
+  const marks = createBatcher<string, true>(async (status, ids) => {
+    const set = status === 'sent' ? { status: 'sent' as const, sentAt: new Date(), text: SENT_PLACEHOLDER, html: null } : { status: 'kept' as const };
+    await opts.db.update(outbox).set(set).where(inArray(outbox.id, ids));
+    return ids.map(() => true as const);
+  }, 64);
   opts.jobs.register(MAIL_JOB, async ({ id }: { id: string }) => {
-    const [message] = await opts.db.select().from(outbox).where(eq(outbox.id, id));
+    const message = await rows.submit('', id);
     const kept = prepared.get(id);
     prepared.delete(id);
     const ahead = kept && kept.until >= Date.now() ? kept : undefined;
@@ -119,13 +138,13 @@ export function createMailer(opts: {
     if (transport && ahead) {
       // Composed ahead by the run that wrote the row (from the same fields and attachments): sent as is.
       await transport.sendMail({ envelope: ahead.composed.envelope, raw: toBuffer(ahead.composed.raw) });
-      await opts.db.update(outbox).set({ status: 'sent', sentAt: new Date(), text: SENT_PLACEHOLDER, html: null }).where(eq(outbox.id, id));
+      await marks.submit('sent', id);
       return;
     }
     if (!transport) {
       const links = message.text.match(/https?:\/\/\S+/g) ?? [];
       opts.log.info({ to: message.to, subject: message.subject, links }, 'mail kept in outbox (no SMTP_URL)');
-      await opts.db.update(outbox).set({ status: 'kept' }).where(eq(outbox.id, id));
+      await marks.submit('kept', id);
       return;
     }
     const attachments = await Promise.all(
@@ -148,7 +167,7 @@ export function createMailer(opts: {
       await transport.sendMail({ ...mail, attachments: attachments.map((a) => ({ ...a, content: Buffer.isBuffer(a.content) ? a.content : Buffer.from(a.content) })) });
     }
     // Once delivered, the body (codes, links) is not kept: only the recipient should hold it.
-    await opts.db.update(outbox).set({ status: 'sent', sentAt: new Date(), text: SENT_PLACEHOLDER, html: null }).where(eq(outbox.id, id));
+    await marks.submit('sent', id);
   });
 
   const composeInputOf = (id: string, message: MailMessage, attachments: Uint8Array[]): ComposeInput => ({
@@ -208,23 +227,37 @@ export function createMailer(opts: {
 
 /**
  * Mailer.send as data-modifying CTEs of one statement (issue 26 "mail2": the fulfilment writes its
- * completion and its mail in one statement): the outbox row and its delivery job (MAIL_JOB, the same
- * dedupe key), written once for each row of the CTE `after` (at most one; none writes nothing). The
- * reply-to defaults, as in send, to the tenant's contact e-mail, read in the statement. Put it in a
- * WITH list after `after`.
+ * completion and its mail in one statement; "mail4": a batch's mails in one): each item's outbox row
+ * and its delivery job (MAIL_JOB, the same dedupe key), written when its `when` is among the values of
+ * column `column` of the CTE `after` (an item whose `when` is not there writes nothing). The reply-to
+ * defaults, as in send, to the tenant's contact e-mail, read in the statement. Put it in a WITH list
+ * after `after`.
  */
-export function outboxCtes(id: string, message: MailMessage, after: string): SQL {
-  const from = sql.raw(after);
-  const replyTo =
-    message.replyTo != null ? sql`${message.replyTo}::text` : message.tenantId ? sql`(select nullif(t.email, '') from tenants t where t.id = ${message.tenantId}::uuid)` : sql`null::text`;
+export function outboxCtes(items: ReadonlyArray<{ id: string; message: MailMessage; when: string }>, after: string, column: string): SQL {
+  const rows = JSON.stringify(
+    items.map(({ id, message, when }) => ({
+      id,
+      when,
+      tenantId: message.tenantId ?? null,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html ?? null,
+      replyTo: message.replyTo ?? null,
+      attachments: message.attachments ?? [],
+      headers: message.headers ?? null,
+    })),
+  );
+  const x = sql`jsonb_to_recordset(${rows}::jsonb) as x(id uuid, "when" text, "tenantId" uuid, "to" text, subject text, text text, html text, "replyTo" text, attachments jsonb, headers jsonb)`;
+  const written = sql`x."when" in (select ${sql.identifier(column)}::text from ${sql.identifier(after)})`;
   return sql`mail_outbox as (
       insert into outbox (id, tenant_id, "to", subject, text, html, reply_to, attachments, headers)
-      select ${id}::uuid, ${message.tenantId ?? null}::uuid, ${message.to}, ${message.subject}, ${message.text}, ${message.html ?? null}, ${replyTo},
-        ${JSON.stringify(message.attachments ?? [])}::jsonb, ${message.headers ? JSON.stringify(message.headers) : null}::jsonb
-      from ${from}),
+      select x.id, x."tenantId", x."to", x.subject, x.text, x.html,
+        coalesce(x."replyTo", (select nullif(t.email, '') from tenants t where t.id = x."tenantId")), x.attachments, x.headers
+      from ${x} where ${written}),
     mail_job as (
       insert into jobs (name, payload, run_at, dedupe_key, max_attempts)
-      select ${MAIL_JOB}, ${JSON.stringify({ id })}::jsonb, now(), ${`mail:${id}`}, 8 from ${from}
+      select ${MAIL_JOB}, jsonb_build_object('id', x.id), now(), 'mail:' || x.id, 8 from ${x} where ${written}
       on conflict (dedupe_key) do nothing)`;
 }
 

@@ -5,7 +5,7 @@ import { jobs, orderLinks, orders, outbox, subscribers, tickets } from '../../db
 import { givenHeldOrder, givenTenant, startServer, type GivenTenant, type TestServer } from '../../../test/harness.js';
 import { signTestWebhook } from '../../platform/payments/test-driver.js';
 import { findPaySession, payTestSession, receiveWebhook } from '../payments/service.js';
-import { fulfilOrder } from './service.js';
+import { fulfilOrder, fulfilOrders } from './service.js';
 
 // Issue 26 "mail2": a paid order's fulfilment in as few statements as its rules allow (the main
 // thread's CPU per order mailed was mostly building and answering statements; bench/fulfilment.ts).
@@ -81,6 +81,54 @@ describe('what a fulfilment costs (issue 26 "mail2")', () => {
     expect(await db().select().from(tickets).where(eq(tickets.orderId, order.orderId))).toHaveLength(order.seats);
     expect(await db().select().from(outbox).where(eq(outbox.to, order.email))).toHaveLength(1);
     expect(await db().select().from(orderLinks).where(eq(orderLinks.orderId, order.orderId))).toHaveLength(1);
+  });
+});
+
+describe('fulfilment in batches (issue 26 "mail4")', () => {
+  it('fulfils a batch of orders in the statements of one: begin, the orders locked, their tickets, commit, and one completion', async () => {
+    const batch = await Promise.all(
+      [1, 2, 3].map((i) => givenHeldOrder(server, tenant.id, { status: 'processing', optInEmail: i === 2, lines: [{ name: 'Floor', price: 2500, quantity: i }] })),
+    );
+    const { result, texts } = await statementsDuring(() => fulfilOrders(server.app.deps, batch.map((o) => ({ tenantId: tenant.id, orderId: o.orderId }))));
+    expect(result).toEqual(['completed', 'completed', 'completed']);
+    expect(texts.length, texts.join('\n')).toBe(5);
+    expect(texts[0]).toBe('begin');
+    expect(texts[3]).toBe('commit');
+    for (const [i, o] of batch.entries()) {
+      expect(await db().select().from(tickets).where(eq(tickets.orderId, o.orderId))).toHaveLength(i + 1);
+      const mails = await db().select().from(outbox).where(eq(outbox.to, o.email));
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.text).toContain(o.orderUid);
+      expect(await db().select().from(jobs).where(eq(jobs.dedupeKey, `mail:${mails[0]!.id}`))).toHaveLength(1);
+      expect(await db().select().from(orderLinks).where(eq(orderLinks.orderId, o.orderId))).toHaveLength(1);
+    }
+    expect(await db().select().from(subscribers).where(and(eq(subscribers.tenantId, tenant.id), eq(subscribers.eventId, batch[1]!.eventId)))).toHaveLength(1);
+  });
+
+  it('batches that share orders, run at once, neither deadlock nor fulfil an order twice (the orders locked by id in each)', async () => {
+    for (let round = 0; round < 3; round++) {
+      const o = await Promise.all([1, 2, 3, 4, 5].map(() => givenHeldOrder(server, tenant.id, { status: 'processing' })));
+      const req = (...xs: number[]) => xs.map((i) => ({ tenantId: tenant.id, orderId: o[i]!.orderId }));
+      const runs = await Promise.all([
+        fulfilOrders(server.app.deps, req(0, 1, 2, 3)),
+        fulfilOrders(server.app.deps, req(3, 2, 1, 0)),
+        fulfilOrders(server.app.deps, req(4, 1)),
+        fulfilOrders(server.app.deps, req(2, 4, 0)),
+        fulfilOrder({ deps: server.app.deps, tenantId: tenant.id, orderId: o[2]!.orderId }).then((r) => [r]),
+      ]);
+      const all = runs.flat();
+      expect(all.filter((r) => r instanceof Error)).toEqual([]);
+      // Each order completed by exactly one of the runs that asked for it.
+      const asked = [[0, 1, 2, 3], [3, 2, 1, 0], [4, 1], [2, 4, 0], [2]];
+      for (let i = 0; i < 5; i++) {
+        const completions = asked.flatMap((xs, r) => xs.map((x, j) => (x === i ? runs[r]![j] : null))).filter((r) => r === 'completed');
+        expect(completions, `order ${i}, round ${round}`).toHaveLength(1);
+        expect(await db().select().from(tickets).where(eq(tickets.orderId, o[i]!.orderId))).toHaveLength(o[i]!.seats);
+        expect(await db().select().from(outbox).where(eq(outbox.to, o[i]!.email))).toHaveLength(1);
+        expect(await db().select().from(orderLinks).where(eq(orderLinks.orderId, o[i]!.orderId))).toHaveLength(1);
+        expect((await db().select().from(orders).where(eq(orders.id, o[i]!.orderId)))[0]!.status).toBe('completed');
+      }
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, getTableColumns, inArray, lt, ne, sql, type SQL } from 'drizzle-orm';
-import { rowBool, type DbOrTx, type Tx } from '../../db/client.js';
+import { type DbOrTx, type Tx } from '../../db/client.js';
 import { events, eventTransferSettings, orderActions, orderLines, orderLinks, orders, refunds, subscribers, tenants, tickets, ticketTransfers } from '../../db/schema/index.js';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -228,6 +228,18 @@ export type FulfilmentRead = {
  * locked; the others do not change while an order is paid (attendees are edited under the order's lock).
  */
 export async function lockForFulfilment(tx: Tx, tenantId: string, orderId: string): Promise<FulfilmentRead | null> {
+  return (await lockManyForFulfilment(tx, [{ tenantId, orderId }]))[0] ?? null;
+}
+
+/**
+ * lockForFulfilment for a batch of orders (issue 26 "mail4"), in one statement: the orders are locked
+ * in order-id order (the lock order among orders: the sort is under the lock, so two batches that
+ * share orders take them in the same order), each with what its fulfilment reads; orders the tenant
+ * does not have are left out. Answered in order-id order.
+ */
+export async function lockManyForFulfilment(tx: Tx, keys: ReadonlyArray<{ tenantId: string; orderId: string }>): Promise<FulfilmentRead[]> {
+  if (keys.length === 0) return [];
+  const wanted = JSON.stringify(keys.map((k) => ({ t: k.tenantId, o: k.orderId })));
   const res = (await tx.execute(sql`
     select row_to_json(o)::text as o,
       (select row_to_json(e)::text from events e where e.tenant_id = o.tenant_id and e.id = o.event_id) as e,
@@ -237,17 +249,17 @@ export async function lockForFulfilment(tx: Tx, tenantId: string, orderId: strin
         from order_lines l where l.tenant_id = o.tenant_id and l.order_id = o.id) as l,
       (select coalesce(json_agg(json_build_object('ticketTypeId', a.ticket_type_id, 'position', a.position, 'fullName', a.full_name, 'email', a.email)), '[]')::text
         from order_attendees a where a.tenant_id = o.tenant_id and a.order_id = o.id) as a
-    from orders o where o.tenant_id = ${tenantId}::uuid and o.id = ${orderId}::uuid
+    from orders o
+    where (o.tenant_id, o.id) in (select x.t, x.o from jsonb_to_recordset(${wanted}::jsonb) as x(t uuid, o uuid))
+    order by o.id
     for update of o`)) as unknown as { rows: Array<{ o: string; e: string | null; t: string | null; l: string; a: string }> };
-  const r = res.rows[0];
-  if (!r) return null;
-  return {
+  return res.rows.map((r) => ({
     order: rowFromJson<OrderRow>(orderColumns, parsed(r.o)),
     event: r.e == null ? null : rowFromJson<EventRow>(eventColumns, parsed(r.e)),
     tenant: r.t == null ? null : parsed(r.t),
     lines: parsed(r.l),
     attendees: parsed(r.a),
-  };
+  }));
 }
 
 export type NewTicket = {
@@ -277,58 +289,108 @@ export async function issueTicketsOnce(
   rows: NewTicket[],
   ties: Array<{ ticketTypeId: string; position: number; ticketId: string }>,
 ): Promise<Map<string, string | null> | null> {
-  const tie: SQL = ties.length
-    ? sql`, tie as (
-        update order_attendees a set ticket_id = x."ticketId"
-        from jsonb_to_recordset(${JSON.stringify(ties)}::jsonb) as x("ticketTypeId" uuid, position int, "ticketId" uuid)
-        where a.tenant_id = ${tenantId}::uuid and a.order_id = ${orderId}::uuid and a.ticket_type_id = x."ticketTypeId" and a.position = x.position
-          and exists (select 1 from ins))`
-    : sql``;
-  const res = (await tx.execute(sql`
-    with had as (select exists (select 1 from tickets where tenant_id = ${tenantId}::uuid and order_id = ${orderId}::uuid) as had),
-    ins as (
-      insert into tickets (tenant_id, id, ticket_uid, order_id, event_id, ticket_type_id, ticket_type_name, price, full_name, email, contact_number)
-      select ${tenantId}::uuid, x.id, x."ticketUid", ${orderId}::uuid, x."eventId", x."ticketTypeId", x."ticketTypeName", x.price, x."fullName", x.email, x."contactNumber"
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(id uuid, "ticketUid" text, "eventId" uuid, "ticketTypeId" uuid, "ticketTypeName" text,
-        price int, "fullName" text, email text, "contactNumber" text)
-      where not (select had from had)
-      returning id, seat_label)${tie}
-    select (select had from had) as had, (select coalesce(json_agg(json_build_object('id', id, 'seatLabel', seat_label)), '[]')::text from ins) as issued`)) as unknown as {
-    rows: Array<{ had: boolean | string; issued: string }>;
-  };
-  const r = res.rows[0]!;
-  if (rowBool(r.had)) return null;
-  return new Map((parsed(r.issued) as Array<{ id: string; seatLabel: string | null }>).map((t) => [t.id, t.seatLabel]));
+  return (await issueManyTicketsOnce(tx, [{ tenantId, orderId, rows, ties }])).get(orderId) ?? null;
 }
 
 /**
- * processing -> completed, and with it, in the same statement, what the completion writes: `ctes`
- * (data-modifying CTEs that write once for each row of the CTE `done`: the order link, the mail, the
- * opt-in). False when another run completed it first (and then nothing is written).
+ * issueTicketsOnce for a batch of orders (issue 26 "mail4"), all locked by the caller, in one
+ * statement: each order's tickets are written unless that order has some already. Answers, by order
+ * id, null for an order that had tickets (nothing of it written), else its new tickets' seat labels.
  */
-export async function completeWithCtes(db: DbOrTx, tenantId: string, orderId: string, ctes: SQL[]): Promise<boolean> {
+export async function issueManyTicketsOnce(
+  tx: Tx,
+  orders: ReadonlyArray<{ tenantId: string; orderId: string; rows: NewTicket[]; ties: Array<{ ticketTypeId: string; position: number; ticketId: string }> }>,
+): Promise<Map<string, Map<string, string | null> | null>> {
+  const out = new Map<string, Map<string, string | null> | null>();
+  if (orders.length === 0) return out;
+  const keys = JSON.stringify(orders.map((o) => ({ t: o.tenantId, o: o.orderId })));
+  const rows = JSON.stringify(orders.flatMap((o) => o.rows.map((r) => ({ ...r, tenantId: o.tenantId, orderId: o.orderId }))));
+  const ties = orders.flatMap((o) => o.ties.map((t) => ({ ...t, tenantId: o.tenantId, orderId: o.orderId })));
+  const tie: SQL = ties.length
+    ? sql`, tie as (
+        update order_attendees a set ticket_id = x."ticketId"
+        from jsonb_to_recordset(${JSON.stringify(ties)}::jsonb) as x("tenantId" uuid, "orderId" uuid, "ticketTypeId" uuid, position int, "ticketId" uuid)
+        where a.tenant_id = x."tenantId" and a.order_id = x."orderId" and a.ticket_type_id = x."ticketTypeId" and a.position = x.position
+          and x."orderId" in (select order_id from ins))`
+    : sql``;
+  const res = (await tx.execute(sql`
+    with had as (
+      select distinct k.o as order_id from jsonb_to_recordset(${keys}::jsonb) as k(t uuid, o uuid)
+      where exists (select 1 from tickets where tenant_id = k.t and order_id = k.o)),
+    ins as (
+      insert into tickets (tenant_id, id, ticket_uid, order_id, event_id, ticket_type_id, ticket_type_name, price, full_name, email, contact_number)
+      select x."tenantId", x.id, x."ticketUid", x."orderId", x."eventId", x."ticketTypeId", x."ticketTypeName", x.price, x."fullName", x.email, x."contactNumber"
+      from jsonb_to_recordset(${rows}::jsonb) as x("tenantId" uuid, "orderId" uuid, id uuid, "ticketUid" text, "eventId" uuid, "ticketTypeId" uuid, "ticketTypeName" text,
+        price int, "fullName" text, email text, "contactNumber" text)
+      where x."orderId" not in (select order_id from had)
+      returning order_id, id, seat_label)${tie}
+    select (select coalesce(json_agg(order_id), '[]')::text from had) as had,
+      (select coalesce(json_agg(json_build_object('orderId', order_id, 'id', id, 'seatLabel', seat_label)), '[]')::text from ins) as issued`)) as unknown as {
+    rows: Array<{ had: string; issued: string }>;
+  };
+  const r = res.rows[0]!;
+  const had = new Set(parsed(r.had) as string[]);
+  for (const o of orders) out.set(o.orderId, had.has(o.orderId) ? null : new Map());
+  for (const t of parsed(r.issued) as Array<{ orderId: string; id: string; seatLabel: string | null }>) out.get(t.orderId)?.set(t.id, t.seatLabel);
+  return out;
+}
+
+/** What one order's completion writes with it (issue 26 "mail2"), each only when that order completes. */
+export type Completion = {
+  tenantId: string;
+  orderId: string;
+  /** The mail's order link (its token's hash). */
+  link?: { tokenHash: string };
+  /** The buyer's opt-ins (addSubscriber's rule). */
+  subscriber?: { eventId: string; email: string; optInEmail: boolean; optInText: boolean; phone: string | null };
+};
+
+/**
+ * processing -> completed for a batch of orders (issue 26 "mail4"; one order is a batch of one), and
+ * with it, in the same statement, what each completion writes: its order link, its opt-in, and the
+ * CTEs `more` (data-modifying, written for the orders in the CTE `done`, column `id`: the mails).
+ * The orders are locked in order-id order (the lock order among orders) before they are updated;
+ * an order another run completed first is left out, and nothing of it is written. Answers the ids of
+ * the orders this statement completed.
+ */
+export async function completeMany(db: DbOrTx, items: ReadonlyArray<Completion>, more: SQL[] = []): Promise<Set<string>> {
+  if (items.length === 0) return new Set();
+  const keys = JSON.stringify(items.map((c) => ({ t: c.tenantId, o: c.orderId })));
+  const ctes: SQL[] = [...more];
+  const links = items.filter((c) => c.link).map((c) => ({ t: c.tenantId, o: c.orderId, h: c.link!.tokenHash }));
+  if (links.length) {
+    ctes.push(sql`order_link as (
+      insert into order_links (tenant_id, token_hash, order_id)
+      select x.t, x.h, x.o from jsonb_to_recordset(${JSON.stringify(links)}::jsonb) as x(t uuid, o uuid, h text)
+      where x.o in (select id from done))`);
+  }
+  // addSubscriber's rule, once per address and event (two orders of one buyer in a batch are one row:
+  // the opt-ins added up, the later order's mobile number kept).
+  const subs = items
+    .filter((c) => c.subscriber)
+    .map((c, n) => ({ n, id: randomUUID(), t: c.tenantId, o: c.orderId, e: c.subscriber!.eventId, email: c.subscriber!.email.toLowerCase(), oe: c.subscriber!.optInEmail, ot: c.subscriber!.optInText, p: c.subscriber!.optInText ? c.subscriber!.phone : null }));
+  if (subs.length) {
+    ctes.push(sql`subscriber as (
+      insert into subscribers (tenant_id, id, event_id, email, opt_in_email, opt_in_text, phone)
+      select x.t, (array_agg(x.id order by x.n))[1], x.e, x.email, bool_or(x.oe), bool_or(x.ot), (array_agg(x.p order by x.n desc) filter (where x.p is not null))[1]
+      from jsonb_to_recordset(${JSON.stringify(subs)}::jsonb) as x(n int, id uuid, t uuid, o uuid, e uuid, email text, oe boolean, ot boolean, p text)
+      where x.o in (select id from done)
+      group by x.t, x.e, x.email
+      on conflict (tenant_id, event_id, email) do update set
+        opt_in_email = subscribers.opt_in_email or excluded.opt_in_email,
+        opt_in_text = subscribers.opt_in_text or excluded.opt_in_text,
+        phone = coalesce(excluded.phone, subscribers.phone))`);
+  }
   const res = (await db.execute(sql`
-    with done as (
-      update orders set status = 'completed', updated_at = now()
-      where tenant_id = ${tenantId}::uuid and id = ${orderId}::uuid and status = 'processing'
-      returning id)${ctes.length ? sql`, ${sql.join(ctes, sql`, `)}` : sql``}
-    select count(*)::int as n from done`)) as unknown as { rows: Array<{ n: number | string }> };
-  return Number(res.rows[0]?.n ?? 0) === 1;
-}
-
-/** insertOrderLink as a CTE written once for each row of `after`. */
-export function orderLinkCte(link: { tenantId: string; orderId: string; tokenHash: string }, after: string): SQL {
-  return sql`order_link as (insert into order_links (tenant_id, token_hash, order_id) select ${link.tenantId}::uuid, ${link.tokenHash}, ${link.orderId}::uuid from ${sql.raw(after)})`;
-}
-
-/** addSubscriber as a CTE written once for each row of `after`. */
-export function subscriberCte(s: { tenantId: string; eventId: string; email: string; optInEmail: boolean; optInText: boolean; phone: string | null }, after: string): SQL {
-  const phone = s.optInText ? s.phone : null;
-  return sql`subscriber as (
-    insert into subscribers (tenant_id, id, event_id, email, opt_in_email, opt_in_text, phone)
-    select ${s.tenantId}::uuid, ${randomUUID()}::uuid, ${s.eventId}::uuid, ${s.email.toLowerCase()}, ${s.optInEmail}, ${s.optInText}, ${phone}::text from ${sql.raw(after)}
-    on conflict (tenant_id, event_id, email) do update set
-      opt_in_email = subscribers.opt_in_email or excluded.opt_in_email,
-      opt_in_text = subscribers.opt_in_text or excluded.opt_in_text,
-      phone = coalesce(excluded.phone, subscribers.phone))`;
+    with locked as (
+      select o.tenant_id, o.id from orders o
+      where (o.tenant_id, o.id) in (select k.t, k.o from jsonb_to_recordset(${keys}::jsonb) as k(t uuid, o uuid)) and o.status = 'processing'
+      order by o.id
+      for update of o),
+    done as (
+      update orders o set status = 'completed', updated_at = now()
+      from locked l where o.tenant_id = l.tenant_id and o.id = l.id and o.status = 'processing'
+      returning o.id)${ctes.length ? sql`, ${sql.join(ctes, sql`, `)}` : sql``}
+    select coalesce(json_agg(id), '[]')::text as done from done`)) as unknown as { rows: Array<{ done: string }> };
+  return new Set(parsed(res.rows[0]?.done ?? '[]') as string[]);
 }

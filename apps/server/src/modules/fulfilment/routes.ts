@@ -13,15 +13,20 @@ import {
   downloadTickets,
   FULFIL_JOB,
   FULFIL_RECONCILE_JOB,
-  fulfilOrder,
+  fulfilmentBatches,
   reconcileFulfilment,
   resendTickets,
   scheduleFulfilmentReconcile,
 } from './service.js';
 
 const RECONCILE_FIRST_DELAY_MS = 60_000;
-/** Orders fulfilled at once on a node besides the main loop; their PDFs are built on the PDF worker threads (pdf-workers.ts). */
-const FULFIL_WORKERS = 2;
+/**
+ * Orders fulfilled together in one batch (issue 26 "mail4": the statements of one order serve them
+ * all), and batches at once on a node besides the main loop (their PDFs are built on the PDF worker
+ * threads, pdf-workers.ts): the fulfil lane runs up to FULFIL_BATCH * FULFIL_BATCHES jobs at once.
+ */
+export const FULFIL_BATCH = 16;
+const FULFIL_BATCHES = 2;
 
 const ZEventParams = z.object({ tenantId: z.string(), eventId: z.string().max(100) });
 
@@ -32,12 +37,14 @@ export function registerFulfilmentRoutes(app: FastifyInstance, deps: Deps) {
   // The mails' MIME sources on the same worker threads as the PDFs (none: composed inline).
   deps.mailer.composeWith(mailComposer());
   app.addHook('onClose', closePdfWorkers);
+  // The jobs a lane claims together (it starts them in one turn) are fulfilled in one batch.
+  const fulfil = fulfilmentBatches(deps, FULFIL_BATCH);
   deps.jobs.register(FULFIL_JOB, async ({ tenantId, orderId }: { tenantId: string; orderId: string }) => {
-    await fulfilOrder({ deps, tenantId, orderId });
+    await fulfil({ tenantId, orderId });
   });
   // Fulfilment (the PDF and .ics built, the mail queued) runs in a lane of its own as well as in the
   // main loop, so that a sale's paid orders are not fulfilled one at a time behind every other job.
-  deps.jobs.lane([FULFIL_JOB], FULFIL_WORKERS);
+  deps.jobs.lane([FULFIL_JOB], FULFIL_BATCH * FULFIL_BATCHES);
   deps.jobs.register(FULFIL_RECONCILE_JOB, async () => {
     await reconcileFulfilment({ deps });
   });

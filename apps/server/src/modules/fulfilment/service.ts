@@ -1,8 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { publicOrigin } from '../../config.js';
-import type { SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
-import { outboxCtes } from '../../platform/mail.js';
+import { outboxCtes, type MailMessage } from '../../platform/mail.js';
 import { M, RESENDS_PER_MEMBER_PER_HOUR, RESENDS_PER_ORDER_PER_HOUR, resendMemberLimit, resendOrderLimit } from '@marquee/core';
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
@@ -268,48 +267,138 @@ export function ticketRowsOf(
  * row and its delivery job in the completion's own statement, so that a mail exists exactly when the
  * order completed). Issue 26 "mail2": begin, the order locked with everything it needs read, the
  * tickets written, commit; the PDF built off the main thread; then the completion in one statement.
+ * One order is a batch of one (fulfilOrders).
  */
 export async function fulfilOrder(opts: { deps: Deps; tenantId: string; orderId: string; claim?: boolean }): Promise<'completed' | 'skipped'> {
-  const { deps, tenantId, orderId } = opts;
-  const locked = await deps.db.transaction(async (tx) => {
-    const read = await repo.lockForFulfilment(tx, tenantId, orderId);
-    if (!read || read.order.status !== 'processing') return null;
-    // Issue 24: each ticket carries its attendee's name and e-mail where the checkout asked them; the buyer's otherwise.
-    const bySlot = new Map(read.attendees.map((a) => [`${a.ticketTypeId}:${a.position}`, a]));
-    const rows = ticketRowsOf(read.order, read.lines, (ticketTypeId, position) => bySlot.get(`${ticketTypeId}:${position}`) ?? null);
-    const ties = rows.filter((t) => bySlot.has(`${t.ticketTypeId}:${t.position}`)).map((t) => ({ ticketTypeId: t.ticketTypeId, position: t.position, ticketId: t.id }));
-    const seats = await repo.issueTicketsOnce(
-      tx,
-      tenantId,
-      orderId,
-      rows.map(({ position: _, ...t }) => t),
-      ties,
-    );
-    // Tickets this run just issued are all valid and still the buyer's (none voided or passed on
-    // yet): the document is made from them, in the order ticketsOf reads them (type name, then uid).
-    const issued = seats
-      ? rows
-          .map((t) => ({ ...t, seatLabel: seats.get(t.id) ?? null }))
-          .sort((a, b) => (a.ticketTypeName === b.ticketTypeName ? (a.ticketUid < b.ticketUid ? -1 : 1) : a.ticketTypeName < b.ticketTypeName ? -1 : 1))
-      : null;
-    return { ...read, issued };
+  const [result] = await fulfilOrders(opts.deps, [{ tenantId: opts.tenantId, orderId: opts.orderId, claim: opts.claim }]);
+  if (result instanceof Error) throw result;
+  return result!;
+}
+
+export type FulfilRequest = { tenantId: string; orderId: string; claim?: boolean };
+
+/**
+ * fulfilOrder for a batch of paid orders (issue 26 "mail4"), in the statements of one: begin, the
+ * orders locked in order-id order with what they need, their tickets written (each order's unless it
+ * has some), commit; each order's PDF and mail built (on the worker threads); then one completion
+ * statement for all, with each completed order's link, mail, mail job and opt-in. Answers one result
+ * per request, in order: 'completed', 'skipped' (not processing, or another run completed it first),
+ * or the error that order failed with. One order's failure does not fail the others: its PDF or mail
+ * failing leaves it out of the completion (its job retries it), and when a statement of the batch
+ * fails, each order runs again on its own.
+ */
+export async function fulfilOrders(deps: Deps, requests: ReadonlyArray<FulfilRequest>): Promise<Array<'completed' | 'skipped' | Error>> {
+  if (requests.length === 0) return [];
+  let locked: Array<repo.FulfilmentRead & { issued: Array<repo.NewTicket & { seatLabel: string | null }> | null }>;
+  try {
+    locked = await deps.db.transaction(async (tx) => {
+      const reads = (await repo.lockManyForFulfilment(tx, requests)).filter((r) => r.order.status === 'processing');
+      const plans = reads.map((read) => {
+        // Issue 24: each ticket carries its attendee's name and e-mail where the checkout asked them; the buyer's otherwise.
+        const bySlot = new Map(read.attendees.map((a) => [`${a.ticketTypeId}:${a.position}`, a]));
+        const rows = ticketRowsOf(read.order, read.lines, (ticketTypeId, position) => bySlot.get(`${ticketTypeId}:${position}`) ?? null);
+        const ties = rows.filter((t) => bySlot.has(`${t.ticketTypeId}:${t.position}`)).map((t) => ({ ticketTypeId: t.ticketTypeId, position: t.position, ticketId: t.id }));
+        return { read, rows, ties };
+      });
+      const seats = await repo.issueManyTicketsOnce(
+        tx,
+        plans.map(({ read, rows, ties }) => ({ tenantId: read.order.tenantId, orderId: read.order.id, rows: rows.map(({ position: _, ...t }) => t), ties })),
+      );
+      return plans.map(({ read, rows }) => {
+        const issuedSeats = seats.get(read.order.id) ?? null;
+        // Tickets this run just issued are all valid and still the buyer's (none voided or passed on
+        // yet): the document is made from them, in the order ticketsOf reads them (type name, then uid).
+        const issued = issuedSeats
+          ? rows
+              .map(({ position: _, ...t }) => ({ ...t, seatLabel: issuedSeats.get(t.id) ?? null }))
+              .sort((a, b) => (a.ticketTypeName === b.ticketTypeName ? (a.ticketUid < b.ticketUid ? -1 : 1) : a.ticketTypeName < b.ticketTypeName ? -1 : 1))
+          : null;
+        return { ...read, issued };
+      });
+    });
+  } catch (err) {
+    if (requests.length === 1) return [err instanceof Error ? err : new Error(String(err))];
+    deps.log.warn({ err, orders: requests.length }, 'a fulfilment batch failed: its orders run one by one');
+    return Promise.all(requests.map(async (r) => (await fulfilOrders(deps, [r]))[0]!));
+  }
+  // By tenant and order (a request for another tenant's order is answered 'skipped', as alone).
+  const keyOf = (tenantId: string, orderId: string) => `${tenantId}:${orderId}`.toLowerCase();
+  const claimOf = new Map(requests.map((r) => [keyOf(r.tenantId, r.orderId), r.claim]));
+  // Each order's PDF and mail, built at once (on the worker threads); one failing fails only its order.
+  const built = await Promise.all(
+    locked.map(async (l) => {
+      try {
+        return await prepareFulfilment(deps, l, claimOf.get(keyOf(l.order.tenantId, l.order.id)) ?? undefined);
+      } catch (err) {
+        return err instanceof Error ? err : new Error(String(err));
+      }
+    }),
+  );
+  const ready = built.filter((b): b is PreparedFulfilment => !(b instanceof Error));
+  const completed = await completeFulfilments(deps, ready);
+  const byOrder = new Map<string, 'completed' | 'skipped' | Error>();
+  locked.forEach((l, i) => {
+    const b = built[i]!;
+    const result = b instanceof Error ? b : (completed.get(l.order.id) ?? 'skipped');
+    byOrder.set(keyOf(l.order.tenantId, l.order.id), result);
+    if (!(result instanceof Error)) deps.log.info({ orderId: l.order.id, tickets: (b as PreparedFulfilment).tickets, completed: result === 'completed' }, 'order fulfilled');
   });
-  if (!locked) return 'skipped';
+  return requests.map((r) => byOrder.get(keyOf(r.tenantId, r.orderId)) ?? 'skipped');
+}
+
+/**
+ * The fulfil job's batches (issue 26 "mail4"): the orders asked for in the same turn of the event loop
+ * (a lane starts every job it claimed at once) are fulfilled together, up to `max` a batch, each
+ * request answered with its own order's result (its own error rejects only its own job, which retries it).
+ */
+export function fulfilmentBatches(deps: Deps, max: number): (request: FulfilRequest) => Promise<'completed' | 'skipped'> {
+  let waiting: Array<{ request: FulfilRequest; resolve: (r: 'completed' | 'skipped') => void; reject: (err: unknown) => void }> = [];
+  const flush = () => {
+    const all = waiting;
+    waiting = [];
+    for (let i = 0; i < all.length; i += max) {
+      const batch = all.slice(i, i + max);
+      fulfilOrders(
+        deps,
+        batch.map((w) => w.request),
+      ).then(
+        (results) => batch.forEach((w, j) => (results[j] instanceof Error ? w.reject(results[j]) : w.resolve(results[j] as 'completed' | 'skipped'))),
+        (err) => batch.forEach((w) => w.reject(err)),
+      );
+    }
+  };
+  return (request) =>
+    new Promise((resolve, reject) => {
+      if (waiting.length === 0) setImmediate(flush);
+      waiting.push({ request, resolve, reject });
+    });
+}
+
+type PreparedFulfilment = { completion: repo.Completion; mail: { id: string; message: MailMessage } | null; preparedId: string | null; tickets: number };
+
+/** One locked order's PDF (stored), its .ics and its mail (composed ahead when it can be), and what its completion writes. */
+async function prepareFulfilment(
+  deps: Deps,
+  locked: repo.FulfilmentRead & { issued: Array<repo.NewTicket & { seatLabel: string | null }> | null },
+  claim: boolean | undefined,
+): Promise<PreparedFulfilment> {
   const { order, event, tenant } = locked;
+  const { tenantId, id: orderId } = order;
   if (!event) throw new Error(`event ${order.eventId} of order ${order.id} is missing`);
   if (!tenant) throw new Error(`tenant of order ${order.id} is missing`);
   // A run that found them issued (an earlier run died before completing) reads them as a resend does.
   const doc = locked.issued ? await ticketDocument(deps, event, order.orderUid, locked.issued) : await orderTicketDocument(deps, order, { event });
   // Rendering is the slow part: outside any transaction (on a worker thread), to a fixed key a retry overwrites.
   const pdfKey = `tickets/${tenantId}/${orderId}/tickets.pdf`;
-  const ctes: SQL[] = [];
+  const completion: repo.Completion = { tenantId, orderId };
+  let mail: PreparedFulfilment['mail'] = null;
   // Issue 26 "mail3": the tickets mail is composed with its PDF in the same worker task, and handed to
   // this process's mail job (which then neither reads the attachments back nor composes them again).
   // The outbox row is written as before (its attachments stored), so a job run elsewhere composes it.
   let preparedId: string | null = null;
   if (doc.tickets.length > 0 && order.email) {
     const link = newOrderLink(deps, tenant.url);
-    const { message, ics } = await ticketsMailWithIcs({ deps, order, doc, pdfKey, to: order.email, claim: opts.claim, tenant, event, lines: locked.lines, link: link.url });
+    const { message, ics } = await ticketsMailWithIcs({ deps, order, doc, pdfKey, to: order.email, claim, tenant, event, lines: locked.lines, link: link.url });
     // The reply-to as the outbox statement would default it (the tenant's contact e-mail, read with the order).
     message.replyTo ??= tenant.email || null;
     const id = randomUUID();
@@ -323,24 +412,60 @@ export async function fulfilOrder(opts: { deps: Deps; tenantId: string; orderId:
       deps.mailer.prepare(id, composed);
       preparedId = id;
     }
-    ctes.push(repo.orderLinkCte({ tenantId, orderId, tokenHash: link.tokenHash }, 'done'), outboxCtes(id, message, 'done'));
+    completion.link = { tokenHash: link.tokenHash };
+    mail = { id, message };
   } else if (doc.tickets.length > 0) {
     await deps.storage.put(pdfKey, await renderTicketsPdf(doc), 'application/pdf');
   }
   // Issue 21: the text opt-in needs the mobile number it was given with (the checkout requires one).
   const optInText = order.optInText && !!order.phone;
   if ((order.optInEmail || optInText) && order.email) {
-    ctes.push(repo.subscriberCte({ tenantId, eventId: order.eventId, email: order.email, optInEmail: order.optInEmail, optInText, phone: order.phone }, 'done'));
+    completion.subscriber = { eventId: order.eventId, email: order.email, optInEmail: order.optInEmail, optInText, phone: order.phone };
   }
-  let completed = false;
+  return { completion, mail, preparedId, tickets: doc.tickets.length };
+}
+
+/**
+ * The completions of prepared orders in one statement (completeMany, with their mails); when it
+ * fails, each order's alone, so that one cannot fail the others. A message composed ahead for an
+ * order this run did not complete (another run did: its mail is the order's; or the statement failed)
+ * is forgotten. Answers, by order id, 'completed' or 'skipped', or the error of its own statement.
+ */
+async function completeFulfilments(deps: Deps, ready: PreparedFulfilment[]): Promise<Map<string, 'completed' | 'skipped' | Error>> {
+  const out = new Map<string, 'completed' | 'skipped' | Error>();
+  const write = (batch: PreparedFulfilment[]) => {
+    const mails = batch.flatMap((p) => (p.mail ? [{ ...p.mail, when: p.completion.orderId }] : []));
+    return repo.completeMany(
+      deps.db,
+      batch.map((p) => p.completion),
+      mails.length ? [outboxCtes(mails, 'done', 'id')] : [],
+    );
+  };
+  const settle = (p: PreparedFulfilment, result: 'completed' | 'skipped' | Error) => {
+    out.set(p.completion.orderId, result);
+    if (result !== 'completed' && p.preparedId) deps.mailer.forget(p.preparedId);
+  };
+  if (ready.length === 0) return out;
   try {
-    completed = await repo.completeWithCtes(deps.db, tenantId, orderId, ctes);
-  } finally {
-    // Another run completed the order first (its own mail is the order's), or the statement failed.
-    if (!completed && preparedId) deps.mailer.forget(preparedId);
+    const done = await write(ready);
+    for (const p of ready) settle(p, done.has(p.completion.orderId) ? 'completed' : 'skipped');
+  } catch (err) {
+    if (ready.length === 1) {
+      settle(ready[0]!, err instanceof Error ? err : new Error(String(err)));
+      return out;
+    }
+    deps.log.warn({ err, orders: ready.length }, 'a fulfilment batch could not complete: its orders complete one by one');
+    await Promise.all(
+      ready.map(async (p) => {
+        try {
+          settle(p, (await write([p])).has(p.completion.orderId) ? 'completed' : 'skipped');
+        } catch (own) {
+          settle(p, own instanceof Error ? own : new Error(String(own)));
+        }
+      }),
+    );
   }
-  deps.log.info({ orderId, tickets: doc.tickets.length, completed }, 'order fulfilled');
-  return completed ? 'completed' : 'skipped';
+  return out;
 }
 
 async function orderOfEvent(opts: { deps: Deps; ctx: TenantCtx; eventId: string; orderUid: string }) {

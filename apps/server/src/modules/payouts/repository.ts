@@ -13,7 +13,19 @@ export type PayoutRow = typeof payouts.$inferSelect;
 // ---- payout lines: written from paid orders and succeeded refunds --------------------------------
 
 /** Which orders a line sync looks at: all, or one order's (the job queued by its payment or refund). */
-export type LineScope = { tenantId: string; orderId: string } | undefined;
+export type LineScope = { tenantId: string; orderId: string } | ReadonlyArray<{ tenantId: string; orderId: string }> | undefined;
+
+/**
+ * The orders of a scope (one order, or several: issue 26 "mail4", the payout lines jobs of a sale run
+ * together) as a condition on a tenant and an order column. An empty list matches no order.
+ */
+function inScope(tenantCol: unknown, orderCol: unknown, scope: NonNullable<LineScope>): SQL {
+  const list = 'length' in scope ? scope : [scope];
+  if (list.length === 1) return sql`${tenantCol} = ${list[0]!.tenantId} and ${orderCol} = ${list[0]!.orderId}`;
+  if (list.length === 0) return sql`false`;
+  const keys = JSON.stringify(list.map((o) => ({ t: o.tenantId, o: o.orderId })));
+  return sql`(${tenantCol}, ${orderCol}) in (select x.t, x.o from jsonb_to_recordset(${keys}::jsonb) as x(t uuid, o uuid))`;
+}
 
 /** Paid orders that have no sale line yet, oldest first, with what the line needs. */
 export async function ordersWithoutLine(db: DbOrTx, limit: number, scope?: LineScope) {
@@ -38,7 +50,7 @@ export async function ordersWithoutLine(db: DbOrTx, limit: number, scope?: LineS
         // Cash and card-terminal orders never went through the platform: they get a netting line instead.
         sql`coalesce(${orders.paymentMethod}, '') not in ${OFFLINE_METHODS}`,
         sql`not exists (select 1 from payout_lines l where l.order_id = ${orders.id} and l.kind = 'sale')`,
-        scope ? and(eq(orders.tenantId, scope.tenantId), eq(orders.id, scope.orderId)) : undefined,
+        scope ? inScope(orders.tenantId, orders.id, scope) : undefined,
       ),
     )
     .orderBy(asc(orders.paidAt), asc(orders.id))
@@ -68,7 +80,7 @@ const rowCountOf = (result: unknown): number =>
  * = +platform_amount). Facilitator as the tenant's sale lines, frozen when written.
  */
 export async function insertNettingLines(db: DbOrTx, scope?: LineScope | { tenantId: string }): Promise<number> {
-  const onlyOrders = !scope ? sql`` : 'orderId' in scope ? sql`and o.tenant_id = ${scope.tenantId} and o.id = ${scope.orderId}` : sql`and o.tenant_id = ${scope.tenantId}`;
+  const onlyOrders = !scope ? sql`` : 'length' in scope || 'orderId' in scope ? sql`and ${inScope(sql`o.tenant_id`, sql`o.id`, scope)}` : sql`and o.tenant_id = ${scope.tenantId}`;
   const sales = await db.execute(sql`
     insert into payout_lines (tenant_id, id, order_id, event_id, kind, refund_id, gross_amount, gateway_fee, tenant_total,
       platform_total, net_amount, facilitator, charge_gateway_fees_to_platform, balance_available_on, on_hold)
@@ -80,7 +92,7 @@ export async function insertNettingLines(db: DbOrTx, scope?: LineScope | { tenan
     where o.paid_at is not null and o.platform_total > 0 and o.payment_method in ${OFFLINE_METHODS} ${onlyOrders}
       and not exists (select 1 from payout_lines l where l.order_id = o.id and l.kind = 'netting' and l.refund_id is null)
     on conflict do nothing`);
-  const onlyRefunds = !scope ? sql`` : 'orderId' in scope ? sql`and r.tenant_id = ${scope.tenantId} and r.order_id = ${scope.orderId}` : sql`and r.tenant_id = ${scope.tenantId}`;
+  const onlyRefunds = !scope ? sql`` : 'length' in scope || 'orderId' in scope ? sql`and ${inScope(sql`r.tenant_id`, sql`r.order_id`, scope)}` : sql`and r.tenant_id = ${scope.tenantId}`;
   const refunds = await db.execute(sql`
     insert into payout_lines (tenant_id, id, order_id, event_id, kind, refund_id, gross_amount, gateway_fee, tenant_total,
       platform_total, net_amount, facilitator, charge_gateway_fees_to_platform, balance_available_on, on_hold)
@@ -94,8 +106,10 @@ export async function insertNettingLines(db: DbOrTx, scope?: LineScope | { tenan
   return rowCountOf(sales) + rowCountOf(refunds);
 }
 
-export async function insertLine(db: DbOrTx, line: typeof payoutLines.$inferInsert) {
-  await db.insert(payoutLines).values(line).onConflictDoNothing();
+/** Lines written in one statement; one that exists already (the same order's sale, the same refund's line) is left as it is. */
+export async function insertLines(db: DbOrTx, lines: Array<typeof payoutLines.$inferInsert>) {
+  if (lines.length === 0) return;
+  await db.insert(payoutLines).values(lines).onConflictDoNothing();
 }
 
 /**
@@ -104,7 +118,7 @@ export async function insertLine(db: DbOrTx, line: typeof payoutLines.$inferInse
  * order, or to one tenant (a transfer takes every open refund line of its tenant).
  */
 export async function insertRefundLines(db: DbOrTx, scope?: LineScope | { tenantId: string }): Promise<number> {
-  const only = !scope ? sql`` : 'orderId' in scope ? sql`and r.tenant_id = ${scope.tenantId} and r.order_id = ${scope.orderId}` : sql`and r.tenant_id = ${scope.tenantId}`;
+  const only = !scope ? sql`` : 'length' in scope || 'orderId' in scope ? sql`and ${inScope(sql`r.tenant_id`, sql`r.order_id`, scope)}` : sql`and r.tenant_id = ${scope.tenantId}`;
   const result = await db.execute(sql`
     insert into payout_lines (tenant_id, id, order_id, event_id, kind, refund_id, gross_amount, gateway_fee, tenant_total,
       platform_total, net_amount, facilitator, charge_gateway_fees_to_platform, balance_available_on, on_hold)

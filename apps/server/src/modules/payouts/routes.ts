@@ -25,7 +25,8 @@ import * as exportsSvc from './exports.js';
 import { AUTOMATIC_JOB, getPayoutSettings, PAYOUT_TICK_JOB, payoutTick, runAutomaticPayouts, scheduleTick, updatePayoutSettings } from './automatic-payouts.js';
 import { holdPayout } from './hold-payout.js';
 import { getPayout, getPayoutBalance, listCompletedPayouts, listPayoutOrders, listPendingPayouts } from './read-payouts.js';
-import { runPayoutLinesJob } from './sync-payout-lines.js';
+import { runPayoutLinesJobs } from './sync-payout-lines.js';
+import { createBatcher } from '../../platform/batcher.js';
 import { transferPayoutOrders } from './transfer-payouts.js';
 
 const tags = ['payouts'];
@@ -36,11 +37,22 @@ const ZTenantExportParams = z.object({ tenantId: z.string(), exportId: z.string(
 // spec §6: tenant users see their own completed payouts; platform operators see every tenant's.
 const TENANT_READ = { kind: 'tenant', roles: ['tenant_admin'], platformRoles: PLATFORM_ANY } as const;
 
+/** Payout lines jobs running at once on a node (their lane); those that run at once share their statements. */
+const PAYOUT_LINES_LANE = 16;
+
 export function registerPayoutRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   deps.jobs.register(PAYOUT_TICK_JOB, async () => payoutTick({ deps }));
-  deps.jobs.register(PAYOUT_LINES_JOB, async (payload: { tenantId?: unknown; orderId?: unknown }) => runPayoutLinesJob({ deps, payload }));
+  // Issue 26 "mail4": the payout lines jobs of a sale run in a lane of their own, those running at once
+  // in the statements of one (a batch's requests wait while the one before it runs, then go together;
+  // a batch that fails runs each alone).
+  const payoutLines = createBatcher<{ tenantId?: unknown; orderId?: unknown }, Error | null>((_key, payloads) => runPayoutLinesJobs(deps, payloads), 64);
+  deps.jobs.register(PAYOUT_LINES_JOB, async (payload: { tenantId?: unknown; orderId?: unknown }) => {
+    const failed = await payoutLines.submit('', payload);
+    if (failed) throw failed;
+  });
+  deps.jobs.lane([PAYOUT_LINES_JOB], PAYOUT_LINES_LANE);
   deps.jobs.register(AUTOMATIC_JOB, async () => {
     await runAutomaticPayouts({ deps });
   });

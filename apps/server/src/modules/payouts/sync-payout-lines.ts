@@ -17,6 +17,9 @@ const SYNC_BATCH = 200;
  */
 export async function syncPayoutLines({ deps, order }: { deps: Deps; order?: repo.LineScope }): Promise<{ sales: number; refunds: number; netting: number }> {
   let sales = 0;
+  if (order && 'length' in order && order.length === 0) return { sales, refunds: 0, netting: 0 };
+  // The lines of the orders found, written in one statement (issue 26 "mail4").
+  const lines: Array<Parameters<typeof repo.insertLines>[1][number]> = [];
   for (const o of await repo.ordersWithoutLine(deps.db, SYNC_BATCH, order)) {
     if (!o.paidAt) continue;
     let settlement: { fee: number; availableOn: Date };
@@ -31,7 +34,7 @@ export async function syncPayoutLines({ deps, order }: { deps: Deps; order?: rep
     }
     const chargeGatewayFeesToPlatform = o.chargeSurchargeFeesToPlatform ?? false;
     const split = payoutLineFor({ order: { totalAmount: o.totalAmount, platformTotal: o.platformTotal }, gatewayFee: settlement.fee, chargeGatewayFeesToPlatform });
-    await repo.insertLine(deps.db, {
+    lines.push({
       tenantId: o.tenantId,
       id: randomUUID(),
       orderId: o.orderId,
@@ -45,6 +48,7 @@ export async function syncPayoutLines({ deps, order }: { deps: Deps; order?: rep
     });
     sales++;
   }
+  await repo.insertLines(deps.db, lines);
   const refunds = await repo.insertRefundLines(deps.db, order);
   // Cash and card-terminal orders of the box office (issue 23): the platform's share is netted.
   const netting = await repo.insertNettingLines(deps.db, order);
@@ -58,8 +62,21 @@ export async function syncPayoutLines({ deps, order }: { deps: Deps; order?: rep
  * backoff (and the minute tick sweeps up anything left).
  */
 export async function runPayoutLinesJob({ deps, payload }: { deps: Deps; payload: { tenantId?: unknown; orderId?: unknown } }) {
-  const { tenantId, orderId } = payload;
-  if (typeof tenantId !== 'string' || typeof orderId !== 'string' || !UUID_RE.test(tenantId) || !UUID_RE.test(orderId)) return;
-  await syncPayoutLines({ deps, order: { tenantId, orderId } });
-  if (await repo.paidOrderWithoutLine(deps.db, { tenantId, orderId })) throw new Error(`no settlement yet for order ${orderId}`);
+  const [result] = await runPayoutLinesJobs(deps, [payload]);
+  if (result) throw result;
+}
+
+/**
+ * runPayoutLinesJob for several jobs at once (issue 26 "mail4": a sale's payout lines jobs run
+ * together, in the statements of one): their orders' lines written, then one read of those still
+ * without a sale line. Answers per payload null (done, or nothing to do) or the error its job fails with.
+ */
+export async function runPayoutLinesJobs(deps: Deps, payloads: ReadonlyArray<{ tenantId?: unknown; orderId?: unknown }>): Promise<Array<Error | null>> {
+  const valid = (p: { tenantId?: unknown; orderId?: unknown }): p is { tenantId: string; orderId: string } =>
+    typeof p.tenantId === 'string' && typeof p.orderId === 'string' && UUID_RE.test(p.tenantId) && UUID_RE.test(p.orderId);
+  const scopes = payloads.filter(valid).map((p) => ({ tenantId: p.tenantId, orderId: p.orderId }));
+  if (scopes.length === 0) return payloads.map(() => null);
+  await syncPayoutLines({ deps, order: scopes.length === 1 ? scopes[0] : scopes });
+  const left = new Set((await repo.ordersWithoutLine(deps.db, scopes.length, scopes.length === 1 ? scopes[0] : scopes)).map((o) => `${o.tenantId}:${o.orderId}`.toLowerCase()));
+  return payloads.map((p) => (valid(p) && left.has(`${p.tenantId}:${p.orderId}`.toLowerCase()) ? new Error(`no settlement yet for order ${p.orderId}`) : null));
 }
