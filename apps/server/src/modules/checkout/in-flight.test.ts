@@ -83,7 +83,7 @@ describe('ORDERS_IN_FLIGHT', () => {
     // Every order has reached the server: LIMIT running (held at the gateway), the rest waiting.
     await until(async () => (await gauge('marquee_orders_waiting')) === buyers.length - LIMIT, `${buyers.length - LIMIT} orders waiting`);
     expect(await gauge('marquee_orders_running')).toBe(LIMIT);
-    expect(atCheckout).toBe(LIMIT);
+    await until(async () => atCheckout === LIMIT, `${LIMIT} orders at the gateway`);
     // Only the running orders took tickets; the waiting ones have read and written nothing.
     expect(await drafts(e)).toBe(LIMIT);
     const [stock] = await server.app.deps.db.select({ remaining: ticketTypes.remaining }).from(ticketTypes).where(eq(ticketTypes.id, e.ticketTypeIds[0]!));
