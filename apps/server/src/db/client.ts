@@ -144,6 +144,7 @@ export async function openDatabase(opts: {
     unlock();
     throw err;
   }
+  yieldBetweenQueries(client);
   // Counted only once someone asks (the first metrics scrape): until then every query runs unwrapped.
   let use: { active: number; queued: number } | null = null;
   const db = drizzlePglite(client) as unknown as Db;
@@ -194,6 +195,25 @@ function countPgliteUse(client: PGlite): { active: number; queued: number } {
     }) as Promise<T>;
   };
   return use;
+}
+
+/**
+ * PGlite runs each statement synchronously in WebAssembly on this thread, and the statements waiting
+ * for it follow one another through promise callbacks only: a rush of orders was one turn of the event
+ * loop of two seconds and more (every queued statement run back to back), and a read of the event page,
+ * answered from memory in a fraction of a millisecond, waited that long (issue 26: reads during a
+ * sale on the embedded default, bench/README.md "fifth pass"). So each statement, once it holds
+ * PGlite's query lock, first lets the event loop take one turn (`setImmediate`): the waiting network
+ * callbacks run between two statements, and the statements keep their order (the lock is FIFO and held
+ * across the yield). A PGlite without that method (a future version) runs as before.
+ */
+function yieldBetweenQueries(client: PGlite): void {
+  const c = client as unknown as { _runExclusiveQuery?: <T>(fn: () => Promise<T>) => Promise<T> };
+  const run = c._runExclusiveQuery;
+  if (typeof run !== 'function') return;
+  c._runExclusiveQuery = function <T>(fn: () => Promise<T>): Promise<T> {
+    return run.call(client, () => new Promise<void>((resolve) => setImmediate(resolve)).then(fn)) as Promise<T>;
+  };
 }
 
 type RawClient = {

@@ -47,3 +47,26 @@ describe('PGlite pool figures', () => {
     expect(database.poolStats()).toEqual({ max: 1, inUse: 0, idle: 1, waiting: 0 });
   });
 });
+
+describe('PGlite and the event loop (issue 26: reads during a sale on the embedded default)', () => {
+  it('lets the event loop turn between two statements: a callback waiting for a turn runs while 200 queued statements run', async () => {
+    let done = 0;
+    let doneWhenTurned = -1;
+    // 200 statements queued at once, as a rush of orders queues them behind PGlite's one lock.
+    const all = Array.from({ length: 200 }, () => database.db.execute(sql`select 1`).then(() => void done++));
+    // A callback waiting for the event loop's next turn (as a read's socket callback waits).
+    setImmediate(() => (doneWhenTurned = done));
+    await Promise.all(all);
+    expect(done).toBe(200);
+    // Without the yield, the 200 ran back to back in one turn and the callback saw all of them done.
+    expect(doneWhenTurned).toBeGreaterThanOrEqual(0);
+    expect(doneWhenTurned).toBeLessThan(5);
+  });
+
+  it('keeps the statements in the order they were sent', async () => {
+    await database.db.execute(sql`create temporary table yield_order (n int)`);
+    await Promise.all(Array.from({ length: 50 }, (_, i) => database.db.execute(sql`insert into yield_order values (${i})`)));
+    const rows = (await database.db.execute(sql`select n from yield_order`)) as unknown as { rows: Array<{ n: number }> };
+    expect(rows.rows.map((r) => r.n)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+  });
+});
