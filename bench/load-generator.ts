@@ -86,7 +86,7 @@ async function openAll(port, n) {
 
 /** A request of a keyed open-loop run: sent `due` ms after its phase starts, on a connection of its `key`. */
 export type Request = { i: number; due: number; key: string; raw: string };
-/** Its answer: status (0: the connection failed), latency from when it was due, body. */
+/** Its answer: status (0: the connection failed), latency from when it was due (or from when it went, if earlier), body. */
 export type Sample = { i: number; status: number; ms: number; body: string };
 
 /**
@@ -114,10 +114,14 @@ async function runPhases(port, phases, connectionsPerKey) {
       const wait = due - performance.now();
       if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
       const conn = take(r.key);
+      // From when it was due, or from when it went if that was earlier (a wait under 1 ms is not
+      // slept, so a request can go up to 1 ms early: measured from its due time, a fast answer read
+      // as a negative latency).
+      const from = Math.min(due, performance.now());
       // A connection that failed (reset) is counted as status 0 and not used again.
       const status = await send(conn, r.raw).catch(() => 0);
       if (status !== 0) give(r.key, conn);
-      samples.push({ i: r.i, status, ms: performance.now() - due, body: status ? conn.body : '' });
+      samples.push({ i: r.i, status, ms: performance.now() - from, body: status ? conn.body : '' });
     }));
     out.push(samples);
   }
