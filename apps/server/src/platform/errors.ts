@@ -59,3 +59,6 @@ export class DomainError<C extends DomainErrorCode = DomainErrorCode> extends Ap
 }
 
 export const isDomainError = <C extends DomainErrorCode>(err: unknown, code: C): err is DomainError<C> => err instanceof DomainError && err.domainCode === code;
+
+/** A thrown value as an Error (what a rejected promise of a library may carry is anything). */
+export const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));

@@ -208,20 +208,24 @@ export function createMailer(opts: {
         const [tenant] = await tx.select({ email: tenants.email }).from(tenants).where(eq(tenants.id, message.tenantId));
         replyTo = tenant?.email || null;
       }
-      await tx.insert(outbox).values({
-        id,
-        tenantId: message.tenantId ?? null,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html ?? null,
-        replyTo,
-        attachments: message.attachments ?? [],
-        headers: message.headers ?? null,
-      });
+      await tx.insert(outbox).values({ id, ...outboxFieldsOf(message), replyTo });
       await opts.jobs.enqueue(tx, MAIL_JOB, { id }, { dedupeKey: `mail:${id}` });
       return id;
     },
+  };
+}
+
+/** A message's outbox row, but its id (the reply-to as given: send and outboxCtes default it to the tenant's contact e-mail). */
+function outboxFieldsOf(message: MailMessage) {
+  return {
+    tenantId: message.tenantId ?? null,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html ?? null,
+    replyTo: message.replyTo ?? null,
+    attachments: message.attachments ?? [],
+    headers: message.headers ?? null,
   };
 }
 
@@ -235,18 +239,7 @@ export function createMailer(opts: {
  */
 export function outboxCtes(items: ReadonlyArray<{ id: string; message: MailMessage; when: string }>, after: string, column: string): SQL {
   const rows = JSON.stringify(
-    items.map(({ id, message, when }) => ({
-      id,
-      when,
-      tenantId: message.tenantId ?? null,
-      to: message.to,
-      subject: message.subject,
-      text: message.text,
-      html: message.html ?? null,
-      replyTo: message.replyTo ?? null,
-      attachments: message.attachments ?? [],
-      headers: message.headers ?? null,
-    })),
+    items.map(({ id, message, when }) => ({ id, when, ...outboxFieldsOf(message) })),
   );
   const x = sql`jsonb_to_recordset(${rows}::jsonb) as x(id uuid, "when" text, "tenantId" uuid, "to" text, subject text, text text, html text, "replyTo" text, attachments jsonb, headers jsonb)`;
   const written = sql`x."when" in (select ${sql.identifier(column)}::text from ${sql.identifier(after)})`;

@@ -6,7 +6,7 @@ import { M, RESENDS_PER_MEMBER_PER_HOUR, RESENDS_PER_ORDER_PER_HOUR, resendMembe
 import type { Deps } from '../../deps.js';
 import type { TenantCtx } from '../../platform/auth/context.js';
 import { UUID_RE } from '../../platform/auth/guard.js';
-import { conflict, forbidden, notFound, RetryLaterError } from '../../platform/errors.js';
+import { asError, conflict, forbidden, notFound, RetryLaterError } from '../../platform/errors.js';
 import { eventIcs } from './ics.js';
 import { DEFAULT_BRAND_COLOR, plainVerbiage, receiptLines, ticketsFilename, ticketsMail } from './mails.js';
 import { coverStorageKey } from '../events/cover-image.js';
@@ -317,7 +317,7 @@ export async function fulfilOrders(deps: Deps, requests: ReadonlyArray<FulfilReq
       });
     });
   } catch (err) {
-    if (requests.length === 1) return [err instanceof Error ? err : new Error(String(err))];
+    if (requests.length === 1) return [asError(err)];
     deps.log.warn({ err, orders: requests.length }, 'a fulfilment batch failed: its orders run one by one');
     return Promise.all(requests.map(async (r) => (await fulfilOrders(deps, [r]))[0]!));
   }
@@ -330,7 +330,7 @@ export async function fulfilOrders(deps: Deps, requests: ReadonlyArray<FulfilReq
       try {
         return await prepareFulfilment(deps, l, claimOf.get(keyOf(l.order.tenantId, l.order.id)) ?? undefined);
       } catch (err) {
-        return err instanceof Error ? err : new Error(String(err));
+        return asError(err);
       }
     }),
   );
@@ -451,7 +451,7 @@ async function completeFulfilments(deps: Deps, ready: PreparedFulfilment[]): Pro
     for (const p of ready) settle(p, done.has(p.completion.orderId) ? 'completed' : 'skipped');
   } catch (err) {
     if (ready.length === 1) {
-      settle(ready[0]!, err instanceof Error ? err : new Error(String(err)));
+      settle(ready[0]!, asError(err));
       return out;
     }
     deps.log.warn({ err, orders: ready.length }, 'a fulfilment batch could not complete: its orders complete one by one');
@@ -460,7 +460,7 @@ async function completeFulfilments(deps: Deps, ready: PreparedFulfilment[]): Pro
         try {
           settle(p, (await write([p])).has(p.completion.orderId) ? 'completed' : 'skipped');
         } catch (own) {
-          settle(p, own instanceof Error ? own : new Error(String(own)));
+          settle(p, asError(own));
         }
       }),
     );

@@ -4,7 +4,7 @@ import { exportFailureMessage, M, type ExportKind, type TExportStatus } from '@m
 import type { Deps } from '../../deps.js';
 import { actorOf as auditActorOf, recordAudit, type AuditActor } from '../../platform/audit.js';
 import type { AuthUser } from '../../platform/auth/context.js';
-import { AppError, DomainError, notFound } from '../../platform/errors.js';
+import { AppError, asError, DomainError, notFound } from '../../platform/errors.js';
 import { compileList } from '../../platform/list-query.js';
 import { csvHeader, csvRows, lfToCrlf } from './csv.js';
 import * as repo from './repository.js';
@@ -210,7 +210,7 @@ export async function runExport({ deps, exportId, attempt }: { deps: Pick<Deps, 
       });
       out.end();
     })();
-    streamed.catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
+    streamed.catch((err: unknown) => out.destroy(asError(err)));
     await Promise.all([streamed, written]);
     await repo.updateExport(deps.db, row.id, { status: 'done', rowCount, totalRows: rowCount, fileKey, finishedAt: new Date() });
   } catch (err) {
